@@ -1,0 +1,86 @@
+// The wire envelope of DECISIONS.md: {status:"success", data} or {status:"failure", errorCode, message, details?}.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+
+export interface Success<T> {
+  status: 'success';
+  data: T;
+}
+
+export function ok<T>(data: T): Success<T> {
+  return { status: 'success', data };
+}
+
+export interface ErrorDetail {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/** A failure the client caused or must handle; carries its HTTP status and errorCode. */
+export class ApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly errorCode: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (errorCode: string, message: string, details?: ErrorDetail[]) =>
+  new ApiError(400, errorCode, message, details);
+export const notFound = (errorCode: string, message: string) => new ApiError(404, errorCode, message);
+
+export function sendFailure(reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.headers) reply.headers(err.headers);
+  return reply.status(err.httpStatus).send({
+    status: 'failure',
+    errorCode: err.errorCode,
+    message: err.message,
+    ...(err.details ? { details: err.details } : {}),
+  });
+}
+
+/** Fastify's own errors (schema, body parsing, limits) mapped onto the failure envelope. */
+function fromFastifyError(err: FastifyError): ApiError | undefined {
+  if (err.validation) {
+    const context = err.validationContext ?? 'request';
+    const details = err.validation.map((v) => {
+      const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const missing = (v.params as { missingProperty?: string }).missingProperty;
+      const field = [path, missing].filter(Boolean).join('.') || context;
+      return { field, rule: v.keyword, message: `${field} ${v.message ?? 'is invalid'}` };
+    });
+    const first = details[0];
+    return badRequest('INVALID_PARAMETER', first ? `${context} ${first.message}` : err.message, details);
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('MALFORMED_JSON', 'request body is not valid JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'BODY_TOO_LARGE', 'request body is larger than the server accepts');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send request bodies as application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest('BAD_CONTENT_LENGTH', 'content-length does not match the body');
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ApiError(err.statusCode, 'BAD_REQUEST', err.message);
+  }
+  return undefined;
+}
+
+export function installEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const apiError = error instanceof ApiError ? error : fromFastifyError(error);
+    if (apiError) return sendFailure(reply, apiError);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendFailure(reply, new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendFailure(reply, notFound('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

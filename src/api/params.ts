@@ -1,0 +1,37 @@
+// Shared TypeBox schemas and parsers for wire values (hashes, addresses, comma lists, wei strings).
+import { Type, type TSchema } from '@sinclair/typebox';
+import { badRequest } from './envelope.js';
+
+export const HASH_PATTERN = '^0x[0-9a-fA-F]{64}$';
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
+export const UINT_PATTERN = '^(0|[1-9][0-9]{0,77})$';
+
+export const Hash = Type.String({ pattern: HASH_PATTERN });
+export const Address = Type.String({ pattern: ADDRESS_PATTERN });
+export const UintString = Type.String({ pattern: UINT_PATTERN });
+export const BoolQuery = Type.Boolean();
+
+/** Wraps a response data schema in the success envelope (used for OpenAPI documentation). */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ status: Type.Literal('success'), data });
+
+/** Splits a comma list; rejects empty items, too many items, or items failing `valid`. */
+export function parseCommaList(
+  raw: string,
+  field: string,
+  opts: { max: number; errorCode?: string; valid?: (item: string) => boolean },
+): string[] {
+  const items = raw.split(',').map((s) => s.trim());
+  const code = opts.errorCode ?? 'INVALID_PARAMETER';
+  if (items.length === 0 || items.some((s) => s === '')) throw badRequest(code, `${field} must be a comma-separated list`);
+  if (items.length > opts.max) throw badRequest(code, `${field} takes at most ${opts.max} items`);
+  if (opts.valid) {
+    const bad = items.find((s) => !opts.valid!(s));
+    if (bad !== undefined) throw badRequest(code, `${field} has an invalid item "${bad.slice(0, 80)}"`);
+  }
+  return items;
+}
+
+export const isHash = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s);
+export const isAddress = (s: string) => /^0x[0-9a-fA-F]{40}$/.test(s);
+export const isIntString = (s: string) => /^\d{1,15}$/.test(s);

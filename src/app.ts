@@ -1,0 +1,38 @@
+// The Fastify application: envelope, OpenAPI, routes. No listening, no storage opening.
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from './context.js';
+import { installEnvelope } from './api/envelope.js';
+import { registerRoutes } from './api/routes.js';
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    bodyLimit: ctx.config.maxBodyBytes,
+    // Slow clients cannot hold a connection open forever.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installEnvelope(app);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Oddex exchange API', version: '1.0.0', description: 'Order-book betting exchange' },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          admin: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerRoutes(app, ctx);
+  return app;
+}

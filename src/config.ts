@@ -1,0 +1,231 @@
+// One typed configuration with defaults, overridable by environment (ODDEX_*) and CLI flags (--kebab-case).
+import { resolve } from 'node:path';
+
+export interface BettingDelayConfig {
+  preGameMs: number;
+  inPlayDefaultMs: number;
+  /** In-play delay per sport label (lower case), e.g. soccer. */
+  inPlayBySportMs: Record<string, number>;
+  /** In-play delay per league id; wins over the sport's. */
+  inPlayByLeagueMs: Record<string, number>;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowMs: number;
+  orderOpsPerWindow: number;
+  orderReadsPerWindow: number;
+  tradesPerWindow: number;
+  basePerWindow: number;
+  globalWindowMs: number;
+  globalPerWindow: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  adminToken: string | undefined;
+  demo: boolean;
+  logLevel: string;
+  chainId: number;
+  chainVersion: string;
+  domainVersion: string;
+  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  executorAddress: string;
+  eip712FillHasher: string;
+  tokenTransferProxy: string;
+  baseTokenAddress: string;
+  baseTokenSymbol: string;
+  baseTokenDecimals: number;
+  exchangeAffiliate: string;
+  oddsLadderStepSize: number;
+  /** Wei of the base token. */
+  makerMinimum: bigint;
+  takerMinimum: bigint;
+  /** Oracle fee per market outcome key, 10^20 scale. */
+  oracleFee: bigint;
+  bettingDelay: BettingDelayConfig;
+  chainConfirmationDelayMs: number;
+  realtimeTokenTtlSeconds: number;
+  heartbeatMaxSeconds: number;
+  cancelMaxSkewSeconds: number;
+  maxBodyBytes: number;
+  maxOrdersPerRequest: number;
+  rateLimits: RateLimitConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(`invalid configuration ${setting}: ${message}`);
+  }
+}
+
+type Parser<T> = (raw: string, setting: string) => T;
+
+const str: Parser<string> = (raw) => raw;
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw, setting) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(setting, `expected an integer, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(setting, `expected ${min}..${max}, got ${n}`);
+    return n;
+  };
+const bool: Parser<boolean> = (raw, setting) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(setting, `expected true or false, got "${raw}"`);
+};
+const wei: Parser<bigint> = (raw, setting) => {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(setting, `expected an unsigned integer, got "${raw}"`);
+  return BigInt(raw.trim());
+};
+const address: Parser<string> = (raw, setting) => {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(setting, `expected a 0x address, got "${raw}"`);
+  return raw;
+};
+const msMap: Parser<Record<string, number>> = (raw, setting) => {
+  // "soccer=10000,tennis=5000"
+  const out: Record<string, number> = {};
+  for (const part of raw.split(',').filter(Boolean)) {
+    const [k, v] = part.split('=');
+    if (!k || v === undefined) throw new ConfigError(setting, `expected key=ms pairs, got "${part}"`);
+    out[k.trim().toLowerCase()] = int(0, 3_600_000)(v, setting);
+  }
+  return out;
+};
+
+interface Setting<T> {
+  env: string;
+  parse: Parser<T>;
+  apply: (c: Config, v: T) => void;
+}
+const setting = <T>(env: string, parse: Parser<T>, apply: (c: Config, v: T) => void): Setting<unknown> =>
+  ({ env, parse, apply }) as Setting<unknown>;
+
+export function defaultConfig(): Config {
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    dataDir: resolve('data'),
+    adminToken: undefined,
+    demo: true,
+    logLevel: 'info',
+    chainId: 4162,
+    chainVersion: 'v1',
+    domainVersion: '1.0',
+    domainNames: {
+      fill: 'Oddex',
+      cancelV2: 'CancelOrderV2Oddex',
+      cancelEvent: 'CancelOrderEventsOddex',
+      cancelAll: 'CancelAllOrdersOddex',
+    },
+    executorAddress: '0x52adf738AAD93c31f798a30b2C74D658e1E9a562',
+    eip712FillHasher: '0x3E96B0a25d51e3Cc89C557f152797c33B839968f',
+    tokenTransferProxy: '0x38aef22Dc8b2a9b8D3c1E53D35B6B0D0B2a1DA63',
+    baseTokenAddress: '0x6629Ce1Cf35Cc1329ebB4F63202F3f197b3F050B',
+    baseTokenSymbol: 'USDC',
+    baseTokenDecimals: 6,
+    exchangeAffiliate: '0x0000000000000000000000000000000000000000',
+    oddsLadderStepSize: 125,
+    makerMinimum: 10_000_000n,
+    takerMinimum: 1_000_000n,
+    oracleFee: 0n,
+    bettingDelay: {
+      preGameMs: 500,
+      inPlayDefaultMs: 8000,
+      inPlayBySportMs: { soccer: 10_000, tennis: 5000 },
+      inPlayByLeagueMs: {},
+    },
+    chainConfirmationDelayMs: 1000,
+    realtimeTokenTtlSeconds: 3600,
+    heartbeatMaxSeconds: 3600,
+    cancelMaxSkewSeconds: 60,
+    maxBodyBytes: 1_048_576,
+    maxOrdersPerRequest: 100,
+    rateLimits: {
+      enabled: true,
+      windowMs: 60_000,
+      orderOpsPerWindow: 5500,
+      orderReadsPerWindow: 5500,
+      tradesPerWindow: 200,
+      basePerWindow: 500,
+      globalWindowMs: 600_000,
+      globalPerWindow: 35_000,
+    },
+  };
+}
+
+const SETTINGS: Setting<unknown>[] = [
+  setting('ODDEX_HOST', str, (c, v) => (c.host = v)),
+  setting('ODDEX_PORT', int(0, 65535), (c, v) => (c.port = v)),
+  setting('ODDEX_DATA_DIR', str, (c, v) => (c.dataDir = resolve(v))),
+  setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
+  setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
+  setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
+  setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),
+  setting('ODDEX_CHAIN_VERSION', str, (c, v) => (c.chainVersion = v)),
+  setting('ODDEX_DOMAIN_VERSION', str, (c, v) => (c.domainVersion = v)),
+  setting('ODDEX_DOMAIN_FILL', str, (c, v) => (c.domainNames.fill = v)),
+  setting('ODDEX_DOMAIN_CANCEL_V2', str, (c, v) => (c.domainNames.cancelV2 = v)),
+  setting('ODDEX_DOMAIN_CANCEL_EVENT', str, (c, v) => (c.domainNames.cancelEvent = v)),
+  setting('ODDEX_DOMAIN_CANCEL_ALL', str, (c, v) => (c.domainNames.cancelAll = v)),
+  setting('ODDEX_EXECUTOR_ADDRESS', address, (c, v) => (c.executorAddress = v)),
+  setting('ODDEX_FILL_HASHER_ADDRESS', address, (c, v) => (c.eip712FillHasher = v)),
+  setting('ODDEX_BASE_TOKEN_ADDRESS', address, (c, v) => (c.baseTokenAddress = v)),
+  setting('ODDEX_ODDS_LADDER_STEP', int(1, 100_000), (c, v) => (c.oddsLadderStepSize = v)),
+  setting('ODDEX_MAKER_MINIMUM', wei, (c, v) => (c.makerMinimum = v)),
+  setting('ODDEX_TAKER_MINIMUM', wei, (c, v) => (c.takerMinimum = v)),
+  setting('ODDEX_ORACLE_FEE', wei, (c, v) => (c.oracleFee = v)),
+  setting('ODDEX_DELAY_PREGAME_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.preGameMs = v)),
+  setting('ODDEX_DELAY_INPLAY_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.inPlayDefaultMs = v)),
+  setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),
+  setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
+  setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
+  setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
+  setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
+  setting('ODDEX_MAX_ORDERS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxOrdersPerRequest = v)),
+  setting('ODDEX_RATE_LIMITS', bool, (c, v) => (c.rateLimits.enabled = v)),
+  setting('ODDEX_RATE_WINDOW_MS', int(1, 3_600_000), (c, v) => (c.rateLimits.windowMs = v)),
+  setting('ODDEX_RATE_ORDER_OPS', int(1, 10_000_000), (c, v) => (c.rateLimits.orderOpsPerWindow = v)),
+  setting('ODDEX_RATE_ORDER_READS', int(1, 10_000_000), (c, v) => (c.rateLimits.orderReadsPerWindow = v)),
+  setting('ODDEX_RATE_TRADES', int(1, 10_000_000), (c, v) => (c.rateLimits.tradesPerWindow = v)),
+  setting('ODDEX_RATE_BASE', int(1, 10_000_000), (c, v) => (c.rateLimits.basePerWindow = v)),
+  setting('ODDEX_RATE_GLOBAL_WINDOW_MS', int(1, 86_400_000), (c, v) => (c.rateLimits.globalWindowMs = v)),
+  setting('ODDEX_RATE_GLOBAL', int(1, 100_000_000), (c, v) => (c.rateLimits.globalPerWindow = v)),
+];
+
+/** `--data-dir x` and `--data-dir=x` map to ODDEX_DATA_DIR. */
+function flagsToEnv(argv: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!arg.startsWith('--')) throw new ConfigError(arg, 'unexpected argument; flags look like --port 8080');
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const env = 'ODDEX_' + name.toUpperCase().replace(/-/g, '_');
+    if (!SETTINGS.some((s) => s.env === env)) throw new ConfigError(arg, 'unknown flag');
+    let value = eq >= 0 ? arg.slice(eq + 1) : argv[i + 1];
+    if (eq < 0) i++;
+    if (value === undefined) throw new ConfigError(arg, 'missing value');
+    out[env] = value;
+  }
+  return out;
+}
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  argv: readonly string[] = [],
+  overrides: Partial<Config> = {},
+): Config {
+  const config = defaultConfig();
+  const merged = { ...env, ...flagsToEnv(argv) };
+  for (const s of SETTINGS) {
+    const raw = merged[s.env];
+    if (raw === undefined || raw === '') continue;
+    s.apply(config, s.parse(raw, s.env));
+  }
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,15 @@
+// What every route and service can reach. Built once by server.ts.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './store/db.js';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+  /** Milliseconds since the epoch; the one clock the server reads (tests may replace it). */
+  now: () => number;
+  adminToken: string;
+  /** False until start-up finished and while shutting down (drives /health/ready and 503s). */
+  ready: boolean;
+}

@@ -1,0 +1,34 @@
+// Entry point: `npm start [-- --port 8080 ...]`.
+import { ConfigError, loadConfig } from './config.js';
+import { startExchange } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`oddex: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const exchange = await startExchange(config);
+  const stop = (signal: string) => {
+    exchange.ctx.log.info({ signal }, 'shutting down');
+    exchange.close().then(
+      () => process.exit(0),
+      (err) => {
+        exchange.ctx.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('oddex: failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+// Integer amount math of a fill (DECISIONS.md "Odds and amounts"). All rounding is down.
+import { ODDS_SCALE } from './odds.js';
+
+/** Maker space a taker stake consumes at maker odds p: m = s * p / (10^20 - p). */
+export const makerSpaceForTakerStake = (takerStake: bigint, makerOdds: bigint): bigint =>
+  (takerStake * makerOdds) / (ODDS_SCALE - makerOdds);
+
+/** Taker stake an order can still absorb: (totalBetSize - fillAmount) * (10^20 - p) / p. */
+export const remainingTakerSpace = (remainingMakerSpace: bigint, makerOdds: bigint): bigint =>
+  (remainingMakerSpace * (ODDS_SCALE - makerOdds)) / makerOdds;
+
+/** What the winner of a matched pair receives. */
+export const pot = (takerStake: bigint, makerStake: bigint): bigint => takerStake + makerStake;
+
+/** Wei to a human-unit decimal string without floating point (e.g. 1500000n, 6 -> "1.5"). */
+export function toHumanUnits(wei: bigint, decimals: number): string {
+  const negative = wei < 0n;
+  const abs = negative ? -wei : wei;
+  const base = 10n ** BigInt(decimals);
+  const whole = abs / base;
+  const frac = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
+}
+
+/** Human-unit number for fields the spec types as number (betTimeValue, settleValue). */
+export const toHumanNumber = (wei: bigint, decimals: number): number => Number(toHumanUnits(wei, decimals));
+
+/** Weighted average odds of a fill: total maker space over pot, from the taker's side (10^20 scale). */
+export function takerAverageOdds(totalTakerStake: bigint, totalMakerSpace: bigint): bigint {
+  const total = totalTakerStake + totalMakerSpace;
+  return total === 0n ? 0n : (totalTakerStake * ODDS_SCALE) / total;
+}

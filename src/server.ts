@@ -1,0 +1,66 @@
+// Starts one exchange process: storage, services, HTTP. Used by main.ts and by black-box tests.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './store/db.js';
+import { buildApp } from './app.js';
+
+export interface Exchange {
+  ctx: AppContext;
+  app: FastifyInstance;
+  /** http://host:port */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Replace the clock (tests). */
+  now?: () => number;
+  /** Write logs to this destination; default stdout. */
+  logDestination?: pino.DestinationStream;
+}
+
+/** The admin token: from config, else the one stored in the data dir, else a new one (printed once). */
+function resolveAdminToken(config: Config, log: pino.Logger): string {
+  if (config.adminToken) return config.adminToken;
+  const file = join(config.dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = randomBytes(24).toString('hex');
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  log.warn({ adminTokenFile: file }, `generated admin token ${token} (stored in ${file})`);
+  return token;
+}
+
+export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
+  const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
+  const db = openDatabase(config.dataDir);
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    now: opts.now ?? Date.now,
+    adminToken: resolveAdminToken(config, log),
+    ready: false,
+  };
+
+  const app = await buildApp(ctx);
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  ctx.ready = true;
+  log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      ctx.ready = false;
+      await app.close(); // waits for in-flight requests
+      db.close();
+    })());
+  return { ctx, app, url: `http://${config.host}:${port}`, port, close };
+}

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestExchange, type TestExchange } from './helpers/server.js';
+
+describe('service basics', () => {
+  let ex: TestExchange;
+  beforeAll(async () => {
+    ex = await startTestExchange();
+  });
+  afterAll(async () => ex.destroy());
+
+  it('answers liveness and readiness', async () => {
+    expect(await ex.get('/health/live')).toMatchObject({ status: 200, body: { status: 'success', data: { live: true } } });
+    expect(await ex.get('/health/ready')).toMatchObject({ status: 200, body: { status: 'success', data: { ready: true } } });
+  });
+
+  it('answers unknown routes with a JSON 404 in the failure envelope', async () => {
+    const res = await ex.get('/no/such/route?x=1');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 'failure', errorCode: 'NOT_FOUND', message: 'no route GET /no/such/route' });
+  });
+
+  it('serves the OpenAPI document and the docs page', async () => {
+    const spec = await ex.get('/openapi.json');
+    expect(spec.status).toBe(200);
+    expect(spec.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(spec.body.paths)).toContain('/health/ready');
+    const docs = await fetch(ex.url + '/docs/');
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('<html');
+  });
+});
