@@ -2,6 +2,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './store/db.js';
+import type { ApiKeys } from './admin/api-keys.js';
+import type { EventBus } from './events.js';
 
 export interface AppContext {
   config: Config;
@@ -12,4 +14,7 @@ export interface AppContext {
   adminToken: string;
   /** False until start-up finished and while shutting down (drives /health/ready and 503s). */
   ready: boolean;
+  apiKeys: ApiKeys;
+  /** Changes flow from writers to the realtime fan-out through here. */
+  bus: EventBus;
 }

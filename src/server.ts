@@ -8,6 +8,8 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './store/db.js';
 import { buildApp } from './app.js';
+import { ApiKeys } from './admin/api-keys.js';
+import { EventBus } from './events.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -46,6 +48,8 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     now: opts.now ?? Date.now,
     adminToken: resolveAdminToken(config, log),
     ready: false,
+    apiKeys: new ApiKeys(db),
+    bus: new EventBus(),
   };
 
   const app = await buildApp(ctx);

@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerHealthRoutes } from './health.js';
+import { registerApiKeyRoutes } from '../admin/api-keys.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerHealthRoutes(app, ctx);
+  registerApiKeyRoutes(app, ctx);
 }

@@ -20,3 +20,17 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
 ];
+
+MIGRATIONS.push({
+  version: 2,
+  name: 'api keys',
+  sql: `
+    CREATE TABLE api_keys (
+      id TEXT PRIMARY KEY,
+      address TEXT NOT NULL,
+      key_hash TEXT NOT NULL UNIQUE,
+      created_at TEXT NOT NULL,
+      revoked_at TEXT
+    );
+  `,
+});

@@ -1,0 +1,82 @@
+// API keys bound to an address. Only a SHA-256 of each key is stored.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import type { Db } from '../store/db.js';
+import { ApiError, ok } from '../api/envelope.js';
+import { Address } from '../api/params.js';
+import { checksumAddress } from '../protocol/address.js';
+import { requireAdmin } from './auth.js';
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export class ApiKeys {
+  private readonly cache = new Map<string, string | null>();
+  constructor(private readonly db: Db) {}
+
+  create(address: string, nowIso: string): { id: string; apiKey: string; address: string } {
+    const id = randomUUID();
+    const apiKey = randomBytes(24).toString('base64url');
+    const owner = checksumAddress(address);
+    this.db
+      .prepare('INSERT INTO api_keys (id, address, key_hash, created_at) VALUES (?, ?, ?, ?)')
+      .run(id, owner, hashKey(apiKey), nowIso);
+    return { id, apiKey, address: owner };
+  }
+
+  /** The checksummed address a live key belongs to, or undefined. */
+  addressOf(apiKey: string): string | undefined {
+    const h = hashKey(apiKey);
+    let address = this.cache.get(h);
+    if (address === undefined) {
+      const row = this.db.prepare('SELECT address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(h) as
+        | { address: string }
+        | undefined;
+      address = row?.address ?? null;
+      this.cache.set(h, address);
+    }
+    return address ?? undefined;
+  }
+
+  revoke(id: string, nowIso: string): boolean {
+    const res = this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso, id);
+    this.cache.clear();
+    return res.changes > 0;
+  }
+}
+
+/** The address of the request's X-Api-Key, or a 401. */
+export function authenticateApiKey(ctx: AppContext, request: FastifyRequest): string {
+  const key = request.headers['x-api-key'];
+  if (typeof key !== 'string' || key === '') throw new ApiError(401, 'MISSING_API_KEY', 'send your API key in X-Api-Key');
+  const address = ctx.apiKeys.addressOf(key);
+  if (!address) throw new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
+  return address;
+}
+
+export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const preHandler = requireAdmin(ctx);
+  app.post(
+    '/admin/api-keys',
+    {
+      preHandler,
+      schema: { tags: ['admin'], body: Type.Object({ address: Address }, { additionalProperties: false }) },
+    },
+    async (request) => {
+      const { address } = request.body as { address: string };
+      return ok(ctx.apiKeys.create(address, new Date(ctx.now()).toISOString()));
+    },
+  );
+  app.delete(
+    '/admin/api-keys/:id',
+    { preHandler, schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      if (!ctx.apiKeys.revoke(id, new Date(ctx.now()).toISOString())) {
+        throw new ApiError(404, 'API_KEY_NOT_FOUND', `no live API key ${id}`);
+      }
+      return ok({ id, revoked: true });
+    },
+  );
+}

@@ -1,0 +1,17 @@
+// EIP-55 checksummed addresses.
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+export function checksumAddress(address: string): string {
+  const lower = address.toLowerCase().replace(/^0x/, '');
+  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
+  let out = '0x';
+  for (let i = 0; i < 40; i++) {
+    const c = lower[i]!;
+    out += parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
+}
+
+export const isAddress = (s: unknown): s is string => typeof s === 'string' && /^0x[0-9a-fA-F]{40}$/.test(s);
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
