@@ -207,7 +207,7 @@ function flagsToEnv(argv: readonly string[]): Record<string, string> {
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
     const env = 'ODDEX_' + name.toUpperCase().replace(/-/g, '_');
     if (!SETTINGS.some((s) => s.env === env)) throw new ConfigError(arg, 'unknown flag');
-    let value = eq >= 0 ? arg.slice(eq + 1) : argv[i + 1];
+    const value = eq >= 0 ? arg.slice(eq + 1) : argv[i + 1];
     if (eq < 0) i++;
     if (value === undefined) throw new ConfigError(arg, 'missing value');
     out[env] = value;
