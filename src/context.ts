@@ -5,6 +5,20 @@ import type { Db } from './store/db.js';
 import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
 
+export interface MarketReport {
+  marketHash: string;
+  /** 0 void, 1 outcome one, 2 outcome two. */
+  outcome: 0 | 1 | 2;
+}
+
+/** What the catalogue asks of the trading side. server.ts wires the engine in. */
+export interface TradingHooks {
+  /** After markets are reported: cancel their open orders and settle their trades. */
+  marketsReported(reports: MarketReport[]): Promise<void>;
+  /** Matched volume in base-token wei per market hash (for /markets/popular). */
+  matchedVolume(): ReadonlyMap<string, bigint>;
+}
+
 export interface AppContext {
   config: Config;
   db: Db;
@@ -17,4 +31,5 @@ export interface AppContext {
   apiKeys: ApiKeys;
   /** Changes flow from writers to the realtime fan-out through here. */
   bus: EventBus;
+  trading: TradingHooks;
 }

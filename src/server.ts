@@ -50,6 +50,8 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     ready: false,
     apiKeys: new ApiKeys(db),
     bus: new EventBus(),
+    // Replaced by the engine once trading is wired in.
+    trading: { marketsReported: async () => {}, matchedVolume: () => new Map() },
   };
 
   const app = await buildApp(ctx);
