@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
 import type { AppContext } from './context.js';
 import { installEnvelope } from './api/envelope.js';
 import { registerRoutes } from './api/routes.js';
@@ -15,8 +16,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Query strings and path params arrive as text and are coerced; JSON bodies must carry the right types
+  // (an amount sent as a number, or a boolean as "true", is rejected).
+  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false });
+  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
 
   installEnvelope(app);
   await app.register(swagger, {

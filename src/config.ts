@@ -52,6 +52,7 @@ export interface Config {
   cancelMaxSkewSeconds: number;
   maxBodyBytes: number;
   maxOrdersPerRequest: number;
+  maxMarketsPerRequest: number;
   rateLimits: RateLimitConfig;
 }
 
@@ -145,6 +146,7 @@ export function defaultConfig(): Config {
     cancelMaxSkewSeconds: 60,
     maxBodyBytes: 1_048_576,
     maxOrdersPerRequest: 100,
+    maxMarketsPerRequest: 20,
     rateLimits: {
       enabled: true,
       windowMs: 60_000,
@@ -187,6 +189,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_ORDERS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxOrdersPerRequest = v)),
+  setting('ODDEX_MAX_MARKETS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxMarketsPerRequest = v)),
   setting('ODDEX_RATE_LIMITS', bool, (c, v) => (c.rateLimits.enabled = v)),
   setting('ODDEX_RATE_WINDOW_MS', int(1, 3_600_000), (c, v) => (c.rateLimits.windowMs = v)),
   setting('ODDEX_RATE_ORDER_OPS', int(1, 10_000_000), (c, v) => (c.rateLimits.orderOpsPerWindow = v)),

@@ -1,0 +1,69 @@
+// The default chain: an in-process ERC-20-like ledger of the base token. Deterministic, driven by engine commands.
+// Free balances per address, plus escrow per (address, market) for bets waiting on their market's outcome.
+
+export class LocalLedger {
+  private readonly balances = new Map<string, bigint>();
+  private readonly escrow = new Map<string, Map<string, bigint>>();
+  /** Everything ever minted: the sum of all balances and escrow always equals it. */
+  minted = 0n;
+
+  balanceOf(address: string): bigint {
+    return this.balances.get(address) ?? 0n;
+  }
+
+  escrowOf(address: string): bigint {
+    let total = 0n;
+    for (const amount of this.escrow.get(address)?.values() ?? []) total += amount;
+    return total;
+  }
+
+  escrowIn(address: string, marketHash: string): bigint {
+    return this.escrow.get(address)?.get(marketHash) ?? 0n;
+  }
+
+  mint(address: string, amount: bigint): void {
+    this.balances.set(address, this.balanceOf(address) + amount);
+    this.minted += amount;
+  }
+
+  /** Caller checks the balance first; the ledger never goes negative. */
+  transfer(from: string, to: string, amount: bigint): void {
+    this.debit(from, amount);
+    this.balances.set(to, this.balanceOf(to) + amount);
+  }
+
+  /** Moves free balance into escrow for a market. */
+  lock(address: string, marketHash: string, amount: bigint): void {
+    this.debit(address, amount);
+    this.adjustEscrow(address, marketHash, amount);
+  }
+
+  /** Takes `fromEscrow` out of the address's escrow in the market and credits `toBalance` (settlement, refunds). */
+  release(address: string, marketHash: string, fromEscrow: bigint, toBalance: bigint): void {
+    this.adjustEscrow(address, marketHash, -fromEscrow);
+    this.balances.set(address, this.balanceOf(address) + toBalance);
+  }
+
+  private debit(address: string, amount: bigint): void {
+    const balance = this.balanceOf(address);
+    if (amount < 0n || balance < amount) throw new Error(`ledger: ${address} cannot pay ${amount}`);
+    this.balances.set(address, balance - amount);
+  }
+
+  private adjustEscrow(address: string, marketHash: string, delta: bigint): void {
+    let perMarket = this.escrow.get(address);
+    if (!perMarket) this.escrow.set(address, (perMarket = new Map()));
+    const next = (perMarket.get(marketHash) ?? 0n) + delta;
+    if (next < 0n) throw new Error(`ledger: escrow of ${address} in ${marketHash} would go negative`);
+    if (next === 0n) perMarket.delete(marketHash);
+    else perMarket.set(marketHash, next);
+  }
+
+  /** Sum of every balance and escrow: equals `minted` when funds are conserved. */
+  total(): bigint {
+    let sum = 0n;
+    for (const b of this.balances.values()) sum += b;
+    for (const perMarket of this.escrow.values()) for (const e of perMarket.values()) sum += e;
+    return sum;
+  }
+}

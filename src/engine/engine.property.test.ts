@@ -1,0 +1,276 @@
+// Random command sequences against the engine, checked against a naive matcher and the engine's invariants.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Engine, freeMakerSpace } from './engine.js';
+import { EngineRejection, type Command, type MarketRef, type Order } from './types.js';
+import { makerSpaceForTakerStake, remainingTakerSpace } from '../protocol/amounts.js';
+
+const E20 = 10n ** 20n;
+const STEP = 125n * 10n ** 15n;
+const USDC = 1_000_000n;
+const ADDRS = [1, 2, 3, 4].map((i) => '0x' + i.toString(16).padStart(40, '0'));
+const hash = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63, '0');
+const MARKETS: MarketRef[] = [
+  { marketHash: hash('a', 1), exchangeEventId: 'e1', tradeable: true },
+  { marketHash: hash('a', 2), exchangeEventId: 'e1', tradeable: true, legs: [hash('a', 3), hash('a', 4)] },
+];
+const SETTLE_MARKETS = [hash('a', 1), hash('a', 3), hash('a', 4), hash('a', 2)];
+
+type Op =
+  | { op: 'faucet'; who: number; amount: bigint }
+  | { op: 'post'; who: number; market: number; one: boolean; step: number; size: bigint; ttl: number }
+  | { op: 'fill'; who: number; market: number; one: boolean; stake: bigint; desiredStep: number; slippage: number }
+  | { op: 'confirm'; pick: number }
+  | { op: 'cancel'; who: number; picks: number[] }
+  | { op: 'cancelAll'; who: number }
+  | { op: 'transfer'; from: number; to: number; amount: bigint }
+  | { op: 'heartbeat'; who: number; seconds: number }
+  | { op: 'tick'; seconds: number }
+  | { op: 'report'; market: number; outcome: 0 | 1 | 2 };
+
+const who = fc.integer({ min: 0, max: 3 });
+const w = <T,>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  w(1, fc.record({ op: fc.constant('faucet' as const), who, amount: fc.bigInt({ min: 1n, max: 500n * USDC }) })),
+  w(5, fc.record({
+    op: fc.constant('post' as const),
+    who,
+    market: fc.integer({ min: 0, max: 1 }),
+    one: fc.boolean(),
+    step: fc.integer({ min: 1, max: 799 }),
+    size: fc.bigInt({ min: 10n * USDC, max: 200n * USDC }),
+    ttl: fc.integer({ min: 1, max: 120 }),
+  })),
+  w(5, fc.record({
+    op: fc.constant('fill' as const),
+    who,
+    market: fc.integer({ min: 0, max: 1 }),
+    one: fc.boolean(),
+    stake: fc.bigInt({ min: 1n, max: 300n * USDC }),
+    desiredStep: fc.integer({ min: 1, max: 799 }),
+    slippage: fc.integer({ min: 0, max: 100 }),
+  })),
+  w(4, fc.record({ op: fc.constant('confirm' as const), pick: fc.nat() })),
+  w(1, fc.record({ op: fc.constant('cancel' as const), who, picks: fc.array(fc.nat(), { maxLength: 3 }) })),
+  w(1, fc.record({ op: fc.constant('cancelAll' as const), who })),
+  w(1, fc.record({ op: fc.constant('transfer' as const), from: who, to: who, amount: fc.bigInt({ min: 1n, max: 400n * USDC }) })),
+  w(1, fc.record({ op: fc.constant('heartbeat' as const), who, seconds: fc.integer({ min: 0, max: 30 }) })),
+  w(1, fc.record({ op: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 40 }) })),
+  w(1, fc.record({ op: fc.constant('report' as const), market: fc.integer({ min: 0, max: 3 }), outcome: fc.constantFrom(0 as const, 1 as const, 2 as const) })),
+);
+
+const params = {
+  oddsLadderStepSize: 125,
+  makerMinimum: 10n * USDC,
+  takerMinimum: USDC,
+  cancelMaxSkewSeconds: 60,
+  baseToken: ADDRS[0]!,
+  affiliate: ADDRS[0]!,
+};
+
+/** The textbook matcher: every eligible order, sorted by price then time, taken greedily. */
+function naiveMatch(orders: Order[], c: Extract<Command, { kind: 'fill' }>, at: number) {
+  const bound = (c.desiredOdds * BigInt(100 - c.oddsSlippage)) / 100n;
+  const eligible = orders
+    .filter(
+      (o) =>
+        o.marketHash === c.market.marketHash &&
+        o.isMakerBettingOutcomeOne === !c.isTakerBettingOutcomeOne &&
+        (o.status === 'ACTIVE' || o.status === 'INACTIVE') &&
+        o.maker !== c.taker &&
+        o.apiExpiry * 1000 > at &&
+        o.expiry * 1000 > at &&
+        remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n,
+    )
+    .sort((a, b) => (a.percentageOdds === b.percentageOdds ? a.seq - b.seq : a.percentageOdds < b.percentageOdds ? -1 : 1));
+  const matches: [string, bigint, bigint][] = [];
+  let left = c.stakeWei;
+  for (const o of eligible) {
+    if (E20 - o.percentageOdds < bound || left === 0n) break;
+    const space = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds);
+    const s = left < space ? left : space;
+    const m = makerSpaceForTakerStake(s, o.percentageOdds);
+    if (m === 0n) break;
+    matches.push([o.orderHash, s, m]);
+    left -= s;
+  }
+  return { matches, sawLiquidity: eligible.length > 0 };
+}
+
+/** Everything observable about an engine, for replay equality. */
+function snapshot(e: Engine): string {
+  return JSON.stringify(
+    {
+      orders: [...e.orders.values()].map((o) => ({ ...o, pendingFills: [...o.pendingFills] })),
+      trades: e.trades,
+      fills: [...e.fills.values()],
+      balances: ADDRS.map((a) => [e.ledger.balanceOf(a), e.ledger.escrowOf(a), e.exposureOf(a), e.pendingTakerStakeOf(a)]),
+      heartbeats: [...e.heartbeats.values()],
+      reported: [...e.reported],
+    },
+    (_k, v) => (typeof v === 'bigint' ? v.toString() : v),
+  );
+}
+
+function checkInvariants(e: Engine, cancelledCaps: Map<string, bigint>, at: number) {
+  expect(e.ledger.total()).toBe(e.ledger.minted);
+  const successMaker = new Map<string, bigint>();
+  const pendingMaker = new Map<string, bigint>();
+  for (const f of e.fills.values()) {
+    for (const m of f.matches) {
+      const target = f.status === 'SUCCESS' ? successMaker : f.status === 'PENDING' ? pendingMaker : undefined;
+      target?.set(m.orderHash, (target.get(m.orderHash) ?? 0n) + m.makerStake);
+    }
+  }
+  const exposure = new Map<string, bigint>();
+  for (const o of e.orders.values()) {
+    // filled + pending + free = size, each part non-negative.
+    expect(o.fillAmount).toBe(successMaker.get(o.orderHash) ?? 0n);
+    expect(o.pendingFillAmount).toBe(pendingMaker.get(o.orderHash) ?? 0n);
+    expect(freeMakerSpace(o) >= 0n).toBe(true);
+    expect(o.fillAmount + o.pendingFillAmount + freeMakerSpace(o)).toBe(o.totalBetSize);
+    const cap = cancelledCaps.get(o.orderHash);
+    if (cap !== undefined) expect(o.fillAmount + o.pendingFillAmount <= cap).toBe(true);
+    const open = o.status === 'ACTIVE' || o.status === 'INACTIVE';
+    exposure.set(o.maker, (exposure.get(o.maker) ?? 0n) + (open ? o.totalBetSize - o.fillAmount : o.pendingFillAmount));
+  }
+  for (const a of ADDRS) expect(e.exposureOf(a)).toBe(exposure.get(a) ?? 0n);
+  // No crossed book: the most aggressive live makers on each side never sum past 100%.
+  for (const m of MARKETS) {
+    const top = (one: boolean) =>
+      [...e.orders.values()]
+        .filter(
+          (o) => o.marketHash === m.marketHash && o.isMakerBettingOutcomeOne === one && o.status === 'ACTIVE' &&
+            o.apiExpiry * 1000 > at && o.expiry * 1000 > at && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n,
+        )
+        .reduce((max, o) => (o.percentageOdds > max ? o.percentageOdds : max), 0n);
+    expect(top(true) + top(false) <= E20).toBe(true);
+  }
+}
+
+describe('engine properties', () => {
+  it('matches like the naive model, conserves funds, never fills a cancelled order, and replays identically', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), (ops) => {
+        const engine = new Engine(params);
+        const journal: Command[] = [];
+        const cancelledCaps = new Map<string, bigint>();
+        let at = 1_000_000;
+        let seq = 0;
+        for (const address of ADDRS) journal.push({ kind: 'faucet', at, address, amount: 1000n * USDC });
+        for (const cmd of journal) engine.apply(cmd);
+        const apply = (cmd: Command) => {
+          try {
+            const r = engine.apply(cmd);
+            journal.push(cmd);
+            return r;
+          } catch (err) {
+            if (!(err instanceof EngineRejection)) throw err;
+            return undefined;
+          }
+        };
+        for (const op of ops) {
+          at += 100;
+          seq++;
+          switch (op.op) {
+            case 'faucet':
+              apply({ kind: 'faucet', at, address: ADDRS[op.who]!, amount: op.amount });
+              break;
+            case 'post':
+              apply({
+                kind: 'postOrders',
+                at,
+                markets: MARKETS,
+                orders: [
+                  {
+                    orderHash: hash('b', seq),
+                    marketHash: MARKETS[op.market]!.marketHash,
+                    maker: ADDRS[op.who]!,
+                    baseToken: ADDRS[0]!,
+                    executor: ADDRS[0]!,
+                    totalBetSize: op.size,
+                    percentageOdds: BigInt(op.step) * STEP,
+                    expiry: Math.floor(at / 1000) + op.ttl + 60,
+                    apiExpiry: Math.floor(at / 1000) + op.ttl,
+                    salt: String(seq),
+                    isMakerBettingOutcomeOne: op.one,
+                    signature: '0x',
+                  },
+                ],
+              });
+              break;
+            case 'fill': {
+              const cmd: Extract<Command, { kind: 'fill' }> = {
+                kind: 'fill',
+                at,
+                fillHash: hash('c', seq),
+                market: MARKETS[op.market]!,
+                taker: ADDRS[op.who]!,
+                baseToken: ADDRS[0]!,
+                isTakerBettingOutcomeOne: op.one,
+                stakeWei: op.stake,
+                desiredOdds: BigInt(op.desiredStep) * STEP,
+                oddsSlippage: op.slippage,
+                fillSalt: String(seq),
+              };
+              const expected = engine.reported.has(cmd.market.marketHash) ? undefined : naiveMatch([...engine.orders.values()], cmd, at);
+              const r = apply(cmd);
+              const record = engine.fills.get(cmd.fillHash);
+              if (record) {
+                expect(record.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual(expected!.matches);
+              } else if (expected && expected.matches.length > 0) {
+                // Only the taker's balance may refuse a fill the model can match.
+                expect(engine.freeBalance(cmd.taker) < expected.matches.reduce((s, m) => s + m[1], 0n)).toBe(true);
+              }
+              expect(r === undefined || r.result.kind === 'fill').toBe(true);
+              break;
+            }
+            case 'confirm': {
+              const pending = [...engine.fills.values()].filter((f) => f.status === 'PENDING');
+              if (pending.length > 0) apply({ kind: 'confirmFill', at, fillHash: pending[op.pick % pending.length]!.fillHash });
+              break;
+            }
+            case 'cancel':
+            case 'cancelAll': {
+              const mine = engine.ordersByMaker.get(ADDRS[op.who]!) ?? [];
+              const hashes = op.op === 'cancel' ? op.picks.flatMap((p) => (mine.length ? [mine[p % mine.length]!.orderHash] : [])) : [];
+              const base = { at, maker: ADDRS[op.who]!, salt: `s${seq}`, timestamp: Math.floor(at / 1000) };
+              const r = apply(op.op === 'cancel' ? { kind: 'cancelOrders', ...base, orderHashes: hashes } : { kind: 'cancelAll', ...base });
+              if (r?.result.kind === 'cancel') {
+                for (const c of r.result.cancel.orders) {
+                  const o = engine.orders.get(c.orderHash)!;
+                  cancelledCaps.set(o.orderHash, o.fillAmount + o.pendingFillAmount);
+                }
+              }
+              break;
+            }
+            case 'transfer':
+              apply({ kind: 'transfer', at, from: ADDRS[op.from]!, to: ADDRS[op.to]!, amount: op.amount });
+              break;
+            case 'heartbeat':
+              apply({ kind: 'heartbeat', at, requestor: ADDRS[op.who]!, timeoutSeconds: op.seconds });
+              break;
+            case 'tick':
+              at += op.seconds * 1000;
+              apply({ kind: 'expire', at });
+              break;
+            case 'report':
+              apply({ kind: 'reportMarkets', at, reports: [{ marketHash: SETTLE_MARKETS[op.market]!, outcome: op.outcome }] });
+              break;
+          }
+          // Orders that left the book other than by a cancel may not gain fills either.
+          for (const o of engine.orders.values()) {
+            if ((o.status === 'CANCELLED' || o.status === 'EXPIRED') && !cancelledCaps.has(o.orderHash)) {
+              cancelledCaps.set(o.orderHash, o.fillAmount + o.pendingFillAmount);
+            }
+          }
+          checkInvariants(engine, cancelledCaps, at);
+        }
+        const replayed = new Engine(params);
+        for (const cmd of journal) replayed.apply(cmd);
+        expect(snapshot(replayed)).toBe(snapshot(engine));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { Engine, splitQuarterLine } from './engine.js';
+import { EngineRejection, type Command, type MarketRef, type NewOrder } from './types.js';
+
+const E20 = 10n ** 20n;
+const USDC = 1_000_000n;
+const MAKER = '0x00000000000000000000000000000000000000A1';
+const MAKER2 = '0x00000000000000000000000000000000000000A2';
+const TAKER = '0x00000000000000000000000000000000000000B1';
+const TOKEN = '0x00000000000000000000000000000000000000C1';
+const M1: MarketRef = { marketHash: '0x' + '1'.repeat(64), exchangeEventId: 'ev1', tradeable: true };
+
+const params = {
+  oddsLadderStepSize: 125,
+  makerMinimum: 10n * USDC,
+  takerMinimum: USDC,
+  cancelMaxSkewSeconds: 60,
+  baseToken: TOKEN,
+  affiliate: '0x0000000000000000000000000000000000000000',
+};
+
+let n = 0;
+function order(over: Partial<NewOrder> = {}): NewOrder {
+  n++;
+  return {
+    orderHash: '0x' + n.toString(16).padStart(64, '0'),
+    marketHash: M1.marketHash,
+    maker: MAKER,
+    baseToken: TOKEN,
+    executor: TOKEN,
+    totalBetSize: 100n * USDC,
+    percentageOdds: 40n * 10n ** 18n,
+    expiry: 2_000_000_000,
+    apiExpiry: 2_000_000_000,
+    salt: String(n),
+    isMakerBettingOutcomeOne: true,
+    signature: '0x',
+    ...over,
+  };
+}
+
+function setup() {
+  const engine = new Engine(params);
+  const journal: Command[] = [];
+  const run = (cmd: Command) => {
+    const r = engine.apply(cmd);
+    journal.push(cmd);
+    return r.result;
+  };
+  run({ kind: 'faucet', at: 1000, address: MAKER, amount: 1000n * USDC });
+  run({ kind: 'faucet', at: 1000, address: MAKER2, amount: 1000n * USDC });
+  run({ kind: 'faucet', at: 1000, address: TAKER, amount: 1000n * USDC });
+  return { engine, run, journal };
+}
+
+const fill = (over: Partial<Extract<Command, { kind: 'fill' }>> = {}): Command => ({
+  kind: 'fill',
+  at: 2000,
+  fillHash: '0xf' + String(++n).padStart(63, '0'),
+  market: M1,
+  taker: TAKER,
+  baseToken: TOKEN,
+  isTakerBettingOutcomeOne: false,
+  stakeWei: 30n * USDC,
+  desiredOdds: 60n * 10n ** 18n,
+  oddsSlippage: 0,
+  fillSalt: String(++n),
+  ...over,
+});
+
+describe('engine matching and settlement', () => {
+  it('fills a maker order at its odds, exact to the wei, and settles the winner', () => {
+    const { engine, run } = setup();
+    const o = order();
+    expect(run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] })).toEqual({
+      kind: 'postOrders',
+      statuses: [{ orderHash: o.orderHash, status: 'OK' }],
+    });
+    expect(engine.exposureOf(MAKER)).toBe(100n * USDC);
+
+    // Taker stakes 30 USDC on outcome two against maker odds 40%: maker risks 30 * 0.4 / 0.6 = 20 USDC.
+    const f = fill();
+    const r = run(f);
+    expect(r).toEqual({
+      kind: 'fill',
+      fill: { fillHash: (f as { fillHash: string }).fillHash, isPartialFill: false, totalFilled: 30n * USDC, averageOdds: 60n * 10n ** 18n },
+    });
+    const stored = engine.orders.get(o.orderHash)!;
+    expect([stored.fillAmount, stored.pendingFillAmount, stored.status]).toEqual([0n, 20n * USDC, 'ACTIVE']);
+    expect(engine.freeBalance(TAKER)).toBe(970n * USDC);
+
+    run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    expect([stored.fillAmount, stored.pendingFillAmount]).toEqual([20n * USDC, 0n]);
+    expect(engine.ledger.balanceOf(MAKER)).toBe(980n * USDC);
+    expect(engine.ledger.balanceOf(TAKER)).toBe(970n * USDC);
+    expect(engine.ledger.escrowOf(TAKER)).toBe(30n * USDC);
+    expect(engine.exposureOf(MAKER)).toBe(80n * USDC);
+
+    run({ kind: 'reportMarkets', at: 4000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
+    expect(engine.ledger.balanceOf(TAKER)).toBe(1020n * USDC);
+    expect(engine.ledger.balanceOf(MAKER)).toBe(980n * USDC);
+    expect(stored.status).toBe('CANCELLED');
+    expect(engine.exposureOf(MAKER)).toBe(0n);
+    expect(engine.ledger.total()).toBe(engine.ledger.minted);
+  });
+
+  it('matches best taker odds first, then oldest, and reports a partial fill', () => {
+    const { engine, run } = setup();
+    const worse = order({ percentageOdds: 50n * 10n ** 18n, totalBetSize: 10n * USDC });
+    const bestOld = order({ percentageOdds: 40n * 10n ** 18n, totalBetSize: 10n * USDC });
+    const bestNew = order({ percentageOdds: 40n * 10n ** 18n, totalBetSize: 10n * USDC, maker: MAKER2 });
+    run({ kind: 'postOrders', at: 1500, orders: [worse, bestOld, bestNew], markets: [M1] });
+    const r = run(fill({ stakeWei: 1000n * USDC, desiredOdds: 50n * 10n ** 18n }));
+    if (r.kind !== 'fill') throw new Error();
+    // 15 + 15 USDC of taker space at 40%, then 10 at 50%: 40 USDC staked against 30 of maker space.
+    expect(r.fill.totalFilled).toBe(40n * USDC);
+    expect(r.fill.isPartialFill).toBe(true);
+    expect(r.fill.averageOdds).toBe((40n * USDC * E20) / (70n * USDC));
+    const fillRecord = [...engine.fills.values()][0]!;
+    expect(fillRecord.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual([
+      [bestOld.orderHash, 15n * USDC, 10n * USDC],
+      [bestNew.orderHash, 15n * USDC, 10n * USDC],
+      [worse.orderHash, 10n * USDC, 10n * USDC],
+    ]);
+    expect(engine.orders.get(bestOld.orderHash)!.status).toBe('INACTIVE');
+  });
+
+  it('rejects without changing state: slippage, no space, reused salt, reported market', () => {
+    const { engine, run } = setup();
+    run({ kind: 'postOrders', at: 1500, orders: [order({ percentageOdds: 50n * 10n ** 18n })], markets: [M1] });
+    const before = JSON.stringify([...engine.orders.values()], (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const code = (cmd: Command) => {
+      try {
+        engine.apply(cmd);
+        return 'applied';
+      } catch (e) {
+        return (e as EngineRejection).errorCode;
+      }
+    };
+    // Taker odds 50% against desired 60% with 10% slippage: bound 54% > 50%.
+    expect(code(fill({ oddsSlippage: 10 }))).toBe('INVALID_ODDS_SLIPPAGE');
+    expect(code(fill({ isTakerBettingOutcomeOne: true }))).toBe('INSUFFICIENT_SPACE');
+    expect(code(fill({ desiredOdds: 50n * 10n ** 18n, taker: '0x00000000000000000000000000000000000000D1' }))).toBe('INSUFFICIENT_BALANCE');
+    const after = JSON.stringify([...engine.orders.values()], (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    expect(after).toBe(before);
+    const ok = fill({ desiredOdds: 50n * 10n ** 18n, fillSalt: 'same' });
+    run(ok);
+    expect(code(fill({ desiredOdds: 50n * 10n ** 18n, fillSalt: 'same' }))).toBe('FILL_ALREADY_SUBMITTED');
+    run({ kind: 'reportMarkets', at: 3000, reports: [{ marketHash: M1.marketHash, outcome: 0 }] });
+    expect(code(fill({ desiredOdds: 50n * 10n ** 18n }))).toBe('MARKET_NOT_TRADEABLE');
+  });
+
+  it('fails a fill whose maker moved the funds away, and gives the space back', () => {
+    const { engine, run } = setup();
+    const o = order({ totalBetSize: 500n * USDC });
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    const f = fill({ stakeWei: 30n * USDC });
+    run(f);
+    // Moving 990 away leaves 10, below the 20 owed: the order leaves the book, the fill fails on chain.
+    run({ kind: 'transfer', at: 2500, from: MAKER, to: MAKER2, amount: 990n * USDC });
+    expect(engine.orders.get(o.orderHash)!.status).toBe('CANCELLED');
+    run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    expect(engine.trades.map((t) => t.status)).toEqual(['FAILED', 'FAILED']);
+    expect(engine.ledger.balanceOf(TAKER)).toBe(1000n * USDC);
+    expect(engine.freeBalance(TAKER)).toBe(1000n * USDC);
+    expect(engine.orders.get(o.orderHash)!.pendingFillAmount).toBe(0n);
+    expect(engine.exposureOf(MAKER)).toBe(0n);
+  });
+
+  it('cancels with replay protection and reports each reason', () => {
+    const { engine, run } = setup();
+    const a = order();
+    const b = order();
+    run({ kind: 'postOrders', at: 1500, orders: [a, b], markets: [M1] });
+    const r = run({ kind: 'cancelOrders', at: 10_000, maker: MAKER, salt: 's1', timestamp: 10, orderHashes: [a.orderHash, '0x' + 'e'.repeat(64)] });
+    expect(r).toEqual({
+      kind: 'cancel',
+      cancel: {
+        cancelledCount: 1,
+        orders: [{ orderHash: a.orderHash, pendingFills: [] }],
+        notCancelled: [{ orderHash: '0x' + 'e'.repeat(64), reason: 'not_found_or_inactive' }],
+      },
+    });
+    expect(() => engine.apply({ kind: 'cancelAll', at: 10_000, maker: MAKER, salt: 's1', timestamp: 10 })).toThrow(/already used/);
+    expect(() => engine.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER, salt: 's2', timestamp: 10 })).toThrow(/within 60 s/);
+    expect(engine.orders.get(b.orderHash)!.status).toBe('ACTIVE');
+  });
+
+  it('expires orders past apiExpiry and cancels everything when a heartbeat lapses', () => {
+    const { engine, run } = setup();
+    const short = order({ apiExpiry: 5 });
+    const long = order();
+    run({ kind: 'postOrders', at: 1500, orders: [short, long], markets: [M1] });
+    run({ kind: 'heartbeat', at: 1500, requestor: MAKER, timeoutSeconds: 10 });
+    expect(engine.nextExpiryAt()).toBe(5000);
+    run({ kind: 'expire', at: 5000 });
+    expect(engine.orders.get(short.orderHash)!.status).toBe('EXPIRED');
+    expect(engine.orders.get(long.orderHash)!.status).toBe('ACTIVE');
+    run({ kind: 'expire', at: 11_500 });
+    expect(engine.orders.get(long.orderHash)!.status).toBe('CANCELLED');
+    expect(engine.heartbeats.size).toBe(0);
+  });
+
+  it('splits quarter-line stakes in halves with the odd wei on the lower line', () => {
+    expect(splitQuarterLine(['0xlow', '0xhigh'], 7n, 11n)).toEqual([
+      { marketHash: '0xlow', makerStake: 4n, takerStake: 6n },
+      { marketHash: '0xhigh', makerStake: 3n, takerStake: 5n },
+    ]);
+  });
+
+  it('rejects an order that would cross the opposite side', () => {
+    const { run } = setup();
+    run({ kind: 'postOrders', at: 1500, orders: [order({ percentageOdds: 60n * 10n ** 18n })], markets: [M1] });
+    const crossing = order({ percentageOdds: 45n * 10n ** 18n, isMakerBettingOutcomeOne: false, maker: MAKER2 });
+    const fair = order({ percentageOdds: 40n * 10n ** 18n, isMakerBettingOutcomeOne: false, maker: MAKER2 });
+    expect(run({ kind: 'postOrders', at: 1500, orders: [crossing, fair], markets: [M1] })).toEqual({
+      kind: 'postOrders',
+      statuses: [
+        { orderHash: crossing.orderHash, status: 'ORDER_WOULD_CROSS' },
+        { orderHash: fair.orderHash, status: 'OK' },
+      ],
+    });
+  });
+});

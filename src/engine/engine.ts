@@ -1,0 +1,532 @@
+// The single writer: books, matching, balances and exposure, heartbeats, settlement.
+// No I/O, no clock, no randomness: every input, the time included, arrives on a command, so replaying the
+// journal rebuilds exactly the same state. A command either applies whole or throws EngineRejection and changes nothing.
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { LocalLedger } from '../chain/local-ledger.js';
+import { makerSpaceForTakerStake, remainingTakerSpace, takerAverageOdds } from '../protocol/amounts.js';
+import { ODDS_SCALE } from '../protocol/odds.js';
+import { MarketBook } from './book.js';
+import {
+  EngineRejection,
+  type CancelResult,
+  type Command,
+  type EngineEvents,
+  type EngineParams,
+  type FillRecord,
+  type FillResult,
+  type Heartbeat,
+  type MarketRef,
+  type NewOrder,
+  type Order,
+  type OrderStatusCode,
+  type Outcome,
+  type Trade,
+} from './types.js';
+
+const isOpen = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
+/** Maker space still free to match: not filled and not reserved by a pending fill. */
+export const freeMakerSpace = (o: Order) => o.totalBetSize - o.fillAmount - o.pendingFillAmount;
+/** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
+const exposureOf = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
+const isExpired = (o: Order, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
+const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
+
+export interface HeartbeatResult {
+  requestor: string;
+  timeoutSeconds: number;
+  expiresAt: number | null;
+}
+
+export type CommandResult =
+  | { kind: 'postOrders'; statuses: { orderHash: string; status: OrderStatusCode }[] }
+  | { kind: 'fill'; fill: FillResult }
+  | { kind: 'cancel'; cancel: CancelResult }
+  | { kind: 'heartbeat'; heartbeat: HeartbeatResult }
+  | { kind: 'none' };
+
+export class Engine {
+  readonly ledger = new LocalLedger();
+  readonly orders = new Map<string, Order>();
+  readonly books = new Map<string, MarketBook>();
+  /** Orders per maker, all statuses, in posting order. */
+  readonly ordersByMaker = new Map<string, Order[]>();
+  readonly trades: Trade[] = [];
+  readonly tradesById = new Map<string, Trade>();
+  readonly fills = new Map<string, FillRecord>();
+  readonly heartbeats = new Map<string, Heartbeat>();
+  readonly reported = new Map<string, Outcome>();
+  /** Base-token wei matched per market (both sides), counted when fills confirm. */
+  readonly matchedVolume = new Map<string, bigint>();
+  private readonly exposure = new Map<string, bigint>();
+  private readonly pendingTakerStake = new Map<string, bigint>();
+  private readonly usedFillSalts = new Set<string>();
+  /** maker:salt -> command time, kept while a replay could still pass the timestamp check. */
+  private readonly cancelSalts = new Map<string, number>();
+  private seq = 0;
+  private events: EngineEvents = Engine.noEvents();
+
+  constructor(readonly params: EngineParams) {}
+
+  static noEvents(): EngineEvents {
+    return { orders: new Set(), trades: new Set(), books: new Set(), accounts: new Set(), submittedFills: [] };
+  }
+
+  /** Applies one command. Throws EngineRejection (no state changed) or returns the result and what changed. */
+  apply(cmd: Command): { result: CommandResult; events: EngineEvents } {
+    this.events = Engine.noEvents();
+    const result = this.dispatch(cmd);
+    const events = this.events;
+    this.events = Engine.noEvents();
+    return { result, events };
+  }
+
+  private dispatch(cmd: Command): CommandResult {
+    switch (cmd.kind) {
+      case 'faucet':
+        this.ledger.mint(cmd.address, cmd.amount);
+        this.events.accounts.add(cmd.address);
+        return { kind: 'none' };
+      case 'transfer':
+        return this.transfer(cmd.from, cmd.to, cmd.amount, cmd.at);
+      case 'postOrders':
+        return { kind: 'postOrders', statuses: this.postOrders(cmd.orders, cmd.markets, cmd.at) };
+      case 'fill':
+        return { kind: 'fill', fill: this.fill(cmd) };
+      case 'confirmFill':
+        this.confirmFill(cmd.fillHash, cmd.at);
+        return { kind: 'none' };
+      case 'cancelOrders':
+      case 'cancelEvent':
+      case 'cancelAll': {
+        this.checkCancelReplay(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
+        const hashes =
+          cmd.kind === 'cancelOrders'
+            ? cmd.orderHashes
+            : (this.ordersByMaker.get(cmd.maker) ?? [])
+                .filter((o) => isOpen(o) && (cmd.kind === 'cancelAll' || o.exchangeEventId === cmd.exchangeEventId))
+                .map((o) => o.orderHash);
+        const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
+        this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.at);
+        return { kind: 'cancel', cancel };
+      }
+      case 'heartbeat':
+        return { kind: 'heartbeat', heartbeat: this.heartbeat(cmd.requestor, cmd.timeoutSeconds, cmd.at) };
+      case 'expire':
+        this.expire(cmd.at);
+        return { kind: 'none' };
+      case 'reportMarkets':
+        for (const r of cmd.reports) this.reportMarket(r.marketHash, r.outcome, cmd.at);
+        return { kind: 'none' };
+    }
+  }
+
+  // ---- balances -------------------------------------------------------------------------------
+
+  exposureOf(address: string): bigint {
+    return this.exposure.get(address) ?? 0n;
+  }
+
+  pendingTakerStakeOf(address: string): bigint {
+    return this.pendingTakerStake.get(address) ?? 0n;
+  }
+
+  /** Wallet balance not yet committed to open orders or pending taker stakes. */
+  freeBalance(address: string): bigint {
+    return this.ledger.balanceOf(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
+  }
+
+  private addTo(map: Map<string, bigint>, key: string, delta: bigint): void {
+    const next = (map.get(key) ?? 0n) + delta;
+    if (next === 0n) map.delete(key);
+    else map.set(key, next);
+  }
+
+  /** Every order mutation goes through here so exposure, the book and the change set stay in step. */
+  private updateOrder(o: Order, at: number, change: () => void): void {
+    const wasOpen = isOpen(o);
+    const before = exposureOf(o);
+    change();
+    o.updatedAt = at;
+    this.addTo(this.exposure, o.maker, exposureOf(o) - before);
+    if (wasOpen && !isOpen(o)) this.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).remove(o);
+    this.events.orders.add(o.orderHash);
+    this.events.books.add(o.marketHash);
+    this.events.accounts.add(o.maker);
+  }
+
+  private transfer(from: string, to: string, amount: bigint, at: number): CommandResult {
+    if (this.ledger.balanceOf(from) < amount) {
+      throw new EngineRejection(400, 'INSUFFICIENT_BALANCE', `${from} holds less than ${amount}`);
+    }
+    this.ledger.transfer(from, to, amount);
+    this.events.accounts.add(from).add(to);
+    this.enforceExposure(from, at);
+    return { kind: 'none' };
+  }
+
+  /** When a balance no longer covers the open orders, the newest orders leave the book until it does. */
+  private enforceExposure(address: string, at: number): void {
+    const orders = this.ordersByMaker.get(address) ?? [];
+    for (let i = orders.length - 1; i >= 0 && this.freeBalance(address) < 0n; i--) {
+      const o = orders[i]!;
+      if (isOpen(o)) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+    }
+  }
+
+  // ---- orders ---------------------------------------------------------------------------------
+
+  bookOf(marketHash: string): MarketBook {
+    let book = this.books.get(marketHash);
+    if (!book) this.books.set(marketHash, (book = new MarketBook()));
+    return book;
+  }
+
+  /** Lowest maker odds with free space on one side (the best price for a taker), or undefined. */
+  bestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at = 0): bigint | undefined {
+    const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
+    if (!side) return undefined;
+    for (const o of side) {
+      if (!isExpired(o, at) && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n) return o.percentageOdds;
+    }
+    return undefined;
+  }
+
+  private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
+    const marketByHash = new Map(markets.map((m) => [m.marketHash, m]));
+    return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketByHash.get(n.marketHash), at) }));
+  }
+
+  private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
+    if (!market || !market.tradeable || this.reported.has(n.marketHash)) return 'INVALID_MARKET';
+    if (this.orders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
+    if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
+    // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
+    const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
+    if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
+    const order: Order = {
+      ...n,
+      exchangeEventId: market.exchangeEventId,
+      fillAmount: 0n,
+      pendingFillAmount: 0n,
+      status: 'ACTIVE',
+      seq: ++this.seq,
+      createdAt: at,
+      updatedAt: at,
+      pendingFills: new Map(),
+    };
+    this.orders.set(order.orderHash, order);
+    let byMaker = this.ordersByMaker.get(order.maker);
+    if (!byMaker) this.ordersByMaker.set(order.maker, (byMaker = []));
+    byMaker.push(order);
+    this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
+    this.addTo(this.exposure, order.maker, order.totalBetSize);
+    this.events.orders.add(order.orderHash);
+    this.events.books.add(order.marketHash);
+    this.events.accounts.add(order.maker);
+    return 'OK';
+  }
+
+  /** Highest maker odds with free space on a side: the side's most aggressive maker, used for the cross check. */
+  private highestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at: number): bigint | undefined {
+    const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne).snapshot() ?? [];
+    for (let i = side.length - 1; i >= 0; i--) {
+      const o = side[i]!;
+      if (!isExpired(o, at) && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n) return o.percentageOdds;
+    }
+    return undefined;
+  }
+
+  // ---- fills ----------------------------------------------------------------------------------
+
+  private fill(cmd: Extract<Command, { kind: 'fill' }>): FillResult {
+    const { market, taker, at } = cmd;
+    if (this.usedFillSalts.has(cmd.fillSalt) || this.fills.has(cmd.fillHash)) {
+      throw new EngineRejection(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
+    }
+    if (!market.tradeable || this.reported.has(market.marketHash)) {
+      throw new EngineRejection(400, 'MARKET_NOT_TRADEABLE', 'the market is not open for trading');
+    }
+    const minTakerOdds = (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
+    const side = this.bookOf(market.marketHash).side(!cmd.isTakerBettingOutcomeOne);
+    const matches: FillRecord['matches'] = [];
+    let remaining = cmd.stakeWei;
+    let sawLiquidity = false;
+    for (const o of side) {
+      if (o.maker === taker || isExpired(o, at)) continue;
+      const takerSpace = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds);
+      if (takerSpace === 0n) continue;
+      sawLiquidity = true;
+      // Sorted best first: once an order is worse than the slippage bound, so is every later one.
+      if (ODDS_SCALE - o.percentageOdds < minTakerOdds) break;
+      const takerStake = remaining < takerSpace ? remaining : takerSpace;
+      const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
+      if (makerStake === 0n) break;
+      matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
+      remaining -= takerStake;
+      if (remaining === 0n) break;
+    }
+    if (matches.length === 0) {
+      throw sawLiquidity
+        ? new EngineRejection(400, 'INVALID_ODDS_SLIPPAGE', 'no order is within desiredOdds and oddsSlippage')
+        : new EngineRejection(400, 'INSUFFICIENT_SPACE', 'no order is available to fill');
+    }
+    const totalTakerStake = cmd.stakeWei - remaining;
+    if (this.freeBalance(taker) < totalTakerStake) {
+      throw new EngineRejection(400, 'INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
+    }
+
+    const record: FillRecord = {
+      fillHash: cmd.fillHash,
+      taker,
+      marketHash: market.marketHash,
+      baseToken: cmd.baseToken,
+      isTakerBettingOutcomeOne: cmd.isTakerBettingOutcomeOne,
+      fillSalt: cmd.fillSalt,
+      status: 'PENDING',
+      acceptedAt: at,
+      matches,
+      tradeIds: [],
+      totalTakerStake,
+    };
+    let totalMakerStake = 0n;
+    for (const m of matches) {
+      const o = this.orders.get(m.orderHash)!;
+      this.updateOrder(o, at, () => {
+        o.pendingFillAmount += m.makerStake;
+        o.pendingFills.set(cmd.fillHash, m.makerStake);
+        if (remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) === 0n) o.status = 'INACTIVE';
+      });
+      totalMakerStake += m.makerStake;
+      this.recordTrades(record, o, m, market, at);
+    }
+    this.fills.set(record.fillHash, record);
+    this.usedFillSalts.add(cmd.fillSalt);
+    this.addTo(this.pendingTakerStake, taker, totalTakerStake);
+    this.events.accounts.add(taker);
+    this.events.submittedFills.push(record.fillHash);
+    return {
+      fillHash: record.fillHash,
+      isPartialFill: remaining > 0n,
+      totalFilled: totalTakerStake,
+      averageOdds: takerAverageOdds(totalTakerStake, totalMakerStake),
+    };
+  }
+
+  /** A matched pair yields a maker and a taker trade; on a quarter line, one pair per leg at half stake each. */
+  private recordTrades(record: FillRecord, o: Order, m: FillRecord['matches'][number], market: MarketRef, at: number): void {
+    const legs = market.legs
+      ? splitQuarterLine(market.legs, m.makerStake, m.takerStake)
+      : [{ marketHash: market.marketHash, makerStake: m.makerStake, takerStake: m.takerStake }];
+    for (const leg of legs) {
+      const common = {
+        fillHash: record.fillHash,
+        orderHash: o.orderHash,
+        marketHash: leg.marketHash,
+        ...(market.legs ? { quarterLineParentMarketHash: market.marketHash } : {}),
+        exchangeEventId: market.exchangeEventId,
+        baseToken: o.baseToken,
+        status: 'PENDING' as const,
+        betTime: at,
+        updatedAt: at,
+        affiliate: this.params.affiliate,
+        settled: false,
+      };
+      const makerTrade: Trade = {
+        ...common,
+        id: String(this.trades.length + 1),
+        bettor: o.maker,
+        counterparty: record.taker,
+        maker: true,
+        bettingOutcomeOne: o.isMakerBettingOutcomeOne,
+        stake: leg.makerStake,
+        counterStake: leg.takerStake,
+        odds: o.percentageOdds,
+      };
+      this.addTrade(record, makerTrade);
+      const takerTrade: Trade = {
+        ...common,
+        id: String(this.trades.length + 1),
+        bettor: record.taker,
+        counterparty: o.maker,
+        maker: false,
+        bettingOutcomeOne: record.isTakerBettingOutcomeOne,
+        stake: leg.takerStake,
+        counterStake: leg.makerStake,
+        odds: ODDS_SCALE - o.percentageOdds,
+      };
+      this.addTrade(record, takerTrade);
+    }
+  }
+
+  private addTrade(record: FillRecord, trade: Trade): void {
+    this.trades.push(trade);
+    this.tradesById.set(trade.id, trade);
+    record.tradeIds.push(trade.id);
+    this.events.trades.add(trade.id);
+  }
+
+  /** The chain executes the fill: both sides' stakes move to escrow, or the fill fails and frees its space. */
+  private confirmFill(fillHash: string, at: number): void {
+    const record = this.fills.get(fillHash);
+    if (!record || record.status !== 'PENDING') return;
+    const owed = new Map<string, bigint>([[record.taker, record.totalTakerStake]]);
+    for (const m of record.matches) this.addTo(owed, m.maker, m.makerStake);
+    const funded = [...owed].every(([address, amount]) => this.ledger.balanceOf(address) >= amount);
+    record.status = funded ? 'SUCCESS' : 'FAILED';
+
+    for (const m of record.matches) {
+      const o = this.orders.get(m.orderHash)!;
+      this.updateOrder(o, at, () => {
+        o.pendingFillAmount -= m.makerStake;
+        o.pendingFills.delete(fillHash);
+        if (funded) o.fillAmount += m.makerStake;
+        if (!isOpen(o)) return;
+        const exhausted = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) === 0n;
+        if (exhausted && o.pendingFillAmount === 0n) o.status = 'FILLED';
+        else o.status = exhausted ? 'INACTIVE' : 'ACTIVE';
+      });
+    }
+    this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
+    for (const id of record.tradeIds) {
+      const t = this.tradesById.get(id)!;
+      t.status = record.status;
+      t.updatedAt = at;
+      this.events.trades.add(id);
+      if (funded) {
+        this.ledger.lock(t.bettor, t.marketHash, t.stake);
+        this.addTo(this.matchedVolume, record.marketHash, t.stake);
+      }
+    }
+    for (const address of owed.keys()) this.events.accounts.add(address);
+    if (funded) {
+      for (const id of record.tradeIds) {
+        const t = this.tradesById.get(id)!;
+        const outcome = this.reported.get(t.marketHash);
+        if (outcome !== undefined) this.settleTrade(t, outcome, at);
+      }
+    }
+  }
+
+  // ---- cancels, heartbeats, expiry --------------------------------------------------------------
+
+  private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): void {
+    const skewMs = this.params.cancelMaxSkewSeconds * 1000;
+    if (Math.abs(timestamp * 1000 - at) > skewMs) {
+      throw new EngineRejection(400, 'STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
+    }
+    if (this.cancelSalts.has(`${maker}:${salt}`)) {
+      throw new EngineRejection(409, 'CANCEL_REQUEST_ALREADY_PROCESSED', 'this cancel salt was already used');
+    }
+    // Salts older than twice the skew can no longer pass the timestamp check, so forget them.
+    for (const [key, seenAt] of this.cancelSalts) {
+      if (seenAt >= at - 2 * skewMs) break;
+      this.cancelSalts.delete(key);
+    }
+  }
+
+  private cancelOrders(maker: string, orderHashes: string[], at: number): CancelResult {
+    const result: CancelResult = { cancelledCount: 0, orders: [], notCancelled: [] };
+    const seen = new Set<string>();
+    for (const hash of orderHashes) {
+      const o = this.orders.get(hash);
+      if (seen.has(hash)) continue;
+      seen.add(hash);
+      if (!o || o.maker !== maker) {
+        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
+      } else if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) {
+        result.notCancelled.push({ orderHash: hash, reason: 'already_pending_cancel' });
+      } else if (!isOpen(o)) {
+        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
+      } else if (o.status === 'INACTIVE') {
+        // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
+        result.notCancelled.push({ orderHash: hash, reason: 'order_locked' });
+      } else {
+        this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+        result.cancelledCount++;
+        result.orders.push({
+          orderHash: hash,
+          pendingFills: [...o.pendingFills].map(([fillHash, amount]) => ({ fillHash, pendingFillAmount: amount.toString() })),
+        });
+      }
+    }
+    return result;
+  }
+
+  private heartbeat(requestor: string, timeoutSeconds: number, at: number): HeartbeatResult {
+    if (timeoutSeconds === 0) {
+      this.heartbeats.delete(requestor);
+      return { requestor, timeoutSeconds: 0, expiresAt: null };
+    }
+    const hb: Heartbeat = { requestor, timeoutSeconds, expiresAt: at + timeoutSeconds * 1000 };
+    this.heartbeats.set(requestor, hb);
+    return { ...hb };
+  }
+
+  /** The earliest time at which `expire` would change something, for the runner's timer. */
+  nextExpiryAt(): number | undefined {
+    let next: number | undefined;
+    for (const hb of this.heartbeats.values()) if (next === undefined || hb.expiresAt < next) next = hb.expiresAt;
+    for (const orders of this.ordersByMaker.values()) {
+      for (const o of orders) {
+        if (!isOpen(o)) continue;
+        const t = Math.min(o.apiExpiry, o.expiry) * 1000;
+        if (next === undefined || t < next) next = t;
+      }
+    }
+    return next;
+  }
+
+  private expire(at: number): void {
+    for (const hb of [...this.heartbeats.values()]) {
+      if (hb.expiresAt > at) continue;
+      this.heartbeats.delete(hb.requestor);
+      for (const o of this.ordersByMaker.get(hb.requestor) ?? []) {
+        if (isOpen(o)) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+      }
+    }
+    for (const orders of this.ordersByMaker.values()) {
+      for (const o of orders) if (isOpen(o) && isExpired(o, at)) this.updateOrder(o, at, () => (o.status = 'EXPIRED'));
+    }
+  }
+
+  // ---- settlement -----------------------------------------------------------------------------
+
+  private reportMarket(marketHash: string, outcome: Outcome, at: number): void {
+    if (this.reported.has(marketHash)) return;
+    this.reported.set(marketHash, outcome);
+    const book = this.books.get(marketHash);
+    for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
+      for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+    }
+    for (const t of this.trades) {
+      if (t.marketHash === marketHash && t.status === 'SUCCESS' && !t.settled) this.settleTrade(t, outcome, at);
+    }
+  }
+
+  /** Pays one trade from its escrow: its stake back on void, stake plus the counterparty's stake on a win. */
+  private settleTrade(t: Trade, outcome: Outcome, at: number): void {
+    const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
+    const payout = outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
+    this.ledger.release(t.bettor, t.marketHash, t.stake, payout);
+    t.settled = true;
+    t.outcome = outcome;
+    t.payout = payout;
+    t.settleDate = at;
+    t.settleTxHash = hashText(`settle:${t.marketHash}:${t.fillHash}`);
+    t.updatedAt = at;
+    this.events.trades.add(t.id);
+    this.events.accounts.add(t.bettor);
+  }
+}
+
+/** Halves of a quarter-line stake: the lower line's leg takes the odd wei. */
+export function splitQuarterLine(legs: [string, string], makerStake: bigint, takerStake: bigint) {
+  const half = (x: bigint) => [x - x / 2n, x / 2n] as const;
+  const [makerLow, makerHigh] = half(makerStake);
+  const [takerLow, takerHigh] = half(takerStake);
+  return [
+    { marketHash: legs[0], makerStake: makerLow, takerStake: takerLow },
+    { marketHash: legs[1], makerStake: makerHigh, takerStake: takerHigh },
+  ];
+}

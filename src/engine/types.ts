@@ -1,0 +1,182 @@
+// State, commands and events of the trading engine. Money is bigint; time is milliseconds carried on commands.
+
+export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPIRED';
+export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+export type Outcome = 0 | 1 | 2;
+
+export interface Order {
+  orderHash: string;
+  marketHash: string;
+  exchangeEventId: string;
+  maker: string;
+  baseToken: string;
+  executor: string;
+  totalBetSize: bigint;
+  percentageOdds: bigint;
+  /** Maker space matched by fills that confirmed on chain. */
+  fillAmount: bigint;
+  /** Maker space matched by fills accepted but not yet confirmed. */
+  pendingFillAmount: bigint;
+  expiry: number;
+  apiExpiry: number;
+  salt: string;
+  isMakerBettingOutcomeOne: boolean;
+  signature: string;
+  status: OrderStatus;
+  /** Global insertion sequence: time priority within a price. */
+  seq: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Pending fills on this order: fillHash -> maker space. */
+  pendingFills: Map<string, bigint>;
+}
+
+/** One side of one matched (order, fill) pair. A pair yields a maker trade and a taker trade. */
+export interface Trade {
+  id: string;
+  fillHash: string;
+  orderHash: string;
+  /** The market the bet settles on (a leg market for quarter-line bets). */
+  marketHash: string;
+  /** Set on quarter-line legs: the quarter-line market the bet was placed on. */
+  quarterLineParentMarketHash?: string;
+  exchangeEventId: string;
+  baseToken: string;
+  bettor: string;
+  /** The counterparty of this pair (maker for the taker trade and vice versa). */
+  counterparty: string;
+  maker: boolean;
+  bettingOutcomeOne: boolean;
+  stake: bigint;
+  /** The counterparty's stake in this pair; the winner takes stake + counterStake. */
+  counterStake: bigint;
+  odds: bigint;
+  status: TradeStatus;
+  betTime: number;
+  updatedAt: number;
+  affiliate: string;
+  settled: boolean;
+  settleDate?: number;
+  settleTxHash?: string;
+  outcome?: Outcome;
+  /** Wei paid to the bettor at settlement for this trade (before refunds are netted). */
+  payout?: bigint;
+}
+
+export interface FillRecord {
+  fillHash: string;
+  taker: string;
+  marketHash: string;
+  baseToken: string;
+  isTakerBettingOutcomeOne: boolean;
+  fillSalt: string;
+  status: TradeStatus;
+  acceptedAt: number;
+  /** Per maker order: maker space and taker stake matched. */
+  matches: { orderHash: string; maker: string; makerStake: bigint; takerStake: bigint; odds: bigint }[];
+  tradeIds: string[];
+  totalTakerStake: bigint;
+}
+
+export interface Heartbeat {
+  requestor: string;
+  timeoutSeconds: number;
+  expiresAt: number;
+}
+
+export interface EngineParams {
+  oddsLadderStepSize: number;
+  makerMinimum: bigint;
+  takerMinimum: bigint;
+  /** Cancel timestamps further than this from the command time are stale. */
+  cancelMaxSkewSeconds: number;
+  baseToken: string;
+  affiliate: string;
+}
+
+/** What the engine needs to know about a market; the catalogue supplies it on the command. */
+export interface MarketRef {
+  marketHash: string;
+  exchangeEventId: string;
+  /** False for suspended or reported markets. */
+  tradeable: boolean;
+  /** Quarter-line markets split fills onto these leg markets: [lower line, higher line]. */
+  legs?: [string, string];
+}
+
+export interface NewOrder {
+  orderHash: string;
+  marketHash: string;
+  maker: string;
+  baseToken: string;
+  executor: string;
+  totalBetSize: bigint;
+  percentageOdds: bigint;
+  expiry: number;
+  apiExpiry: number;
+  salt: string;
+  isMakerBettingOutcomeOne: boolean;
+  signature: string;
+}
+
+export type Command =
+  | { kind: 'faucet'; at: number; address: string; amount: bigint }
+  | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
+  | { kind: 'postOrders'; at: number; orders: NewOrder[]; markets: MarketRef[] }
+  | {
+      kind: 'fill';
+      at: number;
+      fillHash: string;
+      market: MarketRef;
+      taker: string;
+      baseToken: string;
+      isTakerBettingOutcomeOne: boolean;
+      stakeWei: bigint;
+      desiredOdds: bigint;
+      oddsSlippage: number;
+      fillSalt: string;
+    }
+  | { kind: 'confirmFill'; at: number; fillHash: string }
+  | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
+  | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
+  | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
+  | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
+  | { kind: 'expire'; at: number }
+  | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] };
+
+export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';
+
+export interface CancelResult {
+  cancelledCount: number;
+  orders: { orderHash: string; pendingFills: { fillHash: string; pendingFillAmount: string }[] }[];
+  notCancelled: { orderHash: string; reason: 'not_found_or_inactive' | 'already_pending_cancel' | 'order_locked' | 'update_failed' }[];
+}
+
+export interface FillResult {
+  fillHash: string;
+  isPartialFill: boolean;
+  totalFilled: bigint;
+  averageOdds: bigint;
+}
+
+/** What changed, for read models and realtime. Carries references; the runner renders REST objects. */
+export interface EngineEvents {
+  orders: Set<string>;
+  trades: Set<string>;
+  /** Markets whose best odds may have moved. */
+  books: Set<string>;
+  /** Addresses whose balance, escrow or exposure changed. */
+  accounts: Set<string>;
+  /** Fills submitted to the chain (to schedule their confirmation). */
+  submittedFills: string[];
+}
+
+export class EngineRejection extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly errorCode: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

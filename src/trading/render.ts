@@ -1,0 +1,92 @@
+// Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
+import type { Order, Trade } from '../engine/types.js';
+import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function orderToRest(o: Order): Record<string, unknown> {
+  return {
+    orderHash: o.orderHash,
+    marketHash: o.marketHash,
+    maker: o.maker,
+    totalBetSize: o.totalBetSize.toString(),
+    percentageOdds: o.percentageOdds.toString(),
+    fillAmount: o.fillAmount.toString(),
+    pendingFillAmount: o.pendingFillAmount.toString(),
+    baseToken: o.baseToken,
+    executor: o.executor,
+    expiry: o.expiry,
+    apiExpiry: o.apiExpiry,
+    salt: o.salt,
+    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+    signature: o.signature,
+    exchangeEventId: o.exchangeEventId,
+    orderStatus: o.status,
+    createdAt: iso(o.createdAt),
+    updatedAt: iso(o.updatedAt),
+  };
+}
+
+export interface TradeRenderContext {
+  decimals: number;
+  chainVersion: string;
+  /** Market type of a market hash (betType), when the catalogue knows it. */
+  marketType(marketHash: string): number | undefined;
+}
+
+/** Net result of a settled trade in wei: payout minus stake. */
+export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - t.stake : 0n);
+
+function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
+  const netReturn = toHumanUnits(netReturnWei(t), rc.decimals);
+  return {
+    baseToken: t.baseToken,
+    bettor: t.bettor,
+    stake: t.stake.toString(),
+    normalizedStake: toHumanUnits(t.stake, rc.decimals),
+    odds: t.odds.toString(),
+    orderHash: t.orderHash,
+    marketHash: t.marketHash,
+    maker: t.maker,
+    bettingOutcomeOne: t.bettingOutcomeOne,
+    settled: t.settled,
+    betTimeValue: toHumanNumber(t.stake, rc.decimals),
+    settleValue: t.settled ? toHumanNumber(t.payout ?? 0n, rc.decimals) : 0,
+    fillHash: t.fillHash,
+    tradeStatus: t.status,
+    valid: t.status !== 'FAILED',
+    betType: rc.marketType(t.quarterLineParentMarketHash ?? t.marketHash) ?? 0,
+    ...(t.settled
+      ? { settleDate: new Date(t.settleDate!).toISOString(), outcome: t.outcome, settleTxHash: t.settleTxHash }
+      : {}),
+    contractsVersion: rc.chainVersion,
+    fillOrderHash: t.fillHash,
+    fillOrderHashAttempts: [t.fillHash],
+    lastMineAttemptTime: iso(t.betTime),
+    beneficiaryType: 0,
+    targetNonce: 0,
+    chainVersion: rc.chainVersion,
+    exchangeEventId: t.exchangeEventId,
+    netReturn,
+    settleNetReturnValue: netReturn,
+    marketHasRefunds: false,
+    isQuarterLineLeg: t.quarterLineParentMarketHash !== undefined,
+    ...(t.quarterLineParentMarketHash ? { quarterLineParentMarketHash: t.quarterLineParentMarketHash } : {}),
+  };
+}
+
+/** An item of GET /trades and of recent_trades:global. */
+export function tradeToRest(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
+  return { _id: t.id, ...tradeFields(t, rc), betTime: Math.floor(t.betTime / 1000), createdAt: iso(t.betTime), updatedAt: iso(t.updatedAt) };
+}
+
+/** An item of GET /trades/orders: `id`, `affiliate`, `providerEventId` and an ISO betTime. */
+export function tradeToOrderTradeRest(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
+  return {
+    id: t.id,
+    ...tradeFields(t, rc),
+    affiliate: t.affiliate,
+    providerEventId: t.exchangeEventId,
+    betTime: iso(t.betTime),
+  };
+}

@@ -1,0 +1,133 @@
+// Drives the pure engine: applies commands one at a time, journals them with group commit (one transaction per
+// event-loop turn) and resolves each caller only once its command is on disk. Owns the engine's timers.
+import { Engine, type CommandResult } from '../engine/engine.js';
+import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
+import type { Journal } from '../store/journal.js';
+
+export interface RunnerOptions {
+  now: () => number;
+  chainConfirmationDelayMs: number;
+  /** Called after each group commit with what changed, in order. */
+  afterCommit: (events: EngineEvents) => void;
+  onFatal: (err: unknown) => void;
+  expirySweepMs?: number;
+}
+
+interface Pending {
+  cmd: Command;
+  result: CommandResult;
+  events: EngineEvents;
+  resolve: (r: CommandResult) => void;
+  reject: (e: unknown) => void;
+}
+
+export class EngineRunner {
+  private queue: Pending[] = [];
+  private flushScheduled = false;
+  private broken: unknown;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private sweep: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    readonly engine: Engine,
+    private readonly journal: Journal,
+    private readonly opts: RunnerOptions,
+  ) {}
+
+  /** Rebuilds the engine from the journal; returns the number of commands replayed. */
+  replay(): number {
+    let n = 0;
+    for (const cmd of this.journal.replay()) {
+      try {
+        this.engine.apply(cmd);
+      } catch (err) {
+        // A journaled command was accepted once; a rejection now means the journal and the code disagree.
+        if (!(err instanceof EngineRejection)) throw err;
+      }
+      n++;
+    }
+    return n;
+  }
+
+  /** Starts timers: confirmations of fills still pending after a restart and the expiry sweep. */
+  start(): void {
+    const now = this.opts.now();
+    for (const fill of this.engine.fills.values()) {
+      if (fill.status === 'PENDING') {
+        this.scheduleConfirmation(fill.fillHash, fill.acceptedAt + this.opts.chainConfirmationDelayMs - now);
+      }
+    }
+    this.sweep = setInterval(() => this.sweepExpired(), this.opts.expirySweepMs ?? 200);
+    this.sweep.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.sweep) clearInterval(this.sweep);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    if (this.queue.length > 0) this.flush();
+  }
+
+  /** Applies a command now; resolves after it is durable, rejects with EngineRejection if refused. */
+  submit(cmd: Command): Promise<CommandResult> {
+    if (this.broken !== undefined) {
+      return Promise.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
+    }
+    let applied: { result: CommandResult; events: EngineEvents };
+    try {
+      applied = this.engine.apply(cmd);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ cmd, ...applied, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    try {
+      this.journal.appendAll(batch.map((p) => p.cmd));
+    } catch (err) {
+      // Memory is now ahead of disk: refuse everything until an operator restarts (replay restores the truth).
+      this.broken = err;
+      for (const p of batch) p.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
+      this.opts.onFatal(err);
+      return;
+    }
+    const merged = Engine.noEvents();
+    for (const p of batch) {
+      p.resolve(p.result);
+      for (const k of ['orders', 'trades', 'books', 'accounts'] as const) for (const x of p.events[k]) merged[k].add(x);
+      merged.submittedFills.push(...p.events.submittedFills);
+    }
+    for (const fillHash of merged.submittedFills) this.scheduleConfirmation(fillHash, this.opts.chainConfirmationDelayMs);
+    this.opts.afterCommit(merged);
+  }
+
+  private scheduleConfirmation(fillHash: string, delayMs: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err));
+    }, Math.max(0, delayMs));
+    this.timers.add(timer);
+  }
+
+  private sweepExpired(): void {
+    const next = this.engine.nextExpiryAt();
+    const now = this.opts.now();
+    if (next !== undefined && next <= now) {
+      this.submit({ kind: 'expire', at: now }).catch((err) => this.opts.onFatal(err));
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// Wires the engine into the process: replay on start, the runner, the catalogue's market facts, and the
+// realtime feed (orders, trades and best odds rendered once per commit and put on the bus).
+import type { AppContext, TradingHooks } from '../context.js';
+import type { MarketRecord } from '../catalogue/catalogue.js';
+import { Engine } from '../engine/engine.js';
+import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
+import { Journal } from '../store/journal.js';
+import { EngineRunner } from './runner.js';
+import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
+
+export interface BestOddsSide {
+  percentageOdds: string | null;
+  updatedAt: number;
+}
+
+export class TradingService implements TradingHooks {
+  readonly engine: Engine;
+  readonly runner: EngineRunner;
+  readonly render: TradeRenderContext;
+  /** Last published best odds per market side, to publish only real moves and to date them. */
+  private readonly bestOdds = new Map<string, BestOddsSide>();
+
+  constructor(private readonly ctx: AppContext) {
+    const c = ctx.config;
+    this.engine = new Engine({
+      oddsLadderStepSize: c.oddsLadderStepSize,
+      makerMinimum: c.makerMinimum,
+      takerMinimum: c.takerMinimum,
+      cancelMaxSkewSeconds: c.cancelMaxSkewSeconds,
+      baseToken: c.baseTokenAddress,
+      affiliate: c.exchangeAffiliate,
+    });
+    this.runner = new EngineRunner(this.engine, new Journal(ctx.db), {
+      now: ctx.now,
+      chainConfirmationDelayMs: c.chainConfirmationDelayMs,
+      afterCommit: (events) => this.publish(events),
+      onFatal: (err) => {
+        ctx.log.fatal({ err }, 'journal write failed; refusing trading until restart');
+        ctx.ready = false;
+      },
+    });
+    this.render = {
+      decimals: c.baseTokenDecimals,
+      chainVersion: c.chainVersion,
+      marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
+    };
+  }
+
+  /** Replays the journal, then starts timers. */
+  start(): number {
+    const replayed = this.runner.replay();
+    for (const marketHash of this.engine.books.keys()) this.refreshBestOdds(marketHash, this.ctx.now());
+    this.runner.start();
+    return replayed;
+  }
+
+  stop(): void {
+    this.runner.stop();
+  }
+
+  // ---- TradingHooks -----------------------------------------------------------------------------
+
+  async marketsReported(reports: { marketHash: string; outcome: 0 | 1 | 2 }[]): Promise<void> {
+    await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
+  }
+
+  matchedVolume(): ReadonlyMap<string, bigint> {
+    return this.engine.matchedVolume;
+  }
+
+  // ---- market facts -----------------------------------------------------------------------------
+
+  marketRef(market: MarketRecord): MarketRef {
+    return {
+      marketHash: market.marketHash,
+      exchangeEventId: market.exchangeEventId,
+      tradeable: market.status === 'ACTIVE',
+      ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
+    };
+  }
+
+  /** Best odds of one market as GET /orders/odds/best reports it. */
+  bestOddsEntry(marketHash: string): Record<string, unknown> {
+    const side = (one: boolean) =>
+      this.bestOdds.get(`${marketHash}:${one}`) ?? { percentageOdds: null, updatedAt: 0 };
+    return {
+      marketHash,
+      baseToken: this.ctx.config.baseTokenAddress,
+      outcomeOne: side(true),
+      outcomeTwo: side(false),
+    };
+  }
+
+  // ---- realtime feed ----------------------------------------------------------------------------
+
+  /** Returns the sides whose best odds moved. */
+  private refreshBestOdds(marketHash: string, at: number): Record<string, unknown>[] {
+    const moved: Record<string, unknown>[] = [];
+    for (const one of [true, false]) {
+      const key = `${marketHash}:${one}`;
+      const odds = this.engine.bestMakerOdds(marketHash, one, at)?.toString() ?? null;
+      const previous = this.bestOdds.get(key);
+      if (previous && previous.percentageOdds === odds) continue;
+      if (!previous && odds === null) continue;
+      this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
+      moved.push({
+        marketHash,
+        baseToken: this.ctx.config.baseTokenAddress,
+        isMakerBettingOutcomeOne: one,
+        percentageOdds: odds,
+        updatedAt: at,
+      });
+    }
+    return moved;
+  }
+
+  private publish(events: EngineEvents): void {
+    const bus = this.ctx.bus;
+    const at = this.ctx.now();
+    const byMarket = new Map<string, Order[]>();
+    for (const hash of events.orders) {
+      const o = this.engine.orders.get(hash)!;
+      const list = byMarket.get(o.marketHash);
+      if (list) list.push(o);
+      else byMarket.set(o.marketHash, [o]);
+    }
+    for (const [marketHash, orders] of byMarket) {
+      bus.emit('orders', {
+        marketHash,
+        exchangeEventId: orders[0]!.exchangeEventId,
+        orders: orders.map(orderToRest),
+      });
+    }
+    const moved = [...events.books].flatMap((m) => this.refreshBestOdds(m, at));
+    if (moved.length > 0) bus.emit('bestOdds', moved);
+    if (events.trades.size > 0) {
+      bus.emit(
+        'trades',
+        [...events.trades].map((id) => tradeToRest(this.engine.tradesById.get(id)!, this.render)),
+      );
+    }
+  }
+}
