@@ -10,6 +10,26 @@ export interface BettingDelayConfig {
   inPlayByLeagueMs: Record<string, number>;
 }
 
+/** The realtime (Centrifuge protocol) server. */
+export interface RealtimeConfig {
+  /** Server ping `{}` period; the connect result announces it rounded up to seconds. */
+  pingIntervalMs: number;
+  /** A client that does not answer a ping within this is closed with 3012. */
+  pongTimeoutMs: number;
+  maxChannelsPerConnection: number;
+  /** Outgoing bytes a connection may have pending before it is closed as a slow consumer (3008). */
+  maxBufferedBytes: number;
+  /** How long publications stay in channel history. */
+  historyTtlMs: number;
+  /** Grace after a connection token's exp before an unrefreshed connection is closed (3005). */
+  expiredCloseDelayMs: number;
+  /** Time a new WebSocket has to send its connect command. */
+  connectTimeoutMs: number;
+  /** Per-connection command bucket: burst size and refill per second (error 111 when empty). */
+  commandBurst: number;
+  commandsPerSecond: number;
+}
+
 export interface RateLimitConfig {
   enabled: boolean;
   windowMs: number;
@@ -51,9 +71,16 @@ export interface Config {
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
   maxBodyBytes: number;
+  /** Longest accepted query string (after the "?"), bytes. */
+  maxQueryBytes: number;
+  /** Whole request (headers and body) must arrive within this. */
+  requestTimeoutMs: number;
+  /** Request headers must arrive within this (slow-header clients). */
+  headersTimeoutMs: number;
   maxOrdersPerRequest: number;
   maxMarketsPerRequest: number;
   rateLimits: RateLimitConfig;
+  realtime: RealtimeConfig;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +172,9 @@ export function defaultConfig(): Config {
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
     maxBodyBytes: 1_048_576,
+    maxQueryBytes: 8192,
+    requestTimeoutMs: 30_000,
+    headersTimeoutMs: 10_000,
     maxOrdersPerRequest: 100,
     maxMarketsPerRequest: 20,
     rateLimits: {
@@ -156,6 +186,17 @@ export function defaultConfig(): Config {
       basePerWindow: 500,
       globalWindowMs: 600_000,
       globalPerWindow: 35_000,
+    },
+    realtime: {
+      pingIntervalMs: 25_000,
+      pongTimeoutMs: 8000,
+      maxChannelsPerConnection: 512,
+      maxBufferedBytes: 1_048_576,
+      historyTtlMs: 300_000,
+      expiredCloseDelayMs: 25_000,
+      connectTimeoutMs: 10_000,
+      commandBurst: 2000,
+      commandsPerSecond: 200,
     },
   };
 }
@@ -188,6 +229,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
+  setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),
+  setting('ODDEX_REQUEST_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.requestTimeoutMs = v)),
+  setting('ODDEX_HEADERS_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.headersTimeoutMs = v)),
   setting('ODDEX_MAX_ORDERS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxOrdersPerRequest = v)),
   setting('ODDEX_MAX_MARKETS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxMarketsPerRequest = v)),
   setting('ODDEX_RATE_LIMITS', bool, (c, v) => (c.rateLimits.enabled = v)),
@@ -198,6 +242,11 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_RATE_BASE', int(1, 10_000_000), (c, v) => (c.rateLimits.basePerWindow = v)),
   setting('ODDEX_RATE_GLOBAL_WINDOW_MS', int(1, 86_400_000), (c, v) => (c.rateLimits.globalWindowMs = v)),
   setting('ODDEX_RATE_GLOBAL', int(1, 100_000_000), (c, v) => (c.rateLimits.globalPerWindow = v)),
+  setting('ODDEX_REALTIME_PING_MS', int(100, 3_600_000), (c, v) => (c.realtime.pingIntervalMs = v)),
+  setting('ODDEX_REALTIME_PONG_TIMEOUT_MS', int(100, 3_600_000), (c, v) => (c.realtime.pongTimeoutMs = v)),
+  setting('ODDEX_REALTIME_MAX_CHANNELS', int(1, 100_000), (c, v) => (c.realtime.maxChannelsPerConnection = v)),
+  setting('ODDEX_REALTIME_MAX_BUFFERED_BYTES', int(1024, 1 << 30), (c, v) => (c.realtime.maxBufferedBytes = v)),
+  setting('ODDEX_REALTIME_HISTORY_TTL_MS', int(1000, 86_400_000), (c, v) => (c.realtime.historyTtlMs = v)),
 ];
 
 /** `--data-dir x` and `--data-dir=x` map to ODDEX_DATA_DIR. */

@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import type { Db } from './store/db.js';
 import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
+import type { RealtimeServer } from './realtime/server.js';
+import type { TradingService } from './trading/service.js';
 
 export interface MarketReport {
   marketHash: string;
@@ -31,5 +33,8 @@ export interface AppContext {
   apiKeys: ApiKeys;
   /** Changes flow from writers to the realtime fan-out through here. */
   bus: EventBus;
-  trading: TradingHooks;
+  /** The engine, its runner and journal; implements TradingHooks for the catalogue. */
+  trading: TradingService;
+  /** The realtime WebSocket server (set by server.ts once the HTTP server exists). */
+  realtime?: RealtimeServer;
 }

@@ -10,6 +10,8 @@ import { openDatabase } from './store/db.js';
 import { buildApp } from './app.js';
 import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
+import { startRealtime } from './realtime/server.js';
+import { TradingService } from './trading/service.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -50,11 +52,15 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     ready: false,
     apiKeys: new ApiKeys(db),
     bus: new EventBus(),
-    // Replaced by the engine once trading is wired in.
-    trading: { marketsReported: async () => {}, matchedVolume: () => new Map() },
+    trading: undefined as unknown as TradingService, // needs ctx itself: set just below
   };
+  ctx.trading = new TradingService(ctx);
+
+  const replayed = ctx.trading.start();
+  log.info({ replayed }, 'engine rebuilt from the journal');
 
   const app = await buildApp(ctx);
+  const realtime = startRealtime(ctx, app.server);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -65,7 +71,9 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
+      await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
+      ctx.trading.stop();
       db.close();
     })());
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Engine, freeMakerSpace } from './engine.js';
 import { EngineRejection, type Command, type MarketRef, type Order } from './types.js';
 import { makerSpaceForTakerStake, remainingTakerSpace } from '../protocol/amounts.js';
+import { worstCaseLoss } from './refunds.js';
 
 const E20 = 10n ** 20n;
 const STEP = 125n * 10n ** 15n;
@@ -135,6 +136,10 @@ function checkInvariants(e: Engine, cancelledCaps: Map<string, bigint>, at: numb
     exposure.set(o.maker, (exposure.get(o.maker) ?? 0n) + (open ? o.totalBetSize - o.fillAmount : o.pendingFillAmount));
   }
   for (const a of ADDRS) expect(e.exposureOf(a)).toBe(exposure.get(a) ?? 0n);
+  // Refunds leave exactly the worst-case loss in escrow for every open position: never less, never more.
+  for (const [marketHash, perBettor] of e.positions) {
+    for (const [bettor, trades] of perBettor) expect(e.ledger.escrowIn(bettor, marketHash)).toBe(worstCaseLoss(trades));
+  }
   // No crossed book: the most aggressive live makers on each side never sum past 100%.
   for (const m of MARKETS) {
     const top = (one: boolean) =>

@@ -7,6 +7,7 @@ import { LocalLedger } from '../chain/local-ledger.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, takerAverageOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
+import { worstCaseLoss, type RefundEvent } from './refunds.js';
 import {
   EngineRejection,
   type CancelResult,
@@ -56,6 +57,11 @@ export class Engine {
   readonly fills = new Map<string, FillRecord>();
   readonly heartbeats = new Map<string, Heartbeat>();
   readonly reported = new Map<string, Outcome>();
+  /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
+  readonly positions = new Map<string, Map<string, Trade[]>>();
+  readonly refunds: RefundEvent[] = [];
+  /** Refunded wei per market and bettor, netted at settlement. */
+  readonly refunded = new Map<string, Map<string, bigint>>();
   /** Base-token wei matched per market (both sides), counted when fills confirm. */
   readonly matchedVolume = new Map<string, bigint>();
   private readonly exposure = new Map<string, bigint>();
@@ -69,7 +75,7 @@ export class Engine {
   constructor(readonly params: EngineParams) {}
 
   static noEvents(): EngineEvents {
-    return { orders: new Set(), trades: new Set(), books: new Set(), accounts: new Set(), submittedFills: [] };
+    return { orders: new Set(), trades: new Set(), books: new Set(), accounts: new Set(), refunds: new Set(), submittedFills: [] };
   }
 
   /** Applies one command. Throws EngineRejection (no state changed) or returns the result and what changed. */
@@ -388,24 +394,52 @@ export class Engine {
       });
     }
     this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
+    const parties = new Map<string, Trade>();
     for (const id of record.tradeIds) {
       const t = this.tradesById.get(id)!;
       t.status = record.status;
       t.updatedAt = at;
       this.events.trades.add(id);
-      if (funded) {
-        this.ledger.lock(t.bettor, t.marketHash, t.stake);
-        this.addTo(this.matchedVolume, record.marketHash, t.stake);
+      if (!funded) continue;
+      this.ledger.lock(t.bettor, t.marketHash, t.stake);
+      this.addTo(this.matchedVolume, record.marketHash, t.stake);
+      const outcome = this.reported.get(t.marketHash);
+      if (outcome !== undefined) {
+        // Confirmed after its market was reported: settles on its own, outside the refunded positions.
+        this.settlePositions(t.marketHash, t.bettor, [t], outcome, 0n, at);
+        continue;
       }
+      this.positionsOf(t.marketHash, t.bettor).push(t);
+      parties.set(`${t.marketHash}:${t.bettor}`, t);
     }
+    for (const t of parties.values()) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
     for (const address of owed.keys()) this.events.accounts.add(address);
-    if (funded) {
-      for (const id of record.tradeIds) {
-        const t = this.tradesById.get(id)!;
-        const outcome = this.reported.get(t.marketHash);
-        if (outcome !== undefined) this.settleTrade(t, outcome, at);
-      }
-    }
+  }
+
+  private positionsOf(marketHash: string, bettor: string): Trade[] {
+    let perMarket = this.positions.get(marketHash);
+    if (!perMarket) this.positions.set(marketHash, (perMarket = new Map()));
+    let list = perMarket.get(bettor);
+    if (!list) perMarket.set(bettor, (list = []));
+    return list;
+  }
+
+  refundedTo(marketHash: string, bettor: string): bigint {
+    return this.refunded.get(marketHash)?.get(bettor) ?? 0n;
+  }
+
+  /** Escrow above the positions' worst-case loss goes back to the wallet at once. */
+  private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
+    const held = this.ledger.escrowIn(bettor, marketHash);
+    const needed = worstCaseLoss(this.positionsOf(marketHash, bettor));
+    if (held <= needed) return;
+    const amount = held - needed;
+    this.ledger.release(bettor, marketHash, amount, amount);
+    let perMarket = this.refunded.get(marketHash);
+    if (!perMarket) this.refunded.set(marketHash, (perMarket = new Map()));
+    perMarket.set(bettor, (perMarket.get(bettor) ?? 0n) + amount);
+    this.refunds.push({ id: this.refunds.length + 1, marketHash, baseToken, bettor, maker, fillOrderHash: fillHash, amount, createdAt: at });
+    this.events.refunds.add(bettor);
   }
 
   // ---- cancels, heartbeats, expiry --------------------------------------------------------------
@@ -499,24 +533,34 @@ export class Engine {
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
       for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
     }
-    for (const t of this.trades) {
-      if (t.marketHash === marketHash && t.status === 'SUCCESS' && !t.settled) this.settleTrade(t, outcome, at);
+    for (const [bettor, trades] of this.positions.get(marketHash) ?? []) {
+      this.settlePositions(marketHash, bettor, trades, outcome, this.refundedTo(marketHash, bettor), at);
     }
+    this.positions.delete(marketHash);
   }
 
-  /** Pays one trade from its escrow: its stake back on void, stake plus the counterparty's stake on a win. */
-  private settleTrade(t: Trade, outcome: Outcome, at: number): void {
-    const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
-    const payout = outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
-    this.ledger.release(t.bettor, t.marketHash, t.stake, payout);
-    t.settled = true;
-    t.outcome = outcome;
-    t.payout = payout;
-    t.settleDate = at;
-    t.settleTxHash = hashText(`settle:${t.marketHash}:${t.fillHash}`);
-    t.updatedAt = at;
-    this.events.trades.add(t.id);
-    this.events.accounts.add(t.bettor);
+  /**
+   * Pays a bettor's positions in a market from escrow: each trade's stake back on void, stake plus the
+   * counterparty's stake on a win, less what refunds already paid out early.
+   */
+  private settlePositions(marketHash: string, bettor: string, trades: readonly Trade[], outcome: Outcome, refunded: bigint, at: number): void {
+    let total = 0n;
+    let stakes = 0n;
+    for (const t of trades) {
+      const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
+      const payout = outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
+      total += payout;
+      stakes += t.stake;
+      t.settled = true;
+      t.outcome = outcome;
+      t.payout = payout;
+      t.settleDate = at;
+      t.settleTxHash = hashText(`settle:${t.marketHash}:${t.fillHash}`);
+      t.updatedAt = at;
+      this.events.trades.add(t.id);
+    }
+    this.ledger.release(bettor, marketHash, stakes - refunded, total - refunded);
+    this.events.accounts.add(bettor);
   }
 }
 

@@ -167,6 +167,8 @@ export interface EngineEvents {
   books: Set<string>;
   /** Addresses whose balance, escrow or exposure changed. */
   accounts: Set<string>;
+  /** Bettors who received capital-efficiency refunds. */
+  refunds: Set<string>;
   /** Fills submitted to the chain (to schedule their confirmation). */
   submittedFills: string[];
 }

@@ -107,7 +107,7 @@ export class EngineRunner {
     const merged = Engine.noEvents();
     for (const p of batch) {
       p.resolve(p.result);
-      for (const k of ['orders', 'trades', 'books', 'accounts'] as const) for (const x of p.events[k]) merged[k].add(x);
+      for (const k of ['orders', 'trades', 'books', 'accounts', 'refunds'] as const) for (const x of p.events[k]) merged[k].add(x);
       merged.submittedFills.push(...p.events.submittedFills);
     }
     for (const fillHash of merged.submittedFills) this.scheduleConfirmation(fillHash, this.opts.chainConfirmationDelayMs);

@@ -1,0 +1,123 @@
+// Order create and cancel latency at a fixed rate over HTTP, and the most signed orders per second accepted in
+// batches. Runs the real server as a child process. Usage: npx tsx bench/orders.ts [ratePerSecond] [seconds]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { loadConfig } from '../src/config.js';
+import { orderHash } from '../src/protocol/hashing.js';
+import { signCancelV2, signOrder } from '../src/sdk/signing.js';
+import { publicKeyToAddress } from '../src/protocol/signatures.js';
+import { checksumAddress } from '../src/protocol/address.js';
+import { spawnExchange } from '../test/helpers/process.js';
+import { fmt, openLoop, percentiles } from './lib.js';
+
+const rate = Number(process.argv[2] ?? 1000);
+const seconds = Number(process.argv[3] ?? 10);
+const ADMIN = 'bench-admin';
+const E18 = 10n ** 18n;
+const USDC = 1_000_000n;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'oddex-bench-'));
+const config = loadConfig({}, []);
+const server = await spawnExchange({
+  ODDEX_DATA_DIR: dataDir,
+  ODDEX_ADMIN_TOKEN: ADMIN,
+  ODDEX_DEMO: 'true',
+  ODDEX_RATE_LIMITS: 'false',
+  ODDEX_LOG_LEVEL: 'warn',
+  ODDEX_MAX_ORDERS_PER_REQUEST: '1000',
+});
+const post = async (path: string, body: unknown, admin = false) => {
+  const res = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown> } };
+};
+
+try {
+  const markets = ((await (await fetch(server.url + '/markets/active?pageSize=100&type=52')).json()) as {
+    data: { markets: { marketHash: string }[] };
+  }).data.markets.map((m) => m.marketHash);
+  const key = secp256k1.utils.randomSecretKey();
+  const maker = checksumAddress(publicKeyToAddress(secp256k1.getPublicKey(key, false)));
+  await post('/admin/faucet', { address: maker, amount: (10n ** 15n * USDC).toString() }, true);
+
+  const expiry = Math.floor(Date.now() / 1000) + 3600;
+  const makeOrder = (i: number) => {
+    const fields = {
+      marketHash: markets[i % markets.length]!,
+      baseToken: config.baseTokenAddress,
+      totalBetSize: 10n * USDC,
+      percentageOdds: BigInt(10 + (i % 30)) * E18,
+      expiry: BigInt(expiry),
+      salt: BigInt('0x' + randomBytes(32).toString('hex')),
+      maker,
+      executor: config.executorAddress,
+      isMakerBettingOutcomeOne: true,
+    };
+    return {
+      hash: orderHash(fields),
+      body: {
+        ...fields,
+        totalBetSize: fields.totalBetSize.toString(),
+        percentageOdds: fields.percentageOdds.toString(),
+        expiry,
+        apiExpiry: expiry,
+        salt: fields.salt.toString(),
+        signature: signOrder(fields, key),
+      },
+    };
+  };
+
+  const count = rate * seconds;
+  console.log(`signing ${count} orders...`);
+  const orders = Array.from({ length: count }, (_, i) => makeOrder(i));
+
+  // Warm-up: JIT and connection pool.
+  for (let i = 0; i < 200; i++) await post('/orders/new', { orders: [makeOrder(count + i).body] });
+
+  const create = await openLoop(count, rate, async (i) => (await post('/orders/new', { orders: [orders[i]!.body] })).status === 200);
+  const c = percentiles(create.latencies);
+  console.log(`order create @ ${rate}/s for ${create.seconds.toFixed(1)} s: p50 ${fmt(c.p50)} p95 ${fmt(c.p95)} p99 ${fmt(c.p99)} max ${fmt(c.max)} failures ${create.failures}`);
+
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  console.log(`signing ${count} cancels...`);
+  const cancels = orders.map((o) => {
+    const salt = '0x' + randomBytes(32).toString('hex');
+    const domain = { name: config.domainNames.cancelV2, version: '1.0', chainId: config.chainId, salt };
+    return { orderHashes: [o.hash], signature: signCancelV2(domain, { orderHashes: [o.hash], timestamp: now }, key), salt, maker, timestamp: Number(now) };
+  });
+  const cancel = await openLoop(count, rate, async (i) => (await post('/orders/cancel/v2', cancels[i])).status === 200);
+  const k = percentiles(cancel.latencies);
+  console.log(`order cancel @ ${rate}/s for ${cancel.seconds.toFixed(1)} s: p50 ${fmt(k.p50)} p95 ${fmt(k.p95)} p99 ${fmt(k.p99)} max ${fmt(k.max)} failures ${cancel.failures}`);
+
+  // Throughput: batches of 500 signed orders from 4 concurrent clients.
+  const batches = 40;
+  const batchSize = 500;
+  console.log(`signing ${batches * batchSize} orders for the throughput run...`);
+  const bulk = Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: batchSize }, (_, i) => makeOrder(2 * count + b * batchSize + i).body),
+  );
+  let accepted = 0;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < batches) {
+        const r = await post('/orders/new', { orders: bulk[next++] });
+        accepted += Number(r.body.data?.inserted ?? 0);
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  console.log(`batched posting: ${accepted} orders accepted in ${secs.toFixed(2)} s = ${Math.round(accepted / secs)} orders/s`);
+} finally {
+  server.child.kill('SIGTERM');
+  await server.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}

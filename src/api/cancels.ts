@@ -1,0 +1,71 @@
+// POST /orders/cancel/v2, /orders/cancel/event, /orders/cancel/all: EIP-712 signed by the maker, replay-protected.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { ok } from './envelope.js';
+import { Address, Hash, HASH_PATTERN } from './params.js';
+import { requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
+import { checksumAddress } from '../protocol/address.js';
+import { cancelAllDigest, cancelEventDigest, cancelV2Digest, recoverTypedDataSigner } from '../protocol/eip712.js';
+import { submitToEngine } from './engine-errors.js';
+import type { Command } from '../engine/types.js';
+
+const signed = <T extends TProperties>(fields: T) =>
+  Type.Object(
+    {
+      ...fields,
+      signature: Type.String({ pattern: SIGNATURE_PATTERN }),
+      salt: Type.String({ pattern: HASH_PATTERN }),
+      maker: Address,
+      timestamp: Type.Integer({ minimum: 0, maximum: 253402300799 }),
+    },
+    { additionalProperties: false },
+  );
+
+const CancelV2 = signed({ orderHashes: Type.Array(Hash, { minItems: 1, maxItems: 1000 }) });
+const CancelEvent = signed({ exchangeEventId: Type.String({ minLength: 1, maxLength: 100 }) });
+const CancelAll = signed({});
+
+export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const domain = (name: string, salt: string) => ({ name, version: '1.0', chainId: ctx.config.chainId, salt });
+
+  async function cancel(
+    b: Static<typeof CancelAll>,
+    digest: string,
+    command: (base: { at: number; maker: string; salt: string; timestamp: number }) => Command,
+  ) {
+    requireSigner(recoverTypedDataSigner(digest, b.signature), b.maker, 'MAKER_SIGNATURE_MISMATCH', 'cancel');
+    const base = { at: ctx.now(), maker: checksumAddress(b.maker), salt: b.salt.toLowerCase(), timestamp: b.timestamp };
+    const result = await submitToEngine(ctx, command(base));
+    if (result.kind !== 'cancel') throw new Error('unexpected engine result');
+    return ok(result.cancel);
+  }
+
+  app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2 } }, async (request) => {
+    const b = request.body as Static<typeof CancelV2>;
+    const digest = cancelV2Digest(domain(ctx.config.domainNames.cancelV2, b.salt), {
+      orderHashes: b.orderHashes,
+      timestamp: BigInt(b.timestamp),
+    });
+    return cancel(b, digest, (base) => ({
+      kind: 'cancelOrders',
+      ...base,
+      orderHashes: b.orderHashes.map((h) => h.toLowerCase()),
+    }));
+  });
+
+  app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent } }, async (request) => {
+    const b = request.body as Static<typeof CancelEvent>;
+    const digest = cancelEventDigest(domain(ctx.config.domainNames.cancelEvent, b.salt), {
+      exchangeEventId: b.exchangeEventId,
+      timestamp: BigInt(b.timestamp),
+    });
+    return cancel(b, digest, (base) => ({ kind: 'cancelEvent', ...base, exchangeEventId: b.exchangeEventId }));
+  });
+
+  app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll } }, async (request) => {
+    const b = request.body as Static<typeof CancelAll>;
+    const digest = cancelAllDigest(domain(ctx.config.domainNames.cancelAll, b.salt), { timestamp: BigInt(b.timestamp) });
+    return cancel(b, digest, (base) => ({ kind: 'cancelAll', ...base }));
+  });
+}

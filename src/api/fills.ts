@@ -1,0 +1,102 @@
+// POST /orders/fill/v2: a signed taker fill, matched after the betting delay.
+import type { FastifyInstance } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import type { MarketRecord } from '../catalogue/catalogue.js';
+import { ApiError, badRequest, ok } from './envelope.js';
+import { Address, Hash } from './params.js';
+import { parseOdds, parseSalt, parseWei, requireBaseToken, requireMarket, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
+import { checksumAddress } from '../protocol/address.js';
+import { fillDigest, recoverTypedDataSigner } from '../protocol/eip712.js';
+import { submitToEngine } from './engine-errors.js';
+
+const FillBody = Type.Object(
+  {
+    market: Hash,
+    baseToken: Address,
+    isTakerBettingOutcomeOne: Type.Boolean(),
+    stakeWei: Type.String({ maxLength: 80 }),
+    desiredOdds: Type.String({ maxLength: 80 }),
+    oddsSlippage: Type.Integer(),
+    fillSalt: Type.String({ maxLength: 80 }),
+    taker: Address,
+    takerSig: Type.String({ pattern: SIGNATURE_PATTERN }),
+  },
+  { additionalProperties: false },
+);
+
+/** Pre-game delay, or in play the league's, else the sport's, else the default. */
+export function bettingDelayMs(ctx: AppContext, market: MarketRecord): number {
+  const d = ctx.config.bettingDelay;
+  if (!ctx.catalogue.isInPlay(market)) return d.preGameMs;
+  return d.inPlayByLeagueMs[String(market.leagueId)] ?? d.inPlayBySportMs[market.sportLabel.toLowerCase()] ?? d.inPlayDefaultMs;
+}
+
+export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void {
+  /** Salts of fills waiting out their betting delay; the engine remembers them once matched. */
+  const inFlightSalts = new Set<string>();
+
+  app.post('/orders/fill/v2', { schema: { tags: ['orders'], body: FillBody } }, async (request) => {
+    const b = request.body as Static<typeof FillBody>;
+    const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
+    if (stakeWei < ctx.config.takerMinimum) {
+      throw badRequest('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${ctx.config.takerMinimum}`);
+    }
+    const desiredOdds = parseOdds(b.desiredOdds, 'desiredOdds');
+    if (b.oddsSlippage < 0 || b.oddsSlippage > 100) {
+      throw badRequest('INVALID_ODDS_SLIPPAGE', 'oddsSlippage must be an integer from 0 to 100');
+    }
+    const fillSalt = parseSalt(b.fillSalt, 'fillSalt');
+    requireBaseToken(ctx, b.baseToken);
+    const market = requireMarket(ctx, b.market);
+
+    const c = ctx.config;
+    const digest = fillDigest(
+      { name: c.domainNames.fill, version: c.domainVersion, chainId: c.chainId, verifyingContract: c.eip712FillHasher },
+      {
+        market: b.market,
+        baseToken: b.baseToken,
+        stakeWei,
+        desiredOdds,
+        oddsSlippage: b.oddsSlippage,
+        isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,
+        fillSalt,
+      },
+    );
+    requireSigner(recoverTypedDataSigner(digest, b.takerSig), b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
+    if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
+
+    const saltKey = fillSalt.toString();
+    if (inFlightSalts.has(saltKey)) throw new ApiError(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
+    inFlightSalts.add(saltKey);
+    try {
+      const delay = bettingDelayMs(ctx, market);
+      if (delay > 0) await sleep(delay);
+      // Re-read the market: it may have been reported or suspended during the delay.
+      const current = ctx.catalogue.getMarket(market.marketHash) ?? market;
+      const result = await submitToEngine(ctx, {
+        kind: 'fill',
+        at: ctx.now(),
+        fillHash: digest,
+        market: ctx.trading.marketRef(current),
+        taker: checksumAddress(b.taker),
+        baseToken: checksumAddress(b.baseToken),
+        isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,
+        stakeWei,
+        desiredOdds,
+        oddsSlippage: b.oddsSlippage,
+        fillSalt: saltKey,
+      });
+      if (result.kind !== 'fill') throw new Error('unexpected engine result');
+      return ok({
+        fillHash: result.fill.fillHash,
+        isPartialFill: result.fill.isPartialFill,
+        totalFilled: result.fill.totalFilled.toString(),
+        averageOdds: result.fill.averageOdds.toString(),
+      });
+    } finally {
+      inFlightSalts.delete(saltKey);
+    }
+  });
+}

@@ -1,0 +1,45 @@
+// POST /heartbeat: cancel-on-disconnect for a maker, authenticated by an API key of that maker.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { ApiError, badRequest, ok } from './envelope.js';
+import { Address } from './params.js';
+import { authenticateApiKey } from '../admin/api-keys.js';
+import { checksumAddress, sameAddress } from '../protocol/address.js';
+import { submitToEngine } from './engine-errors.js';
+
+const HeartbeatBody = Type.Object(
+  { requestor: Address, timeoutSeconds: Type.Integer() },
+  { additionalProperties: false },
+);
+
+export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post(
+    '/heartbeat',
+    { schema: { tags: ['orders'], body: HeartbeatBody, security: [{ apiKey: [] }] } },
+    async (request) => {
+      const owner = authenticateApiKey(ctx, request);
+      const b = request.body as Static<typeof HeartbeatBody>;
+      if (!sameAddress(owner, b.requestor)) {
+        throw new ApiError(403, 'API_KEY_ADDRESS_MISMATCH', 'the API key belongs to another address than requestor');
+      }
+      const max = ctx.config.heartbeatMaxSeconds;
+      if (b.timeoutSeconds < 0 || b.timeoutSeconds > max) {
+        throw badRequest('INVALID_TIMEOUT', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`);
+      }
+      const result = await submitToEngine(ctx, {
+        kind: 'heartbeat',
+        at: ctx.now(),
+        requestor: checksumAddress(b.requestor),
+        timeoutSeconds: b.timeoutSeconds,
+      });
+      if (result.kind !== 'heartbeat') throw new Error('unexpected engine result');
+      const hb = result.heartbeat;
+      return ok({
+        requestor: hb.requestor,
+        timeoutSeconds: hb.timeoutSeconds,
+        expiresAt: hb.expiresAt === null ? null : new Date(hb.expiresAt).toISOString(),
+      });
+    },
+  );
+}

@@ -1,0 +1,206 @@
+// POST /orders/new, GET /orders, GET /orders/odds/best.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import type { NewOrder, Order } from '../engine/types.js';
+import { badRequest, ok } from './envelope.js';
+import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
+import { parseOdds, parseSalt, parseWei, requireBaseToken, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
+import { checksumAddress, sameAddress } from '../protocol/address.js';
+import { isValidMakerOdds } from '../protocol/odds.js';
+import { orderHash, recoverOrderSigner } from '../protocol/hashing.js';
+import { orderToRest } from '../trading/render.js';
+import { submitToEngine } from './engine-errors.js';
+
+const SignedOrder = Type.Object(
+  {
+    marketHash: Hash,
+    maker: Address,
+    totalBetSize: UintString,
+    percentageOdds: UintString,
+    baseToken: Address,
+    apiExpiry: Type.Integer({ minimum: 0, maximum: 253402300799 }),
+    expiry: Type.Integer({ minimum: 0, maximum: 253402300799 }),
+    executor: Address,
+    isMakerBettingOutcomeOne: Type.Boolean(),
+    salt: Type.String({ maxLength: 80 }),
+    signature: Type.String({ pattern: SIGNATURE_PATTERN }),
+  },
+  { additionalProperties: false },
+);
+type SignedOrder = Static<typeof SignedOrder>;
+
+const SORT_FIELDS = {
+  fill_amount: (o: Order) => o.fillAmount,
+  total_bet_size: (o: Order) => o.totalBetSize,
+  percentage_odds: (o: Order) => o.percentageOdds,
+  api_expiry: (o: Order) => BigInt(o.apiExpiry),
+  created_at: (o: Order) => BigInt(o.seq),
+  updated_at: (o: Order) => BigInt(o.updatedAt),
+} as const;
+
+const OrdersQuery = Type.Object({
+  marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
+  maker: Type.Optional(Address),
+  baseToken: Type.Optional(Address),
+  exchangeEventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  orderHashes: Type.Optional(Type.String({ maxLength: 70_000 })),
+  page: Type.Integer({ minimum: 0, default: 0 }),
+  perPage: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  sortBy: Type.Optional(Type.Union(Object.keys(SORT_FIELDS).map((k) => Type.Literal(k)))),
+  sortAsc: Type.Boolean({ default: true }),
+});
+
+const BestOddsQuery = Type.Object({
+  marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
+  leagueIds: Type.Optional(Type.String({ maxLength: 1000 })),
+  baseToken: Address,
+});
+
+/** Static checks of one signed order; the engine decides the balance, market and duplicate statuses. */
+function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: number): NewOrder {
+  const field = (name: string) => `orders[${i}].${name}`;
+  const totalBetSize = parseWei(o.totalBetSize, field('totalBetSize'), 'INVALID_AMOUNT', { positive: true });
+  const percentageOdds = parseOdds(o.percentageOdds, field('percentageOdds'));
+  if (!isValidMakerOdds(percentageOdds, ctx.config.oddsLadderStepSize)) {
+    throw badRequest('INVALID_ODDS', `${field('percentageOdds')} is not on the odds ladder (step ${ctx.config.oddsLadderStepSize})`);
+  }
+  if (totalBetSize < ctx.config.makerMinimum) {
+    throw badRequest('MAKER_AMOUNT_TOO_LOW', `${field('totalBetSize')} is below the maker minimum ${ctx.config.makerMinimum}`);
+  }
+  requireBaseToken(ctx, o.baseToken, field('baseToken'));
+  if (!sameAddress(o.executor, ctx.config.executorAddress)) {
+    throw badRequest('INVALID_EXECUTOR', `${field('executor')} must be ${ctx.config.executorAddress}`);
+  }
+  if (o.apiExpiry <= nowSeconds || o.expiry <= nowSeconds) {
+    throw badRequest('ORDER_EXPIRED', `${field(o.apiExpiry <= nowSeconds ? 'apiExpiry' : 'expiry')} is in the past`);
+  }
+  const salt = parseSalt(o.salt, field('salt'));
+  const hash = orderHash({
+    marketHash: o.marketHash,
+    baseToken: o.baseToken,
+    totalBetSize,
+    percentageOdds,
+    expiry: BigInt(o.expiry),
+    salt,
+    maker: o.maker,
+    executor: o.executor,
+    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+  });
+  requireSigner(recoverOrderSigner(hash, o.signature), o.maker, 'MAKER_SIGNATURE_MISMATCH', `${field('signature')}: order`);
+  return {
+    orderHash: hash,
+    marketHash: o.marketHash.toLowerCase(),
+    maker: checksumAddress(o.maker),
+    baseToken: checksumAddress(o.baseToken),
+    executor: checksumAddress(o.executor),
+    totalBetSize,
+    percentageOdds,
+    expiry: o.expiry,
+    apiExpiry: o.apiExpiry,
+    salt: salt.toString(),
+    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+    signature: o.signature.toLowerCase(),
+  };
+}
+
+export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const trading = () => ctx.trading;
+
+  app.post(
+    '/orders/new',
+    {
+      schema: {
+        tags: ['orders'],
+        body: Type.Object(
+          { orders: Type.Array(SignedOrder, { minItems: 1, maxItems: ctx.config.maxOrdersPerRequest }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { orders } = request.body as { orders: SignedOrder[] };
+      const nowSeconds = Math.floor(ctx.now() / 1000);
+      const checked = orders.map((o, i) => checkOrder(ctx, o, i, nowSeconds));
+      const marketHashes = new Set(checked.map((o) => o.marketHash));
+      if (marketHashes.size > ctx.config.maxMarketsPerRequest) {
+        throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${ctx.config.maxMarketsPerRequest} markets`);
+      }
+      const markets = [...marketHashes].flatMap((hash) => {
+        const m = ctx.catalogue.getMarket(hash);
+        return m ? [trading().marketRef(m)] : [];
+      });
+      const result = await submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
+      if (result.kind !== 'postOrders') throw new Error('unexpected engine result');
+      const statuses: Record<string, string> = {};
+      for (const s of result.statuses) statuses[s.orderHash] = s.status;
+      return ok({
+        orders: result.statuses.map((s) => s.orderHash),
+        statuses,
+        inserted: result.statuses.filter((s) => s.status === 'OK').length,
+      });
+    },
+  );
+
+  app.get('/orders', { schema: { tags: ['orders'], querystring: OrdersQuery } }, async (request) => {
+    const q = request.query as Static<typeof OrdersQuery>;
+    if (!q.marketHashes && !q.maker && !q.orderHashes) {
+      throw badRequest('MISSING_FILTER', 'one of marketHashes, maker or orderHashes is required');
+    }
+    if (q.marketHashes && q.exchangeEventId) {
+      throw badRequest('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
+    }
+    const engine = trading().engine;
+    const marketHashes = q.marketHashes
+      ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
+      : undefined;
+    const orderHashes = q.orderHashes
+      ? parseCommaList(q.orderHashes, 'orderHashes', { max: 1000, valid: isHash }).map((h) => h.toLowerCase())
+      : undefined;
+    let candidates: Iterable<Order>;
+    if (orderHashes) candidates = orderHashes.flatMap((h) => engine.orders.get(h) ?? []);
+    else if (q.maker) candidates = engine.ordersByMaker.get(checksumAddress(q.maker)) ?? [];
+    else candidates = [...marketHashes!].flatMap((h) => engine.books.get(h)?.allOrders() ?? []);
+
+    // Explicit order hashes return those orders in any state; other queries list open orders.
+    const selected = [...candidates].filter(
+      (o) =>
+        (orderHashes !== undefined || o.status === 'ACTIVE' || o.status === 'INACTIVE') &&
+        (!marketHashes || marketHashes.has(o.marketHash)) &&
+        (!q.maker || sameAddress(o.maker, q.maker)) &&
+        (!q.baseToken || sameAddress(o.baseToken, q.baseToken)) &&
+        (!q.exchangeEventId || o.exchangeEventId === q.exchangeEventId),
+    );
+    const key = SORT_FIELDS[(q.sortBy ?? 'created_at') as keyof typeof SORT_FIELDS];
+    const dir = q.sortAsc ? 1 : -1;
+    selected.sort((a, b) => {
+      const x = key(a);
+      const y = key(b);
+      return (x < y ? -1 : x > y ? 1 : a.seq - b.seq) * dir;
+    });
+    const start = q.page * q.perPage;
+    return ok(selected.slice(start, start + q.perPage).map(orderToRest));
+  });
+
+  app.get('/orders/odds/best', { schema: { tags: ['orders'], querystring: BestOddsQuery } }, async (request) => {
+    const q = request.query as Static<typeof BestOddsQuery>;
+    if (Boolean(q.marketHashes) === Boolean(q.leagueIds)) {
+      throw badRequest('EXACTLY_ONE_OF', 'send exactly one of marketHashes or leagueIds');
+    }
+    requireBaseToken(ctx, q.baseToken);
+    const service = trading();
+    let hashes: string[];
+    if (q.marketHashes) {
+      hashes = parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase());
+    } else {
+      const leagueIds = parseCommaList(q.leagueIds!, 'leagueIds', { max: 50, valid: (s) => /^\d{1,9}$/.test(s) }).map(Number);
+      hashes = ctx.catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);
+    }
+    const entries = hashes.map((h) => service.bestOddsEntry(h));
+    const listed = q.marketHashes
+      ? entries
+      : entries.filter((e) => (e.outcomeOne as { percentageOdds: unknown }).percentageOdds !== null ||
+          (e.outcomeTwo as { percentageOdds: unknown }).percentageOdds !== null);
+    return ok({ bestOdds: listed });
+  });
+}

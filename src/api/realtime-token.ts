@@ -1,0 +1,24 @@
+// GET /user/realtime-token/api-key: a realtime connection token for the API key's address (bare `{token}`).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { authenticateApiKey } from '../admin/api-keys.js';
+import { RealtimeTokens } from '../realtime/tokens.js';
+
+export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get(
+    '/user/realtime-token/api-key',
+    {
+      schema: {
+        tags: ['realtime'],
+        security: [{ apiKey: [] }],
+        description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address.',
+        response: { 200: Type.Object({ token: Type.String() }) },
+      },
+    },
+    async (request) => {
+      const address = authenticateApiKey(ctx, request);
+      return { token: await RealtimeTokens.of(ctx).issue(address) };
+    },
+  );
+}

@@ -1,0 +1,86 @@
+// GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import type { Trade } from '../engine/types.js';
+import { badRequest, ok } from './envelope.js';
+import { Address, isHash, parseCommaList } from './params.js';
+import { sameAddress } from '../protocol/address.js';
+import { tradeToOrderTradeRest, tradeToRest } from '../trading/render.js';
+
+const TradesQuery = Type.Object({
+  startDate: Type.Optional(Type.Integer({ minimum: 0 })),
+  endDate: Type.Optional(Type.Integer({ minimum: 0 })),
+  bettor: Type.Optional(Address),
+  settled: Type.Optional(Type.Boolean()),
+  marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
+  baseToken: Type.Optional(Address),
+  maker: Type.Optional(Type.Boolean()),
+  affiliate: Type.Optional(Address),
+  pageSize: Type.Integer({ minimum: 1, maximum: 300, default: 100 }),
+  paginationKey: Type.Optional(Type.String({ maxLength: 40 })),
+  tradeStatus: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCESS'), Type.Literal('FAILED')])),
+  exchangeEventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+/** Cursor: the position (1-based trade id) to continue below; trades are listed newest first. */
+const encodeKey = (id: number) => Buffer.from(`t:${id}`).toString('base64url');
+function decodeKey(key: string): number {
+  const m = /^t:(\d{1,15})$/.exec(Buffer.from(key, 'base64url').toString());
+  if (!m) throw badRequest('INVALID_PAGINATION_KEY', 'paginationKey is not a nextKey this server returned');
+  return Number(m[1]);
+}
+
+export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/trades', { schema: { tags: ['trades'], querystring: TradesQuery } }, async (request) => {
+    const q = request.query as Static<typeof TradesQuery>;
+    if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
+      throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
+    }
+    const markets = q.marketHashes
+      ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
+      : undefined;
+    const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
+    const matches = (t: Trade) =>
+      (q.startDate === undefined || t.betTime >= q.startDate * 1000) &&
+      (q.endDate === undefined || t.betTime < q.endDate * 1000) &&
+      (!q.bettor || sameAddress(t.bettor, q.bettor)) &&
+      (q.settled === undefined || t.settled === q.settled) &&
+      (!markets || markets.has(t.marketHash) || (t.quarterLineParentMarketHash !== undefined && markets.has(t.quarterLineParentMarketHash))) &&
+      (!q.baseToken || sameAddress(t.baseToken, q.baseToken)) &&
+      (q.maker === undefined || t.maker === q.maker) &&
+      (!q.affiliate || sameAddress(t.affiliate, q.affiliate)) &&
+      (!q.tradeStatus || t.status === q.tradeStatus) &&
+      (!q.exchangeEventId || t.exchangeEventId === q.exchangeEventId);
+
+    const all = ctx.trading.engine.trades;
+    const page: Trade[] = [];
+    let count = 0;
+    let more = false;
+    for (let i = all.length - 1; i >= 0; i--) {
+      const t = all[i]!;
+      if (!matches(t)) continue;
+      count++;
+      if (Number(t.id) >= below) continue;
+      if (page.length < q.pageSize) page.push(t);
+      else more = true;
+    }
+    const last = page[page.length - 1];
+    return ok({
+      trades: page.map((t) => tradeToRest(t, ctx.trading.render)),
+      nextKey: more && last ? encodeKey(Number(last.id)) : '',
+      pageSize: q.pageSize,
+      count,
+    });
+  });
+
+  const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
+  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery } }, async (request) => {
+    const q = request.query as Static<typeof OrderTradesQuery>;
+    const hashes = new Set(
+      parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
+    );
+    const trades = ctx.trading.engine.trades.filter((t) => hashes.has(t.orderHash));
+    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, ctx.trading.render)) });
+  });
+}

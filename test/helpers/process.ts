@@ -1,0 +1,33 @@
+// Runs the exchange as a real child process (npm start's entry point), for crash and load tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ChildExchange {
+  child: ChildProcess;
+  url: string;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main.ts` on a free port and resolves once it logs the address it listens on. */
+export function spawnExchange(env: Record<string, string>): Promise<ChildExchange> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(line);
+      if (m) resolve({ child, url: m[1]!, exited });
+    });
+    exited.then((code) => reject(new Error(`exchange exited (${code}) before listening: ${stderr.slice(0, 2000)}`)));
+  });
+}
