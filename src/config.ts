@@ -79,6 +79,7 @@ export interface Config {
   headersTimeoutMs: number;
   maxOrdersPerRequest: number;
   maxMarketsPerRequest: number;
+  restriction: { windowMs: number; threshold: number; durationMs: number };
   rateLimits: RateLimitConfig;
   realtime: RealtimeConfig;
 }
@@ -177,6 +178,7 @@ export function defaultConfig(): Config {
     headersTimeoutMs: 10_000,
     maxOrdersPerRequest: 100,
     maxMarketsPerRequest: 20,
+    restriction: { windowMs: 3_600_000, threshold: 3, durationMs: 900_000 },
     rateLimits: {
       enabled: true,
       windowMs: 60_000,
@@ -233,6 +235,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REQUEST_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.requestTimeoutMs = v)),
   setting('ODDEX_HEADERS_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.headersTimeoutMs = v)),
   setting('ODDEX_MAX_ORDERS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxOrdersPerRequest = v)),
+  setting('ODDEX_RESTRICTION_WINDOW_MS', int(1, 86_400_000 * 30), (c, v) => (c.restriction.windowMs = v)),
+  setting('ODDEX_RESTRICTION_THRESHOLD', int(1, 1000), (c, v) => (c.restriction.threshold = v)),
+  setting('ODDEX_RESTRICTION_MS', int(0, 86_400_000 * 30), (c, v) => (c.restriction.durationMs = v)),
   setting('ODDEX_MAX_MARKETS_PER_REQUEST', int(1, 10_000), (c, v) => (c.maxMarketsPerRequest = v)),
   setting('ODDEX_RATE_LIMITS', bool, (c, v) => (c.rateLimits.enabled = v)),
   setting('ODDEX_RATE_WINDOW_MS', int(1, 3_600_000), (c, v) => (c.rateLimits.windowMs = v)),

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { registerHealthRoutes } from './health.js';
 import { registerApiKeyRoutes } from '../admin/api-keys.js';
 import { registerChainAdminRoutes } from '../admin/chain.js';
+import { registerAccountAdminRoutes } from '../admin/accounts.js';
 import { registerBalanceRoutes } from './balances.js';
 import { registerCancelRoutes } from './cancels.js';
 import { registerFillRoutes } from './fills.js';
@@ -16,6 +17,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerHealthRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerChainAdminRoutes(app, ctx);
+  registerAccountAdminRoutes(app, ctx);
   registerBalanceRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
   registerFillRoutes(app, ctx);

@@ -66,6 +66,9 @@ const params = {
   takerMinimum: USDC,
   cancelMaxSkewSeconds: 60,
   baseToken: ADDRS[0]!,
+  restrictionWindowMs: 3_600_000,
+  restrictionThreshold: 3,
+  restrictionMs: 900_000,
   affiliate: ADDRS[0]!,
 };
 

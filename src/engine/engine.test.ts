@@ -16,6 +16,9 @@ const params = {
   takerMinimum: USDC,
   cancelMaxSkewSeconds: 60,
   baseToken: TOKEN,
+  restrictionWindowMs: 3_600_000,
+  restrictionThreshold: 3,
+  restrictionMs: 900_000,
   affiliate: '0x0000000000000000000000000000000000000000',
 };
 
@@ -199,6 +202,19 @@ describe('engine matching and settlement', () => {
     run({ kind: 'expire', at: 11_500 });
     expect(engine.orders.get(long.orderHash)!.status).toBe('CANCELLED');
     expect(engine.heartbeats.size).toBe(0);
+  });
+
+  it('restricts a maker after repeated balance shortfalls until the window passes or an operator lifts it', () => {
+    const { engine, run } = setup();
+    for (let i = 0; i < 3; i++) {
+      run({ kind: 'postOrders', at: 2000 + i, orders: [order({ totalBetSize: 900n * USDC })], markets: [M1] });
+      run({ kind: 'transfer', at: 2000 + i, from: MAKER, to: MAKER2, amount: 200n * USDC });
+      run({ kind: 'transfer', at: 2000 + i, from: MAKER2, to: MAKER, amount: 200n * USDC });
+    }
+    expect(engine.restrictions.get(MAKER)).toEqual({ address: MAKER, shortfalls: [2000, 2001, 2002], restrictedUntil: 2002 + 900_000 });
+    expect(() => engine.apply({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toThrow(/may not post/);
+    run({ kind: 'liftRestriction', at: 3000, address: MAKER });
+    expect(run({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toMatchObject({ statuses: [{ status: 'OK' }] });
   });
 
   it('splits quarter-line stakes in halves with the odd wei on the lower line', () => {

@@ -14,6 +14,7 @@ import {
   type Command,
   type EngineEvents,
   type EngineParams,
+  type AccountRestriction,
   type FillRecord,
   type FillResult,
   type Heartbeat,
@@ -64,6 +65,7 @@ export class Engine {
   readonly refunded = new Map<string, Map<string, bigint>>();
   /** Base-token wei matched per market (both sides), counted when fills confirm. */
   readonly matchedVolume = new Map<string, bigint>();
+  readonly restrictions = new Map<string, AccountRestriction>();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
   private readonly usedFillSalts = new Set<string>();
@@ -124,6 +126,9 @@ export class Engine {
       case 'reportMarkets':
         for (const r of cmd.reports) this.reportMarket(r.marketHash, r.outcome, cmd.at);
         return { kind: 'none' };
+      case 'liftRestriction':
+        this.restrictions.delete(cmd.address);
+        return { kind: 'none' };
     }
   }
 
@@ -174,10 +179,28 @@ export class Engine {
   /** When a balance no longer covers the open orders, the newest orders leave the book until it does. */
   private enforceExposure(address: string, at: number): void {
     const orders = this.ordersByMaker.get(address) ?? [];
+    let removed = 0;
     for (let i = orders.length - 1; i >= 0 && this.freeBalance(address) < 0n; i--) {
       const o = orders[i]!;
-      if (isOpen(o)) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+      if (!isOpen(o)) continue;
+      this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+      removed++;
     }
+    if (removed > 0) this.recordShortfall(address, at);
+  }
+
+  /** Repeated shortfalls within the window restrict the account from posting for a while. */
+  private recordShortfall(address: string, at: number): void {
+    const p = this.params;
+    const r = this.restrictions.get(address) ?? { address, shortfalls: [], restrictedUntil: null };
+    r.shortfalls = [...r.shortfalls.filter((t) => t > at - p.restrictionWindowMs), at];
+    if (r.shortfalls.length >= p.restrictionThreshold) r.restrictedUntil = at + p.restrictionMs;
+    this.restrictions.set(address, r);
+  }
+
+  isRestricted(address: string, at: number): boolean {
+    const until = this.restrictions.get(address)?.restrictedUntil;
+    return until != null && until > at;
   }
 
   // ---- orders ---------------------------------------------------------------------------------
@@ -199,6 +222,11 @@ export class Engine {
   }
 
   private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
+    const restricted = orders.find((o) => this.isRestricted(o.maker, at));
+    if (restricted) {
+      const until = new Date(this.restrictions.get(restricted.maker)!.restrictedUntil!).toISOString();
+      throw new EngineRejection(403, 'ACCOUNT_RESTRICTED', `${restricted.maker} may not post orders until ${until} after repeated balance shortfalls`);
+    }
     const marketByHash = new Map(markets.map((m) => [m.marketHash, m]));
     return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketByHash.get(n.marketHash), at) }));
   }

@@ -92,6 +92,19 @@ export interface EngineParams {
   cancelMaxSkewSeconds: number;
   baseToken: string;
   affiliate: string;
+  /** Shortfalls (orders removed for insufficient balance) within this window that restrict an account... */
+  restrictionWindowMs: number;
+  /** ...when they reach this count... */
+  restrictionThreshold: number;
+  /** ...for this long. */
+  restrictionMs: number;
+}
+
+export interface AccountRestriction {
+  address: string;
+  /** Times of recent shortfalls, oldest first. */
+  shortfalls: number[];
+  restrictedUntil: number | null;
 }
 
 /** What the engine needs to know about a market; the catalogue supplies it on the command. */
@@ -142,7 +155,8 @@ export type Command =
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
-  | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] };
+  | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] }
+  | { kind: 'liftRestriction'; at: number; address: string };
 
 export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';
 

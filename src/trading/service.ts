@@ -29,6 +29,9 @@ export class TradingService implements TradingHooks {
       cancelMaxSkewSeconds: c.cancelMaxSkewSeconds,
       baseToken: c.baseTokenAddress,
       affiliate: c.exchangeAffiliate,
+      restrictionWindowMs: c.restriction.windowMs,
+      restrictionThreshold: c.restriction.threshold,
+      restrictionMs: c.restriction.durationMs,
     });
     this.runner = new EngineRunner(this.engine, new Journal(ctx.db), {
       now: ctx.now,
