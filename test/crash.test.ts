@@ -82,7 +82,10 @@ describe('crash recovery', () => {
     }
     await Promise.allSettled(inflight);
     await running.exited;
+    // The kill landed mid-stream: some requests were acknowledged, the later ones never were.
     expect(ackedOrders.length).toBeGreaterThan(5);
+    expect(ackedOrders.length).toBeLessThan(orders.length);
+    expect(ackedFills.length).toBeGreaterThan(0);
 
     running = await spawnExchange(env);
     const stored = (await call('GET', `/orders?orderHashes=${ackedOrders.join(',')}&perPage=1000`)).body.data;
