@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import { loadConfig } from '../src/config.js';
 import { orderHash } from '../src/protocol/hashing.js';
 import { signCancelV2, signOrder } from '../src/sdk/signing.js';

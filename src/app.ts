@@ -7,14 +7,16 @@ import { Ajv } from 'ajv';
 import type { AppContext } from './context.js';
 import { installEnvelope } from './api/envelope.js';
 import { registerRoutes } from './api/routes.js';
+import { installRateLimit } from './api/rate-limit.js';
+import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: ctx.config.maxBodyBytes,
     // Slow clients cannot hold a connection open forever.
-    requestTimeout: 30_000,
-    connectionTimeout: 60_000,
+    ...slowClientLimits(ctx.config),
+    clientErrorHandler: replyToClientError,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -25,6 +27,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
 
   installEnvelope(app);
+  installRateLimit(app, { limits: ctx.config.rateLimits, now: ctx.now });
+  installQueryLimit(app, ctx.config.maxQueryBytes);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Oddex exchange API', version: '1.0.0', description: 'Order-book betting exchange' },

@@ -65,6 +65,13 @@ export interface Config {
   takerMinimum: bigint;
   /** Oracle fee per market outcome key, 10^20 scale. */
   oracleFee: bigint;
+  /** /metadata exchangeAffiliate.amount and cashoutFee (wire strings). */
+  exchangeAffiliateAmount: bigint;
+  cashoutFee: bigint;
+  /** /metadata bridge fee figures by field name (bridgeFee, depositBridgeFee, ...); a local exchange has no bridge: 0. */
+  bridgeFees: Record<string, number>;
+  /** /metadata crosschainFees: chain id to fee. */
+  crosschainFees: Record<string, number>;
   bettingDelay: BettingDelayConfig;
   chainConfirmationDelayMs: number;
   realtimeTokenTtlSeconds: number;
@@ -125,6 +132,29 @@ const msMap: Parser<Record<string, number>> = (raw, setting) => {
   }
   return out;
 };
+/** "name=1.5,other=0": non-negative numbers by name (case kept). */
+const numberMap: Parser<Record<string, number>> = (raw, setting) => {
+  const out: Record<string, number> = {};
+  for (const part of raw.split(',').filter(Boolean)) {
+    const [k, v] = part.split('=');
+    const n = Number(v);
+    if (!k?.trim() || v === undefined || v.trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw new ConfigError(setting, `expected name=number pairs, got "${part}"`);
+    }
+    out[k.trim()] = n;
+  }
+  return out;
+};
+export const BRIDGE_FEE_NAMES = [
+  'bridgeFee',
+  'depositBridgeFee',
+  'withdrawalBridgeFee',
+  'depositBridgeFeeEthereum',
+  'minimumDepositAmountEthereum',
+  'depositBridgeFeeArbitrum',
+  'minimumDepositAmountArbitrum',
+  'withdrawBridgeFeeArbitrum',
+] as const;
 
 interface Setting<T> {
   env: string;
@@ -162,6 +192,10 @@ export function defaultConfig(): Config {
     makerMinimum: 10_000_000n,
     takerMinimum: 1_000_000n,
     oracleFee: 0n,
+    exchangeAffiliateAmount: 0n,
+    cashoutFee: 0n,
+    bridgeFees: Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, 0])),
+    crosschainFees: {},
     bettingDelay: {
       preGameMs: 500,
       inPlayDefaultMs: 8000,
@@ -224,6 +258,10 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_MAKER_MINIMUM', wei, (c, v) => (c.makerMinimum = v)),
   setting('ODDEX_TAKER_MINIMUM', wei, (c, v) => (c.takerMinimum = v)),
   setting('ODDEX_ORACLE_FEE', wei, (c, v) => (c.oracleFee = v)),
+  setting('ODDEX_AFFILIATE_AMOUNT', wei, (c, v) => (c.exchangeAffiliateAmount = v)),
+  setting('ODDEX_CASHOUT_FEE', wei, (c, v) => (c.cashoutFee = v)),
+  setting('ODDEX_BRIDGE_FEES', numberMap, (c, v) => Object.assign(c.bridgeFees, v)),
+  setting('ODDEX_CROSSCHAIN_FEES', numberMap, (c, v) => (c.crosschainFees = v)),
   setting('ODDEX_DELAY_PREGAME_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.preGameMs = v)),
   setting('ODDEX_DELAY_INPLAY_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.inPlayDefaultMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),

@@ -6,6 +6,7 @@ import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
 import type { RealtimeServer } from './realtime/server.js';
 import type { TradingService } from './trading/service.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 
 export interface MarketReport {
   marketHash: string;
@@ -35,6 +36,8 @@ export interface AppContext {
   bus: EventBus;
   /** The engine, its runner and journal; implements TradingHooks for the catalogue. */
   trading: TradingService;
+  /** Sports, leagues, teams, fixtures, markets, live scores (in memory, written through to SQLite). */
+  catalogue: Catalogue;
   /** The realtime WebSocket server (set by server.ts once the HTTP server exists). */
   realtime?: RealtimeServer;
 }

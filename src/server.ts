@@ -12,6 +12,8 @@ import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
+import { Catalogue } from './catalogue/catalogue.js';
+import { seedDemoCatalogue } from './catalogue/demo.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -43,6 +45,7 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
 export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
   const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
   const db = openDatabase(config.dataDir);
+  const bus = new EventBus();
   const ctx: AppContext = {
     config,
     db,
@@ -51,10 +54,12 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     adminToken: resolveAdminToken(config, log),
     ready: false,
     apiKeys: new ApiKeys(db),
-    bus: new EventBus(),
+    bus,
+    catalogue: new Catalogue(db, bus, config.chainVersion),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
   };
   ctx.trading = new TradingService(ctx);
+  if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();
   log.info({ replayed }, 'engine rebuilt from the journal');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, splitQuarterLine } from './engine.js';
-import { EngineRejection, type Command, type MarketRef, type NewOrder } from './types.js';
+import type { EngineRejection} from './types.js';
+import { type Command, type MarketRef, type NewOrder } from './types.js';
 
 const E20 = 10n ** 20n;
 const USDC = 1_000_000n;

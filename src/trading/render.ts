@@ -1,6 +1,7 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
 import type { Order, Trade } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
+import type { SettlementView } from './settlement-credit.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -32,6 +33,8 @@ export interface TradeRenderContext {
   chainVersion: string;
   /** Market type of a market hash (betType), when the catalogue knows it. */
   marketType(marketHash: string): number | undefined;
+  /** Refund-aware settlement figures; without it trades render as if no refunds were paid. */
+  settlement?: SettlementView;
 }
 
 /** Net result of a settled trade in wei: payout minus stake. */
@@ -68,8 +71,9 @@ function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> 
     chainVersion: rc.chainVersion,
     exchangeEventId: t.exchangeEventId,
     netReturn,
-    settleNetReturnValue: netReturn,
-    marketHasRefunds: false,
+    // Settlement credit less stake: differs from netReturn by the trade's share of refunds paid before settlement.
+    settleNetReturnValue: rc.settlement ? toHumanUnits(rc.settlement.settleNetReturnWei(t), rc.decimals) : netReturn,
+    marketHasRefunds: rc.settlement?.hasRefunds(t.marketHash, t.bettor) ?? false,
     isQuarterLineLeg: t.quarterLineParentMarketHash !== undefined,
     ...(t.quarterLineParentMarketHash ? { quarterLineParentMarketHash: t.quarterLineParentMarketHash } : {}),
   };

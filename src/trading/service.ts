@@ -7,6 +7,10 @@ import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
 import { Journal } from '../store/journal.js';
 import { EngineRunner } from './runner.js';
 import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
+import { changedConsolidated, consolidatedContextOf } from './consolidated.js';
+import { changedRefundGroups } from './refund-groups.js';
+import { settlementViewOf } from './settlement-credit.js';
+import { tradeIndexOf } from './trade-index.js';
 
 export interface BestOddsSide {
   percentageOdds: string | null;
@@ -46,6 +50,7 @@ export class TradingService implements TradingHooks {
       decimals: c.baseTokenDecimals,
       chainVersion: c.chainVersion,
       marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
+      settlement: settlementViewOf(this.engine),
     };
   }
 
@@ -141,6 +146,9 @@ export class TradingService implements TradingHooks {
         'trades',
         [...events.trades].map((id) => tradeToRest(this.engine.tradesById.get(id)!, this.render)),
       );
+      const consolidated = changedConsolidated(this.engine, tradeIndexOf(this.engine), consolidatedContextOf(this.ctx), events);
+      if (consolidated.length > 0) bus.emit('consolidatedTrades', consolidated);
     }
+    for (const update of changedRefundGroups(this.engine, events, this.render.decimals)) bus.emit('refunds', update);
   }
 }

@@ -1,0 +1,169 @@
+// Operator API for the catalogue: sports, leagues, teams, fixtures, markets, live scores, main lines, results.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { badRequest, ok } from '../api/envelope.js';
+import { Hash } from '../api/params.js';
+import { requireAdmin } from './auth.js';
+import type { MarketRecord } from '../catalogue/catalogue.js';
+import type { FixtureStatusCode, Outcome } from '../catalogue/model.js';
+import { reportFixtureResult, reportMarket } from '../catalogue/reporting.js';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const EventId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+const Score = Type.Integer({ minimum: 0, maximum: 100_000 });
+const closed = { additionalProperties: false } as const;
+
+const SportBody = Type.Object({ sportId: Type.Optional(Id), label: Name }, closed);
+const LeagueBody = Type.Object({ leagueId: Type.Optional(Id), sportId: Id, label: Name, active: Type.Optional(Type.Boolean()) }, closed);
+const TeamBody = Type.Object({ teamId: Type.Optional(Id), sportId: Id, name: Name }, closed);
+const FixtureStatusSchema = Type.Integer({ minimum: 1, maximum: 9, description: '1 not started, 2 in progress, 3 finished, 4 cancelled, 5 postponed, 6 interrupted, 7 abandoned, 8 coverage lost, 9 about to start' });
+const FixtureBody = Type.Object(
+  {
+    exchangeEventId: Type.Optional(EventId),
+    leagueId: Id,
+    teamOneId: Id,
+    teamTwoId: Id,
+    gameTime: Type.Integer({ minimum: 0, description: 'UNIX seconds' }),
+    status: Type.Optional(FixtureStatusSchema),
+  },
+  closed,
+);
+const MarketBody = Type.Object(
+  {
+    exchangeEventId: EventId,
+    type: Type.Integer({ description: '1 (1X2), 2 (totals), 3 and 342 (spread), 52, 226 (moneyline)' }),
+    line: Type.Optional(Type.Number({ description: 'spread/total line in 0.25 steps; x.25/x.75 create quarter lines with legs' })),
+    selection: Type.Optional(Type.Union([Type.Literal('teamOne'), Type.Literal('draw'), Type.Literal('teamTwo')])),
+    liveEnabled: Type.Optional(Type.Boolean()),
+    mainLine: Type.Optional(Type.Boolean()),
+  },
+  closed,
+);
+const Period = Type.Object(
+  { label: Type.String({ maxLength: 100 }), isFinished: Type.Boolean(), teamOneScore: Type.String({ maxLength: 20 }), teamTwoScore: Type.String({ maxLength: 20 }) },
+  closed,
+);
+const LiveScoreBody = Type.Object(
+  {
+    exchangeEventId: EventId,
+    currentPeriod: Type.String({ maxLength: 100 }),
+    periodTime: Type.String({ maxLength: 50 }),
+    teamOneScore: Score,
+    teamTwoScore: Score,
+    periods: Type.Array(Period, { maxItems: 50 }),
+    extra: Type.Optional(Type.String({ maxLength: 10_000, description: 'JSON-encoded array of {Name, Value} string pairs' })),
+  },
+  closed,
+);
+const ResultBody = Type.Object({ teamOneScore: Score, teamTwoScore: Score }, closed);
+const ReportBody = Type.Object(
+  { outcome: Type.Integer({ minimum: 0, maximum: 2, description: '0 void, 1 outcome one, 2 outcome two' }), teamOneScore: Type.Optional(Score), teamTwoScore: Type.Optional(Score) },
+  closed,
+);
+const MarketStatusBody = Type.Object({ status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')]) }, closed);
+const FixtureParams = Type.Object({ exchangeEventId: EventId });
+const MarketParams = Type.Object({ marketHash: Hash });
+
+/** `extra` must be what clients parse: a JSON array of {Name, Value} strings. */
+function checkExtra(extra: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(extra);
+  } catch {
+    parsed = undefined;
+  }
+  const pairs =
+    Array.isArray(parsed) &&
+    parsed.every((p: unknown) => {
+      const o = p as Record<string, unknown> | null;
+      return typeof o === 'object' && o !== null && typeof o.Name === 'string' && typeof o.Value === 'string';
+    });
+  if (!pairs) throw badRequest('INVALID_PARAMETER', 'extra must be a JSON-encoded array of {Name, Value} string pairs');
+  return extra;
+}
+
+export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // onRequest: the token is checked before the body is parsed or validated, so strangers learn nothing.
+  const onRequest = requireAdmin(ctx);
+  const catalogue = ctx.catalogue;
+  const rest = (markets: MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
+  const schema = <T extends object>(s: T) => ({ tags: ['admin'], security: [{ admin: [] }], ...s });
+  const nowIso = () => new Date(ctx.now()).toISOString();
+
+  app.post('/admin/sports', { onRequest, schema: schema({ body: SportBody }) }, async (request) =>
+    ok(catalogue.toRestSport(catalogue.createSport(request.body as Static<typeof SportBody>))),
+  );
+
+  app.post('/admin/leagues', { onRequest, schema: schema({ body: LeagueBody }) }, async (request) =>
+    ok(catalogue.toRestLeague(catalogue.createLeague(request.body as Static<typeof LeagueBody>))),
+  );
+
+  app.post('/admin/teams', { onRequest, schema: schema({ body: TeamBody }) }, async (request) =>
+    ok(catalogue.toRestTeam(catalogue.createTeam(request.body as Static<typeof TeamBody>))),
+  );
+
+  app.post('/admin/fixtures', { onRequest, schema: schema({ body: FixtureBody }) }, async (request) => {
+    const body = request.body as Static<typeof FixtureBody>;
+    const fixture = catalogue.createFixture({ ...body, status: body.status as FixtureStatusCode | undefined });
+    return ok(catalogue.toRestFixture(fixture));
+  });
+
+  app.post(
+    '/admin/fixtures/:exchangeEventId/status',
+    { onRequest, schema: schema({ params: FixtureParams, body: Type.Object({ status: FixtureStatusSchema }, closed) }) },
+    async (request) => {
+      const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
+      const { status } = request.body as { status: number };
+      return ok(catalogue.toRestFixture(catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode)));
+    },
+  );
+
+  app.post(
+    '/admin/fixtures/:exchangeEventId/result',
+    { onRequest, schema: schema({ params: FixtureParams, body: ResultBody }) },
+    async (request) => {
+      const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
+      const { teamOneScore, teamTwoScore } = request.body as Static<typeof ResultBody>;
+      return ok(rest(await reportFixtureResult(ctx, exchangeEventId, teamOneScore, teamTwoScore)));
+    },
+  );
+
+  app.post('/admin/markets', { onRequest, schema: schema({ body: MarketBody }) }, async (request) =>
+    ok(rest(catalogue.createMarkets(request.body as Static<typeof MarketBody>))),
+  );
+
+  app.post(
+    '/admin/markets/:marketHash/status',
+    { onRequest, schema: schema({ params: MarketParams, body: MarketStatusBody }) },
+    async (request) => {
+      const { marketHash } = request.params as Static<typeof MarketParams>;
+      const { status } = request.body as Static<typeof MarketStatusBody>;
+      return ok(catalogue.toRestMarket(catalogue.setMarketStatus(catalogue.requireMarket(marketHash).marketHash, status)));
+    },
+  );
+
+  app.post('/admin/markets/:marketHash/main-line', { onRequest, schema: schema({ params: MarketParams }) }, async (request) => {
+    const { marketHash } = request.params as Static<typeof MarketParams>;
+    return ok(catalogue.toRestMarket(catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
+  });
+
+  app.post(
+    '/admin/markets/:marketHash/report',
+    { onRequest, schema: schema({ params: MarketParams, body: ReportBody }) },
+    async (request) => {
+      const { marketHash } = request.params as Static<typeof MarketParams>;
+      const { outcome, teamOneScore, teamTwoScore } = request.body as Static<typeof ReportBody>;
+      if ((teamOneScore === undefined) !== (teamTwoScore === undefined)) {
+        throw badRequest('INVALID_PARAMETER', 'teamOneScore and teamTwoScore go together: send both or neither');
+      }
+      return ok(rest(await reportMarket(ctx, marketHash, outcome as Outcome, { teamOneScore, teamTwoScore })));
+    },
+  );
+
+  app.post('/admin/live-scores', { onRequest, schema: schema({ body: LiveScoreBody }) }, async (request) => {
+    const body = request.body as Static<typeof LiveScoreBody>;
+    return ok(catalogue.putLiveScore({ ...body, extra: checkExtra(body.extra ?? '[]') }, nowIso()));
+  });
+}

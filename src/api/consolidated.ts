@@ -1,0 +1,59 @@
+// GET /trades/consolidated: one entry per fill, bettor and market (quarter-line bets as two legs plus a parent).
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { badRequest, ok } from './envelope.js';
+import { Address, HASH_PATTERN } from './params.js';
+import { CONSOLIDATED_SORT_FIELDS, consolidatedContextOf, listConsolidated } from '../trading/consolidated.js';
+import { tradeIndexOf } from '../trading/trade-index.js';
+
+/** Largest page size; page numbers stop at MAX_PAGE so page * perPage stays a small integer. */
+export const CONSOLIDATED_MAX_PER_PAGE = 100;
+export const CONSOLIDATED_MAX_PAGE = 100_000;
+
+const ConsolidatedQuery = Type.Object({
+  bettor: Type.Optional(Address),
+  settled: Type.Boolean({ description: 'true: only settled entries; false: only unsettled ones' }),
+  page: Type.Integer({ minimum: 0, maximum: CONSOLIDATED_MAX_PAGE }),
+  perPage: Type.Integer({ minimum: 1, maximum: CONSOLIDATED_MAX_PER_PAGE }),
+  sortBy: Type.Optional(Type.Union(CONSOLIDATED_SORT_FIELDS.map((f) => Type.Literal(f)), { description: 'default betTime; ties keep creation order' })),
+  sortAsc: Type.Boolean(),
+  maker: Type.Optional(Type.Boolean()),
+  exchangeEventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  tradeStatus: Type.Optional(Type.Union([Type.Literal('SUCCESS'), Type.Literal('FAILED')])),
+  marketHash: Type.Optional(Type.String({ pattern: HASH_PATTERN, description: 'a quarter-line market also matches its legs' })),
+  hideQuarterLineParents: Type.Optional(Type.Boolean()),
+  hideQuarterLineLegs: Type.Optional(Type.Boolean({ description: 'not together with hideQuarterLineParents=true (CONFLICTING_FILTERS)' })),
+});
+
+export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const description =
+    'One entry per fill, bettor and market; a quarter-line bet is two legs plus a synthetic parent whose fillHash is ' +
+    'keccak256("quarter:" + fillHash + lower-case bettor). totalStake and totalReturn are wei; netReturn, ' +
+    'settleNetReturnValue and totalBetTimeValue human units. Fills waiting on the chain are not listed.';
+  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery } }, async (request) => {
+    const q = request.query as Static<typeof ConsolidatedQuery>;
+    if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
+      throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
+    }
+    const engine = ctx.trading.engine;
+    return ok(
+      listConsolidated(
+        tradeIndexOf(engine),
+        consolidatedContextOf(ctx),
+        {
+          settled: q.settled,
+          ...(q.bettor !== undefined ? { bettor: q.bettor } : {}),
+          ...(q.maker !== undefined ? { maker: q.maker } : {}),
+          ...(q.exchangeEventId !== undefined ? { exchangeEventId: q.exchangeEventId } : {}),
+          ...(q.tradeStatus !== undefined ? { tradeStatus: q.tradeStatus } : {}),
+          ...(q.marketHash !== undefined ? { marketHash: q.marketHash.toLowerCase() } : {}),
+          hideQuarterLineParents: q.hideQuarterLineParents ?? false,
+          hideQuarterLineLegs: q.hideQuarterLineLegs ?? false,
+        },
+        { sortBy: q.sortBy ?? 'betTime', ascending: q.sortAsc },
+        { page: q.page, perPage: q.perPage },
+      ),
+    );
+  });
+}

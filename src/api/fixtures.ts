@@ -1,0 +1,42 @@
+// GET /fixture/active, /live-scores.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { ok } from './envelope.js';
+import { parseCommaList } from './params.js';
+import type { LiveScore } from '../catalogue/model.js';
+
+const FixturesQuery = Type.Object({ leagueId: Type.Integer({ minimum: 0 }) });
+
+const LiveScoresQuery = Type.Object({
+  exchangeEventIds: Type.Optional(
+    Type.String({ description: 'comma-separated event ids, up to 50; without it, every active fixture with a score' }),
+  ),
+});
+
+const MAX_EVENT_IDS = 50;
+
+export function registerFixtureRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const catalogue = ctx.catalogue;
+
+  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery } }, async (request) => {
+    const { leagueId } = request.query as Static<typeof FixturesQuery>;
+    const fixtures = catalogue
+      .fixtures()
+      .filter((f) => f.leagueId === leagueId && catalogue.isActiveFixture(f))
+      .sort((a, b) => a.gameTime - b.gameTime || a.exchangeEventId.localeCompare(b.exchangeEventId));
+    return ok(fixtures.map((f) => catalogue.toRestFixture(f)));
+  });
+
+  app.get('/live-scores', { schema: { tags: ['catalogue'], querystring: LiveScoresQuery } }, async (request) => {
+    const { exchangeEventIds } = request.query as Static<typeof LiveScoresQuery>;
+    const ids =
+      exchangeEventIds === undefined
+        ? catalogue
+            .fixtures()
+            .filter((f) => catalogue.isActiveFixture(f))
+            .map((f) => f.exchangeEventId)
+        : [...new Set(parseCommaList(exchangeEventIds, 'exchangeEventIds', { max: MAX_EVENT_IDS }))];
+    return ok(ids.map((id) => catalogue.liveScore(id)).filter((s): s is LiveScore => s !== undefined));
+  });
+}

@@ -1,0 +1,92 @@
+// GET /markets/active, /markets/find, /markets/popular.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { badRequest, ok } from './envelope.js';
+import { isHash, isIntString, parseCommaList } from './params.js';
+import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
+import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
+
+const ActiveQuery = Type.Object({
+  onlyMainLine: Type.Optional(Type.Boolean()),
+  eventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  leagueId: Type.Optional(Type.Integer({ minimum: 0 })),
+  sportIds: Type.Optional(Type.String({ description: 'comma-separated sport ids' })),
+  liveOnly: Type.Optional(Type.Boolean({ description: 'only markets open for in-play betting now (live-enabled, game in progress)' })),
+  betGroup: Type.Optional(Type.String({ description: `one of ${Object.keys(BET_GROUPS).join(', ')}; not with type` })),
+  type: Type.Optional(Type.String({ description: 'comma-separated market types; not with betGroup' })),
+  paginationKey: Type.Optional(Type.String({ maxLength: 200 })),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  gameTime: Type.Optional(Type.Integer({ minimum: 0, description: 'games starting at or after this UNIX time' })),
+});
+
+const FindQuery = Type.Object({
+  marketHashes: Type.Optional(Type.String({ description: 'comma-separated market hashes, 1 to 30' })),
+});
+
+const MAX_FIND_HASHES = 30;
+const POPULAR_COUNT = 10;
+const MAX_LIST_ITEMS = 50;
+
+const intList = (raw: string, field: string) =>
+  new Set(parseCommaList(raw, field, { max: MAX_LIST_ITEMS, valid: isIntString }).map(Number));
+
+/** The market types a query asks for: betGroup xor type, or undefined for all. */
+function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
+  if (q.betGroup !== undefined && q.type !== undefined) {
+    throw badRequest('INVALID_PARAMETER', 'betGroup and type are mutually exclusive: send one of them');
+  }
+  if (q.betGroup !== undefined) {
+    const types = BET_GROUPS[q.betGroup];
+    if (!types) throw badRequest('INVALID_PARAMETER', `betGroup must be one of ${Object.keys(BET_GROUPS).join(', ')}`);
+    return new Set(types);
+  }
+  return q.type === undefined ? undefined : intList(q.type, 'type');
+}
+
+export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const catalogue = ctx.catalogue;
+  const rest = (markets: readonly MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
+
+  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery } }, async (request) => {
+    const q = request.query as Static<typeof ActiveQuery>;
+    const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
+    if (q.paginationKey && !after) throw badRequest('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
+    const page = pageOfMarkets(
+      catalogue.activeMarkets(),
+      {
+        onlyMainLine: q.onlyMainLine,
+        eventId: q.eventId,
+        leagueId: q.leagueId,
+        sportIds: q.sportIds === undefined ? undefined : intList(q.sportIds, 'sportIds'),
+        liveOnly: q.liveOnly,
+        types: typesOf(q),
+        gameTime: q.gameTime,
+      },
+      { after, pageSize: q.pageSize, isInPlay: (m) => catalogue.isInPlay(m) },
+    );
+    return ok({ markets: rest(page.markets), nextKey: page.next ? encodeCursor(page.next) : '' });
+  });
+
+  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery } }, async (request) => {
+    const { marketHashes } = request.query as Static<typeof FindQuery>;
+    if (!marketHashes) throw badRequest('BAD_MARKET_HASHES', 'marketHashes is required: 1 to 30 comma-separated market hashes');
+    const hashes = parseCommaList(marketHashes, 'marketHashes', {
+      max: MAX_FIND_HASHES,
+      errorCode: 'BAD_MARKET_HASHES',
+      valid: isHash,
+    }).map((h) => h.toLowerCase());
+    const found = [...new Set(hashes)].flatMap((h) => catalogue.getMarket(h) ?? []);
+    return ok(rest(found));
+  });
+
+  app.get('/markets/popular', { schema: { tags: ['markets'] } }, async () => {
+    const volume = ctx.trading.matchedVolume();
+    const top = [...catalogue.activeMarkets()]
+      .map((m) => ({ m, v: volume.get(m.marketHash) ?? 0n }))
+      // activeMarkets is already in (gameTime, marketHash) order and sort is stable: ties keep it.
+      .sort((a, b) => (a.v === b.v ? 0 : a.v > b.v ? -1 : 1))
+      .slice(0, POPULAR_COUNT);
+    return ok(rest(top.map((x) => x.m)));
+  });
+}

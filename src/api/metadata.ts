@@ -1,0 +1,60 @@
+// GET /metadata: addresses, fees, minimums and signing parameters a client reads instead of hard-coding.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ok } from './envelope.js';
+import { checksumAddress } from '../protocol/address.js';
+import { BRIDGE_FEE_NAMES } from '../config.js';
+import type { MarketRecord } from '../catalogue/model.js';
+
+const ORACLE_FEE_KEYS = ['0', '1', '2', '3'] as const;
+const POPULAR_SPORTS = 5;
+
+/** Ids ordered by how many active markets they carry (most first), ties by id. */
+function byMarketCount(markets: readonly MarketRecord[], key: (m: MarketRecord) => number, ids: number[]): number[] {
+  const counts = new Map<number, number>();
+  for (const m of markets) counts.set(key(m), (counts.get(key(m)) ?? 0) + 1);
+  return [...ids].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || a - b);
+}
+
+export function metadataOf(ctx: AppContext): Record<string, unknown> {
+  const c = ctx.config;
+  const token = checksumAddress(c.baseTokenAddress);
+  const active = ctx.catalogue.activeMarkets();
+  const sportsWithMarkets = ctx.catalogue.sports().filter((s) => active.some((m) => m.sportId === s.sportId));
+  const leagueOrderingBySport: Record<string, number[]> = {};
+  for (const sport of ctx.catalogue.sports()) {
+    const leagueIds = ctx.catalogue
+      .leagues()
+      .filter((l) => l.sportId === sport.sportId && l.active)
+      .map((l) => l.leagueId);
+    leagueOrderingBySport[sport.sportId] = byMarketCount(active, (m) => m.leagueId, leagueIds);
+  }
+  return {
+    executorAddress: checksumAddress(c.executorAddress),
+    oracleFees: { [token]: Object.fromEntries(ORACLE_FEE_KEYS.map((k) => [k, c.oracleFee.toString()])) },
+    exchangeAffiliate: { address: checksumAddress(c.exchangeAffiliate), amount: c.exchangeAffiliateAmount.toString() },
+    makerOrderMinimums: { [token]: c.makerMinimum.toString() },
+    takerMinimums: { [token]: c.takerMinimum.toString() },
+    addresses: { [c.chainId]: { [c.baseTokenSymbol]: token } },
+    EIP712FillHasher: checksumAddress(c.eip712FillHasher),
+    TokenTransferProxy: checksumAddress(c.tokenTransferProxy),
+    oddsLadderStepSize: c.oddsLadderStepSize,
+    ...Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, c.bridgeFees[name] ?? 0])),
+    popularSports: byMarketCount(
+      active,
+      (m) => m.sportId,
+      sportsWithMarkets.map((s) => s.sportId),
+    ).slice(0, POPULAR_SPORTS),
+    leagueOrderingBySport,
+    cashoutFee: c.cashoutFee.toString(),
+    crosschainFees: { [c.chainId]: 0, ...c.crosschainFees },
+    chainVersion: c.chainVersion,
+    domainVersion: c.domainVersion,
+    chainId: c.chainId,
+    domainNames: { ...c.domainNames },
+  };
+}
+
+export function registerMetadataRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/metadata', { schema: { tags: ['metadata'] } }, async () => ok(metadataOf(ctx)));
+}

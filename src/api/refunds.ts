@@ -1,0 +1,41 @@
+// GET /trades/portfolio/refunds: a bettor's capital-efficiency refunds, grouped per market and token.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { ok } from './envelope.js';
+import { Address, Hash } from './params.js';
+import { refundGroups } from '../trading/refund-groups.js';
+
+export const REFUNDS_MAX_PER_PAGE = 500;
+export const REFUNDS_MAX_PAGE = 100_000;
+
+const RefundsQuery = Type.Object({
+  bettor: Address,
+  marketHash: Type.Optional(Hash),
+  baseToken: Type.Optional(Address),
+  fillHash: Type.Optional(Hash),
+  maker: Type.Optional(Type.Boolean({ description: 'true: refunds as a maker; false: as a taker; absent: both' })),
+  sortAsc: Type.Boolean({ description: 'groups by their latest refund, events by time' }),
+  page: Type.Integer({ minimum: 0, maximum: REFUNDS_MAX_PAGE }),
+  perPage: Type.Integer({ minimum: 1, maximum: REFUNDS_MAX_PER_PAGE }),
+});
+
+export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], querystring: RefundsQuery } }, async (request) => {
+    const q = request.query as Static<typeof RefundsQuery>;
+    const groups = refundGroups(
+      ctx.trading.engine.refunds,
+      {
+        bettor: q.bettor,
+        ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
+        ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
+        ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
+        ...(q.maker !== undefined ? { maker: q.maker } : {}),
+      },
+      ctx.config.baseTokenDecimals,
+      q.sortAsc,
+    );
+    const start = q.page * q.perPage;
+    return ok({ results: groups.slice(start, start + q.perPage), count: groups.length });
+  });
+}

@@ -1,0 +1,42 @@
+// GET /search: active fixtures whose team names contain the query.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { ok } from './envelope.js';
+
+const SearchQuery = Type.Object({
+  query: Type.String({ minLength: 3, maxLength: 100, description: 'part of a team name, case-insensitive' }),
+});
+
+const MAX_RESULTS = 8;
+
+export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const catalogue = ctx.catalogue;
+  app.get('/search', { schema: { tags: ['markets'], querystring: SearchQuery } }, async (request) => {
+    const needle = (request.query as Static<typeof SearchQuery>).query.toLowerCase();
+    const hits = catalogue
+      .fixtures()
+      .filter((f) => catalogue.isActiveFixture(f))
+      .map((f) => ({ f, markets: catalogue.marketsOfEvent(f.exchangeEventId).filter((m) => m.status === 'ACTIVE') }))
+      // A fixture without an open market has nothing to bet on.
+      .filter(({ markets }) => markets.length > 0)
+      .filter(({ f }) => [f.teamOneId, f.teamTwoId].some((id) => catalogue.teamName(id).toLowerCase().includes(needle)))
+      .sort((a, b) => a.f.gameTime - b.f.gameTime || a.f.exchangeEventId.localeCompare(b.f.exchangeEventId))
+      .slice(0, MAX_RESULTS);
+    return ok(
+      hits.map(({ f, markets }) => {
+        const first = markets[0]!;
+        return {
+          eventId: f.exchangeEventId,
+          gameTime: f.gameTime,
+          teamOneName: first.teamOneName,
+          teamTwoName: first.teamTwoName,
+          sportId: first.sportId,
+          leagueId: first.leagueId,
+          leagueLabel: first.leagueLabel,
+          type: [...new Set(markets.map((m) => m.type))].sort((a, b) => a - b),
+        };
+      }),
+    );
+  });
+}

@@ -1,0 +1,34 @@
+// GET /sports, /leagues/active, /teams.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
+import { ok } from './envelope.js';
+
+const LeaguesQuery = Type.Object({ sportId: Type.Optional(Type.Integer({ minimum: 0 })) });
+
+const TeamsQuery = Type.Object({
+  sportId: Type.Optional(Type.Integer({ minimum: 0 })),
+  teamId: Type.Optional(Type.Integer({ minimum: 0 })),
+  page: Type.Integer({ minimum: 0, default: 0, description: 'page number, from 0' }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+});
+
+export function registerSportRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const catalogue = ctx.catalogue;
+
+  app.get('/sports', { schema: { tags: ['catalogue'] } }, async () => ok(catalogue.sports().map(catalogue.toRestSport)));
+
+  app.get('/leagues/active', { schema: { tags: ['catalogue'], querystring: LeaguesQuery } }, async (request) => {
+    const { sportId } = request.query as Static<typeof LeaguesQuery>;
+    const leagues = catalogue.leagues().filter((l) => l.active && (sportId === undefined || l.sportId === sportId));
+    return ok(leagues.map(catalogue.toRestLeague));
+  });
+
+  app.get('/teams', { schema: { tags: ['catalogue'], querystring: TeamsQuery } }, async (request) => {
+    const q = request.query as Static<typeof TeamsQuery>;
+    const teams = catalogue
+      .teams()
+      .filter((t) => (q.sportId === undefined || t.sportId === q.sportId) && (q.teamId === undefined || t.teamId === q.teamId));
+    return ok(teams.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize).map((t) => catalogue.toRestTeam(t)));
+  });
+}

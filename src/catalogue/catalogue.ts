@@ -1,0 +1,510 @@
+// The market catalogue: sports, leagues, teams, fixtures, markets and live scores. Held in memory (every lookup
+// is synchronous), written through to SQLite, changes announced on the bus as REST-shaped objects.
+import type { Db } from '../store/db.js';
+import type { EventBus } from '../events.js';
+import { ApiError, badRequest, notFound } from '../api/envelope.js';
+import { CatalogueStore, type StoredMarket } from './store.js';
+import {
+  ACTIVE_FIXTURE_STATUSES,
+  FixtureStatus,
+  LINE_TYPES,
+  MARKET_TYPES,
+  MarketType,
+  SELECTIONS,
+  type Fixture,
+  type FixtureStatusCode,
+  type League,
+  type LiveScore,
+  type LiveScorePeriod,
+  type MarketRecord,
+  type MarketTypeCode,
+  type Outcome,
+  type Selection,
+  type Sport,
+  type Team,
+} from './model.js';
+import { hasLine, isQuarterLine, isQuarterStep, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
+import { restFixture, restLeague, restMarket, restSport, restTeam } from './rest.js';
+
+export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';
+
+export interface NewMarket {
+  exchangeEventId: string;
+  type: number;
+  line?: number;
+  /** 1X2 only; without it all three binary markets are created. */
+  selection?: Selection;
+  liveEnabled?: boolean;
+  mainLine?: boolean;
+}
+
+export interface NewLiveScore {
+  exchangeEventId: string;
+  currentPeriod: string;
+  periodTime: string;
+  teamOneScore: number;
+  teamTwoScore: number;
+  periods: LiveScorePeriod[];
+  extra: string;
+}
+
+export interface Settlement {
+  marketHash: string;
+  outcome: Outcome;
+  teamOneScore?: number;
+  teamTwoScore?: number;
+}
+
+const conflict = (errorCode: string, message: string) => new ApiError(409, errorCode, message);
+/** Totals below this make no sense (a quarter total's lower leg must reach it too). */
+const MIN_TOTAL_LINE = 0.5;
+const MAX_ABS_LINE = 1000;
+const byGameTimeThenHash = (a: MarketRecord, b: MarketRecord) =>
+  a.gameTime - b.gameTime || (a.marketHash < b.marketHash ? -1 : a.marketHash > b.marketHash ? 1 : 0);
+
+export class Catalogue {
+  private readonly store: CatalogueStore;
+  private readonly sportsById = new Map<number, Sport>();
+  private readonly leaguesById = new Map<number, League>();
+  private readonly teamsById = new Map<number, Team>();
+  private readonly fixturesById = new Map<string, Fixture>();
+  private readonly marketsByHash = new Map<string, MarketRecord>();
+  private readonly marketsByEvent = new Map<string, MarketRecord[]>();
+  private readonly liveScoresByEvent = new Map<string, LiveScore>();
+  /** ACTIVE markets by (gameTime, marketHash); rebuilt lazily after a change. */
+  private activeSorted: MarketRecord[] | undefined;
+  /** Rendered REST objects; records are replaced on every change, so a stale entry is never hit. */
+  private readonly restCache = new WeakMap<MarketRecord, Record<string, unknown>>();
+  /** Markets whose report is in flight (between the engine call and marking them settled). */
+  private readonly reporting = new Set<string>();
+
+  constructor(
+    db: Db,
+    private readonly bus: EventBus,
+    private readonly chainVersion: string,
+  ) {
+    this.store = new CatalogueStore(db);
+    for (const s of this.store.loadSports()) this.sportsById.set(s.sportId, s);
+    for (const l of this.store.loadLeagues()) this.leaguesById.set(l.leagueId, l);
+    for (const t of this.store.loadTeams()) this.teamsById.set(t.teamId, t);
+    for (const f of this.store.loadFixtures()) this.fixturesById.set(f.exchangeEventId, f);
+    for (const m of this.store.loadMarkets()) this.cacheMarket(this.recordOf(m));
+    for (const s of this.store.loadLiveScores()) this.liveScoresByEvent.set(s.exchangeEventId, s);
+  }
+
+  // ---- reads used per request by the trading side -------------------------------------------------
+
+  /** Any status. Hashes are lower case. */
+  getMarket(marketHash: string): MarketRecord | undefined {
+    return this.marketsByHash.get(marketHash);
+  }
+
+  getMarketByIdentity(exchangeEventId: string, type: number, line?: number, selection?: Selection): MarketRecord | undefined {
+    return this.marketsByHash.get(marketHashOf({ exchangeEventId, type, line, selection }));
+  }
+
+  marketsOfEvent(exchangeEventId: string): MarketRecord[] {
+    return this.marketsByEvent.get(exchangeEventId) ?? [];
+  }
+
+  /** ACTIVE markets of these leagues. */
+  marketsOfLeagues(leagueIds: number[]): MarketRecord[] {
+    const wanted = new Set(leagueIds);
+    return this.activeMarkets().filter((m) => wanted.has(m.leagueId));
+  }
+
+  /** The fixture is in progress (status 2): fills wait the in-play betting delay. */
+  isInPlay(market: MarketRecord): boolean {
+    return this.fixturesById.get(market.exchangeEventId)?.status === FixtureStatus.IN_PROGRESS;
+  }
+
+  toRestMarket(market: MarketRecord): Record<string, unknown> {
+    let rest = this.restCache.get(market);
+    if (!rest) {
+      rest = restMarket(market, this.chainVersion);
+      this.restCache.set(market, rest);
+    }
+    return rest;
+  }
+
+  // ---- reads for the catalogue endpoints --------------------------------------------------------
+
+  isEmpty(): boolean {
+    return this.sportsById.size === 0;
+  }
+
+  /** ACTIVE markets ordered by (gameTime, marketHash): the order /markets/active pages through. */
+  activeMarkets(): readonly MarketRecord[] {
+    this.activeSorted ??= [...this.marketsByHash.values()].filter((m) => m.status === 'ACTIVE').sort(byGameTimeThenHash);
+    return this.activeSorted;
+  }
+
+  sports(): Sport[] {
+    return [...this.sportsById.values()].sort((a, b) => a.sportId - b.sportId);
+  }
+
+  leagues(): League[] {
+    return [...this.leaguesById.values()].sort((a, b) => a.leagueId - b.leagueId);
+  }
+
+  teams(): Team[] {
+    return [...this.teamsById.values()].sort((a, b) => a.teamId - b.teamId);
+  }
+
+  fixture(exchangeEventId: string): Fixture | undefined {
+    return this.fixturesById.get(exchangeEventId);
+  }
+
+  fixtures(): Fixture[] {
+    return [...this.fixturesById.values()];
+  }
+
+  isActiveFixture(f: Fixture): boolean {
+    return ACTIVE_FIXTURE_STATUSES.has(f.status);
+  }
+
+  liveScore(exchangeEventId: string): LiveScore | undefined {
+    return this.liveScoresByEvent.get(exchangeEventId);
+  }
+
+  teamName(teamId: number): string {
+    return this.teamsById.get(teamId)?.name ?? '';
+  }
+
+  toRestFixture(f: Fixture): Record<string, unknown> {
+    return restFixture(f, this.teamsById.get(f.teamOneId)!, this.teamsById.get(f.teamTwoId)!, this.leaguesById.get(f.leagueId)!);
+  }
+
+  toRestTeam(t: Team): Record<string, unknown> {
+    const sportActive = [...this.leaguesById.values()].some((l) => l.sportId === t.sportId && l.active);
+    return restTeam(t, this.sportsById.get(t.sportId)!, sportActive);
+  }
+
+  toRestLeague = restLeague;
+  toRestSport = restSport;
+
+  // ---- operator writes ----------------------------------------------------------------------------
+
+  /** Runs several writes in one database transaction (the demo seed). */
+  transaction<T>(fn: () => T): T {
+    return this.store.transaction(fn);
+  }
+
+  createSport(input: { sportId?: number; label: string }): Sport {
+    const sportId = input.sportId ?? nextId(this.sportsById.keys());
+    if (this.sportsById.has(sportId)) throw conflict('SPORT_EXISTS', `sportId ${sportId} exists`);
+    if (this.sports().some((s) => sameName(s.label, input.label))) throw conflict('SPORT_EXISTS', `a sport "${input.label}" exists`);
+    const sport: Sport = { sportId, label: input.label };
+    this.store.insertSport(sport);
+    this.sportsById.set(sportId, sport);
+    return sport;
+  }
+
+  createLeague(input: { leagueId?: number; sportId: number; label: string; active?: boolean }): League {
+    this.requireSport(input.sportId);
+    const leagueId = input.leagueId ?? nextId(this.leaguesById.keys());
+    if (this.leaguesById.has(leagueId)) throw conflict('LEAGUE_EXISTS', `leagueId ${leagueId} exists`);
+    if (this.leagues().some((l) => l.sportId === input.sportId && sameName(l.label, input.label))) {
+      throw conflict('LEAGUE_EXISTS', `sport ${input.sportId} has a league "${input.label}"`);
+    }
+    const league: League = { leagueId, sportId: input.sportId, label: input.label, active: input.active ?? true };
+    this.store.insertLeague(league);
+    this.leaguesById.set(leagueId, league);
+    return league;
+  }
+
+  createTeam(input: { teamId?: number; sportId: number; name: string }): Team {
+    this.requireSport(input.sportId);
+    const teamId = input.teamId ?? nextId(this.teamsById.keys());
+    if (this.teamsById.has(teamId)) throw conflict('TEAM_EXISTS', `teamId ${teamId} exists`);
+    if (this.teams().some((t) => t.sportId === input.sportId && sameName(t.name, input.name))) {
+      throw conflict('TEAM_EXISTS', `sport ${input.sportId} has a team "${input.name}"`);
+    }
+    const team: Team = { teamId, sportId: input.sportId, name: input.name };
+    this.store.insertTeam(team);
+    this.teamsById.set(teamId, team);
+    return team;
+  }
+
+  createFixture(input: {
+    exchangeEventId?: string;
+    leagueId: number;
+    teamOneId: number;
+    teamTwoId: number;
+    gameTime: number;
+    status?: FixtureStatusCode;
+  }): Fixture {
+    const league = this.leaguesById.get(input.leagueId);
+    if (!league) throw notFound('LEAGUE_NOT_FOUND', `no league ${input.leagueId}`);
+    for (const field of ['teamOneId', 'teamTwoId'] as const) {
+      const team = this.teamsById.get(input[field]);
+      if (!team) throw notFound('TEAM_NOT_FOUND', `${field}: no team ${input[field]}`);
+      if (team.sportId !== league.sportId) {
+        throw badRequest('TEAM_NOT_IN_SPORT', `${field}: team ${team.teamId} plays sport ${team.sportId}, the league sport ${league.sportId}`);
+      }
+    }
+    if (input.teamOneId === input.teamTwoId) throw badRequest('INVALID_PARAMETER', 'teamTwoId must differ from teamOneId');
+    const exchangeEventId = input.exchangeEventId ?? this.nextEventId();
+    if (this.fixturesById.has(exchangeEventId)) throw conflict('FIXTURE_EXISTS', `fixture ${exchangeEventId} exists`);
+    const fixture: Fixture = {
+      exchangeEventId,
+      leagueId: input.leagueId,
+      teamOneId: input.teamOneId,
+      teamTwoId: input.teamTwoId,
+      gameTime: input.gameTime,
+      status: input.status ?? FixtureStatus.NOT_STARTED,
+    };
+    this.store.insertFixture(fixture);
+    this.fixturesById.set(exchangeEventId, fixture);
+    this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
+    return fixture;
+  }
+
+  setFixtureStatus(exchangeEventId: string, status: FixtureStatusCode): Fixture {
+    const current = this.requireFixture(exchangeEventId);
+    if (current.status === status) return current;
+    const fixture = { ...current, status };
+    this.store.updateFixtureStatus(exchangeEventId, status);
+    this.fixturesById.set(exchangeEventId, fixture);
+    this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
+    return fixture;
+  }
+
+  /**
+   * Creates the market(s) of one request: all three binary markets for a 1X2 without a selection; for a quarter
+   * line also its two leg markets, linking legs that exist already. Returns the requested markets, then the legs.
+   */
+  createMarkets(input: NewMarket): MarketRecord[] {
+    const fixture = this.requireFixture(input.exchangeEventId);
+    const type = checkMarketType(input);
+    const requested: StoredMarket[] = (
+      type === MarketType.ONE_X_TWO ? (input.selection ? [input.selection] : SELECTIONS) : [undefined]
+    ).map((selection) => ({
+      marketHash: marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line: input.line, selection }),
+      exchangeEventId: fixture.exchangeEventId,
+      type,
+      ...(input.line !== undefined ? { line: normalizeLine(input.line) } : {}),
+      ...(selection ? { selection } : {}),
+      status: 'ACTIVE',
+      liveEnabled: input.liveEnabled ?? false,
+      ...(hasLine(type) ? { mainLine: false } : {}),
+    }));
+    for (const m of requested) {
+      if (this.marketsByHash.has(m.marketHash)) throw conflict('MARKET_EXISTS', `market ${m.marketHash} exists`);
+    }
+    const legs: StoredMarket[] = [];
+    const parent = requested[0]!;
+    if (parent.line !== undefined && isQuarterLine(parent.line)) {
+      const legHashes = legLines(parent.line).map((line) => {
+        const marketHash = marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line });
+        const existing = this.marketsByHash.get(marketHash);
+        if (existing?.status === 'SETTLED') throw conflict('MARKET_ALREADY_REPORTED', `leg market ${marketHash} is settled`);
+        if (!existing) legs.push({ ...parent, marketHash, line, mainLine: false });
+        return marketHash;
+      }) as [string, string];
+      parent.legMarketHashes = legHashes;
+    }
+    const created = [...requested, ...legs];
+    this.store.transaction(() => {
+      for (const m of created) this.store.putMarket(m);
+    });
+    for (const m of created) this.cacheMarket(this.recordOf(m));
+    this.bus.emit('markets', created.map((m) => this.toRestMarket(this.marketsByHash.get(m.marketHash)!)));
+    if (input.mainLine) this.setMainLine(parent.marketHash);
+    const linked = parent.legMarketHashes?.filter((h) => !legs.some((l) => l.marketHash === h)) ?? [];
+    return [...created.map((m) => m.marketHash), ...linked].map((h) => this.marketsByHash.get(h)!);
+  }
+
+  /** Makes this market the main line of its event+type group and clears the flag on the others. */
+  setMainLine(marketHash: string): MarketRecord {
+    const market = this.requireMarket(marketHash);
+    if (!LINE_TYPES.has(market.type)) throw badRequest('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
+    const group = this.marketsOfEvent(market.exchangeEventId).filter((m) => m.type === market.type);
+    const changed = group.filter((m) => m.mainLine !== (m.marketHash === marketHash));
+    if (changed.length === 0) return market;
+    this.store.transaction(() => {
+      for (const m of changed) this.store.putMarket(storedOf({ ...m, mainLine: m.marketHash === marketHash }));
+    });
+    for (const m of changed) this.cacheMarket({ ...m, mainLine: m.marketHash === marketHash });
+    const main = this.marketsByHash.get(marketHash)!;
+    this.bus.emit('mainLine', [this.toRestMarket(main)]);
+    return main;
+  }
+
+  setMarketStatus(marketHash: string, status: 'ACTIVE' | 'SUSPENDED'): MarketRecord {
+    const market = this.requireMarket(marketHash);
+    if (market.status === 'SETTLED' || this.reporting.has(marketHash)) {
+      throw conflict('MARKET_ALREADY_REPORTED', `market ${marketHash} is reported`);
+    }
+    if (market.status === status) return market;
+    return this.replaceMarkets([{ ...market, status }])[0]!;
+  }
+
+  putLiveScore(input: NewLiveScore, nowIso: string): LiveScore {
+    const fixture = this.requireFixture(input.exchangeEventId);
+    const league = this.leaguesById.get(fixture.leagueId)!;
+    const score: LiveScore = {
+      sportId: league.sportId,
+      leagueId: league.leagueId,
+      exchangeEventId: fixture.exchangeEventId,
+      currentPeriod: input.currentPeriod,
+      periodTime: input.periodTime,
+      teamOneScore: input.teamOneScore,
+      teamTwoScore: input.teamTwoScore,
+      periods: input.periods,
+      extra: input.extra,
+      createdAt: this.liveScoresByEvent.get(fixture.exchangeEventId)?.createdAt ?? nowIso,
+      updatedAt: nowIso,
+    };
+    this.store.putLiveScore(score);
+    this.liveScoresByEvent.set(score.exchangeEventId, score);
+    this.bus.emit('liveScores', [score as unknown as Record<string, unknown>]);
+    return score;
+  }
+
+  // ---- reporting (see reporting.ts for the flow) ----------------------------------------------------
+
+  /** Claims markets for reporting: 409 if one is settled or already being reported. Release with endReporting. */
+  beginReporting(marketHashes: string[]): void {
+    for (const h of marketHashes) {
+      if (this.marketsByHash.get(h)?.status === 'SETTLED' || this.reporting.has(h)) {
+        throw conflict('MARKET_ALREADY_REPORTED', `market ${h} is already reported`);
+      }
+    }
+    for (const h of marketHashes) this.reporting.add(h);
+  }
+
+  endReporting(marketHashes: string[]): void {
+    for (const h of marketHashes) this.reporting.delete(h);
+  }
+
+  /** Marks reported markets SETTLED with their outcome and scores; they leave the active lists. */
+  markSettled(settlements: Settlement[], reportedDate: string): MarketRecord[] {
+    return this.replaceMarkets(
+      settlements.map((s) => {
+        const m = this.requireMarket(s.marketHash);
+        const settled: MarketRecord = { ...m, status: 'SETTLED', outcome: s.outcome, reportedDate };
+        if (s.teamOneScore !== undefined && s.teamTwoScore !== undefined) {
+          settled.teamOneScore = s.teamOneScore;
+          settled.teamTwoScore = s.teamTwoScore;
+        }
+        return settled;
+      }),
+    );
+  }
+
+  requireMarket(marketHash: string): MarketRecord {
+    const market = this.marketsByHash.get(marketHash.toLowerCase());
+    if (!market) throw notFound('MARKET_NOT_FOUND', `no market ${marketHash}`);
+    return market;
+  }
+
+  requireFixture(exchangeEventId: string): Fixture {
+    const fixture = this.fixturesById.get(exchangeEventId);
+    if (!fixture) throw notFound('FIXTURE_NOT_FOUND', `no fixture ${exchangeEventId}`);
+    return fixture;
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------
+
+  private requireSport(sportId: number): Sport {
+    const sport = this.sportsById.get(sportId);
+    if (!sport) throw notFound('SPORT_NOT_FOUND', `no sport ${sportId}`);
+    return sport;
+  }
+
+  /** Persists changed records, swaps them into the cache and announces them on the markets channel. */
+  private replaceMarkets(records: MarketRecord[]): MarketRecord[] {
+    this.store.transaction(() => {
+      for (const m of records) this.store.putMarket(storedOf(m));
+    });
+    for (const m of records) this.cacheMarket(m);
+    this.bus.emit('markets', records.map((m) => this.toRestMarket(m)));
+    return records;
+  }
+
+  private cacheMarket(m: MarketRecord): void {
+    const previous = this.marketsByHash.get(m.marketHash);
+    this.marketsByHash.set(m.marketHash, m);
+    const ofEvent = this.marketsByEvent.get(m.exchangeEventId) ?? [];
+    const at = previous ? ofEvent.indexOf(previous) : -1;
+    if (at >= 0) ofEvent[at] = m;
+    else ofEvent.push(m);
+    this.marketsByEvent.set(m.exchangeEventId, ofEvent);
+    this.activeSorted = undefined;
+  }
+
+  /** The full record: the stored market plus its fixture's names, league, sport and game time. */
+  private recordOf(m: StoredMarket): MarketRecord {
+    const fixture = this.fixturesById.get(m.exchangeEventId)!;
+    const league = this.leaguesById.get(fixture.leagueId)!;
+    const sport = this.sportsById.get(league.sportId)!;
+    const teamOneName = this.teamName(fixture.teamOneId);
+    const teamTwoName = this.teamName(fixture.teamTwoId);
+    return {
+      ...m,
+      type: m.type as MarketTypeCode,
+      sportId: sport.sportId,
+      sportLabel: sport.label,
+      leagueId: league.leagueId,
+      leagueLabel: league.label,
+      gameTime: fixture.gameTime,
+      teamOneId: fixture.teamOneId,
+      teamTwoId: fixture.teamTwoId,
+      teamOneName,
+      teamTwoName,
+      ...outcomeLabels(m, teamOneName, teamTwoName),
+      isQuarterLineMarket: m.line !== undefined && isQuarterLine(m.line),
+    };
+  }
+
+  private nextEventId(): string {
+    let n = this.fixturesById.size + 1;
+    while (this.fixturesById.has(`L${n}`)) n++;
+    return `L${n}`;
+  }
+}
+
+function storedOf(m: MarketRecord): StoredMarket {
+  const s: StoredMarket = {
+    marketHash: m.marketHash,
+    exchangeEventId: m.exchangeEventId,
+    type: m.type,
+    status: m.status,
+    liveEnabled: m.liveEnabled,
+  };
+  const optional = ['line', 'selection', 'mainLine', 'legMarketHashes', 'outcome', 'reportedDate', 'teamOneScore', 'teamTwoScore'] as const;
+  for (const k of optional) if (m[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = m[k];
+  return s;
+}
+
+/** Checks type, line and selection together; returns the type. */
+function checkMarketType(input: NewMarket): MarketTypeCode {
+  const { type, line } = input;
+  if (!MARKET_TYPES.includes(type)) throw badRequest('INVALID_MARKET_TYPE', `type must be one of ${MARKET_TYPES.join(', ')}`);
+  if (input.selection !== undefined && type !== MarketType.ONE_X_TWO) {
+    throw badRequest('INVALID_PARAMETER', 'selection is only for 1X2 (type 1) markets');
+  }
+  if (!hasLine(type)) {
+    if (line !== undefined) throw badRequest('INVALID_LINE', `line is only for spread and total markets, not type ${type}`);
+    if (input.mainLine) throw badRequest('INVALID_PARAMETER', `mainLine is only for spread and total markets, not type ${type}`);
+    return type as MarketTypeCode;
+  }
+  if (line === undefined) throw badRequest('INVALID_LINE', `line is required for type ${type}`);
+  if (!isQuarterStep(line) || Math.abs(line) > MAX_ABS_LINE) {
+    throw badRequest('INVALID_LINE', `line must be a multiple of 0.25 within ±${MAX_ABS_LINE}`);
+  }
+  const lowest = isQuarterLine(line) ? legLines(line)[0] : line;
+  if (type === MarketType.TOTALS && lowest < MIN_TOTAL_LINE) {
+    throw badRequest('INVALID_LINE', `a total line (and a quarter total's lower leg) must be at least ${MIN_TOTAL_LINE}`);
+  }
+  return type as MarketTypeCode;
+}
+
+const normalizeLine = (line: number) => (line === 0 ? 0 : line);
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+function nextId(ids: Iterable<number>): number {
+  let max = 0;
+  for (const id of ids) max = Math.max(max, id);
+  return max + 1;
+}

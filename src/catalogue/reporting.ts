@@ -1,0 +1,103 @@
+// Reporting results: the engine settles first (cancels orders, pays trades), then the catalogue marks the
+// markets SETTLED. Quarter-line parents follow their legs.
+import type { AppContext } from '../context.js';
+import { ApiError, badRequest } from '../api/envelope.js';
+import type { Catalogue, MarketRecord, Settlement } from './catalogue.js';
+import { ACTIVE_FIXTURE_STATUSES, FixtureStatus, type Outcome } from './model.js';
+import { outcomeFor, quarterLineOutcome } from './settlement-rules.js';
+
+/**
+ * Adds the quarter-line parents the batch completes: a parent whose two legs are both settled (before or in this
+ * batch) is settled with the outcome its legs give it. Parents with only one leg settled are returned to suspend,
+ * since their fills would land on a settled leg.
+ */
+export function withQuarterLineParents(
+  catalogue: Catalogue,
+  batch: Settlement[],
+): { settlements: Settlement[]; toSuspend: MarketRecord[] } {
+  const inBatch = new Map(batch.map((s) => [s.marketHash, s]));
+  const legOutcome = (hash: string): Settlement | undefined => {
+    if (inBatch.has(hash)) return inBatch.get(hash);
+    const m = catalogue.getMarket(hash);
+    return m?.status === 'SETTLED' && m.outcome !== undefined ? { marketHash: hash, outcome: m.outcome } : undefined;
+  };
+  const events = new Set(batch.map((s) => catalogue.getMarket(s.marketHash)?.exchangeEventId));
+  const settlements = [...batch];
+  const toSuspend: MarketRecord[] = [];
+  for (const eventId of events) {
+    for (const parent of catalogue.marketsOfEvent(eventId ?? '')) {
+      const legs = parent.legMarketHashes;
+      if (!legs || parent.status === 'SETTLED' || inBatch.has(parent.marketHash)) continue;
+      if (!legs.some((h) => inBatch.has(h))) continue;
+      const [lower, higher] = legs.map(legOutcome);
+      if (lower && higher) {
+        const scored = inBatch.get(legs[0]) ?? inBatch.get(legs[1])!;
+        settlements.push({
+          marketHash: parent.marketHash,
+          outcome: quarterLineOutcome(lower.outcome, higher.outcome),
+          ...scoresOf(scored),
+        });
+      } else if (parent.status === 'ACTIVE') {
+        toSuspend.push(parent);
+      }
+    }
+  }
+  return { settlements, toSuspend };
+}
+
+const scoresOf = (s: { teamOneScore?: number; teamTwoScore?: number }) =>
+  s.teamOneScore !== undefined && s.teamTwoScore !== undefined ? { teamOneScore: s.teamOneScore, teamTwoScore: s.teamTwoScore } : {};
+
+/** Reports a batch: claim (409 if reported), engine first, then SETTLED in the catalogue. */
+export async function reportMarkets(ctx: AppContext, batch: Settlement[]): Promise<MarketRecord[]> {
+  const catalogue = ctx.catalogue;
+  const { settlements, toSuspend } = withQuarterLineParents(catalogue, batch);
+  const hashes = settlements.map((s) => s.marketHash);
+  catalogue.beginReporting(hashes);
+  try {
+    for (const parent of toSuspend) catalogue.setMarketStatus(parent.marketHash, 'SUSPENDED');
+    await ctx.trading.marketsReported(settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })));
+    return catalogue.markSettled(settlements, new Date(ctx.now()).toISOString());
+  } finally {
+    catalogue.endReporting(hashes);
+  }
+}
+
+/** POST /admin/markets/:hash/report: one market by hand. Quarter-line parents are settled through their legs. */
+export async function reportMarket(
+  ctx: AppContext,
+  marketHash: string,
+  outcome: Outcome,
+  scores: { teamOneScore?: number; teamTwoScore?: number },
+): Promise<MarketRecord[]> {
+  const market = ctx.catalogue.requireMarket(marketHash);
+  if (market.isQuarterLineMarket) {
+    throw badRequest('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
+  }
+  return reportMarkets(ctx, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
+}
+
+/**
+ * POST /admin/fixtures/:id/result: every unsettled market of the fixture by its type's rule (quarter lines through
+ * their legs, each leg on its own line). A fixture still running is marked finished.
+ */
+export async function reportFixtureResult(
+  ctx: AppContext,
+  exchangeEventId: string,
+  teamOneScore: number,
+  teamTwoScore: number,
+): Promise<MarketRecord[]> {
+  const catalogue = ctx.catalogue;
+  const fixture = catalogue.requireFixture(exchangeEventId);
+  const markets = catalogue.marketsOfEvent(exchangeEventId);
+  const open = markets.filter((m) => m.status !== 'SETTLED');
+  if (markets.length > 0 && open.length === 0) {
+    throw new ApiError(409, 'MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);
+  }
+  const batch = open
+    .filter((m) => !m.isQuarterLineMarket)
+    .map((m) => ({ marketHash: m.marketHash, outcome: outcomeFor(m, teamOneScore, teamTwoScore), teamOneScore, teamTwoScore }));
+  const settled = batch.length > 0 ? await reportMarkets(ctx, batch) : [];
+  if (ACTIVE_FIXTURE_STATUSES.has(fixture.status)) catalogue.setFixtureStatus(exchangeEventId, FixtureStatus.FINISHED);
+  return settled;
+}

@@ -1,0 +1,160 @@
+// SQLite persistence of the catalogue (migration 3). Rows in, domain records out; no rules here.
+import type { Db } from '../store/db.js';
+import type { Fixture, FixtureStatusCode, League, LiveScore, MarketStatus, Outcome, Selection, Sport, Team } from './model.js';
+
+/** The stored part of a market; the rest (names, labels, game time) is derived from its fixture. */
+export interface StoredMarket {
+  marketHash: string;
+  exchangeEventId: string;
+  type: number;
+  line?: number;
+  selection?: Selection;
+  status: MarketStatus;
+  liveEnabled: boolean;
+  mainLine?: boolean;
+  legMarketHashes?: [string, string];
+  outcome?: Outcome;
+  reportedDate?: string;
+  teamOneScore?: number;
+  teamTwoScore?: number;
+}
+
+interface MarketRow {
+  market_hash: string;
+  exchange_event_id: string;
+  type: number;
+  line: number | null;
+  selection: string | null;
+  status: string;
+  live_enabled: number;
+  main_line: number | null;
+  leg_lower: string | null;
+  leg_higher: string | null;
+  outcome: number | null;
+  reported_date: string | null;
+  team_one_score: number | null;
+  team_two_score: number | null;
+}
+
+function marketFromRow(r: MarketRow): StoredMarket {
+  const m: StoredMarket = {
+    marketHash: r.market_hash,
+    exchangeEventId: r.exchange_event_id,
+    type: r.type,
+    status: r.status as MarketStatus,
+    liveEnabled: r.live_enabled === 1,
+  };
+  if (r.line !== null) m.line = r.line;
+  if (r.selection !== null) m.selection = r.selection as Selection;
+  if (r.main_line !== null) m.mainLine = r.main_line === 1;
+  if (r.leg_lower !== null && r.leg_higher !== null) m.legMarketHashes = [r.leg_lower, r.leg_higher];
+  if (r.outcome !== null) m.outcome = r.outcome as Outcome;
+  if (r.reported_date !== null) m.reportedDate = r.reported_date;
+  if (r.team_one_score !== null) m.teamOneScore = r.team_one_score;
+  if (r.team_two_score !== null) m.teamTwoScore = r.team_two_score;
+  return m;
+}
+
+const bool = (b: boolean | undefined) => (b === undefined ? null : b ? 1 : 0);
+
+export class CatalogueStore {
+  constructor(private readonly db: Db) {}
+
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  loadSports(): Sport[] {
+    return this.db.prepare('SELECT sport_id AS sportId, label FROM sports').all() as Sport[];
+  }
+
+  loadLeagues(): League[] {
+    const rows = this.db.prepare('SELECT league_id AS leagueId, sport_id AS sportId, label, active FROM leagues').all() as (Omit<
+      League,
+      'active'
+    > & { active: number })[];
+    return rows.map((r) => ({ ...r, active: r.active === 1 }));
+  }
+
+  loadTeams(): Team[] {
+    return this.db.prepare('SELECT team_id AS teamId, sport_id AS sportId, name FROM teams').all() as Team[];
+  }
+
+  loadFixtures(): Fixture[] {
+    return this.db
+      .prepare(
+        `SELECT exchange_event_id AS exchangeEventId, league_id AS leagueId, team_one_id AS teamOneId,
+                team_two_id AS teamTwoId, game_time AS gameTime, status FROM fixtures`,
+      )
+      .all() as Fixture[];
+  }
+
+  loadMarkets(): StoredMarket[] {
+    return (this.db.prepare('SELECT * FROM markets').all() as MarketRow[]).map(marketFromRow);
+  }
+
+  loadLiveScores(): LiveScore[] {
+    return (this.db.prepare('SELECT record FROM live_scores').all() as { record: string }[]).map(
+      (r) => JSON.parse(r.record) as LiveScore,
+    );
+  }
+
+  insertSport(s: Sport): void {
+    this.db.prepare('INSERT INTO sports (sport_id, label) VALUES (?, ?)').run(s.sportId, s.label);
+  }
+
+  insertLeague(l: League): void {
+    this.db
+      .prepare('INSERT INTO leagues (league_id, sport_id, label, active) VALUES (?, ?, ?, ?)')
+      .run(l.leagueId, l.sportId, l.label, l.active ? 1 : 0);
+  }
+
+  insertTeam(t: Team): void {
+    this.db.prepare('INSERT INTO teams (team_id, sport_id, name) VALUES (?, ?, ?)').run(t.teamId, t.sportId, t.name);
+  }
+
+  insertFixture(f: Fixture): void {
+    this.db
+      .prepare(
+        'INSERT INTO fixtures (exchange_event_id, league_id, team_one_id, team_two_id, game_time, status) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(f.exchangeEventId, f.leagueId, f.teamOneId, f.teamTwoId, f.gameTime, f.status);
+  }
+
+  updateFixtureStatus(exchangeEventId: string, status: FixtureStatusCode): void {
+    this.db.prepare('UPDATE fixtures SET status = ? WHERE exchange_event_id = ?').run(status, exchangeEventId);
+  }
+
+  /** Inserts or replaces the whole stored market. */
+  putMarket(m: StoredMarket): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO markets (market_hash, exchange_event_id, type, line, selection, status, live_enabled, main_line,
+           leg_lower, leg_higher, outcome, reported_date, team_one_score, team_two_score)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        m.marketHash,
+        m.exchangeEventId,
+        m.type,
+        m.line ?? null,
+        m.selection ?? null,
+        m.status,
+        m.liveEnabled ? 1 : 0,
+        bool(m.mainLine),
+        m.legMarketHashes?.[0] ?? null,
+        m.legMarketHashes?.[1] ?? null,
+        m.outcome ?? null,
+        m.reportedDate ?? null,
+        m.teamOneScore ?? null,
+        m.teamTwoScore ?? null,
+      );
+  }
+
+  putLiveScore(score: LiveScore): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO live_scores (exchange_event_id, record) VALUES (?, ?)')
+      .run(score.exchangeEventId, JSON.stringify(score));
+  }
+}

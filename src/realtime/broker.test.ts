@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ChannelStream } from './stream.js';
+import { MemoryBroker, type Delivery } from './broker.js';
+import { HISTORY_SIZE, parseChannel } from './channels.js';
+
+const enc = (tag: string) => (o: number) => `{"data":"${tag}","offset":${o}}`;
+
+describe('ChannelStream', () => {
+  it('keeps offsets contiguous and serves exactly the publications after an offset while history covers them', () => {
+    const s = new ChannelStream(3, 1000);
+    for (const t of ['a', 'b', 'c', 'd']) s.append(enc(t), 0);
+    expect(s.top).toBe(4);
+    // Capacity 3 keeps offsets 2..4.
+    expect(s.after(1, 0)).toEqual([enc('b')(2), enc('c')(3), enc('d')(4)]);
+    expect(s.after(3, 0)).toEqual([enc('d')(4)]);
+    expect(s.after(4, 0)).toEqual([]);
+    expect(s.after(0, 0)).toBeUndefined(); // publication 1 was dropped
+    expect(s.after(5, 0)).toBeUndefined(); // ahead of the stream
+  });
+
+  it('drops publications older than the retention', () => {
+    const s = new ChannelStream(100, 1000);
+    s.append(enc('a'), 0);
+    s.append(enc('b'), 500);
+    expect(s.after(0, 999)).toHaveLength(2);
+    expect(s.after(0, 1000)).toBeUndefined(); // 'a' expired: a recovery from 0 would miss it
+    expect(s.after(1, 1000)).toEqual([enc('b')(2)]);
+    expect(s.after(1, 1500)).toBeUndefined();
+    expect(s.after(2, 1500)).toEqual([]); // nothing missed, nothing needed
+  });
+
+  it('never answers partially: after(k) is either the exact suffix or undefined (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), (cap, n, k) => {
+        const s = new ChannelStream(cap, 1e9);
+        for (let i = 0; i < n; i++) s.append(enc(String(i + 1)), 0);
+        const got = s.after(k, 0);
+        const covered = k <= n && k >= n - cap;
+        if (!covered) return got === undefined;
+        return JSON.stringify(got) === JSON.stringify(Array.from({ length: n - k }, (_, i) => enc(String(k + i + 1))(k + i + 1)));
+      }),
+    );
+  });
+});
+
+describe('MemoryBroker', () => {
+  const policy = { size: (ch: string) => (ch.startsWith('h:') ? 2 : 0), ttlMs: 60_000 };
+
+  it('encodes a publication once: every subscriber gets the same Buffer', async () => {
+    const b = new MemoryBroker(policy, () => 0);
+    const got: Delivery[] = [];
+    await b.subscribe('h:x', (d) => got.push(d));
+    await b.subscribe('h:x', (d) => got.push(d));
+    expect(await b.publish('h:x', [{ a: 1 }])).toEqual({ offset: 1, epoch: b.epoch });
+    expect(got).toHaveLength(2);
+    expect(got[0]!.frame).toBe(got[1]!.frame);
+    expect(got[0]!.frame.toString()).toBe('{"push":{"channel":"h:x","pub":{"data":[{"a":1}],"offset":1}}}');
+  });
+
+  it('history: all, since a position, limit, reverse, and failure for another epoch or an uncovered gap', async () => {
+    const b = new MemoryBroker(policy, () => 0);
+    for (let i = 1; i <= 3; i++) await b.publish('h:x', i);
+    const pub = (i: number) => `{"data":${i},"offset":${i}}`;
+    expect(await b.history('h:x', { limit: -1 })).toEqual({ publications: [pub(2), pub(3)], complete: true, offset: 3, epoch: b.epoch });
+    expect((await b.history('h:x', { limit: -1, reverse: true })).publications).toEqual([pub(3), pub(2)]);
+    expect((await b.history('h:x', { limit: 1 })).publications).toEqual([pub(2)]);
+    expect((await b.history('h:x', { limit: 0 })).publications).toEqual([]);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 2, epoch: b.epoch } })).publications).toEqual([pub(3)]);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: b.epoch } })).complete).toBe(false);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 2, epoch: 'other' } })).complete).toBe(false);
+    expect((await b.history('h:never', { limit: -1, since: { offset: 0, epoch: b.epoch } })).complete).toBe(true);
+    // No history kept: positions still advance.
+    await b.publish('n:x', 1);
+    expect(await b.history('n:x', { limit: -1 })).toEqual({ publications: [], complete: true, offset: 1, epoch: b.epoch });
+  });
+
+  it('a throwing subscriber does not keep the others from their publication', async () => {
+    const errors: unknown[] = [];
+    const b = new MemoryBroker(policy, () => 0, (e) => errors.push(e));
+    const got: number[] = [];
+    await b.subscribe('c', () => {
+      throw new Error('boom');
+    });
+    await b.subscribe('c', (d) => got.push(d.offset));
+    await b.publish('c', 1);
+    expect(got).toEqual([1]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('each broker (server start) has its own epoch', () => {
+    expect(new MemoryBroker(policy, () => 0).epoch).not.toBe(new MemoryBroker(policy, () => 0).epoch);
+  });
+});
+
+describe('parseChannel', () => {
+  const hash = '0x' + 'Ab'.repeat(32);
+  it('knows the channels of spec section 6 with canonical spellings and history sizes', () => {
+    expect(parseChannel(`order_book:market_${hash}`)).toEqual({ namespace: 'order_book', canonical: `order_book:market_${hash.toLowerCase()}` });
+    expect(parseChannel('order_book:event_L1001')).toEqual({ namespace: 'order_book', canonical: 'order_book:event_L1001' });
+    expect(parseChannel('active_orders:0x8ba1f109551bd432803012645ac136ddd64dba72')).toEqual({
+      namespace: 'active_orders',
+      canonical: 'active_orders:0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+      owner: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+    });
+    expect(parseChannel('ce_refunds:0x8ba1f109551bd432803012645ac136ddd64dba72')?.canonical).toBe(
+      'ce_refunds:0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+    );
+    for (const g of ['markets', 'main_line', 'best_odds', 'recent_trades', 'recent_trades_consolidated', 'parlay_markets']) {
+      expect(parseChannel(`${g}:global`)?.namespace).toBe(g);
+    }
+    expect(parseChannel('fixtures:live_scores')?.namespace).toBe('fixtures');
+    expect(parseChannel('fixtures:global')?.namespace).toBe('fixtures');
+    expect(HISTORY_SIZE).toMatchObject({ order_book: 5000, best_odds: 0, parlay_markets: 0, active_orders: 100 });
+  });
+
+  it('rejects bad parameters and unknown names', () => {
+    for (const bad of [
+      'order_book:market_0x12',
+      `order_book:market_${hash}0`,
+      'order_book:event_',
+      'order_book:event_a b',
+      'order_book:other',
+      'active_orders:0x123',
+      'ce_refunds:',
+      'markets',
+      'markets:other',
+      'live_scores:1',
+      '',
+    ]) {
+      expect(parseChannel(bad), bad).toBeUndefined();
+    }
+  });
+});

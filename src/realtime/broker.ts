@@ -1,0 +1,134 @@
+// The broker moves publications from channels to subscribers and keeps stream positions and history.
+// Channel code talks to the `Broker` interface only, so a Redis implementation can replace the
+// in-process one without touching it. Methods are async for that reason.
+import { randomBytes } from 'node:crypto';
+import { encodePublication, encodePublicationPush, type StreamPosition } from './protocol.js';
+import { ChannelStream } from './stream.js';
+
+/** One publication as delivered to subscribers: encoded once, the same bytes for every one of them. */
+export interface Delivery {
+  channel: string;
+  offset: number;
+  /** `{"push":{"channel":...,"pub":{"data":...,"offset":n}}}` as UTF-8. */
+  frame: Buffer;
+  /** `{"data":...,"offset":n}` (for re-framing under another spelling of the channel). */
+  pubJson: string;
+}
+
+export type Subscriber = (delivery: Delivery) => void;
+
+export interface HistoryQuery {
+  /** Publications after this position; an epoch that is not the current one fails the query. */
+  since?: { offset: number; epoch: string };
+  /** 0: none (position only); negative: all retained; positive: at most that many. */
+  limit: number;
+  reverse?: boolean;
+}
+
+export interface HistoryResult extends StreamPosition {
+  /** Encoded publications, oldest first unless reversed. */
+  publications: string[];
+  /** False when `since` cannot be served: another epoch, or history no longer covers the gap. */
+  complete: boolean;
+}
+
+export interface HistoryPolicy {
+  /** Publications kept per channel; 0 = none. */
+  size(channel: string): number;
+  ttlMs: number;
+}
+
+export interface Broker {
+  readonly epoch: string;
+  publish(channel: string, data: unknown): Promise<StreamPosition>;
+  subscribe(channel: string, subscriber: Subscriber): Promise<void>;
+  unsubscribe(channel: string, subscriber: Subscriber): Promise<void>;
+  history(channel: string, query: HistoryQuery): Promise<HistoryResult>;
+  close(): Promise<void>;
+}
+
+/** Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. */
+export class MemoryBroker implements Broker {
+  readonly epoch = randomBytes(4).toString('hex');
+  private readonly streams = new Map<string, ChannelStream>();
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+
+  constructor(
+    private readonly policy: HistoryPolicy,
+    private readonly now: () => number,
+    private readonly onSubscriberError: (err: unknown) => void = () => {},
+  ) {}
+
+  private stream(channel: string): ChannelStream {
+    let s = this.streams.get(channel);
+    if (!s) {
+      s = new ChannelStream(this.policy.size(channel), this.policy.ttlMs);
+      this.streams.set(channel, s);
+    }
+    return s;
+  }
+
+  /** Synchronous core of publish: in-process subscribers have the frame before this returns. */
+  publishNow(channel: string, data: unknown): StreamPosition {
+    const { offset, json } = this.stream(channel).append((o) => encodePublication(data, o), this.now());
+    const subs = this.subscribers.get(channel);
+    if (subs && subs.size > 0) {
+      const delivery: Delivery = { channel, offset, pubJson: json, frame: Buffer.from(encodePublicationPush(channel, json)) };
+      for (const sub of subs) {
+        try {
+          sub(delivery);
+        } catch (err) {
+          this.onSubscriberError(err); // one failing subscriber must not starve the others
+        }
+      }
+    }
+    return { offset, epoch: this.epoch };
+  }
+
+  async publish(channel: string, data: unknown): Promise<StreamPosition> {
+    return this.publishNow(channel, data);
+  }
+
+  async subscribe(channel: string, subscriber: Subscriber): Promise<void> {
+    let subs = this.subscribers.get(channel);
+    if (!subs) this.subscribers.set(channel, (subs = new Set()));
+    subs.add(subscriber);
+  }
+
+  async unsubscribe(channel: string, subscriber: Subscriber): Promise<void> {
+    const subs = this.subscribers.get(channel);
+    if (!subs) return;
+    subs.delete(subscriber);
+    if (subs.size === 0) this.subscribers.delete(channel);
+  }
+
+  async history(channel: string, query: HistoryQuery): Promise<HistoryResult> {
+    const stream = this.streams.get(channel);
+    const now = this.now();
+    const top = stream?.top ?? 0;
+    const result = (publications: string[], complete: boolean): HistoryResult => ({
+      publications,
+      complete,
+      offset: top,
+      epoch: this.epoch,
+    });
+    let pubs: string[];
+    if (query.since) {
+      // An empty epoch means "any epoch" to the client library (it sends one only when it has it).
+      if (query.since.epoch !== '' && query.since.epoch !== this.epoch) return result([], false);
+      const after = stream ? stream.after(query.since.offset, now) : query.since.offset === 0 ? [] : undefined;
+      if (!after) return result([], false);
+      pubs = after;
+    } else {
+      pubs = stream ? stream.all(now) : [];
+    }
+    if (query.limit === 0) return result([], true);
+    if (query.reverse) pubs = pubs.reverse();
+    if (query.limit > 0 && pubs.length > query.limit) pubs = pubs.slice(0, query.limit);
+    return result(pubs, true);
+  }
+
+  async close(): Promise<void> {
+    this.subscribers.clear();
+  }
+}

@@ -1,0 +1,57 @@
+// Bus events -> channel publications. Publication data is the array of REST objects as emitted.
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventBus, ExchangeEvents, RestObject } from '../events.js';
+import type { Broker } from './broker.js';
+import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
+
+/** Subscribes the broker to the bus; returns the function that detaches it. */
+export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger): () => void {
+  const publish = (channel: string, data: RestObject[]) => {
+    broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
+  };
+  const global =
+    (channel: string) =>
+    (items: RestObject[]): void => {
+      if (items.length > 0) publish(channel, items);
+    };
+
+  const handlers: { [K in keyof ExchangeEvents]: (...args: ExchangeEvents[K]) => void } = {
+    markets: global('markets:global'),
+    mainLine: global('main_line:global'),
+    fixtures: global('fixtures:global'),
+    liveScores: global('fixtures:live_scores'),
+    bestOdds: global('best_odds:global'),
+    trades: global('recent_trades:global'),
+    consolidatedTrades: global('recent_trades_consolidated:global'),
+    parlayMarkets: global('parlay_markets:global'),
+    orders: ({ marketHash, exchangeEventId, orders }) => {
+      if (orders.length === 0) return;
+      publish(orderBookMarketChannel(marketHash), orders);
+      publish(orderBookEventChannel(exchangeEventId), orders);
+      for (const [maker, own] of groupByMaker(orders)) publish(activeOrdersChannel(maker), own);
+    },
+    refunds: ({ bettor, groups }) => {
+      if (groups.length > 0) publish(refundsChannel(bettor), groups);
+    },
+  };
+
+  const names = Object.keys(handlers) as (keyof ExchangeEvents)[];
+  for (const name of names) bus.on(name, handlers[name] as never);
+  return () => {
+    for (const name of names) bus.off(name, handlers[name] as never);
+  };
+}
+
+/** Orders grouped by maker address (case-insensitive), in the order they were emitted. */
+export function groupByMaker(orders: RestObject[]): Map<string, RestObject[]> {
+  const out = new Map<string, RestObject[]>();
+  for (const order of orders) {
+    const maker = order.maker;
+    if (typeof maker !== 'string') continue;
+    const key = maker.toLowerCase();
+    const list = out.get(key);
+    if (list) list.push(order);
+    else out.set(key, [order]);
+  }
+  return out;
+}

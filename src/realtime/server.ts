@@ -1,0 +1,111 @@
+// The realtime endpoint: WebSocket upgrades on /connection/websocket of the HTTP server, the set of
+// live connections, the bus feeds, and a graceful shutdown (close code 3001 to every client).
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { AppContext } from '../context.js';
+import { MemoryBroker, type Broker } from './broker.js';
+import { historySizeOf } from './channels.js';
+import { ClientConnection } from './connection.js';
+import { connectFeeds } from './feeds.js';
+import { isMainLineCatalogue, trackMainLines } from './main-line.js';
+import { RealtimeTokens } from './tokens.js';
+import { CloseCode } from './protocol.js';
+
+export const REALTIME_PATH = '/connection/websocket';
+const SERVER_VERSION = 'oddex-1';
+/** Largest client frame: a connect plus 512 subscribes fits comfortably. */
+const MAX_CLIENT_FRAME = 1_048_576;
+
+export class RealtimeServer {
+  readonly broker: Broker;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME, perMessageDeflate: false });
+  private readonly connections = new Set<ClientConnection>();
+  private readonly detachFeeds: () => void;
+  private readonly stopMainLines: () => void;
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
+  private server: Server | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    broker?: Broker,
+  ) {
+    this.broker =
+      broker ??
+      new MemoryBroker({ size: historySizeOf, ttlMs: ctx.config.realtime.historyTtlMs }, ctx.now, (err) =>
+        ctx.log.error({ err }, 'realtime subscriber failed'),
+      );
+    this.detachFeeds = connectFeeds(ctx.bus, this.broker, ctx.log);
+    const catalogue: unknown = ctx.catalogue;
+    this.stopMainLines = isMainLineCatalogue(catalogue) ? trackMainLines(ctx.bus, catalogue, ctx.log) : () => {};
+  }
+
+  /** Serves WebSocket upgrades of the exchange's HTTP server. */
+  attach(server: Server): this {
+    this.server = server;
+    server.on('upgrade', this.onUpgrade);
+    return this;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Closes the matching connections (all by default) with a close code, e.g. 3001 to make clients reconnect. */
+  disconnect(code: number, reason: string, match: (user: string | undefined) => boolean = () => true): number {
+    let n = 0;
+    for (const conn of [...this.connections]) {
+      if (!match(conn.user)) continue;
+      conn.disconnect(code, reason);
+      n++;
+    }
+    return n;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.server?.off('upgrade', this.onUpgrade);
+    this.detachFeeds();
+    this.stopMainLines();
+    const sockets = [...this.wss.clients];
+    this.disconnect(CloseCode.shutdown, 'shutdown');
+    // Give close frames a moment to leave, then cut whatever is still open.
+    await Promise.race([
+      Promise.all(sockets.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))))),
+      new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+    ]);
+    for (const ws of this.wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await this.broker.close();
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== REALTIME_PATH || this.closing || !this.ctx.ready) {
+      const status = path !== REALTIME_PATH ? '404 Not Found' : '503 Service Unavailable';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn = new ClientConnection(ws, {
+        broker: this.broker,
+        tokens: RealtimeTokens.of(this.ctx),
+        config: this.ctx.config.realtime,
+        now: this.ctx.now,
+        log: this.ctx.log,
+        version: SERVER_VERSION,
+        onClosed: (c) => this.connections.delete(c),
+      });
+      this.connections.add(conn);
+    });
+  }
+}
+
+/** Starts the realtime server on the exchange's HTTP server and makes it reachable as ctx.realtime. */
+export function startRealtime(ctx: AppContext, server: Server): RealtimeServer {
+  const realtime = new RealtimeServer(ctx).attach(server);
+  ctx.realtime = realtime;
+  return realtime;
+}

@@ -1,0 +1,90 @@
+// Capital-efficiency refund groups (GET /trades/portfolio/refunds, ce_refunds:{bettor}): a bettor's refund events
+// grouped per market and base token. Groups are ordered by their latest refund, events by time, both in the
+// requested direction (ties by the order the engine paid them).
+import type { Engine } from '../engine/engine.js';
+import type { RefundEvent } from '../engine/refunds.js';
+import type { EngineEvents } from '../engine/types.js';
+import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
+
+export interface RefundFilter {
+  bettor: string;
+  marketHash?: string;
+  baseToken?: string;
+  /** The fill whose confirmation freed the capital. */
+  fillHash?: string;
+  /** True: refunds the bettor got as a maker; false: as a taker; absent: both. */
+  maker?: boolean;
+}
+
+// A type alias (not an interface) so a group is assignable to the bus's RestObject.
+export type RefundGroup = {
+  marketHash: string;
+  baseToken: string;
+  totalRefundedBetTimeValue: number;
+  events: Record<string, unknown>[];
+};
+
+const lower = (s: string) => s.toLowerCase();
+const byTime = (a: RefundEvent, b: RefundEvent) => a.createdAt - b.createdAt || a.id - b.id;
+
+export function refundEventToRest(e: RefundEvent, decimals: number): Record<string, unknown> {
+  return {
+    marketHash: e.marketHash,
+    baseToken: e.baseToken,
+    bettor: e.bettor,
+    maker: e.maker,
+    fillOrderHash: e.fillOrderHash,
+    amount: e.amount.toString(),
+    amountBetTimeValue: toHumanUnits(e.amount, decimals),
+    createdAt: new Date(e.createdAt).toISOString(),
+  };
+}
+
+/** The bettor's matching refunds, grouped and ordered. */
+export function refundGroups(refunds: readonly RefundEvent[], f: RefundFilter, decimals: number, ascending: boolean): RefundGroup[] {
+  const groups = new Map<string, RefundEvent[]>();
+  for (const e of refunds) {
+    if (lower(e.bettor) !== lower(f.bettor)) continue;
+    if (f.marketHash !== undefined && e.marketHash !== lower(f.marketHash)) continue;
+    if (f.baseToken !== undefined && lower(e.baseToken) !== lower(f.baseToken)) continue;
+    if (f.fillHash !== undefined && e.fillOrderHash !== lower(f.fillHash)) continue;
+    if (f.maker !== undefined && e.maker !== f.maker) continue;
+    const key = `${e.marketHash}|${lower(e.baseToken)}`;
+    const list = groups.get(key);
+    if (list) list.push(e);
+    else groups.set(key, [e]);
+  }
+  const dir = ascending ? 1 : -1;
+  const sorted = [...groups.values()].map((events) => events.sort((a, b) => byTime(a, b) * dir));
+  // After the sort the latest event is last when ascending, first when descending.
+  const latest = (events: RefundEvent[]) => (ascending ? events[events.length - 1]! : events[0]!);
+  sorted.sort((a, b) => byTime(latest(a), latest(b)) * dir);
+  return sorted.map((events) => ({
+    marketHash: events[0]!.marketHash,
+    baseToken: events[0]!.baseToken,
+    totalRefundedBetTimeValue: toHumanNumber(
+      events.reduce((s, e) => s + e.amount, 0n),
+      decimals,
+    ),
+    events: events.map((e) => refundEventToRest(e, decimals)),
+  }));
+}
+
+/**
+ * Publications after a commit: for each bettor who got refunds, their groups (all of each group's events, newest
+ * first, as GET /trades/portfolio/refunds with sortAsc=false shows them) on the markets of their changed trades.
+ */
+export function changedRefundGroups(engine: Engine, events: EngineEvents, decimals: number): { bettor: string; groups: RefundGroup[] }[] {
+  if (events.refunds.size === 0) return [];
+  const markets = new Map<string, Set<string>>();
+  for (const id of events.trades) {
+    const t = engine.tradesById.get(id);
+    if (!t || !events.refunds.has(t.bettor)) continue;
+    markets.set(t.bettor, (markets.get(t.bettor) ?? new Set<string>()).add(t.marketHash));
+  }
+  return [...events.refunds].map((bettor) => {
+    const touched = markets.get(bettor) ?? new Set<string>();
+    const groups = refundGroups(engine.refunds, { bettor }, decimals, false).filter((g) => touched.has(g.marketHash));
+    return { bettor, groups };
+  });
+}
