@@ -1,6 +1,6 @@
 // Order create and cancel latency at a fixed rate over HTTP, and the most signed orders per second accepted in
 // batches. Runs the real server as a child process. Usage: npx tsx bench/orders.ts [ratePerSecond] [seconds]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,7 @@ import { signCancelV2, signOrder } from '../src/sdk/signing.js';
 import { publicKeyToAddress } from '../src/protocol/signatures.js';
 import { checksumAddress } from '../src/protocol/address.js';
 import { spawnExchange } from '../test/helpers/process.js';
-import { fmt, openLoop, percentiles } from './lib.js';
+import { fmt, httpClient, openLoop, percentiles } from './lib.js';
 
 const rate = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 10);
@@ -29,13 +29,21 @@ const server = await spawnExchange({
   ODDEX_LOG_LEVEL: 'warn',
   ODDEX_MAX_ORDERS_PER_REQUEST: '1000',
 });
+/** CPU seconds the server process has used so far (user + system), from /proc. */
+function serverCpuSeconds(): number {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+async function phase<T>(run: () => Promise<T>, requests: number): Promise<T & { serverCpuMsPerRequest: string }> {
+  const before = serverCpuSeconds();
+  const result = await run();
+  return { ...result, serverCpuMsPerRequest: (((serverCpuSeconds() - before) * 1000) / requests).toFixed(3) };
+}
+
+const request = httpClient(server.url);
 const post = async (path: string, body: unknown, admin = false) => {
-  const res = await fetch(server.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown> } };
+  const res = await request('POST', path, body, admin ? { authorization: `Bearer ${ADMIN}` } : {});
+  return { status: res.status, body: JSON.parse(res.body) as { data?: Record<string, unknown> } };
 };
 
 try {
@@ -47,9 +55,9 @@ try {
   await post('/admin/faucet', { address: maker, amount: (10n ** 15n * USDC).toString() }, true);
 
   const expiry = Math.floor(Date.now() / 1000) + 3600;
-  const makeOrder = (i: number) => {
+  const makeOrder = (i: number, market = markets[i % markets.length]!) => {
     const fields = {
-      marketHash: markets[i % markets.length]!,
+      marketHash: market,
       baseToken: config.baseTokenAddress,
       totalBetSize: 10n * USDC,
       percentageOdds: BigInt(10 + (i % 30)) * E18,
@@ -80,9 +88,14 @@ try {
   // Warm-up: JIT and connection pool.
   for (let i = 0; i < 200; i++) await post('/orders/new', { orders: [makeOrder(count + i).body] });
 
-  const create = await openLoop(count, rate, async (i) => (await post('/orders/new', { orders: [orders[i]!.body] })).status === 200);
+  // Baseline: the cheapest route at the same rate shows what HTTP and this load generator cost on the shared cores.
+  const base = await phase(() => openLoop(count, rate, async () => (await request('GET', '/health/live')).status === 200), count);
+  const b = percentiles(base.latencies);
+  console.log(`baseline GET /health/live @ ${rate}/s: p50 ${fmt(b.p50)} p95 ${fmt(b.p95)} p99 ${fmt(b.p99)} max ${fmt(b.max)}; server CPU ${base.serverCpuMsPerRequest} ms/request`);
+
+  const create = await phase(() => openLoop(count, rate, async (i) => (await post('/orders/new', { orders: [orders[i]!.body] })).status === 200), count);
   const c = percentiles(create.latencies);
-  console.log(`order create @ ${rate}/s for ${create.seconds.toFixed(1)} s: p50 ${fmt(c.p50)} p95 ${fmt(c.p95)} p99 ${fmt(c.p99)} max ${fmt(c.max)} failures ${create.failures}`);
+  console.log(`order create @ ${rate}/s for ${create.seconds.toFixed(1)} s: p50 ${fmt(c.p50)} p95 ${fmt(c.p95)} p99 ${fmt(c.p99)} max ${fmt(c.max)} failures ${create.failures}; server CPU ${create.serverCpuMsPerRequest} ms/request`);
 
   const now = BigInt(Math.floor(Date.now() / 1000));
   console.log(`signing ${count} cancels...`);
@@ -91,16 +104,16 @@ try {
     const domain = { name: config.domainNames.cancelV2, version: '1.0', chainId: config.chainId, salt };
     return { orderHashes: [o.hash], signature: signCancelV2(domain, { orderHashes: [o.hash], timestamp: now }, key), salt, maker, timestamp: Number(now) };
   });
-  const cancel = await openLoop(count, rate, async (i) => (await post('/orders/cancel/v2', cancels[i])).status === 200);
+  const cancel = await phase(() => openLoop(count, rate, async (i) => (await post('/orders/cancel/v2', cancels[i])).status === 200), count);
   const k = percentiles(cancel.latencies);
-  console.log(`order cancel @ ${rate}/s for ${cancel.seconds.toFixed(1)} s: p50 ${fmt(k.p50)} p95 ${fmt(k.p95)} p99 ${fmt(k.p99)} max ${fmt(k.max)} failures ${cancel.failures}`);
+  console.log(`order cancel @ ${rate}/s for ${cancel.seconds.toFixed(1)} s: p50 ${fmt(k.p50)} p95 ${fmt(k.p95)} p99 ${fmt(k.p99)} max ${fmt(k.max)} failures ${cancel.failures}; server CPU ${cancel.serverCpuMsPerRequest} ms/request`);
 
   // Throughput: batches of 500 signed orders from 4 concurrent clients.
   const batches = 40;
   const batchSize = 500;
   console.log(`signing ${batches * batchSize} orders for the throughput run...`);
   const bulk = Array.from({ length: batches }, (_, b) =>
-    Array.from({ length: batchSize }, (_, i) => makeOrder(2 * count + b * batchSize + i).body),
+    Array.from({ length: batchSize }, (_, i) => makeOrder(2 * count + b * batchSize + i, markets[b % markets.length]).body),
   );
   let accepted = 0;
   const t0 = performance.now();
@@ -109,6 +122,7 @@ try {
     Array.from({ length: 4 }, async () => {
       while (next < batches) {
         const r = await post('/orders/new', { orders: bulk[next++] });
+        if (r.status !== 200) console.log('batch refused:', JSON.stringify(r.body).slice(0, 300));
         accepted += Number(r.body.data?.inserted ?? 0);
       }
     }),

@@ -14,6 +14,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const exchange = await startExchange(config);
+  // Printed whatever the log level, so people and scripts always learn the port (ODDEX_PORT=0 picks one).
+  console.log(`Oddex listening on ${exchange.url}`);
   const stop = (signal: string) => {
     exchange.ctx.log.info({ signal }, 'shutting down');
     exchange.close().then(

@@ -32,6 +32,11 @@ export class BookSide {
     return this.orders[Symbol.iterator]();
   }
 
+  /** Highest maker odds first, without copying. */
+  *worstFirst(): Generator<Order> {
+    for (let i = this.orders.length - 1; i >= 0; i--) yield this.orders[i]!;
+  }
+
   get size(): number {
     return this.orders.length;
   }

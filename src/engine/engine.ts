@@ -8,6 +8,7 @@ import { makerSpaceForTakerStake, remainingTakerSpace, takerAverageOdds } from '
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
 import { worstCaseLoss, type RefundEvent } from './refunds.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import {
   EngineRejection,
   type CancelResult,
@@ -66,6 +67,8 @@ export class Engine {
   /** Base-token wei matched per market (both sides), counted when fills confirm. */
   readonly matchedVolume = new Map<string, bigint>();
   readonly restrictions = new Map<string, AccountRestriction>();
+  /** Order expiries (key: order hash) and heartbeat deadlines (key: "hb:" + address). */
+  private readonly expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
   private readonly usedFillSalts = new Set<string>();
@@ -254,6 +257,7 @@ export class Engine {
     if (!byMaker) this.ordersByMaker.set(order.maker, (byMaker = []));
     byMaker.push(order);
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
+    this.expiries.push(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
     this.addTo(this.exposure, order.maker, order.totalBetSize);
     this.events.orders.add(order.orderHash);
     this.events.books.add(order.marketHash);
@@ -263,9 +267,8 @@ export class Engine {
 
   /** Highest maker odds with free space on a side: the side's most aggressive maker, used for the cross check. */
   private highestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at: number): bigint | undefined {
-    const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne).snapshot() ?? [];
-    for (let i = side.length - 1; i >= 0; i--) {
-      const o = side[i]!;
+    const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
+    for (const o of side?.worstFirst() ?? []) {
       if (!isExpired(o, at) && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n) return o.percentageOdds;
     }
     return undefined;
@@ -522,33 +525,41 @@ export class Engine {
     }
     const hb: Heartbeat = { requestor, timeoutSeconds, expiresAt: at + timeoutSeconds * 1000 };
     this.heartbeats.set(requestor, hb);
+    this.expiries.push(hb.expiresAt, `hb:${requestor}`);
     return { ...hb };
+  }
+
+  /** Whether a queued expiry still means something (its order is open, its heartbeat unchanged). */
+  private isLive(entry: { at: number; key: string }): boolean {
+    if (entry.key.startsWith('hb:')) return this.heartbeats.get(entry.key.slice(3))?.expiresAt === entry.at;
+    const o = this.orders.get(entry.key);
+    return o !== undefined && isOpen(o);
   }
 
   /** The earliest time at which `expire` would change something, for the runner's timer. */
   nextExpiryAt(): number | undefined {
-    let next: number | undefined;
-    for (const hb of this.heartbeats.values()) if (next === undefined || hb.expiresAt < next) next = hb.expiresAt;
-    for (const orders of this.ordersByMaker.values()) {
-      for (const o of orders) {
-        if (!isOpen(o)) continue;
-        const t = Math.min(o.apiExpiry, o.expiry) * 1000;
-        if (next === undefined || t < next) next = t;
-      }
+    // Dropping stale entries changes no observable state: the queue is only an index.
+    for (let top = this.expiries.peek(); top; top = this.expiries.peek()) {
+      if (this.isLive(top)) return top.at;
+      this.expiries.pop();
     }
-    return next;
+    return undefined;
   }
 
   private expire(at: number): void {
-    for (const hb of [...this.heartbeats.values()]) {
-      if (hb.expiresAt > at) continue;
-      this.heartbeats.delete(hb.requestor);
-      for (const o of this.ordersByMaker.get(hb.requestor) ?? []) {
-        if (isOpen(o)) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+    for (let top = this.expiries.peek(); top && top.at <= at; top = this.expiries.peek()) {
+      this.expiries.pop();
+      if (!this.isLive(top)) continue;
+      if (top.key.startsWith('hb:')) {
+        const requestor = top.key.slice(3);
+        this.heartbeats.delete(requestor);
+        for (const o of this.ordersByMaker.get(requestor) ?? []) {
+          if (isOpen(o)) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+        }
+      } else {
+        const o = this.orders.get(top.key)!;
+        this.updateOrder(o, at, () => (o.status = 'EXPIRED'));
       }
-    }
-    for (const orders of this.ordersByMaker.values()) {
-      for (const o of orders) if (isOpen(o) && isExpired(o, at)) this.updateOrder(o, at, () => (o.status = 'EXPIRED'));
     }
   }
 

@@ -2,7 +2,20 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
+// Every request checksums the same few addresses (maker, token, executor): remember recent ones.
+const recent = new Map<string, string>();
+const RECENT_MAX = 8192;
+
 export function checksumAddress(address: string): string {
+  const known = recent.get(address);
+  if (known !== undefined) return known;
+  const result = computeChecksum(address);
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(address, result);
+  return result;
+}
+
+function computeChecksum(address: string): string {
   const lower = address.toLowerCase().replace(/^0x/, '');
   const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
   let out = '0x';

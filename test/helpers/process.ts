@@ -14,7 +14,7 @@ export interface ChildExchange {
 
 /** Starts `src/main.ts` on a free port and resolves once it logs the address it listens on. */
 export function spawnExchange(env: Record<string, string>): Promise<ChildExchange> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
