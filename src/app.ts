@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import type { AppContext } from './context.js';
 import { installEnvelope } from './api/envelope.js';
 import { registerRoutes } from './api/routes.js';
+import { installAdminAuth } from './admin/auth.js';
 import { installRateLimit } from './api/rate-limit.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 
@@ -43,6 +44,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  installAdminAuth(app, ctx);
   registerRoutes(app, ctx);
   return app;
 }

