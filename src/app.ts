@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import { installEnvelope } from './api/envelope.js';
 import { registerRoutes } from './api/routes.js';
 import { installAdminAuth } from './admin/auth.js';
+import { registerMetrics } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 
@@ -45,6 +46,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   installAdminAuth(app, ctx);
+  registerMetrics(app, ctx);
   registerRoutes(app, ctx);
   return app;
 }

@@ -19,6 +19,18 @@ describe('service basics', () => {
     expect(res.body).toEqual({ status: 'failure', errorCode: 'NOT_FOUND', message: 'no route GET /no/such/route' });
   });
 
+  it('exposes Prometheus metrics with request latency and engine gauges', async () => {
+    await ex.get('/health/live');
+    await ex.get('/no/such/route');
+    const res = await fetch(ex.url + '/metrics');
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toMatch(/oddex_http_request_duration_seconds_count\{method="GET",route="\/health\/live",status="200"\} [1-9]/);
+    expect(text).toMatch(/oddex_http_rejections_total\{route="unmatched",status="404"\} [1-9]/);
+    expect(text).toContain('oddex_open_orders 0');
+    expect(text).toContain('oddex_realtime_connections 0');
+  });
+
   it('serves the OpenAPI document and the docs page', async () => {
     const spec = await ex.get('/openapi.json');
     expect(spec.status).toBe(200);

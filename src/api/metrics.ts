@@ -1,0 +1,70 @@
+// GET /metrics in the Prometheus text format: request latency per route, and engine and realtime gauges read at scrape time.
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AppContext } from '../context.js';
+
+export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
+  const duration = new Histogram({
+    name: 'oddex_http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  const rejected = new Counter({
+    name: 'oddex_http_rejections_total',
+    help: 'Requests answered with an error, by errorCode-bearing status',
+    labelNames: ['route', 'status'] as const,
+    registers: [registry],
+  });
+  const engine = () => ctx.trading.engine;
+  new Gauge({
+    name: 'oddex_open_orders',
+    help: 'Orders on the books (ACTIVE or INACTIVE)',
+    registers: [registry],
+    collect() {
+      let open = 0;
+      for (const book of engine().books.values()) open += book.outcomeOne.size + book.outcomeTwo.size;
+      this.set(open);
+    },
+  });
+  new Gauge({
+    name: 'oddex_trades',
+    help: 'Trades recorded since the exchange began',
+    registers: [registry],
+    collect() {
+      this.set(engine().trades.length);
+    },
+  });
+  new Gauge({
+    name: 'oddex_pending_fills',
+    help: 'Fills waiting for chain confirmation',
+    registers: [registry],
+    collect() {
+      let pending = 0;
+      for (const f of engine().fills.values()) if (f.status === 'PENDING') pending++;
+      this.set(pending);
+    },
+  });
+  new Gauge({
+    name: 'oddex_realtime_connections',
+    help: 'Open realtime WebSocket connections',
+    registers: [registry],
+    collect() {
+      this.set(ctx.realtime?.connectionCount ?? 0);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 400) rejected.inc({ route, status: reply.statusCode });
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}
