@@ -15,7 +15,6 @@ import {
   type FixtureStatusCode,
   type League,
   type LiveScore,
-  type LiveScorePeriod,
   type MarketRecord,
   type MarketTypeCode,
   type Outcome,
@@ -38,15 +37,8 @@ export interface NewMarket {
   mainLine?: boolean;
 }
 
-export interface NewLiveScore {
-  exchangeEventId: string;
-  currentPeriod: string;
-  periodTime: string;
-  teamOneScore: number;
-  teamTwoScore: number;
-  periods: LiveScorePeriod[];
-  extra: string;
-}
+/** A live score as the operator posts it: the catalogue fills in sport, league and times. */
+export type NewLiveScore = Omit<LiveScore, 'sportId' | 'leagueId' | 'createdAt' | 'updatedAt'>;
 
 export interface Settlement {
   marketHash: string;

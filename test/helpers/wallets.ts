@@ -61,6 +61,7 @@ export async function signedOrder(wallet: PrivateKeyAccount, config: Config, o: 
   };
 }
 
+// Written here from the spec text, not imported from src/protocol: the tests must not share the code they check.
 const FILL_TYPES = {
   Details: [
     { name: 'action', type: 'string' },
