@@ -3,7 +3,6 @@ import { Engine, splitQuarterLine } from './engine.js';
 import type { EngineRejection} from './types.js';
 import { type Command, type MarketRef, type NewOrder } from './types.js';
 
-const E20 = 10n ** 20n;
 const USDC = 1_000_000n;
 const MAKER = '0x00000000000000000000000000000000000000A1';
 const MAKER2 = '0x00000000000000000000000000000000000000A2';
@@ -119,7 +118,8 @@ describe('engine matching and settlement', () => {
     // 15 + 15 USDC of taker space at 40%, then 10 at 50%: 40 USDC staked against 30 of maker space.
     expect(r.fill.totalFilled).toBe(40n * USDC);
     expect(r.fill.isPartialFill).toBe(true);
-    expect(r.fill.averageOdds).toBe((40n * USDC * E20) / (70n * USDC));
+    // Stake-weighted: (15 * 60% + 15 * 60% + 10 * 50%) / 40 = 57.5%.
+    expect(r.fill.averageOdds).toBe(575n * 10n ** 17n);
     const fillRecord = [...engine.fills.values()][0]!;
     expect(fillRecord.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual([
       [bestOld.orderHash, 15n * USDC, 10n * USDC],
@@ -188,6 +188,30 @@ describe('engine matching and settlement', () => {
     expect(() => engine.apply({ kind: 'cancelAll', at: 10_000, maker: MAKER, salt: 's1', timestamp: 10 })).toThrow(/already used/);
     expect(() => engine.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER, salt: 's2', timestamp: 10 })).toThrow(/within 60 s/);
     expect(engine.orders.get(b.orderHash)!.status).toBe('ACTIVE');
+  });
+
+  it('reports order_locked for a fully matched pending order and already_pending_cancel after a cancel with fills pending', () => {
+    const { run } = setup();
+    const locked = order({ totalBetSize: 20n * USDC });
+    const partial = order({ totalBetSize: 100n * USDC, percentageOdds: 50n * 10n ** 18n });
+    run({ kind: 'postOrders', at: 1500, orders: [locked, partial], markets: [M1] });
+    // 30 USDC at 40% exhausts the first order (20 of maker space); 10 more land on the second at 50%.
+    const f = fill({ stakeWei: 40n * USDC, desiredOdds: 50n * 10n ** 18n });
+    run(f);
+    const cancel = (salt: string) =>
+      run({ kind: 'cancelOrders', at: 10_000, maker: MAKER, salt, timestamp: 10, orderHashes: [locked.orderHash, partial.orderHash] });
+    const fillHash = (f as { fillHash: string }).fillHash;
+    expect(cancel('a')).toEqual({
+      kind: 'cancel',
+      cancel: {
+        cancelledCount: 1,
+        orders: [{ orderHash: partial.orderHash, pendingFills: [{ fillHash, pendingFillAmount: '10000000' }] }],
+        notCancelled: [{ orderHash: locked.orderHash, reason: 'order_locked' }],
+      },
+    });
+    expect(cancel('b')).toMatchObject({
+      cancel: { cancelledCount: 0, notCancelled: [{ reason: 'order_locked' }, { orderHash: partial.orderHash, reason: 'already_pending_cancel' }] },
+    });
   });
 
   it('expires orders past apiExpiry and cancels everything when a heartbeat lapses', () => {

@@ -4,7 +4,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LocalLedger } from '../chain/local-ledger.js';
-import { makerSpaceForTakerStake, remainingTakerSpace, takerAverageOdds } from '../protocol/amounts.js';
+import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
 import { worstCaseLoss, type RefundEvent } from './refunds.js';
@@ -326,7 +326,6 @@ export class Engine {
       tradeIds: [],
       totalTakerStake,
     };
-    let totalMakerStake = 0n;
     for (const m of matches) {
       const o = this.orders.get(m.orderHash)!;
       this.updateOrder(o, at, () => {
@@ -334,7 +333,6 @@ export class Engine {
         o.pendingFills.set(cmd.fillHash, m.makerStake);
         if (remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) === 0n) o.status = 'INACTIVE';
       });
-      totalMakerStake += m.makerStake;
       this.recordTrades(record, o, m, market, at);
     }
     this.fills.set(record.fillHash, record);
@@ -346,7 +344,7 @@ export class Engine {
       fillHash: record.fillHash,
       isPartialFill: remaining > 0n,
       totalFilled: totalTakerStake,
-      averageOdds: takerAverageOdds(totalTakerStake, totalMakerStake),
+      averageOdds: weightedTakerOdds(matches.map((m) => ({ takerStake: m.takerStake, makerOdds: m.odds }))),
     };
   }
 

@@ -25,8 +25,13 @@ export function toHumanUnits(wei: bigint, decimals: number): string {
 /** Human-unit number for fields the spec types as number (betTimeValue, settleValue). */
 export const toHumanNumber = (wei: bigint, decimals: number): number => Number(toHumanUnits(wei, decimals));
 
-/** Weighted average odds of a fill: total maker space over pot, from the taker's side (10^20 scale). */
-export function takerAverageOdds(totalTakerStake: bigint, totalMakerSpace: bigint): bigint {
-  const total = totalTakerStake + totalMakerSpace;
-  return total === 0n ? 0n : (totalTakerStake * ODDS_SCALE) / total;
+/** Average taker odds of a fill, weighted by the taker stake matched at each maker's odds (10^20 scale). */
+export function weightedTakerOdds(matches: readonly { takerStake: bigint; makerOdds: bigint }[]): bigint {
+  let stake = 0n;
+  let weighted = 0n;
+  for (const m of matches) {
+    stake += m.takerStake;
+    weighted += m.takerStake * (ODDS_SCALE - m.makerOdds);
+  }
+  return stake === 0n ? 0n : weighted / stake;
 }
