@@ -1,8 +1,10 @@
 // Drives the pure engine: applies commands one at a time, journals them with group commit (one transaction per
-// event-loop turn) and resolves each caller only once its command is on disk. Owns the engine's timers.
+// event-loop turn) and resolves each caller only once its command is on disk. Hands accepted fills to the
+// settlement chain and sweeps expiries.
 import { Engine, type CommandResult } from '../engine/engine.js';
 import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
 import type { Journal } from '../store/journal.js';
+import { LocalChain, type SettlementChain } from '../chain/settlement-chain.js';
 
 export interface RunnerOptions {
   now: () => number;
@@ -25,15 +27,18 @@ export class EngineRunner {
   private queue: Pending[] = [];
   private flushScheduled = false;
   private broken: unknown;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private sweep: NodeJS.Timeout | undefined;
-  private stopped = false;
+  readonly chain: SettlementChain;
 
   constructor(
     readonly engine: Engine,
     private readonly journal: Journal,
     private readonly opts: RunnerOptions,
-  ) {}
+  ) {
+    this.chain = new LocalChain(opts.chainConfirmationDelayMs, opts.now, (fillHash) =>
+      this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err)),
+    );
+  }
 
   /** Rebuilds the engine from the journal; returns the number of commands replayed. */
   replay(): number {
@@ -50,23 +55,18 @@ export class EngineRunner {
     return n;
   }
 
-  /** Starts timers: confirmations of fills still pending after a restart and the expiry sweep. */
+  /** Resubmits fills still pending after a restart and starts the expiry sweep. */
   start(): void {
-    const now = this.opts.now();
     for (const fill of this.engine.fills.values()) {
-      if (fill.status === 'PENDING') {
-        this.scheduleConfirmation(fill.fillHash, fill.acceptedAt + this.opts.chainConfirmationDelayMs - now);
-      }
+      if (fill.status === 'PENDING') this.chain.submit(fill.fillHash, fill.acceptedAt);
     }
     this.sweep = setInterval(() => this.sweepExpired(), this.opts.expirySweepMs ?? 200);
     this.sweep.unref();
   }
 
   stop(): void {
-    this.stopped = true;
     if (this.sweep) clearInterval(this.sweep);
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.chain.stop();
     if (this.queue.length > 0) this.flush();
   }
 
@@ -110,17 +110,8 @@ export class EngineRunner {
       for (const k of ['orders', 'trades', 'books', 'accounts', 'refunds'] as const) for (const x of p.events[k]) merged[k].add(x);
       merged.submittedFills.push(...p.events.submittedFills);
     }
-    for (const fillHash of merged.submittedFills) this.scheduleConfirmation(fillHash, this.opts.chainConfirmationDelayMs);
+    for (const fillHash of merged.submittedFills) this.chain.submit(fillHash, this.engine.fills.get(fillHash)!.acceptedAt);
     this.opts.afterCommit(merged);
-  }
-
-  private scheduleConfirmation(fillHash: string, delayMs: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err));
-    }, Math.max(0, delayMs));
-    this.timers.add(timer);
   }
 
   private sweepExpired(): void {

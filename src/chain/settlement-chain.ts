@@ -1,0 +1,37 @@
+// Where accepted fills go to settle. The chain decides when a fill executes; the engine then applies it
+// against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise).
+export interface SettlementChain {
+  /** A fill was accepted at `acceptedAt` (ms); the chain calls back once it has executed. */
+  submit(fillHash: string, acceptedAt: number): void;
+  stop(): void;
+}
+
+/** The default chain: in process, every fill executes a fixed delay after it was accepted. */
+export class LocalChain implements SettlementChain {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly confirmationDelayMs: number,
+    private readonly now: () => number,
+    private readonly onExecuted: (fillHash: string) => void,
+  ) {}
+
+  submit(fillHash: string, acceptedAt: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.onExecuted(fillHash);
+      },
+      Math.max(0, acceptedAt + this.confirmationDelayMs - this.now()),
+    );
+    this.timers.add(timer);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
