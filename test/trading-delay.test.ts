@@ -18,6 +18,8 @@ describe('betting delay and trade paging', () => {
       chainConfirmationDelayMs: 50,
       bettingDelay: { preGameMs: 400, inPlayDefaultMs: 8000, inPlayBySportMs: { soccer: 10_000 }, inPlayByLeagueMs: { '101': 3000 } },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+      maxOrdersPerRequest: 3,
+      maxMarketsPerRequest: 2,
     });
     const markets = (await ex.get('/markets/active?type=52&pageSize=100')).body.data.markets;
     market = markets.find((m: { liveEnabled: boolean }) => !m.liveEnabled);
@@ -53,6 +55,20 @@ describe('betting delay and trade paging', () => {
     expect(res.body.data).toMatchObject({ totalFilled: '10000000', averageOdds: '60000000000000000000' });
     const trades = (await ex.get(`/trades/orders?orderHashes=${better.hash},${worse.hash}`)).body.data.trades;
     expect(trades.map((t: { orderHash: string }) => t.orderHash)).toEqual([better.hash, better.hash]);
+  });
+
+  it('limits orders and distinct markets per request', async () => {
+    const markets = (await ex.get('/markets/active?type=52&pageSize=3')).body.data.markets;
+    const orders = await Promise.all(
+      markets.map((m: { marketHash: string }) =>
+        signedOrder(maker, ex.ctx.config, { marketHash: m.marketHash, totalBetSize: 10n * USDC, percentageOdds: 10n * E18, isMakerBettingOutcomeOne: false }),
+      ),
+    );
+    const threeMarkets = await ex.post('/orders/new', { orders: orders.map((o) => o.body) });
+    expect([threeMarkets.status, threeMarkets.body.errorCode]).toEqual([400, 'TOO_MANY_MARKETS']);
+    const fourOrders = await ex.post('/orders/new', { orders: [...orders, orders[0]!].map((o) => o.body) });
+    expect([fourOrders.status, fourOrders.body.errorCode, fourOrders.body.details[0].rule]).toEqual([400, 'INVALID_PARAMETER', 'maxItems']);
+    expect((await ex.get(`/orders?maker=${maker.address}`)).body.data.map((o: { orderHash: string }) => o.orderHash)).not.toContain(orders[0]!.hash);
   });
 
   it('pages /trades with nextKey, newest first, visiting every trade once', async () => {
