@@ -1,9 +1,9 @@
 // Random command sequences against the engine, checked against a naive matcher and the engine's invariants.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Engine, freeMakerSpace } from './engine.js';
+import { Engine, fillableTakerSpace, freeMakerSpace } from './engine.js';
 import { EngineRejection, type Command, type MarketRef, type Order } from './types.js';
-import { makerSpaceForTakerStake, remainingTakerSpace } from '../protocol/amounts.js';
+import { makerSpaceForTakerStake } from '../protocol/amounts.js';
 import { worstCaseLoss } from './refunds.js';
 
 const E20 = 10n ** 20n;
@@ -84,14 +84,14 @@ function naiveMatch(orders: Order[], c: Extract<Command, { kind: 'fill' }>, at: 
         o.maker !== c.taker &&
         o.apiExpiry * 1000 > at &&
         o.expiry * 1000 > at &&
-        remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n,
+        fillableTakerSpace(o) > 0n,
     )
     .sort((a, b) => (a.percentageOdds === b.percentageOdds ? a.seq - b.seq : a.percentageOdds < b.percentageOdds ? -1 : 1));
   const matches: [string, bigint, bigint][] = [];
   let left = c.stakeWei;
   for (const o of eligible) {
     if (E20 - o.percentageOdds < bound || left === 0n) break;
-    const space = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds);
+    const space = fillableTakerSpace(o);
     const s = left < space ? left : space;
     const m = makerSpaceForTakerStake(s, o.percentageOdds);
     if (m === 0n) break;
@@ -149,7 +149,7 @@ function checkInvariants(e: Engine, cancelledCaps: Map<string, bigint>, at: numb
       [...e.orders.values()]
         .filter(
           (o) => o.marketHash === m.marketHash && o.isMakerBettingOutcomeOne === one && o.status === 'ACTIVE' &&
-            o.apiExpiry * 1000 > at && o.expiry * 1000 > at && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n,
+            o.apiExpiry * 1000 > at && o.expiry * 1000 > at && fillableTakerSpace(o) > 0n,
         )
         .reduce((max, o) => (o.percentageOdds > max ? o.percentageOdds : max), 0n);
     expect(top(true) + top(false) <= E20).toBe(true);

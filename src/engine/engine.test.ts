@@ -242,6 +242,20 @@ describe('engine matching and settlement', () => {
     expect(run({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toMatchObject({ statuses: [{ status: 'OK' }] });
   });
 
+  it('treats an order whose rest buys no maker wei as exhausted, so later orders still fill', () => {
+    const { engine, run } = setup();
+    const dusty = order({ totalBetSize: 10n * USDC, percentageOdds: 45n * 10n ** 18n });
+    const next = order({ totalBetSize: 10n * USDC, percentageOdds: 50n * 10n ** 18n, maker: MAKER2 });
+    run({ kind: 'postOrders', at: 1500, orders: [dusty, next], markets: [M1] });
+    // Leave exactly 1 wei of maker space on the 45% order: 1 wei buys 1 wei of taker space but 0 of maker space.
+    const eat = fill({ stakeWei: ((10n * USDC - 1n) * 55n) / 45n + 1n, desiredOdds: 55n * 10n ** 18n });
+    run(eat);
+    expect(engine.orders.get(dusty.orderHash)!.totalBetSize - engine.orders.get(dusty.orderHash)!.pendingFillAmount).toBe(1n);
+    expect(engine.orders.get(dusty.orderHash)!.status).toBe('INACTIVE');
+    const r = run(fill({ stakeWei: 8n * USDC, desiredOdds: 50n * 10n ** 18n }));
+    expect(r).toMatchObject({ fill: { totalFilled: 8n * USDC, averageOdds: 50n * 10n ** 18n } });
+  });
+
   it('splits quarter-line stakes in halves with the odd wei on the lower line', () => {
     expect(splitQuarterLine(['0xlow', '0xhigh'], 7n, 11n)).toEqual([
       { marketHash: '0xlow', makerStake: 4n, takerStake: 6n },

@@ -30,6 +30,14 @@ import {
 const isOpen = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
 /** Maker space still free to match: not filled and not reserved by a pending fill. */
 export const freeMakerSpace = (o: Order) => o.totalBetSize - o.fillAmount - o.pendingFillAmount;
+/**
+ * Taker stake an order can still take. Zero once the rest is dust that would match no maker wei
+ * (e.g. 1 wei left at 45%), so such an order counts as exhausted instead of blocking its side of the book.
+ */
+export function fillableTakerSpace(o: Order): bigint {
+  const space = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds);
+  return makerSpaceForTakerStake(space, o.percentageOdds) > 0n ? space : 0n;
+}
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const exposureOf = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
 const isExpired = (o: Order, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
@@ -219,7 +227,7 @@ export class Engine {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     if (!side) return undefined;
     for (const o of side) {
-      if (!isExpired(o, at) && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n) return o.percentageOdds;
+      if (!isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
     }
     return undefined;
   }
@@ -269,7 +277,7 @@ export class Engine {
   private highestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at: number): bigint | undefined {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     for (const o of side?.worstFirst() ?? []) {
-      if (!isExpired(o, at) && remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) > 0n) return o.percentageOdds;
+      if (!isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
     }
     return undefined;
   }
@@ -291,13 +299,14 @@ export class Engine {
     let sawLiquidity = false;
     for (const o of side) {
       if (o.maker === taker || isExpired(o, at)) continue;
-      const takerSpace = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds);
+      const takerSpace = fillableTakerSpace(o);
       if (takerSpace === 0n) continue;
       sawLiquidity = true;
       // Sorted best first: once an order is worse than the slippage bound, so is every later one.
       if (ODDS_SCALE - o.percentageOdds < minTakerOdds) break;
       const takerStake = remaining < takerSpace ? remaining : takerSpace;
       const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
+      // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
       if (makerStake === 0n) break;
       matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
       remaining -= takerStake;
@@ -331,7 +340,7 @@ export class Engine {
       this.updateOrder(o, at, () => {
         o.pendingFillAmount += m.makerStake;
         o.pendingFills.set(cmd.fillHash, m.makerStake);
-        if (remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) === 0n) o.status = 'INACTIVE';
+        if (fillableTakerSpace(o) === 0n) o.status = 'INACTIVE';
       });
       this.recordTrades(record, o, m, market, at);
     }
@@ -417,7 +426,7 @@ export class Engine {
         o.pendingFills.delete(fillHash);
         if (funded) o.fillAmount += m.makerStake;
         if (!isOpen(o)) return;
-        const exhausted = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds) === 0n;
+        const exhausted = fillableTakerSpace(o) === 0n;
         if (exhausted && o.pendingFillAmount === 0n) o.status = 'FILLED';
         else o.status = exhausted ? 'INACTIVE' : 'ACTIVE';
       });
