@@ -1,7 +1,9 @@
 // Realtime fan-out: 2,000 connections (1,000 on one order-book channel), 50 publications/s for 10 s.
 // Prints delivery latency (bus emit -> client receipt) and server memory per connection.
 // The clients run in a child process so the server's RSS delta counts the server side only.
+// Also prints the CPU each process used while publishing, to show whether the two cores are saturated.
 // Run: npx tsx bench/realtime.ts [connections] [subscribers] [ratePerSecond] [seconds]
+// RT_BENCH_CLIENT_ARGS adds node flags to the client process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,11 +21,21 @@ const [connections = 2000, subscribers = 1000, rate = 50, seconds = 10] = number
 const MARKET = '0x' + 'be'.repeat(32);
 const CHANNEL = `order_book:market_${MARKET}`;
 const nowMs = () => performance.timeOrigin + performance.now(); // comparable across processes
+const PUSH = Buffer.from('{"push"');
+const STAMP = Buffer.from('"t":');
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
 
 interface FromClients {
   ready?: true;
-  result?: { latencies: number[]; received: number };
+  /** cpuMs: CPU time (user + system) the client process used between ready and report. */
+  result?: { latencies: number[]; received: number; cpuMs: number };
 }
+
+const cpuMs = (since?: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 
 // ---- client process --------------------------------------------------------------------------
 async function runClients(url: string, token: string): Promise<void> {
@@ -31,19 +43,26 @@ async function runClients(url: string, token: string): Promise<void> {
   let received = 0;
   const open = (i: number) =>
     new Promise<void>((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
       ws.on('error', reject);
       ws.on('open', () => {
         const cmds = [JSON.stringify({ id: 1, connect: { token } })];
         if (i < subscribers) cmds.push(JSON.stringify({ id: 2, subscribe: { channel: CHANNEL } }));
         ws.send(cmds.join('\n'));
       });
-      ws.on('message', (data) => {
+      ws.on('message', (data: Buffer) => {
         const at = nowMs();
+        // Fast path for the measured message (one push per frame): read the stamp, the first field of the first
+        // order, straight from the bytes, so the instrument takes as little of the shared cores as it can.
+        if (data.subarray(0, PUSH.length).equals(PUSH) && !data.includes(NEWLINE)) {
+          const from = data.indexOf(STAMP) + STAMP.length;
+          latencies.push(at - Number(data.toString('latin1', from, data.indexOf(COMMA, from))));
+          received++;
+          return;
+        }
         for (const line of data.toString().split('\n')) {
           if (line === '{}') ws.send('{}');
           else if (line.startsWith('{"push"')) {
-            // The stamp is the first field of the first order; read it without parsing the whole frame.
             const from = line.indexOf('"t":') + 4;
             latencies.push(at - Number(line.slice(from, line.indexOf(',', from))));
             received++;
@@ -56,9 +75,13 @@ async function runClients(url: string, token: string): Promise<void> {
   for (let i = 0; i < connections; i += 200) {
     await Promise.all(Array.from({ length: Math.min(200, connections - i) }, (_, k) => open(i + k)));
   }
+  const cpuAtReady = process.cpuUsage();
   process.send!({ ready: true } satisfies FromClients);
   process.on('message', (m) => {
-    if (m === 'report') process.send!({ result: { latencies, received } } satisfies FromClients, () => process.exit(0));
+    if (m === 'report') {
+      const result = { latencies, received, cpuMs: cpuMs(cpuAtReady) };
+      process.send!({ result } satisfies FromClients, () => process.exit(0));
+    }
   });
 }
 
@@ -75,7 +98,7 @@ async function main(): Promise<void> {
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const child = fork(fileURLToPath(import.meta.url), ['--clients', url, token, ...process.argv.slice(2, 6)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.RT_BENCH_CLIENT_ARGS ?? '').split(' ').filter(Boolean)],
   });
   const fromChild = (want: keyof FromClients) =>
     new Promise<FromClients>((resolve, reject) => {
@@ -92,6 +115,7 @@ async function main(): Promise<void> {
   // Fixed-rate publishing: one order per publication, stamped with the emit time.
   const total = rate * seconds;
   const fanOut: number[] = [];
+  const serverCpuAtStart = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < total; i++) {
     const wait = start + (i * 1000) / rate - performance.now();
@@ -105,9 +129,11 @@ async function main(): Promise<void> {
     fanOut.push(performance.now() - emitted); // the in-process broker writes to every socket synchronously
   }
   await new Promise((r) => setTimeout(r, 500)); // let the last ones arrive
+  const windowMs = performance.now() - start;
+  const serverCpu = cpuMs(serverCpuAtStart);
   const report = fromChild('result');
   child.send('report');
-  const { latencies, received } = (await report).result!;
+  const { latencies, received, cpuMs: clientCpu } = (await report).result!;
 
   const p = percentiles(latencies);
   console.log(`connections: ${live} open (${subscribers} on ${CHANNEL.slice(0, 30)}...), opened in ${connectSeconds.toFixed(1)} s`);
@@ -115,6 +141,8 @@ async function main(): Promise<void> {
   console.log(`delivery latency (bus emit -> client receipt): p50 ${fmt(p.p50)}  p95 ${fmt(p.p95)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}`);
   const f = percentiles(fanOut);
   console.log(`server fan-out per publication (encode once + ${subscribers} socket writes): p50 ${fmt(f.p50)}  p99 ${fmt(f.p99)}`);
+  const share = (ms: number) => `${((100 * ms) / windowMs).toFixed(0)}% of a core`;
+  console.log(`CPU while publishing: server ${share(serverCpu)}, clients ${share(clientCpu)} (2 cores = 200%)`);
   console.log(
     `server memory: RSS ${(rssBefore / 2 ** 20).toFixed(1)} MiB -> ${(rssAfter / 2 ** 20).toFixed(1)} MiB, ` +
       `${((rssAfter - rssBefore) / live / 1024).toFixed(1)} KiB per connection`,

@@ -4,12 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import { encodePublication, encodePublicationPush, type StreamPosition } from './protocol.js';
 import { ChannelStream } from './stream.js';
+import { textFrame } from './ws-frame.js';
 
 /** One publication as delivered to subscribers: encoded once, the same bytes for every one of them. */
 export interface Delivery {
   channel: string;
   offset: number;
-  /** `{"push":{"channel":...,"pub":{"data":...,"offset":n}}}` as UTF-8. */
+  /** The WebSocket text frame (header included) of `{"push":{"channel":...,"pub":{"data":...,"offset":n}}}`. */
   frame: Buffer;
   /** `{"data":...,"offset":n}` (for re-framing under another spelling of the channel). */
   pubJson: string;
@@ -73,7 +74,7 @@ export class MemoryBroker implements Broker {
     const { offset, json } = this.stream(channel).append((o) => encodePublication(data, o), this.now());
     const subs = this.subscribers.get(channel);
     if (subs && subs.size > 0) {
-      const delivery: Delivery = { channel, offset, pubJson: json, frame: Buffer.from(encodePublicationPush(channel, json)) };
+      const delivery: Delivery = { channel, offset, pubJson: json, frame: textFrame(encodePublicationPush(channel, json)) };
       for (const sub of subs) {
         try {
           sub(delivery);

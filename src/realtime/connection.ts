@@ -1,7 +1,8 @@
 // One client WebSocket speaking the Centrifuge protocol: commands in order, a reply per command id,
 // publication pushes, server pings, token expiry, and the slow-consumer guard.
 import { randomUUID } from 'node:crypto';
-import type { WebSocket, RawData } from 'ws';
+import type { Duplex } from 'node:stream';
+import { WebSocket, type RawData } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeConfig } from '../config.js';
 import type { Broker, Delivery, Subscriber } from './broker.js';
@@ -10,7 +11,7 @@ import { HISTORY_SIZE, parseChannel, type Channel } from './channels.js';
 import {
   CloseCode,
   ErrorCode,
-  PING_FRAME,
+  PING,
   decodeCommands,
   encodeError,
   encodePublicationPush,
@@ -24,10 +25,11 @@ import {
   type SubscribeRequest,
   type UnsubscribeRequest,
 } from './protocol.js';
+import { textFrame } from './ws-frame.js';
 
 /** Subscribe flag of the client library: fail with 112 instead of answering recovered:false. */
 const REJECT_UNRECOVERED = 2;
-const TEXT_FRAME = { binary: false } as const;
+const PING_FRAME = textFrame(PING);
 
 export interface ConnectionDeps {
   broker: Broker;
@@ -73,8 +75,14 @@ export class ClientConnection {
   private expiryTimer: NodeJS.Timeout | undefined;
   private readonly deliver: Subscriber = (d) => this.onDelivery(d);
 
+  /**
+   * @param ws handles the handshake, incoming frames and the closing handshake.
+   * @param socket the same connection's socket: outgoing text frames are written to it directly, each one a
+   *   complete frame built once (`textFrame`), so a publication costs one buffer write per subscriber.
+   */
   constructor(
     private readonly ws: WebSocket,
+    private readonly socket: Duplex,
     private readonly deps: ConnectionDeps,
   ) {
     this.bucket = deps.config.commandBurst;
@@ -220,7 +228,7 @@ export class ClientConnection {
   private startPings(): void {
     const { pingIntervalMs, pongTimeoutMs } = this.deps.config;
     this.pingTimer = setInterval(() => {
-      this.send(PING_FRAME);
+      this.write(PING_FRAME);
       clearTimeout(this.pongTimer);
       this.pongTimer = setTimeout(() => this.disconnect(CloseCode.noPong, 'no pong'), pongTimeoutMs);
       this.pongTimer.unref();
@@ -337,7 +345,7 @@ export class ClientConnection {
     if (d.offset <= sub.lastOffset) return; // already in the subscribe reply
     sub.lastOffset = d.offset;
     // Same bytes for every subscriber, unless this client spelled the channel differently.
-    this.send(sub.clientName === d.channel ? d.frame : encodePublicationPush(sub.clientName, d.pubJson));
+    this.write(sub.clientName === d.channel ? d.frame : textFrame(encodePublicationPush(sub.clientName, d.pubJson)));
   }
 
   // ---- output --------------------------------------------------------------------------------
@@ -346,15 +354,23 @@ export class ClientConnection {
     this.send(encodeError(id, error));
   }
 
-  private send(data: string | Buffer): void {
-    if (this.closed) return;
-    this.ws.send(data, TEXT_FRAME);
+  private send(message: string): void {
+    this.write(textFrame(message));
+  }
+
+  /**
+   * Every text frame leaves through here, whole and in order. ws writes only control frames (close, pong) to the
+   * socket, also whole, so frames never interleave. Nothing is written once ws has started or seen a close.
+   */
+  private write(frame: Buffer): void {
+    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+    this.socket.write(frame);
     this.checkBackpressure();
   }
 
   /** A client that does not read cannot make the server hold its data without bound. */
   private checkBackpressure(): void {
-    if (this.ws.bufferedAmount + this.pendingBytes > this.deps.config.maxBufferedBytes) {
+    if (this.socket.writableLength + this.pendingBytes > this.deps.config.maxBufferedBytes) {
       this.disconnect(CloseCode.slowConsumer, 'slow consumer');
     }
   }

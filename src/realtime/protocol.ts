@@ -130,5 +130,5 @@ export const encodePublication = (data: unknown, offset: number): string =>
 export const encodePublicationPush = (channel: string, pubJson: string): string =>
   `{"push":{"channel":${JSON.stringify(channel)},"pub":${pubJson}}}`;
 
-/** Server ping; the client answers with the same empty object when `pong` was announced. */
-export const PING_FRAME = Buffer.from('{}');
+/** Server ping (the payload; see ws-frame.ts); the client answers with the same empty object when `pong` was announced. */
+export const PING = '{}';

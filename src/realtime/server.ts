@@ -19,6 +19,7 @@ const MAX_CLIENT_FRAME = 1_048_576;
 
 export class RealtimeServer {
   readonly broker: Broker;
+  // No compression: connections write prebuilt, uncompressed frames straight to the socket (ws-frame.ts).
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME, perMessageDeflate: false });
   private readonly connections = new Set<ClientConnection>();
   private readonly detachFeeds: () => void;
@@ -89,7 +90,7 @@ export class RealtimeServer {
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new ClientConnection(ws, {
+      const conn = new ClientConnection(ws, socket, {
         broker: this.broker,
         tokens: RealtimeTokens.of(this.ctx),
         config: this.ctx.config.realtime,

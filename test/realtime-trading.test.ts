@@ -1,0 +1,405 @@
+// Realtime end to end with the real trading engine: viem-signed orders, fills and cancels over HTTP, observed by
+// the real `centrifuge` client on every channel they touch, compared object for object with what REST returns.
+// Also recovery across a forced disconnect and a restart, and the recommended usage of spec section 6
+// (subscribe, read the REST snapshot, apply publications) racing a live stream of posts, fills and cancels.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import type { PrivateKeyAccount } from 'viem';
+import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
+import { defaultConfig, type Config } from '../src/config.js';
+import { CloseCode } from '../src/realtime/protocol.js';
+import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { centrifugeClient, createApiKey, fetchToken, sleep, waitFor, wsUrl } from './helpers/realtime.js';
+import { E18, USDC, newWallet, signedCancel, signedFill } from './helpers/wallets.js';
+import { fillAndConfirm, fund, postOrder } from './helpers/bets.js';
+
+type Rest = Record<string, unknown>;
+interface MarketInfo {
+  marketHash: string;
+  exchangeEventId: string;
+}
+
+const exchangeConfig = (): Partial<Config> => ({
+  demo: true,
+  chainConfirmationDelayMs: 100,
+  bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+  rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+});
+
+/** The order fields of DECISIONS.md, on GET /orders and on the order channels alike. */
+const ORDER_FIELDS = [
+  'orderHash', 'marketHash', 'maker', 'totalBetSize', 'percentageOdds', 'fillAmount', 'pendingFillAmount', 'baseToken',
+  'executor', 'expiry', 'apiExpiry', 'salt', 'isMakerBettingOutcomeOne', 'signature', 'exchangeEventId', 'orderStatus',
+  'createdAt', 'updatedAt',
+].sort();
+const CLOSED_ORDER = new Set(['CANCELLED', 'FILLED', 'EXPIRED']);
+
+function record(sub: Subscription) {
+  const pubs: PublicationContext[] = [];
+  const subscribed: SubscribedContext[] = [];
+  sub.on('publication', (p) => pubs.push(p));
+  sub.on('subscribed', (s) => subscribed.push(s));
+  /** Every item of every publication, oldest first. */
+  const items = () => pubs.flatMap((p) => p.data as Rest[]);
+  return { sub, pubs, subscribed, items };
+}
+
+/** The last published version of each item, by key. */
+function latestBy(items: Rest[], key: string): Map<unknown, Rest> {
+  const out = new Map<unknown, Rest>();
+  for (const item of items) out.set(item[key], item);
+  return out;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+/** A centrifuge client authenticated as `address` (through an API key and the token endpoint). */
+async function connectAs(ex: TestExchange, address: string, extra: Parameters<typeof centrifugeClient>[1] = {}) {
+  const key = await createApiKey(ex, address);
+  const c = centrifugeClient(wsUrl(ex), { getToken: () => fetchToken(ex, key), ...extra });
+  cleanup.push(() => c.disconnect());
+  c.connect();
+  await c.ready(5000);
+  return c;
+}
+
+async function subscribed(c: Centrifuge, ...channels: string[]) {
+  const recs = channels.map((ch) => record(c.newSubscription(ch, { positioned: true, recoverable: true })));
+  for (const r of recs) r.sub.subscribe();
+  await Promise.all(recs.map((r) => r.sub.ready(5000)));
+  return recs;
+}
+
+const getOrder = async (ex: TestExchange, orderHash: string): Promise<Rest> => {
+  const res = await ex.get(`/orders?orderHashes=${orderHash}`);
+  expect(res.status).toBe(200);
+  return res.body.data[0];
+};
+
+describe('realtime with the real trading engine', () => {
+  let ex: TestExchange;
+  /** Pre-game moneyline markets, one per event, so that no two tests share a book or an event channel. */
+  let markets: MarketInfo[];
+  let quarterLine: MarketInfo;
+  let nextMarket = 0;
+  const freshMarket = () => markets[nextMarket++]!;
+  /** A fresh address per connection, so a test can drop exactly its own connection. */
+  const watcher = () => newWallet().address;
+
+  beforeAll(async () => {
+    ex = await startTestExchange(exchangeConfig());
+    const active: (MarketInfo & { liveEnabled: boolean; type: number; isQuarterLineMarket: boolean })[] = [];
+    for (let key = ''; ; ) {
+      const page = (await ex.get(`/markets/active?pageSize=100${key ? `&paginationKey=${key}` : ''}`)).body.data;
+      active.push(...page.markets);
+      if (!page.nextKey) break;
+      key = page.nextKey;
+    }
+    const preGame = active.filter((m) => !m.liveEnabled);
+    const byEvent = new Map<string, MarketInfo>();
+    for (const m of preGame.filter((m) => m.type === 52)) if (!byEvent.has(m.exchangeEventId)) byEvent.set(m.exchangeEventId, m);
+    markets = [...byEvent.values()];
+    expect(markets.length).toBeGreaterThanOrEqual(6);
+    quarterLine = preGame.find((m) => m.isQuarterLineMarket && !byEvent.has(m.exchangeEventId)) ?? preGame.find((m) => m.isQuarterLineMarket)!;
+    expect(quarterLine).toBeDefined();
+  });
+  afterAll(async () => ex.destroy());
+
+  async function funded(amount = 1000n * USDC): Promise<PrivateKeyAccount> {
+    const w = newWallet();
+    await fund(ex, w, amount);
+    return w;
+  }
+
+  it('an order posted over HTTP reaches order_book:market_ and order_book:event_ exactly as GET /orders shows it', async () => {
+    const market = freshMarket();
+    const c = await connectAs(ex, watcher());
+    const [book, event] = await subscribed(c, `order_book:market_${market.marketHash}`, `order_book:event_${market.exchangeEventId}`);
+    const maker = await funded();
+
+    const hash = await postOrder(ex, maker, { marketHash: market.marketHash, totalBetSize: 25n * USDC, percentageOdds: 45n * E18, isMakerBettingOutcomeOne: true });
+    await waitFor(() => book!.pubs.length && event!.pubs.length);
+    const rest = await getOrder(ex, hash);
+    expect(Object.keys(rest).sort()).toEqual(ORDER_FIELDS);
+    expect(rest).toMatchObject({ orderHash: hash, maker: maker.address, totalBetSize: '25000000', fillAmount: '0', pendingFillAmount: '0', orderStatus: 'ACTIVE' });
+    expect(book!.pubs.map((p) => [p.offset, p.data])).toEqual([[1, [rest]]]);
+    expect(event!.pubs.map((p) => [p.offset, p.data])).toEqual([[1, [rest]]]);
+  });
+
+  it('a fill reaches the maker’s active_orders, recent_trades, recent_trades_consolidated and best_odds; a cancel reaches the book', async () => {
+    const market = freshMarket().marketHash;
+    const maker = await funded();
+    const taker = await funded();
+    const own = await connectAs(ex, maker.address);
+    const [mine, book] = await subscribed(own, `active_orders:${maker.address}`, `order_book:market_${market}`);
+    const other = await connectAs(ex, watcher());
+    const [trades, consolidated, best] = await subscribed(other, 'recent_trades:global', 'recent_trades_consolidated:global', 'best_odds:global');
+    const bestOf = () => best!.items().filter((b) => b.marketHash === market);
+
+    const hash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await waitFor(() => bestOf().length === 1, 5000, 'best odds after the post');
+    const restBest = (await ex.get(`/orders/odds/best?marketHashes=${market}&baseToken=${ex.ctx.config.baseTokenAddress}`)).body.data.bestOdds[0];
+    expect(bestOf()).toEqual([
+      {
+        marketHash: market,
+        baseToken: ex.ctx.config.baseTokenAddress,
+        isMakerBettingOutcomeOne: true,
+        percentageOdds: '40000000000000000000',
+        updatedAt: restBest.outcomeOne.updatedAt,
+      },
+    ]);
+
+    // 30 USDC on outcome two at taker odds 60% takes 20 USDC of the maker's space.
+    const fillHash = await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+
+    // active_orders: posted, then the pending fill, then the confirmed fill; the last one is what REST shows.
+    await waitFor(() => mine!.items().some((o) => o.fillAmount === '20000000'), 5000, 'confirmed fill on active_orders');
+    expect(mine!.items().map((o) => [o.orderHash, o.fillAmount, o.pendingFillAmount, o.orderStatus])).toEqual([
+      [hash, '0', '0', 'ACTIVE'],
+      [hash, '0', '20000000', 'ACTIVE'],
+      [hash, '20000000', '0', 'ACTIVE'],
+    ]);
+    expect(mine!.items().at(-1)).toEqual(await getOrder(ex, hash));
+
+    // recent_trades: a maker and a taker trade, PENDING then SUCCESS, each last version equal to its GET /trades item.
+    const restTrades: Rest[] = (await ex.get(`/trades?marketHashes=${market}`)).body.data.trades;
+    expect(restTrades).toHaveLength(2);
+    await waitFor(() => trades!.items().filter((t) => t.fillHash === fillHash && t.tradeStatus === 'SUCCESS').length === 2);
+    const ofFill = trades!.items().filter((t) => t.fillHash === fillHash);
+    expect(ofFill.map((t) => [t.maker, t.tradeStatus]).sort()).toEqual([
+      [false, 'PENDING'],
+      [false, 'SUCCESS'],
+      [true, 'PENDING'],
+      [true, 'SUCCESS'],
+    ]);
+    const lastTrades = latestBy(ofFill, '_id');
+    for (const t of restTrades) expect(lastTrades.get(t._id)).toEqual(t);
+    for (const t of lastTrades.values()) {
+      expect(t.isQuarterLineLeg).toBe(false);
+      expect(t).not.toHaveProperty('quarterLineParentMarketHash');
+    }
+
+    // recent_trades_consolidated: one entry per bettor, equal to GET /trades/consolidated.
+    await waitFor(() => consolidated!.items().filter((e) => e.fillHash === fillHash).length >= 2, 5000, 'consolidated entries');
+    const lastEntries = latestBy(consolidated!.items().filter((e) => e.fillHash === fillHash), 'bettor');
+    expect([...lastEntries.keys()].sort()).toEqual([maker.address, taker.address].sort());
+    for (const w of [maker, taker]) {
+      const rest: Rest[] = (await ex.get(`/trades/consolidated?bettor=${w.address}&settled=false&page=0&perPage=100&sortAsc=true`)).body.data.trades;
+      expect(rest).toHaveLength(1);
+      expect(lastEntries.get(w.address)).toEqual(rest[0]);
+      expect(rest[0]).toMatchObject({ isQuarterLineParent: false, isQuarterLineLeg: false, quarterLineFillHash: null });
+    }
+
+    // A cancel reaches the book (and empties the best odds of the side).
+    const before = book!.pubs.length;
+    const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [hash] }));
+    expect(cancel.body.data.cancelledCount).toBe(1);
+    await waitFor(() => book!.pubs.length > before && bestOf().length === 2, 5000, 'cancel publications');
+    const cancelled = await getOrder(ex, hash);
+    expect(cancelled).toMatchObject({ orderStatus: 'CANCELLED', fillAmount: '20000000' });
+    expect(book!.pubs.at(-1)!.data).toEqual([cancelled]);
+    expect(bestOf()[1]).toMatchObject({ isMakerBettingOutcomeOne: true, percentageOdds: null });
+    expect(book!.pubs.map((p) => p.offset)).toEqual(book!.pubs.map((_, i) => i + 1));
+  });
+
+  it('a quarter-line fill publishes two leg trades carrying quarterLineParentMarketHash, as GET /trades lists them', async () => {
+    const parent = quarterLine.marketHash;
+    const maker = await funded();
+    const taker = await funded();
+    const c = await connectAs(ex, watcher());
+    const [trades, consolidated] = await subscribed(c, 'recent_trades:global', 'recent_trades_consolidated:global');
+
+    await postOrder(ex, maker, { marketHash: parent, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: false });
+    const fillHash = await fillAndConfirm(ex, taker, { market: parent, isTakerBettingOutcomeOne: true, stakeWei: 10_000_001n, desiredOdds: 60n * E18 });
+    await waitFor(() => trades!.items().filter((t) => t.fillHash === fillHash && t.tradeStatus === 'SUCCESS').length === 4);
+
+    const takerLegs = [...latestBy(trades!.items().filter((t) => t.fillHash === fillHash), '_id').values()].filter((t) => t.bettor === taker.address);
+    // The odd wei of the stake goes to the lower leg.
+    expect(takerLegs.map((t) => t.stake).sort()).toEqual(['5000000', '5000001']);
+    for (const t of takerLegs) expect(t).toMatchObject({ isQuarterLineLeg: true, quarterLineParentMarketHash: parent, tradeStatus: 'SUCCESS' });
+    const legMarkets = takerLegs.map((t) => t.marketHash as string);
+    expect(new Set(legMarkets).size).toBe(2);
+    expect(legMarkets).not.toContain(parent);
+    const rest: Rest[] = (await ex.get(`/trades?bettor=${taker.address}`)).body.data.trades;
+    expect(rest).toHaveLength(2);
+    expect(Object.fromEntries(takerLegs.map((t) => [t._id, t]))).toEqual(Object.fromEntries(rest.map((t) => [t._id, t])));
+
+    // The consolidated channel carries the parent and both legs of the taker's bet.
+    await waitFor(() => consolidated!.items().filter((e) => e.bettor === taker.address).length >= 3, 5000, 'consolidated quarter line');
+    const entries = [...latestBy(consolidated!.items().filter((e) => e.bettor === taker.address), 'marketHash').values()];
+    expect(entries.map((e) => [e.marketHash === parent, e.isQuarterLineParent, e.isQuarterLineLeg]).sort()).toEqual([
+      [false, false, true],
+      [false, false, true],
+      [true, true, false],
+    ]);
+  });
+
+  it('recovers exactly the publications missed while the server had closed the connection with 3001', async () => {
+    const market = freshMarket().marketHash;
+    const maker = await funded();
+    // A fixed, long reconnect delay: the orders below are posted while the client is certainly away.
+    const me = watcher();
+    const c = await connectAs(ex, me, { minReconnectDelay: 1500, maxReconnectDelay: 1500 });
+    const codes: number[] = [];
+    c.on('connecting', (d) => codes.push(d.code));
+    const [book] = await subscribed(c, `order_book:market_${market}`);
+    const post = (odds: bigint) => postOrder(ex, maker, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: false });
+
+    const first = await post(30n);
+    await waitFor(() => book!.pubs.length === 1);
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === me)).toBe(1);
+    const missed = [await post(31n), await post(32n)];
+    const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [first] }));
+    expect(cancel.body.data.cancelledCount).toBe(1);
+    expect([book!.subscribed.length, book!.pubs.length]).toEqual([1, 1]); // still away
+
+    await waitFor(() => book!.subscribed.length === 2, 5000, 'resubscribe');
+    expect(codes).toContain(CloseCode.shutdown);
+    expect(book!.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: true });
+    expect(book!.subscribed[1]!.streamPosition!.epoch).toBe(book!.subscribed[0]!.streamPosition!.epoch);
+    await waitFor(() => book!.pubs.length === 4, 5000, 'recovered publications');
+    const live = await post(33n);
+    await waitFor(() => book!.pubs.length === 5, 5000, 'live publication');
+    await sleep(50);
+    expect(book!.pubs.map((p) => p.offset)).toEqual([1, 2, 3, 4, 5]);
+    expect(book!.pubs.map((p) => (p.data as Rest[]).map((o) => [o.orderHash, o.orderStatus]))).toEqual([
+      [[first, 'ACTIVE']],
+      [[missed[0], 'ACTIVE']],
+      [[missed[1], 'ACTIVE']],
+      [[first, 'CANCELLED']],
+      [[live, 'ACTIVE']],
+    ]);
+    for (const p of book!.pubs.slice(1, 4)) expect(p.data).toEqual([await getOrder(ex, (p.data as Rest[])[0]!.orderHash as string)]);
+  });
+
+  it('the recommended usage (subscribe, read the REST snapshot, apply publications) ends with the book REST shows', async () => {
+    const market = freshMarket().marketHash;
+    const makers = [await funded(), await funded()];
+    const taker = await funded();
+    const me = watcher();
+    const c = await connectAs(ex, me);
+    const book = record(c.newSubscription(`order_book:market_${market}`, { positioned: true, recoverable: true }));
+
+    // The stream: posts from two makers, fills that partly and fully consume orders, cancels; one op at a time,
+    // each checked, while the client subscribes, reads its snapshot and is once forced to reconnect.
+    const STEPS = 24;
+    let done = 0;
+    const posted: string[] = [];
+    const stream = (async () => {
+      for (let i = 0; i < STEPS; i++) {
+        const maker = makers[i % 2]!;
+        posted.push(
+          await postOrder(ex, maker, {
+            marketHash: market,
+            totalBetSize: 10n * USDC,
+            percentageOdds: (i % 3 === 0 ? 25n : 50n) * E18,
+            isMakerBettingOutcomeOne: true,
+          }),
+        );
+        if (i % 3 === 2) {
+          // Taker odds 50% or better: the 25% orders go first (a third of the stake in maker space), then the oldest
+          // at 50% (one to one). Amounts divide exactly, so no order is left with unfillable dust.
+          const fill = await ex.post('/orders/fill/v2', await signedFill(taker, ex.ctx.config, { market, isTakerBettingOutcomeOne: false, stakeWei: 9n * USDC, desiredOdds: 50n * E18 }));
+          expect([fill.status, fill.body.data?.totalFilled, fill.body.errorCode]).toEqual([200, '9000000', undefined]);
+        }
+        if (i % 4 === 3) {
+          const victim = posted[i - 1]!;
+          const owner = makers[(i - 1) % 2]!;
+          const res = await ex.post('/orders/cancel/v2', await signedCancel(owner, ex.ctx.config, 'v2', { orderHashes: [victim] }));
+          expect(res.status).toBe(200);
+        }
+        done++;
+        await sleep(5);
+      }
+    })();
+
+    await waitFor(() => done >= 2, 10_000, 'stream under way');
+    book.sub.subscribe();
+    await book.sub.ready(5000);
+    const snapshot: Rest[] = (await ex.get(`/orders?marketHashes=${market}&perPage=1000`)).body.data;
+    const doneAtSnapshot = done;
+    expect(snapshot.length).toBeGreaterThan(0);
+
+    // Mid-stream the server drops the connection; the client recovers the gap.
+    await waitFor(() => done >= doneAtSnapshot + 4, 10_000, 'more of the stream');
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === me)).toBe(1);
+    await stream;
+    expect(doneAtSnapshot).toBeLessThan(STEPS - 4);
+    await sleep(300); // the last fills confirm on the chain
+    const channel = `order_book:market_${market}`;
+    const top = (await ex.ctx.realtime!.broker.history(channel, { limit: 0 })).offset;
+    await waitFor(() => book.pubs.at(-1)?.offset === top, 5000, 'every publication');
+    expect(book.subscribed.length).toBe(2);
+    expect(book.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: true });
+    // Contiguous offsets from the subscription on: nothing missed, nothing twice.
+    const from = book.subscribed[0]!.streamPosition!.offset;
+    expect(book.pubs.map((p) => p.offset)).toEqual(Array.from({ length: top - from }, (_, i) => from + i + 1));
+
+    const view = new Map<string, Rest>(snapshot.map((o) => [o.orderHash as string, o]));
+    for (const p of book.pubs) {
+      for (const o of p.data as Rest[]) {
+        if (CLOSED_ORDER.has(o.orderStatus as string)) view.delete(o.orderHash as string);
+        else view.set(o.orderHash as string, o);
+      }
+    }
+    const rest: Rest[] = (await ex.get(`/orders?marketHashes=${market}&perPage=1000`)).body.data;
+    const sorted = (orders: Iterable<Rest>) => [...orders].sort((a, b) => String(a.orderHash).localeCompare(String(b.orderHash)));
+    expect(sorted(view.values())).toEqual(sorted(rest));
+    // The stream really changed the book: fills consumed and cancels removed orders.
+    expect(rest.length).toBeLessThan(STEPS);
+    expect(rest.some((o) => o.fillAmount !== '0')).toBe(true);
+    const statuses = new Set(book.pubs.flatMap((p) => (p.data as Rest[]).map((o) => o.orderStatus)));
+    expect([...statuses].sort()).toEqual(expect.arrayContaining(['ACTIVE', 'CANCELLED', 'FILLED']));
+  });
+
+  it('markets:global publishes a market reported through POST /admin/markets/:hash/report as /markets/find shows it', async () => {
+    const market = freshMarket().marketHash;
+    const c = await connectAs(ex, watcher());
+    const [feed] = await subscribed(c, 'markets:global');
+    const report = await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1, teamOneScore: 2, teamTwoScore: 0 });
+    expect(report.status).toBe(200);
+    await waitFor(() => feed!.items().some((m) => m.marketHash === market), 5000, 'market publication');
+    const found: Rest[] = (await ex.get(`/markets/find?marketHashes=${market}`)).body.data;
+    expect(found[0]).toMatchObject({ marketHash: market, outcome: 1, teamOneScore: 2, teamTwoScore: 0, reportedDate: expect.any(String) });
+    expect(feed!.items().filter((m) => m.marketHash === market)).toEqual(found);
+  });
+});
+
+describe('realtime across a restart of the real engine', () => {
+  it('tells the client recovered:false (new epoch); the REST snapshot still holds what was posted before', async () => {
+    const port = await freePort();
+    let ex = await startTestExchange({ ...exchangeConfig(), port });
+    cleanup.push(() => ex.destroy());
+    const active = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets.filter((m: { liveEnabled: boolean }) => !m.liveEnabled);
+    const market: string = active[0].marketHash;
+    const maker = newWallet();
+    await fund(ex, maker, 100n * USDC);
+    // Same port after the restart; the API key and the token secret live in the data dir.
+    const c = await connectAs(ex, maker.address);
+    const [book] = await subscribed(c, `order_book:market_${market}`);
+    const hash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await waitFor(() => book!.pubs.length === 1);
+
+    ex = await ex.restart();
+    await waitFor(() => book!.subscribed.length === 2, 8000, 'resubscribe after restart');
+    expect(book!.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: false });
+    expect(book!.subscribed[1]!.streamPosition!.epoch).not.toBe(book!.subscribed[0]!.streamPosition!.epoch);
+    // Not recovered: the client re-reads the snapshot, which the journal replay kept.
+    const snapshot: Rest[] = (await ex.get(`/orders?marketHashes=${market}`)).body.data;
+    expect(snapshot).toEqual(book!.pubs[0]!.data);
+    expect(snapshot.map((o) => o.orderHash)).toEqual([hash]);
+  });
+});
