@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import type { AppContext } from './context.js';
-import { installEnvelope } from './api/envelope.js';
+import { installEnvelope, replyToFrameworkError } from './api/envelope.js';
 import { registerRoutes } from './api/routes.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics } from './api/metrics.js';
@@ -19,6 +19,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // Slow clients cannot hold a connection open forever.
     ...slowClientLimits(ctx.config),
     clientErrorHandler: replyToClientError,
+    frameworkErrors: replyToFrameworkError,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

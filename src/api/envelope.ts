@@ -1,5 +1,5 @@
 // The wire envelope of DECISIONS.md: {status:"success", data} or {status:"failure", errorCode, message, details?}.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface Success<T> {
   status: 'success';
@@ -66,11 +66,21 @@ function fromFastifyError(err: FastifyError): ApiError | undefined {
       return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send request bodies as application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('BAD_CONTENT_LENGTH', 'content-length does not match the body');
+    case 'FST_ERR_BAD_URL':
+      return badRequest('BAD_URL', 'the URL is not valid (bad percent-encoding)');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError(414, 'PATH_PARAMETER_TOO_LONG', 'a path parameter is longer than the server accepts');
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new ApiError(err.statusCode, 'BAD_REQUEST', err.message);
   }
   return undefined;
+}
+
+/** Fastify's `frameworkErrors`: the router refuses a URL (bad percent-encoding, over-long path parameter) before
+ * any route or error handler runs; without this the reply would leave the failure envelope. */
+export function replyToFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void sendFailure(reply, fromFastifyError(error) ?? new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
 }
 
 export function installEnvelope(app: FastifyInstance): void {
