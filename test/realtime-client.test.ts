@@ -1,9 +1,8 @@
 // The real `centrifuge` npm client against the real server: connect, publications, recovery, tokens, errors.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Centrifuge, Subscription, SubscribedContext, PublicationContext } from 'centrifuge';
-import { createServer } from 'node:net';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
-import { centrifugeClient, createApiKey, fetchToken, sleep, waitFor, wsUrl } from './helpers/realtime.js';
+import { centrifugeClient, createApiKey, fetchToken, freePort, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { checksumAddress } from '../src/protocol/address.js';
 import { CloseCode } from '../src/realtime/protocol.js';
 
@@ -73,15 +72,6 @@ async function connected(c: Centrifuge) {
   await c.ready(5000);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('realtime with the centrifuge client', () => {
   it('connects with getToken and receives order-book, event and own active-order publications', async () => {

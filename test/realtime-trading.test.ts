@@ -3,13 +3,12 @@
 // Also recovery across a forced disconnect and a restart, and the recommended usage of spec section 6
 // (subscribe, read the REST snapshot, apply publications) racing a live stream of posts, fills and cancels.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import type { PrivateKeyAccount } from 'viem';
 import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
 import { defaultConfig, type Config } from '../src/config.js';
 import { CloseCode } from '../src/realtime/protocol.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
-import { centrifugeClient, createApiKey, fetchToken, sleep, waitFor, wsUrl } from './helpers/realtime.js';
+import { centrifugeClient, createApiKey, fetchToken, freePort, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill } from './helpers/wallets.js';
 import { fillAndConfirm, fund, postOrder } from './helpers/bets.js';
 
@@ -51,15 +50,6 @@ function latestBy(items: Rest[], key: string): Map<unknown, Rest> {
   return out;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
