@@ -71,6 +71,30 @@ describe('betting delay and trade paging', () => {
     expect((await ex.get(`/orders?maker=${maker.address}`)).body.data.map((o: { orderHash: string }) => o.orderHash)).not.toContain(orders[0]!.hash);
   });
 
+  it('restricts a maker after repeated balance shortfalls; the operator sees it and lifts it', async () => {
+    const m = newWallet();
+    const sink = newWallet().address;
+    const fund = (amount: bigint) => ex.admin('POST', '/admin/faucet', { address: m.address, amount: amount.toString() });
+    const order = () =>
+      signedOrder(m, ex.ctx.config, { marketHash: market.marketHash, totalBetSize: 50n * USDC, percentageOdds: 10n * E18, isMakerBettingOutcomeOne: false });
+    for (let i = 0; i < 3; i++) {
+      await fund(50n * USDC);
+      expect((await ex.post('/orders/new', { orders: [(await order()).body] })).body.data.inserted).toBe(1);
+      // The balance drops below the open order: it leaves the book, a shortfall is recorded.
+      await ex.admin('POST', '/admin/chain/transfer', { from: m.address, to: sink, amount: (50n * USDC).toString() });
+    }
+    await fund(50n * USDC);
+    const refused = await ex.post('/orders/new', { orders: [(await order()).body] });
+    expect([refused.status, refused.body.errorCode]).toEqual([403, 'ACCOUNT_RESTRICTED']);
+    const account = (await ex.admin('GET', `/admin/accounts/${m.address}`)).body.data;
+    expect(account).toMatchObject({ address: m.address, balance: '50000000', openOrders: 0, restricted: true });
+    expect(account.recentShortfalls).toHaveLength(3);
+    expect(Date.parse(account.restrictedUntil) - Date.now()).toBeGreaterThan(ex.ctx.config.restriction.durationMs - 60_000);
+    const lifted = (await ex.admin('POST', `/admin/accounts/${m.address}/lift-restriction`)).body.data;
+    expect(lifted).toMatchObject({ restricted: false, restrictedUntil: null });
+    expect((await ex.post('/orders/new', { orders: [(await order()).body] })).body.data.inserted).toBe(1);
+  });
+
   it('pages /trades with nextKey, newest first, visiting every trade once', async () => {
     const config = ex.ctx.config;
     for (let i = 0; i < 3; i++) {
