@@ -1,6 +1,7 @@
 // What every route and service can reach. Built once by server.ts.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import type { Outcome } from './engine/types.js';
 import type { Db } from './store/db.js';
 import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
@@ -11,7 +12,7 @@ import type { Catalogue } from './catalogue/catalogue.js';
 export interface MarketReport {
   marketHash: string;
   /** 0 void, 1 outcome one, 2 outcome two. */
-  outcome: 0 | 1 | 2;
+  outcome: Outcome;
 }
 
 /** What the catalogue asks of the trading side. server.ts wires the engine in. */

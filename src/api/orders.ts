@@ -105,8 +105,6 @@ function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: numb
 }
 
 export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const trading = () => ctx.trading;
-
   app.post(
     '/orders/new',
     {
@@ -128,7 +126,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
       }
       const markets = [...marketHashes].flatMap((hash) => {
         const m = ctx.catalogue.getMarket(hash);
-        return m ? [trading().marketRef(m)] : [];
+        return m ? [ctx.trading.marketRef(m)] : [];
       });
       const result = await submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
       if (result.kind !== 'postOrders') throw new Error('unexpected engine result');
@@ -150,7 +148,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     if (q.marketHashes && q.exchangeEventId) {
       throw badRequest('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
-    const engine = trading().engine;
+    const engine = ctx.trading.engine;
     const marketHashes = q.marketHashes
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;
@@ -188,7 +186,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
       throw badRequest('EXACTLY_ONE_OF', 'send exactly one of marketHashes or leagueIds');
     }
     requireBaseToken(ctx, q.baseToken);
-    const service = trading();
+    const service = ctx.trading;
     let hashes: string[];
     if (q.marketHashes) {
       hashes = parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase());

@@ -1,5 +1,5 @@
 // Shared TypeBox schemas and parsers for wire values (hashes, addresses, comma lists, wei strings).
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { badRequest } from './envelope.js';
 
 export const HASH_PATTERN = '^0x[0-9a-fA-F]{64}$';
@@ -9,11 +9,7 @@ export const UINT_PATTERN = '^(0|[1-9][0-9]{0,77})$';
 export const Hash = Type.String({ pattern: HASH_PATTERN });
 export const Address = Type.String({ pattern: ADDRESS_PATTERN });
 export const UintString = Type.String({ pattern: UINT_PATTERN });
-export const BoolQuery = Type.Boolean();
 
-/** Wraps a response data schema in the success envelope (used for OpenAPI documentation). */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ status: Type.Literal('success'), data });
 
 /** Splits a comma list; rejects empty items, too many items, or items failing `valid`. */
 export function parseCommaList(
@@ -33,5 +29,4 @@ export function parseCommaList(
 }
 
 export const isHash = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s);
-export const isAddress = (s: string) => /^0x[0-9a-fA-F]{40}$/.test(s);
 export const isIntString = (s: string) => /^\d{1,15}$/.test(s);

@@ -73,7 +73,8 @@ export type Selection = 'teamOne' | 'draw' | 'teamTwo';
 export const SELECTIONS: readonly Selection[] = ['teamOne', 'draw', 'teamTwo'];
 
 export type MarketStatus = 'ACTIVE' | 'SUSPENDED' | 'SETTLED';
-export type Outcome = 0 | 1 | 2;
+import type { Outcome } from '../engine/types.js';
+export type { Outcome };
 
 /** One market with the fixture, league and sport facts it is shown with (denormalized for fast reads). */
 export interface MarketRecord {

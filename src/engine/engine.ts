@@ -39,7 +39,7 @@ export function fillableTakerSpace(o: Order): bigint {
   return makerSpaceForTakerStake(space, o.percentageOdds) > 0n ? space : 0n;
 }
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
-const exposureOf = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
+const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
 const isExpired = (o: Order, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
 
@@ -167,10 +167,10 @@ export class Engine {
   /** Every order mutation goes through here so exposure, the book and the change set stay in step. */
   private updateOrder(o: Order, at: number, change: () => void): void {
     const wasOpen = isOpen(o);
-    const before = exposureOf(o);
+    const before = orderExposure(o);
     change();
     o.updatedAt = at;
-    this.addTo(this.exposure, o.maker, exposureOf(o) - before);
+    this.addTo(this.exposure, o.maker, orderExposure(o) - before);
     if (wasOpen && !isOpen(o)) this.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).remove(o);
     this.events.orders.add(o.orderHash);
     this.events.books.add(o.marketHash);

@@ -9,8 +9,6 @@ export const makerSpaceForTakerStake = (takerStake: bigint, makerOdds: bigint): 
 export const remainingTakerSpace = (remainingMakerSpace: bigint, makerOdds: bigint): bigint =>
   (remainingMakerSpace * (ODDS_SCALE - makerOdds)) / makerOdds;
 
-/** What the winner of a matched pair receives. */
-export const pot = (takerStake: bigint, makerStake: bigint): bigint => takerStake + makerStake;
 
 /** Wei to a human-unit decimal string without floating point (e.g. 1500000n, 6 -> "1.5"). */
 export function toHumanUnits(wei: bigint, decimals: number): string {

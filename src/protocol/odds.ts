@@ -8,6 +8,3 @@ export const ladderStep = (oddsLadderStepSize: number): bigint => BigInt(oddsLad
 export function isValidMakerOdds(p: bigint, oddsLadderStepSize: number): boolean {
   return p > 0n && p < ODDS_SCALE && p % ladderStep(oddsLadderStepSize) === 0n;
 }
-
-/** The odds the other side of a fill gets. */
-export const complementOdds = (p: bigint): bigint => ODDS_SCALE - p;

@@ -1,6 +1,6 @@
 // Wires the engine into the process: replay on start, the runner, the catalogue's market facts, and the
 // realtime feed (orders, trades and best odds rendered once per commit and put on the bus).
-import type { AppContext, TradingHooks } from '../context.js';
+import type { AppContext, MarketReport, TradingHooks } from '../context.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import { Engine } from '../engine/engine.js';
 import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
@@ -68,7 +68,7 @@ export class TradingService implements TradingHooks {
 
   // ---- TradingHooks -----------------------------------------------------------------------------
 
-  async marketsReported(reports: { marketHash: string; outcome: 0 | 1 | 2 }[]): Promise<void> {
+  async marketsReported(reports: MarketReport[]): Promise<void> {
     await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
   }
 
