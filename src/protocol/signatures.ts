@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
 import type * as Secp256k1 from 'secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { checksumAddress } from './address.js';
 import { bytesToHex, fixedHexToBytes } from './hex.js';
 import { boundedMemo } from './memo.js';
@@ -84,7 +84,7 @@ const memoChecksumAddress = boundedMemo(checksumAddress, 4096);
 
 /** The checksummed address of a 65-byte uncompressed public key (0x04 || x || y). */
 export function publicKeyToAddress(uncompressed: Uint8Array): string {
-  return memoChecksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12)));
+  return memoChecksumAddress(bytesToHex(keccak256(uncompressed.subarray(1)).subarray(12)));
 }
 
 function recoverPublicKey(sig: ParsedSignature, digest: Uint8Array): Uint8Array {
