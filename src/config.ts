@@ -1,4 +1,5 @@
 // One typed configuration with defaults, overridable by environment (ODDEX_*) and CLI flags (--kebab-case).
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface BettingDelayConfig {
@@ -78,6 +79,8 @@ export interface Config {
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
   maxBodyBytes: number;
+  /** Worker threads hashing orders and recovering signatures off the writer thread; 0 verifies on the writer. */
+  verifyThreads: number;
   /** Longest accepted query string (after the "?"), bytes. */
   maxQueryBytes: number;
   /** Whole request (headers and body) must arrive within this. */
@@ -207,6 +210,7 @@ export function defaultConfig(): Config {
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
     maxBodyBytes: 1_048_576,
+    verifyThreads: availableParallelism(),
     maxQueryBytes: 8192,
     requestTimeoutMs: 30_000,
     headersTimeoutMs: 10_000,
@@ -268,6 +272,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
+  setting('ODDEX_VERIFY_THREADS', int(0, 64), (c, v) => (c.verifyThreads = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),
   setting('ODDEX_REQUEST_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.requestTimeoutMs = v)),

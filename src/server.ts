@@ -14,6 +14,8 @@ import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
+import { SignatureVerifier } from './verify/verifier.js';
+import { VerifyPool } from './verify/pool.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -56,6 +58,7 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     apiKeys: new ApiKeys(db),
     bus,
     catalogue: new Catalogue(db, bus, config.chainVersion),
+    verifier: new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log })),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
   };
   ctx.trading = new TradingService(ctx);
@@ -79,6 +82,7 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
       ctx.trading.stop();
+      await ctx.verifier.close();
       db.close();
     })());
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };

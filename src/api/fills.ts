@@ -8,7 +8,7 @@ import { ApiError, badRequest, ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireMarket, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
-import { fillDigest, recoverTypedDataSigner } from '../protocol/eip712.js';
+import type { VerifyJob } from '../verify/jobs.js';
 import { submitToEngine } from './engine-errors.js';
 
 const FillBody = Type.Object(
@@ -52,9 +52,10 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     const market = requireMarket(ctx, b.market);
 
     const c = ctx.config;
-    const digest = fillDigest(
-      { name: c.domainNames.fill, version: c.domainVersion, chainId: c.chainId, verifyingContract: c.eip712FillHasher },
-      {
+    const job: VerifyJob = {
+      kind: 'fill',
+      domain: { name: c.domainNames.fill, version: c.domainVersion, chainId: c.chainId, verifyingContract: c.eip712FillHasher },
+      fill: {
         market: b.market,
         baseToken: b.baseToken,
         stakeWei,
@@ -63,8 +64,13 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
         isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,
         fillSalt,
       },
-    );
-    requireSigner(recoverTypedDataSigner(digest, b.takerSig), b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
+      signature: b.takerSig,
+    };
+    // The betting delay runs after this: a taker's fills wait the same delay, so they still match in arrival order.
+    const digest = await ctx.verifier.inClientOrder([b.taker], [job], ([verified]) => {
+      requireSigner(verified!.signer, b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
+      return verified!.hash;
+    });
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
 
     const saltKey = fillSalt.toString();
