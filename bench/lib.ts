@@ -1,6 +1,9 @@
 // Shared benchmark helpers: percentiles and an open-loop driver that sends at a fixed rate whatever the latency.
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type * as Secp256k1 from 'secp256k1';
 
 export function percentiles(samplesMs: number[]): { p50: number; p95: number; p99: number; max: number } {
   const s = [...samplesMs].sort((a, b) => a - b);
@@ -75,4 +78,40 @@ export function httpClient(baseUrl: string, maxSockets = 64) {
       req.on('error', reject);
       req.end(payload);
     });
+}
+
+/** `value / baseline` as "1.23x" (the way every bench relates a figure to the baseline measured in the same run). */
+export const ratio = (value: number, baseline: number) => (baseline > 0 ? (value / baseline).toFixed(2) + 'x' : 'n/a');
+
+/** p50/p95/p99 of `samples` with each one's ratio to the same percentile of `baseline`. */
+export function percentilesVs(samplesMs: number[], baselineMs: number[]): string {
+  const s = percentiles(samplesMs);
+  const b = percentiles(baselineMs);
+  return (['p50', 'p95', 'p99'] as const).map((q) => `${q} ${fmt(s[q])} (${ratio(s[q], b[q])})`).join('  ') + `  max ${fmt(s.max)}`;
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Runs `work` and reports the CPU a process used meanwhile: per operation and as cores busy over the wall time. */
+export async function measureCpu<T>(pid: number, ops: number, work: () => Promise<T>) {
+  const cpuBefore = processCpuSeconds(pid);
+  const t0 = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = processCpuSeconds(pid) - cpuBefore;
+  return { result, seconds, cpuMsPerOp: (cpu * 1000) / ops, coresUsed: cpu / seconds };
+}
+
+/**
+ * Signs digests with the native libsecp256k1 addon: benches sign tens of thousands of orders up front, and the
+ * pure-JS signer would take minutes. Same wire format as src/sdk/signing.ts (r || s || v, v = 27 or 28, low s).
+ */
+const nativeSecp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1;
+export function signDigestNative(digest: Uint8Array, key: Uint8Array): string {
+  const { signature, recid } = nativeSecp.ecdsaSign(digest, key);
+  return '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16);
 }

@@ -210,7 +210,8 @@ export function defaultConfig(): Config {
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
     maxBodyBytes: 1_048_576,
-    verifyThreads: availableParallelism(),
+    // The writer thread keeps one core busy; the workers take the others (at least one).
+    verifyThreads: Math.max(1, availableParallelism() - 1),
     maxQueryBytes: 8192,
     requestTimeoutMs: 30_000,
     headersTimeoutMs: 10_000,

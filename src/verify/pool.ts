@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { extname } from 'node:path';
 import { runVerifyJob, type Verified, type VerifyJob } from './jobs.js';
 import type { FromWorker, JobOutcome, ToWorker } from './messages.js';
+import { workerSource, type WorkerSource } from './worker-source.js';
 
 export interface PoolLog {
   warn(obj: object, msg: string): void;
@@ -55,7 +56,6 @@ interface PoolWorker {
 }
 
 const defaultWorkerModule = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
-const workerEntry = new URL('./worker-entry.mjs', import.meta.url);
 
 export class VerifyPool {
   private readonly workers: PoolWorker[] = [];
@@ -102,21 +102,27 @@ export class VerifyPool {
     await Promise.all(workers.map((w) => w.thread.terminate()));
   }
 
-  /** Started on the first job, so an exchange that never sees a signed command never pays for threads. */
+  /**
+   * Started on the first job, so an exchange that never sees a signed command never pays for threads. The worker
+   * code is prepared asynchronously; jobs run inline until the workers are up.
+   */
   private startWorkers(): void {
-    if (this.started || this.closed) return;
+    if (this.started || this.closed || this.opts.threads <= 0) return;
     this.started = true;
-    for (let i = 0; i < this.opts.threads; i++) this.spawn();
-    if (this.workers.length > 0) {
+    const onBundleError = (err: unknown) => this.opts.log.warn({ err }, 'verification worker could not be bundled; loading it through tsx');
+    void workerSource(this.opts.workerModule ?? defaultWorkerModule, onBundleError).then((source) => {
+      if (this.closed) return;
+      for (let i = 0; i < this.opts.threads; i++) this.spawn(source);
+      if (this.workers.length === 0) return;
       this.watchdog = setInterval(() => this.checkStalls(), Math.max(50, this.stallMs / 2));
       this.watchdog.unref();
-    }
+    });
   }
 
-  private spawn(): void {
+  private spawn(source: WorkerSource): void {
     let thread: Worker;
     try {
-      thread = new Worker(workerEntry, { workerData: { module: this.opts.workerModule ?? defaultWorkerModule } });
+      thread = new Worker(source.url, { workerData: source.workerData });
     } catch (err) {
       this.opts.log.error({ err }, 'verification worker could not start; verifying on the main thread');
       return;
