@@ -32,7 +32,7 @@ const randomUint256 = () => BigInt('0x' + randomBytes(32).toString('hex'));
 const hexBytes = (hex: string) => fixedHexToBytes(hex, 32)!;
 
 /** A signed POST /orders/new item and its hash. */
-export function signedOrder(maker: Account, market: string, o: { odds: bigint; size: bigint; outcomeOne: boolean }) {
+export function signedOrder(maker: Account, market: string, o: { odds: bigint; size: bigint; outcomeOne: boolean; salt?: bigint }) {
   const expiry = Math.floor(Date.now() / 1000) + 3600;
   const fields: OrderHashFields = {
     marketHash: market,
@@ -40,7 +40,7 @@ export function signedOrder(maker: Account, market: string, o: { odds: bigint; s
     totalBetSize: o.size,
     percentageOdds: o.odds,
     expiry: BigInt(expiry),
-    salt: randomUint256(),
+    salt: o.salt ?? randomUint256(),
     maker: maker.address,
     executor: config.executorAddress,
     isMakerBettingOutcomeOne: o.outcomeOne,

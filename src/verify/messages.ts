@@ -1,9 +1,10 @@
 // What the writer thread and a verification worker say to each other.
-import type { Verified, VerifyJob } from './jobs.js';
+import type { Verified } from './jobs.js';
+import type { WireJob } from './wire.js';
 
 export interface ToWorker {
   batch: number;
-  jobs: VerifyJob[];
+  jobs: WireJob[];
 }
 
 /** A job that threw (a field the schema should have refused) comes back as its message. */

@@ -8,6 +8,7 @@ import { extname } from 'node:path';
 import { runVerifyJob, type Verified, type VerifyJob } from './jobs.js';
 import type { FromWorker, JobOutcome, ToWorker } from './messages.js';
 import { workerSource, type WorkerSource } from './worker-source.js';
+import { toWire } from './wire.js';
 
 export interface PoolLog {
   warn(obj: object, msg: string): void;
@@ -198,7 +199,7 @@ export class VerifyPool {
 
   private send(w: PoolWorker, entries: Entry[]): void {
     const batch = this.nextBatch++;
-    const message: ToWorker = { batch, jobs: entries.map((e) => e.job) };
+    const message: ToWorker = { batch, jobs: entries.map((e) => toWire(e.job)) };
     try {
       w.thread.postMessage(message);
     } catch (err) {

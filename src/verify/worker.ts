@@ -1,7 +1,8 @@
 // A verification worker thread: receives batches of jobs, answers with their results in the same order.
 import { parentPort } from 'node:worker_threads';
 import { keccakWasmReady } from '../protocol/keccak.js';
-import { runVerifyJob, type VerifyJob } from './jobs.js';
+import { runVerifyJob } from './jobs.js';
+import { fromWire, type WireJob } from './wire.js';
 import type { FromWorker, ToWorker } from './messages.js';
 
 const port = parentPort;
@@ -11,9 +12,9 @@ function answer(message: FromWorker): void {
   port!.postMessage(message);
 }
 
-const runSafely = (job: VerifyJob) => {
+const runSafely = (job: WireJob) => {
   try {
-    return runVerifyJob(job);
+    return runVerifyJob(fromWire(job));
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
