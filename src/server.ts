@@ -70,6 +70,8 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   const app = await buildApp(ctx);
   const realtime = startRealtime(ctx, app.server);
   await app.listen({ host: config.host, port: config.port });
+  // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
+  ctx.verifier.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   ctx.ready = true;

@@ -81,7 +81,7 @@ export class VerifyPool {
   /** Resolves with each job's result, in order. Rejects only when a job threw (a field the schema let through). */
   verify(jobs: readonly VerifyJob[]): Promise<Verified[]> {
     if (jobs.length === 0) return Promise.resolve([]);
-    this.startWorkers();
+    this.start();
     return new Promise((resolve, reject) => {
       const request: PendingRequest = { results: new Array(jobs.length), left: jobs.length, failed: false, resolve, reject };
       jobs.forEach((job, index) => this.queue.push({ job, request, index }));
@@ -104,10 +104,11 @@ export class VerifyPool {
   }
 
   /**
-   * Started on the first job, so an exchange that never sees a signed command never pays for threads. The worker
-   * code is prepared asynchronously; jobs run inline until the workers are up.
+   * Starts the threads in the background (the worker code is prepared asynchronously); jobs run inline until they
+   * are up. Called at server start, so their start-up does not compete with the first trades; the first job starts
+   * them too if nobody did.
    */
-  private startWorkers(): void {
+  start(): void {
     if (this.started || this.closed || this.opts.threads <= 0) return;
     this.started = true;
     const onBundleError = (err: unknown) => this.opts.log.warn({ err }, 'verification worker could not be bundled; loading it through tsx');

@@ -8,6 +8,11 @@ export class SignatureVerifier {
 
   constructor(private readonly pool: VerifyPool) {}
 
+  /** Starts the worker threads in the background. */
+  start(): void {
+    this.pool.start();
+  }
+
   /**
    * Verifies `jobs` off the writer thread, then runs `then(results)` synchronously once every earlier command
    * of the same `clients` (addresses, any case) has run its own continuation.
