@@ -4,7 +4,7 @@
 // mixed ops/s or more, and at least half the package's rate for adds and cancels.
 // The engine's mixed loop is post, fill, confirm, cancel; the package has no confirmation, so its loop is
 // limit, market, cancel. Run with --expose-gc for steadier figures:
-//   node --expose-gc --import tsx bench/engine.ts [orders = 20000] [mixed iterations = 20000]
+//   node --expose-gc --import tsx bench/engine.ts [orders = 10000] [mixed iterations = 5000]
 import { OrderBook, Side } from 'nodejs-order-book';
 import { Engine } from '../src/engine/engine.js';
 import type { Command, MarketRef, NewOrder } from '../src/engine/types.js';
@@ -12,7 +12,7 @@ import { percentiles, ratio } from './lib.js';
 
 const us = (ms: number) => (ms * 1000).toFixed(1) + ' µs';
 
-const [ORDERS = 20_000, MIXED = 20_000] = process.argv.slice(2).map(Number);
+const [ORDERS = 10_000, MIXED = 5000] = process.argv.slice(2).map(Number);
 const MARKETS = 10;
 const LEVELS = 40; // maker odds 30.0%, 30.5%, ... 49.5%: 40 price levels per book
 const E18 = 10n ** 18n;
