@@ -47,6 +47,8 @@ const post = async (path: string, body: unknown, admin = false) => {
 };
 
 try {
+  // This deployment's executor, generated on its first start.
+  config.executorAddress = ((await (await fetch(server.url + '/metadata')).json()) as { data: { executorAddress: string } }).data.executorAddress;
   const markets = ((await (await fetch(server.url + '/markets/active?pageSize=100&type=52')).json()) as {
     data: { markets: { marketHash: string }[] };
   }).data.markets.map((m) => m.marketHash);

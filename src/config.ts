@@ -45,6 +45,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** How long a write waits for SQLite's lock before failing with 503. */
+  storageBusyTimeoutMs: number;
   adminToken: string | undefined;
   demo: boolean;
   logLevel: string;
@@ -52,6 +54,7 @@ export interface Config {
   chainVersion: string;
   domainVersion: string;
   domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  /** Empty: the deployment's own, generated on first start and kept in the data dir. */
   executorAddress: string;
   eip712FillHasher: string;
   tokenTransferProxy: string;
@@ -169,6 +172,7 @@ export function defaultConfig(): Config {
     host: '127.0.0.1',
     port: 8080,
     dataDir: resolve('data'),
+    storageBusyTimeoutMs: 5000,
     adminToken: undefined,
     demo: true,
     logLevel: 'info',
@@ -181,7 +185,7 @@ export function defaultConfig(): Config {
       cancelEvent: 'CancelOrderEventsOddex',
       cancelAll: 'CancelAllOrdersOddex',
     },
-    executorAddress: '0x52adf738AAD93c31f798a30b2C74D658e1E9a562',
+    executorAddress: '',
     eip712FillHasher: '0x3E96B0a25d51e3Cc89C557f152797c33B839968f',
     tokenTransferProxy: '0x38aef22Dc8b2a9b8D3c1E53D35B6B0D0B2a1DA63',
     baseTokenAddress: '0x6629Ce1Cf35Cc1329ebB4F63202F3f197b3F050B',
@@ -241,6 +245,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_HOST', str, (c, v) => (c.host = v)),
   setting('ODDEX_PORT', int(0, 65535), (c, v) => (c.port = v)),
   setting('ODDEX_DATA_DIR', str, (c, v) => (c.dataDir = resolve(v))),
+  setting('ODDEX_STORAGE_BUSY_TIMEOUT_MS', int(0, 600_000), (c, v) => (c.storageBusyTimeoutMs = v)),
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),

@@ -1,0 +1,85 @@
+// Opens the data dir for one running exchange: private permissions, the process lock, a check of the WAL tail
+// before SQLite recovery, the database, and the start-up probe that the dir can be written.
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { checksumAddress } from '../protocol/address.js';
+import { DB_FILE, getSetting, openDatabase, putSetting, type Db } from './db.js';
+import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
+import { MIGRATIONS } from './migrations.js';
+import { inspectWal, type WalReport } from './wal-check.js';
+
+export interface Storage {
+  db: Db;
+  /** What the WAL check found before recovery ran. */
+  wal: WalReport;
+  /** Closes the database, then gives the data dir up. */
+  close(): void;
+}
+
+/**
+ * A torn WAL tail is what recovery is about to drop. It can only hold writes that were never acknowledged
+ * (synchronous=FULL syncs before a commit is answered), but it is reported, with a copy kept for inspection.
+ */
+function reportTornWal(dataDir: string, log: Logger, stamp: number): WalReport {
+  const walPath = join(dataDir, `${DB_FILE}-wal`);
+  const report = inspectWal(walPath);
+  if (report.discardedBytes > 0) {
+    const copy = `${walPath}.torn-${stamp}`;
+    copyFileSync(walPath, copy);
+    chmodSync(copy, FILE_MODE);
+    log.error(
+      { ...report, walCopy: copy },
+      `the database WAL has a torn tail: ${report.discardedBytes} bytes after the last committed transaction ` +
+        `(${report.committedFrames} committed frames kept) will be discarded by recovery; a copy is kept at ${copy}`,
+    );
+  }
+  return report;
+}
+
+export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger, now: number): Storage {
+  prepareDataDir(dataDir);
+  const lock = lockDataDir(dataDir);
+  try {
+    const wal = reportTornWal(dataDir, log, now);
+    const db = openDatabase(dataDir, MIGRATIONS, { busyTimeoutMs });
+    return {
+      db,
+      wal,
+      close() {
+        db.close();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** Whether the data dir and its database take writes now; logs the reason when not. */
+export function checkWritable(dataDir: string, db: Db, log: Logger, now: number): boolean {
+  const reason = probeWritable(dataDir, () => putSetting(db, 'storage.lastWriteProbe', String(now)));
+  if (reason !== undefined) {
+    log.error({ dataDir, reason }, `data dir ${dataDir} cannot be written (${reason}); not ready until it can`);
+  }
+  return reason === undefined;
+}
+
+const EXECUTOR_SETTING = 'deployment.executorAddress';
+
+/**
+ * The executor address orders must name. Order hashes carry no chain id, so an address unique to this
+ * deployment is what keeps an order signed for another deployment from being replayed here: configured, else
+ * the one generated on this data dir's first start.
+ */
+export function resolveExecutorAddress(configured: string, db: Db, log: Logger): string {
+  if (configured) return checksumAddress(configured);
+  const stored = getSetting(db, EXECUTOR_SETTING);
+  if (stored) return stored;
+  const generated = checksumAddress('0x' + randomBytes(20).toString('hex'));
+  putSetting(db, EXECUTOR_SETTING, generated);
+  log.info({ executorAddress: generated }, 'generated this deployment executor address');
+  return generated;
+}
