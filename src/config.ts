@@ -39,6 +39,8 @@ export interface RateLimitConfig {
   basePerWindow: number;
   globalWindowMs: number;
   globalPerWindow: number;
+  /** Failed admin authentications an address may make per window before it is refused with 429. */
+  adminAuthFailuresPerWindow: number;
 }
 
 export interface Config {
@@ -226,6 +228,7 @@ export function defaultConfig(): Config {
       basePerWindow: 500,
       globalWindowMs: 600_000,
       globalPerWindow: 35_000,
+      adminAuthFailuresPerWindow: 10,
     },
     realtime: {
       pingIntervalMs: 25_000,
@@ -290,6 +293,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_RATE_BASE', int(1, 10_000_000), (c, v) => (c.rateLimits.basePerWindow = v)),
   setting('ODDEX_RATE_GLOBAL_WINDOW_MS', int(1, 86_400_000), (c, v) => (c.rateLimits.globalWindowMs = v)),
   setting('ODDEX_RATE_GLOBAL', int(1, 100_000_000), (c, v) => (c.rateLimits.globalPerWindow = v)),
+  setting('ODDEX_RATE_ADMIN_AUTH_FAILURES', int(1, 1_000_000), (c, v) => (c.rateLimits.adminAuthFailuresPerWindow = v)),
   setting('ODDEX_REALTIME_PING_MS', int(100, 3_600_000), (c, v) => (c.realtime.pingIntervalMs = v)),
   setting('ODDEX_REALTIME_PONG_TIMEOUT_MS', int(100, 3_600_000), (c, v) => (c.realtime.pongTimeoutMs = v)),
   setting('ODDEX_REALTIME_MAX_CHANNELS', int(1, 100_000), (c, v) => (c.realtime.maxChannelsPerConnection = v)),

@@ -11,8 +11,12 @@ import { checksumAddress } from '../protocol/address.js';
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeys {
-  private readonly cache = new Map<string, string | null>();
-  constructor(private readonly db: Db) {}
+  /** Live keys only: caching misses would let a flood of invented keys grow memory without bound. */
+  private readonly cache = new Map<string, string>();
+  private readonly lookup;
+  constructor(private readonly db: Db) {
+    this.lookup = db.prepare('SELECT address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL');
+  }
 
   create(address: string, nowIso: string): { id: string; apiKey: string; address: string } {
     const id = randomUUID();
@@ -27,15 +31,11 @@ export class ApiKeys {
   /** The checksummed address a live key belongs to, or undefined. */
   addressOf(apiKey: string): string | undefined {
     const h = hashKey(apiKey);
-    let address = this.cache.get(h);
-    if (address === undefined) {
-      const row = this.db.prepare('SELECT address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(h) as
-        | { address: string }
-        | undefined;
-      address = row?.address ?? null;
-      this.cache.set(h, address);
-    }
-    return address ?? undefined;
+    const cached = this.cache.get(h);
+    if (cached !== undefined) return cached;
+    const row = this.lookup.get(h) as { address: string } | undefined;
+    if (row) this.cache.set(h, row.address);
+    return row?.address;
   }
 
   revoke(id: string, nowIso: string): boolean {
