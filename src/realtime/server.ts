@@ -64,6 +64,17 @@ export class RealtimeServer {
     return n;
   }
 
+  /** Ends the sessions opened with an API key that was just revoked (terminal: the client must not reconnect). */
+  disconnectKey(keyId: string): number {
+    let n = 0;
+    for (const conn of [...this.connections]) {
+      if (conn.keyId !== keyId) continue;
+      conn.disconnect(CloseCode.invalidToken, 'api key revoked');
+      n++;
+    }
+    return n;
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
