@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
-import { RawClient, createApiKey, fetchToken, rawConnected, waitFor, wsUrl } from './helpers/realtime.js';
+import type { RawClient} from './helpers/realtime.js';
+import { createApiKey, fetchToken, rawConnected, waitFor, wsUrl } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedOrder } from './helpers/wallets.js';
 import { fund } from './helpers/bets.js';
 
