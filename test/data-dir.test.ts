@@ -179,18 +179,23 @@ describe('storage that cannot be written', () => {
     expect(log.lines.find((l) => l.level === 50 && l.dataDir === dataDir)?.msg).toBe(
       `data dir ${dataDir} cannot be written (database is locked); not ready until it can`,
     );
-    const created = await fetch(ex.url + '/admin/api-keys', {
-      method: 'POST',
-      headers: { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' },
-      body: JSON.stringify({ address: '0x' + 'ab'.repeat(20) }),
-    });
-    expect([created.status, await created.json()]).toEqual([
-      503,
-      { status: 'failure', errorCode: 'STORAGE_UNAVAILABLE', message: 'the exchange cannot write to its storage now; retry later' },
-    ]);
+    const adminPost = (path: string, body: unknown) =>
+      fetch(ex.url + path, {
+        method: 'POST',
+        headers: { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const unavailable = { status: 'failure', errorCode: 'STORAGE_UNAVAILABLE', message: 'the exchange cannot write to its storage now; retry later' };
+    const key = await adminPost('/admin/api-keys', { address: '0x' + 'ab'.repeat(20) });
+    expect([key.status, await key.json()]).toEqual([503, unavailable]);
+    const sport = await adminPost('/admin/sports', { label: 'Curling' });
+    expect([sport.status, await sport.json()]).toEqual([503, unavailable]);
+    // Nothing half-written: the catalogue in memory does not show the sport the disk refused.
+    expect(((await (await get('/sports')).json()) as { data: { label: string }[] }).data.map((s) => s.label)).not.toContain('Curling');
 
     other.exec('ROLLBACK');
     await expect.poll(async () => (await get('/health/ready')).status, { timeout: 5000, interval: 100 }).toBe(200);
+    expect((await adminPost('/admin/sports', { label: 'Curling' })).status).toBe(200);
   });
 });
 

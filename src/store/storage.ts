@@ -58,9 +58,19 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
   }
 }
 
+const PROBE_BUSY_TIMEOUT_MS = 100;
+
 /** Whether the data dir and its database take writes now; logs the reason when not. */
 export function checkWritable(dataDir: string, db: Db, log: Logger, now: number): boolean {
-  const reason = probeWritable(dataDir, () => putSetting(db, 'storage.lastWriteProbe', String(now)));
+  // A short wait only: the probe runs on the event loop, and retries while the dir stays unwritable.
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${Math.min(busyTimeout, PROBE_BUSY_TIMEOUT_MS)}`);
+  let reason: string | undefined;
+  try {
+    reason = probeWritable(dataDir, () => putSetting(db, 'storage.lastWriteProbe', String(now)));
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
   if (reason !== undefined) {
     log.error({ dataDir, reason }, `data dir ${dataDir} cannot be written (${reason}); not ready until it can`);
   }
