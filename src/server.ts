@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { checkWritable, openStorage, resolveExecutorAddress, type Storage } from './store/storage.js';
+import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/storage.js';
 import { buildApp } from './app.js';
 import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
@@ -30,9 +30,6 @@ export interface StartOptions {
   /** Write logs to this destination; default stdout. */
   logDestination?: pino.DestinationStream;
 }
-
-/** Re-checks a data dir that could not be written at start; the exchange becomes ready once it can. */
-const WRITE_PROBE_RETRY_MS = 1000;
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
 function resolveAdminToken(config: Config, log: pino.Logger): string {
@@ -60,7 +57,6 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
 
 async function startOnStorage(storage: Storage, config: Config, log: pino.Logger, now: () => number): Promise<Exchange> {
   const db = storage.db;
-  const writable = checkWritable(config.dataDir, db, log, now());
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
   const ctx: AppContext = {
@@ -86,24 +82,15 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  let probeTimer: NodeJS.Timeout | undefined;
-  if (writable) ctx.ready = true;
-  else {
-    probeTimer = setInterval(() => {
-      if (!checkWritable(config.dataDir, db, log, now())) return;
-      clearInterval(probeTimer);
-      ctx.ready = true;
-      log.info({ dataDir: config.dataDir }, 'the data dir can be written again; ready');
-    }, WRITE_PROBE_RETRY_MS);
-    probeTimer.unref();
-  }
+  // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
+  const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ctx.ready = true));
   log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
-      clearInterval(probeTimer);
+      stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
       ctx.trading.stop();

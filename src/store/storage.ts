@@ -60,8 +60,11 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
 
 const PROBE_BUSY_TIMEOUT_MS = 100;
 
-/** Whether the data dir and its database take writes now; logs the reason when not. */
-export function checkWritable(dataDir: string, db: Db, log: Logger, now: number): boolean {
+/**
+ * Why the data dir or its database cannot take writes now, or undefined when they can. Logs the reason unless it is
+ * the one already reported (`previous`), so a retry loop does not flood the log.
+ */
+function checkWritable(dataDir: string, db: Db, log: Logger, now: number, previous?: string): string | undefined {
   // A short wait only: the probe runs on the event loop, and retries while the dir stays unwritable.
   const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma(`busy_timeout = ${Math.min(busyTimeout, PROBE_BUSY_TIMEOUT_MS)}`);
@@ -71,10 +74,34 @@ export function checkWritable(dataDir: string, db: Db, log: Logger, now: number)
   } finally {
     db.pragma(`busy_timeout = ${busyTimeout}`);
   }
-  if (reason !== undefined) {
+  if (reason !== undefined && reason !== previous) {
     log.error({ dataDir, reason }, `data dir ${dataDir} cannot be written (${reason}); not ready until it can`);
   }
-  return reason === undefined;
+  return reason;
+}
+
+/** Re-checks a data dir that could not be written at start this often. */
+const WRITE_PROBE_RETRY_MS = 1000;
+
+/**
+ * Probes the data dir now and calls `ready` as soon as it takes writes: at once, or after a failure at start heals
+ * (the probe is retried every second). Returns the function that stops the retries.
+ */
+export function whenWritable(dataDir: string, db: Db, log: Logger, now: () => number, ready: () => void): () => void {
+  let reason = checkWritable(dataDir, db, log, now());
+  if (reason === undefined) {
+    ready();
+    return () => {};
+  }
+  const timer = setInterval(() => {
+    reason = checkWritable(dataDir, db, log, now(), reason);
+    if (reason !== undefined) return;
+    clearInterval(timer);
+    log.info({ dataDir }, 'the data dir can be written again; ready');
+    ready();
+  }, WRITE_PROBE_RETRY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const EXECUTOR_SETTING = 'deployment.executorAddress';
