@@ -3,17 +3,13 @@
 // p99 fill and create latency, the server's RSS and heap, and its CPU per fill; at the end, RSS and CPU per fill
 // after 10k fills against the last minute, the figures that must stay flat.
 // Usage: npx tsx bench/soak.ts [--minutes 10] [--makers 4] [--takers 4] [--markets 4]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { addressOf, signCancelAll, signFill, signOrder } from '../src/sdk/signing.js';
-import { orderHash } from '../src/protocol/hashing.js';
-import { spawnExchange } from '../test/helpers/process.js';
-import { httpClient, percentiles } from './lib.js';
+import { addressOf, signCancelAll, signFill } from '../src/sdk/signing.js';
+import { httpClient, percentiles, processCpuSeconds, signedOrderBody, startBenchServer } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,16 +39,7 @@ interface Metadata {
   addresses: Record<string, { USDC: string }>;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'oddex-soak-'));
-const server = await spawnExchange({
-  ODDEX_DATA_DIR: dataDir,
-  ODDEX_ADMIN_TOKEN: ADMIN,
-  ODDEX_DEMO: 'true',
-  ODDEX_RATE_LIMITS: 'false',
-  ODDEX_LOG_LEVEL: 'warn',
-  ODDEX_DELAY_PREGAME_MS: '0',
-  ODDEX_CHAIN_CONFIRM_MS: '200',
-});
+const { server, stop } = await startBenchServer(ADMIN, { ODDEX_DELAY_PREGAME_MS: '0', ODDEX_CHAIN_CONFIRM_MS: '200' });
 const request = httpClient(server.url, 32);
 async function call<T>(method: string, path: string, body?: unknown, admin = false): Promise<{ status: number; data: T }> {
   const res = await request(method, path, body, admin ? { authorization: `Bearer ${ADMIN}` } : {});
@@ -63,8 +50,7 @@ async function call<T>(method: string, path: string, body?: unknown, admin = fal
 function serverProcess(): { rss: number; cpuSeconds: number } {
   const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
   const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { rss, cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+  return { rss, cpuSeconds: processCpuSeconds(server.child.pid!) };
 }
 async function serverHeapUsed(): Promise<number> {
   const text = (await request('GET', '/metrics')).body;
@@ -124,20 +110,11 @@ try {
             executor: meta.executorAddress,
             isMakerBettingOutcomeOne: one,
           };
-          return {
-            ...fields,
-            totalBetSize: fields.totalBetSize.toString(),
-            percentageOdds: fields.percentageOdds.toString(),
-            expiry,
-            apiExpiry: expiry,
-            salt: fields.salt.toString(),
-            signature: signOrder(fields, m.key),
-            hash: orderHash(fields),
-          };
+          return signedOrderBody(fields, m.key).body;
         }),
       );
       const t0 = performance.now();
-      const res = await call<{ statuses: Record<string, string> }>('POST', '/orders/new', { orders: orders.map(({ hash: _, ...o }) => o) });
+      const res = await call<{ statuses: Record<string, string> }>('POST', '/orders/new', { orders });
       stats.createMs.push(performance.now() - t0);
       if (res.status === 200) stats.creates += Object.values(res.data.statuses).filter((s) => s === 'OK').length;
       else {
@@ -228,7 +205,5 @@ try {
   }
   for (const [what, n] of [...errorSamples].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${n} x ${what}`);
 } finally {
-  server.child.kill('SIGTERM');
-  await server.exited;
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }
