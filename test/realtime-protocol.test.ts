@@ -277,8 +277,9 @@ describe('limits', () => {
     await fast.call({ subscribe: { channel } });
     // The slow client stops reading: its bytes pile up in the kernel, then in the server's buffer.
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    const big = 'x'.repeat(256 * 1024);
-    const count = 80; // 20 MiB: more than the loopback socket buffers hold
+    // Each publication within the largest one the server sends (a quarter of the 1 MiB queue).
+    const big = 'x'.repeat(128 * 1024);
+    const count = 160; // 20 MiB: more than the loopback socket buffers hold
     for (let i = 0; i < count; i++) {
       ex.ctx.bus.emit('orders', { marketHash: hash(7), exchangeEventId: 'e', orders: [{ orderHash: hash(i), big }] });
       await sleep(1);
