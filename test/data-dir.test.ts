@@ -101,6 +101,19 @@ describe('secrets in the data dir', () => {
     await started(startTestExchange({}, { dataDir }));
     expect([mode(dataDir), mode(join(dataDir, 'oddex.sqlite'))]).toEqual([0o700, 0o600]);
   });
+
+  it('does not chmod a shared dir (or files not its own) given as data dir, and warns', async () => {
+    const dataDir = tempDir();
+    chmodSync(dataDir, 0o755);
+    writeFileSync(join(dataDir, 'notes.txt'), 'someone else', { mode: 0o644 });
+    const log = logSink();
+    const ex = await startExchange(testConfig(dataDir, { logLevel: 'info' }), { logDestination: log.stream });
+    cleanup.push(() => ex.close());
+    expect([mode(dataDir), mode(join(dataDir, 'notes.txt')), mode(join(dataDir, 'oddex.sqlite'))]).toEqual([0o755, 0o644, 0o600]);
+    expect(log.lines.find((l) => l.dataDir === dataDir && l.level === 40)?.msg).toBe(
+      `data dir ${dataDir} holds other files and others can read it; give the exchange a dir of its own`,
+    );
+  });
 });
 
 describe('durability', () => {

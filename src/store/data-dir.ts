@@ -17,14 +17,24 @@ export class DataDirInUseError extends Error {
   }
 }
 
-/** Creates the dir 0700 and tightens an existing one and its files (created by an older version) to 0700/0600. */
-export function prepareDataDir(dataDir: string): void {
+/** The files the exchange keeps in its data dir (the database with its -wal/-shm, the lock, the admin token). */
+const isOwnFile = (name: string) => name.startsWith('oddex.') || name === 'admin-token';
+
+/**
+ * Creates the dir 0700, or tightens one the exchange already uses (an older version may have left it and its
+ * files readable) to 0700 and its own files to 0600. A dir that also holds other things (say /tmp) is not the
+ * exchange's to chmod: only its own files are tightened, and the answer says the dir is shared.
+ */
+export function prepareDataDir(dataDir: string): { shared: boolean } {
   mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
-  chmodSync(dataDir, DIR_MODE);
-  for (const name of readdirSync(dataDir)) {
+  const names = readdirSync(dataDir);
+  const shared = names.some((name) => !isOwnFile(name));
+  if (!shared) chmodSync(dataDir, DIR_MODE);
+  for (const name of names.filter(isOwnFile)) {
     const path = join(dataDir, name);
     if (statSync(path).isFile()) chmodSync(path, FILE_MODE);
   }
+  return { shared: shared && (statSync(dataDir).mode & 0o077) !== 0 };
 }
 
 /** Creates an empty file 0600 unless it exists, so SQLite (which copies the database's mode to -wal and -shm) and
@@ -71,7 +81,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
  * cannot be written (disk full, read-only, the database locked by another program), or undefined when it can.
  */
 export function probeWritable(dataDir: string, writeDb: () => void): string | undefined {
-  const probe = join(dataDir, '.write-probe');
+  const probe = join(dataDir, 'oddex.write-probe');
   try {
     const fd = openSync(probe, 'w', FILE_MODE);
     try {

@@ -39,7 +39,9 @@ function reportTornWal(dataDir: string, log: Logger, stamp: number): WalReport {
 }
 
 export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger, now: number): Storage {
-  prepareDataDir(dataDir);
+  if (prepareDataDir(dataDir).shared) {
+    log.warn({ dataDir }, `data dir ${dataDir} holds other files and others can read it; give the exchange a dir of its own`);
+  }
   const lock = lockDataDir(dataDir);
   try {
     const wal = reportTornWal(dataDir, log, now);
