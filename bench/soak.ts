@@ -41,9 +41,11 @@ interface Metadata {
 
 const { server, stop } = await startBenchServer(ADMIN, { ODDEX_DELAY_PREGAME_MS: '0', ODDEX_CHAIN_CONFIRM_MS: '200' });
 const request = httpClient(server.url, 32);
+/** A call's status and `data`, or for a failure the whole envelope (errorCode, message) in `data`. */
 async function call<T>(method: string, path: string, body?: unknown, admin = false): Promise<{ status: number; data: T }> {
   const res = await request(method, path, body, admin ? { authorization: `Bearer ${ADMIN}` } : {});
-  return { status: res.status, data: (JSON.parse(res.body) as { data: T }).data };
+  const parsed = JSON.parse(res.body) as { data?: T };
+  return { status: res.status, data: res.status === 200 ? (parsed.data as T) : (parsed as T) };
 }
 
 /** The server's resident set (bytes) and CPU seconds so far, from /proc. */
