@@ -1,8 +1,10 @@
-// npm run bench: every benchmark in turn, each printing its own figures.
+// npm run bench: every benchmark in turn, each printing its own figures (soak.ts runs for minutes: run it alone).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
-const scripts = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.ts') && !['lib.ts', 'run-all.ts', 'exchange.ts', 'profile-top.ts'].includes(f));
+const scripts = readdirSync(new URL('.', import.meta.url)).filter(
+  (f) => f.endsWith('.ts') && !['lib.ts', 'run-all.ts', 'exchange.ts', 'profile-top.ts', 'soak.ts'].includes(f),
+);
 for (const script of scripts) {
   console.log(`\n== bench/${script}`);
   const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', `bench/${script}`], { stdio: 'inherit' });
