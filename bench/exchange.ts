@@ -11,12 +11,14 @@ import { cancelV2Digest, fillDigest, type FillRequest } from '../src/protocol/ei
 import { fixedHexToBytes } from '../src/protocol/hex.js';
 import { publicKeyToAddress } from '../src/protocol/signatures.js';
 import { spawnExchange } from '../test/helpers/process.js';
-import { httpClient, signDigestNative } from './lib.js';
+import { httpClient, signDigestNative, signedOrderBody } from './lib.js';
 
 const ADMIN = 'bench-admin';
 export const E18 = 10n ** 18n;
 export const USDC = 1_000_000n;
-export const config = loadConfig({}, []);
+/** A fixed executor, so orders can be signed before the server (which otherwise generates one per deployment) starts. */
+const EXECUTOR = '0x52adf738AAD93c31f798a30b2C74D658e1E9a562';
+export const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: EXECUTOR }, []);
 
 export interface Account {
   key: Uint8Array;
@@ -33,31 +35,19 @@ const hexBytes = (hex: string) => fixedHexToBytes(hex, 32)!;
 
 /** A signed POST /orders/new item and its hash. */
 export function signedOrder(maker: Account, market: string, o: { odds: bigint; size: bigint; outcomeOne: boolean; salt?: bigint }) {
-  const expiry = Math.floor(Date.now() / 1000) + 3600;
+  const expiry = BigInt(Math.floor(Date.now() / 1000) + 3600);
   const fields: OrderHashFields = {
     marketHash: market,
     baseToken: config.baseTokenAddress,
     totalBetSize: o.size,
     percentageOdds: o.odds,
-    expiry: BigInt(expiry),
+    expiry,
     salt: o.salt ?? randomUint256(),
     maker: maker.address,
     executor: config.executorAddress,
     isMakerBettingOutcomeOne: o.outcomeOne,
   };
-  const hash = orderHash(fields);
-  return {
-    hash,
-    body: {
-      ...fields,
-      totalBetSize: fields.totalBetSize.toString(),
-      percentageOdds: fields.percentageOdds.toString(),
-      expiry,
-      apiExpiry: expiry,
-      salt: fields.salt.toString(),
-      signature: signDigestNative(personalMessageDigest(hexBytes(hash)), maker.key),
-    },
-  };
+  return signedOrderBody(fields, maker.key, (f, key) => signDigestNative(personalMessageDigest(hexBytes(orderHash(f))), key));
 }
 
 export function signedCancelV2(maker: Account, orderHashes: string[]) {
@@ -105,6 +95,7 @@ export async function startBenchExchange(env: Record<string, string> = {}) {
     ODDEX_LOG_LEVEL: 'warn',
     ODDEX_MAX_ORDERS_PER_REQUEST: '1000',
     ODDEX_DELAY_PREGAME_MS: '0',
+    ODDEX_EXECUTOR_ADDRESS: EXECUTOR,
     ...env,
   });
   const request = httpClient(server.url);

@@ -11,7 +11,7 @@ import { orderHash, type OrderHashFields } from '../src/protocol/hashing.js';
 import { signOrder } from '../src/sdk/signing.js';
 
 /** An order signed by `key` with its hash, and the body POST /orders/new takes (apiExpiry = expiry). */
-export function signedOrderBody(fields: OrderHashFields, key: Uint8Array) {
+export function signedOrderBody(fields: OrderHashFields, key: Uint8Array, sign: (fields: OrderHashFields, key: Uint8Array) => string = signOrder) {
   const expiry = Number(fields.expiry);
   return {
     hash: orderHash(fields),
@@ -22,7 +22,7 @@ export function signedOrderBody(fields: OrderHashFields, key: Uint8Array) {
       expiry,
       apiExpiry: expiry,
       salt: fields.salt.toString(),
-      signature: signOrder(fields, key),
+      signature: sign(fields, key),
     },
   };
 }
