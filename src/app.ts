@@ -10,6 +10,7 @@ import { registerRoutes } from './api/routes.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
+import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -49,5 +50,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   installAdminAuth(app, ctx);
   registerMetrics(app, ctx);
   registerRoutes(app, ctx);
+  await registerWebPage(app);
   return app;
 }

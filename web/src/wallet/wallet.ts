@@ -1,0 +1,59 @@
+// The page's wallet: a browser wallet through EIP-1193 when one is injected, else a development wallet whose
+// private key is generated and kept in this browser's localStorage (for demos and tests; never for real funds).
+import { createWalletClient, custom, type EIP1193Provider, type Hex, type TypedDataDefinition } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+export type WalletKind = 'injected' | 'development';
+
+export interface Wallet {
+  kind: WalletKind;
+  address: Hex;
+  /** personal_sign of a text or of raw bytes. */
+  signMessage(message: string | { raw: Hex }): Promise<Hex>;
+  signTypedData(data: TypedDataDefinition): Promise<Hex>;
+}
+
+const DEV_KEY_STORAGE = 'oddex.developmentWallet.privateKey';
+
+declare global {
+  interface Window {
+    ethereum?: EIP1193Provider;
+  }
+}
+
+export const hasInjectedProvider = () => typeof window !== 'undefined' && window.ethereum !== undefined;
+
+export function developmentWallet(): Wallet {
+  let key = localStorage.getItem(DEV_KEY_STORAGE) as Hex | null;
+  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+    key = generatePrivateKey();
+    localStorage.setItem(DEV_KEY_STORAGE, key);
+  }
+  const account = privateKeyToAccount(key);
+  return {
+    kind: 'development',
+    address: account.address,
+    signMessage: (message) => account.signMessage({ message }),
+    signTypedData: (data) => account.signTypedData(data),
+  };
+}
+
+/** Forgets the development key: the next wallet is a new, empty one. */
+export function resetDevelopmentWallet(): void {
+  localStorage.removeItem(DEV_KEY_STORAGE);
+}
+
+/** Asks the injected provider for an account (the extension shows its own prompt). */
+export async function injectedWallet(): Promise<Wallet> {
+  const provider = window.ethereum;
+  if (!provider) throw new Error('no browser wallet found');
+  const client = createWalletClient({ transport: custom(provider) });
+  const [address] = await client.requestAddresses();
+  if (!address) throw new Error('the browser wallet shared no account');
+  return {
+    kind: 'injected',
+    address,
+    signMessage: (message) => client.signMessage({ account: address, message }),
+    signTypedData: (data) => client.signTypedData({ account: address, ...data } as Parameters<typeof client.signTypedData>[0]),
+  };
+}
