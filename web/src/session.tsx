@@ -1,32 +1,33 @@
 // What every page shares: the wallet, the realtime connection made for it, and the odds format.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Centrifuge } from 'centrifuge';
-import { connectRealtime } from './realtime/connection';
+import { realtimeClient } from './realtime/connection';
 import { developmentWallet, injectedWallet, resetDevelopmentWallet, type Wallet } from './wallet/wallet';
 import type { OddsFormat } from './format';
 
 export interface Session {
   wallet: Wallet;
-  realtime: Centrifuge | undefined;
+  realtime: Centrifuge;
   oddsFormat: OddsFormat;
   setOddsFormat(format: OddsFormat): void;
   connectBrowserWallet(): Promise<void>;
-  useDevelopmentWallet(reset?: boolean): void;
+  switchToDevelopmentWallet(reset?: boolean): void;
 }
+
+const withRealtime = (wallet: Wallet) => ({ wallet, realtime: realtimeClient(wallet) });
 
 const SessionContext = createContext<Session | undefined>(undefined);
 const ODDS_FORMAT_STORAGE = 'oddex.oddsFormat';
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [wallet, setWallet] = useState<Wallet>(() => developmentWallet());
-  const [realtime, setRealtime] = useState<Centrifuge>();
+  // The realtime client belongs to its wallet (its token is the wallet's sign-in): they change together.
+  const [{ wallet, realtime }, setSigner] = useState(() => withRealtime(developmentWallet()));
   const [oddsFormat, setFormat] = useState<OddsFormat>(() => (localStorage.getItem(ODDS_FORMAT_STORAGE) === 'implied' ? 'implied' : 'decimal'));
 
   useEffect(() => {
-    const client = connectRealtime(wallet);
-    setRealtime(client);
-    return () => client.disconnect();
-  }, [wallet]);
+    realtime.connect();
+    return () => realtime.disconnect();
+  }, [realtime]);
 
   const session = useMemo<Session>(
     () => ({
@@ -38,11 +39,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setFormat(format);
       },
       async connectBrowserWallet() {
-        setWallet(await injectedWallet());
+        setSigner(withRealtime(await injectedWallet()));
       },
-      useDevelopmentWallet(reset = false) {
+      switchToDevelopmentWallet(reset = false) {
         if (reset) resetDevelopmentWallet();
-        setWallet(developmentWallet());
+        setSigner(withRealtime(developmentWallet()));
       },
     }),
     [wallet, realtime, oddsFormat],

@@ -1,5 +1,5 @@
 // Loading, empty and error states, the same on every page.
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ExchangeError } from '../api/http';
 
 export function errorText(err: unknown): { code: string; message: string } {
@@ -28,21 +28,28 @@ export interface Loaded<T> {
   reload(): void;
 }
 
-/** Runs `load` when its dependencies change (and on reload()); keeps the last data while reloading. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+/**
+ * Runs `load` whenever `key` changes (and on reload()). The last data stays shown while a newer load runs;
+ * `load` itself is read at that time, so it may close over anything the key describes.
+ */
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const [state, setState] = useState<{ done?: string; data?: T; error?: unknown }>({});
   const [tick, setTick] = useState(0);
-  const run = useCallback(load, deps);
+  const latestLoad = useRef(load);
+  useEffect(() => {
+    latestLoad.current = load;
+  });
+  const request = `${key}#${tick}`;
   useEffect(() => {
     let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    run().then(
-      (data) => live && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => live && setState((s) => ({ data: s.data, error, loading: false })),
+    latestLoad.current().then(
+      (data) => live && setState({ done: request, data }),
+      (error: unknown) => live && setState((s) => ({ done: request, data: s.data, error })),
     );
     return () => {
       live = false;
     };
-  }, [run, tick]);
-  return { ...state, reload: () => setTick((t) => t + 1) };
+  }, [request]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data: state.data, error: state.error, loading: state.done !== request, reload };
 }

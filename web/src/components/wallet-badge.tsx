@@ -5,7 +5,7 @@ import { useSession } from '../session';
 import { ErrorBox } from './status';
 
 export function WalletBadge() {
-  const { wallet, connectBrowserWallet, useDevelopmentWallet } = useSession();
+  const { wallet, connectBrowserWallet, switchToDevelopmentWallet } = useSession();
   const [error, setError] = useState<unknown>();
   const short = `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`;
   return (
@@ -20,7 +20,7 @@ export function WalletBadge() {
       {wallet.kind === 'development' && hasInjectedProvider() && (
         <button onClick={() => connectBrowserWallet().catch(setError)}>Use browser wallet</button>
       )}
-      {wallet.kind === 'injected' && <button onClick={() => useDevelopmentWallet()}>Use development wallet</button>}
+      {wallet.kind === 'injected' && <button onClick={() => switchToDevelopmentWallet()}>Use development wallet</button>}
       <ErrorBox error={error} />
     </div>
   );

@@ -47,13 +47,13 @@ const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${mo
 
 export function AccountPage() {
   const { wallet, realtime, oddsFormat } = useSession();
-  const balance = useLoad(() => exchange.balance(wallet.address), [wallet.address]);
+  const balance = useLoad(() => exchange.balance(wallet.address), wallet.address);
   const trades = useMyTrades(realtime, wallet.address);
   const orders = useMyOrders(realtime, wallet.address);
-  const refunds = useLoad(() => exchange.refunds(wallet.address), [wallet.address]);
+  const refunds = useLoad(() => exchange.refunds(wallet.address), wallet.address);
   useChannelRefresh(realtime, `ce_refunds:${wallet.address}`, () => true, refunds.reload);
   const hashes = [...new Set((trades.data ?? []).map((t) => t.marketHash).concat((orders.data ?? []).map((o) => o.marketHash)))].slice(0, 30);
-  const markets = useLoad(async () => new Map((hashes.length ? await exchange.findMarkets(hashes) : []).map((m) => [m.marketHash, m])), [hashes.join(',')]);
+  const markets = useLoad(async () => new Map((hashes.length ? await exchange.findMarkets(hashes) : []).map((m) => [m.marketHash, m])), hashes.join(','));
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -61,7 +61,7 @@ export function AccountPage() {
   // Balance moves with trades, orders and refunds: read it again whenever one of them changes.
   const tradesKey = (trades.data ?? []).map((t) => `${t._id}:${t.tradeStatus}:${t.settled}`).join();
   const reloadBalance = balance.reload;
-  useEffect(() => reloadBalance(), [tradesKey, orders.data, refunds.data]);
+  useEffect(() => reloadBalance(), [reloadBalance, tradesKey, orders.data, refunds.data]);
 
   const name = (m: Market | undefined, one: boolean) => (m ? (one ? m.outcomeOneName : m.outcomeTwoName) : one ? 'outcome one' : 'outcome two');
   const marketTitle = (hash: string) => {

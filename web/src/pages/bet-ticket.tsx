@@ -13,14 +13,15 @@ type TicketState =
   | { step: 'done'; result: FillResult; stake: bigint }
   | { step: 'refused'; error: unknown };
 
+/** Milliseconds since `since` (a performance.now() time), ticking every 100 ms while it is set. */
 function useElapsed(since: number | undefined): number {
-  const [now, setNow] = useState(Date.now());
+  const [elapsed, setElapsed] = useState({ since, ms: 0 });
   useEffect(() => {
     if (since === undefined) return;
-    const t = setInterval(() => setNow(Date.now()), 100);
+    const t = setInterval(() => setElapsed({ since, ms: performance.now() - since }), 100);
     return () => clearInterval(t);
   }, [since]);
-  return since === undefined ? 0 : Math.max(0, now - since);
+  return elapsed.since === since ? elapsed.ms : 0;
 }
 
 export function BetTicket({ market, orders, format, myTrades }: { market: Market; orders: Map<string, Order>; format: OddsFormat; myTrades: Trade[] | undefined }) {
@@ -37,16 +38,17 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
   const outcomeName = outcomeOne ? market.outcomeOneName : market.outcomeTwoName;
   const trade = state.step === 'done' ? myTrades?.find((t) => t.fillHash === state.result.fillHash) : undefined;
 
-  async function place() {
+  /** `since` is the click's event time (performance.now() scale). */
+  const place = async (since: number) => {
     if (stake === undefined || odds === undefined) return;
-    setState({ step: 'waiting', since: Date.now() });
+    setState({ step: 'waiting', since });
     try {
       const result = await exchange.fill(wallet, { marketHash: market.marketHash, isTakerBettingOutcomeOne: outcomeOne, stakeWei: stake, desiredOdds: odds, oddsSlippage: slippage });
       setState({ step: 'done', result, stake });
     } catch (error) {
       setState({ step: 'refused', error });
     }
-  }
+  };
 
   return (
     <section className="card ticket" aria-label="Bet ticket">
@@ -74,7 +76,7 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
         <dt>Payout if it wins</dt>
         <dd>{stake !== undefined && odds !== undefined ? money(payoutFor(stake, odds)) : '-'}</dd>
       </dl>
-      <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined} onClick={() => void place()}>
+      <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined} onClick={(e) => void place(e.timeStamp)}>
         Bet on {outcomeName}
       </button>
       {state.step === 'waiting' && (

@@ -137,7 +137,7 @@ function MarketRow({ market, onChanged }: { market: Market; onChanged(): void })
 }
 
 function FixtureAdmin({ fixture }: { fixture: Fixture }) {
-  const markets = useLoad(() => exchange.marketsOfEvent(fixture.eventId), [fixture.eventId]);
+  const markets = useLoad(() => exchange.marketsOfEvent(fixture.eventId), fixture.eventId);
   const [scores, setScores] = useState({ one: '', two: '' });
   const [status, setStatus] = useState(fixture.status);
   const [settled, setSettled] = useState<Market[]>();
@@ -225,12 +225,12 @@ function FixtureAdmin({ fixture }: { fixture: Fixture }) {
 }
 
 function FixturesPanel() {
-  const leagues = useLoad(() => exchange.leagues(), []);
+  const leagues = useLoad(() => exchange.leagues(), 'once');
   const [leagueId, setLeagueId] = useState<number>();
   const shown = leagueId ?? leagues.data?.[0]?.leagueId;
   const league = leagues.data?.find((l) => l.leagueId === shown);
-  const fixtures = useLoad(() => (shown === undefined ? Promise.resolve([]) : exchange.fixtures(shown)), [shown]);
-  const teams = useLoad(() => (league ? admin.teams(league.sportId) : Promise.resolve([])), [league?.sportId]);
+  const fixtures = useLoad(() => (shown === undefined ? Promise.resolve([]) : exchange.fixtures(shown)), String(shown));
+  const teams = useLoad(() => (league ? admin.teams(league.sportId) : Promise.resolve([])), String(league?.sportId));
   const [open, setOpen] = useState<string>();
   const [draft, setDraft] = useState({ one: '', two: '', hours: '24' });
   const { busy, run, feedback } = useAction();

@@ -25,11 +25,11 @@ function groupByType(markets: Market[]): [string, Market[]][] {
 
 export function FixturePage({ eventId }: { eventId: string }) {
   const { oddsFormat } = useSession();
-  const markets = useLoad(() => exchange.marketsOfEvent(eventId), [eventId]);
+  const markets = useLoad(() => exchange.marketsOfEvent(eventId), eventId);
   const best = useLoad(async () => {
     const list = markets.data ? await exchange.bestOdds(markets.data.map((m) => m.marketHash)) : [];
     return new Map(list.map((e) => [e.marketHash, e]));
-  }, [markets.data]);
+  }, (markets.data ?? []).map((m) => m.marketHash).join(','));
 
   if (markets.error) return <ErrorBox error={markets.error} />;
   if (!markets.data) return <Loading what="markets" />;

@@ -8,27 +8,25 @@ import { linkTo } from '../route';
 
 function Search() {
   const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<SearchHit[]>();
-  const [error, setError] = useState<unknown>();
+  const q = query.trim();
+  // Answers are kept with the query they answer, so a stale answer is never shown for a newer query.
+  const [answer, setAnswer] = useState<{ query: string; hits?: SearchHit[]; error?: unknown }>({ query: '' });
+  const hits = answer.query === q ? answer.hits : undefined;
+  const error = answer.query === q ? answer.error : undefined;
   useEffect(() => {
-    const q = query.trim();
-    if (q.length < 3) {
-      setHits(undefined);
-      setError(undefined);
-      return;
-    }
+    if (q.length < 3) return;
     let live = true;
     const timer = setTimeout(() => {
       exchange.search(q).then(
-        (h) => live && (setHits(h), setError(undefined)),
-        (e: unknown) => live && setError(e),
+        (h) => live && setAnswer({ query: q, hits: h }),
+        (e: unknown) => live && setAnswer({ query: q, error: e }),
       );
     }, 200);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [query]);
+  }, [q]);
   return (
     <section className="card">
       <label className="search">
@@ -36,7 +34,7 @@ function Search() {
         <input type="search" placeholder="at least 3 letters, e.g. atletico" value={query} onChange={(e) => setQuery(e.target.value)} aria-label="Search fixtures" />
       </label>
       <ErrorBox error={error} />
-      {hits && hits.length === 0 && <Empty>No fixture matches “{query.trim()}”.</Empty>}
+      {hits && hits.length === 0 && <Empty>No fixture matches “{q}”.</Empty>}
       {hits && hits.length > 0 && (
         <ul className="list" aria-label="Search results">
           {hits.map((h) => (
@@ -58,7 +56,7 @@ function Search() {
 }
 
 function LeagueFixtures({ leagueId }: { leagueId: number }) {
-  const fixtures = useLoad<Fixture[]>(() => exchange.fixtures(leagueId), [leagueId]);
+  const fixtures = useLoad<Fixture[]>(() => exchange.fixtures(leagueId), String(leagueId));
   if (fixtures.error) return <ErrorBox error={fixtures.error} />;
   if (!fixtures.data) return <Loading what="fixtures" />;
   if (fixtures.data.length === 0) return <Empty>No active fixture in this league.</Empty>;
@@ -79,8 +77,8 @@ function LeagueFixtures({ leagueId }: { leagueId: number }) {
 }
 
 export function HomePage() {
-  const sports = useLoad(() => exchange.sports(), []);
-  const leagues = useLoad(() => exchange.leagues(), []);
+  const sports = useLoad(() => exchange.sports(), 'sports');
+  const leagues = useLoad(() => exchange.leagues(), 'leagues');
   const [sportId, setSportId] = useState<number>();
   const [openLeague, setOpenLeague] = useState<number>();
   const shownSport = sportId ?? sports.data?.[0]?.sportId;

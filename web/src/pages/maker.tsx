@@ -17,7 +17,7 @@ const STATUS_WORDS: Record<string, string> = {
 
 export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }: { market: Market; myOrders: Order[] | undefined; myTrades: Trade[] | undefined; reloadOrders(): void; format: OddsFormat }) {
   const { wallet } = useSession();
-  const meta = useLoad(() => exchange.metadata(), []);
+  const meta = useLoad(() => exchange.metadata(), 'once');
   const [outcomeOne, setOutcomeOne] = useState(true);
   const [oddsText, setOddsText] = useState('50');
   const [sizeText, setSizeText] = useState('');

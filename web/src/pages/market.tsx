@@ -41,9 +41,9 @@ function RecentTrades({ market, trades, format }: { market: Market; trades: Trad
 
 export function MarketPage({ marketHash }: { marketHash: string }) {
   const { wallet, realtime, oddsFormat } = useSession();
-  const found = useLoad(() => exchange.findMarkets([marketHash]), [marketHash]);
+  const found = useLoad(() => exchange.findMarkets([marketHash]), marketHash);
   const book = useLocalBook(realtime, marketHash);
-  const trades = useLoad(() => exchange.tradesOfMarket(marketHash), [marketHash]);
+  const trades = useLoad(() => exchange.tradesOfMarket(marketHash), marketHash);
   useChannelRefresh<Trade | Trade[]>(realtime, 'recent_trades:global', (d) => [d].flat().some((t) => t.marketHash === marketHash), trades.reload);
   const myTrades = useMyTrades(realtime, wallet.address);
   const myOrders = useMyOrders(realtime, wallet.address);

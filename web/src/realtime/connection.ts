@@ -11,14 +11,13 @@ export function realtimeUrl(): string {
   return `${scheme}//${location.host}${REALTIME_PATH}`;
 }
 
-export function connectRealtime(wallet: Wallet): Centrifuge {
-  const client = new Centrifuge(realtimeUrl(), {
+/** A client for the wallet; it connects when asked (session.tsx does, while the page shows it). */
+export function realtimeClient(wallet: Wallet): Centrifuge {
+  return new Centrifuge(realtimeUrl(), {
     getToken: () => exchange.realtimeToken(wallet),
     minReconnectDelay: 200,
     maxReconnectDelay: 5000,
   });
-  client.connect();
-  return client;
 }
 
 export interface ChannelHandlers<T> {

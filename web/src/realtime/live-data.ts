@@ -10,7 +10,9 @@ import { follow } from './connection';
 export function useChannelRefresh<T>(client: Centrifuge | undefined, channel: string | undefined, relevant: (data: T) => boolean, onChange: () => void): void {
   // The callbacks are read at publication time: changing them must not resubscribe (and lose the position).
   const latest = useRef({ relevant, onChange });
-  latest.current = { relevant, onChange };
+  useEffect(() => {
+    latest.current = { relevant, onChange };
+  });
   useEffect(() => {
     if (!client || !channel) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,14 +39,14 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
 
 /** The wallet's trades (GET /trades?bettor), refreshed by recent_trades:global publications about it. */
 export function useMyTrades(client: Centrifuge | undefined, address: string): Loaded<Trade[]> {
-  const trades = useLoad(() => exchange.tradesOfBettor(address), [address]);
+  const trades = useLoad(() => exchange.tradesOfBettor(address), address);
   useChannelRefresh<Trade | Trade[]>(client, 'recent_trades:global', (d) => [d].flat().some((t) => sameAddress(t.bettor, address)), trades.reload);
   return trades;
 }
 
 /** The wallet's open orders (GET /orders?maker), refreshed by its active_orders channel. */
 export function useMyOrders(client: Centrifuge | undefined, address: string): Loaded<Order[]> {
-  const orders = useLoad(() => exchange.ordersOfMaker(address), [address]);
+  const orders = useLoad(() => exchange.ordersOfMaker(address), address);
   useChannelRefresh<Order[]>(client, `active_orders:${address}`, () => true, orders.reload);
   return orders;
 }
