@@ -17,6 +17,7 @@ export { OddexAdmin, type OddexAdminOptions } from './admin.js';
 export { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from './errors.js';
 export { DEFAULT_RETRY, type FetchLike, type RetryPolicy } from './http.js';
 export { privateKeyAccount, toAccount, type AccountLike, type SignerInput, type TypedDataToSign } from './signer.js';
+export { generatePrivateKey } from './keys.js';
 export { HeartbeatKeeper, type HeartbeatKeeperOptions } from './heartbeat.js';
 export { OddexRealtime, type ChannelHandlers, type RealtimeOptions, type WebSocketConstructor } from './realtime.js';
 export { LocalOrderBook, type OrderBookEvents } from './order-book.js';
