@@ -1,7 +1,7 @@
 // Browser tests: playwright-core driving Debian's chromium (installed by .ci/run), with every console error and
 // uncaught page error collected so a test can fail on them, and screenshots saved under test-output/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { WEB_BUILD_DIR } from '../../src/api/web-page.js';
@@ -18,10 +18,23 @@ function chromiumPath(): string {
   return found;
 }
 
-/** Builds the page when this checkout has not built it yet (npm ci builds it through `prepare`). */
+const ROOT = join(import.meta.dirname, '..', '..');
+/** What the page is built from: its own sources and the typed client it bundles. */
+const PAGE_SOURCES = ['web', 'src/sdk', 'src/protocol'].map((d) => join(ROOT, d));
+
+function newestChange(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the page when this checkout has no build or an older one than its sources (npm ci builds through `prepare`). */
 export function ensureWebBuild(): void {
-  if (existsSync(join(WEB_BUILD_DIR, 'index.html'))) return;
-  execFileSync('npm', ['run', 'build:web'], { stdio: 'ignore', cwd: join(import.meta.dirname, '..', '..') });
+  const index = join(WEB_BUILD_DIR, 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...PAGE_SOURCES.map(newestChange))) return;
+  execFileSync('npm', ['run', 'build:web'], { stdio: 'ignore', cwd: ROOT });
 }
 
 export async function launchBrowser(): Promise<Browser> {

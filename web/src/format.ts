@@ -75,3 +75,6 @@ export const MARKET_TYPE_NAMES: Record<number, string> = {
   2: 'Totals (over/under)',
 };
 export const marketTypeName = (type: number) => MARKET_TYPE_NAMES[type] ?? `Type ${type}`;
+
+/** A trade's bet time: UNIX seconds on GET /trades, ISO 8601 elsewhere. */
+export const betDate = (betTime: number | string) => new Date(typeof betTime === 'number' ? betTime * 1000 : betTime);

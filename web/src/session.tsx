@@ -1,13 +1,13 @@
 // What every page shares: the wallet, the realtime connection made for it, and the odds format.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { Centrifuge } from 'centrifuge';
+import type { OddexRealtime } from '../../src/sdk/index.js';
 import { realtimeClient } from './realtime/connection';
 import { developmentWallet, injectedWallet, resetDevelopmentWallet, type Wallet } from './wallet/wallet';
 import type { OddsFormat } from './format';
 
 export interface Session {
   wallet: Wallet;
-  realtime: Centrifuge;
+  realtime: OddexRealtime;
   oddsFormat: OddsFormat;
   setOddsFormat(format: OddsFormat): void;
   connectBrowserWallet(): Promise<void>;

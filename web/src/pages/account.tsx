@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
-import { money, ODDS_SCALE, showOdds, shortHash, impliedPercent, units } from '../format';
+import { betDate, money, ODDS_SCALE, showOdds, shortHash, impliedPercent, units } from '../format';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { linkTo } from '../route';
 import { useSession } from '../session';
@@ -191,7 +191,7 @@ export function AccountPage() {
             <tbody>
               {trades.data.map((t) => (
                 <tr key={t._id} data-fill-hash={t.fillHash}>
-                  <td>{new Date(t.betTime * 1000).toLocaleString()}</td>
+                  <td>{betDate(t.betTime).toLocaleString()}</td>
                   <td>
                     {t.maker ? 'maker' : 'bet'} on {name(markets.data?.get(t.marketHash), t.bettingOutcomeOne)}
                   </td>

@@ -3,7 +3,7 @@
 import type { Market, Order } from '../api/types';
 import { Empty } from '../components/status';
 import { ODDS_SCALE, showOdds, takerOdds, units, type OddsFormat } from '../format';
-import type { LocalBook } from '../realtime/local-book';
+import type { BookView } from '../realtime/local-book';
 
 /** Taker stake an order can still take: its unfilled maker size at the complementary odds. */
 export function takerSpace(o: Order): bigint {
@@ -50,7 +50,7 @@ function Side({ title, offers, format, me }: { title: string; offers: Order[]; f
   );
 }
 
-export function OrderBook({ market, book, format, me }: { market: Market; book: LocalBook; format: OddsFormat; me: string }) {
+export function OrderBook({ market, book, format, me }: { market: Market; book: BookView; format: OddsFormat; me: string }) {
   return (
     <section className="card" aria-label="Order book" data-feed={book.state} data-rebuilds={book.rebuilds}>
       <h2>

@@ -1,6 +1,6 @@
 // One fixture: its markets grouped by type, each outcome with the best odds a bettor can take now.
 import { exchange } from '../api/exchange';
-import type { BestOddsEntry, Market } from '../api/types';
+import type { BestOdds, Market } from '../api/types';
 import { OddsToggle } from '../components/odds-toggle';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { gameTimeText, marketTypeName, showOdds, takerOdds } from '../format';
@@ -8,7 +8,7 @@ import { linkTo } from '../route';
 import { useSession } from '../session';
 
 /** Best taker odds for backing an outcome: the complement of the best maker on the other outcome. */
-export function bestTakerOdds(entry: BestOddsEntry | undefined, outcomeOne: boolean): bigint | undefined {
+export function bestTakerOdds(entry: BestOdds | undefined, outcomeOne: boolean): bigint | undefined {
   const opposite = outcomeOne ? entry?.outcomeTwo : entry?.outcomeOne;
   return opposite?.percentageOdds ? takerOdds(opposite.percentageOdds) : undefined;
 }

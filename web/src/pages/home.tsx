@@ -1,7 +1,7 @@
 // Sports, leagues and fixtures, with a search over team names.
 import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
-import type { Fixture, SearchHit } from '../api/types';
+import type { Fixture, SearchResult } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { gameTimeText } from '../format';
 import { linkTo } from '../route';
@@ -10,7 +10,7 @@ function Search() {
   const [query, setQuery] = useState('');
   const q = query.trim();
   // Answers are kept with the query they answer, so a stale answer is never shown for a newer query.
-  const [answer, setAnswer] = useState<{ query: string; hits?: SearchHit[]; error?: unknown }>({ query: '' });
+  const [answer, setAnswer] = useState<{ query: string; hits?: SearchResult[]; error?: unknown }>({ query: '' });
   const hits = answer.query === q ? answer.hits : undefined;
   const error = answer.query === q ? answer.error : undefined;
   useEffect(() => {

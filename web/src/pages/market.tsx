@@ -3,7 +3,7 @@ import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { OddsToggle } from '../components/odds-toggle';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
-import { gameTimeText, marketTypeName, money, showOdds } from '../format';
+import { betDate, gameTimeText, marketTypeName, money, showOdds } from '../format';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { useLocalBook } from '../realtime/local-book';
 import { linkTo } from '../route';
@@ -26,7 +26,7 @@ function RecentTrades({ market, trades, format }: { market: Market; trades: Trad
           <tbody>
             {takers.map((t) => (
               <tr key={t._id}>
-                <td>{new Date(t.betTime * 1000).toLocaleTimeString()}</td>
+                <td>{betDate(t.betTime).toLocaleTimeString()}</td>
                 <td>{t.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName}</td>
                 <td className="num">{money(t.stake)}</td>
                 <td className="num">{showOdds(t.odds, format)}</td>

@@ -1,6 +1,7 @@
 // One Centrifuge connection per page and wallet. The token comes from the wallet's signed sign-in
 // (POST /user/realtime-token/wallet), so the page can also follow the wallet's own channels.
-import { Centrifuge, type PublicationContext, type SubscribedContext, type Subscription } from 'centrifuge';
+import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
+import { OddexRealtime } from '../../../src/sdk/index.js';
 import { exchange } from '../api/exchange';
 import type { Wallet } from '../wallet/wallet';
 
@@ -11,13 +12,9 @@ export function realtimeUrl(): string {
   return `${scheme}//${location.host}${REALTIME_PATH}`;
 }
 
-/** A client for the wallet; it connects when asked (session.tsx does, while the page shows it). */
-export function realtimeClient(wallet: Wallet): Centrifuge {
-  return new Centrifuge(realtimeUrl(), {
-    getToken: () => exchange.realtimeToken(wallet),
-    minReconnectDelay: 200,
-    maxReconnectDelay: 5000,
-  });
+/** The typed client's realtime connection for the wallet; it connects when asked (session.tsx does). */
+export function realtimeClient(wallet: Wallet): OddexRealtime {
+  return new OddexRealtime({ url: realtimeUrl(), getToken: () => exchange.realtimeToken(wallet), minReconnectDelayMs: 200, maxReconnectDelayMs: 5000 });
 }
 
 export interface ChannelHandlers<T> {
@@ -31,9 +28,11 @@ const users = new WeakMap<Centrifuge, Map<string, number>>();
 
 /**
  * Subscribes to a channel (recoverable, positioned) and returns the function that leaves it. Several parts of the
- * page may follow the same channel: the subscription is shared and ends with its last user.
+ * page may follow the same channel: the subscription is shared and ends with its last user. (The order book
+ * channels are the typed client's LocalOrderBook's own.)
  */
-export function follow<T>(client: Centrifuge, channel: string, handlers: ChannelHandlers<T>): () => void {
+export function follow<T>(realtime: OddexRealtime, channel: string, handlers: ChannelHandlers<T>): () => void {
+  const client: Centrifuge = realtime.centrifuge;
   const counts = users.get(client) ?? new Map<string, number>();
   users.set(client, counts);
   const sub: Subscription = client.getSubscription(channel) ?? client.newSubscription(channel, { recoverable: true, positioned: true });

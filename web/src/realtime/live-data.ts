@@ -1,13 +1,13 @@
 // Account data kept live: read over REST, read again when a realtime channel says it changed.
 import { useEffect, useRef } from 'react';
-import type { Centrifuge } from 'centrifuge';
+import type { OddexRealtime } from '../../../src/sdk/index.js';
 import { exchange } from '../api/exchange';
 import type { Order, Trade } from '../api/types';
 import { useLoad, type Loaded } from '../components/status';
 import { follow } from './connection';
 
 /** Calls `onChange` (at most every 150 ms) while the channel publishes something `relevant`. */
-export function useChannelRefresh<T>(client: Centrifuge | undefined, channel: string | undefined, relevant: (data: T) => boolean, onChange: () => void): void {
+export function useChannelRefresh<T>(client: OddexRealtime | undefined, channel: string | undefined, relevant: (data: T) => boolean, onChange: () => void): void {
   // The callbacks are read at publication time: changing them must not resubscribe (and lose the position).
   const latest = useRef({ relevant, onChange });
   useEffect(() => {
@@ -38,14 +38,14 @@ export function useChannelRefresh<T>(client: Centrifuge | undefined, channel: st
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The wallet's trades (GET /trades?bettor), refreshed by recent_trades:global publications about it. */
-export function useMyTrades(client: Centrifuge | undefined, address: string): Loaded<Trade[]> {
+export function useMyTrades(client: OddexRealtime | undefined, address: string): Loaded<Trade[]> {
   const trades = useLoad(() => exchange.tradesOfBettor(address), address);
   useChannelRefresh<Trade | Trade[]>(client, 'recent_trades:global', (d) => [d].flat().some((t) => sameAddress(t.bettor, address)), trades.reload);
   return trades;
 }
 
 /** The wallet's open orders (GET /orders?maker), refreshed by its active_orders channel. */
-export function useMyOrders(client: Centrifuge | undefined, address: string): Loaded<Order[]> {
+export function useMyOrders(client: OddexRealtime | undefined, address: string): Loaded<Order[]> {
   const orders = useLoad(() => exchange.ordersOfMaker(address), address);
   useChannelRefresh<Order[]>(client, `active_orders:${address}`, () => true, orders.reload);
   return orders;

@@ -1,17 +1,21 @@
 // The page's wallet: a browser wallet through EIP-1193 when one is injected, else a development wallet whose
 // private key is generated and kept in this browser's localStorage (for demos and tests; never for real funds).
-import { createWalletClient, custom, type EIP1193Provider, type Hex, type TypedDataDefinition } from 'viem';
+import { createWalletClient, custom, type EIP1193Provider, type Hex, type SignableMessage, type TypedDataDefinition } from 'viem';
+import type { AccountLike, TypedDataToSign } from '../../../src/sdk/index.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 export type WalletKind = 'injected' | 'development';
 
-export interface Wallet {
+/** The typed client's account shape (viem's): personal_sign of a text or raw bytes, and EIP-712 typed data. */
+export interface Wallet extends AccountLike {
   kind: WalletKind;
   address: Hex;
-  /** personal_sign of a text or of raw bytes. */
-  signMessage(message: string | { raw: Hex }): Promise<Hex>;
-  signTypedData(data: TypedDataDefinition): Promise<Hex>;
+  signMessage(args: { message: SignableMessage }): Promise<Hex>;
+  signTypedData(args: TypedDataToSign): Promise<Hex>;
 }
+
+/** The client's typed data is what viem signs; its types are declared loosely, hence the cast. */
+const asViemTypedData = (data: TypedDataToSign) => data as unknown as TypedDataDefinition;
 
 const DEV_KEY_STORAGE = 'oddex.developmentWallet.privateKey';
 
@@ -33,8 +37,8 @@ export function developmentWallet(): Wallet {
   return {
     kind: 'development',
     address: account.address,
-    signMessage: (message) => account.signMessage({ message }),
-    signTypedData: (data) => account.signTypedData(data),
+    signMessage: ({ message }) => account.signMessage({ message }),
+    signTypedData: (data) => account.signTypedData(asViemTypedData(data)),
   };
 }
 
@@ -53,7 +57,7 @@ export async function injectedWallet(): Promise<Wallet> {
   return {
     kind: 'injected',
     address,
-    signMessage: (message) => client.signMessage({ account: address, message }),
-    signTypedData: (data) => client.signTypedData({ account: address, ...data } as Parameters<typeof client.signTypedData>[0]),
+    signMessage: ({ message }) => client.signMessage({ account: address, message }),
+    signTypedData: (data) => client.signTypedData({ account: address, ...asViemTypedData(data) }),
   };
 }
