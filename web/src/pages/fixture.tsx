@@ -56,6 +56,13 @@ export function FixturePage({ eventId }: { eventId: string }) {
         <section className="card" key={name}>
           <h2>{name}</h2>
           <table className="markets">
+            <thead>
+              <tr>
+                <th>Market (outcome one / outcome two)</th>
+                <th className="num">Back one</th>
+                <th className="num">Back two</th>
+              </tr>
+            </thead>
             <tbody>
               {list.map((m) => (
                 <tr key={m.marketHash}>
