@@ -34,11 +34,14 @@ describe('the web page at /', () => {
     const asset = await fetch(`${ex.url}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await asset.text()).length).toBeGreaterThan(1000); // read to the end: an unread body holds the socket
 
     expect((await ex.get('/metadata')).body.status).toBe('success');
     expect((await ex.get('/health/live')).status).toBe(200);
-    expect((await fetch(`${ex.url}/metrics`)).status).toBe(200);
-    expect((await fetch(`${ex.url}/docs/`)).headers.get('content-type')).toMatch(/^text\/html/);
+    const metrics = await fetch(`${ex.url}/metrics`);
+    expect([metrics.status, (await metrics.text()).includes('# HELP')]).toEqual([200, true]);
+    const docs = await fetch(`${ex.url}/docs/`);
+    expect([docs.headers.get('content-type'), await docs.text()]).toEqual([expect.stringMatching(/^text\/html/), expect.stringContaining('<html')]);
     const unknown = await ex.get('/assets/missing.js');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ status: 'failure', errorCode: 'NOT_FOUND', message: 'no route GET /assets/missing.js' });

@@ -6,7 +6,7 @@ import { defaultConfig } from '../src/config.js';
 import { CloseCode } from '../src/realtime/protocol.js';
 import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
 import { newWallet, signedOrder, USDC, E18 } from './helpers/wallets.js';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser.js';
+import { ensureWebBuild, launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser.js';
 
 const BETTING_DELAY_MS = 1000;
 const CHAIN_CONFIRM_MS = 2500;
@@ -16,6 +16,7 @@ let browser: Browser;
 const pages: WatchedPage[] = [];
 
 beforeAll(async () => {
+  ensureWebBuild(); // before the server starts: it gives each file of the build its own route at start-up
   ex = await startTestExchange({
     demo: true,
     bettingDelay: { preGameMs: BETTING_DELAY_MS, inPlayDefaultMs: BETTING_DELAY_MS, inPlayBySportMs: {}, inPlayByLeagueMs: {} },

@@ -1,7 +1,7 @@
 // Browser tests: playwright-core driving Debian's chromium (installed by .ci/run), with every console error and
 // uncaught page error collected so a test can fail on them, and screenshots saved under test-output/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { WEB_BUILD_DIR } from '../../src/api/web-page.js';
@@ -30,15 +30,33 @@ function newestChange(dir: string): number {
   return newest;
 }
 
-/** Builds the page when this checkout has no build or an older one than its sources (npm ci builds through `prepare`). */
+const isFresh = (index: string) => existsSync(index) && statSync(index).mtimeMs >= Math.max(...PAGE_SOURCES.map(newestChange));
+
+/**
+ * Builds the page when this checkout has no build or one older than its sources (npm ci builds it through
+ * `prepare`). Test files run in parallel processes: a lock directory lets one build while the others wait.
+ */
 export function ensureWebBuild(): void {
   const index = join(WEB_BUILD_DIR, 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...PAGE_SOURCES.map(newestChange))) return;
-  execFileSync('npm', ['run', 'build:web'], { stdio: 'ignore', cwd: ROOT });
+  const lock = join(ROOT, 'dist', '.web-build-lock');
+  const deadline = Date.now() + 180_000;
+  while (!isFresh(index)) {
+    try {
+      mkdirSync(lock, { recursive: false });
+    } catch {
+      if (Date.now() > deadline) throw new Error(`waited 180 s for another build of the page (remove ${lock} if stale)`);
+      execFileSync('sleep', ['0.5']);
+      continue;
+    }
+    try {
+      if (!isFresh(index)) execFileSync('npm', ['run', 'build:web'], { stdio: 'ignore', cwd: ROOT });
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  ensureWebBuild();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
 }

@@ -2,7 +2,6 @@
 // signing orders, fills and cancels with the page's wallet. Only the wallet sign-in for a realtime token is
 // done here, because the client gets its tokens from an API key, which a bettor in a browser does not have.
 import { OddexClient, type Order, type RefundGroup, type Trade } from '../../../src/sdk/index.js';
-import { apiPost } from './http';
 import type { Wallet } from '../wallet/wallet';
 
 const reader = new OddexClient({ url: location.origin });
@@ -62,7 +61,7 @@ export const exchange = {
     const timestamp = Math.floor(Date.now() / 1000);
     const text = `Oddex realtime sign-in\naddress: ${wallet.address}\ntimestamp: ${timestamp}`;
     const signature = await wallet.signMessage({ message: text });
-    const d = await apiPost<{ token: string }>('/user/realtime-token/wallet', { address: wallet.address, timestamp, signature });
+    const d = await reader.http.request<{ token: string }>('POST', '/user/realtime-token/wallet', { body: { address: wallet.address, timestamp, signature } });
     return d.token;
   },
 

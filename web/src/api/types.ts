@@ -1,4 +1,5 @@
 // The records the page shows: the typed client's (amounts and odds as bigint), plus the operator's account view.
+export type { AccountView } from '../../../src/sdk/admin.js';
 export type {
   Balance,
   BestOdds,
@@ -15,16 +16,3 @@ export type {
   Sport,
   Trade,
 } from '../../../src/sdk/index.js';
-
-/** GET /admin/accounts/:address as the wire carries it (amounts as decimal strings of wei). */
-export interface AccountView {
-  address: string;
-  baseToken: string;
-  balance: string;
-  escrowed: string;
-  openExposure: string;
-  openOrders: number;
-  restricted: boolean;
-  restrictedUntil: string | null;
-  recentShortfalls: string[];
-}

@@ -1,10 +1,8 @@
 // Loading, empty and error states, the same on every page.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from '../../../src/sdk/index.js';
-import { ExchangeError } from '../api/http';
 
 export function errorText(err: unknown): { code: string; message: string } {
-  if (err instanceof ExchangeError) return { code: err.errorCode, message: err.message };
   // The client's message is "<CODE> (HTTP <status>): <text>"; the page shows the text and the code apart.
   if (err instanceof OddexApiError) return { code: err.errorCode, message: err.message.replace(/^\S+ \(HTTP \d+\): /, '') };
   if (err instanceof OddexNetworkError) return { code: 'NETWORK_ERROR', message: 'the exchange cannot be reached' };

@@ -93,7 +93,7 @@ function TokenGate({ onEnter }: { onEnter(): void }) {
 
 function MarketRow({ market, onChanged }: { market: Market; onChanged(): void }) {
   const { busy, run, feedback } = useAction();
-  const act = (fn: () => Promise<Market>, words: string) =>
+  const act = (fn: () => Promise<unknown>, words: string) =>
     run(async () => {
       await fn();
       onChanged();
@@ -230,7 +230,7 @@ function FixturesPanel() {
   const shown = leagueId ?? leagues.data?.[0]?.leagueId;
   const league = leagues.data?.find((l) => l.leagueId === shown);
   const fixtures = useLoad(() => (shown === undefined ? Promise.resolve([]) : exchange.fixtures(shown)), String(shown));
-  const teams = useLoad(() => (league ? admin.teams(league.sportId) : Promise.resolve([])), String(league?.sportId));
+  const teams = useLoad(() => (league ? exchange.teams(league.sportId) : Promise.resolve([])), String(league?.sportId));
   const [open, setOpen] = useState<string>();
   const [draft, setDraft] = useState({ one: '', two: '', hours: '24' });
   const { busy, run, feedback } = useAction();
