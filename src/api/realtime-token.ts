@@ -53,6 +53,7 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
           'A realtime token for a wallet, without an API key: the wallet signs (personal_sign) the text ' +
           '"Oddex realtime sign-in\\naddress: <checksummed address>\\ntimestamp: <UNIX seconds>".',
         body: WalletSignIn,
+        response: { 200: Type.Object({ status: Type.Literal('success'), data: Type.Object({ token: Type.String() }) }) },
       },
     },
     async (request) => {

@@ -4,19 +4,20 @@ import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
-import { betDate, money, ODDS_SCALE, showOdds, shortHash, impliedPercent, units } from '../format';
+import { OpenOrderCells } from '../components/open-order-cells';
+import { betDate, money, ODDS_SCALE, showOdds, shortHash } from '../format';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { linkTo } from '../route';
 import { useSession } from '../session';
 
 /** What a trade pays its bettor back in total if its side wins (its stake plus the other side's). */
-const potOf = (t: Trade) => (BigInt(t.stake) * ODDS_SCALE) / BigInt(t.odds);
+const potOf = (t: Trade) => (t.stake * ODDS_SCALE) / t.odds;
 
 /** Profit or loss of one trade once settled: outcome 0 is void (stake back). */
 function settledProfit(t: Trade): bigint {
   if (t.outcome === 0) return 0n;
   const won = (t.outcome === 1) === t.bettingOutcomeOne;
-  return won ? potOf(t) - BigInt(t.stake) : -BigInt(t.stake);
+  return won ? potOf(t) - t.stake : -t.stake;
 }
 
 interface Position {
@@ -32,7 +33,7 @@ function positionsOf(trades: Trade[]): Position[] {
   for (const t of trades) {
     if (t.tradeStatus === 'FAILED') continue;
     const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined };
-    const stake = BigInt(t.stake);
+    const stake = t.stake;
     const win = potOf(t) - stake;
     p.staked += stake;
     p.ifOne += t.bettingOutcomeOne ? win : -stake;
@@ -105,7 +106,7 @@ export function AccountPage() {
             <dd>{money(balance.data.openExposure)}</dd>
           </dl>
         )}
-        {balance.data && BigInt(balance.data.balance) === 0n && <p className="notice">This wallet has no funds yet. An operator can send test funds from the console (Faucet).</p>}
+        {balance.data && balance.data.balance === 0n && <p className="notice">This wallet has no funds yet. An operator can send test funds from the console (Faucet).</p>}
       </section>
 
       <section className="card" aria-label="Open orders">
@@ -125,16 +126,7 @@ export function AccountPage() {
                     <td>
                       <a href={linkTo.market(o.marketHash)}>{marketTitle(o.marketHash)}</a>
                     </td>
-                    <td>{name(markets.data?.get(o.marketHash), o.isMakerBettingOutcomeOne)}</td>
-                    <td>{impliedPercent(o.percentageOdds)}</td>
-                    <td className="num">
-                      {units(BigInt(o.totalBetSize) - BigInt(o.fillAmount))} / {units(o.totalBetSize)}
-                    </td>
-                    <td>
-                      <button disabled={busy} onClick={() => void cancel([o.orderHash])}>
-                        Cancel
-                      </button>
-                    </td>
+                    <OpenOrderCells order={o} side={name(markets.data?.get(o.marketHash), o.isMakerBettingOutcomeOne)} busy={busy} onCancel={(hash) => void cancel([hash])} />
                   </tr>
                 ))}
               </tbody>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { FillResult, Market, Order, Trade } from '../api/types';
 import { ErrorBox } from '../components/status';
+import { OutcomeToggle } from '../components/outcome-toggle';
 import { money, parseAmount, payoutFor, showOdds, takerOdds, type OddsFormat } from '../format';
 import { useSession } from '../session';
 import { offersFor } from './book';
@@ -53,14 +54,7 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
   return (
     <section className="card ticket" aria-label="Bet ticket">
       <h2>Bet ticket</h2>
-      <div className="toggle" role="group" aria-label="Outcome">
-        <button aria-pressed={outcomeOne} onClick={() => setOutcomeOne(true)}>
-          {market.outcomeOneName}
-        </button>
-        <button aria-pressed={!outcomeOne} onClick={() => setOutcomeOne(false)}>
-          {market.outcomeTwoName}
-        </button>
-      </div>
+      <OutcomeToggle market={market} outcomeOne={outcomeOne} onChange={setOutcomeOne} label="Outcome" />
       <label>
         Stake (USDC)
         <input inputMode="decimal" value={stakeText} onChange={(e) => setStakeText(e.target.value)} placeholder="e.g. 10" aria-label="Stake" />

@@ -7,8 +7,8 @@ import type { BookView } from '../realtime/local-book';
 
 /** Taker stake an order can still take: its unfilled maker size at the complementary odds. */
 export function takerSpace(o: Order): bigint {
-  const p = BigInt(o.percentageOdds);
-  const free = BigInt(o.totalBetSize) - BigInt(o.fillAmount) - BigInt(o.pendingFillAmount);
+  const p = o.percentageOdds;
+  const free = o.totalBetSize - o.fillAmount - o.pendingFillAmount;
   return free > 0n ? (free * (ODDS_SCALE - p)) / p : 0n;
 }
 
@@ -17,7 +17,7 @@ export function offersFor(orders: Iterable<Order>, outcomeOne: boolean): Order[]
   return [...orders]
     .filter((o) => o.isMakerBettingOutcomeOne !== outcomeOne)
     .sort((a, b) => {
-      const d = BigInt(a.percentageOdds) - BigInt(b.percentageOdds);
+      const d = a.percentageOdds - b.percentageOdds;
       return d !== 0n ? (d < 0n ? -1 : 1) : Date.parse(a.createdAt) - Date.parse(b.createdAt);
     });
 }

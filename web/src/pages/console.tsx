@@ -258,22 +258,16 @@ function FixturesPanel() {
         </select>
       </label>
       <form className="inline" onSubmit={submit(() => void create())}>
-        <select aria-label="Team one" value={draft.one} onChange={(e) => setDraft({ ...draft, one: e.target.value })}>
-          <option value="">team one</option>
-          {(teams.data ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-        <select aria-label="Team two" value={draft.two} onChange={(e) => setDraft({ ...draft, two: e.target.value })}>
-          <option value="">team two</option>
-          {(teams.data ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
+        {(['one', 'two'] as const).map((side) => (
+          <select key={side} aria-label={`Team ${side}`} value={draft[side]} onChange={(e) => setDraft({ ...draft, [side]: e.target.value })}>
+            <option value="">team {side}</option>
+            {(teams.data ?? []).map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        ))}
         <input aria-label="Starts in hours" value={draft.hours} onChange={(e) => setDraft({ ...draft, hours: e.target.value })} inputMode="numeric" />
         <button disabled={busy || !draft.one || !draft.two}>Create fixture</button>
       </form>

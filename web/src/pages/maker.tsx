@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Market, Order, Trade } from '../api/types';
 import { Empty, ErrorBox } from '../components/status';
+import { OpenOrderCells } from '../components/open-order-cells';
+import { OutcomeToggle } from '../components/outcome-toggle';
 import { decimalOdds, impliedPercent, money, parseAmount, percentToLadder, showOdds, shortHash, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
 import { useLoad } from '../components/status';
@@ -62,14 +64,7 @@ export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }:
     <section className="card" aria-label="Maker">
       <h2>Make a market</h2>
       <p className="muted small">Post your own odds; bettors take them. You risk the size if the outcome you back loses.</p>
-      <div className="toggle" role="group" aria-label="Maker outcome">
-        <button aria-pressed={outcomeOne} onClick={() => setOutcomeOne(true)}>
-          {market.outcomeOneName}
-        </button>
-        <button aria-pressed={!outcomeOne} onClick={() => setOutcomeOne(false)}>
-          {market.outcomeTwoName}
-        </button>
-      </div>
+      <OutcomeToggle market={market} outcomeOne={outcomeOne} onChange={setOutcomeOne} label="Maker outcome" />
       <label>
         Your probability (%) on the ladder of {Number(step) / 1000}%
         <input inputMode="decimal" value={oddsText} onChange={(e) => setOddsText(e.target.value)} aria-label="Maker odds percent" />
@@ -102,16 +97,7 @@ export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }:
           <tbody>
             {mine.map((o) => (
               <tr key={o.orderHash} data-my-order={o.orderHash}>
-                <td>{o.isMakerBettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName}</td>
-                <td>{impliedPercent(o.percentageOdds)}</td>
-                <td className="num">
-                  {units(BigInt(o.totalBetSize) - BigInt(o.fillAmount))} / {units(o.totalBetSize)}
-                </td>
-                <td>
-                  <button disabled={busy} onClick={() => void cancel([o.orderHash])}>
-                    Cancel
-                  </button>
-                </td>
+                <OpenOrderCells order={o} side={o.isMakerBettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName} busy={busy} onCancel={(hash) => void cancel([hash])} />
               </tr>
             ))}
           </tbody>
