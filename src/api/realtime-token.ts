@@ -1,9 +1,10 @@
 // GET /user/realtime-token/api-key: a realtime connection token for the API key's address (bare `{token}`).
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { authenticateApiKey } from '../admin/api-keys.js';
 import { RealtimeTokens } from '../realtime/tokens.js';
+import { bareResponses } from './schemas/envelope.js';
+import { RealtimeToken } from './schemas/trading.js';
 
 export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -13,7 +14,7 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
         tags: ['realtime'],
         security: [{ apiKey: [] }],
         description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address.',
-        response: { 200: Type.Object({ token: Type.String() }) },
+        response: bareResponses(RealtimeToken),
       },
     },
     async (request) => {
