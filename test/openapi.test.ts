@@ -6,7 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { recoverMessageAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startTestExchange, type TestExchange, type TestResponse } from './helpers/server.js';
-import { betTestConfig, createSoccerLeague, fund, waitFor } from './helpers/bets.js';
+import { betTestConfig, fund, waitFor } from './helpers/bets.js';
 import { newWallet, randomHex32, signedCancel, signedFill, signedOrder, USDC } from './helpers/wallets.js';
 import { createApiKey } from './helpers/realtime.js';
 import { EXAMPLE_PRIVATE_KEY } from '../src/api/schemas/examples.js';
