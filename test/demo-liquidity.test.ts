@@ -36,7 +36,7 @@ async function twoSidedShare(t: TestExchange, hashes: string[]): Promise<number>
 describe('demo liquidity', () => {
   it('quotes both sides of at least 90% of active markets within 10 s, and the demo taker trades within 60 s', async () => {
     const started = Date.now();
-    ex = await startTestExchange({ demo: true });
+    ex = await startTestExchange({ demo: true, demoLiquidity: true });
     const hashes = await activeMarketHashes(ex);
     expect(hashes.length).toBeGreaterThan(400);
     let share = 0;
