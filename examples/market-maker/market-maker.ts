@@ -56,6 +56,7 @@ export class MarketMaker {
   private timer: ReturnType<typeof setInterval> | undefined;
   private debounce: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
+  private starting: Promise<void> | undefined;
   private again = false;
   private stopped = true;
   private keeper: ReturnType<OddexClient['keepHeartbeat']> | undefined;
@@ -78,26 +79,38 @@ export class MarketMaker {
   }
 
   /** Starts the heartbeat, the order channel and the first round of quotes (resolved once it is posted). */
-  async start(): Promise<void> {
+  start(): Promise<void> {
     this.stopped = false;
+    this.starting = this.run();
+    return this.starting;
+  }
+
+  private async run(): Promise<void> {
     this.params = await this.o.client.params();
+    if (this.stopped) return;
     this.keeper = this.o.client.keepHeartbeat({
       timeoutSeconds: this.o.heartbeatSeconds,
       onError: (err) => this.o.log('heartbeat refresh failed', { error: String(err) }),
     });
     await this.keeper.beat();
+    if (this.stopped) return;
     this.o.client.realtime().subscribe(`active_orders:${this.address}`, {
       onPublication: (data) => this.onOrderChanges(data as Record<string, unknown>[]),
       onError: (err) => this.o.log('order channel error', { error: String(err) }),
     });
     await this.reconcile();
+    if (this.stopped) return;
     this.timer = setInterval(() => this.requoteSoon(0), this.o.requoteIntervalMs);
     this.o.log('market maker started', { address: this.address, markets: this.markets.length });
   }
 
-  /** Stops quoting. With `cancelOrders`, takes its orders off the book; otherwise the heartbeat expiry will. */
+  /**
+   * Stops quoting (a round in progress ends after its current request). With `cancelOrders`, takes its orders
+   * off the book; otherwise they stay until the heartbeat runs out, so a quick restart finds them still quoted.
+   */
   async stop(opts: { cancelOrders?: boolean } = {}): Promise<void> {
     this.stopped = true;
+    await this.starting?.catch(() => {});
     clearInterval(this.timer);
     clearTimeout(this.debounce);
     await this.running?.catch(() => {});

@@ -107,10 +107,11 @@ export class DemoLiquidity {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // The makers stop first: a first round of quotes still posting ends after its current request.
+    // Their orders stay in the book; the heartbeat cancels them if the exchange stays down.
+    await Promise.all(this.makers.map((m) => m.stop().catch(() => {})));
     await this.starting?.catch(() => {});
     await this.taker?.stop();
-    // The makers' orders stay in the book; their heartbeat cancels them if the exchange stays down.
-    await Promise.all(this.makers.map((m) => m.stop().catch(() => {})));
     for (const c of this.clients) c.close();
   }
 
