@@ -67,6 +67,7 @@ describe('OddexClient reads', () => {
     const client = new OddexClient({ url: ex.url });
     const raw = async (path: string) => (await ex.get(path)).body.data;
 
+    expect(await client.ready()).toBe(true);
     const meta = await raw('/metadata');
     expect(await client.metadata()).toEqual(meta);
     expect(await client.params()).toEqual({

@@ -7,6 +7,8 @@ import { authenticateApiKey } from '../admin/api-keys.js';
 import { RealtimeTokens } from '../realtime/tokens.js';
 import { ApiError, badRequest, ok } from './envelope.js';
 import { Address } from './params.js';
+import { bareResponses, responses } from './schemas/envelope.js';
+import { RealtimeToken } from './schemas/trading.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { personalTextDigest } from '../protocol/hashing.js';
 import { recoverSigner } from '../protocol/signatures.js';
@@ -35,7 +37,7 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
         tags: ['realtime'],
         security: [{ apiKey: [] }],
         description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address.',
-        response: { 200: Type.Object({ token: Type.String() }) },
+        response: bareResponses(RealtimeToken),
       },
     },
     async (request) => {
@@ -53,7 +55,7 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
           'A realtime token for a wallet, without an API key: the wallet signs (personal_sign) the text ' +
           '"Oddex realtime sign-in\\naddress: <checksummed address>\\ntimestamp: <UNIX seconds>".',
         body: WalletSignIn,
-        response: { 200: Type.Object({ status: Type.Literal('success'), data: Type.Object({ token: Type.String() }) }) },
+        response: responses(RealtimeToken, 'a realtime token for the wallet'),
       },
     },
     async (request) => {

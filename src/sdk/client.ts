@@ -216,7 +216,17 @@ export class OddexClient {
     return this.apiKey;
   }
 
-  // ---- metadata ------------------------------------------------------------------------------------
+  // ---- health and metadata -------------------------------------------------------------------------
+
+  /** Whether the exchange is up and ready for trading (GET /health/ready; 503 while starting or stopping). */
+  async ready(): Promise<boolean> {
+    try {
+      return (await this.http.request<{ ready: boolean }>('GET', '/health/ready')).ready;
+    } catch (err) {
+      if (err instanceof OddexApiError && err.status === 503) return false;
+      throw err;
+    }
+  }
 
   metadata(): Promise<Metadata> {
     return this.http.request<Metadata>('GET', '/metadata');

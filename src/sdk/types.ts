@@ -111,19 +111,8 @@ export interface Fixture {
   eventId: string;
 }
 
-export interface LiveScore {
-  sportId: number;
-  leagueId: number;
-  exchangeEventId: string;
-  currentPeriod: string;
-  periodTime: string;
-  teamOneScore: number;
-  teamTwoScore: number;
-  periods: { label: string; isFinished: boolean; teamOneScore: string; teamTwoScore: string }[];
-  extra: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A live score (spec 2.6): the same record the exchange's catalogue serves. */
+export type { LiveScore } from '../catalogue/model.js';
 
 export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPIRED';
 
