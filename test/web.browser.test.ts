@@ -18,7 +18,8 @@ const pages: WatchedPage[] = [];
 beforeAll(async () => {
   ensureWebBuild(); // before the server starts: it gives each file of the build its own route at start-up
   ex = await startTestExchange({
-    demo: true,
+    demo: true, // the demo catalogue, without its market-making bots: the books hold only this test's orders
+    demoLiquidity: false,
     bettingDelay: { preGameMs: BETTING_DELAY_MS, inPlayDefaultMs: BETTING_DELAY_MS, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
     chainConfirmationDelayMs: CHAIN_CONFIRM_MS,
     rateLimits: { ...defaultConfig().rateLimits, enabled: false },
