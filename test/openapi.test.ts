@@ -181,6 +181,10 @@ describe('/openapi.json', () => {
     await post('/heartbeat', { requestor: maker.address, timeoutSeconds: 60 }); // 401
     await get('/user/realtime-token/api-key', { 'x-api-key': apiKey });
     await get('/user/realtime-token/api-key'); // 401
+    const signInAt = Math.floor(Date.now() / 1000);
+    const signIn = `Oddex realtime sign-in\naddress: ${maker.address}\ntimestamp: ${signInAt}`;
+    await post('/user/realtime-token/wallet', { address: maker.address, timestamp: signInAt, signature: await maker.signMessage({ message: signIn }) });
+    await post('/user/realtime-token/wallet', { address: maker.address, timestamp: signInAt, signature: '0x00' }); // 403
 
     // Reads, with items in every list.
     await get('/health/live');
