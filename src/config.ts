@@ -51,6 +51,8 @@ export interface Config {
   storageBusyTimeoutMs: number;
   adminToken: string | undefined;
   demo: boolean;
+  /** With demo on: fund demo wallets and run the market maker and a demo taker in process. */
+  demoLiquidity: boolean;
   logLevel: string;
   chainId: number;
   chainVersion: string;
@@ -177,6 +179,7 @@ export function defaultConfig(): Config {
     storageBusyTimeoutMs: 5000,
     adminToken: undefined,
     demo: true,
+    demoLiquidity: true,
     logLevel: 'info',
     chainId: 4162,
     chainVersion: 'v1',
@@ -251,6 +254,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_STORAGE_BUSY_TIMEOUT_MS', int(0, 600_000), (c, v) => (c.storageBusyTimeoutMs = v)),
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
+  setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
   setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),
   setting('ODDEX_CHAIN_VERSION', str, (c, v) => (c.chainVersion = v)),

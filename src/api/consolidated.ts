@@ -6,6 +6,8 @@ import { badRequest, ok } from './envelope.js';
 import { Address, HASH_PATTERN } from './params.js';
 import { CONSOLIDATED_SORT_FIELDS, consolidatedContextOf, listConsolidated } from '../trading/consolidated.js';
 import { tradeIndexOf } from '../trading/trade-index.js';
+import { responses } from './schemas/envelope.js';
+import { ConsolidatedPage } from './schemas/trades.js';
 
 /** Largest page size; page numbers stop at MAX_PAGE so page * perPage stays a small integer. */
 export const CONSOLIDATED_MAX_PER_PAGE = 100;
@@ -31,7 +33,7 @@ export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext
     'One entry per fill, bettor and market; a quarter-line bet is two legs plus a synthetic parent whose fillHash is ' +
     'keccak256("quarter:" + fillHash + lower-case bettor). totalStake and totalReturn are wei; netReturn, ' +
     'settleNetReturnValue and totalBetTimeValue human units. Fills waiting on the chain are not listed.';
-  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery } }, async (request) => {
+  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: responses(ConsolidatedPage) } }, async (request) => {
     const q = request.query as Static<typeof ConsolidatedQuery>;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
       throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');

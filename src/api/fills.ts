@@ -10,6 +10,8 @@ import { parseOdds, parseSalt, parseWei, requireBaseToken, requireMarket, requir
 import { checksumAddress } from '../protocol/address.js';
 import { fillDigest, recoverTypedDataSigner } from '../protocol/eip712.js';
 import { submitToEngine } from './engine-errors.js';
+import { responses } from './schemas/envelope.js';
+import { FillResult } from './schemas/trading.js';
 
 const FillBody = Type.Object(
   {
@@ -37,7 +39,7 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
   /** Salts of fills waiting out their betting delay; the engine remembers them once matched. */
   const inFlightSalts = new Set<string>();
 
-  app.post('/orders/fill/v2', { schema: { tags: ['orders'], body: FillBody } }, async (request) => {
+  app.post('/orders/fill/v2', { schema: { tags: ['orders'], body: FillBody, response: responses(FillResult) } }, async (request) => {
     const b = request.body as Static<typeof FillBody>;
     const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
     if (stakeWei < ctx.config.takerMinimum) {

@@ -7,6 +7,8 @@ import { Address } from './params.js';
 import { authenticateApiKey } from '../admin/api-keys.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { submitToEngine } from './engine-errors.js';
+import { responses } from './schemas/envelope.js';
+import { Heartbeat } from './schemas/trading.js';
 
 const HeartbeatBody = Type.Object(
   { requestor: Address, timeoutSeconds: Type.Integer() },
@@ -16,7 +18,7 @@ const HeartbeatBody = Type.Object(
 export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(
     '/heartbeat',
-    { schema: { tags: ['orders'], body: HeartbeatBody, security: [{ apiKey: [] }] } },
+    { schema: { tags: ['orders'], body: HeartbeatBody, security: [{ apiKey: [] }], response: responses(Heartbeat) } },
     async (request) => {
       const owner = authenticateApiKey(ctx, request);
       const b = request.body as Static<typeof HeartbeatBody>;

@@ -11,6 +11,8 @@ import { isValidMakerOdds } from '../protocol/odds.js';
 import { orderHash, recoverOrderSigner } from '../protocol/hashing.js';
 import { orderToRest } from '../trading/render.js';
 import { submitToEngine } from './engine-errors.js';
+import { responses } from './schemas/envelope.js';
+import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
 
 const SignedOrder = Type.Object(
   {
@@ -114,6 +116,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
           { orders: Type.Array(SignedOrder, { minItems: 1, maxItems: ctx.config.maxOrdersPerRequest }) },
           { additionalProperties: false },
         ),
+        response: responses(PostOrdersResult),
       },
     },
     async (request) => {
@@ -140,7 +143,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     },
   );
 
-  app.get('/orders', { schema: { tags: ['orders'], querystring: OrdersQuery } }, async (request) => {
+  app.get('/orders', { schema: { tags: ['orders'], querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
     const q = request.query as Static<typeof OrdersQuery>;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
       throw badRequest('MISSING_FILTER', 'one of marketHashes, maker or orderHashes is required');
@@ -180,7 +183,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     return ok(selected.slice(start, start + q.perPage).map(orderToRest));
   });
 
-  app.get('/orders/odds/best', { schema: { tags: ['orders'], querystring: BestOddsQuery } }, async (request) => {
+  app.get('/orders/odds/best', { schema: { tags: ['orders'], querystring: BestOddsQuery, response: responses(BestOdds) } }, async (request) => {
     const q = request.query as Static<typeof BestOddsQuery>;
     if (Boolean(q.marketHashes) === Boolean(q.leagueIds)) {
       throw badRequest('EXACTLY_ONE_OF', 'send exactly one of marketHashes or leagueIds');

@@ -5,6 +5,8 @@ import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
+import { responses } from './schemas/envelope.js';
+import { RefundsPage } from './schemas/trades.js';
 
 export const REFUNDS_MAX_PER_PAGE = 500;
 export const REFUNDS_MAX_PAGE = 100_000;
@@ -21,7 +23,7 @@ const RefundsQuery = Type.Object({
 });
 
 export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], querystring: RefundsQuery } }, async (request) => {
+  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], querystring: RefundsQuery, response: responses(RefundsPage) } }, async (request) => {
     const q = request.query as Static<typeof RefundsQuery>;
     const groups = refundGroups(
       ctx.trading.engine.refunds,
