@@ -3,14 +3,13 @@
 // Also recovery across a forced disconnect and a restart, and the recommended usage of spec section 6
 // (subscribe, read the REST snapshot, apply publications) racing a live stream of posts, fills and cancels.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PrivateKeyAccount } from 'viem';
 import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
 import { defaultConfig, type Config } from '../src/config.js';
 import { CloseCode } from '../src/realtime/protocol.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, freePort, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill } from './helpers/wallets.js';
-import { fillAndConfirm, fund, postOrder } from './helpers/bets.js';
+import { fillAndConfirm, fund, fundedWallet, postOrder } from './helpers/bets.js';
 
 type Rest = Record<string, unknown>;
 interface MarketInfo {
@@ -114,11 +113,7 @@ describe('realtime with the real trading engine', () => {
   });
   afterAll(async () => ex.destroy());
 
-  async function funded(amount = 1000n * USDC): Promise<PrivateKeyAccount> {
-    const w = newWallet();
-    await fund(ex, w, amount);
-    return w;
-  }
+  const funded = () => fundedWallet(ex);
 
   it('an order posted over HTTP reaches order_book:market_ and order_book:event_ exactly as GET /orders shows it', async () => {
     const market = freshMarket();

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, waitFor, wsUrl } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
-import { betTestConfig, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
+import { betTestConfig, createSoccerLeague, fillAndConfirm, fund, fundedWallet, postOrder, type TestCatalogue } from './helpers/bets.js';
 
 type Rest = Record<string, unknown>;
 
@@ -72,11 +72,7 @@ describe('wire fidelity', () => {
   });
   afterAll(async () => ex.destroy());
 
-  async function funded(amount = 1000n * USDC): Promise<PrivateKeyAccount> {
-    const w = newWallet();
-    await fund(ex, w, amount);
-    return w;
-  }
+  const funded = () => fundedWallet(ex);
 
   it('best odds leave out a side without orders and a market without orders, by market hashes and by league', async () => {
     const event = await newFixture(ex, cat);
