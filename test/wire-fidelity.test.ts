@@ -204,6 +204,34 @@ describe('wire fidelity', () => {
   });
 });
 
+describe('kick-off interrupted before the cancel', () => {
+  it('cancels the orders still resting on a live market not enabled for in-play betting when the exchange starts', async () => {
+    let ex = await startTestExchange(betTestConfig());
+    cleanup.push(() => ex.destroy());
+    const cat = await createSoccerLeague(ex);
+    const event = await newFixture(ex, cat);
+    const market = await newMarket(ex, event, { type: 52, liveEnabled: false });
+    const maker = await fundedWallet(ex);
+    const hash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    // The fixture's new status reached the catalogue, the stop came before the cancel was journaled.
+    ex.ctx.catalogue.setFixtureStatus(event, 2);
+    expect((await ex.get(`/orders?orderHashes=${hash}`)).body.data[0].orderStatus).toBe('ACTIVE');
+    ex = await ex.restart();
+    const order = await waitForOrder(ex, hash, 'CANCELLED');
+    expect(order.orderStatus).toBe('CANCELLED');
+    expect((await ex.get(`/balances/${maker.address}`)).body.data.openExposure).toBe('0');
+  });
+});
+
+async function waitForOrder(ex: TestExchange, hash: string, status: string): Promise<Rest> {
+  for (let i = 0; i < 100; i++) {
+    const order: Rest = (await ex.get(`/orders?orderHashes=${hash}`)).body.data[0];
+    if (order.orderStatus === status) return order;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return (await ex.get(`/orders?orderHashes=${hash}`)).body.data[0];
+}
+
 /** The public exchange's signing values, written here from its API docs and public clients, not read from src. */
 const SX = {
   domainNames: { fill: 'SX Bet', cancelV2: 'CancelOrderV2SportX', cancelEvent: 'CancelOrderEventsSportX', cancelAll: 'CancelAllOrdersSportX' },
