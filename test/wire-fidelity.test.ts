@@ -103,6 +103,21 @@ describe('wire fidelity', () => {
     for (const side of [both[0].outcomeOne, both[0].outcomeTwo]) expect(BigInt(side.percentageOdds)).toBeGreaterThan(0n);
   });
 
+  it('the OpenAPI document states each of these choices on the routes concerned', async () => {
+    const paths = (await ex.get('/openapi.json')).body.paths as Record<string, Record<string, { description?: string }>>;
+    const described = (path: string, method: string) => paths[path]?.[method]?.description ?? '';
+    expect(described('/orders', 'get')).toMatch(/status.*updateTime/s);
+    expect(described('/orders/new', 'post')).toMatch(/MARKET_NOT_LIVE_ENABLED/);
+    expect(described('/orders/fill/v2', 'post')).toMatch(/MARKET_NOT_LIVE_ENABLED/);
+    expect(described('/orders/odds/best', 'get')).toMatch(/no percentageOdds is ever null.*sportId, leagueId/s);
+    expect(described('/trades', 'get')).toMatch(/one trade object per publication/);
+    expect(described('/trades/consolidated', 'get')).toMatch(/base-token units, never wei/);
+    expect(described('/heartbeat', 'post')).toMatch(/ISO 8601 time of the deactivation/);
+    expect(described('/trades/portfolio/refunds', 'get')).toMatch(/Without maker=true only taker refunds.*totalRefunded/s);
+    expect(described('/metadata', 'get')).toMatch(/ODDEX_COMPAT=sx/);
+    expect(described('/admin/fixtures/{exchangeEventId}/status', 'post')).toMatch(/resting orders are cancelled/);
+  });
+
   it('ce_refunds:{bettor} is readable only by a connection authenticated as that bettor (103 otherwise)', async () => {
     const me = newWallet().address;
     const other = newWallet().address;
