@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { badRequest, ok } from '../api/envelope.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
-import type { FixtureStatusCode, Outcome } from '../catalogue/model.js';
+import { FixtureStatus, type FixtureStatusCode, type Outcome } from '../catalogue/model.js';
 import { reportFixtureResult, reportMarket } from '../catalogue/reporting.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Fixture, League, LiveScore as LiveScoreSchema, Market, MarketList, Sport, Team } from '../api/schemas/catalogue.js';
@@ -115,11 +115,23 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
 
   app.post(
     '/admin/fixtures/:exchangeEventId/status',
-    { schema: schema({ params: FixtureParams, body: Type.Object({ status: FixtureStatusSchema }, closed), response: responses(Fixture) }) },
+    {
+      schema: schema({
+        description:
+          'Sets a fixture status. Status 2 (in progress): its markets with liveEnabled false take no orders or fills ' +
+          'while it lasts, and their resting orders are cancelled before this answers.',
+        params: FixtureParams,
+        body: Type.Object({ status: FixtureStatusSchema }, closed),
+        response: responses(Fixture),
+      }),
+    },
     async (request) => {
       const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
       const { status } = request.body as { status: number };
-      return ok(catalogue.toRestFixture(catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode)));
+      const fixture = catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode);
+      // Kick-off: from now on its markets without liveEnabled refuse orders and fills; their resting quotes go.
+      if (fixture.status === FixtureStatus.IN_PROGRESS) await ctx.trading.fixtureWentLive(exchangeEventId);
+      return ok(catalogue.toRestFixture(fixture));
     },
   );
 

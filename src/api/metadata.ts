@@ -58,5 +58,9 @@ export function metadataOf(ctx: AppContext): Record<string, unknown> {
 }
 
 export function registerMetadataRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/metadata', { schema: { tags: ['metadata'], response: responses(Metadata) } }, async () => ok(metadataOf(ctx)));
+  const description =
+    'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
+    'cancelAll} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
+    'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared).';
+  app.get('/metadata', { schema: { tags: ['metadata'], description, response: responses(Metadata) } }, async () => ok(metadataOf(ctx)));
 }

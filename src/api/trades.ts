@@ -34,7 +34,10 @@ function decodeKey(key: string): number {
 }
 
 export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/trades', { schema: { tags: ['trades'], querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
+  const description =
+    'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
+    'object per publication (not an array).';
+  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
     const q = request.query as Static<typeof TradesQuery>;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');

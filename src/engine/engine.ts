@@ -142,6 +142,9 @@ export class Engine {
       case 'reportMarkets':
         for (const r of cmd.reports) this.reportMarket(r.marketHash, r.outcome, cmd.at);
         return { kind: 'none' };
+      case 'cancelMarketOrders':
+        for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
+        return { kind: 'none' };
       case 'liftRestriction':
         this.restrictions.delete(cmd.address);
         return { kind: 'none' };
@@ -580,13 +583,18 @@ export class Engine {
 
   // ---- settlement -----------------------------------------------------------------------------
 
-  private reportMarket(marketHash: string, outcome: Outcome, at: number): void {
-    if (this.reported.has(marketHash)) return;
-    this.reported.set(marketHash, outcome);
+  /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
+  private cancelBook(marketHash: string, at: number): void {
     const book = this.books.get(marketHash);
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
       for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
     }
+  }
+
+  private reportMarket(marketHash: string, outcome: Outcome, at: number): void {
+    if (this.reported.has(marketHash)) return;
+    this.reported.set(marketHash, outcome);
+    this.cancelBook(marketHash, at);
     for (const [bettor, trades] of this.positions.get(marketHash) ?? []) {
       this.settlePositions(marketHash, bettor, trades, outcome, this.refundedTo(marketHash, bettor), at);
     }

@@ -156,6 +156,8 @@ export type Command =
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
   | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] }
+  /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
+  | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
   | { kind: 'liftRestriction'; at: number; address: string };
 
 export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';

@@ -1,6 +1,6 @@
 // Response data of orders, odds, fills, cancels, heartbeats and balances (spec 4.14-4.19, DECISIONS.md).
 import { Type } from '@sinclair/typebox';
-import { IsoDate, Nullable, OddsString, WeiString } from './envelope.js';
+import { IsoDate, OddsString, WeiString } from './envelope.js';
 
 export const Order = Type.Object({
   orderHash: Type.String(),
@@ -25,8 +25,9 @@ export const Order = Type.Object({
 
 export const OrderList = Type.Array(Order);
 
+/** A side without orders is left out of its market's record; a market without orders is left out of the list. */
 const BestOddsSide = Type.Object({
-  percentageOdds: Nullable(OddsString),
+  percentageOdds: OddsString,
   updatedAt: Type.Integer({ description: 'milliseconds since epoch' }),
 });
 
@@ -75,7 +76,7 @@ export const CancelResult = Type.Object({
 export const Heartbeat = Type.Object({
   requestor: Type.String(),
   timeoutSeconds: Type.Integer(),
-  expiresAt: Nullable(IsoDate),
+  expiresAt: Type.String({ description: 'ISO 8601 UTC: when the heartbeat lapses; once deactivated, when it was deactivated' }),
 });
 
 export const Balance = Type.Object({
@@ -87,4 +88,4 @@ export const Balance = Type.Object({
   pendingTakerStake: WeiString,
 });
 
-export const RealtimeToken = Type.Object({ token: Type.String({ description: 'HS256 JWT; sub is the API key address' }) });
+export const RealtimeToken = Type.Object({ token: Type.String({ description: 'HS256 JWT; sub is the address (of the API key or the signed-in wallet)' }) });
