@@ -34,7 +34,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   installEnvelope(app);
-  installRateLimit(app, { limits: ctx.config.rateLimits, now: ctx.now });
+  installRateLimit(app, {
+    limits: ctx.config.rateLimits,
+    now: ctx.now,
+    isIssuedKey: (key) => ctx.apiKeys.addressOf(key) !== undefined,
+  });
   installQueryLimit(app, ctx.config.maxQueryBytes);
   await app.register(swagger, {
     transform: exampleTransform(signedExamples(ctx.config)),

@@ -1,7 +1,7 @@
 // GET /user/realtime-token/api-key: a realtime connection token for the API key's address (bare `{token}`).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { authenticateApiKey } from '../admin/api-keys.js';
+import { authenticateKey } from '../admin/api-keys.js';
 import { RealtimeTokens } from '../realtime/tokens.js';
 import { bareResponses } from './schemas/envelope.js';
 import { RealtimeToken } from './schemas/trading.js';
@@ -13,13 +13,13 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
       schema: {
         tags: ['realtime'],
         security: [{ apiKey: [] }],
-        description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address.',
+        description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address and `key` the API key id (revoking the key ends its sessions).',
         response: bareResponses(RealtimeToken),
       },
     },
     async (request) => {
-      const address = authenticateApiKey(ctx, request);
-      return { token: await RealtimeTokens.of(ctx).issue(address) };
+      const key = authenticateKey(ctx, request);
+      return { token: await RealtimeTokens.of(ctx).issue(key.address, key.id) };
     },
   );
 }
