@@ -104,8 +104,8 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
-      stopProbe();
       await demo?.stop();
+      stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
       ctx.trading.stop();

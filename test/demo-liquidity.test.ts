@@ -12,15 +12,21 @@ afterEach(async () => {
   ex = undefined;
 });
 
+/** Active markets, without those that take no orders now (in play but not enabled for in-play betting). */
 async function activeMarketHashes(t: TestExchange): Promise<string[]> {
-  const hashes: string[] = [];
+  const markets: { marketHash: string; exchangeEventId: string; leagueId: number; liveEnabled: boolean }[] = [];
   let key = '';
   do {
     const res = await t.get(`/markets/active?pageSize=100${key ? `&paginationKey=${encodeURIComponent(key)}` : ''}`);
-    hashes.push(...res.body.data.markets.map((m: { marketHash: string }) => m.marketHash));
+    markets.push(...res.body.data.markets);
     key = res.body.data.nextKey;
   } while (key);
-  return hashes;
+  const live = new Set<string>();
+  for (const leagueId of new Set(markets.map((m) => m.leagueId))) {
+    const fixtures = (await t.get(`/fixture/active?leagueId=${leagueId}`)).body.data as { eventId: string; status: number }[];
+    for (const f of fixtures) if (f.status === 2) live.add(f.eventId);
+  }
+  return markets.filter((m) => m.liveEnabled || !live.has(m.exchangeEventId)).map((m) => m.marketHash);
 }
 
 async function twoSidedShare(t: TestExchange, hashes: string[]): Promise<number> {
