@@ -74,6 +74,8 @@ export interface Config {
   crosschainFees: Record<string, number>;
   bettingDelay: BettingDelayConfig;
   chainConfirmationDelayMs: number;
+  /** Handing fills to the settlement chain: a submit slower than timeoutMs failed; retries back off from min to max. */
+  chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number };
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -203,6 +205,7 @@ export function defaultConfig(): Config {
       inPlayByLeagueMs: {},
     },
     chainConfirmationDelayMs: 1000,
+    chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000 },
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -267,6 +270,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
+  setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
+  setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
+  setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),

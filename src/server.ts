@@ -12,6 +12,7 @@ import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
+import type { RunnerOptions } from './trading/runner.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 
@@ -29,6 +30,8 @@ export interface StartOptions {
   now?: () => number;
   /** Write logs to this destination; default stdout. */
   logDestination?: pino.DestinationStream;
+  /** Replace the settlement chain (tests of chain faults). */
+  createChain?: RunnerOptions['createChain'];
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one (printed once). */
@@ -58,7 +61,7 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     catalogue: new Catalogue(db, bus, config.chainVersion),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
   };
-  ctx.trading = new TradingService(ctx);
+  ctx.trading = new TradingService(ctx, opts.createChain);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();

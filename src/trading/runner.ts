@@ -5,6 +5,7 @@ import { Engine, type CommandResult } from '../engine/engine.js';
 import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
 import type { Journal } from '../store/journal.js';
 import { LocalChain, type SettlementChain } from '../chain/settlement-chain.js';
+import { ChainSubmitter, type ChainSubmitterOptions } from '../chain/chain-submitter.js';
 
 export interface RunnerOptions {
   now: () => number;
@@ -13,6 +14,10 @@ export interface RunnerOptions {
   afterCommit: (events: EngineEvents) => void;
   onFatal: (err: unknown) => void;
   expirySweepMs?: number;
+  /** The settlement chain, given the callback for executed fills; default the local chain. */
+  createChain?: (onExecuted: (fillHash: string) => void) => SettlementChain;
+  /** Timeouts and backoff for handing fills to the chain, and the report of each failed attempt. */
+  chainSubmit: ChainSubmitterOptions;
 }
 
 interface Pending {
@@ -28,16 +33,18 @@ export class EngineRunner {
   private flushScheduled = false;
   private broken: unknown;
   private sweep: NodeJS.Timeout | undefined;
-  readonly chain: SettlementChain;
+  /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never the runner broken. */
+  readonly chain: ChainSubmitter;
 
   constructor(
     readonly engine: Engine,
     private readonly journal: Journal,
     private readonly opts: RunnerOptions,
   ) {
-    this.chain = new LocalChain(opts.chainConfirmationDelayMs, opts.now, (fillHash) =>
-      this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err)),
-    );
+    const onExecuted = (fillHash: string) =>
+      void this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err));
+    const chain = opts.createChain?.(onExecuted) ?? new LocalChain(opts.chainConfirmationDelayMs, opts.now, onExecuted);
+    this.chain = new ChainSubmitter(chain, opts.chainSubmit);
   }
 
   /** Rebuilds the engine from the journal; returns the number of commands replayed. */

@@ -5,7 +5,7 @@ import type { MarketRecord } from '../catalogue/catalogue.js';
 import { Engine } from '../engine/engine.js';
 import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
 import { Journal } from '../store/journal.js';
-import { EngineRunner } from './runner.js';
+import { EngineRunner, type RunnerOptions } from './runner.js';
 import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, consolidatedContextOf } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
@@ -24,7 +24,10 @@ export class TradingService implements TradingHooks {
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    createChain?: RunnerOptions['createChain'],
+  ) {
     const c = ctx.config;
     this.engine = new Engine({
       oddsLadderStepSize: c.oddsLadderStepSize,
@@ -44,6 +47,12 @@ export class TradingService implements TradingHooks {
       onFatal: (err) => {
         ctx.log.fatal({ err }, 'journal write failed; refusing trading until restart');
         ctx.ready = false;
+      },
+      createChain,
+      chainSubmit: {
+        ...c.chainSubmit,
+        onFailure: ({ fillHash, attempt, retryInMs, err }) =>
+          ctx.log.warn({ err, fillHash, attempt, retryInMs }, 'settlement chain did not take a fill; it stays PENDING and is retried'),
       },
     });
     this.render = {
