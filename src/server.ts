@@ -13,6 +13,7 @@ import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
 import type { RunnerOptions } from './trading/runner.js';
+import { setUpEvm } from './chain/evm/setup.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 
@@ -45,8 +46,10 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
   return token;
 }
 
-export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
-  const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
+export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
+  const log = pino({ level: baseConfig.logLevel }, opts.logDestination ?? process.stdout);
+  const evm = baseConfig.chain === 'evm' ? setUpEvm(baseConfig, log) : undefined;
+  const config = evm?.config ?? baseConfig;
   const db = openDatabase(config.dataDir);
   const bus = new EventBus();
   const ctx: AppContext = {
@@ -60,8 +63,9 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     bus,
     catalogue: new Catalogue(db, bus, config.chainVersion),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
+    ...(evm ? { evm: evm.chain } : {}),
   };
-  ctx.trading = new TradingService(ctx, opts.createChain);
+  ctx.trading = new TradingService(ctx, opts.createChain ?? evm?.createChain);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();

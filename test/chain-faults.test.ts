@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { defaultConfig } from '../src/config.js';
-import { LocalChain, type SettlementChain } from '../src/chain/settlement-chain.js';
+import { LocalChain, type ChainSink, type SettlementChain } from '../src/chain/settlement-chain.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
@@ -40,8 +40,8 @@ function logLines() {
 
 /** A local chain that, while `broken` says so, throws on submit or never answers. */
 function faultyChain(mode: 'throw' | 'hang', state: { broken: boolean; calls: number }) {
-  return (onExecuted: (fillHash: string) => void): SettlementChain => {
-    const local = new LocalChain(CONFIRM_MS, Date.now, onExecuted);
+  return (sink: ChainSink): SettlementChain => {
+    const local = new LocalChain(CONFIRM_MS, Date.now, sink);
     return {
       submit(fillHash, acceptedAt) {
         state.calls++;

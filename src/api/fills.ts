@@ -87,6 +87,10 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
         desiredOdds,
         oddsSlippage: b.oddsSlippage,
         fillSalt: saltKey,
+        // An on-chain executor must present the taker's signature over exactly these strings.
+        ...(c.chain === 'evm'
+          ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: b.takerSig } }
+          : {}),
       });
       if (result.kind !== 'fill') throw new Error('unexpected engine result');
       return ok({

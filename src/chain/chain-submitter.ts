@@ -36,6 +36,10 @@ export class ChainSubmitter {
     return this.waiting.size;
   }
 
+  start(): void {
+    this.chain.start?.();
+  }
+
   /** Never throws: failures are counted, reported and retried. */
   submit(fillHash: string, acceptedAt: number): void {
     if (this.stopped || this.waiting.has(fillHash)) return;

@@ -1,5 +1,17 @@
 // Where accepted fills go to settle. The chain decides when a fill executes; the engine then applies it
-// against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise).
+// against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise), or, for an on-chain
+// settlement, as the chain reports it.
+import type { ChainExecution, ChainTokenEvents } from '../engine/types.js';
+
+/** What a chain reports back; each call becomes one journaled engine command. */
+export interface ChainSink {
+  /** The fill executed or failed; without `execution` the engine decides by its own ledger (the local chain). */
+  executed(fillHash: string, execution?: ChainExecution): void;
+  /** These fills were sent to the chain in transaction `txHash`. */
+  attempted(fillHashes: string[], txHash: string): void;
+  /** Wallet balances and allowances moved on chain, up to and including block `toBlock`. */
+  tokenEvents(events: ChainTokenEvents, toBlock: number): void;
+}
 export interface SettlementChain {
   /**
    * A fill was accepted at `acceptedAt` (ms); the chain calls back once it has executed. May be async: it
@@ -7,6 +19,8 @@ export interface SettlementChain {
    * Must be idempotent per fill hash: a submit that timed out may be repeated while the first still runs.
    */
   submit(fillHash: string, acceptedAt: number): void | Promise<void>;
+  /** Called once the engine is rebuilt from the journal, before pending fills are resubmitted. */
+  start?(): void;
   stop(): void;
 }
 
@@ -18,7 +32,7 @@ export class LocalChain implements SettlementChain {
   constructor(
     private readonly confirmationDelayMs: number,
     private readonly now: () => number,
-    private readonly onExecuted: (fillHash: string) => void,
+    private readonly sink: Pick<ChainSink, 'executed'>,
   ) {}
 
   submit(fillHash: string, acceptedAt: number): void {
@@ -28,7 +42,7 @@ export class LocalChain implements SettlementChain {
     const wait = Math.min(this.confirmationDelayMs, Math.max(0, acceptedAt + this.confirmationDelayMs - this.now()));
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.onExecuted(fillHash);
+      this.sink.executed(fillHash);
     }, wait);
     this.timers.add(timer);
   }

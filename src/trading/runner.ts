@@ -4,7 +4,7 @@
 import { Engine, type CommandResult } from '../engine/engine.js';
 import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
 import type { Journal } from '../store/journal.js';
-import { LocalChain, type SettlementChain } from '../chain/settlement-chain.js';
+import { LocalChain, type ChainSink, type SettlementChain } from '../chain/settlement-chain.js';
 import { ChainSubmitter, type ChainSubmitterOptions } from '../chain/chain-submitter.js';
 
 export interface RunnerOptions {
@@ -14,8 +14,8 @@ export interface RunnerOptions {
   afterCommit: (events: EngineEvents) => void;
   onFatal: (err: unknown) => void;
   expirySweepMs?: number;
-  /** The settlement chain, given the callback for executed fills; default the local chain. */
-  createChain?: (onExecuted: (fillHash: string) => void) => SettlementChain;
+  /** The settlement chain, given where to report; default the local chain. */
+  createChain?: (sink: ChainSink, engine: Engine) => SettlementChain;
   /** Timeouts and backoff for handing fills to the chain, and the report of each failed attempt. */
   chainSubmit: ChainSubmitterOptions;
 }
@@ -41,9 +41,13 @@ export class EngineRunner {
     private readonly journal: Journal,
     private readonly opts: RunnerOptions,
   ) {
-    const onExecuted = (fillHash: string) =>
-      void this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err));
-    const chain = opts.createChain?.(onExecuted) ?? new LocalChain(opts.chainConfirmationDelayMs, opts.now, onExecuted);
+    const run = (cmd: Command) => void this.submit(cmd).catch((err) => this.opts.onFatal(err));
+    const sink: ChainSink = {
+      executed: (fillHash, chain) => run({ kind: 'confirmFill', at: this.opts.now(), fillHash, ...(chain ? { chain } : {}) }),
+      attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: this.opts.now(), fillHashes, txHash }),
+      tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: this.opts.now(), toBlock, ...events }),
+    };
+    const chain = opts.createChain?.(sink, engine) ?? new LocalChain(opts.chainConfirmationDelayMs, opts.now, sink);
     this.chain = new ChainSubmitter(chain, opts.chainSubmit);
   }
 
@@ -64,6 +68,7 @@ export class EngineRunner {
 
   /** Resubmits fills still pending after a restart and starts the expiry sweep. */
   start(): void {
+    this.chain.start();
     for (const fill of this.engine.fills.values()) {
       if (fill.status === 'PENDING') this.chain.submit(fill.fillHash, fill.acceptedAt);
     }

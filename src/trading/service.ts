@@ -60,6 +60,7 @@ export class TradingService implements TradingHooks {
       chainVersion: c.chainVersion,
       marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
       settlement: settlementViewOf(this.engine),
+      fillOf: (fillHash) => this.engine.fills.get(fillHash),
     };
   }
 

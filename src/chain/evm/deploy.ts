@@ -1,5 +1,5 @@
 // Deploys the token, the transfer proxy and the settlement contract, and authorises settlement on the proxy.
-import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { bytecodeOf, oddexSettlementAbi, oddexTokenAbi, tokenTransferProxyAbi } from './contracts.js';
 
@@ -59,11 +59,11 @@ export async function deployContracts(o: DeployOptions): Promise<Deployment> {
   return {
     chainId,
     rpcUrl: o.rpcUrl,
-    token,
-    proxy,
-    settlement,
+    token: getAddress(token),
+    proxy: getAddress(proxy),
+    settlement: getAddress(settlement),
     operator: account.address,
-    executor: o.executor,
+    executor: getAddress(o.executor),
     deployBlock: tokenReceipt.blockNumber.toString(),
   };
 }
