@@ -30,9 +30,9 @@ export async function startTestChain(): Promise<TestChain> {
     const deployment = await deployContracts({ rpcUrl: anvil.rpcUrl, operatorKey: DEV_OPERATOR_KEY, executor: executorAccount.address, ...{ domainName: FILL_DOMAIN.name, domainVersion: FILL_DOMAIN.version } });
     const chain = { id: anvil.chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
     const transport = http(anvil.rpcUrl);
-    const pub = createPublicClient({ chain, transport });
+    const pub = createPublicClient({ chain, transport, pollingInterval: 50 });
     const testClient = createTestClient({ chain, transport, mode: 'anvil' });
-    const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport });
+    const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport, pollingInterval: 50 });
     const operator = walletOf(privateKeyToAccount(DEV_OPERATOR_KEY));
     const executor = walletOf(executorAccount);
     const balanceOf = (address: Address) => pub.readContract({ address: deployment.token, abi: oddexTokenAbi, functionName: 'balanceOf', args: [address] });

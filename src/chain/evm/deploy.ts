@@ -30,7 +30,7 @@ export interface DeployOptions {
 export async function deployContracts(o: DeployOptions): Promise<Deployment> {
   const account = privateKeyToAccount(o.operatorKey);
   const transport = http(o.rpcUrl);
-  const pub = createPublicClient({ transport });
+  const pub = createPublicClient({ transport, pollingInterval: 50 });
   const chainId = await pub.getChainId();
   const chain = { id: chainId, name: 'oddex', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [o.rpcUrl] } } };
   const wallet = createWalletClient({ account, chain, transport });

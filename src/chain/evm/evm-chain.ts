@@ -76,7 +76,7 @@ export class EvmChain implements SettlementChain {
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [o.rpcUrl] } },
     } as const;
-    this.pub = createPublicClient({ chain: this.chain, transport });
+    this.pub = createPublicClient({ chain: this.chain, transport, pollingInterval: o.pollMs });
     this.executor = createWalletClient({ account: privateKeyToAccount(o.executorKey), chain: this.chain, transport });
     this.operator = createWalletClient({ account: privateKeyToAccount(o.operatorKey), chain: this.chain, transport });
     this.ready = new Promise((resolve) => (this.markReady = resolve));
