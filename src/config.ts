@@ -105,7 +105,7 @@ export interface EvmConfig {
   executorKey: string | undefined;
   /** The operator's key, for the faucet, outcome reports and payouts; default: anvil's development operator. */
   operatorKey: string | undefined;
-  /** Most fills per settlement transaction, and how long a batch waits to fill up. */
+  /** Most fills per settlement transaction (each may use up to 300k gas: keep it under the block gas limit), and how long a batch waits to fill up. */
   batchSize: number;
   batchWaitMs: number;
   /** How often the chain is polled for new blocks. */
@@ -237,7 +237,7 @@ export function defaultConfig(): Config {
     },
     chainConfirmationDelayMs: 1000,
     chain: 'local',
-    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 100, batchWaitMs: 20, pollMs: 100, maxBacklog: 10_000 },
+    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100, maxBacklog: 10_000 },
     chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000 },
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,

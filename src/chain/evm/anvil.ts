@@ -20,6 +20,8 @@ export interface AnvilOptions {
   port?: number;
   /** Seconds between blocks; default: mine each transaction at once. */
   blockTime?: number;
+  /** Block gas limit; default anvil's. */
+  gasLimit?: bigint;
 }
 
 /** The anvil binary of this platform's package, e.g. @foundry-rs/anvil-linux-amd64/bin/anvil. */
@@ -42,6 +44,7 @@ export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   const chainId = opts.chainId ?? 31337;
   const args = ['--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--chain-id', String(chainId)];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+  if (opts.gasLimit !== undefined) args.push('--gas-limit', String(opts.gasLimit));
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
