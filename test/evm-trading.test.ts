@@ -6,8 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PrivateKeyAccount } from 'viem';
+import type { PrivateKeyAccount, PublicClient } from 'viem';
+import { spawnSync } from 'node:child_process';
 import { defaultConfig } from '../src/config.js';
+import { checkFunds } from '../src/chain/evm/funds.js';
 import { oddexTokenAbi } from '../src/chain/evm/contracts.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { startTestChain, type TestChain } from './helpers/evm.js';
@@ -135,5 +137,14 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(await c.balanceOf(taker.address)).toBe(90n * USDC);
     expect(await balance(maker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
     expect(await balance(taker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
+  });
+
+  it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
+    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 = 470 to 7 wallets; escrow (the 8th account): 50 + 20.
+    const report = await checkFunds(c.pub as PublicClient, c.deployment);
+    expect(report).toEqual({ token: c.deployment.token, accounts: 8, wallets: 400n * USDC, escrowBalance: 70n * USDC, escrowHeld: 70n * USDC, minted: 470n * USDC, totalSupply: 470n * USDC, agrees: true });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/chain/evm/funds-check.ts'], { env: { ...process.env, ODDEX_DATA_DIR: dataDir }, encoding: 'utf8' });
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '400000000', escrowBalance: '70000000', minted: '470000000', agrees: true });
   });
 });
