@@ -78,7 +78,8 @@ export interface Config {
   chain: 'local' | 'evm';
   evm: EvmConfig;
   /** Handing fills to the settlement chain: a submit slower than timeoutMs failed; retries back off from min to max. */
-  chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number };
+  /** Fills waiting for the chain beyond maxBacklog are refused with CHAIN_BACKLOG. */
+  chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number; maxBacklog: number };
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -110,8 +111,6 @@ export interface EvmConfig {
   batchWaitMs: number;
   /** How often the chain is polled for new blocks. */
   pollMs: number;
-  /** Fills waiting for the chain beyond which new fills are refused (CHAIN_BACKLOG). */
-  maxBacklog: number;
 }
 
 export class ConfigError extends Error {
@@ -237,8 +236,8 @@ export function defaultConfig(): Config {
     },
     chainConfirmationDelayMs: 1000,
     chain: 'local',
-    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100, maxBacklog: 10_000 },
-    chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000 },
+    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100 },
+    chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -311,7 +310,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_EVM_BATCH_SIZE', int(1, 1000), (c, v) => (c.evm.batchSize = v)),
   setting('ODDEX_EVM_BATCH_WAIT_MS', int(0, 60_000), (c, v) => (c.evm.batchWaitMs = v)),
   setting('ODDEX_EVM_POLL_MS', int(10, 60_000), (c, v) => (c.evm.pollMs = v)),
-  setting('ODDEX_CHAIN_MAX_BACKLOG', int(1, 10_000_000), (c, v) => (c.evm.maxBacklog = v)),
+  setting('ODDEX_CHAIN_MAX_BACKLOG', int(1, 10_000_000), (c, v) => (c.chainSubmit.maxBacklog = v)),
   setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
   setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
   setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),

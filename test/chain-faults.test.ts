@@ -12,7 +12,7 @@ const CONFIRM_MS = 100;
 const overrides = {
   demo: true,
   chainConfirmationDelayMs: CONFIRM_MS,
-  chainSubmit: { timeoutMs: 200, minBackoffMs: 50, maxBackoffMs: 200 },
+  chainSubmit: { timeoutMs: 200, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 10_000 },
   bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
 };

@@ -147,4 +147,25 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(cli.status).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '400000000', escrowBalance: '70000000', minted: '470000000', agrees: true });
   });
+
+  // Last: it stops the node.
+  it('keeps a fill PENDING while the node is down, keeps answering, and refuses fills past the configured backlog', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    await ex.close();
+    ex = await startTestExchange({ ...overrides, chainSubmit: { timeoutMs: 300, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 1 } }, { dataDir });
+    const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: markets[3]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
+    await c.stop();
+    const first = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+    expect(first.status).toBe(200);
+    const metrics = await waitFor(async () => (await ex.get('/metrics')).body as string, (m) => /^oddex_chain_submit_failures_total [1-9]/m.test(m));
+    expect(metrics).toMatch(/^oddex_chain_submit_backlog 1$/m);
+    expect((await trades(order.hash)).map((t) => t.tradeStatus)).toEqual(['PENDING', 'PENDING']);
+    expect((await ex.get('/health/ready')).status).toBe(200);
+    expect(await balance(taker)).toMatchObject({ balance: '100000000', pendingTakerStake: '10000000' });
+    const second = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+    expect([second.status, second.body.errorCode]).toEqual([503, 'CHAIN_BACKLOG']);
+  });
 });

@@ -67,6 +67,9 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     requireSigner(recoverTypedDataSigner(digest, b.takerSig), b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
 
+    if (ctx.trading.runner.chain.backlog >= c.chainSubmit.maxBacklog) {
+      throw new ApiError(503, 'CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
+    }
     const saltKey = fillSalt.toString();
     if (inFlightSalts.has(saltKey)) throw new ApiError(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
     inFlightSalts.add(saltKey);

@@ -60,7 +60,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
   });
   new Gauge({
     name: 'oddex_chain_submit_backlog',
-    help: 'Fills the settlement chain has not taken yet (in flight or waiting for a retry)',
+    help: 'Fills the settlement chain has not settled yet (waiting to be taken, retrying, or in flight)',
     registers: [registry],
     collect() {
       this.set(chain().backlog);

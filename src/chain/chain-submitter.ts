@@ -31,9 +31,9 @@ export class ChainSubmitter {
     private readonly opts: ChainSubmitterOptions,
   ) {}
 
-  /** Fills waiting for the chain to take them (in flight or between retries). */
+  /** Fills the chain has not settled yet: not taken (in a call or between retries), or taken and in flight. */
   get backlog(): number {
-    return this.waiting.size;
+    return this.waiting.size + (this.chain.inFlight ?? 0);
   }
 
   start(): void {

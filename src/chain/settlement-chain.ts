@@ -19,6 +19,8 @@ export interface SettlementChain {
    * Must be idempotent per fill hash: a submit that timed out may be repeated while the first still runs.
    */
   submit(fillHash: string, acceptedAt: number): void | Promise<void>;
+  /** Fills the chain has taken but not yet reported on (sent, not mined or not yet seen). */
+  readonly inFlight?: number;
   /** Called once the engine is rebuilt from the journal, before pending fills are resubmitted. */
   start?(): void;
   stop(): void;

@@ -58,7 +58,7 @@ export class EvmChain implements SettlementChain {
   /** Fills waiting for a batch, with the submit calls to resolve once their transaction is sent. */
   private readonly queue = new Map<string, Waiter[]>();
   /** Fills sent whose outcome the follower has not seen yet. */
-  private readonly inFlight = new Set<string>();
+  private readonly sent = new Set<string>();
   private nonce: number | undefined;
   private cursor = -1n;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -94,14 +94,13 @@ export class EvmChain implements SettlementChain {
     });
   }
 
-  /** Fills queued or sent and not yet reported. */
-  get backlog(): number {
-    return this.queue.size + this.inFlight.size;
+  get inFlight(): number {
+    return this.sent.size;
   }
 
   async submit(fillHash: string): Promise<void> {
     await this.ready;
-    if (this.stopped || this.inFlight.has(fillHash)) return;
+    if (this.stopped || this.sent.has(fillHash)) return;
     await new Promise<void>((resolve, reject) => {
       const waiters = this.queue.get(fillHash) ?? [];
       waiters.push({ resolve, reject });
@@ -154,7 +153,7 @@ export class EvmChain implements SettlementChain {
       const gas = BATCH_GAS + GAS_PER_FILL * BigInt(args.length);
       const txHash = await this.executor.writeContract({ ...call, account, chain: this.chain, nonce: this.nonce, gas });
       this.nonce++;
-      for (const fillHash of hashes) this.inFlight.add(fillHash);
+      for (const fillHash of hashes) this.sent.add(fillHash);
       this.o.sink.attempted(hashes, txHash);
       for (const [, waiters] of batch) for (const w of waiters) w.resolve();
       void this.watch(txHash, hashes);
@@ -178,7 +177,7 @@ export class EvmChain implements SettlementChain {
     if (mined || this.stopped) return;
     this.nonce = undefined;
     for (const fillHash of fillHashes) {
-      if (!this.inFlight.delete(fillHash)) continue;
+      if (!this.sent.delete(fillHash)) continue;
       if (!this.queue.has(fillHash)) this.queue.set(fillHash, []);
     }
     this.scheduleFlush();
@@ -237,7 +236,7 @@ export class EvmChain implements SettlementChain {
   }
 
   private reportFill(fillHash: string, execution: { executed: boolean; txHash: Hex; reason?: string }): void {
-    this.inFlight.delete(fillHash);
+    this.sent.delete(fillHash);
     this.o.sink.executed(fillHash, execution);
   }
 
