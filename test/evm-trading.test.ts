@@ -10,7 +10,7 @@ import type { PrivateKeyAccount, PublicClient } from 'viem';
 import { spawnSync } from 'node:child_process';
 import { defaultConfig } from '../src/config.js';
 import { checkFunds } from '../src/chain/evm/funds.js';
-import { oddexTokenAbi } from '../src/chain/evm/contracts.js';
+import { oddexSettlementAbi, oddexTokenAbi } from '../src/chain/evm/contracts.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { startTestChain, type TestChain } from './helpers/evm.js';
 import { E18, USDC, signedFill, signedOrder } from './helpers/wallets.js';
@@ -139,13 +139,42 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(await balance(taker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
   });
 
+  it('pays a capital-efficiency refund from escrow and the winner at settlement, on chain, to the wei', async () => {
+    const makerOne = await wallet(100n * USDC);
+    const makerTwo = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const market = markets[4]!;
+    const onOne = await signedOrder(makerOne, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    const onTwo = await signedOrder(makerTwo, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+    await ex.post('/orders/new', { orders: [onOne.body, onTwo.body] });
+    // The taker backs both outcomes with 10 each at even odds: 20 comes back whatever happens, so it is refunded.
+    for (const isTakerBettingOutcomeOne of [false, true]) {
+      const res = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+      expect(res.status).toBe(200);
+      await settledTrades(isTakerBettingOutcomeOne ? onTwo.hash : onOne.hash);
+    }
+    const refunded = BigInt((await balance(taker)).balance) - 80n * USDC;
+    expect(refunded).toBe(20n * USDC);
+    expect(await waitFor(() => c.balanceOf(taker.address), (b) => b === 100n * USDC)).toBe(100n * USDC);
+
+    expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
+    // Outcome one: makerOne takes the pot of 20; makerTwo loses 10; the taker was paid in full by the refund.
+    expect(await waitFor(() => c.balanceOf(makerOne.address), (b) => b === 110n * USDC)).toBe(110n * USDC);
+    expect([await c.balanceOf(makerTwo.address), await c.balanceOf(taker.address)]).toEqual([90n * USDC, 100n * USDC]);
+    expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [market as `0x${string}`] })).toBe(0n);
+    expect(await balance(makerOne)).toMatchObject({ balance: '110000000', escrowed: '0' });
+    expect(await balance(makerTwo)).toMatchObject({ balance: '90000000', escrowed: '0' });
+    expect(await balance(taker)).toMatchObject({ balance: '100000000', escrowed: '0' });
+  });
+
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
-    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 = 470 to 7 wallets; escrow (the 8th account): 50 + 20.
+    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 770 to 10 wallets; escrow (the 11th account): 50 + 20.
     const report = await checkFunds(c.pub as PublicClient, c.deployment);
-    expect(report).toEqual({ token: c.deployment.token, accounts: 8, wallets: 400n * USDC, escrowBalance: 70n * USDC, escrowHeld: 70n * USDC, minted: 470n * USDC, totalSupply: 470n * USDC, agrees: true });
+    expect(report).toEqual({ token: c.deployment.token, accounts: 11, wallets: 700n * USDC, escrowBalance: 70n * USDC, escrowHeld: 70n * USDC, minted: 770n * USDC, totalSupply: 770n * USDC, agrees: true });
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/chain/evm/funds-check.ts'], { env: { ...process.env, ODDEX_DATA_DIR: dataDir }, encoding: 'utf8' });
     expect(cli.status).toBe(0);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '400000000', escrowBalance: '70000000', minted: '470000000', agrees: true });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '700000000', escrowBalance: '70000000', minted: '770000000', agrees: true });
   });
 
   // Last: it stops the node.

@@ -33,10 +33,12 @@ abstract contract OddexEscrow is Ownable {
     mapping(bytes32 => uint8) public outcomeOf;
     /// Tokens held across all markets; equals this contract's token balance unless someone sends tokens directly.
     uint256 public totalHeld;
+    /// Refunds paid, by the exchange's key for each (so a refund sent twice is paid once).
+    mapping(bytes32 => bool) public refundPaid;
 
     event ExecutorSet(address indexed executor);
     event OutcomeReported(bytes32 indexed marketHash, uint8 outcome);
-    event Refunded(bytes32 indexed marketHash, address indexed bettor, uint256 amount);
+    event Refunded(bytes32 indexed marketHash, address indexed bettor, uint256 amount, bytes32 indexed refundKey);
     event Claimed(bytes32 indexed marketHash, address indexed bettor, uint256 amount);
 
     error NotExecutor(address caller);
@@ -46,6 +48,7 @@ abstract contract OddexEscrow is Ownable {
     error RefundTooLarge(bytes32 marketHash, address bettor, uint256 amount, uint256 allowed);
     error AlreadyClaimed(bytes32 marketHash, address bettor);
     error PayoutExceedsHeld(bytes32 marketHash, uint256 payout, uint256 held);
+    error RefundAlreadyPaid(bytes32 refundKey);
 
     modifier onlyExecutor() {
         if (msg.sender != executor) revert NotExecutor(msg.sender);
@@ -88,14 +91,17 @@ abstract contract OddexEscrow is Ownable {
         return least - positions[marketHash][bettor].refunded;
     }
 
-    /// @notice Capital-efficiency refund: escrow no outcome can need goes back to the bettor early.
-    function refund(bytes32 marketHash, address bettor, uint256 amount) external onlyExecutor {
+    /// @notice Capital-efficiency refund: escrow no outcome can need goes back to the bettor early. `refundKey`
+    /// names the refund (the exchange uses keccak256(marketHash, bettor, fillHash)) so it is paid at most once.
+    function refund(bytes32 marketHash, address bettor, uint256 amount, bytes32 refundKey) external onlyExecutor {
+        if (refundPaid[refundKey]) revert RefundAlreadyPaid(refundKey);
         if (reported[marketHash]) revert MarketReported(marketHash);
         uint256 allowed = refundable(marketHash, bettor);
         if (amount > allowed) revert RefundTooLarge(marketHash, bettor, amount, allowed);
+        refundPaid[refundKey] = true;
         positions[marketHash][bettor].refunded += amount;
         _payOut(marketHash, bettor, amount);
-        emit Refunded(marketHash, bettor, amount);
+        emit Refunded(marketHash, bettor, amount, refundKey);
     }
 
     /// @notice Pays a bettor's position in a reported market (anyone may call; the tokens go to the bettor).

@@ -1,6 +1,7 @@
 // Hands fills to the settlement chain without ever letting the chain take the exchange down: a submit that
 // throws, rejects or does not answer in time leaves the fill PENDING and is retried with exponential backoff.
-import type { SettlementChain } from './settlement-chain.js';
+import type { RefundEvent } from '../engine/refunds.js';
+import type { ReportedMarket, SettlementChain } from './settlement-chain.js';
 
 export interface ChainSubmitterOptions {
   /** A submit that has not settled after this long counts as failed. */
@@ -38,6 +39,14 @@ export class ChainSubmitter {
 
   start(): void {
     this.chain.start?.();
+  }
+
+  marketsReported(markets: ReportedMarket[]): void {
+    this.chain.marketsReported?.(markets);
+  }
+
+  refundsPaid(refunds: readonly RefundEvent[]): void {
+    if (refunds.length > 0) this.chain.refundsPaid?.(refunds);
   }
 
   /** Never throws: failures are counted, reported and retried. */

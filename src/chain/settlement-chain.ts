@@ -1,7 +1,15 @@
 // Where accepted fills go to settle. The chain decides when a fill executes; the engine then applies it
 // against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise), or, for an on-chain
 // settlement, as the chain reports it.
-import type { ChainExecution, ChainTokenEvents } from '../engine/types.js';
+import type { ChainExecution, ChainTokenEvents, Outcome } from '../engine/types.js';
+import type { RefundEvent } from '../engine/refunds.js';
+
+/** A market the operator reported, with every bettor holding a position in it. */
+export interface ReportedMarket {
+  marketHash: string;
+  outcome: Outcome;
+  bettors: string[];
+}
 
 /** What a chain reports back; each call becomes one journaled engine command. */
 export interface ChainSink {
@@ -21,6 +29,10 @@ export interface SettlementChain {
   submit(fillHash: string, acceptedAt: number): void | Promise<void>;
   /** Fills the chain has taken but not yet reported on (sent, not mined or not yet seen). */
   readonly inFlight?: number;
+  /** Markets were reported: an on-chain escrow records the outcome and pays the bettors. Idempotent. */
+  marketsReported?(markets: ReportedMarket[]): void;
+  /** Capital-efficiency refunds the engine paid from escrow: an on-chain escrow pays them too. Idempotent. */
+  refundsPaid?(refunds: readonly RefundEvent[]): void;
   /** Called once the engine is rebuilt from the journal, before pending fills are resubmitted. */
   start?(): void;
   stop(): void;

@@ -33,6 +33,8 @@ export class EngineRunner {
   private flushScheduled = false;
   private broken: unknown;
   private sweep: NodeJS.Timeout | undefined;
+  /** Refunds already handed to the chain (all of them are handed again at start: the chain pays each once). */
+  private refundsHanded = 0;
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never the runner broken. */
   readonly chain: ChainSubmitter;
 
@@ -72,6 +74,7 @@ export class EngineRunner {
     for (const fill of this.engine.fills.values()) {
       if (fill.status === 'PENDING') this.chain.submit(fill.fillHash, fill.acceptedAt);
     }
+    this.handRefunds();
     this.sweep = setInterval(() => this.sweepExpired(), this.opts.expirySweepMs ?? 200);
     this.sweep.unref();
   }
@@ -123,7 +126,15 @@ export class EngineRunner {
       merged.submittedFills.push(...p.events.submittedFills);
     }
     for (const fillHash of merged.submittedFills) this.chain.submit(fillHash, this.engine.fills.get(fillHash)!.acceptedAt);
+    this.handRefunds();
     this.opts.afterCommit(merged);
+  }
+
+  private handRefunds(): void {
+    const refunds = this.engine.refunds;
+    if (this.refundsHanded === refunds.length) return;
+    this.chain.refundsPaid(refunds.slice(this.refundsHanded));
+    this.refundsHanded = refunds.length;
   }
 
   private sweepExpired(): void {

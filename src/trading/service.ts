@@ -79,7 +79,10 @@ export class TradingService implements TradingHooks {
   // ---- TradingHooks -----------------------------------------------------------------------------
 
   async marketsReported(reports: MarketReport[]): Promise<void> {
+    // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
+    const bettors = reports.map((r) => [...(this.engine.positions.get(r.marketHash)?.keys() ?? [])]);
     await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
+    this.runner.chain.marketsReported(reports.map((r, i) => ({ ...r, bettors: bettors[i]! })));
   }
 
   matchedVolume(): ReadonlyMap<string, bigint> {

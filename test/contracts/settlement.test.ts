@@ -95,8 +95,8 @@ describe('settlement contract on anvil', () => {
     const hash = await c.operator.writeContract({ chain: c.operator.chain, account: c.operator.account!, address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'reportOutcome', args: [market, outcome] });
     return c.pub.waitForTransactionReceipt({ hash });
   };
-  const refund = async (market: Hex, bettor: Address, amount: bigint) => {
-    const hash = await c.executor.writeContract({ chain: c.executor.chain, account: c.executor.account!, address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'refund', args: [market, bettor, amount] });
+  const refund = async (market: Hex, bettor: Address, amount: bigint, key = randomBytes32()) => {
+    const hash = await c.executor.writeContract({ chain: c.executor.chain, account: c.executor.account!, address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'refund', args: [market, bettor, amount, key] });
     return c.pub.waitForTransactionReceipt({ hash });
   };
   const claim = async (market: Hex, bettor: Address) => {
@@ -229,7 +229,10 @@ describe('settlement contract on anvil', () => {
     const allowed = await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'refundable', args: [market, w.address] });
     expect(allowed).toBe(50n * USDC);
     expect(await revertOf(refund(market, w.address, allowed + 1n))).toEqual({ errorName: 'RefundTooLarge', args: [market, w.address, allowed + 1n, allowed] });
-    await refund(market, w.address, 40n * USDC);
+    const key = randomBytes32();
+    await refund(market, w.address, 30n * USDC, key);
+    expect(await revertOf(refund(market, w.address, 30n * USDC, key))).toEqual({ errorName: 'RefundAlreadyPaid', args: [key] });
+    await refund(market, w.address, 10n * USDC);
     expect(await c.balanceOf(w.address)).toBe(190n * USDC);
     expect((await revertOf(refund(market, w.address, 10n * USDC + 1n))).errorName).toBe('RefundTooLarge');
     await report(market, 1);

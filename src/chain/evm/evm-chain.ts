@@ -7,7 +7,9 @@ import {
   createPublicClient,
   createWalletClient,
   decodeErrorResult,
+  encodePacked,
   http,
+  keccak256,
   parseEventLogs,
   type Address,
   type Hex,
@@ -17,7 +19,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainTokenEvents } from '../../engine/types.js';
-import type { ChainSink, SettlementChain } from '../settlement-chain.js';
+import type { RefundEvent } from '../../engine/refunds.js';
+import type { ChainSink, ReportedMarket, SettlementChain } from '../settlement-chain.js';
 import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
 import type { Deployment } from './deploy.js';
 import type { SettlementFillArgs } from './fill-args.js';
@@ -274,11 +277,89 @@ export class EvmChain implements SettlementChain {
     return events;
   }
 
+  // ---- escrow: refunds and outcomes ---------------------------------------------------------------------
+
+  refundsPaid(refunds: readonly RefundEvent[]): void {
+    for (const r of refunds) {
+      const key = keccak256(encodePacked(['bytes32', 'address', 'bytes32'], [r.marketHash as Hex, r.bettor as Address, r.fillOrderHash as Hex]));
+      void this.retrying(`refund ${key}`, () => {
+        const run = () => this.payRefund(r.marketHash as Hex, r.bettor as Address, r.amount, key);
+        const sent = this.sending.then(run, run);
+        this.sending = sent.then(() => undefined, () => undefined);
+        return sent;
+      });
+    }
+  }
+
+  private async payRefund(marketHash: Hex, bettor: Address, amount: bigint, key: Hex): Promise<void> {
+    await this.ready;
+    const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
+    if (await this.pub.readContract({ ...read, functionName: 'refundPaid', args: [key] })) return;
+    const account = this.executor.account!;
+    this.nonce ??= await this.pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    try {
+      const hash = await this.executor.writeContract({ ...read, functionName: 'refund', args: [marketHash, bettor, amount, key], account, chain: this.chain, nonce: this.nonce, gas: 200_000n });
+      this.nonce++;
+      const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+      if (receipt.status !== 'success') throw new Error(`refund ${key} reverted in ${hash}`);
+    } catch (err) {
+      this.nonce = undefined;
+      throw err;
+    }
+  }
+
+  marketsReported(markets: ReportedMarket[]): void {
+    for (const m of markets) void this.retrying(`report ${m.marketHash}`, () => this.asOperator(() => this.reportAndPay(m)));
+  }
+
+  /** Records the outcome (once) and pays every bettor not yet paid. */
+  private async reportAndPay(m: ReportedMarket): Promise<void> {
+    await this.ready;
+    const marketHash = m.marketHash as Hex;
+    const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
+    const write = { ...read, account: this.operator.account!, chain: this.chain };
+    if (!(await this.pub.readContract({ ...read, functionName: 'reported', args: [marketHash] }))) {
+      await this.mined(await this.operator.writeContract({ ...write, functionName: 'reportOutcome', args: [marketHash, m.outcome] }));
+    }
+    const unpaid: Address[] = [];
+    for (const bettor of m.bettors) {
+      const position = await this.pub.readContract({ ...read, functionName: 'positions', args: [marketHash, bettor as Address] });
+      if (!position[5]) unpaid.push(bettor as Address);
+    }
+    if (unpaid.length > 0) await this.mined(await this.operator.writeContract({ ...write, functionName: 'claimMany', args: [marketHash, unpaid] }));
+  }
+
+  private async mined(hash: Hex): Promise<void> {
+    const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    await this.syncTo(receipt.blockNumber);
+  }
+
+  /** Runs an idempotent chain action until it succeeds, backing off; logs each failure. */
+  private async retrying(what: string, action: () => Promise<unknown>): Promise<void> {
+    for (let delay = 250; !this.stopped; delay = Math.min(delay * 2, 30_000)) {
+      try {
+        await action();
+        return;
+      } catch (err) {
+        this.o.log.warn({ err, retryInMs: delay }, `settlement chain: ${what} failed; retrying`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /** Operator transactions one at a time, so their nonces follow each other. */
+  private asOperator<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.operatorQueue.then(run, run);
+    this.operatorQueue = result.catch(() => undefined);
+    return result;
+  }
+
   // ---- operator ------------------------------------------------------------------------------------
 
   /** Mints test tokens (the faucet) and returns once the engine has seen them. */
   mint(to: Address, amount: bigint): Promise<Hex> {
-    const run = async () => {
+    return this.asOperator(async () => {
       const hash = await this.operator.writeContract({
         address: this.o.deployment.token,
         abi: oddexTokenAbi,
@@ -290,10 +371,7 @@ export class EvmChain implements SettlementChain {
       const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
       await this.syncTo(receipt.blockNumber);
       return hash;
-    };
-    const result = this.operatorQueue.then(run, run);
-    this.operatorQueue = result;
-    return result;
+    });
   }
 }
 
