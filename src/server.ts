@@ -13,7 +13,6 @@ import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
 import type { RunnerOptions } from './trading/runner.js';
-import { setUpEvm } from './chain/evm/setup.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 
@@ -48,7 +47,8 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
 
 export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
   const log = pino({ level: baseConfig.logLevel }, opts.logDestination ?? process.stdout);
-  const evm = baseConfig.chain === 'evm' ? setUpEvm(baseConfig, log) : undefined;
+  // Loaded only when used: viem is a large import the local ledger does not need.
+  const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
   const config = evm?.config ?? baseConfig;
   const db = openDatabase(config.dataDir);
   const bus = new EventBus();
