@@ -1,11 +1,11 @@
 // A settlement chain that throws or hangs, and a wall clock that moves back, must not strand a fill or take
 // the exchange down: fills stay PENDING, are retried with backoff, are counted in /metrics and logged.
 import { afterEach, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { defaultConfig } from '../src/config.js';
 import { LocalChain, type ChainSink, type SettlementChain } from '../src/chain/settlement-chain.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { waitFor } from './helpers/bets.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
 const CONFIRM_MS = 100;
@@ -16,15 +16,6 @@ const overrides = {
   bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
 };
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (done(v) || Date.now() > end) return v;
-    await sleep(25);
-  }
-}
 
 /** A log sink the test can read: pino writes one JSON line per record. */
 function logLines() {

@@ -5,24 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateKeyAccount, PublicClient } from 'viem';
 import { spawnSync } from 'node:child_process';
 import { defaultConfig } from '../src/config.js';
 import { checkFunds } from '../src/chain/evm/funds.js';
 import { oddexSettlementAbi, oddexTokenAbi } from '../src/chain/evm/contracts.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { waitFor as waitWithin } from './helpers/bets.js';
 import { startTestChain, type TestChain } from './helpers/evm.js';
 import { E18, USDC, signedFill, signedOrder } from './helpers/wallets.js';
 
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (done(v) || Date.now() > end) return v;
-    await sleep(50);
-  }
-}
+/** Chain round trips get more time than the helper's default on a loaded machine. */
+const waitFor = <T>(probe: () => Promise<T>, done: (v: T) => boolean) => waitWithin(probe, done, 15_000);
 
 describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   let c: TestChain;

@@ -6,6 +6,7 @@ import { startAnvil, type Anvil } from '../../src/chain/evm/anvil.js';
 import { deployContracts, type Deployment } from '../../src/chain/evm/deploy.js';
 import { oddexSettlementAbi, oddexTokenAbi } from '../../src/chain/evm/contracts.js';
 import { DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from '../../src/chain/evm/dev-accounts.js';
+import { signFillRequest, type SignedFillFields } from './wallets.js';
 
 export const FILL_DOMAIN = { name: 'Oddex', version: '1.0' };
 
@@ -75,67 +76,9 @@ export async function signOrder(maker: PrivateKeyAccount, o: OrderFields) {
   return { hash, signature: await maker.signMessage({ message: { raw: hash } }) };
 }
 
-const FILL_TYPES = {
-  Details: [
-    { name: 'action', type: 'string' },
-    { name: 'market', type: 'string' },
-    { name: 'betting', type: 'string' },
-    { name: 'stake', type: 'string' },
-    { name: 'worstOdds', type: 'string' },
-    { name: 'worstReturning', type: 'string' },
-    { name: 'fills', type: 'FillObject' },
-  ],
-  FillObject: [
-    { name: 'stakeWei', type: 'string' },
-    { name: 'marketHash', type: 'string' },
-    { name: 'baseToken', type: 'string' },
-    { name: 'desiredOdds', type: 'string' },
-    { name: 'oddsSlippage', type: 'uint256' },
-    { name: 'isTakerBettingOutcomeOne', type: 'bool' },
-    { name: 'fillSalt', type: 'uint256' },
-    { name: 'beneficiary', type: 'address' },
-    { name: 'beneficiaryType', type: 'uint8' },
-    { name: 'cashOutTarget', type: 'bytes32' },
-  ],
-} as const;
-
-export interface FillFields {
-  market: string;
-  baseToken: string;
-  stakeWei: bigint;
-  desiredOdds: bigint;
-  oddsSlippage: bigint;
-  isTakerBettingOutcomeOne: boolean;
-  fillSalt: bigint;
-}
-
 /** The taker's EIP-712 fill signature by viem, over the fill domain of this deployment. */
-export function signFill(taker: PrivateKeyAccount, deployment: Deployment, f: FillFields): Promise<Hex> {
-  return taker.signTypedData({
-    domain: { ...FILL_DOMAIN, chainId: deployment.chainId, verifyingContract: deployment.settlement },
-    types: FILL_TYPES,
-    primaryType: 'Details',
-    message: {
-      action: 'N/A',
-      market: f.market,
-      betting: 'N/A',
-      stake: 'N/A',
-      worstOdds: 'N/A',
-      worstReturning: 'N/A',
-      fills: {
-        stakeWei: f.stakeWei.toString(),
-        marketHash: f.market,
-        baseToken: f.baseToken,
-        desiredOdds: f.desiredOdds.toString(),
-        oddsSlippage: f.oddsSlippage,
-        isTakerBettingOutcomeOne: f.isTakerBettingOutcomeOne,
-        fillSalt: f.fillSalt,
-        beneficiary: '0x0000000000000000000000000000000000000000',
-        beneficiaryType: 0,
-        cashOutTarget: '0x0000000000000000000000000000000000000000000000000000000000000000',
-      },
-    },
-  });
+export function signFill(taker: PrivateKeyAccount, deployment: Deployment, f: SignedFillFields): Promise<Hex> {
+  return signFillRequest(taker, { ...FILL_DOMAIN, chainId: deployment.chainId, verifyingContract: deployment.settlement }, f);
 }
 
 export { oddexSettlementAbi };
