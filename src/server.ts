@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase } from './store/db.js';
+import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/storage.js';
 import { buildApp } from './app.js';
 import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
@@ -34,14 +34,15 @@ export interface StartOptions {
   createChain?: RunnerOptions['createChain'];
 }
 
-/** The admin token: from config, else the one stored in the data dir, else a new one (printed once). */
+/** The admin token: from config, else the one stored in the data dir, else a new one. */
 function resolveAdminToken(config: Config, log: pino.Logger): string {
   if (config.adminToken) return config.adminToken;
   const file = join(config.dataDir, 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const token = randomBytes(24).toString('hex');
   writeFileSync(file, token + '\n', { mode: 0o600 });
-  log.warn({ adminTokenFile: file }, `generated admin token ${token} (stored in ${file})`);
+  // Logs are shipped and kept: they name the file (owner-only), never the token.
+  log.warn({ adminTokenFile: file }, `generated an admin token; it is in ${file}`);
   return token;
 }
 
@@ -50,22 +51,41 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   // Loaded only when used: viem is a large import the local ledger does not need.
   const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
   const config = evm?.config ?? baseConfig;
-  const db = openDatabase(config.dataDir);
+  const now = opts.now ?? Date.now;
+  const storage = openStorage(config.dataDir, config.storageBusyTimeoutMs, log, now());
+  try {
+    return await startOnStorage(storage, config, log, now, opts.createChain ?? evm?.createChain, evm?.chain);
+  } catch (err) {
+    storage.close(); // a failed start gives the data dir back
+    throw err;
+  }
+}
+
+async function startOnStorage(
+  storage: Storage,
+  config: Config,
+  log: pino.Logger,
+  now: () => number,
+  createChain: RunnerOptions['createChain'],
+  evmChain: AppContext['evm'],
+): Promise<Exchange> {
+  const db = storage.db;
+  config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
   const ctx: AppContext = {
     config,
     db,
     log,
-    now: opts.now ?? Date.now,
+    now,
     adminToken: resolveAdminToken(config, log),
     ready: false,
     apiKeys: new ApiKeys(db),
     bus,
     catalogue: new Catalogue(db, bus, config.chainVersion),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
-    ...(evm ? { evm: evm.chain } : {}),
+    ...(evmChain ? { evm: evmChain } : {}),
   };
-  ctx.trading = new TradingService(ctx, opts.createChain ?? evm?.createChain);
+  ctx.trading = new TradingService(ctx, createChain);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();
@@ -76,17 +96,19 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  ctx.ready = true;
+  // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
+  const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ctx.ready = true));
   log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
+      stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
       ctx.trading.stop();
-      db.close();
+      storage.close();
     })());
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
 }

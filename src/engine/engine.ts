@@ -82,8 +82,13 @@ export class Engine {
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
   private readonly usedFillSalts = new Set<string>();
-  /** maker:salt -> command time, kept while a replay could still pass the timestamp check. */
+  /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
   private readonly cancelSalts = new Map<string, number>();
+  /**
+   * Newest signed timestamp (ms) among forgotten cancel salts: nothing signed at or before it is accepted again,
+   * so a forgotten salt stays refused even if the server clock later moves back.
+   */
+  private forgottenCancelsUpTo = -Infinity;
   private seq = 0;
   private events: EngineEvents = Engine.noEvents();
 
@@ -140,7 +145,7 @@ export class Engine {
                 .filter((o) => isOpen(o) && (cmd.kind === 'cancelAll' || o.exchangeEventId === cmd.exchangeEventId))
                 .map((o) => o.orderHash);
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
-        this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.at);
+        this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.timestamp * 1000);
         return { kind: 'cancel', cancel };
       }
       case 'heartbeat':
@@ -537,16 +542,19 @@ export class Engine {
 
   private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): void {
     const skewMs = this.params.cancelMaxSkewSeconds * 1000;
-    if (Math.abs(timestamp * 1000 - at) > skewMs) {
+    const signedMs = timestamp * 1000;
+    if (Math.abs(signedMs - at) > skewMs || signedMs <= this.forgottenCancelsUpTo) {
       throw new EngineRejection(400, 'STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
     }
     if (this.cancelSalts.has(`${maker}:${salt}`)) {
       throw new EngineRejection(409, 'CANCEL_REQUEST_ALREADY_PROCESSED', 'this cancel salt was already used');
     }
-    // Salts older than twice the skew can no longer pass the timestamp check, so forget them.
-    for (const [key, seenAt] of this.cancelSalts) {
-      if (seenAt >= at - 2 * skewMs) break;
+    // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
+    // floor so its timestamp stays refused whatever the clock does next.
+    for (const [key, signed] of this.cancelSalts) {
+      if (signed >= at - skewMs) break;
       this.cancelSalts.delete(key);
+      if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
   }
 
