@@ -81,6 +81,12 @@ export interface Config {
   crosschainFees: Record<string, number>;
   bettingDelay: BettingDelayConfig;
   chainConfirmationDelayMs: number;
+  /** Where fills settle: the in-process ledger (default) or contracts on an EVM chain. */
+  chain: 'local' | 'evm';
+  evm: EvmConfig;
+  /** Handing fills to the settlement chain: a submit slower than timeoutMs failed; retries back off from min to max. */
+  /** Fills waiting for the chain beyond maxBacklog are refused with CHAIN_BACKLOG. */
+  chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number; maxBacklog: number };
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -96,6 +102,22 @@ export interface Config {
   restriction: { windowMs: number; threshold: number; durationMs: number };
   rateLimits: RateLimitConfig;
   realtime: RealtimeConfig;
+}
+
+export interface EvmConfig {
+  /** JSON-RPC endpoint; default: the one in the deployment file. */
+  rpcUrl: string | undefined;
+  /** The deployment file written by `npm run chain` (addresses, chain id); default <dataDir>/evm-deployment.json. */
+  deploymentFile: string | undefined;
+  /** The executor's private key (0x + 64 hex); default: anvil's development executor. */
+  executorKey: string | undefined;
+  /** The operator's key, for the faucet, outcome reports and payouts; default: anvil's development operator. */
+  operatorKey: string | undefined;
+  /** Most fills per settlement transaction (each may use up to 300k gas: keep it under the block gas limit), and how long a batch waits to fill up. */
+  batchSize: number;
+  batchWaitMs: number;
+  /** How often the chain is polled for new blocks. */
+  pollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +137,16 @@ const int =
     if (n < min || n > max) throw new ConfigError(setting, `expected ${min}..${max}, got ${n}`);
     return n;
   };
+const oneOf =
+  <T extends string>(values: readonly T[]): Parser<T> =>
+  (raw, setting) => {
+    if (!(values as readonly string[]).includes(raw)) throw new ConfigError(setting, `expected one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+const privateKey: Parser<string> = (raw, setting) => {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(raw.trim())) throw new ConfigError(setting, 'expected 0x and 64 hex digits');
+  return raw.trim();
+};
 const bool: Parser<boolean> = (raw, setting) => {
   const v = raw.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
@@ -242,6 +274,9 @@ export function defaultConfig(): Config {
       inPlayByLeagueMs: {},
     },
     chainConfirmationDelayMs: 1000,
+    chain: 'local',
+    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100 },
+    chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -311,6 +346,18 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
+  setting('ODDEX_CHAIN', oneOf(['local', 'evm'] as const), (c, v) => (c.chain = v)),
+  setting('ODDEX_RPC_URL', str, (c, v) => (c.evm.rpcUrl = v)),
+  setting('ODDEX_EVM_DEPLOYMENT', str, (c, v) => (c.evm.deploymentFile = resolve(v))),
+  setting('ODDEX_EXECUTOR_KEY', privateKey, (c, v) => (c.evm.executorKey = v)),
+  setting('ODDEX_OPERATOR_KEY', privateKey, (c, v) => (c.evm.operatorKey = v)),
+  setting('ODDEX_EVM_BATCH_SIZE', int(1, 1000), (c, v) => (c.evm.batchSize = v)),
+  setting('ODDEX_EVM_BATCH_WAIT_MS', int(0, 60_000), (c, v) => (c.evm.batchWaitMs = v)),
+  setting('ODDEX_EVM_POLL_MS', int(10, 60_000), (c, v) => (c.evm.pollMs = v)),
+  setting('ODDEX_CHAIN_MAX_BACKLOG', int(1, 10_000_000), (c, v) => (c.chainSubmit.maxBacklog = v)),
+  setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
+  setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
+  setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),

@@ -12,6 +12,7 @@ import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
+import type { RunnerOptions } from './trading/runner.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { DemoLiquidity } from './demo/liquidity.js';
@@ -30,6 +31,8 @@ export interface StartOptions {
   now?: () => number;
   /** Write logs to this destination; default stdout. */
   logDestination?: pino.DestinationStream;
+  /** Replace the settlement chain (tests of chain faults). */
+  createChain?: RunnerOptions['createChain'];
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
@@ -47,19 +50,29 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
 /** Where a process reaches its own listener: a wildcard address is not one to connect to. */
 const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
-export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
-  const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
+export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
+  const log = pino({ level: baseConfig.logLevel }, opts.logDestination ?? process.stdout);
+  // Loaded only when used: viem is a large import the local ledger does not need.
+  const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
+  const config = evm?.config ?? baseConfig;
   const now = opts.now ?? Date.now;
   const storage = openStorage(config.dataDir, config.storageBusyTimeoutMs, log, now());
   try {
-    return await startOnStorage(storage, config, log, now);
+    return await startOnStorage(storage, config, log, now, opts.createChain ?? evm?.createChain, evm?.chain);
   } catch (err) {
     storage.close(); // a failed start gives the data dir back
     throw err;
   }
 }
 
-async function startOnStorage(storage: Storage, config: Config, log: pino.Logger, now: () => number): Promise<Exchange> {
+async function startOnStorage(
+  storage: Storage,
+  config: Config,
+  log: pino.Logger,
+  now: () => number,
+  createChain: RunnerOptions['createChain'],
+  evmChain: AppContext['evm'],
+): Promise<Exchange> {
   const db = storage.db;
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
@@ -74,8 +87,9 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
     bus,
     catalogue: new Catalogue(db, bus, config.chainVersion),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
+    ...(evmChain ? { evm: evmChain } : {}),
   };
-  ctx.trading = new TradingService(ctx);
+  ctx.trading = new TradingService(ctx, createChain);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();

@@ -83,6 +83,9 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
     requireNotClosedInPlay(ctx, market);
 
+    if (ctx.trading.runner.chain.backlog >= c.chainSubmit.maxBacklog) {
+      throw new ApiError(503, 'CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
+    }
     const saltKey = fillSalt.toString();
     if (inFlightSalts.has(saltKey)) throw new ApiError(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
     inFlightSalts.add(saltKey);
@@ -105,6 +108,10 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
         desiredOdds,
         oddsSlippage: b.oddsSlippage,
         fillSalt: saltKey,
+        // An on-chain executor must present the taker's signature over exactly these strings.
+        ...(c.chain === 'evm'
+          ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: b.takerSig } }
+          : {}),
       });
       if (result.kind !== 'fill') throw new Error('unexpected engine result');
       return ok({

@@ -5,7 +5,7 @@ import type { MarketRecord } from '../catalogue/catalogue.js';
 import { Engine } from '../engine/engine.js';
 import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
 import { Journal } from '../store/journal.js';
-import { EngineRunner } from './runner.js';
+import { EngineRunner, type RunnerOptions } from './runner.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, consolidatedContextOf } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
@@ -24,7 +24,10 @@ export class TradingService implements TradingHooks {
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    createChain?: RunnerOptions['createChain'],
+  ) {
     const c = ctx.config;
     this.engine = new Engine({
       oddsLadderStepSize: c.oddsLadderStepSize,
@@ -45,12 +48,19 @@ export class TradingService implements TradingHooks {
         ctx.log.fatal({ err }, 'journal write failed; refusing trading until restart');
         ctx.ready = false;
       },
+      createChain,
+      chainSubmit: {
+        ...c.chainSubmit,
+        onFailure: ({ fillHash, attempt, retryInMs, err }) =>
+          ctx.log.warn({ err, fillHash, attempt, retryInMs }, 'settlement chain did not take a fill; it stays PENDING and is retried'),
+      },
     });
     this.render = {
       decimals: c.baseTokenDecimals,
       chainVersion: c.chainVersion,
       marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
       settlement: settlementViewOf(this.engine),
+      fillOf: (fillHash) => this.engine.fills.get(fillHash),
     };
   }
 
@@ -76,7 +86,10 @@ export class TradingService implements TradingHooks {
   // ---- TradingHooks -----------------------------------------------------------------------------
 
   async marketsReported(reports: MarketReport[]): Promise<void> {
+    // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
+    const bettors = reports.map((r) => [...(this.engine.positions.get(r.marketHash)?.keys() ?? [])]);
     await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
+    this.runner.chain.marketsReported(reports.map((r, i) => ({ ...r, bettors: bettors[i]! })));
   }
 
   /** The fixture went live: pre-game quotes on its markets not enabled for in-play betting are cancelled. */
