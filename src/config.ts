@@ -52,6 +52,8 @@ export interface Config {
   storageBusyTimeoutMs: number;
   adminToken: string | undefined;
   demo: boolean;
+  /** With demo on: fund demo wallets and run the market maker and a demo taker in process. */
+  demoLiquidity: boolean;
   logLevel: string;
   chainId: number;
   chainVersion: string;
@@ -80,6 +82,12 @@ export interface Config {
   crosschainFees: Record<string, number>;
   bettingDelay: BettingDelayConfig;
   chainConfirmationDelayMs: number;
+  /** Where fills settle: the in-process ledger (default) or contracts on an EVM chain. */
+  chain: 'local' | 'evm';
+  evm: EvmConfig;
+  /** Handing fills to the settlement chain: a submit slower than timeoutMs failed; retries back off from min to max. */
+  /** Fills waiting for the chain beyond maxBacklog are refused with CHAIN_BACKLOG. */
+  chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number; maxBacklog: number };
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -99,6 +107,22 @@ export interface Config {
   realtime: RealtimeConfig;
 }
 
+export interface EvmConfig {
+  /** JSON-RPC endpoint; default: the one in the deployment file. */
+  rpcUrl: string | undefined;
+  /** The deployment file written by `npm run chain` (addresses, chain id); default <dataDir>/evm-deployment.json. */
+  deploymentFile: string | undefined;
+  /** The executor's private key (0x + 64 hex); default: anvil's development executor. */
+  executorKey: string | undefined;
+  /** The operator's key, for the faucet, outcome reports and payouts; default: anvil's development operator. */
+  operatorKey: string | undefined;
+  /** Most fills per settlement transaction (each may use up to 300k gas: keep it under the block gas limit), and how long a batch waits to fill up. */
+  batchSize: number;
+  batchWaitMs: number;
+  /** How often the chain is polled for new blocks. */
+  pollMs: number;
+}
+
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
     super(`invalid configuration ${setting}: ${message}`);
@@ -116,6 +140,16 @@ const int =
     if (n < min || n > max) throw new ConfigError(setting, `expected ${min}..${max}, got ${n}`);
     return n;
   };
+const oneOf =
+  <T extends string>(values: readonly T[]): Parser<T> =>
+  (raw, setting) => {
+    if (!(values as readonly string[]).includes(raw)) throw new ConfigError(setting, `expected one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+const privateKey: Parser<string> = (raw, setting) => {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(raw.trim())) throw new ConfigError(setting, 'expected 0x and 64 hex digits');
+  return raw.trim();
+};
 const bool: Parser<boolean> = (raw, setting) => {
   const v = raw.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
@@ -164,6 +198,36 @@ export const BRIDGE_FEE_NAMES = [
   'withdrawBridgeFeeArbitrum',
 ] as const;
 
+/**
+ * Compatibility presets (ODDEX_COMPAT): the signing values of the public exchange the spec models, so a bot written
+ * for it signs for Oddex with only its base URL changed. Settings given explicitly still win over a preset.
+ * Sources (public): the exchange's API docs (sx-bet/sx-bet-api-docs, source/includes/_orders.md: the cancel domain
+ * names with version "1.0", the fill domain "SX Bet" with version "6.0"; _references.md: mainnet chain id 4162;
+ * _metadata.md: executorAddress) and its quickstart client (declansx/sx-bet-quickstart: the same executor and fill
+ * domain, and the EIP712FillHasher used as the fill domain's verifyingContract).
+ * The executor is shared with that exchange, so orders signed for one are valid on the other: sandboxes only.
+ */
+export const COMPAT_PRESETS: Readonly<Record<string, (c: Config) => void>> = {
+  sx: (c) => {
+    c.domainNames = {
+      fill: 'SX Bet',
+      cancelV2: 'CancelOrderV2SportX',
+      cancelEvent: 'CancelOrderEventsSportX',
+      cancelAll: 'CancelAllOrdersSportX',
+    };
+    c.domainVersion = '6.0';
+    c.chainId = 4162;
+    c.executorAddress = '0x52adf738AAD93c31f798a30b2C74D658e1E9a562';
+    c.eip712FillHasher = '0x845a2Da2D70fEDe8474b1C8518200798c60aC364';
+  },
+};
+
+const compatPreset: Parser<(c: Config) => void> = (raw, setting) => {
+  const preset = COMPAT_PRESETS[raw.trim().toLowerCase()];
+  if (!preset) throw new ConfigError(setting, `expected one of ${Object.keys(COMPAT_PRESETS).join(', ')}, got "${raw}"`);
+  return preset;
+};
+
 interface Setting<T> {
   env: string;
   parse: Parser<T>;
@@ -180,6 +244,7 @@ export function defaultConfig(): Config {
     storageBusyTimeoutMs: 5000,
     adminToken: undefined,
     demo: true,
+    demoLiquidity: true,
     logLevel: 'info',
     chainId: 4162,
     chainVersion: 'v1',
@@ -212,6 +277,9 @@ export function defaultConfig(): Config {
       inPlayByLeagueMs: {},
     },
     chainConfirmationDelayMs: 1000,
+    chain: 'local',
+    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100 },
+    chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -250,12 +318,15 @@ export function defaultConfig(): Config {
 }
 
 const SETTINGS: Setting<unknown>[] = [
+  // First: a preset sets several values that the settings below may override one by one.
+  setting('ODDEX_COMPAT', compatPreset, (c, apply) => apply(c)),
   setting('ODDEX_HOST', str, (c, v) => (c.host = v)),
   setting('ODDEX_PORT', int(0, 65535), (c, v) => (c.port = v)),
   setting('ODDEX_DATA_DIR', str, (c, v) => (c.dataDir = resolve(v))),
   setting('ODDEX_STORAGE_BUSY_TIMEOUT_MS', int(0, 600_000), (c, v) => (c.storageBusyTimeoutMs = v)),
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
+  setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
   setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),
   setting('ODDEX_CHAIN_VERSION', str, (c, v) => (c.chainVersion = v)),
@@ -280,6 +351,18 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
+  setting('ODDEX_CHAIN', oneOf(['local', 'evm'] as const), (c, v) => (c.chain = v)),
+  setting('ODDEX_RPC_URL', str, (c, v) => (c.evm.rpcUrl = v)),
+  setting('ODDEX_EVM_DEPLOYMENT', str, (c, v) => (c.evm.deploymentFile = resolve(v))),
+  setting('ODDEX_EXECUTOR_KEY', privateKey, (c, v) => (c.evm.executorKey = v)),
+  setting('ODDEX_OPERATOR_KEY', privateKey, (c, v) => (c.evm.operatorKey = v)),
+  setting('ODDEX_EVM_BATCH_SIZE', int(1, 1000), (c, v) => (c.evm.batchSize = v)),
+  setting('ODDEX_EVM_BATCH_WAIT_MS', int(0, 60_000), (c, v) => (c.evm.batchWaitMs = v)),
+  setting('ODDEX_EVM_POLL_MS', int(10, 60_000), (c, v) => (c.evm.pollMs = v)),
+  setting('ODDEX_CHAIN_MAX_BACKLOG', int(1, 10_000_000), (c, v) => (c.chainSubmit.maxBacklog = v)),
+  setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
+  setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
+  setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_VERIFY_THREADS', int(0, 64), (c, v) => (c.verifyThreads = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),

@@ -9,6 +9,7 @@ import type { RealtimeServer } from './realtime/server.js';
 import type { TradingService } from './trading/service.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 import type { SignatureVerifier } from './verify/verifier.js';
+import type { EvmChain } from './chain/evm/evm-chain.js';
 
 export interface MarketReport {
   marketHash: string;
@@ -42,6 +43,8 @@ export interface AppContext {
   trading: TradingService;
   /** Sports, leagues, teams, fixtures, markets, live scores (in memory, written through to SQLite). */
   catalogue: Catalogue;
+  /** With ODDEX_CHAIN=evm: the chain (faucet, balances on chain). */
+  evm?: () => EvmChain | undefined;
   /** The realtime WebSocket server (set by server.ts once the HTTP server exists). */
   realtime?: RealtimeServer;
 }

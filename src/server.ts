@@ -12,10 +12,12 @@ import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
+import type { RunnerOptions } from './trading/runner.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
+import { DemoLiquidity } from './demo/liquidity.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -31,6 +33,8 @@ export interface StartOptions {
   now?: () => number;
   /** Write logs to this destination; default stdout. */
   logDestination?: pino.DestinationStream;
+  /** Replace the settlement chain (tests of chain faults). */
+  createChain?: RunnerOptions['createChain'];
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
@@ -45,19 +49,32 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
   return token;
 }
 
-export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
-  const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
+/** Where a process reaches its own listener: a wildcard address is not one to connect to. */
+const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
+  const log = pino({ level: baseConfig.logLevel }, opts.logDestination ?? process.stdout);
+  // Loaded only when used: viem is a large import the local ledger does not need.
+  const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
+  const config = evm?.config ?? baseConfig;
   const now = opts.now ?? Date.now;
   const storage = openStorage(config.dataDir, config.storageBusyTimeoutMs, log, now());
   try {
-    return await startOnStorage(storage, config, log, now);
+    return await startOnStorage(storage, config, log, now, opts.createChain ?? evm?.createChain, evm?.chain);
   } catch (err) {
     storage.close(); // a failed start gives the data dir back
     throw err;
   }
 }
 
-async function startOnStorage(storage: Storage, config: Config, log: pino.Logger, now: () => number): Promise<Exchange> {
+async function startOnStorage(
+  storage: Storage,
+  config: Config,
+  log: pino.Logger,
+  now: () => number,
+  createChain: RunnerOptions['createChain'],
+  evmChain: AppContext['evm'],
+): Promise<Exchange> {
   const db = storage.db;
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
@@ -73,8 +90,9 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
     catalogue: new Catalogue(db, bus, config.chainVersion),
     verifier: new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log })),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
+    ...(evmChain ? { evm: evmChain } : {}),
   };
-  ctx.trading = new TradingService(ctx);
+  ctx.trading = new TradingService(ctx, createChain);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();
@@ -91,10 +109,21 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
   const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ctx.ready = true));
   log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
+  // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.
+  let demo: DemoLiquidity | undefined;
+  if (config.demo && config.demoLiquidity) {
+    demo = new DemoLiquidity({ url: `http://${loopbackHost(config.host)}:${port}`, adminToken: ctx.adminToken, dataDir: config.dataDir, log: log.child({ module: 'demo' }) });
+    demo.start().then(
+      () => log.info('demo liquidity running'),
+      (err: unknown) => log.error({ err }, 'demo liquidity failed to start'),
+    );
+  }
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
+      await demo?.stop();
       stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests

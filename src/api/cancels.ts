@@ -9,6 +9,8 @@ import { checksumAddress } from '../protocol/address.js';
 import type { VerifyJob } from '../verify/jobs.js';
 import { submitToEngine } from './engine-errors.js';
 import type { Command } from '../engine/types.js';
+import { responses } from './schemas/envelope.js';
+import { CancelResult } from './schemas/trading.js';
 
 const signed = <T extends TProperties>(fields: T) =>
   Type.Object(
@@ -44,7 +46,7 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok(result.cancel);
   }
 
-  app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2 } }, async (request) => {
+  app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelV2>;
     const job: VerifyJob = {
       kind: 'cancelV2',
@@ -59,7 +61,7 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     }));
   });
 
-  app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent } }, async (request) => {
+  app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelEvent>;
     const job: VerifyJob = {
       kind: 'cancelEvent',
@@ -70,7 +72,7 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     return cancel(b, job, (base) => ({ kind: 'cancelEvent', ...base, exchangeEventId: b.exchangeEventId }));
   });
 
-  app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll } }, async (request) => {
+  app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelAll>;
     const job: VerifyJob = {
       kind: 'cancelAll',

@@ -6,6 +6,8 @@ import { badRequest, ok } from './envelope.js';
 import { Address, HASH_PATTERN } from './params.js';
 import { CONSOLIDATED_SORT_FIELDS, consolidatedContextOf, listConsolidated } from '../trading/consolidated.js';
 import { tradeIndexOf } from '../trading/trade-index.js';
+import { responses } from './schemas/envelope.js';
+import { ConsolidatedPage } from './schemas/trades.js';
 
 /** Largest page size; page numbers stop at MAX_PAGE so page * perPage stays a small integer. */
 export const CONSOLIDATED_MAX_PER_PAGE = 100;
@@ -29,9 +31,12 @@ const ConsolidatedQuery = Type.Object({
 export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext): void {
   const description =
     'One entry per fill, bettor and market; a quarter-line bet is two legs plus a synthetic parent whose fillHash is ' +
-    'keccak256("quarter:" + fillHash + lower-case bettor). totalStake and totalReturn are wei; netReturn, ' +
-    'settleNetReturnValue and totalBetTimeValue human units. Fills waiting on the chain are not listed.';
-  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery } }, async (request) => {
+    'keccak256("quarter:" + fillHash + lower-case bettor). Amounts are exact decimal strings in base-token units, never ' +
+    'wei: totalStake, totalReturn, netReturn, crosschainNetReturn, settleNetReturnValue and totalBetTimeValue (e.g. "40", ' +
+    '"12.5" of the 6-decimal token); netReturnBetTimeValue is the same as a number; weightedAverageOdds stays ' +
+    '10^20-scaled. Fills waiting on the chain are not listed. recent_trades_consolidated:global publishes one such ' +
+    'entry per publication.';
+  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: responses(ConsolidatedPage) } }, async (request) => {
     const q = request.query as Static<typeof ConsolidatedQuery>;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
       throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');

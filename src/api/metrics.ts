@@ -48,6 +48,24 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
       this.set(pending);
     },
   });
+  const chain = () => ctx.trading.runner.chain;
+  new Counter({
+    name: 'oddex_chain_submit_failures_total',
+    help: 'Attempts to hand a fill to the settlement chain that threw or timed out (each is retried)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(chain().failures);
+    },
+  });
+  new Gauge({
+    name: 'oddex_chain_submit_backlog',
+    help: 'Fills the settlement chain has not settled yet (waiting to be taken, retrying, or in flight)',
+    registers: [registry],
+    collect() {
+      this.set(chain().backlog);
+    },
+  });
   new Gauge({
     name: 'oddex_realtime_connections',
     help: 'Open realtime WebSocket connections',

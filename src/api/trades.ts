@@ -7,6 +7,8 @@ import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { sameAddress } from '../protocol/address.js';
 import { tradeToOrderTradeRest, tradeToRest } from '../trading/render.js';
+import { responses } from './schemas/envelope.js';
+import { OrderTrades, TradesPage } from './schemas/trades.js';
 
 const TradesQuery = Type.Object({
   startDate: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -32,7 +34,10 @@ function decodeKey(key: string): number {
 }
 
 export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/trades', { schema: { tags: ['trades'], querystring: TradesQuery } }, async (request) => {
+  const description =
+    'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
+    'object per publication (not an array).';
+  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
     const q = request.query as Static<typeof TradesQuery>;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
@@ -75,7 +80,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
   });
 
   const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
-  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery } }, async (request) => {
+  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: responses(OrderTrades) } }, async (request) => {
     const q = request.query as Static<typeof OrderTradesQuery>;
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),

@@ -1,9 +1,13 @@
 // The default chain: an in-process ERC-20-like ledger of the base token. Deterministic, driven by engine commands.
 // Free balances per address, plus escrow per (address, market) for bets waiting on their market's outcome.
 
+const MAX_UINT256 = (1n << 256n) - 1n;
+
 export class LocalLedger {
   private readonly balances = new Map<string, bigint>();
   private readonly escrow = new Map<string, Map<string, bigint>>();
+  /** Allowances for the transfer proxy, tracked only when balances live on a chain (absent: unlimited). */
+  private readonly allowances = new Map<string, bigint>();
   /** Everything ever minted: the sum of all balances and escrow always equals it. */
   minted = 0n;
 
@@ -19,6 +23,35 @@ export class LocalLedger {
 
   escrowIn(address: string, marketHash: string): bigint {
     return this.escrow.get(address)?.get(marketHash) ?? 0n;
+  }
+
+  /** What fills may take from a wallet: its balance, capped by its allowance where one is tracked. */
+  spendable(address: string): bigint {
+    const balance = this.balanceOf(address);
+    const allowance = this.allowances.get(address);
+    return allowance !== undefined && allowance < balance ? allowance : balance;
+  }
+
+  setAllowance(address: string, amount: bigint): void {
+    this.allowances.set(address, amount);
+  }
+
+  /** A fill spent part of the allowance (an ERC-20 leaves a maximal allowance untouched). */
+  spendAllowance(address: string, amount: bigint): void {
+    const allowance = this.allowances.get(address);
+    if (allowance === undefined || allowance === MAX_UINT256) return;
+    this.allowances.set(address, allowance > amount ? allowance - amount : 0n);
+  }
+
+  /**
+   * A wallet's balance as the chain moved it outside our settlement: credits count as minted, debits as burnt.
+   * A debit larger than what we knew of is clamped at zero (we may have started following mid-way).
+   */
+  applyChainDelta(address: string, delta: bigint): void {
+    const balance = this.balanceOf(address);
+    const next = balance + delta < 0n ? 0n : balance + delta;
+    this.balances.set(address, next);
+    this.minted += next - balance;
   }
 
   mint(address: string, amount: bigint): void {

@@ -1,8 +1,40 @@
 // Where accepted fills go to settle. The chain decides when a fill executes; the engine then applies it
-// against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise).
+// against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise), or, for an on-chain
+// settlement, as the chain reports it.
+import type { ChainExecution, ChainTokenEvents, Outcome } from '../engine/types.js';
+import type { RefundEvent } from '../engine/refunds.js';
+
+/** A market the operator reported, with every bettor holding a position in it. */
+export interface ReportedMarket {
+  marketHash: string;
+  outcome: Outcome;
+  bettors: string[];
+}
+
+/** What a chain reports back; each call becomes one journaled engine command. */
+export interface ChainSink {
+  /** The fill executed or failed; without `execution` the engine decides by its own ledger (the local chain). */
+  executed(fillHash: string, execution?: ChainExecution): void;
+  /** These fills were sent to the chain in transaction `txHash`. */
+  attempted(fillHashes: string[], txHash: string): void;
+  /** Wallet balances and allowances moved on chain, up to and including block `toBlock`. */
+  tokenEvents(events: ChainTokenEvents, toBlock: number): void;
+}
 export interface SettlementChain {
-  /** A fill was accepted at `acceptedAt` (ms); the chain calls back once it has executed. */
-  submit(fillHash: string, acceptedAt: number): void;
+  /**
+   * A fill was accepted at `acceptedAt` (ms); the chain calls back once it has executed. May be async: it
+   * resolves once the chain has taken the fill, and throwing or rejecting means "not taken, try again".
+   * Must be idempotent per fill hash: a submit that timed out may be repeated while the first still runs.
+   */
+  submit(fillHash: string, acceptedAt: number): void | Promise<void>;
+  /** Fills the chain has taken but not yet reported on (sent, not mined or not yet seen). */
+  readonly inFlight?: number;
+  /** Markets were reported: an on-chain escrow records the outcome and pays the bettors. Idempotent. */
+  marketsReported?(markets: ReportedMarket[]): void;
+  /** Capital-efficiency refunds the engine paid from escrow: an on-chain escrow pays them too. Idempotent. */
+  refundsPaid?(refunds: readonly RefundEvent[]): void;
+  /** Called once the engine is rebuilt from the journal, before pending fills are resubmitted. */
+  start?(): void;
   stop(): void;
 }
 
@@ -14,18 +46,18 @@ export class LocalChain implements SettlementChain {
   constructor(
     private readonly confirmationDelayMs: number,
     private readonly now: () => number,
-    private readonly onExecuted: (fillHash: string) => void,
+    private readonly sink: Pick<ChainSink, 'executed'>,
   ) {}
 
   submit(fillHash: string, acceptedAt: number): void {
     if (this.stopped) return;
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        this.onExecuted(fillHash);
-      },
-      Math.max(0, acceptedAt + this.confirmationDelayMs - this.now()),
-    );
+    // Wall-clock time can jump back (NTP, a restored VM): a fill accepted "in the future" still waits at most
+    // one confirmation delay from now, so no clock change can strand it.
+    const wait = Math.min(this.confirmationDelayMs, Math.max(0, acceptedAt + this.confirmationDelayMs - this.now()));
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.sink.executed(fillHash);
+    }, wait);
     this.timers.add(timer);
   }
 

@@ -16,6 +16,7 @@ import {
   type EngineEvents,
   type EngineParams,
   type AccountRestriction,
+  type ChainExecution,
   type FillRecord,
   type FillResult,
   type Heartbeat,
@@ -41,6 +42,7 @@ export function fillableTakerSpace(o: Order): bigint {
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
 const isExpired = (o: Order, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
+const ZERO = '0x0000000000000000000000000000000000000000';
 const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
 
 export interface HeartbeatResult {
@@ -118,7 +120,19 @@ export class Engine {
       case 'fill':
         return { kind: 'fill', fill: this.fill(cmd) };
       case 'confirmFill':
-        this.confirmFill(cmd.fillHash, cmd.at);
+        this.confirmFill(cmd.fillHash, cmd.at, cmd.chain);
+        return { kind: 'none' };
+      case 'fillAttempt':
+        for (const fillHash of cmd.fillHashes) {
+          const record = this.fills.get(fillHash);
+          if (!record || record.status !== 'PENDING') continue;
+          (record.attempts ??= []).push(cmd.txHash);
+          record.lastAttemptAt = cmd.at;
+          for (const id of record.tradeIds) this.events.trades.add(id);
+        }
+        return { kind: 'none' };
+      case 'chainEvents':
+        this.applyChainEvents(cmd);
         return { kind: 'none' };
       case 'cancelOrders':
       case 'cancelEvent':
@@ -142,6 +156,9 @@ export class Engine {
       case 'reportMarkets':
         for (const r of cmd.reports) this.reportMarket(r.marketHash, r.outcome, cmd.at);
         return { kind: 'none' };
+      case 'cancelMarketOrders':
+        for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
+        return { kind: 'none' };
       case 'liftRestriction':
         this.restrictions.delete(cmd.address);
         return { kind: 'none' };
@@ -160,7 +177,30 @@ export class Engine {
 
   /** Wallet balance not yet committed to open orders or pending taker stakes. */
   freeBalance(address: string): bigint {
-    return this.ledger.balanceOf(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
+    return this.ledger.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
+  }
+
+  /** Last block whose token events were applied (chain adapters resume after it). */
+  chainCursor = -1;
+
+  /** Wallet balances and allowances moved on chain; a shortfall takes the newest orders off the book. */
+  private applyChainEvents(cmd: Extract<Command, { kind: 'chainEvents' }>): void {
+    const touched = new Set<string>();
+    for (const t of cmd.transfers) {
+      if (t.from !== ZERO) this.ledger.applyChainDelta(t.from, -t.amount);
+      if (t.to !== ZERO) this.ledger.applyChainDelta(t.to, t.amount);
+      touched.add(t.from).add(t.to);
+    }
+    for (const a of cmd.approvals) {
+      this.ledger.setAllowance(a.owner, a.amount);
+      touched.add(a.owner);
+    }
+    touched.delete(ZERO);
+    for (const address of touched) {
+      this.events.accounts.add(address);
+      this.enforceExposure(address, cmd.at);
+    }
+    this.chainCursor = cmd.toBlock;
   }
 
   private addTo(map: Map<string, bigint>, key: string, delta: bigint): void {
@@ -339,6 +379,7 @@ export class Engine {
       matches,
       tradeIds: [],
       totalTakerStake,
+      ...(cmd.signed ? { signed: cmd.signed } : {}),
     };
     for (const m of matches) {
       const o = this.orders.get(m.orderHash)!;
@@ -415,14 +456,29 @@ export class Engine {
     this.events.trades.add(trade.id);
   }
 
-  /** The chain executes the fill: both sides' stakes move to escrow, or the fill fails and frees its space. */
-  private confirmFill(fillHash: string, at: number): void {
+  /**
+   * The chain executes the fill: both sides' stakes move to escrow, or the fill fails and frees its space.
+   * The local chain decides by the ledger's balances; an on-chain settlement reports what happened.
+   */
+  private confirmFill(fillHash: string, at: number, chain?: ChainExecution): void {
     const record = this.fills.get(fillHash);
     if (!record || record.status !== 'PENDING') return;
     const owed = new Map<string, bigint>([[record.taker, record.totalTakerStake]]);
     for (const m of record.matches) this.addTo(owed, m.maker, m.makerStake);
-    const funded = [...owed].every(([address, amount]) => this.ledger.balanceOf(address) >= amount);
+    const funded = chain ? chain.executed : [...owed].every(([address, amount]) => this.ledger.balanceOf(address) >= amount);
     record.status = funded ? 'SUCCESS' : 'FAILED';
+    if (chain) {
+      if (chain.txHash !== undefined) record.txHash = chain.txHash;
+      if (chain.reason !== undefined) record.failureReason = chain.reason;
+      // The chain moved these stakes: our view of the wallets must hold them (it can lag the chain).
+      if (funded) {
+        for (const [address, amount] of owed) {
+          const short = amount - this.ledger.balanceOf(address);
+          if (short > 0n) this.ledger.applyChainDelta(address, short);
+          this.ledger.spendAllowance(address, amount);
+        }
+      }
+    }
 
     for (const m of record.matches) {
       const o = this.orders.get(m.orderHash)!;
@@ -580,13 +636,18 @@ export class Engine {
 
   // ---- settlement -----------------------------------------------------------------------------
 
-  private reportMarket(marketHash: string, outcome: Outcome, at: number): void {
-    if (this.reported.has(marketHash)) return;
-    this.reported.set(marketHash, outcome);
+  /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
+  private cancelBook(marketHash: string, at: number): void {
     const book = this.books.get(marketHash);
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
       for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
     }
+  }
+
+  private reportMarket(marketHash: string, outcome: Outcome, at: number): void {
+    if (this.reported.has(marketHash)) return;
+    this.reported.set(marketHash, outcome);
+    this.cancelBook(marketHash, at);
     for (const [bettor, trades] of this.positions.get(marketHash) ?? []) {
       this.settlePositions(marketHash, bettor, trades, outcome, this.refundedTo(marketHash, bettor), at);
     }

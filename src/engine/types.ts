@@ -76,6 +76,39 @@ export interface FillRecord {
   matches: { orderHash: string; maker: string; makerStake: bigint; takerStake: bigint; odds: bigint }[];
   tradeIds: string[];
   totalTakerStake: bigint;
+  /** What the taker signed, kept so an on-chain executor can prove the fill. */
+  signed?: SignedFill;
+  /** Transactions that carried this fill to the chain, oldest first, and when the last was sent. */
+  attempts?: string[];
+  lastAttemptAt?: number;
+  /** The transaction that executed (or failed) the fill, and the revert reason of a failure. */
+  txHash?: string;
+  failureReason?: string;
+}
+
+/** The taker's signed request as sent: strings exactly as signed, amounts as parsed. */
+export interface SignedFill {
+  market: string;
+  baseToken: string;
+  stakeWei: bigint;
+  desiredOdds: bigint;
+  oddsSlippage: number;
+  takerSig: string;
+}
+
+/** What an on-chain settlement reported for one fill. */
+export interface ChainExecution {
+  executed: boolean;
+  /** Absent when the fill never reached the chain (it could not be presented). */
+  txHash?: string;
+  reason?: string;
+}
+
+/** Token movements observed on chain that did not come from our own settlement transactions, in block order. */
+export interface ChainTokenEvents {
+  transfers: { from: string; to: string; amount: bigint }[];
+  /** Allowances set for the transfer proxy (absolute values). */
+  approvals: { owner: string; amount: bigint }[];
 }
 
 export interface Heartbeat {
@@ -148,14 +181,19 @@ export type Command =
       desiredOdds: bigint;
       oddsSlippage: number;
       fillSalt: string;
+      signed?: SignedFill;
     }
-  | { kind: 'confirmFill'; at: number; fillHash: string }
+  | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
+  | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
+  | ({ kind: 'chainEvents'; at: number; toBlock: number } & ChainTokenEvents)
   | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
   | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
   | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] }
+  /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
+  | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
   | { kind: 'liftRestriction'; at: number; address: string };
 
 export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';

@@ -70,11 +70,26 @@ export function refundGroups(refunds: readonly RefundEvent[], f: RefundFilter, d
   }));
 }
 
+/** A group as ce_refunds:{bettor} carries it: the spec's `totalRefunded` (number) in place of the REST total. */
+export type ChannelRefundGroup = {
+  marketHash: string;
+  baseToken: string;
+  totalRefunded: number;
+  events: Record<string, unknown>[];
+};
+
+const toChannelGroup = (g: RefundGroup): ChannelRefundGroup => ({
+  marketHash: g.marketHash,
+  baseToken: g.baseToken,
+  totalRefunded: g.totalRefundedBetTimeValue,
+  events: g.events,
+});
+
 /**
- * Publications after a commit: for each bettor who got refunds, their groups (all of each group's events, newest
- * first, as GET /trades/portfolio/refunds with sortAsc=false shows them) on the markets of their changed trades.
+ * Publications after a commit: for each bettor who got refunds, their groups (all of each group's events, maker and
+ * taker alike, newest first) on the markets of their changed trades.
  */
-export function changedRefundGroups(engine: Engine, events: EngineEvents, decimals: number): { bettor: string; groups: RefundGroup[] }[] {
+export function changedRefundGroups(engine: Engine, events: EngineEvents, decimals: number): { bettor: string; groups: ChannelRefundGroup[] }[] {
   if (events.refunds.size === 0) return [];
   const markets = new Map<string, Set<string>>();
   for (const id of events.trades) {
@@ -85,6 +100,6 @@ export function changedRefundGroups(engine: Engine, events: EngineEvents, decima
   return [...events.refunds].map((bettor) => {
     const touched = markets.get(bettor) ?? new Set<string>();
     const groups = refundGroups(engine.refunds, { bettor }, decimals, false).filter((g) => touched.has(g.marketHash));
-    return { bettor, groups };
+    return { bettor, groups: groups.map(toChannelGroup) };
   });
 }

@@ -1,5 +1,5 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
-import type { Order, Trade } from '../engine/types.js';
+import type { FillRecord, Order, Trade } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import type { SettlementView } from './settlement-credit.js';
 
@@ -28,6 +28,18 @@ export function orderToRest(o: Order): Record<string, unknown> {
   };
 }
 
+/** Open orders are on the book (ACTIVE, or INACTIVE while an exhausting fill is pending). */
+const isOnBook = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
+
+/**
+ * An order as the order channels carry it: the GET /orders object plus what realtime clients track books by,
+ * `status` (`ACTIVE` while the order is on the book, `INACTIVE` once it left: filled, cancelled or expired) and
+ * `updateTime` (ms of the last change, to order two updates of one order).
+ */
+export function orderToChannel(o: Order): Record<string, unknown> {
+  return { ...orderToRest(o), status: isOnBook(o) ? 'ACTIVE' : 'INACTIVE', updateTime: o.updatedAt };
+}
+
 export interface TradeRenderContext {
   decimals: number;
   chainVersion: string;
@@ -35,6 +47,20 @@ export interface TradeRenderContext {
   marketType(marketHash: string): number | undefined;
   /** Refund-aware settlement figures; without it trades render as if no refunds were paid. */
   settlement?: SettlementView;
+  /** The fill of a trade, for the transactions that carried it on chain. */
+  fillOf?(fillHash: string): FillRecord | undefined;
+}
+
+/** The fill's transactions: on chain the real ones; on the local ledger the fill hash stands for them. */
+function fillTransactions(t: Trade, rc: TradeRenderContext) {
+  const fill = rc.fillOf?.(t.fillHash);
+  const attempts = fill?.attempts ?? [];
+  return {
+    fillOrderHash: fill?.txHash ?? attempts.at(-1) ?? t.fillHash,
+    fillOrderHashAttempts: attempts.length > 0 ? [...attempts] : [t.fillHash],
+    lastMineAttemptTime: iso(fill?.lastAttemptAt ?? t.betTime),
+    ...(fill?.failureReason !== undefined ? { failureReason: fill.failureReason } : {}),
+  };
 }
 
 /** Net result of a settled trade in wei: payout minus stake. */
@@ -63,9 +89,7 @@ function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> 
       ? { settleDate: new Date(t.settleDate!).toISOString(), outcome: t.outcome, settleTxHash: t.settleTxHash }
       : {}),
     contractsVersion: rc.chainVersion,
-    fillOrderHash: t.fillHash,
-    fillOrderHashAttempts: [t.fillHash],
-    lastMineAttemptTime: iso(t.betTime),
+    ...fillTransactions(t, rc),
     beneficiaryType: 0,
     targetNonce: 0,
     chainVersion: rc.chainVersion,

@@ -4,7 +4,8 @@
 import { Engine, type CommandResult } from '../engine/engine.js';
 import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
 import type { Journal } from '../store/journal.js';
-import { LocalChain, type SettlementChain } from '../chain/settlement-chain.js';
+import { LocalChain, type ChainSink, type SettlementChain } from '../chain/settlement-chain.js';
+import { ChainSubmitter, type ChainSubmitterOptions } from '../chain/chain-submitter.js';
 
 export interface RunnerOptions {
   now: () => number;
@@ -13,6 +14,10 @@ export interface RunnerOptions {
   afterCommit: (events: EngineEvents) => void;
   onFatal: (err: unknown) => void;
   expirySweepMs?: number;
+  /** The settlement chain, given where to report; default the local chain. */
+  createChain?: (sink: ChainSink, engine: Engine) => SettlementChain;
+  /** Timeouts and backoff for handing fills to the chain, and the report of each failed attempt. */
+  chainSubmit: ChainSubmitterOptions;
 }
 
 interface Pending {
@@ -30,16 +35,24 @@ export class EngineRunner {
   private unpublished: EngineEvents | undefined;
   private broken: unknown;
   private sweep: NodeJS.Timeout | undefined;
-  readonly chain: SettlementChain;
+  /** Refunds already handed to the chain (all of them are handed again at start: the chain pays each once). */
+  private refundsHanded = 0;
+  /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never the runner broken. */
+  readonly chain: ChainSubmitter;
 
   constructor(
     readonly engine: Engine,
     private readonly journal: Journal,
     private readonly opts: RunnerOptions,
   ) {
-    this.chain = new LocalChain(opts.chainConfirmationDelayMs, opts.now, (fillHash) =>
-      this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err)),
-    );
+    const run = (cmd: Command) => void this.submit(cmd).catch((err) => this.opts.onFatal(err));
+    const sink: ChainSink = {
+      executed: (fillHash, chain) => run({ kind: 'confirmFill', at: this.opts.now(), fillHash, ...(chain ? { chain } : {}) }),
+      attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: this.opts.now(), fillHashes, txHash }),
+      tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: this.opts.now(), toBlock, ...events }),
+    };
+    const chain = opts.createChain?.(sink, engine) ?? new LocalChain(opts.chainConfirmationDelayMs, opts.now, sink);
+    this.chain = new ChainSubmitter(chain, opts.chainSubmit);
   }
 
   /** Rebuilds the engine from the journal; returns the number of commands replayed. */
@@ -59,9 +72,11 @@ export class EngineRunner {
 
   /** Resubmits fills still pending after a restart and starts the expiry sweep. */
   start(): void {
+    this.chain.start();
     for (const fill of this.engine.fills.values()) {
       if (fill.status === 'PENDING') this.chain.submit(fill.fillHash, fill.acceptedAt);
     }
+    this.handRefunds();
     this.sweep = setInterval(() => this.sweepExpired(), this.opts.expirySweepMs ?? 200);
     this.sweep.unref();
   }
@@ -115,6 +130,7 @@ export class EngineRunner {
       merged.submittedFills.push(...p.events.submittedFills);
     }
     for (const fillHash of merged.submittedFills) this.chain.submit(fillHash, this.engine.fills.get(fillHash)!.acceptedAt);
+    this.handRefunds();
     // Reply first, fan out after: the callers' replies are written in the microtasks that follow this flush; the
     // realtime rendering waits for the next turn, so however many subscribers a book has, it never delays them.
     this.unpublished = merged;
@@ -130,6 +146,13 @@ export class EngineRunner {
     if (!events) return;
     this.unpublished = undefined;
     this.opts.afterCommit(events);
+  }
+
+  private handRefunds(): void {
+    const refunds = this.engine.refunds;
+    if (this.refundsHanded === refunds.length) return;
+    this.chain.refundsPaid(refunds.slice(this.refundsHanded));
+    this.refundsHanded = refunds.length;
   }
 
   private sweepExpired(): void {

@@ -5,8 +5,8 @@ import type { MarketRecord } from '../catalogue/catalogue.js';
 import { Engine } from '../engine/engine.js';
 import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
 import { Journal } from '../store/journal.js';
-import { EngineRunner } from './runner.js';
-import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
+import { EngineRunner, type RunnerOptions } from './runner.js';
+import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, consolidatedContextOf } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
 import { settlementViewOf } from './settlement-credit.js';
@@ -24,7 +24,10 @@ export class TradingService implements TradingHooks {
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    createChain?: RunnerOptions['createChain'],
+  ) {
     const c = ctx.config;
     this.engine = new Engine({
       oddsLadderStepSize: c.oddsLadderStepSize,
@@ -45,20 +48,34 @@ export class TradingService implements TradingHooks {
         ctx.log.fatal({ err }, 'journal write failed; refusing trading until restart');
         ctx.ready = false;
       },
+      createChain,
+      chainSubmit: {
+        ...c.chainSubmit,
+        onFailure: ({ fillHash, attempt, retryInMs, err }) =>
+          ctx.log.warn({ err, fillHash, attempt, retryInMs }, 'settlement chain did not take a fill; it stays PENDING and is retried'),
+      },
     });
     this.render = {
       decimals: c.baseTokenDecimals,
       chainVersion: c.chainVersion,
       marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
       settlement: settlementViewOf(this.engine),
+      fillOf: (fillHash) => this.engine.fills.get(fillHash),
     };
   }
 
-  /** Replays the journal, then starts timers. */
+  /**
+   * Replays the journal, then starts timers. Orders still resting on markets closed in play (a stop between the
+   * fixture going live and their cancel) are cancelled now.
+   */
   start(): number {
     const replayed = this.runner.replay();
     for (const marketHash of this.engine.books.keys()) this.refreshBestOdds(marketHash, this.ctx.now());
     this.runner.start();
+    const closed = [...this.engine.books.keys()].flatMap((h) => this.ctx.catalogue.getMarket(h) ?? []);
+    this.cancelRestingOrders(closed.filter((m) => this.ctx.catalogue.isClosedInPlay(m))).catch((err: unknown) =>
+      this.ctx.log.error({ err }, 'cancelling orders of markets closed in play failed'),
+    );
     return replayed;
   }
 
@@ -69,7 +86,22 @@ export class TradingService implements TradingHooks {
   // ---- TradingHooks -----------------------------------------------------------------------------
 
   async marketsReported(reports: MarketReport[]): Promise<void> {
+    // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
+    const bettors = reports.map((r) => [...(this.engine.positions.get(r.marketHash)?.keys() ?? [])]);
     await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
+    this.runner.chain.marketsReported(reports.map((r, i) => ({ ...r, bettors: bettors[i]! })));
+  }
+
+  /** The fixture went live: pre-game quotes on its markets not enabled for in-play betting are cancelled. */
+  async fixtureWentLive(exchangeEventId: string): Promise<void> {
+    const catalogue = this.ctx.catalogue;
+    await this.cancelRestingOrders(catalogue.marketsOfEvent(exchangeEventId).filter((m) => catalogue.isClosedInPlay(m)));
+  }
+
+  private async cancelRestingOrders(markets: readonly MarketRecord[]): Promise<void> {
+    const withOrders = markets.filter((m) => (this.engine.books.get(m.marketHash)?.allOrders().length ?? 0) > 0);
+    if (withOrders.length === 0) return;
+    await this.runner.submit({ kind: 'cancelMarketOrders', at: this.ctx.now(), marketHashes: withOrders.map((m) => m.marketHash) });
   }
 
   matchedVolume(): ReadonlyMap<string, bigint> {
@@ -82,26 +114,37 @@ export class TradingService implements TradingHooks {
     return {
       marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
-      tradeable: market.status === 'ACTIVE',
+      tradeable: market.status === 'ACTIVE' && !this.ctx.catalogue.isClosedInPlay(market),
       ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
     };
   }
 
-  /** Best odds of one market as GET /orders/odds/best reports it. */
-  bestOddsEntry(marketHash: string): Record<string, unknown> {
-    const side = (one: boolean) =>
-      this.bestOdds.get(`${marketHash}:${one}`) ?? { percentageOdds: null, updatedAt: 0 };
+  /**
+   * Best odds of one market as GET /orders/odds/best reports it: a side without orders is left out, and a market
+   * without any orders has no entry (undefined), so no percentageOdds is ever null.
+   */
+  bestOddsEntry(marketHash: string): Record<string, unknown> | undefined {
+    const side = (one: boolean) => {
+      const best = this.bestOdds.get(`${marketHash}:${one}`);
+      return best?.percentageOdds ? { percentageOdds: best.percentageOdds, updatedAt: best.updatedAt } : undefined;
+    };
+    const outcomeOne = side(true);
+    const outcomeTwo = side(false);
+    if (!outcomeOne && !outcomeTwo) return undefined;
     return {
       marketHash,
       baseToken: this.ctx.config.baseTokenAddress,
-      outcomeOne: side(true),
-      outcomeTwo: side(false),
+      ...(outcomeOne ? { outcomeOne } : {}),
+      ...(outcomeTwo ? { outcomeTwo } : {}),
     };
   }
 
   // ---- realtime feed ----------------------------------------------------------------------------
 
-  /** Returns the sides whose best odds moved. */
+  /**
+   * Returns the best_odds:global items of the sides whose best odds moved to a price. A side that lost its last
+   * order is remembered but not published: no percentageOdds on the wire is ever null.
+   */
   private refreshBestOdds(marketHash: string, at: number): Record<string, unknown>[] {
     const moved: Record<string, unknown>[] = [];
     for (const one of [true, false]) {
@@ -111,12 +154,16 @@ export class TradingService implements TradingHooks {
       if (previous && previous.percentageOdds === odds) continue;
       if (!previous && odds === null) continue;
       this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
+      if (odds === null) continue;
+      const market = this.ctx.catalogue.getMarket(marketHash);
       moved.push({
         marketHash,
         baseToken: this.ctx.config.baseTokenAddress,
         isMakerBettingOutcomeOne: one,
         percentageOdds: odds,
         updatedAt: at,
+        sportId: market?.sportId ?? 0,
+        leagueId: market?.leagueId ?? 0,
       });
     }
     return moved;
@@ -136,7 +183,7 @@ export class TradingService implements TradingHooks {
       bus.emit('orders', {
         marketHash,
         exchangeEventId: orders[0]!.exchangeEventId,
-        orders: orders.map(orderToRest),
+        orders: orders.map(orderToChannel),
       });
     }
     const moved = [...events.books].flatMap((m) => this.refreshBestOdds(m, at));

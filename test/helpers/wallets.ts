@@ -86,25 +86,21 @@ const FILL_TYPES = {
   ],
 } as const;
 
-export interface FillInput {
+/** The fill request fields a taker signs, strings exactly as sent. */
+export interface SignedFillFields {
   market: string;
-  isTakerBettingOutcomeOne: boolean;
+  baseToken: string;
   stakeWei: bigint;
   desiredOdds: bigint;
-  oddsSlippage?: number;
-  fillSalt?: bigint;
+  oddsSlippage: bigint;
+  isTakerBettingOutcomeOne: boolean;
+  fillSalt: bigint;
 }
 
-export async function signedFill(wallet: PrivateKeyAccount, config: Config, f: FillInput) {
-  const fillSalt = f.fillSalt ?? randomSalt();
-  const oddsSlippage = f.oddsSlippage ?? 0;
-  const takerSig = await wallet.signTypedData({
-    domain: {
-      name: config.domainNames.fill,
-      version: config.domainVersion,
-      chainId: config.chainId,
-      verifyingContract: config.eip712FillHasher as Hex,
-    },
+/** The taker's EIP-712 signature of a fill request over `domain`, by viem. */
+export function signFillRequest(wallet: PrivateKeyAccount, domain: { name: string; version: string; chainId: number; verifyingContract: Hex }, f: SignedFillFields): Promise<Hex> {
+  return wallet.signTypedData({
+    domain,
     types: FILL_TYPES,
     primaryType: 'Details',
     message: {
@@ -117,17 +113,36 @@ export async function signedFill(wallet: PrivateKeyAccount, config: Config, f: F
       fills: {
         stakeWei: f.stakeWei.toString(),
         marketHash: f.market,
-        baseToken: config.baseTokenAddress,
+        baseToken: f.baseToken,
         desiredOdds: f.desiredOdds.toString(),
-        oddsSlippage: BigInt(oddsSlippage),
+        oddsSlippage: f.oddsSlippage,
         isTakerBettingOutcomeOne: f.isTakerBettingOutcomeOne,
-        fillSalt,
+        fillSalt: f.fillSalt,
         beneficiary: '0x0000000000000000000000000000000000000000',
         beneficiaryType: 0,
         cashOutTarget: ('0x' + '0'.repeat(64)) as Hex,
       },
     },
   });
+}
+
+export interface FillInput {
+  market: string;
+  isTakerBettingOutcomeOne: boolean;
+  stakeWei: bigint;
+  desiredOdds: bigint;
+  oddsSlippage?: number;
+  fillSalt?: bigint;
+}
+
+export async function signedFill(wallet: PrivateKeyAccount, config: Config, f: FillInput) {
+  const fillSalt = f.fillSalt ?? randomSalt();
+  const oddsSlippage = f.oddsSlippage ?? 0;
+  const takerSig = await signFillRequest(
+    wallet,
+    { name: config.domainNames.fill, version: config.domainVersion, chainId: config.chainId, verifyingContract: config.eip712FillHasher as Hex },
+    { market: f.market, baseToken: config.baseTokenAddress, stakeWei: f.stakeWei, desiredOdds: f.desiredOdds, oddsSlippage: BigInt(oddsSlippage), isTakerBettingOutcomeOne: f.isTakerBettingOutcomeOne, fillSalt },
+  );
   return {
     market: f.market,
     baseToken: config.baseTokenAddress,

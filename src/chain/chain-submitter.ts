@@ -1,0 +1,92 @@
+// Hands fills to the settlement chain without ever letting the chain take the exchange down: a submit that
+// throws, rejects or does not answer in time leaves the fill PENDING and is retried with exponential backoff.
+import type { RefundEvent } from '../engine/refunds.js';
+import type { ReportedMarket, SettlementChain } from './settlement-chain.js';
+
+export interface ChainSubmitterOptions {
+  /** A submit that has not settled after this long counts as failed. */
+  timeoutMs: number;
+  /** First retry delay; doubles per failed attempt up to `maxBackoffMs`. */
+  minBackoffMs: number;
+  maxBackoffMs: number;
+  /** One call per failed attempt: for the log line. */
+  onFailure: (failure: { fillHash: string; attempt: number; retryInMs: number; err: unknown }) => void;
+}
+
+class SubmitTimeout extends Error {
+  constructor(ms: number) {
+    super(`the settlement chain did not take the fill within ${ms} ms`);
+  }
+}
+
+export class ChainSubmitter {
+  /** Failed submit attempts since start (the metric). */
+  failures = 0;
+  /** Fills the chain has not taken yet, with their failed attempts so far. */
+  private readonly waiting = new Map<string, number>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly chain: SettlementChain,
+    private readonly opts: ChainSubmitterOptions,
+  ) {}
+
+  /** Fills the chain has not settled yet: not taken (in a call or between retries), or taken and in flight. */
+  get backlog(): number {
+    return this.waiting.size + (this.chain.inFlight ?? 0);
+  }
+
+  start(): void {
+    this.chain.start?.();
+  }
+
+  marketsReported(markets: ReportedMarket[]): void {
+    this.chain.marketsReported?.(markets);
+  }
+
+  refundsPaid(refunds: readonly RefundEvent[]): void {
+    if (refunds.length > 0) this.chain.refundsPaid?.(refunds);
+  }
+
+  /** Never throws: failures are counted, reported and retried. */
+  submit(fillHash: string, acceptedAt: number): void {
+    if (this.stopped || this.waiting.has(fillHash)) return;
+    this.waiting.set(fillHash, 0);
+    void this.attempt(fillHash, acceptedAt);
+  }
+
+  private async attempt(fillHash: string, acceptedAt: number): Promise<void> {
+    let timeout: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(() => this.chain.submit(fillHash, acceptedAt)),
+        new Promise<never>((_, reject) => {
+          timeout = setTimeout(() => reject(new SubmitTimeout(this.opts.timeoutMs)), this.opts.timeoutMs);
+        }),
+      ]);
+      this.waiting.delete(fillHash);
+    } catch (err) {
+      if (this.stopped) return;
+      const attempt = (this.waiting.get(fillHash) ?? 0) + 1;
+      this.waiting.set(fillHash, attempt);
+      this.failures++;
+      const retryInMs = Math.min(this.opts.maxBackoffMs, this.opts.minBackoffMs * 2 ** (attempt - 1));
+      this.opts.onFailure({ fillHash, attempt, retryInMs, err });
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (!this.stopped) void this.attempt(fillHash, acceptedAt);
+      }, retryInMs);
+      this.timers.add(timer);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.chain.stop();
+  }
+}

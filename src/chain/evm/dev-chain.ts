@@ -1,0 +1,48 @@
+// `npm run chain`: a local chain for development. Starts anvil from the npm package on 127.0.0.1, deploys the
+// contracts, funds the demo wallets (tokens minted and the transfer proxy approved) and writes the deployment
+// file that `ODDEX_CHAIN=evm npm start` reads. Runs until interrupted; anvil stops with it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createPublicClient, createWalletClient, http, maxUint256 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { loadConfig } from '../../config.js';
+import { startAnvil } from './anvil.js';
+import { oddexTokenAbi } from './contracts.js';
+import { deployContracts } from './deploy.js';
+import { DEV_DEMO_KEYS, DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from './dev-accounts.js';
+import { deploymentFileOf } from './setup.js';
+
+const DEMO_FUNDS = 10_000n * 10n ** 6n;
+
+const config = loadConfig(process.env, process.argv.slice(2));
+const anvil = await startAnvil({ port: Number(process.env.ODDEX_ANVIL_PORT ?? 8545), chainId: Number(process.env.ODDEX_ANVIL_CHAIN_ID ?? 31337) });
+const stop = async () => {
+  await anvil.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+const deployment = await deployContracts({
+  rpcUrl: anvil.rpcUrl,
+  operatorKey: DEV_OPERATOR_KEY,
+  executor: privateKeyToAccount(DEV_EXECUTOR_KEY).address,
+  domainName: config.domainNames.fill,
+  domainVersion: config.domainVersion,
+});
+const transport = http(anvil.rpcUrl);
+const chain = { id: anvil.chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
+const pub = createPublicClient({ chain, transport });
+const operator = createWalletClient({ account: privateKeyToAccount(DEV_OPERATOR_KEY), chain, transport });
+for (const key of DEV_DEMO_KEYS) {
+  const wallet = createWalletClient({ account: privateKeyToAccount(key), chain, transport });
+  const address = wallet.account.address;
+  await pub.waitForTransactionReceipt({ hash: await operator.writeContract({ address: deployment.token, abi: oddexTokenAbi, functionName: 'mint', args: [address, DEMO_FUNDS] }) });
+  await pub.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: deployment.token, abi: oddexTokenAbi, functionName: 'approve', args: [deployment.proxy, maxUint256] }) });
+  console.log(`demo wallet ${address}: ${DEMO_FUNDS / 10n ** 6n} USDC, proxy approved`);
+}
+const file = deploymentFileOf(config);
+mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+writeFileSync(file, JSON.stringify(deployment, null, 2) + '\n');
+console.log(`anvil on ${anvil.rpcUrl} (chain ${anvil.chainId}); token ${deployment.token}, proxy ${deployment.proxy}, settlement ${deployment.settlement}`);
+console.log(`deployment written to ${file}; now run: ODDEX_CHAIN=evm npm start`);

@@ -1,0 +1,388 @@
+// The EVM settlement chain. Accepted fills are sent in batches (one settleFills transaction each, nonces managed
+// here) by the executor; what happened to each fill is read back from the settlement contract's events, in block
+// order, by one follower that also reports wallet transfers and approvals of the base token. The follower's
+// cursor is journaled with the token events, so a restart resumes where it stopped, and a fill the contract
+// already settled is found by its event rather than executed twice.
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeErrorResult,
+  encodePacked,
+  http,
+  keccak256,
+  parseEventLogs,
+  type Address,
+  type Hex,
+  type Log,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { ChainTokenEvents } from '../../engine/types.js';
+import type { RefundEvent } from '../../engine/refunds.js';
+import type { ChainSink, ReportedMarket, SettlementChain } from '../settlement-chain.js';
+import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
+import type { Deployment } from './deploy.js';
+import type { SettlementFillArgs } from './fill-args.js';
+
+export interface EvmChainOptions {
+  rpcUrl: string;
+  deployment: Deployment;
+  executorKey: Hex;
+  operatorKey: Hex;
+  sink: ChainSink;
+  /** The contract arguments of an accepted fill (undefined: it cannot be presented on chain). */
+  fillArgs(fillHash: string): SettlementFillArgs | undefined;
+  /** Last block whose events the engine has applied (from the journal), or -1; read at start. */
+  cursor(): number;
+  batchSize: number;
+  batchWaitMs: number;
+  pollMs: number;
+  log: { warn(obj: object, msg: string): void };
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/** Logs older than this many blocks per getLogs call, to stay under node limits. */
+const MAX_LOG_RANGE = 5000n;
+const RECEIPT_TIMEOUT_MS = 120_000;
+/** Gas bound of a settleFills transaction: a fill measures about 160k (a quarter line about 230k). */
+const BATCH_GAS = 100_000n;
+const GAS_PER_FILL = 300_000n;
+
+export class EvmChain implements SettlementChain {
+  readonly pub: PublicClient;
+  private readonly executor: WalletClient;
+  private readonly operator: WalletClient;
+  private readonly chain;
+  /** Fills waiting for a batch, with the submit calls to resolve once their transaction is sent. */
+  private readonly queue = new Map<string, Waiter[]>();
+  /** Fills sent whose outcome the follower has not seen yet. */
+  private readonly sent = new Set<string>();
+  private nonce: number | undefined;
+  private cursor = -1n;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private sending: Promise<void> = Promise.resolve();
+  private polling: Promise<void> | undefined;
+  private operatorQueue: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  /** Resolves once the follower has caught up with the chain for the first time. */
+  readonly ready: Promise<void>;
+  private markReady!: () => void;
+
+  constructor(private readonly o: EvmChainOptions) {
+    const transport = http(o.rpcUrl, { retryCount: 0, timeout: 15_000 });
+    this.chain = {
+      id: o.deployment.chainId,
+      name: 'oddex-evm',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [o.rpcUrl] } },
+    } as const;
+    this.pub = createPublicClient({ chain: this.chain, transport, pollingInterval: o.pollMs });
+    this.executor = createWalletClient({ account: privateKeyToAccount(o.executorKey), chain: this.chain, transport });
+    this.operator = createWalletClient({ account: privateKeyToAccount(o.operatorKey), chain: this.chain, transport });
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  /** After the journal is replayed: follow the chain from where the engine stopped. */
+  start(): void {
+    this.cursor = BigInt(Math.max(this.o.cursor(), Number(this.o.deployment.deployBlock) - 1));
+    void this.catchUp().then(() => {
+      this.markReady();
+      this.schedulePoll();
+    });
+  }
+
+  get inFlight(): number {
+    return this.sent.size;
+  }
+
+  async submit(fillHash: string): Promise<void> {
+    await this.ready;
+    if (this.stopped || this.sent.has(fillHash)) return;
+    await new Promise<void>((resolve, reject) => {
+      const waiters = this.queue.get(fillHash) ?? [];
+      waiters.push({ resolve, reject });
+      this.queue.set(fillHash, waiters);
+      this.scheduleFlush();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.flushTimer);
+    clearTimeout(this.pollTimer);
+  }
+
+  // ---- sending ------------------------------------------------------------------------------------
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.stopped) return;
+    const wait = this.queue.size >= this.o.batchSize ? 0 : this.o.batchWaitMs;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.sending = this.sending.then(() => this.sendBatch());
+    }, wait);
+  }
+
+  private async sendBatch(): Promise<void> {
+    if (this.stopped || this.queue.size === 0) return;
+    const batch = [...this.queue].slice(0, this.o.batchSize);
+    for (const [fillHash] of batch) this.queue.delete(fillHash);
+    if (this.queue.size > 0) this.scheduleFlush();
+
+    const args: SettlementFillArgs[] = [];
+    const hashes: string[] = [];
+    for (const [fillHash, waiters] of batch) {
+      const fill = this.o.fillArgs(fillHash);
+      if (fill) {
+        args.push(fill);
+        hashes.push(fillHash);
+        continue;
+      }
+      this.o.sink.executed(fillHash, { executed: false, reason: 'the fill was accepted without the signed request the contract verifies' });
+      for (const w of waiters) w.resolve();
+    }
+    if (args.length === 0) return;
+    try {
+      const account = this.executor.account!;
+      this.nonce ??= await this.pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
+      const call = { address: this.o.deployment.settlement, abi: oddexSettlementAbi, functionName: 'settleFills', args: [args] } as const;
+      // A bound rather than eth_estimateGas, which runs the whole batch many times over: unused gas is not paid.
+      const gas = BATCH_GAS + GAS_PER_FILL * BigInt(args.length);
+      const txHash = await this.executor.writeContract({ ...call, account, chain: this.chain, nonce: this.nonce, gas });
+      this.nonce++;
+      for (const fillHash of hashes) this.sent.add(fillHash);
+      this.o.sink.attempted(hashes, txHash);
+      for (const [, waiters] of batch) for (const w of waiters) w.resolve();
+      void this.watch(txHash, hashes);
+    } catch (err) {
+      // Nothing was sent (or we cannot tell): forget the nonce, and let each submit fail so it is retried.
+      this.nonce = undefined;
+      for (const [, waiters] of batch) for (const w of waiters) w.reject(err);
+    }
+  }
+
+  /** A mined transaction's fills are reported by the follower; a reverted or lost one is sent again. */
+  private async watch(txHash: Hex, fillHashes: string[]): Promise<void> {
+    let mined = false;
+    try {
+      const receipt = await this.pub.waitForTransactionReceipt({ hash: txHash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
+      mined = receipt.status === 'success';
+      if (mined) await this.syncTo(receipt.blockNumber);
+    } catch (err) {
+      this.o.log.warn({ err, txHash }, 'no receipt for a settlement transaction; its fills are sent again');
+    }
+    if (mined || this.stopped) return;
+    this.nonce = undefined;
+    for (const fillHash of fillHashes) {
+      if (!this.sent.delete(fillHash)) continue;
+      if (!this.queue.has(fillHash)) this.queue.set(fillHash, []);
+    }
+    this.scheduleFlush();
+  }
+
+  // ---- following the chain ---------------------------------------------------------------------------
+
+  private async catchUp(): Promise<void> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 10_000)) {
+      if (this.stopped) return;
+      try {
+        const head = await this.pub.getBlockNumber();
+        await this.syncTo(head);
+        return;
+      } catch (err) {
+        this.o.log.warn({ err, retryInMs: delay }, 'cannot read the settlement chain; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  private schedulePoll(): void {
+    if (this.stopped) return;
+    this.pollTimer = setTimeout(() => {
+      this.pub
+        .getBlockNumber()
+        .then((head) => this.syncTo(head))
+        .catch((err: unknown) => this.o.log.warn({ err }, 'cannot read the settlement chain; retrying'))
+        .finally(() => this.schedulePoll());
+    }, this.o.pollMs);
+  }
+
+  /** Processes every block up to `block` (one follower at a time). */
+  async syncTo(block: bigint): Promise<void> {
+    while (this.cursor < block && !this.stopped) {
+      this.polling ??= this.processRange(block).finally(() => (this.polling = undefined));
+      await this.polling;
+    }
+  }
+
+  private async processRange(head: bigint): Promise<void> {
+    const from = this.cursor + 1n;
+    if (from > head) return;
+    const to = head - from >= MAX_LOG_RANGE ? from + MAX_LOG_RANGE - 1n : head;
+    const [tokenLogs, settlementLogs] = await Promise.all([
+      this.pub.getLogs({ address: this.o.deployment.token, fromBlock: from, toBlock: to }),
+      this.pub.getLogs({ address: this.o.deployment.settlement, fromBlock: from, toBlock: to }),
+    ]);
+    for (const log of parseEventLogs({ abi: oddexSettlementAbi, logs: settlementLogs })) {
+      if (log.eventName === 'FillSettled') this.reportFill(log.args.fillHash, { executed: true, txHash: log.transactionHash });
+      if (log.eventName === 'FillFailed') await this.reportFailure(log.args.fillHash, log.args.reason, log.transactionHash);
+    }
+    const events = this.tokenEvents(tokenLogs);
+    if (events.transfers.length > 0 || events.approvals.length > 0) this.o.sink.tokenEvents(events, Number(to));
+    this.cursor = to;
+  }
+
+  private reportFill(fillHash: string, execution: { executed: boolean; txHash: Hex; reason?: string }): void {
+    this.sent.delete(fillHash);
+    this.o.sink.executed(fillHash, execution);
+  }
+
+  private async reportFailure(fillHash: Hex, reason: Hex, txHash: Hex): Promise<void> {
+    const decoded = describeRevert(reason);
+    if (!decoded.startsWith('FillAlreadySettled')) {
+      this.reportFill(fillHash, { executed: false, txHash, reason: decoded });
+      return;
+    }
+    // Sent again after a restart or a lost receipt: the first execution is the fill's transaction.
+    const [first] = await this.pub.getContractEvents({
+      address: this.o.deployment.settlement,
+      abi: oddexSettlementAbi,
+      eventName: 'FillSettled',
+      args: { fillHash },
+      fromBlock: BigInt(this.o.deployment.deployBlock),
+    });
+    if (first) this.reportFill(fillHash, { executed: true, txHash: first.transactionHash });
+  }
+
+  /** Transfers and approvals users made themselves; our settlement's own token movements are the engine's. */
+  private tokenEvents(logs: Log[]): ChainTokenEvents {
+    const settlement = this.o.deployment.settlement.toLowerCase();
+    const proxy = this.o.deployment.proxy.toLowerCase();
+    const events: ChainTokenEvents = { transfers: [], approvals: [] };
+    for (const log of parseEventLogs({ abi: oddexTokenAbi, logs })) {
+      if (log.eventName === 'Transfer') {
+        const { from, to, value } = log.args;
+        if (from.toLowerCase() === settlement || to.toLowerCase() === settlement) continue;
+        events.transfers.push({ from, to, amount: value });
+      } else if (log.eventName === 'Approval' && log.args.spender.toLowerCase() === proxy) {
+        events.approvals.push({ owner: log.args.owner, amount: log.args.value });
+      }
+    }
+    return events;
+  }
+
+  // ---- escrow: refunds and outcomes ---------------------------------------------------------------------
+
+  refundsPaid(refunds: readonly RefundEvent[]): void {
+    for (const r of refunds) {
+      const key = keccak256(encodePacked(['bytes32', 'address', 'bytes32'], [r.marketHash as Hex, r.bettor as Address, r.fillOrderHash as Hex]));
+      void this.retrying(`refund ${key}`, () => {
+        const run = () => this.payRefund(r.marketHash as Hex, r.bettor as Address, r.amount, key);
+        const sent = this.sending.then(run, run);
+        this.sending = sent.then(() => undefined, () => undefined);
+        return sent;
+      });
+    }
+  }
+
+  private async payRefund(marketHash: Hex, bettor: Address, amount: bigint, key: Hex): Promise<void> {
+    await this.ready;
+    const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
+    if (await this.pub.readContract({ ...read, functionName: 'refundPaid', args: [key] })) return;
+    const account = this.executor.account!;
+    this.nonce ??= await this.pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    try {
+      const hash = await this.executor.writeContract({ ...read, functionName: 'refund', args: [marketHash, bettor, amount, key], account, chain: this.chain, nonce: this.nonce, gas: 200_000n });
+      this.nonce++;
+      const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+      if (receipt.status !== 'success') throw new Error(`refund ${key} reverted in ${hash}`);
+    } catch (err) {
+      this.nonce = undefined;
+      throw err;
+    }
+  }
+
+  marketsReported(markets: ReportedMarket[]): void {
+    for (const m of markets) void this.retrying(`report ${m.marketHash}`, () => this.asOperator(() => this.reportAndPay(m)));
+  }
+
+  /** Records the outcome (once) and pays every bettor not yet paid. */
+  private async reportAndPay(m: ReportedMarket): Promise<void> {
+    await this.ready;
+    const marketHash = m.marketHash as Hex;
+    const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
+    const write = { ...read, account: this.operator.account!, chain: this.chain };
+    if (!(await this.pub.readContract({ ...read, functionName: 'reported', args: [marketHash] }))) {
+      await this.mined(await this.operator.writeContract({ ...write, functionName: 'reportOutcome', args: [marketHash, m.outcome] }));
+    }
+    const unpaid: Address[] = [];
+    for (const bettor of m.bettors) {
+      const position = await this.pub.readContract({ ...read, functionName: 'positions', args: [marketHash, bettor as Address] });
+      if (!position[5]) unpaid.push(bettor as Address);
+    }
+    if (unpaid.length > 0) await this.mined(await this.operator.writeContract({ ...write, functionName: 'claimMany', args: [marketHash, unpaid] }));
+  }
+
+  private async mined(hash: Hex): Promise<void> {
+    const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    await this.syncTo(receipt.blockNumber);
+  }
+
+  /** Runs an idempotent chain action until it succeeds, backing off; logs each failure. */
+  private async retrying(what: string, action: () => Promise<unknown>): Promise<void> {
+    for (let delay = 250; !this.stopped; delay = Math.min(delay * 2, 30_000)) {
+      try {
+        await action();
+        return;
+      } catch (err) {
+        this.o.log.warn({ err, retryInMs: delay }, `settlement chain: ${what} failed; retrying`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /** Operator transactions one at a time, so their nonces follow each other. */
+  private asOperator<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.operatorQueue.then(run, run);
+    this.operatorQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  // ---- operator ------------------------------------------------------------------------------------
+
+  /** Mints test tokens (the faucet) and returns once the engine has seen them. */
+  mint(to: Address, amount: bigint): Promise<Hex> {
+    return this.asOperator(async () => {
+      const hash = await this.operator.writeContract({
+        address: this.o.deployment.token,
+        abi: oddexTokenAbi,
+        functionName: 'mint',
+        args: [to, amount],
+        account: this.operator.account!,
+        chain: this.chain,
+      });
+      const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+      await this.syncTo(receipt.blockNumber);
+      return hash;
+    });
+  }
+}
+
+/** A revert's data as `ErrorName(arg, ...)`, or the raw bytes when no known error matches. */
+export function describeRevert(data: Hex): string {
+  try {
+    const { errorName, args } = decodeErrorResult({ abi: settlementCallAbi, data });
+    return `${errorName}(${(args ?? []).map(String).join(', ')})`;
+  } catch {
+    return data === '0x' ? 'reverted without a reason' : `reverted with ${data}`;
+  }
+}
+
+export type { Address };

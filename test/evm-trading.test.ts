@@ -1,0 +1,194 @@
+// ODDEX_CHAIN=evm end to end: anvil from the npm package, the contracts deployed, the real server following the
+// chain. Wallets fund and approve on chain; fills go PENDING, then SUCCESS with a real transaction, or FAILED
+// with the revert reason; a restart with a fill in flight settles it once. Every balance is read on chain.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PrivateKeyAccount, PublicClient } from 'viem';
+import { spawnSync } from 'node:child_process';
+import { defaultConfig } from '../src/config.js';
+import { checkFunds } from '../src/chain/evm/funds.js';
+import { oddexSettlementAbi, oddexTokenAbi } from '../src/chain/evm/contracts.js';
+import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { waitFor as waitWithin } from './helpers/bets.js';
+import { startTestChain, type TestChain } from './helpers/evm.js';
+import { E18, USDC, signedFill, signedOrder } from './helpers/wallets.js';
+
+/** Chain round trips get more time than the helper's default on a loaded machine. */
+const waitFor = <T>(probe: () => Promise<T>, done: (v: T) => boolean) => waitWithin(probe, done, 15_000);
+
+describe('trading with ODDEX_CHAIN=evm on anvil', () => {
+  let c: TestChain;
+  let ex: TestExchange;
+  let dataDir: string;
+  let markets: string[];
+  let overrides: Parameters<typeof startTestExchange>[0];
+
+  beforeAll(async () => {
+    c = await startTestChain();
+    dataDir = mkdtempSync(join(tmpdir(), 'oddex-evm-'));
+    const deploymentFile = join(dataDir, 'evm-deployment.json');
+    writeFileSync(deploymentFile, JSON.stringify(c.deployment));
+    overrides = {
+      demo: true,
+      chain: 'evm',
+      evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 400, pollMs: 50 },
+      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+    };
+    ex = await startTestExchange(overrides, { dataDir });
+    const active = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets;
+    markets = active.filter((m: { liveEnabled: boolean }) => !m.liveEnabled).map((m: { marketHash: string }) => m.marketHash);
+  }, 60_000);
+  afterAll(async () => {
+    await ex?.destroy();
+    await c?.stop();
+  });
+
+  const balance = async (w: PrivateKeyAccount) => (await ex.get(`/balances/${w.address}`)).body.data;
+  /** A wallet funded and approved on chain, once the exchange has seen it. */
+  async function wallet(amount: bigint) {
+    const w = await c.fundedWallet(amount);
+    await waitFor(() => balance(w), (b) => b.balance === amount.toString());
+    return w;
+  }
+  const trades = async (orderHash: string) => (await ex.get(`/trades/orders?orderHashes=${orderHash}`)).body.data.trades as Record<string, unknown>[];
+  const settledTrades = (orderHash: string) => waitFor(() => trades(orderHash), (t) => t.length > 0 && t.every((x) => x.tradeStatus !== 'PENDING'));
+
+  it('reports the deployed contracts and chain id in /metadata', async () => {
+    const meta = (await ex.get('/metadata')).body.data;
+    expect(meta).toMatchObject({
+      chainId: 31337,
+      executorAddress: c.deployment.executor,
+      EIP712FillHasher: c.deployment.settlement,
+      addresses: { 31337: { USDC: c.deployment.token } },
+    });
+  });
+
+  it('sees wallet funds and the approval on chain, fills PENDING then SUCCESS with a real transaction, to the wei', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: markets[0]!, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
+    const fill = await signedFill(taker, config, { market: markets[0]!, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+    const filled = await ex.post('/orders/fill/v2', fill);
+    expect(filled.status).toBe(200);
+    expect((await trades(order.hash)).map((t) => t.tradeStatus)).toEqual(['PENDING', 'PENDING']);
+
+    const done = await settledTrades(order.hash);
+    expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+    const txHash = done[0]!.fillOrderHash as `0x${string}`;
+    expect(done[0]).toMatchObject({ fillHash: filled.body.data.fillHash, fillOrderHashAttempts: [txHash] });
+    const receipt = await c.pub.getTransactionReceipt({ hash: txHash });
+    expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', c.deployment.settlement.toLowerCase()]);
+
+    // Taker 30 at maker odds 40%: maker 20. On chain and in the exchange's view.
+    expect(await c.balanceOf(maker.address)).toBe(80n * USDC);
+    expect(await c.balanceOf(taker.address)).toBe(70n * USDC);
+    expect(await c.balanceOf(c.deployment.settlement)).toBe(50n * USDC);
+    expect(await balance(maker)).toMatchObject({ balance: '80000000', escrowed: '20000000', openExposure: '30000000' });
+    expect(await balance(taker)).toMatchObject({ balance: '70000000', escrowed: '30000000', pendingTakerStake: '0' });
+  });
+
+  it('fails a fill whose maker moved the funds on chain after acceptance, with the revert reason, and changes nothing else', async () => {
+    const maker = await wallet(20n * USDC);
+    const taker = await wallet(50n * USDC);
+    const sink = await wallet(0n);
+    const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: markets[1]!, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await ex.post('/orders/new', { orders: [order.body] });
+    const fill = await signedFill(taker, config, { market: markets[1]!, isTakerBettingOutcomeOne: false, stakeWei: 15n * USDC, desiredOdds: 60n * E18 });
+    expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+    // Before the batch goes out (it waits 400 ms), the maker empties the wallet.
+    const moved = await c.walletOf(maker).writeContract({ chain: c.executor.chain, account: maker, address: c.deployment.token, abi: oddexTokenAbi, functionName: 'transfer', args: [sink.address, 19n * USDC] });
+    await c.pub.waitForTransactionReceipt({ hash: moved });
+
+    const done = await settledTrades(order.hash);
+    expect(done.map((t) => t.tradeStatus)).toEqual(['FAILED', 'FAILED']);
+    expect(done[0]!.failureReason).toBe(`ERC20InsufficientBalance(${maker.address}, 1000000, 10000000)`);
+    const receipt = await c.pub.getTransactionReceipt({ hash: done[0]!.fillOrderHash as `0x${string}` });
+    expect(receipt.status).toBe('success');
+    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address), await c.balanceOf(sink.address)]).toEqual([1n * USDC, 50n * USDC, 19n * USDC]);
+    expect(await balance(taker)).toMatchObject({ balance: '50000000', escrowed: '0', pendingTakerStake: '0' });
+    expect(await balance(maker)).toMatchObject({ balance: '1000000', escrowed: '0', openExposure: '0' });
+    expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data[0]).toMatchObject({ orderStatus: 'CANCELLED', fillAmount: '0', pendingFillAmount: '0' });
+  });
+
+  it('settles a fill that was in flight across a restart exactly once', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: markets[2]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    await ex.post('/orders/new', { orders: [order.body] });
+    const fill = await signedFill(taker, config, { market: markets[2]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 });
+    expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+    ex = await ex.restart();
+    const done = await settledTrades(order.hash);
+    expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(await c.balanceOf(maker.address)).toBe(90n * USDC);
+    expect(await c.balanceOf(taker.address)).toBe(90n * USDC);
+    expect(await balance(maker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
+    expect(await balance(taker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
+  });
+
+  it('pays a capital-efficiency refund from escrow and the winner at settlement, on chain, to the wei', async () => {
+    const makerOne = await wallet(100n * USDC);
+    const makerTwo = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const market = markets[4]!;
+    const onOne = await signedOrder(makerOne, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    const onTwo = await signedOrder(makerTwo, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+    await ex.post('/orders/new', { orders: [onOne.body, onTwo.body] });
+    // The taker backs both outcomes with 10 each at even odds: 20 comes back whatever happens, so it is refunded.
+    for (const isTakerBettingOutcomeOne of [false, true]) {
+      const res = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+      expect(res.status).toBe(200);
+      await settledTrades(isTakerBettingOutcomeOne ? onTwo.hash : onOne.hash);
+    }
+    const refunded = BigInt((await balance(taker)).balance) - 80n * USDC;
+    expect(refunded).toBe(20n * USDC);
+    expect(await waitFor(() => c.balanceOf(taker.address), (b) => b === 100n * USDC)).toBe(100n * USDC);
+
+    expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
+    // Outcome one: makerOne takes the pot of 20; makerTwo loses 10; the taker was paid in full by the refund.
+    expect(await waitFor(() => c.balanceOf(makerOne.address), (b) => b === 110n * USDC)).toBe(110n * USDC);
+    expect([await c.balanceOf(makerTwo.address), await c.balanceOf(taker.address)]).toEqual([90n * USDC, 100n * USDC]);
+    expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [market as `0x${string}`] })).toBe(0n);
+    expect(await balance(makerOne)).toMatchObject({ balance: '110000000', escrowed: '0' });
+    expect(await balance(makerTwo)).toMatchObject({ balance: '90000000', escrowed: '0' });
+    expect(await balance(taker)).toMatchObject({ balance: '100000000', escrowed: '0' });
+  });
+
+  it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
+    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 770 to 10 wallets; escrow (the 11th account): 50 + 20.
+    const report = await checkFunds(c.pub as PublicClient, c.deployment);
+    expect(report).toEqual({ token: c.deployment.token, accounts: 11, wallets: 700n * USDC, escrowBalance: 70n * USDC, escrowHeld: 70n * USDC, minted: 770n * USDC, totalSupply: 770n * USDC, agrees: true });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/chain/evm/funds-check.ts'], { env: { ...process.env, ODDEX_DATA_DIR: dataDir }, encoding: 'utf8' });
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '700000000', escrowBalance: '70000000', minted: '770000000', agrees: true });
+  });
+
+  // Last: it stops the node.
+  it('keeps a fill PENDING while the node is down, keeps answering, and refuses fills past the configured backlog', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    await ex.close();
+    ex = await startTestExchange({ ...overrides, chainSubmit: { timeoutMs: 300, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 1 } }, { dataDir });
+    const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: markets[3]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
+    await c.stop();
+    const first = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+    expect(first.status).toBe(200);
+    const metrics = await waitFor(async () => (await ex.get('/metrics')).body as string, (m) => /^oddex_chain_submit_failures_total [1-9]/m.test(m));
+    expect(metrics).toMatch(/^oddex_chain_submit_backlog 1$/m);
+    expect((await trades(order.hash)).map((t) => t.tradeStatus)).toEqual(['PENDING', 'PENDING']);
+    expect((await ex.get('/health/ready')).status).toBe(200);
+    expect(await balance(taker)).toMatchObject({ balance: '100000000', pendingTakerStake: '10000000' });
+    const second = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+    expect([second.status, second.body.errorCode]).toEqual([503, 'CHAIN_BACKLOG']);
+  });
+});
