@@ -1,15 +1,17 @@
 // Shared benchmark helpers: percentiles and an open-loop driver that sends at a fixed rate whatever the latency.
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type * as Secp256k1 from 'secp256k1';
 import { spawnExchange, type ChildExchange } from '../test/helpers/process.js';
 import { orderHash, type OrderHashFields } from '../src/protocol/hashing.js';
 import { signOrder } from '../src/sdk/signing.js';
 
 /** An order signed by `key` with its hash, and the body POST /orders/new takes (apiExpiry = expiry). */
-export function signedOrderBody(fields: OrderHashFields, key: Uint8Array) {
+export function signedOrderBody(fields: OrderHashFields, key: Uint8Array, sign: (fields: OrderHashFields, key: Uint8Array) => string = signOrder) {
   const expiry = Number(fields.expiry);
   return {
     hash: orderHash(fields),
@@ -20,7 +22,7 @@ export function signedOrderBody(fields: OrderHashFields, key: Uint8Array) {
       expiry,
       apiExpiry: expiry,
       salt: fields.salt.toString(),
-      signature: signOrder(fields, key),
+      signature: sign(fields, key),
     },
   };
 }
@@ -126,4 +128,34 @@ export function httpClient(baseUrl: string, maxSockets = 64) {
       req.on('error', reject);
       req.end(payload);
     });
+}
+
+/** `value / baseline` as "1.23x" (the way every bench relates a figure to the baseline measured in the same run). */
+export const ratio = (value: number, baseline: number) => (baseline > 0 ? (value / baseline).toFixed(2) + 'x' : 'n/a');
+
+/** p50/p95/p99 of `samples` with each one's ratio to the same percentile of `baseline`. */
+export function percentilesVs(samplesMs: number[], baselineMs: number[]): string {
+  const s = percentiles(samplesMs);
+  const b = percentiles(baselineMs);
+  return (['p50', 'p95', 'p99'] as const).map((q) => `${q} ${fmt(s[q])} (${ratio(s[q], b[q])})`).join('  ') + `  max ${fmt(s.max)}`;
+}
+
+/** Runs `work` and reports the CPU a process used meanwhile: per operation and as cores busy over the wall time. */
+export async function measureCpu<T>(pid: number, ops: number, work: () => Promise<T>) {
+  const cpuBefore = processCpuSeconds(pid);
+  const t0 = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = processCpuSeconds(pid) - cpuBefore;
+  return { result, seconds, cpuMsPerOp: (cpu * 1000) / ops, coresUsed: cpu / seconds };
+}
+
+/**
+ * Signs digests with the native libsecp256k1 addon: benches sign tens of thousands of orders up front, and the
+ * pure-JS signer would take minutes. Same wire format as src/sdk/signing.ts (r || s || v, v = 27 or 28, low s).
+ */
+const nativeSecp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1;
+export function signDigestNative(digest: Uint8Array, key: Uint8Array): string {
+  const { signature, recid } = nativeSecp.ecdsaSign(digest, key);
+  return '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16);
 }

@@ -1,166 +1,146 @@
-// Realtime fan-out: 2,000 connections (1,000 on one order-book channel), 50 publications/s for 10 s.
-// Prints delivery latency (bus emit -> client receipt) and server memory per connection.
-// The clients run in a child process so the server's RSS delta counts the server side only.
-// Also prints the CPU each process used while publishing, to show whether the two cores are saturated.
-// Run: npx tsx bench/realtime.ts [connections] [subscribers] [ratePerSecond] [seconds]
-// RT_BENCH_CLIENT_ARGS adds node flags to the client process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The poster's own reply and the realtime delivery with 0, 1,000 and 5,000 subscribers on one order book.
+// Three processes: the exchange (child), the subscribers (a forked child holding every WebSocket), and this one,
+// which posts signed orders over HTTP at a fixed rate and times each reply. Delivery latency is measured by the
+// subscribers from the order's scheduled send time, which rides in its salt (the salt is any 256-bit number).
+// Baseline: the poster's reply with no subscriber, in the same run. Targets (issue 15): reply p50/p99 within 1 ms
+// of the baseline with 1,000 and 5,000 subscribers; delivery p95 under 10 ms at 1,000.
+// Usage: npx tsx bench/realtime.ts [subscriber counts = 0,1000,5000] [orders/s = 50] [seconds = 5]
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { loadConfig } from '../src/config.js';
-import { startExchange } from '../src/server.js';
-import { RealtimeTokens } from '../src/realtime/tokens.js';
-import { fmt, percentiles } from './lib.js';
+import { fmt, openLoop, percentiles, processCpuSeconds } from './lib.js';
+import { E18, USDC, newAccount, signedOrder, startBenchExchange } from './exchange.js';
 
-const isClientProcess = process.argv[2] === '--clients';
-const numbers = (isClientProcess ? process.argv.slice(5) : process.argv.slice(2)).map(Number);
-const [connections = 2000, subscribers = 1000, rate = 50, seconds = 10] = numbers;
-const MARKET = '0x' + 'be'.repeat(32);
-const CHANNEL = `order_book:market_${MARKET}`;
 const nowMs = () => performance.timeOrigin + performance.now(); // comparable across processes
-const PUSH = Buffer.from('{"push"');
-const STAMP = Buffer.from('"t":');
-const NEWLINE = 0x0a;
-const COMMA = 0x2c;
+/** Salts carry the scheduled send time in microseconds, times 1000, plus a serial number. */
+const SALT_SCALE = 1000n;
 
-interface FromClients {
-  ready?: true;
-  /** cpuMs: CPU time (user + system) the client process used between ready and report. */
-  result?: { latencies: number[]; received: number; cpuMs: number };
-}
+type ToClients = { open: number; url: string; token: string; channel: string } | { report: true };
+type FromClients = { ready: number } | { result: { latencies: number[]; received: number; cpuMs: number } };
 
-const cpuMs = (since?: NodeJS.CpuUsage) => {
-  const u = process.cpuUsage(since);
-  return (u.user + u.system) / 1000;
-};
-
-// ---- client process --------------------------------------------------------------------------
-async function runClients(url: string, token: string): Promise<void> {
-  const latencies: number[] = [];
+// ---- subscriber process -----------------------------------------------------------------------
+function runSubscribers(): void {
+  const sockets: WebSocket[] = [];
+  let latencies: number[] = [];
   let received = 0;
-  const open = (i: number) =>
+  let cpuSince = process.cpuUsage();
+  const SALT = Buffer.from('"salt":"');
+  const send = (m: FromClients) => process.send!(m);
+
+  const onPush = (data: Buffer, at: number) => {
+    // Every order in the push carries its salt; read them straight from the bytes to stay cheap.
+    for (let from = data.indexOf(SALT); from >= 0; from = data.indexOf(SALT, from + 1)) {
+      const start = from + SALT.length;
+      const salt = BigInt(data.toString('latin1', start, data.indexOf(0x22, start)));
+      latencies.push(at - Number(salt / SALT_SCALE) / 1000);
+      received++;
+    }
+  };
+  const open = (url: string, token: string, channel: string) =>
     new Promise<void>((resolve, reject) => {
       const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
       ws.on('error', reject);
-      ws.on('open', () => {
-        const cmds = [JSON.stringify({ id: 1, connect: { token } })];
-        if (i < subscribers) cmds.push(JSON.stringify({ id: 2, subscribe: { channel: CHANNEL } }));
-        ws.send(cmds.join('\n'));
-      });
+      ws.on('open', () => ws.send(JSON.stringify({ id: 1, connect: { token } }) + '\n' + JSON.stringify({ id: 2, subscribe: { channel } })));
       ws.on('message', (data: Buffer) => {
         const at = nowMs();
-        // Fast path for the measured message (one push per frame): read the stamp, the first field of the first
-        // order, straight from the bytes, so the instrument takes as little of the shared cores as it can.
-        if (data.subarray(0, PUSH.length).equals(PUSH) && !data.includes(NEWLINE)) {
-          const from = data.indexOf(STAMP) + STAMP.length;
-          latencies.push(at - Number(data.toString('latin1', from, data.indexOf(COMMA, from))));
-          received++;
-          return;
-        }
-        for (const line of data.toString().split('\n')) {
+        for (const line of data.toString('latin1').split('\n')) {
           if (line === '{}') ws.send('{}');
-          else if (line.startsWith('{"push"')) {
-            const from = line.indexOf('"t":') + 4;
-            latencies.push(at - Number(line.slice(from, line.indexOf(',', from))));
-            received++;
-          } else if (line.includes(i < subscribers ? '"subscribe"' : '"connect"')) resolve();
+          else if (line.startsWith('{"push"')) onPush(Buffer.from(line, 'latin1'), at);
+          else if (line.includes('"subscribe"')) resolve();
           else if (line.includes('"error"')) reject(new Error(line));
         }
       });
+      sockets.push(ws);
     });
-  // Open in batches so the handshakes do not all queue at once.
-  for (let i = 0; i < connections; i += 200) {
-    await Promise.all(Array.from({ length: Math.min(200, connections - i) }, (_, k) => open(i + k)));
-  }
-  const cpuAtReady = process.cpuUsage();
-  process.send!({ ready: true } satisfies FromClients);
-  process.on('message', (m) => {
-    if (m === 'report') {
-      const result = { latencies, received, cpuMs: cpuMs(cpuAtReady) };
-      process.send!({ result } satisfies FromClients, () => process.exit(0));
+
+  process.on('message', async (m: ToClients) => {
+    if ('open' in m) {
+      // Open in groups so the handshakes do not all queue at once.
+      while (sockets.length < m.open) {
+        const n = Math.min(200, m.open - sockets.length);
+        await Promise.all(Array.from({ length: n }, () => open(m.url, m.token, m.channel)));
+      }
+      latencies = [];
+      received = 0;
+      cpuSince = process.cpuUsage();
+      send({ ready: sockets.length });
+    } else {
+      const cpu = process.cpuUsage(cpuSince);
+      const p = percentiles(latencies);
+      send({ result: { latencies: [p.p50, p.p95, p.p99, p.max], received, cpuMs: (cpu.user + cpu.system) / 1000 } });
+      latencies = [];
+      received = 0;
+      cpuSince = process.cpuUsage();
     }
   });
 }
 
-// ---- server process --------------------------------------------------------------------------
+// ---- poster and orchestration -----------------------------------------------------------------
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'oddex-bench-rt-'));
-  const ex = await startExchange(
-    loadConfig({}, [], { port: 0, dataDir, demo: false, logLevel: 'silent', adminToken: 'bench', realtimeTokenTtlSeconds: 3600 }),
-  );
-  const key = ex.ctx.apiKeys.create('0x' + '11'.repeat(20), new Date().toISOString());
-  const token = await RealtimeTokens.of(ex.ctx).issue(key.address, key.id);
-  const url = ex.url.replace('http', 'ws') + '/connection/websocket';
+  const counts = (process.argv[2] ?? '0,1000,5000').split(',').map(Number);
+  const rate = Number(process.argv[3] ?? 50);
+  const seconds = Number(process.argv[4] ?? 5);
+  const ex = await startBenchExchange();
+  let clients: ChildProcess | undefined;
+  try {
+    const maker = newAccount();
+    await ex.fund(maker);
+    const market = ex.markets[0]!;
+    const channel = `order_book:market_${market}`;
+    const apiKey = (await ex.post('/admin/api-keys', { address: maker.address }, true)).body.data!.apiKey as string;
+    const token = (JSON.parse((await ex.request('GET', '/user/realtime-token/api-key', undefined, { 'x-api-key': apiKey })).body) as { token: string }).token;
+    const url = ex.url.replace('http', 'ws') + '/connection/websocket';
+    let serial = 0n;
+    const post = (o: ReturnType<typeof signedOrder>) => ex.post('/orders/new', { orders: [o.body] });
+    const ordersAt = (start: number, count: number) =>
+      Array.from({ length: count }, (_, i) => {
+        const scheduledUs = BigInt(Math.round((start + (i * 1000) / rate) * 1000));
+        return signedOrder(maker, market, { odds: BigInt(10 + (i % 30)) * E18, size: 10n * USDC, outcomeOne: true, salt: scheduledUs * SALT_SCALE + ++serial });
+      });
+    // Warm-up: JIT, the connection pool and the verification workers.
+    for (const o of ordersAt(nowMs(), 200)) await post(o);
 
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  const child = fork(fileURLToPath(import.meta.url), ['--clients', url, token, ...process.argv.slice(2, 6)], {
-    execArgv: ['--import', 'tsx', ...(process.env.RT_BENCH_CLIENT_ARGS ?? '').split(' ').filter(Boolean)],
-  });
-  const fromChild = (want: keyof FromClients) =>
-    new Promise<FromClients>((resolve, reject) => {
-      child.on('message', (m: FromClients) => m[want] && resolve(m));
-      child.once('exit', (code) => reject(new Error(`client process exited ${code}`)));
-    });
-  const t0 = Date.now();
-  await fromChild('ready');
-  const connectSeconds = (Date.now() - t0) / 1000;
-  const live = ex.ctx.realtime!.connectionCount;
-  global.gc?.();
-  const rssAfter = process.memoryUsage().rss;
-
-  // Fixed-rate publishing: one order per publication, stamped with the emit time.
-  const total = rate * seconds;
-  const fanOut: number[] = [];
-  const serverCpuAtStart = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < total; i++) {
-    const wait = start + (i * 1000) / rate - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const emitted = performance.now();
-    ex.ctx.bus.emit('orders', {
-      marketHash: MARKET,
-      exchangeEventId: 'bench',
-      orders: [{ t: nowMs(), orderHash: '0x' + i.toString(16).padStart(64, '0'), marketHash: MARKET, fillAmount: '0' }],
-    });
-    fanOut.push(performance.now() - emitted); // the in-process broker writes to every socket synchronously
+    const ask = (m: ToClients) =>
+      new Promise<FromClients>((resolve, reject) => {
+        clients!.once('message', (r: FromClients) => resolve(r));
+        clients!.once('exit', (code) => reject(new Error(`subscriber process exited ${code}`)));
+        clients!.send(m);
+      });
+    let baseline: { p50: number; p99: number } | undefined;
+    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}...`);
+    for (const subscribers of counts) {
+      if (subscribers > 0) {
+        clients ??= fork(fileURLToPath(import.meta.url), ['--subscribers'], { execArgv: ['--import', 'tsx'] });
+        await ask({ open: subscribers, url, token, channel });
+      }
+      const count = rate * seconds;
+      // Signed ahead with their scheduled send times; the open loop starts right after.
+      const start = nowMs() + 200;
+      const orders = ordersAt(start, count);
+      while (nowMs() < start) await new Promise((r) => setTimeout(r, 1));
+      const cpuBefore = processCpuSeconds(ex.pid);
+      const run = await openLoop(count, rate, async (i) => (await post(orders[i]!)).status === 200);
+      await new Promise((r) => setTimeout(r, 300)); // the last deliveries
+      const serverCores = (processCpuSeconds(ex.pid) - cpuBefore) / (run.seconds + 0.3);
+      const reply = percentiles(run.latencies);
+      baseline ??= reply;
+      const vs = (ms: number, base: number) => `${fmt(ms)} (${ms - base >= 0 ? '+' : ''}${(ms - base).toFixed(2)} ms)`;
+      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores`;
+      if (subscribers > 0) {
+        const { result } = (await ask({ report: true })) as Extract<FromClients, { result: unknown }>;
+        const [p50, p95, p99] = result.latencies as [number, number, number, number];
+        line +=
+          `\n                   delivery p50 ${fmt(p50)}  p95 ${fmt(p95)}  p99 ${fmt(p99)}; ` +
+          `${result.received} of ${count * subscribers} delivered; subscriber process ${(result.cpuMs / 1000 / (run.seconds + 0.3)).toFixed(2)} cores`;
+      }
+      console.log(line);
+    }
+    console.log('(reply: the poster\'s HTTP round trip from its scheduled send time; in brackets, the difference to the no-subscriber run)');
+  } finally {
+    clients?.kill();
+    await ex.close();
   }
-  await new Promise((r) => setTimeout(r, 500)); // let the last ones arrive
-  const windowMs = performance.now() - start;
-  const serverCpu = cpuMs(serverCpuAtStart);
-  const report = fromChild('result');
-  child.send('report');
-  const { latencies, received, cpuMs: clientCpu } = (await report).result!;
-
-  const p = percentiles(latencies);
-  console.log(`connections: ${live} open (${subscribers} on ${CHANNEL.slice(0, 30)}...), opened in ${connectSeconds.toFixed(1)} s`);
-  console.log(`published: ${total} at ${rate}/s; delivered ${received} of ${total * subscribers} expected`);
-  console.log(`delivery latency (bus emit -> client receipt): p50 ${fmt(p.p50)}  p95 ${fmt(p.p95)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}`);
-  const f = percentiles(fanOut);
-  console.log(`server fan-out per publication (encode once + ${subscribers} socket writes): p50 ${fmt(f.p50)}  p99 ${fmt(f.p99)}`);
-  const share = (ms: number) => `${((100 * ms) / windowMs).toFixed(0)}% of a core`;
-  console.log(`CPU while publishing: server ${share(serverCpu)}, clients ${share(clientCpu)} (2 cores = 200%)`);
-  console.log(
-    `server memory: RSS ${(rssBefore / 2 ** 20).toFixed(1)} MiB -> ${(rssAfter / 2 ** 20).toFixed(1)} MiB, ` +
-      `${((rssAfter - rssBefore) / live / 1024).toFixed(1)} KiB per connection`,
-  );
-  await ex.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  if (received !== total * subscribers) process.exitCode = 1;
 }
 
-if (isClientProcess) {
-  const [, , , url, token] = process.argv;
-  runClients(url!, token!).catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+if (process.argv[2] === '--subscribers') runSubscribers();
+else await main();

@@ -2,9 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
-const scripts = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.ts') && !['lib.ts', 'run-all.ts', 'soak.ts'].includes(f));
+const scripts = readdirSync(new URL('.', import.meta.url)).filter(
+  (f) => f.endsWith('.ts') && !['lib.ts', 'run-all.ts', 'exchange.ts', 'profile-top.ts', 'soak.ts'].includes(f),
+);
 for (const script of scripts) {
   console.log(`\n== bench/${script}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${script}`], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', `bench/${script}`], { stdio: 'inherit' });
   if (r.status !== 0) process.exitCode = 1;
 }

@@ -1,4 +1,5 @@
 // One typed configuration with defaults, overridable by environment (ODDEX_*) and CLI flags (--kebab-case).
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface BettingDelayConfig {
@@ -91,6 +92,8 @@ export interface Config {
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
   maxBodyBytes: number;
+  /** Worker threads hashing orders and recovering signatures off the writer thread; 0 verifies on the writer. */
+  verifyThreads: number;
   /** Longest accepted query string (after the "?"), bytes. */
   maxQueryBytes: number;
   /** Whole request (headers and body) must arrive within this. */
@@ -281,6 +284,8 @@ export function defaultConfig(): Config {
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
     maxBodyBytes: 1_048_576,
+    // The writer thread keeps one core busy; the workers take the others (at least one).
+    verifyThreads: Math.max(1, availableParallelism() - 1),
     maxQueryBytes: 8192,
     requestTimeoutMs: 30_000,
     headersTimeoutMs: 10_000,
@@ -359,6 +364,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
   setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
+  setting('ODDEX_VERIFY_THREADS', int(0, 64), (c, v) => (c.verifyThreads = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),
   setting('ODDEX_REQUEST_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.requestTimeoutMs = v)),

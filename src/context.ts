@@ -8,6 +8,7 @@ import type { EventBus } from './events.js';
 import type { RealtimeServer } from './realtime/server.js';
 import type { TradingService } from './trading/service.js';
 import type { Catalogue } from './catalogue/catalogue.js';
+import type { SignatureVerifier } from './verify/verifier.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 
 export interface MarketReport {
@@ -36,6 +37,8 @@ export interface AppContext {
   apiKeys: ApiKeys;
   /** Changes flow from writers to the realtime fan-out through here. */
   bus: EventBus;
+  /** Order hashing and signature recovery off the writer thread, handing commands on in client order. */
+  verifier: SignatureVerifier;
   /** The engine, its runner and journal; implements TradingHooks for the catalogue. */
   trading: TradingService;
   /** Sports, leagues, teams, fixtures, markets, live scores (in memory, written through to SQLite). */

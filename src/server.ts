@@ -15,6 +15,8 @@ import { TradingService } from './trading/service.js';
 import type { RunnerOptions } from './trading/runner.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
+import { SignatureVerifier } from './verify/verifier.js';
+import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
 
 export interface Exchange {
@@ -86,6 +88,7 @@ async function startOnStorage(
     apiKeys: new ApiKeys(db),
     bus,
     catalogue: new Catalogue(db, bus, config.chainVersion),
+    verifier: new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log })),
     trading: undefined as unknown as TradingService, // needs ctx itself: set just below
     ...(evmChain ? { evm: evmChain } : {}),
   };
@@ -98,6 +101,8 @@ async function startOnStorage(
   const app = await buildApp(ctx);
   const realtime = startRealtime(ctx, app.server);
   await app.listen({ host: config.host, port: config.port });
+  // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
+  ctx.verifier.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
@@ -123,6 +128,7 @@ async function startOnStorage(
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
       ctx.trading.stop();
+      await ctx.verifier.close();
       storage.close();
     })());
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };

@@ -6,7 +6,7 @@ import { ok } from './envelope.js';
 import { Address, Hash, HASH_PATTERN } from './params.js';
 import { requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
-import { cancelAllDigest, cancelEventDigest, cancelV2Digest, recoverTypedDataSigner } from '../protocol/eip712.js';
+import type { VerifyJob } from '../verify/jobs.js';
 import { submitToEngine } from './engine-errors.js';
 import type { Command } from '../engine/types.js';
 import { responses } from './schemas/envelope.js';
@@ -31,25 +31,30 @@ const CancelAll = signed({});
 export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): void {
   const domain = (name: string, salt: string) => ({ name, version: '1.0', chainId: ctx.config.chainId, salt });
 
+  /** Verifies the maker's signature off the writer thread, then submits the cancel in the maker's order. */
   async function cancel(
     b: Static<typeof CancelAll>,
-    digest: string,
+    job: VerifyJob,
     command: (base: { at: number; maker: string; salt: string; timestamp: number }) => Command,
   ) {
-    requireSigner(recoverTypedDataSigner(digest, b.signature), b.maker, 'MAKER_SIGNATURE_MISMATCH', 'cancel');
-    const base = { at: ctx.now(), maker: checksumAddress(b.maker), salt: b.salt.toLowerCase(), timestamp: b.timestamp };
-    const result = await submitToEngine(ctx, command(base));
+    const result = await ctx.verifier.inClientOrder([b.maker], [job], ([verified]) => {
+      requireSigner(verified!.signer, b.maker, 'MAKER_SIGNATURE_MISMATCH', 'cancel');
+      const base = { at: ctx.now(), maker: checksumAddress(b.maker), salt: b.salt.toLowerCase(), timestamp: b.timestamp };
+      return submitToEngine(ctx, command(base));
+    });
     if (result.kind !== 'cancel') throw new Error('unexpected engine result');
     return ok(result.cancel);
   }
 
   app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelV2>;
-    const digest = cancelV2Digest(domain(ctx.config.domainNames.cancelV2, b.salt), {
-      orderHashes: b.orderHashes,
-      timestamp: BigInt(b.timestamp),
-    });
-    return cancel(b, digest, (base) => ({
+    const job: VerifyJob = {
+      kind: 'cancelV2',
+      domain: domain(ctx.config.domainNames.cancelV2, b.salt),
+      message: { orderHashes: b.orderHashes, timestamp: BigInt(b.timestamp) },
+      signature: b.signature,
+    };
+    return cancel(b, job, (base) => ({
       kind: 'cancelOrders',
       ...base,
       orderHashes: b.orderHashes.map((h) => h.toLowerCase()),
@@ -58,16 +63,23 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelEvent>;
-    const digest = cancelEventDigest(domain(ctx.config.domainNames.cancelEvent, b.salt), {
-      exchangeEventId: b.exchangeEventId,
-      timestamp: BigInt(b.timestamp),
-    });
-    return cancel(b, digest, (base) => ({ kind: 'cancelEvent', ...base, exchangeEventId: b.exchangeEventId }));
+    const job: VerifyJob = {
+      kind: 'cancelEvent',
+      domain: domain(ctx.config.domainNames.cancelEvent, b.salt),
+      message: { exchangeEventId: b.exchangeEventId, timestamp: BigInt(b.timestamp) },
+      signature: b.signature,
+    };
+    return cancel(b, job, (base) => ({ kind: 'cancelEvent', ...base, exchangeEventId: b.exchangeEventId }));
   });
 
   app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelAll>;
-    const digest = cancelAllDigest(domain(ctx.config.domainNames.cancelAll, b.salt), { timestamp: BigInt(b.timestamp) });
-    return cancel(b, digest, (base) => ({ kind: 'cancelAll', ...base }));
+    const job: VerifyJob = {
+      kind: 'cancelAll',
+      domain: domain(ctx.config.domainNames.cancelAll, b.salt),
+      message: { timestamp: BigInt(b.timestamp) },
+      signature: b.signature,
+    };
+    return cancel(b, job, (base) => ({ kind: 'cancelAll', ...base }));
   });
 }

@@ -17,7 +17,7 @@ import {
   SIGNATURE_PATTERN,
 } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
-import { fillDigest, recoverTypedDataSigner } from '../protocol/eip712.js';
+import type { VerifyJob } from '../verify/jobs.js';
 import { submitToEngine } from './engine-errors.js';
 import { responses } from './schemas/envelope.js';
 import { FillResult } from './schemas/trading.js';
@@ -67,9 +67,10 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     const market = requireMarket(ctx, b.market);
 
     const c = ctx.config;
-    const digest = fillDigest(
-      { name: c.domainNames.fill, version: c.domainVersion, chainId: c.chainId, verifyingContract: c.eip712FillHasher },
-      {
+    const job: VerifyJob = {
+      kind: 'fill',
+      domain: { name: c.domainNames.fill, version: c.domainVersion, chainId: c.chainId, verifyingContract: c.eip712FillHasher },
+      fill: {
         market: b.market,
         baseToken: b.baseToken,
         stakeWei,
@@ -78,8 +79,13 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
         isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,
         fillSalt,
       },
-    );
-    requireSigner(recoverTypedDataSigner(digest, b.takerSig), b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
+      signature: b.takerSig,
+    };
+    // The betting delay runs after this: a taker's fills wait the same delay, so they still match in arrival order.
+    const digest = await ctx.verifier.inClientOrder([b.taker], [job], ([verified]) => {
+      requireSigner(verified!.signer, b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
+      return verified!.hash;
+    });
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
     requireNotClosedInPlay(ctx, market);
 

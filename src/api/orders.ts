@@ -8,7 +8,7 @@ import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
-import { orderHash, recoverOrderSigner } from '../protocol/hashing.js';
+import type { Verified, VerifyJob } from '../verify/jobs.js';
 import { orderToRest } from '../trading/render.js';
 import { submitToEngine } from './engine-errors.js';
 import { responses } from './schemas/envelope.js';
@@ -59,8 +59,14 @@ const BestOddsQuery = Type.Object({
   baseToken: Address,
 });
 
+/** One order after its static checks: the hashing and recovery job for the pool, and the engine's order once verified. */
+interface CheckedOrder {
+  job: VerifyJob;
+  toNewOrder(verified: Verified): NewOrder;
+}
+
 /** Static checks of one signed order; the engine decides the balance, market and duplicate statuses. */
-function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: number): NewOrder {
+function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: number): CheckedOrder {
   const field = (name: string) => `orders[${i}].${name}`;
   const totalBetSize = parseWei(o.totalBetSize, field('totalBetSize'), 'INVALID_AMOUNT', { positive: true });
   const percentageOdds = parseOdds(o.percentageOdds, field('percentageOdds'));
@@ -78,7 +84,7 @@ function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: numb
     throw badRequest('ORDER_EXPIRED', `${field(o.apiExpiry <= nowSeconds ? 'apiExpiry' : 'expiry')} is in the past`);
   }
   const salt = parseSalt(o.salt, field('salt'));
-  const hash = orderHash({
+  const order = {
     marketHash: o.marketHash,
     baseToken: o.baseToken,
     totalBetSize,
@@ -88,21 +94,50 @@ function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: numb
     maker: o.maker,
     executor: o.executor,
     isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
-  });
-  requireSigner(recoverOrderSigner(hash, o.signature), o.maker, 'MAKER_SIGNATURE_MISMATCH', `${field('signature')}: order`);
+  };
   return {
-    orderHash: hash,
-    marketHash: o.marketHash.toLowerCase(),
-    maker: checksumAddress(o.maker),
-    baseToken: checksumAddress(o.baseToken),
-    executor: checksumAddress(o.executor),
-    totalBetSize,
-    percentageOdds,
-    expiry: o.expiry,
-    apiExpiry: o.apiExpiry,
-    salt: salt.toString(),
-    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
-    signature: o.signature.toLowerCase(),
+    job: { kind: 'order', order, signature: o.signature },
+    toNewOrder: ({ hash, signer }) => {
+      requireSigner(signer, o.maker, 'MAKER_SIGNATURE_MISMATCH', `${field('signature')}: order`);
+      return {
+        orderHash: hash,
+        marketHash: o.marketHash.toLowerCase(),
+        maker: checksumAddress(o.maker),
+        baseToken: checksumAddress(o.baseToken),
+        executor: checksumAddress(o.executor),
+        totalBetSize,
+        percentageOdds,
+        expiry: o.expiry,
+        apiExpiry: o.apiExpiry,
+        salt: salt.toString(),
+        isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+        signature: o.signature.toLowerCase(),
+      };
+    },
+  };
+}
+
+/**
+ * Statically checks every order, then verifies the signatures of those before the first static failure: the
+ * error reported is that of the first bad order, whether its fault is static or its signature.
+ */
+function checkOrders(ctx: AppContext, orders: SignedOrder[], nowSeconds: number) {
+  const checked: CheckedOrder[] = [];
+  let staticError: unknown;
+  for (let i = 0; i < orders.length && staticError === undefined; i++) {
+    try {
+      checked.push(checkOrder(ctx, orders[i]!, i, nowSeconds));
+    } catch (err) {
+      staticError = err;
+    }
+  }
+  return {
+    jobs: checked.map((c) => c.job),
+    toNewOrders(verified: Verified[]): NewOrder[] {
+      const out = checked.map((c, i) => c.toNewOrder(verified[i]!));
+      if (staticError !== undefined) throw staticError;
+      return out;
+    },
   };
 }
 
@@ -128,15 +163,19 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     async (request) => {
       const { orders } = request.body as { orders: SignedOrder[] };
       const nowSeconds = Math.floor(ctx.now() / 1000);
-      const checked = orders.map((o, i) => checkOrder(ctx, o, i, nowSeconds));
-      const marketHashes = new Set(checked.map((o) => o.marketHash));
-      if (marketHashes.size > ctx.config.maxMarketsPerRequest) {
-        throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${ctx.config.maxMarketsPerRequest} markets`);
-      }
-      const records = [...marketHashes].flatMap((hash) => ctx.catalogue.getMarket(hash) ?? []);
-      for (const m of records) requireNotClosedInPlay(ctx, m);
-      const markets = records.map((m) => ctx.trading.marketRef(m));
-      const result = await submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
+      const { jobs, toNewOrders } = checkOrders(ctx, orders, nowSeconds);
+      const makers = orders.map((o) => o.maker);
+      const result = await ctx.verifier.inClientOrder(makers, jobs, (verified) => {
+        const checked = toNewOrders(verified);
+        const marketHashes = new Set(checked.map((o) => o.marketHash));
+        if (marketHashes.size > ctx.config.maxMarketsPerRequest) {
+          throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${ctx.config.maxMarketsPerRequest} markets`);
+        }
+        const records = [...marketHashes].flatMap((hash) => ctx.catalogue.getMarket(hash) ?? []);
+        for (const m of records) requireNotClosedInPlay(ctx, m);
+        const markets = records.map((m) => ctx.trading.marketRef(m));
+        return submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
+      });
       if (result.kind !== 'postOrders') throw new Error('unexpected engine result');
       const statuses: Record<string, string> = {};
       for (const s of result.statuses) statuses[s.orderHash] = s.status;

@@ -1,5 +1,5 @@
 // EIP-55 checksummed addresses.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 // Every request checksums the same few addresses (maker, token, executor): remember recent ones.
@@ -17,7 +17,7 @@ export function checksumAddress(address: string): string {
 
 function computeChecksum(address: string): string {
   const lower = address.toLowerCase().replace(/^0x/, '');
-  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
+  const hash = bytesToHex(keccak256(utf8ToBytes(lower)));
   let out = '0x';
   for (let i = 0; i < 40; i++) {
     const c = lower[i]!;

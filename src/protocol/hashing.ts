@@ -1,5 +1,5 @@
 // The order hash (spec 4.16) and the EIP-191 personal-message digest a maker signs over it.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { bytesToHex, fixedHexToBytes, writeFixedHex, writeUint } from './hex.js';
 import { recoverSigner } from './signatures.js';
 
@@ -38,7 +38,7 @@ export function packOrder(order: OrderHashFields): Uint8Array {
  * keccak256 of the packed order, `0x` + 64 lower-case hex. Callers pass schema-validated fields;
  * a malformed one is a programming error and throws rather than hashing something else.
  */
-export const orderHash = (order: OrderHashFields): string => '0x' + bytesToHex(keccak_256(packOrder(order)));
+export const orderHash = (order: OrderHashFields): string => '0x' + bytesToHex(keccak256(packOrder(order)));
 
 /** "\x19Ethereum Signed Message:\n32": the EIP-191 prefix for a 32-byte message. */
 const PERSONAL_PREFIX_32 = new TextEncoder().encode('\x19Ethereum Signed Message:\n32');
@@ -48,7 +48,7 @@ export function personalMessageDigest(hash32: Uint8Array): Uint8Array {
   const message = new Uint8Array(PERSONAL_PREFIX_32.length + 32);
   message.set(PERSONAL_PREFIX_32, 0);
   message.set(hash32, PERSONAL_PREFIX_32.length);
-  return keccak_256(message);
+  return keccak256(message);
 }
 
 /** The digest a wallet signs for personal_sign over a UTF-8 text message (EIP-191 version 0x45). */
@@ -58,7 +58,7 @@ export function personalTextDigest(text: string): Uint8Array {
   const message = new Uint8Array(prefix.length + body.length);
   message.set(prefix, 0);
   message.set(body, prefix.length);
-  return keccak_256(message);
+  return keccak256(message);
 }
 
 /** The maker who signed `orderHash` (the hash bytes, as a personal message), or undefined for a bad hash or signature. */

@@ -2,7 +2,7 @@
 // Native libsecp256k1 when its addon loads (about 20x faster), otherwise pure-JS @noble/curves.
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
 import type * as Secp256k1 from 'secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { checksumAddress } from './address.js';
 import { bytesToHex, fixedHexToBytes } from './hex.js';
 import { boundedMemo } from './memo.js';
@@ -86,7 +86,7 @@ const memoChecksumAddress = boundedMemo(checksumAddress, 4096);
 
 /** The checksummed address of a 65-byte uncompressed public key (0x04 || x || y). */
 export function publicKeyToAddress(uncompressed: Uint8Array): string {
-  return memoChecksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12)));
+  return memoChecksumAddress(bytesToHex(keccak256(uncompressed.subarray(1)).subarray(12)));
 }
 
 function recoverPublicKey(sig: ParsedSignature, digest: Uint8Array): Uint8Array {

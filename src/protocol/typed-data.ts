@@ -2,7 +2,7 @@
 // uint8..uint256, bytes32, dynamic arrays of those, and nested structs. Malformed values throw
 // (callers pass schema-validated input). keccak dominates the cost, so type hashes are computed once, and
 // the hashes of short strings (market hashes, token addresses, the N/A literals) and of salt-less domains are memoised.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { writeFixedHex, writeUint } from './hex.js';
 import { boundedMemo } from './memo.js';
@@ -52,11 +52,11 @@ function typeHash(types: TypeDefinitions, name: string): Uint8Array {
   let perTypes = typeHashes.get(types);
   if (!perTypes) typeHashes.set(types, (perTypes = new Map()));
   let hash = perTypes.get(name);
-  if (!hash) perTypes.set(name, (hash = keccak_256(utf8ToBytes(encodeType(types, name)))));
+  if (!hash) perTypes.set(name, (hash = keccak256(utf8ToBytes(encodeType(types, name)))));
   return hash;
 }
 
-const keccakUtf8 = (s: string): Uint8Array => keccak_256(utf8ToBytes(s));
+const keccakUtf8 = (s: string): Uint8Array => keccak256(utf8ToBytes(s));
 const memoKeccakUtf8 = boundedMemo(keccakUtf8, 4096);
 /** Strings up to this length are memoised, which bounds the memo's memory. */
 const MEMO_STRING_LENGTH = 128;
@@ -73,7 +73,7 @@ export function hashStruct(types: TypeDefinitions, name: string, value: unknown)
     const field = fields[i]!;
     encodeValue(types, field.type, record[field.name], out, 32 * (i + 1), `${name}.${field.name}`);
   }
-  return keccak_256(out);
+  return keccak256(out);
 }
 
 /** Writes the 32-byte encoding of one value into `out` (which is zero-filled) at `offset`. */
@@ -83,7 +83,7 @@ function encodeValue(types: TypeDefinitions, type: string, value: unknown, out: 
     const elementType = type.slice(0, -2);
     const items = new Uint8Array(32 * value.length);
     value.forEach((item, i) => encodeValue(types, elementType, item, items, 32 * i, `${what}[${i}]`));
-    out.set(keccak_256(items), offset);
+    out.set(keccak256(items), offset);
     return;
   }
   if (types[type]) {
@@ -162,5 +162,5 @@ export function hashTypedData(domain: TypedDataDomain, types: TypeDefinitions, p
   out[1] = 0x01;
   out.set(domainSeparator(domain), 2);
   out.set(hashStruct(types, primaryType, message), 34);
-  return keccak_256(out);
+  return keccak256(out);
 }

@@ -89,6 +89,39 @@ describe('MemoryBroker', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('fans a publication out in slices, one per turn, and keeps offset order for every subscriber', async () => {
+    // sliceMs 0: each slice ends at the first clock read, after 64 subscribers.
+    const b = new MemoryBroker(policy, () => 0, undefined, undefined, 0);
+    const got = new Map<number, number[]>();
+    const unsubscribeLater: ((d: Delivery) => void)[] = [];
+    for (let i = 0; i < 300; i++) {
+      const sub = (d: Delivery) => got.set(i, [...(got.get(i) ?? []), d.offset]);
+      if (i >= 290) unsubscribeLater.push(sub);
+      await b.subscribe('h:x', sub);
+    }
+    const position = await b.publish('h:x', 'first');
+    // Numbered and in history at once; 64 subscribers served in this turn, the rest later.
+    expect(position.offset).toBe(1);
+    expect((await b.history('h:x', { limit: -1 })).publications).toEqual(['{"data":"first","offset":1}']);
+    expect(got.size).toBe(64);
+    expect(b.fanoutsPending).toBe(1);
+    await b.publish('h:x', 'second');
+    expect(got.size).toBe(64); // queued behind the first, not written ahead of it
+    for (const sub of unsubscribeLater) await b.unsubscribe('h:x', sub);
+    while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(got.size).toBe(290);
+    for (const offsets of got.values()) expect(offsets).toEqual([1, 2]);
+  });
+
+  it('delivers at once when the fan-out fits in a slice and nothing is queued', async () => {
+    const b = new MemoryBroker(policy, () => 0);
+    const got: number[] = [];
+    for (let i = 0; i < 10; i++) await b.subscribe('h:x', (d) => got.push(d.offset));
+    b.publishNow('h:x', 1);
+    expect(got).toHaveLength(10);
+    expect(b.fanoutsPending).toBe(0);
+  });
+
   it('bounds a channel history by bytes as well as count: 2,000 publications of ~1 KB keep at most 64 KB', async () => {
     const b = new MemoryBroker({ size: () => 1000, ttlMs: 60_000, maxBytes: 65_536 }, () => 0);
     const item = 'x'.repeat(1000);

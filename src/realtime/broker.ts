@@ -59,6 +59,15 @@ export interface Broker {
   close(): Promise<void>;
 }
 
+/** A publication on its way to the subscribers of its channel; `next` walks the live set, so late joiners are seen. */
+interface Fanout {
+  delivery: Delivery;
+  next: Iterator<Subscriber>;
+}
+
+/** Subscribers served between two clock reads while fanning out. */
+const SUBSCRIBERS_PER_CLOCK_READ = 64;
+
 /**
  * Consecutive elements of an array packed into JSON arrays of at most `budget` bytes each, in order. An element
  * larger than the budget on its own is left out and reported.
@@ -86,17 +95,26 @@ export function packElements(items: readonly unknown[], budget: number, oversize
   return parts;
 }
 
-/** Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. */
+/**
+ * Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. A publication
+ * is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`, one slice per
+ * event-loop turn, so 5,000 subscribers on a book never hold the writer for more than a slice. Publications reach
+ * each subscriber in offset order; a subscriber that joins mid-way skips what its subscribe reply already covered.
+ */
 export class MemoryBroker implements Broker {
   readonly epoch = randomBytes(4).toString('hex');
   private readonly streams = new Map<string, ChannelStream>();
   private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private fanouts: Fanout[] = [];
+  private fanoutHead = 0;
+  private nextSlice: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly policy: HistoryPolicy,
     private readonly now: () => number,
     private readonly onSubscriberError: (err: unknown) => void = () => {},
     private readonly onOversize: (channel: string, bytes: number) => void = () => {},
+    private readonly sliceMs = 2,
   ) {}
 
   private stream(channel: string): ChannelStream {
@@ -108,7 +126,10 @@ export class MemoryBroker implements Broker {
     return s;
   }
 
-  /** Synchronous core of publish: in-process subscribers have the frame before this returns. */
+  /**
+   * Synchronous core of publish: the publication has its offset and is in history when this returns; subscribers
+   * have it too unless earlier fan-outs are still under way or this one needs more than one slice.
+   */
   publishNow(channel: string, data: unknown): StreamPosition {
     const budget = (this.policy.maxPublicationBytes ?? Infinity) - FRAME_OVERHEAD - Buffer.byteLength(channel);
     const whole = JSON.stringify(data);
@@ -129,15 +150,39 @@ export class MemoryBroker implements Broker {
     const subs = this.subscribers.get(channel);
     if (subs && subs.size > 0) {
       const delivery: Delivery = { channel, offset, pubJson: json, frame: textFrame(encodePublicationPush(channel, json)) };
-      for (const sub of subs) {
+      this.fanouts.push({ delivery, next: subs.values() });
+      if (!this.nextSlice) this.fanOut();
+    }
+    return { offset, epoch: this.epoch };
+  }
+
+  /** Publications still reaching their subscribers (tests). */
+  get fanoutsPending(): number {
+    return this.fanouts.length - this.fanoutHead;
+  }
+
+  /** Serves queued fan-outs in order until they are done or the slice is used up, then yields a turn. */
+  private fanOut(): void {
+    this.nextSlice = undefined;
+    const deadline = performance.now() + this.sliceMs;
+    let served = 0;
+    while (this.fanoutHead < this.fanouts.length) {
+      const fanout = this.fanouts[this.fanoutHead]!;
+      for (let it = fanout.next.next(); !it.done; it = fanout.next.next()) {
         try {
-          sub(delivery);
+          it.value(fanout.delivery);
         } catch (err) {
           this.onSubscriberError(err); // one failing subscriber must not starve the others
         }
+        if (++served % SUBSCRIBERS_PER_CLOCK_READ === 0 && performance.now() >= deadline) {
+          this.nextSlice = setImmediate(() => this.fanOut());
+          return;
+        }
       }
+      this.fanouts[this.fanoutHead++] = undefined as unknown as Fanout; // let the frame go
     }
-    return { offset, epoch: this.epoch };
+    this.fanouts = [];
+    this.fanoutHead = 0;
   }
 
   async publish(channel: string, data: unknown): Promise<StreamPosition> {
@@ -184,6 +229,10 @@ export class MemoryBroker implements Broker {
   }
 
   async close(): Promise<void> {
+    if (this.nextSlice) clearImmediate(this.nextSlice);
+    this.nextSlice = undefined;
+    this.fanouts = [];
+    this.fanoutHead = 0;
     this.subscribers.clear();
   }
 }

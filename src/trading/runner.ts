@@ -31,6 +31,8 @@ interface Pending {
 export class EngineRunner {
   private queue: Pending[] = [];
   private flushScheduled = false;
+  /** Changes committed but not yet handed to afterCommit. */
+  private unpublished: EngineEvents | undefined;
   private broken: unknown;
   private sweep: NodeJS.Timeout | undefined;
   /** Refunds already handed to the chain (all of them are handed again at start: the chain pays each once). */
@@ -83,6 +85,7 @@ export class EngineRunner {
     if (this.sweep) clearInterval(this.sweep);
     this.chain.stop();
     if (this.queue.length > 0) this.flush();
+    this.publishCommitted();
   }
 
   /** Applies a command now; resolves after it is durable, rejects with EngineRejection if refused. */
@@ -90,6 +93,7 @@ export class EngineRunner {
     if (this.broken !== undefined) {
       return Promise.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
     }
+    this.publishCommitted();
     let applied: { result: CommandResult; events: EngineEvents };
     try {
       applied = this.engine.apply(cmd);
@@ -127,7 +131,21 @@ export class EngineRunner {
     }
     for (const fillHash of merged.submittedFills) this.chain.submit(fillHash, this.engine.fills.get(fillHash)!.acceptedAt);
     this.handRefunds();
-    this.opts.afterCommit(merged);
+    // Reply first, fan out after: the callers' replies are written in the microtasks that follow this flush; the
+    // realtime rendering waits for the next turn, so however many subscribers a book has, it never delays them.
+    this.unpublished = merged;
+    setImmediate(() => this.publishCommitted());
+  }
+
+  /**
+   * Hands the last commit's changes to afterCommit, once. Runs on the turn after the commit, or earlier, just
+   * before the next command is applied, so what is rendered is exactly the committed state.
+   */
+  private publishCommitted(): void {
+    const events = this.unpublished;
+    if (!events) return;
+    this.unpublished = undefined;
+    this.opts.afterCommit(events);
   }
 
   private handRefunds(): void {

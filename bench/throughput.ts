@@ -1,0 +1,109 @@
+// The most signed orders, fills and cancels per second the exchange accepts from several concurrent clients, with
+// the server's CPU per operation and the cores it kept busy. The baseline is the same run against a server that
+// verifies signatures on its writer thread (ODDEX_VERIFY_THREADS=0, the design before the worker pool).
+// Targets (issue 15): 15,000 signed orders/s and 5,000 fills/s on a 2-core machine, both cores busy.
+// Usage: npx tsx bench/throughput.ts [orders = 20000] [fills = 4000] [cancels = 4000] [clients = 4]
+import { ratio } from './lib.js';
+import { measureCpu } from './lib.js';
+import { E18, USDC, newAccount, signedCancelV2, signedFill, signedOrder, startBenchExchange, type BenchExchange } from './exchange.js';
+
+const [orderCount = 20_000, fillCount = 4000, cancelCount = 4000, clients = 4] = process.argv.slice(2).map(Number);
+const BATCH = 500;
+const MAKER_ODDS = 40n * E18; // the taker's side of these orders is at 60%
+const ORDER_SIZE = 10n * USDC;
+const FILL_STAKE = 3n * USDC; // consumes 2 USDC of a maker order: five fills per order
+
+/** Runs `count` requests through `clients` closed-loop clients; returns how many the server accepted. */
+async function drive(count: number, send: (i: number) => Promise<number>): Promise<number> {
+  let next = 0;
+  let accepted = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < count) {
+        const n = await send(next++); // not `accepted += await`: that would read accepted before the await
+        accepted += n;
+      }
+    }),
+  );
+  return accepted;
+}
+
+interface Figures {
+  perSecond: number;
+  cpuMsPerOp: number;
+  cores: number;
+  accepted: number;
+}
+
+async function run(label: string, env: Record<string, string>): Promise<Record<'orders' | 'fills' | 'cancels', Figures>> {
+  const ex: BenchExchange = await startBenchExchange(env);
+  try {
+    const maker = newAccount();
+    const taker = newAccount();
+    await ex.fund(maker);
+    await ex.fund(taker);
+    // Batch b goes to market b (round robin). Fills take the markets of even batches, cancels the orders of odd ones.
+    const batches = Math.ceil(orderCount / BATCH);
+    const marketOf = (b: number) => ex.markets[b % ex.markets.length]!;
+    const evenBatches = Array.from({ length: Math.ceil(batches / 2) }, (_, k) => 2 * k);
+    const bodies = Array.from({ length: batches }, (_, b) => {
+      const market = marketOf(b);
+      return Array.from({ length: Math.min(BATCH, orderCount - b * BATCH) }, () =>
+        signedOrder(maker, market, { odds: MAKER_ODDS, size: ORDER_SIZE, outcomeOne: true }),
+      );
+    });
+    const fills = Array.from({ length: fillCount }, (_, i) =>
+      signedFill(taker, marketOf(evenBatches[i % evenBatches.length]!), { stake: FILL_STAKE, odds: 100n * E18 - MAKER_ODDS, outcomeOne: false }),
+    );
+    const cancellable = bodies.flatMap((batch, b) => (b % 2 === 1 ? batch.map((o) => o.hash) : []));
+    const cancels = cancellable.slice(0, cancelCount).map((hash) => signedCancelV2(maker, [hash]));
+    // Warm-up: JIT, the connection pool and the verification workers.
+    for (let i = 0; i < 200; i++) {
+      await ex.post('/orders/new', { orders: [signedOrder(maker, ex.markets[0]!, { odds: 20n * E18, size: ORDER_SIZE, outcomeOne: false }).body] });
+    }
+
+    const figures = (m: Awaited<ReturnType<typeof measureCpu<number>>>): Figures => ({
+      perSecond: m.result / m.seconds,
+      cpuMsPerOp: m.cpuMsPerOp,
+      cores: m.coresUsed,
+      accepted: m.result,
+    });
+    const orders = await measureCpu(ex.pid, orderCount, () =>
+      drive(batches, async (b) => {
+        const r = await ex.post('/orders/new', { orders: bodies[b]!.map((o) => o.body) });
+        if (r.status !== 200) console.log('batch refused:', JSON.stringify(r.body).slice(0, 200));
+        const refused = Object.values((r.body.data?.statuses ?? {}) as Record<string, string>).filter((s) => s !== 'OK');
+        if (refused.length > 0) console.log(`batch ${b}: ${refused.length} refused, e.g. ${refused[0]}`);
+        return Number(r.body.data?.inserted ?? 0);
+      }),
+    );
+    const filled = await measureCpu(ex.pid, fillCount, () =>
+      drive(fillCount, async (i) => ((await ex.post('/orders/fill/v2', fills[i])).status === 200 ? 1 : 0)),
+    );
+    const cancelled = await measureCpu(ex.pid, cancels.length, () =>
+      drive(cancels.length, async (i) => {
+        const r = await ex.post('/orders/cancel/v2', cancels[i]);
+        return r.status === 200 ? Number((r.body.data as { cancelledCount?: number } | undefined)?.cancelledCount ?? 0) : 0;
+      }),
+    );
+    const result = { orders: figures(orders), fills: figures(filled), cancels: figures(cancelled) };
+    console.log(`\n${label}`);
+    for (const [name, f] of Object.entries(result)) {
+      console.log(
+        `  ${name.padEnd(8)} ${Math.round(f.perSecond).toString().padStart(6)}/s  (${f.accepted} accepted)  ` +
+          `server CPU ${f.cpuMsPerOp.toFixed(3)} ms/op, ${f.cores.toFixed(2)} cores busy`,
+      );
+    }
+    return result;
+  } finally {
+    await ex.close();
+  }
+}
+
+console.log(`${orderCount} signed orders in batches of ${BATCH}, ${fillCount} fills, ${cancelCount} cancels; ${clients} concurrent clients`);
+const baseline = await run('baseline: signatures verified on the writer thread (ODDEX_VERIFY_THREADS=0)', { ODDEX_VERIFY_THREADS: '0' });
+const pooled = await run('worker pool (default size)', {});
+console.log('\nratio worker pool / baseline (throughput; server CPU per op):');
+for (const name of ['orders', 'fills', 'cancels'] as const) {
+  console.log(`  ${name.padEnd(8)} ${ratio(pooled[name].perSecond, baseline[name].perSecond)}; ${ratio(pooled[name].cpuMsPerOp, baseline[name].cpuMsPerOp)}`);
+}
