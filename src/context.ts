@@ -1,7 +1,7 @@
 // What every route and service can reach. Built once by server.ts.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import type { Outcome } from './engine/types.js';
+import type { MarketResult } from './engine/types.js';
 import type { Db } from './store/db.js';
 import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
@@ -9,11 +9,8 @@ import type { RealtimeServer } from './realtime/server.js';
 import type { TradingService } from './trading/service.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 
-export interface MarketReport {
-  marketHash: string;
-  /** 0 void, 1 outcome one, 2 outcome two. */
-  outcome: Outcome;
-}
+/** A market's result: outcome 0 void, 1 outcome one, 2 outcome two, with the final score when known. */
+export type MarketReport = MarketResult;
 
 /** What the catalogue asks of the trading side. server.ts wires the engine in. */
 export interface TradingHooks {

@@ -12,8 +12,11 @@ import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
+import { SqliteTradingStore } from './store/trading-store.js';
+import { LocalChain } from './chain/settlement-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
+import { settleReportedMarkets } from './catalogue/reporting.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -46,23 +49,37 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
   const db = openDatabase(config.dataDir);
   const bus = new EventBus();
+  const now = opts.now ?? Date.now;
+  const catalogue = new Catalogue(db, bus, config.chainVersion);
+  // The chain calls back once a fill executed; the service it reports to is built just below.
+  const chain = new LocalChain(config.chainConfirmationDelayMs, now, (fillHash) => trading.fillExecuted(fillHash));
+  const trading: TradingService = new TradingService({
+    config,
+    store: new SqliteTradingStore(db),
+    bus,
+    log,
+    now,
+    marketOf: (hash) => catalogue.getMarket(hash),
+    chain,
+  });
   const ctx: AppContext = {
     config,
     db,
     log,
-    now: opts.now ?? Date.now,
+    now,
     adminToken: resolveAdminToken(config, log),
     ready: false,
     apiKeys: new ApiKeys(db),
     bus,
-    catalogue: new Catalogue(db, bus, config.chainVersion),
-    trading: undefined as unknown as TradingService, // needs ctx itself: set just below
+    catalogue,
+    trading,
   };
-  ctx.trading = new TradingService(ctx);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   const replayed = ctx.trading.start();
   log.info({ replayed }, 'engine rebuilt from the journal');
+  const settled = settleReportedMarkets(catalogue, trading.readModels.marketReports());
+  if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   const app = await buildApp(ctx);
   const realtime = startRealtime(ctx, app.server);

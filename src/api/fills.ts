@@ -88,7 +88,6 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
         oddsSlippage: b.oddsSlippage,
         fillSalt: saltKey,
       });
-      if (result.kind !== 'fill') throw new Error('unexpected engine result');
       return ok({
         fillHash: result.fill.fillHash,
         isPartialFill: result.fill.isPartialFill,

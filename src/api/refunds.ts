@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
+import { checksumAddress } from '../protocol/address.js';
 
 export const REFUNDS_MAX_PER_PAGE = 500;
 export const REFUNDS_MAX_PAGE = 100_000;
@@ -24,7 +25,7 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], querystring: RefundsQuery } }, async (request) => {
     const q = request.query as Static<typeof RefundsQuery>;
     const groups = refundGroups(
-      ctx.trading.engine.refunds,
+      ctx.trading.readModels.refundsOf(checksumAddress(q.bettor)),
       {
         bettor: q.bettor,
         ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, splitQuarterLine } from './engine.js';
-import type { EngineRejection} from './types.js';
+import type { DomainError } from './errors.js';
+import { NaiveProjection } from './projection.js';
 import { type Command, type MarketRef, type NewOrder } from './types.js';
 
 const USDC = 1_000_000n;
@@ -44,16 +45,18 @@ function order(over: Partial<NewOrder> = {}): NewOrder {
 
 function setup() {
   const engine = new Engine(params);
+  const projection = new NaiveProjection();
   const journal: Command[] = [];
   const run = (cmd: Command) => {
     const r = engine.apply(cmd);
+    projection.apply(r.changes);
     journal.push(cmd);
     return r.result;
   };
   run({ kind: 'faucet', at: 1000, address: MAKER, amount: 1000n * USDC });
   run({ kind: 'faucet', at: 1000, address: MAKER2, amount: 1000n * USDC });
   run({ kind: 'faucet', at: 1000, address: TAKER, amount: 1000n * USDC });
-  return { engine, run, journal };
+  return { engine, run, journal, projection };
 }
 
 const fill = (over: Partial<Extract<Command, { kind: 'fill' }>> = {}): Command => ({
@@ -88,11 +91,12 @@ describe('engine matching and settlement', () => {
       kind: 'fill',
       fill: { fillHash: (f as { fillHash: string }).fillHash, isPartialFill: false, totalFilled: 30n * USDC, averageOdds: 60n * 10n ** 18n },
     });
-    const stored = engine.orders.get(o.orderHash)!;
+    let stored = engine.order(o.orderHash)!;
     expect([stored.fillAmount, stored.pendingFillAmount, stored.status]).toEqual([0n, 20n * USDC, 'ACTIVE']);
     expect(engine.freeBalance(TAKER)).toBe(970n * USDC);
 
     run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    stored = engine.order(o.orderHash)!;
     expect([stored.fillAmount, stored.pendingFillAmount]).toEqual([20n * USDC, 0n]);
     expect(engine.ledger.balanceOf(MAKER)).toBe(980n * USDC);
     expect(engine.ledger.balanceOf(TAKER)).toBe(970n * USDC);
@@ -102,13 +106,14 @@ describe('engine matching and settlement', () => {
     run({ kind: 'reportMarkets', at: 4000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
     expect(engine.ledger.balanceOf(TAKER)).toBe(1020n * USDC);
     expect(engine.ledger.balanceOf(MAKER)).toBe(980n * USDC);
+    stored = engine.order(o.orderHash)!;
     expect(stored.status).toBe('CANCELLED');
     expect(engine.exposureOf(MAKER)).toBe(0n);
     expect(engine.ledger.total()).toBe(engine.ledger.minted);
   });
 
   it('matches best taker odds first, then oldest, and reports a partial fill', () => {
-    const { engine, run } = setup();
+    const { engine, run, projection } = setup();
     const worse = order({ percentageOdds: 50n * 10n ** 18n, totalBetSize: 10n * USDC });
     const bestOld = order({ percentageOdds: 40n * 10n ** 18n, totalBetSize: 10n * USDC });
     const bestNew = order({ percentageOdds: 40n * 10n ** 18n, totalBetSize: 10n * USDC, maker: MAKER2 });
@@ -120,32 +125,32 @@ describe('engine matching and settlement', () => {
     expect(r.fill.isPartialFill).toBe(true);
     // Stake-weighted: (15 * 60% + 15 * 60% + 10 * 50%) / 40 = 57.5%.
     expect(r.fill.averageOdds).toBe(575n * 10n ** 17n);
-    const fillRecord = [...engine.fills.values()][0]!;
+    const fillRecord = [...projection.fills.values()][0]!;
     expect(fillRecord.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual([
       [bestOld.orderHash, 15n * USDC, 10n * USDC],
       [bestNew.orderHash, 15n * USDC, 10n * USDC],
       [worse.orderHash, 10n * USDC, 10n * USDC],
     ]);
-    expect(engine.orders.get(bestOld.orderHash)!.status).toBe('INACTIVE');
+    expect(engine.order(bestOld.orderHash)!.status).toBe('INACTIVE');
   });
 
   it('rejects without changing state: slippage, no space, reused salt, reported market', () => {
     const { engine, run } = setup();
     run({ kind: 'postOrders', at: 1500, orders: [order({ percentageOdds: 50n * 10n ** 18n })], markets: [M1] });
-    const before = JSON.stringify([...engine.orders.values()], (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const before = JSON.stringify(engine.openOrdersIn(M1.marketHash), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     const code = (cmd: Command) => {
       try {
         engine.apply(cmd);
         return 'applied';
       } catch (e) {
-        return (e as EngineRejection).errorCode;
+        return (e as DomainError).errorCode;
       }
     };
     // Taker odds 50% against desired 60% with 10% slippage: bound 54% > 50%.
     expect(code(fill({ oddsSlippage: 10 }))).toBe('INVALID_ODDS_SLIPPAGE');
     expect(code(fill({ isTakerBettingOutcomeOne: true }))).toBe('INSUFFICIENT_SPACE');
     expect(code(fill({ desiredOdds: 50n * 10n ** 18n, taker: '0x00000000000000000000000000000000000000D1' }))).toBe('INSUFFICIENT_BALANCE');
-    const after = JSON.stringify([...engine.orders.values()], (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const after = JSON.stringify(engine.openOrdersIn(M1.marketHash), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     expect(after).toBe(before);
     const ok = fill({ desiredOdds: 50n * 10n ** 18n, fillSalt: 'same' });
     run(ok);
@@ -155,19 +160,19 @@ describe('engine matching and settlement', () => {
   });
 
   it('fails a fill whose maker moved the funds away, and gives the space back', () => {
-    const { engine, run } = setup();
+    const { engine, run, projection } = setup();
     const o = order({ totalBetSize: 500n * USDC });
     run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
     const f = fill({ stakeWei: 30n * USDC });
     run(f);
     // Moving 990 away leaves 10, below the 20 owed: the order leaves the book, the fill fails on chain.
     run({ kind: 'transfer', at: 2500, from: MAKER, to: MAKER2, amount: 990n * USDC });
-    expect(engine.orders.get(o.orderHash)!.status).toBe('CANCELLED');
+    expect(engine.order(o.orderHash)!.status).toBe('CANCELLED');
     run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
-    expect(engine.trades.map((t) => t.status)).toEqual(['FAILED', 'FAILED']);
+    expect([...projection.trades.values()].map((t) => t.status)).toEqual(['FAILED', 'FAILED']);
     expect(engine.ledger.balanceOf(TAKER)).toBe(1000n * USDC);
     expect(engine.freeBalance(TAKER)).toBe(1000n * USDC);
-    expect(engine.orders.get(o.orderHash)!.pendingFillAmount).toBe(0n);
+    expect(engine.order(o.orderHash)!.pendingFillAmount).toBe(0n);
     expect(engine.exposureOf(MAKER)).toBe(0n);
   });
 
@@ -187,7 +192,7 @@ describe('engine matching and settlement', () => {
     });
     expect(() => engine.apply({ kind: 'cancelAll', at: 10_000, maker: MAKER, salt: 's1', timestamp: 10 })).toThrow(/already used/);
     expect(() => engine.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER, salt: 's2', timestamp: 10 })).toThrow(/within 60 s/);
-    expect(engine.orders.get(b.orderHash)!.status).toBe('ACTIVE');
+    expect(engine.order(b.orderHash)!.status).toBe('ACTIVE');
   });
 
   it('reports order_locked for a fully matched pending order and already_pending_cancel after a cancel with fills pending', () => {
@@ -222,11 +227,11 @@ describe('engine matching and settlement', () => {
     run({ kind: 'heartbeat', at: 1500, requestor: MAKER, timeoutSeconds: 10 });
     expect(engine.nextExpiryAt()).toBe(5000);
     run({ kind: 'expire', at: 5000 });
-    expect(engine.orders.get(short.orderHash)!.status).toBe('EXPIRED');
-    expect(engine.orders.get(long.orderHash)!.status).toBe('ACTIVE');
+    expect(engine.order(short.orderHash)!.status).toBe('EXPIRED');
+    expect(engine.order(long.orderHash)!.status).toBe('ACTIVE');
     run({ kind: 'expire', at: 11_500 });
-    expect(engine.orders.get(long.orderHash)!.status).toBe('CANCELLED');
-    expect(engine.heartbeats.size).toBe(0);
+    expect(engine.order(long.orderHash)!.status).toBe('CANCELLED');
+    expect(engine.heartbeatCount()).toBe(0);
   });
 
   it('restricts a maker after repeated balance shortfalls until the window passes or an operator lifts it', () => {
@@ -236,7 +241,7 @@ describe('engine matching and settlement', () => {
       run({ kind: 'transfer', at: 2000 + i, from: MAKER, to: MAKER2, amount: 200n * USDC });
       run({ kind: 'transfer', at: 2000 + i, from: MAKER2, to: MAKER, amount: 200n * USDC });
     }
-    expect(engine.restrictions.get(MAKER)).toEqual({ address: MAKER, shortfalls: [2000, 2001, 2002], restrictedUntil: 2002 + 900_000 });
+    expect(engine.restrictionOf(MAKER)).toEqual({ address: MAKER, shortfalls: [2000, 2001, 2002], restrictedUntil: 2002 + 900_000 });
     expect(() => engine.apply({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toThrow(/may not post/);
     run({ kind: 'liftRestriction', at: 3000, address: MAKER });
     expect(run({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toMatchObject({ statuses: [{ status: 'OK' }] });
@@ -250,8 +255,8 @@ describe('engine matching and settlement', () => {
     // Leave exactly 1 wei of maker space on the 45% order: 1 wei buys 1 wei of taker space but 0 of maker space.
     const eat = fill({ stakeWei: ((10n * USDC - 1n) * 55n) / 45n + 1n, desiredOdds: 55n * 10n ** 18n });
     run(eat);
-    expect(engine.orders.get(dusty.orderHash)!.totalBetSize - engine.orders.get(dusty.orderHash)!.pendingFillAmount).toBe(1n);
-    expect(engine.orders.get(dusty.orderHash)!.status).toBe('INACTIVE');
+    expect(engine.order(dusty.orderHash)!.totalBetSize - engine.order(dusty.orderHash)!.pendingFillAmount).toBe(1n);
+    expect(engine.order(dusty.orderHash)!.status).toBe('INACTIVE');
     const r = run(fill({ stakeWei: 8n * USDC, desiredOdds: 50n * 10n ** 18n }));
     expect(r).toMatchObject({ fill: { totalFilled: 8n * USDC, averageOdds: 50n * 10n ** 18n } });
   });

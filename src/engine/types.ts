@@ -61,6 +61,8 @@ export interface Trade {
   outcome?: Outcome;
   /** Wei paid to the bettor at settlement for this trade (before refunds are netted). */
   payout?: bigint;
+  /** Wei settlement actually credited for this trade: payout less its share of refunds paid earlier. */
+  credit?: bigint;
 }
 
 export interface FillRecord {
@@ -74,7 +76,8 @@ export interface FillRecord {
   acceptedAt: number;
   /** Per maker order: maker space and taker stake matched. */
   matches: { orderHash: string; maker: string; makerStake: bigint; takerStake: bigint; odds: bigint }[];
-  tradeIds: string[];
+  /** The fill's trades (maker and taker side of each match), until the fill executes. */
+  trades: Trade[];
   totalTakerStake: bigint;
 }
 
@@ -132,6 +135,14 @@ export interface NewOrder {
   signature: string;
 }
 
+/** A market's result as reported: the outcome, and the final score when the report came with one. */
+export interface MarketResult {
+  marketHash: string;
+  outcome: Outcome;
+  teamOneScore?: number;
+  teamTwoScore?: number;
+}
+
 export type Command =
   | { kind: 'faucet'; at: number; address: string; amount: bigint }
   | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
@@ -155,7 +166,7 @@ export type Command =
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
-  | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] }
+  | { kind: 'reportMarkets'; at: number; reports: MarketResult[] }
   | { kind: 'liftRestriction'; at: number; address: string };
 
 export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';
@@ -173,26 +184,60 @@ export interface FillResult {
   averageOdds: bigint;
 }
 
-/** What changed, for read models and realtime. Carries references; the runner renders REST objects. */
-export interface EngineEvents {
-  orders: Set<string>;
-  trades: Set<string>;
-  /** Markets whose best odds may have moved. */
-  books: Set<string>;
-  /** Addresses whose balance, escrow or exposure changed. */
-  accounts: Set<string>;
-  /** Bettors who received capital-efficiency refunds. */
-  refunds: Set<string>;
-  /** Fills submitted to the chain (to schedule their confirmation). */
-  submittedFills: string[];
+export interface HeartbeatResult {
+  requestor: string;
+  timeoutSeconds: number;
+  expiresAt: number | null;
 }
 
-export class EngineRejection extends Error {
-  constructor(
-    readonly httpStatus: number,
-    readonly errorCode: string,
-    message: string,
-  ) {
-    super(message);
-  }
+type None = { kind: 'none' };
+type CancelOutcome = { kind: 'cancel'; cancel: CancelResult };
+
+/** The typed result of each command kind. */
+export interface CommandResults {
+  faucet: None;
+  transfer: None;
+  postOrders: { kind: 'postOrders'; statuses: { orderHash: string; status: OrderStatusCode }[] };
+  fill: { kind: 'fill'; fill: FillResult };
+  confirmFill: None;
+  cancelOrders: CancelOutcome;
+  cancelEvent: CancelOutcome;
+  cancelAll: CancelOutcome;
+  heartbeat: { kind: 'heartbeat'; heartbeat: HeartbeatResult };
+  expire: None;
+  reportMarkets: None;
+  liftRestriction: None;
+}
+
+export type ResultOf<C extends Command> = CommandResults[C['kind']];
+export type CommandResult = CommandResults[keyof CommandResults];
+
+/** A read-only copy of an order, as routes and the feed see it. */
+export interface OrderView {
+  orderHash: string;
+  marketHash: string;
+  exchangeEventId: string;
+  maker: string;
+  baseToken: string;
+  executor: string;
+  totalBetSize: bigint;
+  percentageOdds: bigint;
+  fillAmount: bigint;
+  pendingFillAmount: bigint;
+  expiry: number;
+  apiExpiry: number;
+  salt: string;
+  isMakerBettingOutcomeOne: boolean;
+  signature: string;
+  status: OrderStatus;
+  seq: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface BalanceView {
+  balance: bigint;
+  escrowed: bigint;
+  openExposure: bigint;
+  pendingTakerStake: bigint;
 }

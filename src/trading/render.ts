@@ -1,11 +1,10 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
-import type { Order, Trade } from '../engine/types.js';
+import type { OrderView, Trade } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import type { SettlementView } from './settlement-credit.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function orderToRest(o: Order): Record<string, unknown> {
+export function orderToRest(o: OrderView): Record<string, unknown> {
   return {
     orderHash: o.orderHash,
     marketHash: o.marketHash,
@@ -33,12 +32,15 @@ export interface TradeRenderContext {
   chainVersion: string;
   /** Market type of a market hash (betType), when the catalogue knows it. */
   marketType(marketHash: string): number | undefined;
-  /** Refund-aware settlement figures; without it trades render as if no refunds were paid. */
-  settlement?: SettlementView;
+  /** Whether the bettor received capital-efficiency refunds in the market. */
+  hasRefunds(marketHash: string, bettor: string): boolean;
 }
 
 /** Net result of a settled trade in wei: payout minus stake. */
 export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - t.stake : 0n);
+
+/** Net return as settlement paid it: the recorded credit less stake (payout less stake when no refunds were paid). */
+export const settleNetReturnWei = (t: Trade) => (t.settled ? (t.credit ?? t.payout ?? 0n) - t.stake : 0n);
 
 function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
   const netReturn = toHumanUnits(netReturnWei(t), rc.decimals);
@@ -72,8 +74,8 @@ function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> 
     exchangeEventId: t.exchangeEventId,
     netReturn,
     // Settlement credit less stake: differs from netReturn by the trade's share of refunds paid before settlement.
-    settleNetReturnValue: rc.settlement ? toHumanUnits(rc.settlement.settleNetReturnWei(t), rc.decimals) : netReturn,
-    marketHasRefunds: rc.settlement?.hasRefunds(t.marketHash, t.bettor) ?? false,
+    settleNetReturnValue: toHumanUnits(settleNetReturnWei(t), rc.decimals),
+    marketHasRefunds: rc.hasRefunds(t.marketHash, t.bettor),
     isQuarterLineLeg: t.quarterLineParentMarketHash !== undefined,
     ...(t.quarterLineParentMarketHash ? { quarterLineParentMarketHash: t.quarterLineParentMarketHash } : {}),
   };

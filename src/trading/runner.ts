@@ -1,88 +1,96 @@
-// Drives the pure engine: applies commands one at a time, journals them with group commit (one transaction per
-// event-loop turn) and resolves each caller only once its command is on disk. Hands accepted fills to the
-// settlement chain and sweeps expiries.
-import { Engine, type CommandResult } from '../engine/engine.js';
-import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
-import type { Journal } from '../store/journal.js';
-import { LocalChain, type SettlementChain } from '../chain/settlement-chain.js';
+// Drives the pure engine: applies commands one at a time, commits them with their change records (journal and read
+// models in one transaction per event-loop turn) and resolves each caller only once its command is on disk.
+// A failed commit never leaves memory ahead of disk: the batch is refused with STORAGE_FAILED, the engine is rebuilt
+// from what the disk holds, and the next command tries the disk again.
+import type { Applied, Engine } from '../engine/engine.js';
+import type { Change } from '../engine/changes.js';
+import { DomainError } from '../engine/errors.js';
+import type { Command, CommandResult, ResultOf } from '../engine/types.js';
+import type { TradingStore } from '../store/trading-store.js';
 
 export interface RunnerOptions {
-  now: () => number;
-  chainConfirmationDelayMs: number;
-  /** Called after each group commit with what changed, in order. */
-  afterCommit: (events: EngineEvents) => void;
-  onFatal: (err: unknown) => void;
-  expirySweepMs?: number;
+  /** Builds an empty engine (at start and when rebuilding after a failed commit). */
+  createEngine: () => Engine;
+  /** Called after each group commit with the batch's change records, in order. */
+  afterCommit: (changes: readonly Change[]) => void;
+  /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
+  onStorageFailure: (err: unknown, rebuilt: boolean) => void;
 }
 
 interface Pending {
   cmd: Command;
-  result: CommandResult;
-  events: EngineEvents;
+  applied: Applied;
   resolve: (r: CommandResult) => void;
   reject: (e: unknown) => void;
 }
 
+const REPLAY_CATCH_UP_BATCH = 2000;
+
 export class EngineRunner {
   private queue: Pending[] = [];
   private flushScheduled = false;
-  private broken: unknown;
-  private sweep: NodeJS.Timeout | undefined;
-  readonly chain: SettlementChain;
+  /** Set when the engine could not be rebuilt from disk: nothing is accepted until a restart. */
+  private broken = false;
+  private current: Engine;
 
   constructor(
-    readonly engine: Engine,
-    private readonly journal: Journal,
+    private readonly store: TradingStore,
     private readonly opts: RunnerOptions,
   ) {
-    this.chain = new LocalChain(opts.chainConfirmationDelayMs, opts.now, (fillHash) =>
-      this.submit({ kind: 'confirmFill', at: this.opts.now(), fillHash }).catch((err) => this.opts.onFatal(err)),
-    );
+    this.current = opts.createEngine();
   }
 
-  /** Rebuilds the engine from the journal; returns the number of commands replayed. */
+  /** The live engine (replaced when rebuilt after a storage failure). */
+  get engine(): Engine {
+    return this.current;
+  }
+
+  /**
+   * Rebuilds the engine from the journal; read models behind the journal (an upgraded data dir) are brought up to
+   * date on the way. Returns the number of commands replayed.
+   */
   replay(): number {
+    const engine = this.opts.createEngine();
+    const covered = this.store.readModels.position();
+    let behind: { seq: number; changes: readonly Change[] }[] = [];
     let n = 0;
-    for (const cmd of this.journal.replay()) {
+    for (const { seq, cmd } of this.store.replay()) {
+      let applied: Applied | undefined;
       try {
-        this.engine.apply(cmd);
+        applied = engine.apply(cmd);
       } catch (err) {
-        // A journaled command was accepted once; a rejection now means the journal and the code disagree.
-        if (!(err instanceof EngineRejection)) throw err;
+        // A journaled command was accepted once; a refusal now means the journal and the code disagree.
+        if (!(err instanceof DomainError)) throw err;
+      }
+      if (seq > covered) {
+        behind.push({ seq, changes: applied?.changes ?? [] });
+        if (behind.length >= REPLAY_CATCH_UP_BATCH) {
+          this.store.catchUp(behind);
+          behind = [];
+        }
       }
       n++;
     }
+    if (behind.length > 0) this.store.catchUp(behind);
+    this.current = engine;
     return n;
   }
 
-  /** Resubmits fills still pending after a restart and starts the expiry sweep. */
-  start(): void {
-    for (const fill of this.engine.fills.values()) {
-      if (fill.status === 'PENDING') this.chain.submit(fill.fillHash, fill.acceptedAt);
-    }
-    this.sweep = setInterval(() => this.sweepExpired(), this.opts.expirySweepMs ?? 200);
-    this.sweep.unref();
-  }
-
   stop(): void {
-    if (this.sweep) clearInterval(this.sweep);
-    this.chain.stop();
     if (this.queue.length > 0) this.flush();
   }
 
-  /** Applies a command now; resolves after it is durable, rejects with EngineRejection if refused. */
-  submit(cmd: Command): Promise<CommandResult> {
-    if (this.broken !== undefined) {
-      return Promise.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
-    }
-    let applied: { result: CommandResult; events: EngineEvents };
+  /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
+  submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    if (this.broken) return Promise.reject(new DomainError('STORAGE_FAILED'));
+    let applied: Applied<ResultOf<C>>;
     try {
-      applied = this.engine.apply(cmd);
+      applied = this.current.apply(cmd);
     } catch (err) {
       return Promise.reject(err);
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ cmd, ...applied, resolve, reject });
+      this.queue.push({ cmd, applied, resolve: resolve as (r: CommandResult) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -96,29 +104,29 @@ export class EngineRunner {
     this.queue = [];
     if (batch.length === 0) return;
     try {
-      this.journal.appendAll(batch.map((p) => p.cmd));
+      this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
     } catch (err) {
-      // Memory is now ahead of disk: refuse everything until an operator restarts (replay restores the truth).
-      this.broken = err;
-      for (const p of batch) p.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
-      this.opts.onFatal(err);
+      // The transaction rolled back: memory is ahead of disk. Refuse the batch and rebuild from disk.
+      for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
+      this.recover(err);
       return;
     }
-    const merged = Engine.noEvents();
+    const changes: Change[] = [];
     for (const p of batch) {
-      p.resolve(p.result);
-      for (const k of ['orders', 'trades', 'books', 'accounts', 'refunds'] as const) for (const x of p.events[k]) merged[k].add(x);
-      merged.submittedFills.push(...p.events.submittedFills);
+      p.resolve(p.applied.result);
+      for (const c of p.applied.changes) changes.push(c);
     }
-    for (const fillHash of merged.submittedFills) this.chain.submit(fillHash, this.engine.fills.get(fillHash)!.acceptedAt);
-    this.opts.afterCommit(merged);
+    this.opts.afterCommit(changes);
   }
 
-  private sweepExpired(): void {
-    const next = this.engine.nextExpiryAt();
-    const now = this.opts.now();
-    if (next !== undefined && next <= now) {
-      this.submit({ kind: 'expire', at: now }).catch((err) => this.opts.onFatal(err));
+  private recover(err: unknown): void {
+    try {
+      this.replay();
+    } catch (replayErr) {
+      this.broken = true;
+      this.opts.onStorageFailure(replayErr, false);
+      return;
     }
+    this.opts.onStorageFailure(err, true);
   }
 }

@@ -1,32 +1,61 @@
-// Wires the engine into the process: replay on start, the runner, the catalogue's market facts, and the
-// realtime feed (orders, trades and best odds rendered once per commit and put on the bus).
-import type { AppContext, MarketReport, TradingHooks } from '../context.js';
+// The trading side of the process: the engine behind its runner, the read models, the settlement chain and the
+// realtime feed (orders, trades and best odds rendered once per commit from the change records and put on the bus).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { MarketReport, TradingHooks } from '../context.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
+import type { SettlementChain } from '../chain/settlement-chain.js';
+import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
-import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
-import { Journal } from '../store/journal.js';
+import type { Change, RefundPaid } from '../engine/changes.js';
+import type { Command, MarketRef, OrderView, ResultOf } from '../engine/types.js';
+import type { TradingStore } from '../store/trading-store.js';
+import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner } from './runner.js';
 import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
-import { changedConsolidated, consolidatedContextOf } from './consolidated.js';
+import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
-import { settlementViewOf } from './settlement-credit.js';
-import { tradeIndexOf } from './trade-index.js';
 
 export interface BestOddsSide {
   percentageOdds: string | null;
   updatedAt: number;
 }
 
+export interface TradingDeps {
+  config: Pick<
+    Config,
+    | 'oddsLadderStepSize'
+    | 'makerMinimum'
+    | 'takerMinimum'
+    | 'cancelMaxSkewSeconds'
+    | 'baseTokenAddress'
+    | 'baseTokenDecimals'
+    | 'exchangeAffiliate'
+    | 'restriction'
+    | 'chainVersion'
+  >;
+  store: TradingStore;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  now: () => number;
+  /** The catalogue's record of a market (for market types and labels). */
+  marketOf(marketHash: string): MarketRecord | undefined;
+  chain: SettlementChain;
+  expirySweepMs?: number;
+}
+
 export class TradingService implements TradingHooks {
-  readonly engine: Engine;
   readonly runner: EngineRunner;
+  readonly readModels: TradingReadModels;
   readonly render: TradeRenderContext;
+  readonly consolidated: ConsolidatedContext;
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
+  private sweep: NodeJS.Timeout | undefined;
 
-  constructor(private readonly ctx: AppContext) {
-    const c = ctx.config;
-    this.engine = new Engine({
+  constructor(private readonly deps: TradingDeps) {
+    const c = deps.config;
+    const params = {
       oddsLadderStepSize: c.oddsLadderStepSize,
       makerMinimum: c.makerMinimum,
       takerMinimum: c.takerMinimum,
@@ -36,44 +65,69 @@ export class TradingService implements TradingHooks {
       restrictionWindowMs: c.restriction.windowMs,
       restrictionThreshold: c.restriction.threshold,
       restrictionMs: c.restriction.durationMs,
-    });
-    this.runner = new EngineRunner(this.engine, new Journal(ctx.db), {
-      now: ctx.now,
-      chainConfirmationDelayMs: c.chainConfirmationDelayMs,
-      afterCommit: (events) => this.publish(events),
-      onFatal: (err) => {
-        ctx.log.fatal({ err }, 'journal write failed; refusing trading until restart');
-        ctx.ready = false;
+    };
+    this.readModels = deps.store.readModels;
+    this.runner = new EngineRunner(deps.store, {
+      createEngine: () => new Engine(params),
+      afterCommit: (changes) => this.afterCommit(changes),
+      onStorageFailure: (err, rebuilt) => {
+        if (rebuilt) {
+          deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
+          this.resetBestOdds();
+        } else deps.log.fatal({ err }, 'journal commit failed and the engine could not be rebuilt from disk; refusing trading until restart');
       },
     });
+    const hasRefunds = (marketHash: string, bettor: string) => this.readModels.hasRefunds(marketHash, bettor);
     this.render = {
       decimals: c.baseTokenDecimals,
       chainVersion: c.chainVersion,
-      marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
-      settlement: settlementViewOf(this.engine),
+      marketType: (hash) => deps.marketOf(hash)?.type,
+      hasRefunds,
     };
+    this.consolidated = { decimals: c.baseTokenDecimals, chainVersion: c.chainVersion, market: deps.marketOf, hasRefunds };
   }
 
-  /** Replays the journal, then starts timers. */
+  /** The live engine: read its state through its accessors only. */
+  get engine(): Engine {
+    return this.runner.engine;
+  }
+
+  /** Replays the journal, resubmits pending fills to the chain and starts the expiry sweep. */
   start(): number {
     const replayed = this.runner.replay();
-    for (const marketHash of this.engine.books.keys()) this.refreshBestOdds(marketHash, this.ctx.now());
-    this.runner.start();
+    this.resetBestOdds();
+    for (const fill of this.engine.pendingFills()) this.deps.chain.submit(fill.fillHash, fill.acceptedAt);
+    this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
+    this.sweep.unref();
     return replayed;
   }
 
   stop(): void {
+    if (this.sweep) clearInterval(this.sweep);
+    this.deps.chain.stop();
     this.runner.stop();
+  }
+
+  /** Applies a command; resolves once it is durable. */
+  submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    return this.runner.submit(cmd);
+  }
+
+  /** The chain executed a fill. */
+  fillExecuted(fillHash: string): void {
+    this.submit({ kind: 'confirmFill', at: this.deps.now(), fillHash }).catch((err: unknown) =>
+      this.deps.log.error({ err, fillHash }, 'fill confirmation not recorded; it stays pending until the next restart'),
+    );
   }
 
   // ---- TradingHooks -----------------------------------------------------------------------------
 
   async marketsReported(reports: MarketReport[]): Promise<void> {
-    await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
+    await this.submit({ kind: 'reportMarkets', at: this.deps.now(), reports });
   }
 
   matchedVolume(): ReadonlyMap<string, bigint> {
-    return this.engine.matchedVolume;
+    return this.readModels.matchedVolume();
   }
 
   // ---- market facts -----------------------------------------------------------------------------
@@ -93,13 +147,19 @@ export class TradingService implements TradingHooks {
       this.bestOdds.get(`${marketHash}:${one}`) ?? { percentageOdds: null, updatedAt: 0 };
     return {
       marketHash,
-      baseToken: this.ctx.config.baseTokenAddress,
+      baseToken: this.deps.config.baseTokenAddress,
       outcomeOne: side(true),
       outcomeTwo: side(false),
     };
   }
 
   // ---- realtime feed ----------------------------------------------------------------------------
+
+  private resetBestOdds(): void {
+    this.bestOdds.clear();
+    const now = this.deps.now();
+    for (const marketHash of this.engine.bookedMarkets()) this.refreshBestOdds(marketHash, now);
+  }
 
   /** Returns the sides whose best odds moved. */
   private refreshBestOdds(marketHash: string, at: number): Record<string, unknown>[] {
@@ -113,7 +173,7 @@ export class TradingService implements TradingHooks {
       this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
       moved.push({
         marketHash,
-        baseToken: this.ctx.config.baseTokenAddress,
+        baseToken: this.deps.config.baseTokenAddress,
         isMakerBettingOutcomeOne: one,
         percentageOdds: odds,
         updatedAt: at,
@@ -122,33 +182,80 @@ export class TradingService implements TradingHooks {
     return moved;
   }
 
-  private publish(events: EngineEvents): void {
-    const bus = this.ctx.bus;
-    const at = this.ctx.now();
-    const byMarket = new Map<string, Order[]>();
-    for (const hash of events.orders) {
-      const o = this.engine.orders.get(hash)!;
+  private afterCommit(changes: readonly Change[]): void {
+    const orderHashes = new Set<string>();
+    const tradeIds = new Set<string>();
+    const refunds: RefundPaid[] = [];
+    for (const c of changes) {
+      switch (c.type) {
+        case 'orderAdded':
+          orderHashes.add(c.order.orderHash);
+          break;
+        case 'orderChanged':
+          orderHashes.add(c.orderHash);
+          break;
+        case 'fillAccepted':
+          this.deps.chain.submit(c.fillHash, c.acceptedAt);
+          break;
+        case 'tradeRecorded':
+          tradeIds.add(c.trade.id);
+          break;
+        case 'tradeStatusChanged':
+        case 'tradeSettled':
+          tradeIds.add(c.tradeId);
+          break;
+        case 'refundPaid':
+          refunds.push(c.refund);
+          break;
+        default:
+          break;
+      }
+    }
+    this.publish(orderHashes, tradeIds, refunds);
+  }
+
+  private publish(orderHashes: ReadonlySet<string>, tradeIds: ReadonlySet<string>, refunds: readonly RefundPaid[]): void {
+    const bus = this.deps.bus;
+    const at = this.deps.now();
+    const byMarket = new Map<string, OrderView[]>();
+    for (const hash of orderHashes) {
+      const o = this.engine.order(hash) ?? this.readModels.order(hash);
+      if (!o) continue;
       const list = byMarket.get(o.marketHash);
       if (list) list.push(o);
       else byMarket.set(o.marketHash, [o]);
     }
     for (const [marketHash, orders] of byMarket) {
-      bus.emit('orders', {
-        marketHash,
-        exchangeEventId: orders[0]!.exchangeEventId,
-        orders: orders.map(orderToRest),
-      });
+      bus.emit('orders', { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToRest) });
     }
-    const moved = [...events.books].flatMap((m) => this.refreshBestOdds(m, at));
+    const moved = [...byMarket.keys()].flatMap((m) => this.refreshBestOdds(m, at));
     if (moved.length > 0) bus.emit('bestOdds', moved);
-    if (events.trades.size > 0) {
-      bus.emit(
-        'trades',
-        [...events.trades].map((id) => tradeToRest(this.engine.tradesById.get(id)!, this.render)),
-      );
-      const consolidated = changedConsolidated(this.engine, tradeIndexOf(this.engine), consolidatedContextOf(this.ctx), events);
+    if (tradeIds.size > 0) {
+      const trades = [...tradeIds].flatMap((id) => this.readModels.trade(id) ?? []);
+      bus.emit('trades', trades.map((t) => tradeToRest(t, this.render)));
+      const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds));
       if (consolidated.length > 0) bus.emit('consolidatedTrades', consolidated);
     }
-    for (const update of changedRefundGroups(this.engine, events, this.render.decimals)) bus.emit('refunds', update);
+    for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) bus.emit('refunds', update);
+  }
+
+  /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */
+  private firstRefunds(refunds: readonly RefundPaid[]): { bettor: string; marketHash: string }[] {
+    const paid = new Map<string, { bettor: string; marketHash: string; n: number }>();
+    for (const r of refunds) {
+      const key = `${r.bettor}|${r.marketHash}`;
+      const entry = paid.get(key) ?? { bettor: r.bettor, marketHash: r.marketHash, n: 0 };
+      entry.n++;
+      paid.set(key, entry);
+    }
+    return [...paid.values()].filter((p) => this.readModels.refundCount(p.marketHash, p.bettor) === p.n);
+  }
+
+  private sweepExpired(): void {
+    const next = this.engine.nextExpiryAt();
+    const now = this.deps.now();
+    if (next !== undefined && next <= now) {
+      this.submit({ kind: 'expire', at: now }).catch((err: unknown) => this.deps.log.error({ err }, 'expiry sweep not recorded'));
+    }
   }
 }

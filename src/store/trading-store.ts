@@ -1,0 +1,60 @@
+// The trading side's unit of work: journal rows and the read-model rows their change records produce are written
+// in one SQLite transaction (the group commit), so an acknowledged command and what it changed are on disk together.
+// Domain code sees only this interface; another database would implement it the same way.
+import type { Db } from './db.js';
+import type { Change } from '../engine/changes.js';
+import type { Command } from '../engine/types.js';
+import { Journal } from './journal.js';
+import { TradingReadModels } from './read-models.js';
+
+export interface JournalEntry {
+  cmd: Command;
+  changes: readonly Change[];
+}
+
+export interface TradingStore {
+  readonly readModels: TradingReadModels;
+  /** Appends the commands and projects their changes, all or nothing. */
+  commit(entries: readonly JournalEntry[]): void;
+  /** Every journaled command in order, with its position. */
+  replay(): Iterable<{ seq: number; cmd: Command }>;
+  /** Projects changes of commands already journaled (read models behind the journal after an upgrade). */
+  catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void;
+}
+
+export class SqliteTradingStore implements TradingStore {
+  readonly readModels: TradingReadModels;
+  private readonly journal: Journal;
+  private readonly commitTx;
+  private readonly catchUpTx;
+
+  constructor(db: Db) {
+    this.journal = new Journal(db);
+    this.readModels = new TradingReadModels(db);
+    this.commitTx = db.transaction((entries: readonly JournalEntry[]) => {
+      let seq = 0;
+      for (const e of entries) {
+        seq = this.journal.append(e.cmd);
+        this.readModels.apply(e.changes);
+      }
+      if (seq > 0) this.readModels.setPosition(seq);
+    });
+    this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) => {
+      for (const e of entries) this.readModels.apply(e.changes);
+      const last = entries[entries.length - 1];
+      if (last) this.readModels.setPosition(last.seq);
+    });
+  }
+
+  commit(entries: readonly JournalEntry[]): void {
+    this.commitTx(entries);
+  }
+
+  replay(): Iterable<{ seq: number; cmd: Command }> {
+    return this.journal.replay();
+  }
+
+  catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void {
+    this.catchUpTx(entries);
+  }
+}
