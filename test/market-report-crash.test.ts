@@ -31,7 +31,7 @@ describe('a market report interrupted before the catalogue write', () => {
     expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
     const fill = await signedFill(taker, ex.ctx.config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
     expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
-    for (let i = 0; i < 100 && (await balance(taker)).escrowed !== '30000000'; i++) await sleep(20);
+    for (let i = 0; i < 100 && (await balance(taker.address)).escrowed !== '30000000'; i++) await sleep(20);
 
     // The catalogue write after the engine's report never happens, as if the process died in between.
     ex.ctx.catalogue.markSettled = () => {

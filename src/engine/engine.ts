@@ -50,7 +50,8 @@ export function fillableTakerSpace(o: OrderSpace): bigint {
 }
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
-const isExpired = (o: Order, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
+const DEFAULT_RECENT_FILL_WINDOW = 100_000;
+const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
 
 /** What one applied command produced. */
@@ -102,9 +103,21 @@ export class Engine {
   /** Open orders per maker in posting order, and per maker and event: what cancel-all and cancel-event touch. */
   private readonly openByMaker = new Map<string, Map<string, Order>>();
   private readonly openByMakerEvent = new Map<string, Map<string, Order>>();
-  /** Fills waiting for the chain. Executed fills leave memory; their hashes stay for replay protection. */
+  /** Fills waiting for the chain. Executed fills leave memory. */
   private readonly pendingFillRecords = new Map<string, FillRecord>();
-  private readonly usedFillHashes = new Set<string>();
+  /**
+   * The most recent fills' salts and hashes, oldest first: replay protection for what the read side may not hold yet.
+   * Older ones are checked against the read side before a fill reaches the engine (see TradingService.submit).
+   */
+  private readonly recentFillSalts = new Map<string, string>();
+  private readonly recentFillHashes = new Set<string>();
+  private fillCount = 0;
+  /**
+   * Orders that closed and left memory, until their signed expiry: only a live order could be posted again, so
+   * an expired one is refused as such and its hash need not be remembered.
+   */
+  private readonly closedOrders = new Set<string>();
+  private readonly closedOrderExpiries = new ExpiryQueue();
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
   /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
@@ -118,7 +131,6 @@ export class Engine {
   private readonly expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
-  private readonly usedFillSalts = new Set<string>();
   /** maker:salt -> command time, kept while a replay could still pass the timestamp check. */
   private readonly cancelSalts = new Map<string, number>();
   private seq = 0;
@@ -239,7 +251,9 @@ export class Engine {
       orders: this.orders.size,
       books: this.books.size,
       pendingFills: this.pendingFillRecords.size,
-      usedFills: this.usedFillHashes.size,
+      usedFills: this.fillCount,
+      recentFills: this.recentFillHashes.size,
+      closedOrders: this.closedOrders.size,
       trades: this.tradeCount,
       refunds: this.refundCount,
       heartbeats: this.heartbeats.size,
@@ -301,6 +315,7 @@ export class Engine {
     }
     this.emit({ type: 'orderChanged', orderHash: o.orderHash, marketHash: o.marketHash, maker: o.maker, state: stateOf(o) });
     this.touched.add(o.maker);
+    this.evictIfDone(o);
   }
 
   private indexOpen(o: Order): void {
@@ -381,19 +396,47 @@ export class Engine {
     return undefined;
   }
 
+  private rememberFill(fillHash: string, fillSalt: string): void {
+    this.fillCount++;
+    this.recentFillSalts.set(fillSalt, fillHash);
+    this.recentFillHashes.add(fillHash);
+    if (this.recentFillSalts.size <= (this.params.recentFillWindow ?? DEFAULT_RECENT_FILL_WINDOW)) return;
+    const [oldestSalt, oldestHash] = this.recentFillSalts.entries().next().value!;
+    this.recentFillSalts.delete(oldestSalt);
+    this.recentFillHashes.delete(oldestHash);
+  }
+
+  /** A closed order with no fill pending has nothing left for trading: it leaves memory (the read side keeps it). */
+  private evictIfDone(o: Order): void {
+    if (isOpen(o) || o.pendingFillAmount !== 0n) return;
+    this.orders.delete(o.orderHash);
+    this.closedOrders.add(o.orderHash);
+    this.closedOrderExpiries.push(Math.min(o.apiExpiry, o.expiry) * 1000, o.orderHash);
+  }
+
+  private forgetExpiredClosedOrders(at: number): void {
+    for (let top = this.closedOrderExpiries.peek(); top && top.at <= at; top = this.closedOrderExpiries.peek()) {
+      this.closedOrderExpiries.pop();
+      this.closedOrders.delete(top.key);
+    }
+  }
+
   private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
     const restricted = orders.find((o) => this.isRestricted(o.maker, at));
     if (restricted) {
       const until = new Date(this.restrictions.get(restricted.maker)!.restrictedUntil!).toISOString();
       throw new DomainError('ACCOUNT_RESTRICTED', `${restricted.maker} may not post orders until ${until} after repeated balance shortfalls`);
     }
+    const expired = orders.find((o) => isExpired(o, at));
+    if (expired) throw new DomainError('ORDER_EXPIRED', `order ${expired.orderHash} is past its expiry`);
+    this.forgetExpiredClosedOrders(at);
     const marketByHash = new Map(markets.map((m) => [m.marketHash, m]));
     return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketByHash.get(n.marketHash), at) }));
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
     if (!market || !market.tradeable || this.reported.has(n.marketHash)) return 'INVALID_MARKET';
-    if (this.orders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
+    if (this.orders.has(n.orderHash) || this.closedOrders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
     if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
@@ -433,7 +476,7 @@ export class Engine {
 
   private fill(cmd: Extract<Command, { kind: 'fill' }>): FillResult {
     const { market, taker, at } = cmd;
-    if (this.usedFillSalts.has(cmd.fillSalt) || this.usedFillHashes.has(cmd.fillHash)) {
+    if (this.recentFillSalts.has(cmd.fillSalt) || this.recentFillHashes.has(cmd.fillHash)) {
       throw new DomainError('FILL_ALREADY_SUBMITTED');
     }
     if (!market.tradeable || this.reported.has(market.marketHash)) {
@@ -501,8 +544,7 @@ export class Engine {
       this.recordTrades(record, o, m, market, at);
     }
     this.pendingFillRecords.set(record.fillHash, record);
-    this.usedFillHashes.add(record.fillHash);
-    this.usedFillSalts.add(cmd.fillSalt);
+    this.rememberFill(record.fillHash, cmd.fillSalt);
     this.addTo(this.pendingTakerStake, taker, totalTakerStake);
     this.touched.add(taker);
     return {

@@ -10,6 +10,7 @@ export const DOMAIN_ERRORS = {
   STALE_TIMESTAMP: 'the cancel timestamp is too far from server time',
   CANCEL_REQUEST_ALREADY_PROCESSED: 'this cancel salt was already used',
   ACCOUNT_RESTRICTED: 'the account may not post orders for a while after repeated balance shortfalls',
+  ORDER_EXPIRED: 'the order is past its expiry',
   MARKET_ALREADY_REPORTED: 'the market was already reported with another outcome',
   STORAGE_FAILED: 'the exchange cannot write to its journal',
 } as const;

@@ -101,6 +101,8 @@ export interface EngineParams {
   restrictionThreshold: number;
   /** ...for this long. */
   restrictionMs: number;
+  /** How many recent fills the engine remembers for replay protection (older ones: the read side). */
+  recentFillWindow?: number;
 }
 
 export interface AccountRestriction {

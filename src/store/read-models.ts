@@ -361,6 +361,11 @@ export class TradingReadModels {
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
   }
 
+  /** A fill with this salt or hash was accepted before. */
+  fillUsed(fillSalt: string, fillHash: string): boolean {
+    return this.s.fillSaltUsed!.get(fillSalt, fillHash) !== undefined;
+  }
+
   /** The bettor received capital-efficiency refunds in this market. */
   hasRefunds(marketHash: string, bettor: string): boolean {
     return this.s.hasRefunds!.get(bettor, marketHash) !== undefined;

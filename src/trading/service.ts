@@ -7,6 +7,7 @@ import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { SettlementChain } from '../chain/settlement-chain.js';
 import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
+import { DomainError } from '../engine/errors.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { Command, MarketRef, OrderView, ResultOf } from '../engine/types.js';
 import type { TradingStore } from '../store/trading-store.js';
@@ -110,6 +111,10 @@ export class TradingService implements TradingHooks {
 
   /** Applies a command; resolves once it is durable. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    // The engine remembers only recent fills; every older one is in the read side.
+    if (cmd.kind === 'fill' && this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash)) {
+      return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
+    }
     return this.runner.submit(cmd);
   }
 
