@@ -74,6 +74,10 @@ export interface Config {
   crosschainFees: Record<string, number>;
   bettingDelay: BettingDelayConfig;
   chainConfirmationDelayMs: number;
+  /** An engine snapshot is written after this many journaled commands... */
+  snapshotEveryCommands: number;
+  /** ...or this long after the last one, whichever comes first (if anything was journaled since). */
+  snapshotEveryMs: number;
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -203,6 +207,8 @@ export function defaultConfig(): Config {
       inPlayByLeagueMs: {},
     },
     chainConfirmationDelayMs: 1000,
+    snapshotEveryCommands: 50_000,
+    snapshotEveryMs: 300_000,
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -267,6 +273,8 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),
+  setting('ODDEX_SNAPSHOT_EVERY_COMMANDS', int(1, 100_000_000), (c, v) => (c.snapshotEveryCommands = v)),
+  setting('ODDEX_SNAPSHOT_EVERY_MS', int(1000, 86_400_000), (c, v) => (c.snapshotEveryMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),

@@ -61,6 +61,7 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     now,
     marketOf: (hash) => catalogue.getMarket(hash),
     chain,
+    archiveDir: join(config.dataDir, 'journal-archive'),
   });
   const ctx: AppContext = {
     config,
@@ -76,8 +77,16 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   };
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
-  const replayed = ctx.trading.start();
-  log.info({ replayed }, 'engine rebuilt from the journal');
+  let rebuilt;
+  try {
+    rebuilt = ctx.trading.start();
+  } catch (err) {
+    // No state could be rebuilt: refuse to start rather than serve a wrong one.
+    chain.stop();
+    db.close();
+    throw err;
+  }
+  log.info(rebuilt, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
   const settled = settleReportedMarkets(catalogue, trading.readModels.marketReports());
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 

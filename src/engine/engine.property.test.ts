@@ -1,7 +1,8 @@
 // Random command sequences against the engine, checked against a naive matcher and the engine's invariants.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Engine, fillableTakerSpace, freeMakerSpace } from './engine.js';
+import { Engine, fillableTakerSpace, freeMakerSpace, type EngineSnapshot } from './engine.js';
+import { decodeJson, encodeJson } from '../store/json-codec.js';
 import type { Command, MarketRef, OrderView, Trade } from './types.js';
 import { DomainError } from './errors.js';
 import { NaiveProjection } from './projection.js';
@@ -187,7 +188,7 @@ function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<strin
 describe('engine properties', () => {
   it('matches like the naive model, conserves funds, never fills a cancelled order, and replays identically', () => {
     fc.assert(
-      fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), (ops) => {
+      fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), fc.nat(), (ops, split) => {
         const engine = new Engine(params);
         const projection = new NaiveProjection();
         const db = new Database(':memory:');
@@ -327,6 +328,16 @@ describe('engine properties', () => {
         const replayedProjection = new NaiveProjection();
         for (const cmd of journal) replayedProjection.apply(replayed.apply(cmd).changes);
         expect(snapshot(replayed, replayedProjection)).toBe(snapshot(engine, projection));
+        // Snapshot at a random point plus the tail replays to the same state as the full replay and the live engine.
+        const cut = split % (journal.length + 1);
+        const head = new Engine(params);
+        for (const cmd of journal.slice(0, cut)) head.apply(cmd);
+        const restored = Engine.restore(params, decodeJson<EngineSnapshot>(encodeJson(head.snapshot())));
+        for (const cmd of journal.slice(cut)) restored.apply(cmd);
+        expect(json(restored.snapshot())).toBe(json(engine.snapshot()));
+        expect(json(replayed.snapshot())).toBe(json(engine.snapshot()));
+        expect(json(ADDRS.map((a) => restored.balances(a)))).toBe(json(ADDRS.map((a) => engine.balances(a))));
+        expect(json([...projection.orders.keys()].map((h) => restored.order(h)))).toBe(json([...projection.orders.keys()].map((h) => engine.order(h))));
         // The SQL read models hold exactly what the naive projection of the same change records holds.
         const rm = store.readModels;
         expect(json(rm.tradesOf())).toBe(json([...projection.trades.values()]));

@@ -70,6 +70,33 @@ export interface LedgerView {
 }
 
 const NONE = { kind: 'none' } as const;
+const SNAPSHOT_VERSION = 1;
+
+type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
+
+/** Everything an engine holds, as plain data. */
+export interface EngineSnapshot {
+  version: number;
+  ledger: ReturnType<LocalLedger['exportState']>;
+  orders: OrderData[];
+  pendingFills: FillRecord[];
+  recentFills: [string, string][];
+  fillCount: number;
+  closedOrders: string[];
+  closedOrderExpiries: { at: number; key: string }[];
+  heartbeats: Heartbeat[];
+  reported: [string, Outcome][];
+  positions: { market: string; bettor: string; trades: Trade[] }[];
+  refunded: [string, [string, bigint][]][];
+  refundCount: number;
+  tradeCount: number;
+  restrictions: AccountRestriction[];
+  expiries: { at: number; key: string }[];
+  exposure: [string, bigint][];
+  pendingTakerStake: [string, bigint][];
+  cancelSalts: [string, number][];
+  seq: number;
+}
 
 export const viewOf = (o: Order): OrderView => ({
   orderHash: o.orderHash,
@@ -139,6 +166,79 @@ export class Engine {
   private touched = new Set<string>();
 
   constructor(private readonly params: EngineParams) {}
+
+  // ---- snapshots ------------------------------------------------------------------------------
+
+  /**
+   * The whole state as plain data (bigints included; the store encodes them). Derived indexes (books, open-order
+   * indexes) are rebuilt on restore, so only the facts are written.
+   */
+  snapshot(): EngineSnapshot {
+    const orderData = (o: Order) => ({ ...o, pendingFills: [...o.pendingFills] });
+    return {
+      version: SNAPSHOT_VERSION,
+      ledger: this.ledgerState.exportState(),
+      orders: [...this.orders.values()].map(orderData),
+      pendingFills: [...this.pendingFillRecords.values()].map((f) => ({ ...f, trades: f.trades.map((t) => ({ ...t })) })),
+      recentFills: [...this.recentFillSalts],
+      fillCount: this.fillCount,
+      closedOrders: [...this.closedOrders],
+      closedOrderExpiries: this.closedOrderExpiries.entries(),
+      heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
+      reported: [...this.reported],
+      positions: [...this.positions].flatMap(([market, perBettor]) =>
+        [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map((t) => ({ ...t })) })),
+      ),
+      refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
+      refundCount: this.refundCount,
+      tradeCount: this.tradeCount,
+      restrictions: [...this.restrictions.values()].map((r) => ({ ...r, shortfalls: [...r.shortfalls] })),
+      expiries: this.expiries.entries(),
+      exposure: [...this.exposure],
+      pendingTakerStake: [...this.pendingTakerStake],
+      cancelSalts: [...this.cancelSalts],
+      seq: this.seq,
+    };
+  }
+
+  /** An engine in exactly the state a snapshot recorded. Throws on a snapshot of another format. */
+  static restore(params: EngineParams, snap: EngineSnapshot): Engine {
+    if (snap.version !== SNAPSHOT_VERSION) throw new Error(`snapshot format ${String(snap.version)} is not ${SNAPSHOT_VERSION}`);
+    const e = new Engine(params);
+    const self = e as unknown as Record<string, unknown>;
+    self.ledgerState = LocalLedger.fromState(snap.ledger);
+    for (const data of snap.orders) {
+      const o: Order = { ...data, pendingFills: new Map(data.pendingFills) };
+      e.orders.set(o.orderHash, o);
+    }
+    // Posting order rebuilds the books' time priority and the open-order indexes' order.
+    for (const o of [...e.orders.values()].sort((a, b) => a.seq - b.seq)) {
+      if (!isOpen(o)) continue;
+      e.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).insert(o);
+      e.indexOpen(o);
+    }
+    for (const f of snap.pendingFills) e.pendingFillRecords.set(f.fillHash, { ...f, trades: f.trades.map((t) => ({ ...t })) });
+    for (const [salt, hash] of snap.recentFills) {
+      e.recentFillSalts.set(salt, hash);
+      e.recentFillHashes.add(hash);
+    }
+    e.fillCount = snap.fillCount;
+    for (const h of snap.closedOrders) e.closedOrders.add(h);
+    self.closedOrderExpiries = ExpiryQueue.from(snap.closedOrderExpiries);
+    for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
+    for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
+    for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add({ ...t });
+    for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
+    e.refundCount = snap.refundCount;
+    e.tradeCount = snap.tradeCount;
+    for (const r of snap.restrictions) e.restrictions.set(r.address, { ...r, shortfalls: [...r.shortfalls] });
+    self.expiries = ExpiryQueue.from(snap.expiries);
+    for (const [a, v] of snap.exposure) e.exposure.set(a, v);
+    for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
+    for (const [k, v] of snap.cancelSalts) e.cancelSalts.set(k, v);
+    e.seq = snap.seq;
+    return e;
+  }
 
   /** Applies one command. Throws DomainError (no state changed) or returns its result and change records. */
   apply<C extends Command>(cmd: C): Applied<ResultOf<C>> {

@@ -1,13 +1,10 @@
 // The command journal: every accepted engine command, in order. Commands are JSON with bigints tagged as {"$n": "..."}.
 import type { Db } from './db.js';
 import type { Command } from '../engine/types.js';
+import { decodeJson, encodeJson } from './json-codec.js';
 
-const encode = (cmd: Command) =>
-  JSON.stringify(cmd, (_k, v: unknown) => (typeof v === 'bigint' ? { $n: v.toString() } : v));
-const decode = (text: string) =>
-  JSON.parse(text, (_k, v: unknown) =>
-    v !== null && typeof v === 'object' && '$n' in v && Object.keys(v).length === 1 ? BigInt((v as { $n: string }).$n) : v,
-  ) as Command;
+const encode = (cmd: Command) => encodeJson(cmd);
+const decode = (text: string) => decodeJson<Command>(text);
 
 export class Journal {
   private readonly insert;

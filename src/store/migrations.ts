@@ -171,3 +171,17 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 5,
+  name: 'engine snapshots',
+  sql: `
+    -- The engine's whole state as of a journal position; start-up loads the newest valid one and replays the tail.
+    CREATE TABLE snapshots (
+      journal_seq INTEGER PRIMARY KEY,
+      taken_at INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      sha256 TEXT NOT NULL
+    );
+  `,
+});

@@ -6,6 +6,8 @@ import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
 import { Journal } from './journal.js';
 import { TradingReadModels } from './read-models.js';
+import { SnapshotStore } from './snapshots.js';
+import type { EngineSnapshot } from '../engine/engine.js';
 
 export interface JournalEntry {
   cmd: Command;
@@ -14,16 +16,18 @@ export interface JournalEntry {
 
 export interface TradingStore {
   readonly readModels: TradingReadModels;
-  /** Appends the commands and projects their changes, all or nothing. */
-  commit(entries: readonly JournalEntry[]): void;
-  /** Every journaled command in order, with its position. */
-  replay(): Iterable<{ seq: number; cmd: Command }>;
+  readonly snapshots: SnapshotStore<EngineSnapshot>;
+  /** Appends the commands and projects their changes, all or nothing. Returns the last command's position. */
+  commit(entries: readonly JournalEntry[]): number;
+  /** Journaled commands after `afterSeq` in order, with their positions. */
+  replay(afterSeq?: number): Iterable<{ seq: number; cmd: Command }>;
   /** Projects changes of commands already journaled (read models behind the journal after an upgrade). */
   catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void;
 }
 
 export class SqliteTradingStore implements TradingStore {
   readonly readModels: TradingReadModels;
+  readonly snapshots: SnapshotStore<EngineSnapshot>;
   private readonly journal: Journal;
   private readonly commitTx;
   private readonly catchUpTx;
@@ -31,13 +35,15 @@ export class SqliteTradingStore implements TradingStore {
   constructor(db: Db) {
     this.journal = new Journal(db);
     this.readModels = new TradingReadModels(db);
-    this.commitTx = db.transaction((entries: readonly JournalEntry[]) => {
+    this.snapshots = new SnapshotStore(db);
+    this.commitTx = db.transaction((entries: readonly JournalEntry[]): number => {
       let seq = 0;
       for (const e of entries) {
         seq = this.journal.append(e.cmd);
         this.readModels.apply(e.changes);
       }
       if (seq > 0) this.readModels.setPosition(seq);
+      return seq;
     });
     this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) => {
       for (const e of entries) this.readModels.apply(e.changes);
@@ -46,12 +52,12 @@ export class SqliteTradingStore implements TradingStore {
     });
   }
 
-  commit(entries: readonly JournalEntry[]): void {
-    this.commitTx(entries);
+  commit(entries: readonly JournalEntry[]): number {
+    return this.commitTx(entries);
   }
 
-  replay(): Iterable<{ seq: number; cmd: Command }> {
-    return this.journal.replay();
+  replay(afterSeq = 0): Iterable<{ seq: number; cmd: Command }> {
+    return this.journal.replay(afterSeq);
   }
 
   catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void {

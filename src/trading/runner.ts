@@ -1,20 +1,33 @@
 // Drives the pure engine: applies commands one at a time, commits them with their change records (journal and read
 // models in one transaction per event-loop turn) and resolves each caller only once its command is on disk.
+// Start-up restores the newest valid snapshot and replays the journal's tail; snapshots are taken between commits.
 // A failed commit never leaves memory ahead of disk: the batch is refused with STORAGE_FAILED, the engine is rebuilt
 // from what the disk holds, and the next command tries the disk again.
-import type { Applied, Engine } from '../engine/engine.js';
+import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
 import type { Command, CommandResult, ResultOf } from '../engine/types.js';
 import type { TradingStore } from '../store/trading-store.js';
 
 export interface RunnerOptions {
-  /** Builds an empty engine (at start and when rebuilding after a failed commit). */
-  createEngine: () => Engine;
+  /** Builds an engine: empty, or in the state a snapshot recorded. */
+  createEngine: (snapshot?: EngineSnapshot) => Engine;
   /** Called after each group commit with the batch's change records, in order. */
   afterCommit: (changes: readonly Change[]) => void;
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
+  now: () => number;
+  snapshotEveryCommands: number;
+  snapshotEveryMs: number;
+  /** A snapshot could not be written or loaded (trading goes on; start-up falls back to an older one). */
+  onSnapshotProblem?: (err: unknown, what: string) => void;
+}
+
+export interface ReplayReport {
+  /** Journal commands applied on top of the snapshot (or from the start). */
+  replayed: number;
+  /** The journal position of the snapshot used, if any. */
+  snapshotSeq?: number;
 }
 
 interface Pending {
@@ -32,12 +45,17 @@ export class EngineRunner {
   /** Set when the engine could not be rebuilt from disk: nothing is accepted until a restart. */
   private broken = false;
   private current: Engine;
+  /** The journal position the engine's state covers. */
+  private lastSeq = 0;
+  private snapshotSeq = 0;
+  private snapshotAt: number;
 
   constructor(
     private readonly store: TradingStore,
     private readonly opts: RunnerOptions,
   ) {
     this.current = opts.createEngine();
+    this.snapshotAt = opts.now();
   }
 
   /** The live engine (replaced when rebuilt after a storage failure). */
@@ -46,15 +64,38 @@ export class EngineRunner {
   }
 
   /**
-   * Rebuilds the engine from the journal; read models behind the journal (an upgraded data dir) are brought up to
-   * date on the way. Returns the number of commands replayed.
+   * Rebuilds the engine: the newest valid snapshot plus the journal after it, else the whole journal. Read models
+   * behind the journal (an upgraded data dir) are brought up to date on the way.
    */
-  replay(): number {
-    const engine = this.opts.createEngine();
+  replay(): ReplayReport {
     const covered = this.store.readModels.position();
+    for (const snap of this.store.snapshots.valid()) {
+      // Read models behind a snapshot need the change records of commands the snapshot already covers.
+      if (snap.seq > covered) continue;
+      let engine: Engine;
+      try {
+        engine = this.opts.createEngine(snap.state);
+      } catch (err) {
+        this.opts.onSnapshotProblem?.(err, `snapshot at ${snap.seq} cannot be restored`);
+        continue;
+      }
+      const { replayed, lastSeq } = this.replayOnto(engine, snap.seq, covered);
+      this.install(engine, lastSeq, snap.seq);
+      return { replayed, snapshotSeq: snap.seq };
+    }
+    const archived = this.store.snapshots.archivedThrough();
+    if (archived > 0) throw new Error(`no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild`);
+    const engine = this.opts.createEngine();
+    const { replayed, lastSeq } = this.replayOnto(engine, 0, covered);
+    this.install(engine, lastSeq, 0);
+    return { replayed };
+  }
+
+  private replayOnto(engine: Engine, afterSeq: number, covered: number): { replayed: number; lastSeq: number } {
     let behind: { seq: number; changes: readonly Change[] }[] = [];
     let n = 0;
-    for (const { seq, cmd } of this.store.replay()) {
+    let lastSeq = afterSeq;
+    for (const { seq, cmd } of this.store.replay(afterSeq)) {
       let applied: Applied | undefined;
       try {
         applied = engine.apply(cmd);
@@ -69,11 +110,19 @@ export class EngineRunner {
           behind = [];
         }
       }
+      lastSeq = seq;
       n++;
     }
     if (behind.length > 0) this.store.catchUp(behind);
+    return { replayed: n, lastSeq };
+  }
+
+  /** The engine becomes live only once fully rebuilt, with the position it covers. */
+  private install(engine: Engine, lastSeq: number, snapshotSeq: number): void {
     this.current = engine;
-    return n;
+    this.lastSeq = lastSeq;
+    this.snapshotSeq = snapshotSeq;
+    this.snapshotAt = this.opts.now();
   }
 
   stop(): void {
@@ -98,13 +147,28 @@ export class EngineRunner {
     });
   }
 
+  /** Writes a snapshot of the engine as of the last commit; returns the position it covers. */
+  snapshotNow(): number {
+    // Only between commits, when memory equals disk.
+    if (this.queue.length > 0) this.flush();
+    if (this.lastSeq === this.snapshotSeq) return this.snapshotSeq;
+    try {
+      this.store.snapshots.write(this.lastSeq, this.current.snapshot(), this.opts.now());
+      this.snapshotSeq = this.lastSeq;
+    } catch (err) {
+      this.opts.onSnapshotProblem?.(err, 'snapshot not written');
+    }
+    this.snapshotAt = this.opts.now();
+    return this.snapshotSeq;
+  }
+
   private flush(): void {
     this.flushScheduled = false;
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
     try {
-      this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
+      this.lastSeq = this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
     } catch (err) {
       // The transaction rolled back: memory is ahead of disk. Refuse the batch and rebuild from disk.
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
@@ -117,6 +181,8 @@ export class EngineRunner {
       for (const c of p.applied.changes) changes.push(c);
     }
     this.opts.afterCommit(changes);
+    const due = this.lastSeq - this.snapshotSeq >= this.opts.snapshotEveryCommands || this.opts.now() - this.snapshotAt >= this.opts.snapshotEveryMs;
+    if (due) this.snapshotNow();
   }
 
   private recover(err: unknown): void {

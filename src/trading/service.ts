@@ -12,7 +12,7 @@ import type { Change, RefundPaid } from '../engine/changes.js';
 import type { Command, MarketRef, OrderView, ResultOf } from '../engine/types.js';
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
-import { EngineRunner } from './runner.js';
+import { EngineRunner, type ReplayReport } from './runner.js';
 import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
@@ -34,6 +34,8 @@ export interface TradingDeps {
     | 'exchangeAffiliate'
     | 'restriction'
     | 'chainVersion'
+    | 'snapshotEveryCommands'
+    | 'snapshotEveryMs'
   >;
   store: TradingStore;
   bus: EventBus;
@@ -42,6 +44,8 @@ export interface TradingDeps {
   /** The catalogue's record of a market (for market types and labels). */
   marketOf(marketHash: string): MarketRecord | undefined;
   chain: SettlementChain;
+  /** Where archived journal rows go. */
+  archiveDir: string;
   expirySweepMs?: number;
 }
 
@@ -69,7 +73,11 @@ export class TradingService implements TradingHooks {
     };
     this.readModels = deps.store.readModels;
     this.runner = new EngineRunner(deps.store, {
-      createEngine: () => new Engine(params),
+      createEngine: (snapshot) => (snapshot ? Engine.restore(params, snapshot) : new Engine(params)),
+      now: deps.now,
+      snapshotEveryCommands: c.snapshotEveryCommands,
+      snapshotEveryMs: c.snapshotEveryMs,
+      onSnapshotProblem: (err, what) => deps.log.error({ err }, what),
       afterCommit: (changes) => this.afterCommit(changes),
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
@@ -93,8 +101,8 @@ export class TradingService implements TradingHooks {
     return this.runner.engine;
   }
 
-  /** Replays the journal, resubmits pending fills to the chain and starts the expiry sweep. */
-  start(): number {
+  /** Rebuilds the engine (snapshot and journal tail), resubmits pending fills to the chain, starts the expiry sweep. */
+  start(): ReplayReport {
     const replayed = this.runner.replay();
     this.resetBestOdds();
     for (const fill of this.engine.pendingFills()) this.deps.chain.submit(fill.fillHash, fill.acceptedAt);
@@ -107,6 +115,16 @@ export class TradingService implements TradingHooks {
     if (this.sweep) clearInterval(this.sweep);
     this.deps.chain.stop();
     this.runner.stop();
+    // A clean stop leaves a snapshot of the final state, so the next start replays nothing.
+    this.runner.snapshotNow();
+  }
+
+  snapshotNow(): number {
+    return this.runner.snapshotNow();
+  }
+
+  archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined {
+    return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir);
   }
 
   /** Applies a command; resolves once it is durable. */
