@@ -78,6 +78,7 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
   let rebuilt;
+  const rebuildStarted = performance.now();
   try {
     rebuilt = ctx.trading.start();
   } catch (err) {
@@ -86,7 +87,7 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
     db.close();
     throw err;
   }
-  log.info(rebuilt, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
+  log.info({ ...rebuilt, rebuildMs: Math.round(performance.now() - rebuildStarted) }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
   const settled = settleReportedMarkets(catalogue, trading.readModels.marketReports());
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 

@@ -139,6 +139,7 @@ MIGRATIONS.push({
       credit TEXT
     );
     CREATE INDEX rm_trades_by_bettor ON rm_trades (bettor, id);
+    CREATE INDEX rm_trades_by_bettor_settled ON rm_trades (bettor, settled, fill_hash);
     CREATE INDEX rm_trades_by_market ON rm_trades (market_hash, id);
     CREATE INDEX rm_trades_by_parent ON rm_trades (parent_market_hash, id) WHERE parent_market_hash IS NOT NULL;
     CREATE INDEX rm_trades_by_event ON rm_trades (exchange_event_id, id);

@@ -178,6 +178,9 @@ export class TradingReadModels {
       tradesOfBettor: p('SELECT * FROM rm_trades WHERE bettor = ? ORDER BY id'),
       tradesOfBettorIn: p('SELECT * FROM rm_trades WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allTrades: p('SELECT * FROM rm_trades ORDER BY id'),
+      // Whole fills (all their trades of the bettor) in which the bettor still has an unsettled or a settled trade.
+      tradesOfBettorFills: p(`SELECT * FROM rm_trades WHERE bettor = ? AND fill_hash IN
+        (SELECT fill_hash FROM rm_trades WHERE bettor = ? AND settled = ?) ORDER BY id`),
       hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
       refundCount: p('SELECT COUNT(*) AS n FROM rm_refunds WHERE bettor = ? AND market_hash = ?'),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
@@ -320,9 +323,15 @@ export class TradingReadModels {
     return rows.sort((a, b) => a.id - b.id).map(tradeOf);
   }
 
-  /** Every trade of one bettor (or everyone's), oldest first. */
-  tradesOf(bettor?: string): Trade[] {
-    const rows = (bettor === undefined ? this.s.allTrades!.all() : this.s.tradesOfBettor!.all(bettor)) as TradeRow[];
+  /**
+   * Trades of one bettor (or everyone's), oldest first. With `inFillsWith`, only the bettor's fills holding at least
+   * one trade in that settlement state (all of those fills' trades of the bettor, so groups stay whole).
+   */
+  tradesOf(bettor?: string, inFillsWith?: { settled: boolean }): Trade[] {
+    let rows: TradeRow[];
+    if (bettor === undefined) rows = this.s.allTrades!.all() as TradeRow[];
+    else if (inFillsWith) rows = this.s.tradesOfBettorFills!.all(bettor, bettor, inFillsWith.settled ? 1 : 0) as TradeRow[];
+    else rows = this.s.tradesOfBettor!.all(bettor) as TradeRow[];
     return rows.map(tradeOf);
   }
 

@@ -208,7 +208,9 @@ export function listConsolidated(
   page: { page: number; perPage: number },
 ): { trades: Record<string, unknown>[]; count: number } {
   // Pre-filter on the group before rendering (a group's status and side are its first trade's); pending fills are not listed.
-  const index = new TradeIndex(readModels.tradesOf(f.bettor));
+  // A group is settled when all its trades are: unsettled groups sit in fills with an unsettled trade, settled ones
+  // in fills with a settled trade, so only those fills are read.
+  const index = new TradeIndex(readModels.tradesOf(f.bettor, { settled: f.settled }));
   const candidates = index.groups(f.bettor).filter((g) => {
     const t = g.kind === 'parent' ? g.legs[0]!.trades[0]! : g.trades[0]!;
     return t.status !== 'PENDING' && (f.maker === undefined || t.maker === f.maker);
