@@ -1,24 +1,12 @@
 // What every route and service can reach. Built once by server.ts.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import type { MarketResult } from './engine/types.js';
 import type { Db } from './store/db.js';
 import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
 import type { RealtimeServer } from './realtime/server.js';
 import type { TradingService } from './trading/service.js';
 import type { Catalogue } from './catalogue/catalogue.js';
-
-/** A market's result: outcome 0 void, 1 outcome one, 2 outcome two, with the final score when known. */
-export type MarketReport = MarketResult;
-
-/** What the catalogue asks of the trading side. server.ts wires the engine in. */
-export interface TradingHooks {
-  /** After markets are reported: cancel their open orders and settle their trades. */
-  marketsReported(reports: MarketReport[]): Promise<void>;
-  /** Matched volume in base-token wei per market hash (for /markets/popular). */
-  matchedVolume(): ReadonlyMap<string, bigint>;
-}
 
 export interface AppContext {
   config: Config;
@@ -32,7 +20,7 @@ export interface AppContext {
   apiKeys: ApiKeys;
   /** Changes flow from writers to the realtime fan-out through here. */
   bus: EventBus;
-  /** The engine, its runner and journal; implements TradingHooks for the catalogue. */
+  /** The engine, its runner, journal and read models. */
   trading: TradingService;
   /** Sports, leagues, teams, fixtures, markets, live scores (in memory, written through to SQLite). */
   catalogue: Catalogue;

@@ -2,14 +2,13 @@
 // realtime feed (orders, trades and best odds rendered once per commit from the change records and put on the bus).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { MarketReport, TradingHooks } from '../context.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { SettlementChain } from '../chain/settlement-chain.js';
 import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
-import type { Command, MarketRef, OrderView, ResultOf } from '../engine/types.js';
+import type { Command, MarketRef, MarketResult, OrderView, ResultOf } from '../engine/types.js';
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
@@ -49,7 +48,7 @@ export interface TradingDeps {
   expirySweepMs?: number;
 }
 
-export class TradingService implements TradingHooks {
+export class TradingService {
   readonly runner: EngineRunner;
   readonly readModels: TradingReadModels;
   readonly render: TradeRenderContext;
@@ -143,12 +142,14 @@ export class TradingService implements TradingHooks {
     );
   }
 
-  // ---- TradingHooks -----------------------------------------------------------------------------
+  // ---- what the catalogue asks of the trading side ------------------------------------------------
 
-  async marketsReported(reports: MarketReport[]): Promise<void> {
+  /** Markets were reported: journals the results, which cancels their open orders and settles their trades. */
+  async marketsReported(reports: MarketResult[]): Promise<void> {
     await this.submit({ kind: 'reportMarkets', at: this.deps.now(), reports });
   }
 
+  /** Matched volume in base-token wei per market hash (for /markets/popular). */
   matchedVolume(): ReadonlyMap<string, bigint> {
     return this.readModels.matchedVolume();
   }
