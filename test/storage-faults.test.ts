@@ -55,9 +55,22 @@ describe('storage failures heal', () => {
     expect((await balance()).openExposure).toBe((20n * USDC).toString());
     expect((await ex.get('/health/ready')).status).toBe(200);
 
+    // Other writes refused by the disk answer 503 with an errorCode too, and succeed once the disk is back.
+    const locker = new Database(join(ex.dataDir, 'oddex.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    let keyRes;
+    try {
+      keyRes = await ex.admin('POST', '/admin/api-keys', { address: maker.address });
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect([keyRes.status, keyRes.body.errorCode]).toEqual([503, 'STORAGE_FAILED']);
+    expect((await ex.admin('POST', '/admin/api-keys', { address: maker.address })).status).toBe(200);
+
     ex = await ex.restart();
     expect((await ex.get(`/orders?orderHashes=${refused.hash},${accepted.hash}`)).body.data.map((o: { orderHash: string }) => o.orderHash)).toEqual([
       accepted.hash,
     ]);
-  }, 30_000);
+  }, 40_000);
 });

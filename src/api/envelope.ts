@@ -83,10 +83,24 @@ export function replyToFrameworkError(error: FastifyError, _request: FastifyRequ
   void sendFailure(reply, fromFastifyError(error) ?? new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
 }
 
+/** SQLite result codes that mean the disk refused a write (full, locked past the busy timeout, read-only, I/O). */
+const STORAGE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL)/;
+
+/** A write the database refused is the server's storage failing, not a bug: 503 with an errorCode. */
+function fromStorageError(error: unknown): ApiError | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && STORAGE_CODES.test(code)
+    ? new ApiError(503, 'STORAGE_FAILED', 'the exchange cannot write to its storage; try again')
+    : undefined;
+}
+
 export function installEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromFastifyError(error);
-    if (apiError) return sendFailure(reply, apiError);
+    const apiError = error instanceof ApiError ? error : (fromFastifyError(error) ?? fromStorageError(error));
+    if (apiError) {
+      if (apiError.errorCode === 'STORAGE_FAILED') request.log.error({ err: error }, 'storage write failed');
+      return sendFailure(reply, apiError);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendFailure(reply, new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
   });

@@ -211,12 +211,17 @@ export class Engine {
       const o: Order = { ...data, pendingFills: new Map(data.pendingFills) };
       e.orders.set(o.orderHash, o);
     }
-    // Posting order rebuilds the books' time priority and the open-order indexes' order.
+    // Posting order rebuilds the open-order indexes' order; each book side is sorted once.
+    const sides = new Map<string, Order[]>();
     for (const o of [...e.orders.values()].sort((a, b) => a.seq - b.seq)) {
       if (!isOpen(o)) continue;
-      e.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).insert(o);
+      const key = `${o.marketHash}:${o.isMakerBettingOutcomeOne}`;
+      const side = sides.get(key);
+      if (side) side.push(o);
+      else sides.set(key, [o]);
       e.indexOpen(o);
     }
+    for (const orders of sides.values()) e.bookOf(orders[0]!.marketHash).side(orders[0]!.isMakerBettingOutcomeOne).load(orders);
     for (const f of snap.pendingFills) e.pendingFillRecords.set(f.fillHash, { ...f, trades: f.trades.map((t) => ({ ...t })) });
     for (const [salt, hash] of snap.recentFills) {
       e.recentFillSalts.set(salt, hash);
