@@ -1,10 +1,10 @@
 // GET /trades/consolidated: one entry per fill, bettor and market (quarter-line bets as two legs plus a parent).
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { TradingReadModels } from '../store/read-models.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, HASH_PATTERN } from './params.js';
-import { CONSOLIDATED_SORT_FIELDS, listConsolidated } from '../trading/consolidated.js';
+import { CONSOLIDATED_SORT_FIELDS, listConsolidated, type ConsolidatedContext } from '../trading/consolidated.js';
 
 /** Largest page size; page numbers stop at MAX_PAGE so page * perPage stays a small integer. */
 export const CONSOLIDATED_MAX_PER_PAGE = 100;
@@ -25,20 +25,25 @@ const ConsolidatedQuery = Type.Object({
   hideQuarterLineLegs: Type.Optional(Type.Boolean({ description: 'not together with hideQuarterLineParents=true (CONFLICTING_FILTERS)' })),
 });
 
-export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface ConsolidatedRoutesDeps {
+  readModels: TradingReadModels;
+  consolidated: ConsolidatedContext;
+}
+
+export const consolidatedRoutes: FastifyPluginAsyncTypebox<ConsolidatedRoutesDeps> = async (app, deps) => {
   const description =
     'One entry per fill, bettor and market; a quarter-line bet is two legs plus a synthetic parent whose fillHash is ' +
     'keccak256("quarter:" + fillHash + lower-case bettor). totalStake and totalReturn are wei; netReturn, ' +
     'settleNetReturnValue and totalBetTimeValue human units. Fills waiting on the chain are not listed.';
   app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery } }, async (request) => {
-    const q = request.query as Static<typeof ConsolidatedQuery>;
+    const q = request.query;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
       throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
     }
     return ok(
       listConsolidated(
-        ctx.trading.readModels,
-        ctx.trading.consolidated,
+        deps.readModels,
+        deps.consolidated,
         {
           settled: q.settled,
           ...(q.bettor !== undefined ? { bettor: q.bettor } : {}),
@@ -54,4 +59,4 @@ export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext
       ),
     );
   });
-}
+};

@@ -1,7 +1,7 @@
 // GET /trades/portfolio/refunds: a bettor's capital-efficiency refunds, grouped per market and token.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { TradingReadModels } from '../store/read-models.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
@@ -21,11 +21,16 @@ const RefundsQuery = Type.Object({
   perPage: Type.Integer({ minimum: 1, maximum: REFUNDS_MAX_PER_PAGE }),
 });
 
-export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface RefundRoutesDeps {
+  readModels: TradingReadModels;
+  decimals: number;
+}
+
+export const refundRoutes: FastifyPluginAsyncTypebox<RefundRoutesDeps> = async (app, { readModels, decimals }) => {
   app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], querystring: RefundsQuery } }, async (request) => {
-    const q = request.query as Static<typeof RefundsQuery>;
+    const q = request.query;
     const groups = refundGroups(
-      ctx.trading.readModels.refundsOf(checksumAddress(q.bettor)),
+      readModels.refundsOf(checksumAddress(q.bettor)),
       {
         bettor: q.bettor,
         ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
@@ -33,10 +38,10 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): voi
         ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
         ...(q.maker !== undefined ? { maker: q.maker } : {}),
       },
-      ctx.config.baseTokenDecimals,
+      decimals,
       q.sortAsc,
     );
     const start = q.page * q.perPage;
     return ok({ results: groups.slice(start, start + q.perPage), count: groups.length });
   });
-}
+};

@@ -1,7 +1,8 @@
 // GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { TradingReadModels } from '../store/read-models.js';
+import type { TradeRenderContext } from '../trading/render.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { tradeToOrderTradeRest, tradeToRest } from '../trading/render.js';
@@ -29,9 +30,15 @@ function decodeKey(key: string): number {
   return Number(m[1]);
 }
 
-export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface TradeRoutesDeps {
+  readModels: TradingReadModels;
+  render: TradeRenderContext;
+}
+
+/** GET /trades and GET /trades/orders, answered from the trade read model. */
+export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRoutesDeps> = async (app, { readModels, render }) => {
   app.get('/trades', { schema: { tags: ['trades'], querystring: TradesQuery } }, async (request) => {
-    const q = request.query as Static<typeof TradesQuery>;
+    const q = request.query;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
     }
@@ -39,7 +46,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { trades: page, count, more } = ctx.trading.readModels.tradesPage(
+    const { trades: page, count, more } = readModels.tradesPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -57,7 +64,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
     );
     const last = page[page.length - 1];
     return ok({
-      trades: page.map((t) => tradeToRest(t, ctx.trading.render)),
+      trades: page.map((t) => tradeToRest(t, render)),
       nextKey: more && last ? encodeKey(Number(last.id)) : '',
       pageSize: q.pageSize,
       count,
@@ -66,11 +73,11 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
 
   const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
   app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery } }, async (request) => {
-    const q = request.query as Static<typeof OrderTradesQuery>;
+    const q = request.query;
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
-    const trades = ctx.trading.readModels.tradesOfOrders([...hashes]);
-    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, ctx.trading.render)) });
+    const trades = readModels.tradesOfOrders([...hashes]);
+    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, render)) });
   });
-}
+};

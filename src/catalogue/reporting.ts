@@ -57,7 +57,12 @@ export async function reportMarkets(ctx: AppContext, batch: Settlement[]): Promi
   try {
     for (const parent of toSuspend) catalogue.setMarketStatus(parent.marketHash, 'SUSPENDED');
     // The journaled report is the truth: if the process dies before markSettled, start-up settles the catalogue from it.
-    await ctx.trading.marketsReported(settlements);
+    // A batch is one fixture's: the final score, when reported, is the same for all of it.
+    const scored = settlements.find((s) => s.teamOneScore !== undefined && s.teamTwoScore !== undefined);
+    await ctx.trading.marketsReported(
+      settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })),
+      scored && { teamOneScore: scored.teamOneScore!, teamTwoScore: scored.teamTwoScore! },
+    );
     return catalogue.markSettled(settlements, new Date(ctx.now()).toISOString());
   } finally {
     catalogue.endReporting(hashes);

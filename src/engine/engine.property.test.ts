@@ -147,9 +147,7 @@ function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<strin
   }
   const exposure = new Map<string, bigint>();
   for (const o of p.orders.values()) {
-    // The engine's live view of every order it still holds equals what its change records said.
-    const live = e.order(o.orderHash);
-    if (live) expect(json(live)).toBe(json(o));
+
     // filled + pending + free = size, each part non-negative.
     expect(o.fillAmount).toBe(successMaker.get(o.orderHash) ?? 0n);
     expect(o.pendingFillAmount).toBe(pendingMaker.get(o.orderHash) ?? 0n);
@@ -338,6 +336,11 @@ describe('engine properties', () => {
         expect(json(replayed.snapshot())).toBe(json(engine.snapshot()));
         expect(json(ADDRS.map((a) => restored.balances(a)))).toBe(json(ADDRS.map((a) => engine.balances(a))));
         expect(json([...projection.orders.keys()].map((h) => restored.order(h)))).toBe(json([...projection.orders.keys()].map((h) => engine.order(h))));
+        // The engine's live view of every order it still holds equals what its change records said.
+        for (const o of projection.orders.values()) {
+          const live = engine.order(o.orderHash);
+          if (live) expect(json(live)).toBe(json(o));
+        }
         // The SQL read models hold exactly what the naive projection of the same change records holds.
         const rm = store.readModels;
         expect(json(rm.tradesOf())).toBe(json([...projection.trades.values()]));
@@ -347,5 +350,5 @@ describe('engine properties', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 120_000);
 });

@@ -4,7 +4,8 @@ export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPI
 export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 export type Outcome = 0 | 1 | 2;
 
-export interface Order {
+/** An order and its fill state. */
+export interface OrderView {
   orderHash: string;
   marketHash: string;
   exchangeEventId: string;
@@ -27,6 +28,10 @@ export interface Order {
   seq: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** The engine's own order: the view plus its pending fills. Routes and the feed get copies (OrderView). */
+export interface Order extends OrderView {
   /** Pending fills on this order: fillHash -> maker space. */
   pendingFills: Map<string, bigint>;
 }
@@ -213,29 +218,6 @@ export interface CommandResults {
 
 export type ResultOf<C extends Command> = CommandResults[C['kind']];
 export type CommandResult = CommandResults[keyof CommandResults];
-
-/** A read-only copy of an order, as routes and the feed see it. */
-export interface OrderView {
-  orderHash: string;
-  marketHash: string;
-  exchangeEventId: string;
-  maker: string;
-  baseToken: string;
-  executor: string;
-  totalBetSize: bigint;
-  percentageOdds: bigint;
-  fillAmount: bigint;
-  pendingFillAmount: bigint;
-  expiry: number;
-  apiExpiry: number;
-  salt: string;
-  isMakerBettingOutcomeOne: boolean;
-  signature: string;
-  status: OrderStatus;
-  seq: number;
-  createdAt: number;
-  updatedAt: number;
-}
 
 export interface BalanceView {
   balance: bigint;

@@ -145,8 +145,11 @@ export class TradingService {
   // ---- what the catalogue asks of the trading side ------------------------------------------------
 
   /** Markets were reported: journals the results, which cancels their open orders and settles their trades. */
-  async marketsReported(reports: MarketResult[]): Promise<void> {
-    await this.submit({ kind: 'reportMarkets', at: this.deps.now(), reports });
+  async marketsReported(
+    reports: Pick<MarketResult, 'marketHash' | 'outcome'>[],
+    finalScore?: { teamOneScore: number; teamTwoScore: number },
+  ): Promise<void> {
+    await this.submit({ kind: 'reportMarkets', at: this.deps.now(), reports: reports.map((r) => ({ ...r, ...finalScore })) });
   }
 
   /** Matched volume in base-token wei per market hash (for /markets/popular). */
