@@ -1,6 +1,57 @@
 // Shared benchmark helpers: percentiles and an open-loop driver that sends at a fixed rate whatever the latency.
 import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnExchange, type ChildExchange } from '../test/helpers/process.js';
+import { orderHash, type OrderHashFields } from '../src/protocol/hashing.js';
+import { signOrder } from '../src/sdk/signing.js';
+
+/** An order signed by `key` with its hash, and the body POST /orders/new takes (apiExpiry = expiry). */
+export function signedOrderBody(fields: OrderHashFields, key: Uint8Array) {
+  const expiry = Number(fields.expiry);
+  return {
+    hash: orderHash(fields),
+    body: {
+      ...fields,
+      totalBetSize: fields.totalBetSize.toString(),
+      percentageOdds: fields.percentageOdds.toString(),
+      expiry,
+      apiExpiry: expiry,
+      salt: fields.salt.toString(),
+      signature: signOrder(fields, key),
+    },
+  };
+}
+
+/**
+ * The real server as a child process on a fresh data dir with the demo catalogue and no rate limits;
+ * `stop` ends it and removes the dir.
+ */
+export async function startBenchServer(adminToken: string, env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'oddex-bench-'));
+  const server: ChildExchange = await spawnExchange({
+    ODDEX_DATA_DIR: dataDir,
+    ODDEX_ADMIN_TOKEN: adminToken,
+    ODDEX_DEMO: 'true',
+    ODDEX_RATE_LIMITS: 'false',
+    ODDEX_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const stop = async () => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { server, stop };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 export function percentiles(samplesMs: number[]): { p50: number; p95: number; p99: number; max: number } {
   const s = [...samplesMs].sort((a, b) => a - b);

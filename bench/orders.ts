@@ -1,17 +1,12 @@
 // Order create and cancel latency at a fixed rate over HTTP, and the most signed orders per second accepted in
 // batches. Runs the real server as a child process. Usage: npx tsx bench/orders.ts [ratePerSecond] [seconds]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { loadConfig } from '../src/config.js';
-import { orderHash } from '../src/protocol/hashing.js';
-import { signCancelV2, signOrder } from '../src/sdk/signing.js';
+import { signCancelV2 } from '../src/sdk/signing.js';
 import { publicKeyToAddress } from '../src/protocol/signatures.js';
 import { checksumAddress } from '../src/protocol/address.js';
-import { spawnExchange } from '../test/helpers/process.js';
-import { fmt, httpClient, openLoop, percentiles } from './lib.js';
+import { fmt, httpClient, openLoop, percentiles, processCpuSeconds, signedOrderBody, startBenchServer } from './lib.js';
 
 const rate = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 10);
@@ -19,21 +14,9 @@ const ADMIN = 'bench-admin';
 const E18 = 10n ** 18n;
 const USDC = 1_000_000n;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'oddex-bench-'));
 const config = loadConfig({}, []);
-const server = await spawnExchange({
-  ODDEX_DATA_DIR: dataDir,
-  ODDEX_ADMIN_TOKEN: ADMIN,
-  ODDEX_DEMO: 'true',
-  ODDEX_RATE_LIMITS: 'false',
-  ODDEX_LOG_LEVEL: 'warn',
-  ODDEX_MAX_ORDERS_PER_REQUEST: '1000',
-});
-/** CPU seconds the server process has used so far (user + system), from /proc. */
-function serverCpuSeconds(): number {
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const { server, stop } = await startBenchServer(ADMIN, { ODDEX_MAX_ORDERS_PER_REQUEST: '1000' });
+const serverCpuSeconds = () => processCpuSeconds(server.child.pid!);
 async function phase<T>(run: () => Promise<T>, requests: number): Promise<T & { serverCpuMsPerRequest: string }> {
   const before = serverCpuSeconds();
   const result = await run();
@@ -47,6 +30,8 @@ const post = async (path: string, body: unknown, admin = false) => {
 };
 
 try {
+  // This deployment's executor, generated on its first start.
+  config.executorAddress = ((await (await fetch(server.url + '/metadata')).json()) as { data: { executorAddress: string } }).data.executorAddress;
   const markets = ((await (await fetch(server.url + '/markets/active?pageSize=100&type=52')).json()) as {
     data: { markets: { marketHash: string }[] };
   }).data.markets.map((m) => m.marketHash);
@@ -67,18 +52,7 @@ try {
       executor: config.executorAddress,
       isMakerBettingOutcomeOne: true,
     };
-    return {
-      hash: orderHash(fields),
-      body: {
-        ...fields,
-        totalBetSize: fields.totalBetSize.toString(),
-        percentageOdds: fields.percentageOdds.toString(),
-        expiry,
-        apiExpiry: expiry,
-        salt: fields.salt.toString(),
-        signature: signOrder(fields, key),
-      },
-    };
+    return signedOrderBody(fields, key);
   };
 
   const count = rate * seconds;
@@ -130,7 +104,5 @@ try {
   const secs = (performance.now() - t0) / 1000;
   console.log(`batched posting: ${accepted} orders accepted in ${secs.toFixed(2)} s = ${Math.round(accepted / secs)} orders/s`);
 } finally {
-  server.child.kill('SIGTERM');
-  await server.exited;
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }

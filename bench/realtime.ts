@@ -91,8 +91,8 @@ async function main(): Promise<void> {
   const ex = await startExchange(
     loadConfig({}, [], { port: 0, dataDir, demo: false, logLevel: 'silent', adminToken: 'bench', realtimeTokenTtlSeconds: 3600 }),
   );
-  const address = ex.ctx.apiKeys.create('0x' + '11'.repeat(20), new Date().toISOString()).address;
-  const token = await RealtimeTokens.of(ex.ctx).issue(address);
+  const key = ex.ctx.apiKeys.create('0x' + '11'.repeat(20), new Date().toISOString());
+  const token = await RealtimeTokens.of(ex.ctx).issue(key.address, key.id);
   const url = ex.url.replace('http', 'ws') + '/connection/websocket';
 
   global.gc?.();

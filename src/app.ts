@@ -30,7 +30,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
 
   installEnvelope(app);
-  installRateLimit(app, { limits: ctx.config.rateLimits, now: ctx.now });
+  installRateLimit(app, {
+    limits: ctx.config.rateLimits,
+    now: ctx.now,
+    isIssuedKey: (key) => ctx.apiKeys.addressOf(key) !== undefined,
+  });
   installQueryLimit(app, ctx.config.maxQueryBytes);
   await app.register(swagger, {
     openapi: {

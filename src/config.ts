@@ -39,12 +39,16 @@ export interface RateLimitConfig {
   basePerWindow: number;
   globalWindowMs: number;
   globalPerWindow: number;
+  /** Failed admin authentications an address may make per window before it is refused with 429. */
+  adminAuthFailuresPerWindow: number;
 }
 
 export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** How long a write waits for SQLite's lock before failing with 503. */
+  storageBusyTimeoutMs: number;
   adminToken: string | undefined;
   demo: boolean;
   logLevel: string;
@@ -52,6 +56,7 @@ export interface Config {
   chainVersion: string;
   domainVersion: string;
   domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  /** Empty: the deployment's own, generated on first start and kept in the data dir. */
   executorAddress: string;
   eip712FillHasher: string;
   tokenTransferProxy: string;
@@ -173,6 +178,7 @@ export function defaultConfig(): Config {
     host: '127.0.0.1',
     port: 8080,
     dataDir: resolve('data'),
+    storageBusyTimeoutMs: 5000,
     adminToken: undefined,
     demo: true,
     logLevel: 'info',
@@ -185,7 +191,7 @@ export function defaultConfig(): Config {
       cancelEvent: 'CancelOrderEventsOddex',
       cancelAll: 'CancelAllOrdersOddex',
     },
-    executorAddress: '0x52adf738AAD93c31f798a30b2C74D658e1E9a562',
+    executorAddress: '',
     eip712FillHasher: '0x3E96B0a25d51e3Cc89C557f152797c33B839968f',
     tokenTransferProxy: '0x38aef22Dc8b2a9b8D3c1E53D35B6B0D0B2a1DA63',
     baseTokenAddress: '0x6629Ce1Cf35Cc1329ebB4F63202F3f197b3F050B',
@@ -228,6 +234,7 @@ export function defaultConfig(): Config {
       basePerWindow: 500,
       globalWindowMs: 600_000,
       globalPerWindow: 35_000,
+      adminAuthFailuresPerWindow: 10,
     },
     realtime: {
       pingIntervalMs: 25_000,
@@ -247,6 +254,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_HOST', str, (c, v) => (c.host = v)),
   setting('ODDEX_PORT', int(0, 65535), (c, v) => (c.port = v)),
   setting('ODDEX_DATA_DIR', str, (c, v) => (c.dataDir = resolve(v))),
+  setting('ODDEX_STORAGE_BUSY_TIMEOUT_MS', int(0, 600_000), (c, v) => (c.storageBusyTimeoutMs = v)),
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
@@ -293,6 +301,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_RATE_BASE', int(1, 10_000_000), (c, v) => (c.rateLimits.basePerWindow = v)),
   setting('ODDEX_RATE_GLOBAL_WINDOW_MS', int(1, 86_400_000), (c, v) => (c.rateLimits.globalWindowMs = v)),
   setting('ODDEX_RATE_GLOBAL', int(1, 100_000_000), (c, v) => (c.rateLimits.globalPerWindow = v)),
+  setting('ODDEX_RATE_ADMIN_AUTH_FAILURES', int(1, 1_000_000), (c, v) => (c.rateLimits.adminAuthFailuresPerWindow = v)),
   setting('ODDEX_REALTIME_PING_MS', int(100, 3_600_000), (c, v) => (c.realtime.pingIntervalMs = v)),
   setting('ODDEX_REALTIME_PONG_TIMEOUT_MS', int(100, 3_600_000), (c, v) => (c.realtime.pongTimeoutMs = v)),
   setting('ODDEX_REALTIME_MAX_CHANNELS', int(1, 100_000), (c, v) => (c.realtime.maxChannelsPerConnection = v)),

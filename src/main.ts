@@ -1,6 +1,7 @@
 // Entry point: `npm start [-- --port 8080 ...]`.
 import { ConfigError, loadConfig } from './config.js';
 import { startExchange } from './server.js';
+import { DataDirInUseError } from './store/data-dir.js';
 
 async function main(): Promise<void> {
   let config;
@@ -31,6 +32,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof DataDirInUseError) {
+    console.error(`oddex: ${err.message}`);
+    process.exit(1);
+  }
   console.error('oddex: failed to start:', err);
   process.exit(1);
 });

@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase } from './store/db.js';
+import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/storage.js';
 import { buildApp } from './app.js';
 import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
@@ -34,22 +34,34 @@ export interface StartOptions {
   logDestination?: pino.DestinationStream;
 }
 
-/** The admin token: from config, else the one stored in the data dir, else a new one (printed once). */
+/** The admin token: from config, else the one stored in the data dir, else a new one. */
 function resolveAdminToken(config: Config, log: pino.Logger): string {
   if (config.adminToken) return config.adminToken;
   const file = join(config.dataDir, 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const token = randomBytes(24).toString('hex');
   writeFileSync(file, token + '\n', { mode: 0o600 });
-  log.warn({ adminTokenFile: file }, `generated admin token ${token} (stored in ${file})`);
+  // Logs are shipped and kept: they name the file (owner-only), never the token.
+  log.warn({ adminTokenFile: file }, `generated an admin token; it is in ${file}`);
   return token;
 }
 
 export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
   const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
-  const db = openDatabase(config.dataDir);
-  const bus = new EventBus();
   const now = opts.now ?? Date.now;
+  const storage = openStorage(config.dataDir, config.storageBusyTimeoutMs, log, now());
+  try {
+    return await startOnStorage(storage, config, log, now);
+  } catch (err) {
+    storage.close(); // a failed start gives the data dir back
+    throw err;
+  }
+}
+
+async function startOnStorage(storage: Storage, config: Config, log: pino.Logger, now: () => number): Promise<Exchange> {
+  const db = storage.db;
+  config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
+  const bus = new EventBus();
   const catalogue = new Catalogue(db, bus, config.chainVersion);
   // The chain calls back once a fill executed; the service it reports to is built just below.
   const chain = new LocalChain(config.chainConfirmationDelayMs, now, (fillHash) => trading.fillExecuted(fillHash));
@@ -82,9 +94,8 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   try {
     rebuilt = ctx.trading.start();
   } catch (err) {
-    // No state could be rebuilt: refuse to start rather than serve a wrong one.
+    // No state could be rebuilt: refuse to start rather than serve a wrong one (the caller gives the data dir back).
     chain.stop();
-    db.close();
     throw err;
   }
   log.info({ ...rebuilt, rebuildMs: Math.round(performance.now() - rebuildStarted) }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
@@ -96,17 +107,19 @@ export async function startExchange(config: Config, opts: StartOptions = {}): Pr
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  ctx.ready = true;
+  // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
+  const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ctx.ready = true));
   log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
+      stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
       ctx.trading.stop();
-      db.close();
+      storage.close();
     })());
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
 }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { getSetting } from '../src/store/db.js';
 
 const NOW = Date.UTC(2026, 5, 1, 10, 7, 0);
 type Market = Record<string, unknown> & { marketHash: string; gameTime: number; type: number; exchangeEventId: string };
@@ -307,7 +308,7 @@ describe('catalogue read API (demo catalogue)', () => {
   it('/metadata carries every field with the configured values, addresses checksummed', async () => {
     const token = '0x6629Ce1Cf35Cc1329ebB4F63202F3f197b3F050B';
     expect(await data('/metadata')).toEqual({
-      executorAddress: '0x52adf738AAD93c31f798a30b2C74D658e1E9a562',
+      executorAddress: getSetting(ex.ctx.db, 'deployment.executorAddress'),
       oracleFees: { [token]: { '0': '0', '1': '0', '2': '0', '3': '0' } },
       exchangeAffiliate: { address: '0x0000000000000000000000000000000000000000', amount: '0' },
       makerOrderMinimums: { [token]: '10000000' },

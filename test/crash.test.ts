@@ -27,7 +27,6 @@ describe('crash recovery', () => {
   });
 
   it('keeps every acknowledged order and fill across SIGKILL and conserves funds', async () => {
-    const config = loadConfig({}, []);
     running = await spawnExchange(env);
     const call = async (method: string, path: string, body?: unknown, admin = false) => {
       const res = await fetch(running!.url + path, {
@@ -38,6 +37,8 @@ describe('crash recovery', () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return { status: res.status, body: (await res.json()) as any };
     };
+    // Orders name this deployment's executor, generated on its first start.
+    const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
     const markets = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets.filter(
       (m: { liveEnabled: boolean }) => !m.liveEnabled,
     );

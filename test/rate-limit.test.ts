@@ -15,6 +15,7 @@ const LIMITS: RateLimitConfig = {
   basePerWindow: 5,
   globalWindowMs: 60_000,
   globalPerWindow: 1000,
+  adminAuthFailuresPerWindow: 3,
 };
 
 const quota = (res: TestResponse) => ({
@@ -45,11 +46,20 @@ describe('rate limits', () => {
   let ex: TestExchange;
   let clock = Date.UTC(2026, 0, 1);
   // A request on a route of each bucket; bucket routes answer 400 without parameters, which still counts.
-  const as = (apiKey?: string): Record<string, string> => (apiKey ? { 'x-api-key': apiKey } : {});
-  const base = (apiKey?: string) => ex.get('/no/such/route?page=1', as(apiKey));
-  const trades = (apiKey?: string, path = '/trades') => ex.get(path, as(apiKey));
-  const orderRead = (apiKey?: string, path = '/orders') => ex.get(path, as(apiKey));
-  const orderOp = (apiKey?: string, path = '/orders/new') => ex.post(path, {}, as(apiKey));
+  // Only issued keys have buckets of their own: each name used below stands for a key the operator issued.
+  const issued = new Map<string, string>();
+  const as = async (name?: string): Promise<Record<string, string>> => {
+    if (!name) return {};
+    if (!issued.has(name)) {
+      const res = await ex.admin('POST', '/admin/api-keys', { address: '0x0000000000000000000000000000000000000003' });
+      issued.set(name, res.body.data.apiKey as string);
+    }
+    return { 'x-api-key': issued.get(name)! };
+  };
+  const base = async (apiKey?: string) => ex.get('/no/such/route?page=1', await as(apiKey));
+  const trades = async (apiKey?: string, path = '/trades') => ex.get(path, await as(apiKey));
+  const orderRead = async (apiKey?: string, path = '/orders') => ex.get(path, await as(apiKey));
+  const orderOp = async (apiKey?: string, path = '/orders/new') => ex.post(path, {}, await as(apiKey));
 
   beforeAll(async () => {
     ex = await startTestExchange({ rateLimits: LIMITS }, { now: () => clock });
@@ -69,7 +79,7 @@ describe('rate limits', () => {
     expect(refused.body).toEqual(rateLimited('the base request limit', 5, 7));
     expect(quota(refused)).toEqual(refusedBy(5, 7));
     // Other base routes share the bucket.
-    expect((await ex.get('/balances/0x0000000000000000000000000000000000000001', as('base-key'))).status).toBe(429);
+    expect((await ex.get('/balances/0x0000000000000000000000000000000000000001', await as('base-key'))).status).toBe(429);
 
     clock += 6_500; // the window (10 s from the first request) has reset
     const again = await base('base-key');
@@ -137,14 +147,33 @@ describe('rate limits', () => {
     clock += 10_000; // leave 127.0.0.1 with a fresh window for the tests below
   });
 
+  it('counts keys nobody issued under the address, and a revoked key too; a route that needs a key answers 401 first', async () => {
+    clock += 10_000;
+    for (let i = 0; i < 2; i++) expect(quota(await ex.get('/trades', { 'x-api-key': `invented-${i}` }))).toEqual(counted(2, 1 - i));
+    expect((await ex.get('/trades', { 'x-api-key': 'invented-2' })).status).toBe(429);
+    expect((await trades()).status).toBe(429); // the same address without a key: the same bucket
+
+    const created = await ex.admin('POST', '/admin/api-keys', { address: '0x0000000000000000000000000000000000000004' });
+    const { id, apiKey } = created.body.data as { id: string; apiKey: string };
+    expect((await ex.get('/trades', { 'x-api-key': apiKey })).status).not.toBe(429);
+    expect((await ex.admin('DELETE', `/admin/api-keys/${id}`)).status).toBe(200);
+    expect((await ex.get('/trades', { 'x-api-key': apiKey })).status).toBe(429);
+
+    clock += 10_000;
+    // POST /heartbeat needs a key: an invented one is refused before its (malformed) body is parsed, and counted.
+    const res = await ex.post('/heartbeat', '{"requestor":', { 'x-api-key': 'invented-3' });
+    expect([res.status, res.body.errorCode, quota(res)]).toEqual([401, 'INVALID_API_KEY', counted(5, 4)]);
+    clock += 10_000;
+  });
+
   it('never limits health, docs, the OpenAPI document or the operator API, and sends them no quota headers', async () => {
     for (let i = 0; i < 6; i++) await base('exempt-key');
     expect((await base('exempt-key')).status).toBe(429);
     const exempt: (() => Promise<TestResponse>)[] = [
-      () => ex.get('/health/live', as('exempt-key')),
-      () => ex.get('/health/ready', as('exempt-key')),
-      () => ex.get('/openapi.json', as('exempt-key')),
-      () => ex.get('/docs/json', as('exempt-key')),
+      async () => ex.get('/health/live', await as('exempt-key')),
+      async () => ex.get('/health/ready', await as('exempt-key')),
+      async () => ex.get('/openapi.json', await as('exempt-key')),
+      async () => ex.get('/docs/json', await as('exempt-key')),
       () => ex.admin('POST', '/admin/api-keys', { address: '0x0000000000000000000000000000000000000002' }),
     ];
     for (let round = 0; round < 8; round++) {
@@ -167,6 +196,30 @@ describe('rate limits', () => {
   });
 });
 
+describe('failed admin authentications', () => {
+  let ex: TestExchange;
+  let clock = Date.UTC(2026, 0, 1);
+  beforeAll(async () => {
+    ex = await startTestExchange({ rateLimits: LIMITS }, { now: () => clock });
+  });
+  afterAll(async () => ex.destroy());
+
+  it('are limited per address: after 3 failures even the right token waits out the window', async () => {
+    const guess = (token: string) =>
+      ex.post('/admin/api-keys', { address: '0x0000000000000000000000000000000000000006' }, { authorization: `Bearer ${token}` });
+    for (let i = 0; i < 3; i++) expect((await guess(`guess-${i}`)).body.errorCode).toBe('UNAUTHORIZED');
+    clock += 4_000;
+    const refused = await guess('test-admin-token');
+    expect([refused.status, refused.headers.get('retry-after'), refused.body]).toEqual([
+      429,
+      '6',
+      { status: 'failure', errorCode: 'RATE_LIMITED', message: 'too many failed admin authentications; retry after 6 s' },
+    ]);
+    clock += 6_000;
+    expect((await guess('test-admin-token')).status).toBe(200);
+  });
+});
+
 describe('the global ceiling', () => {
   let ex: TestExchange;
   let clock = Date.UTC(2026, 0, 1);
@@ -175,8 +228,13 @@ describe('the global ceiling', () => {
   });
   afterAll(async () => ex.destroy());
 
+  const issue = async () => ({
+    'x-api-key': (await ex.admin('POST', '/admin/api-keys', { address: '0x0000000000000000000000000000000000000005' })).body.data
+      .apiKey as string,
+  });
+
   it('counts every bucket in one ceiling per client and reports it when it refuses', async () => {
-    const key = { 'x-api-key': 'global-key' };
+    const key = await issue();
     expect((await ex.get('/trades', key)).headers.get('ratelimit-limit')).toBe('2'); // its own bucket is reported
     await ex.get('/trades', key);
     await ex.get('/orders', key);
@@ -191,7 +249,7 @@ describe('the global ceiling', () => {
       expect(quota(res)).toEqual(refusedBy(6, 40));
     }
     // Another client is not affected.
-    expect(quota(await ex.get('/nowhere', { 'x-api-key': 'other-key' }))).toEqual(counted(5, 4));
+    expect(quota(await ex.get('/nowhere', await issue()))).toEqual(counted(5, 4));
     clock += 40_000;
     expect(quota(await ex.get('/nowhere', key))).toEqual(counted(5, 4));
   });

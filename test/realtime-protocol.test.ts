@@ -50,8 +50,9 @@ describe('GET /user/realtime-token/api-key', () => {
     // Signed with the secret stored once in settings.
     const secret = getSetting(ex.ctx.db, 'realtime.jwtSecret')!;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
-    const check = await new RealtimeTokens(Buffer.from(secret, 'hex'), 600, Date.now).verify(res.body.token);
-    expect(check).toEqual({ ok: true, address: MAKER_CHECKSUMMED, exp: claims.exp });
+    const check = await new RealtimeTokens(Buffer.from(secret, 'hex'), 600, Date.now, () => true).verify(res.body.token);
+    expect(check).toEqual({ ok: true, address: MAKER_CHECKSUMMED, keyId: claims.key, exp: claims.exp });
+    expect(claims.key).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('rejects a missing or unknown API key with 401', async () => {
@@ -105,6 +106,41 @@ describe('connect', () => {
     expect(reply.refresh).toMatchObject({ expires: true, version: 'oddex-1' });
     expect(reply.refresh.ttl).toBeGreaterThanOrEqual(98);
     expect(reply.refresh.client).toBe(c.messages[0].connect.client);
+  });
+
+  it('revoking a key ends its live sessions at once and refuses its tokens, refresh, heartbeat and new tokens', async () => {
+    const { ex, token: otherToken, apiKey: otherKey } = await setup();
+    const created = await ex.admin('POST', '/admin/api-keys', { address: MAKER });
+    const { id, apiKey } = created.body.data as { id: string; apiKey: string };
+    const token = await fetchToken(ex, apiKey);
+    const spare = await fetchToken(ex, apiKey);
+    const live = await rawConnected(wsUrl(ex), token);
+    const refreshing = await rawConnected(wsUrl(ex), token);
+    const sameAddressOtherKey = await rawConnected(wsUrl(ex), otherToken);
+    clients.push(live, refreshing, sameAddressOtherKey);
+
+    expect((await ex.admin('DELETE', `/admin/api-keys/${id}`)).status).toBe(200);
+    expect(await live.closed()).toBe(3500);
+    expect(live.closeReason).toBe('api key revoked');
+    expect(await refreshing.closed()).toBe(3500);
+    expect(sameAddressOtherKey.closeCode).toBeUndefined();
+    // A token issued before the revocation no longer connects or refreshes.
+    const late = await RawClient.open(wsUrl(ex));
+    clients.push(late);
+    late.send({ connect: { token: spare } });
+    expect([await late.closed(), late.closeReason]).toEqual([3500, 'revoked token']);
+    sameAddressOtherKey.send({ refresh: { token: spare } });
+    expect([await sameAddressOtherKey.closed(), sameAddressOtherKey.closeReason]).toEqual([3500, 'revoked token']);
+    // The HTTP calls made with the key answer 401.
+    const tokenCall = await ex.get('/user/realtime-token/api-key', { 'x-api-key': apiKey });
+    const heartbeat = await ex.post('/heartbeat', { requestor: MAKER, timeoutSeconds: 30 }, { 'x-api-key': apiKey });
+    expect([tokenCall.status, tokenCall.body.errorCode, heartbeat.status, heartbeat.body.errorCode]).toEqual([
+      401,
+      'INVALID_API_KEY',
+      401,
+      'INVALID_API_KEY',
+    ]);
+    expect((await ex.get('/user/realtime-token/api-key', { 'x-api-key': otherKey })).status).toBe(200);
   });
 
   it('closes with 3012 when pings go unanswered, and keeps a client that answers', async () => {
@@ -241,8 +277,9 @@ describe('limits', () => {
     await fast.call({ subscribe: { channel } });
     // The slow client stops reading: its bytes pile up in the kernel, then in the server's buffer.
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    const big = 'x'.repeat(256 * 1024);
-    const count = 80; // 20 MiB: more than the loopback socket buffers hold
+    // Each publication within the largest one the server sends (a quarter of the 1 MiB queue).
+    const big = 'x'.repeat(128 * 1024);
+    const count = 160; // 20 MiB: more than the loopback socket buffers hold
     for (let i = 0; i < count; i++) {
       ex.ctx.bus.emit('orders', { marketHash: hash(7), exchangeEventId: 'e', orders: [{ orderHash: hash(i), big }] });
       await sleep(1);

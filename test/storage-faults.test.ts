@@ -65,7 +65,7 @@ describe('storage failures heal', () => {
       locker.exec('ROLLBACK');
       locker.close();
     }
-    expect([keyRes.status, keyRes.body.errorCode]).toEqual([503, 'STORAGE_FAILED']);
+    expect([keyRes.status, keyRes.body.errorCode]).toEqual([503, 'STORAGE_UNAVAILABLE']);
     expect((await ex.admin('POST', '/admin/api-keys', { address: maker.address })).status).toBe(200);
 
     ex = await ex.restart();

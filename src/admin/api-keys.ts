@@ -8,11 +8,22 @@ import { ApiError, ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
 import { checksumAddress } from '../protocol/address.js';
 
+export interface LiveKey {
+  id: string;
+  address: string;
+}
+
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeys {
-  private readonly cache = new Map<string, string | null>();
-  constructor(private readonly db: Db) {}
+  /** Live keys only: caching misses would let a flood of invented keys grow memory without bound. */
+  private readonly cache = new Map<string, LiveKey>();
+  private readonly lookup;
+  private readonly liveById;
+  constructor(private readonly db: Db) {
+    this.lookup = db.prepare('SELECT id, address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL');
+    this.liveById = db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL');
+  }
 
   create(address: string, nowIso: string): { id: string; apiKey: string; address: string } {
     const id = randomUUID();
@@ -24,18 +35,24 @@ export class ApiKeys {
     return { id, apiKey, address: owner };
   }
 
+  /** The key's id and checksummed address while it is live, else undefined. */
+  keyOf(apiKey: string): LiveKey | undefined {
+    const h = hashKey(apiKey);
+    const cached = this.cache.get(h);
+    if (cached !== undefined) return cached;
+    const row = this.lookup.get(h) as LiveKey | undefined;
+    if (row) this.cache.set(h, row);
+    return row;
+  }
+
   /** The checksummed address a live key belongs to, or undefined. */
   addressOf(apiKey: string): string | undefined {
-    const h = hashKey(apiKey);
-    let address = this.cache.get(h);
-    if (address === undefined) {
-      const row = this.db.prepare('SELECT address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(h) as
-        | { address: string }
-        | undefined;
-      address = row?.address ?? null;
-      this.cache.set(h, address);
-    }
-    return address ?? undefined;
+    return this.keyOf(apiKey)?.address;
+  }
+
+  /** Whether the key with this id was issued and is not revoked. */
+  isLive(id: string): boolean {
+    return this.liveById.get(id) !== undefined;
   }
 
   revoke(id: string, nowIso: string): boolean {
@@ -45,13 +62,18 @@ export class ApiKeys {
   }
 }
 
-/** The address of the request's X-Api-Key, or a 401. */
-export function authenticateApiKey(ctx: AppContext, request: FastifyRequest): string {
+/** The live key of the request's X-Api-Key, or a 401. */
+export function authenticateKey(ctx: AppContext, request: FastifyRequest): LiveKey {
   const key = request.headers['x-api-key'];
   if (typeof key !== 'string' || key === '') throw new ApiError(401, 'MISSING_API_KEY', 'send your API key in X-Api-Key');
-  const address = ctx.apiKeys.addressOf(key);
-  if (!address) throw new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
-  return address;
+  const live = ctx.apiKeys.keyOf(key);
+  if (!live) throw new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
+  return live;
+}
+
+/** The address of the request's X-Api-Key, or a 401. */
+export function authenticateApiKey(ctx: AppContext, request: FastifyRequest): string {
+  return authenticateKey(ctx, request).address;
 }
 
 export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -73,6 +95,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
       if (!ctx.apiKeys.revoke(id, new Date(ctx.now()).toISOString())) {
         throw new ApiError(404, 'API_KEY_NOT_FOUND', `no live API key ${id}`);
       }
+      // Revocation is immediate: realtime sessions opened with the key end now, not when their token expires.
+      ctx.realtime?.disconnectKey(id);
       return ok({ id, revoked: true });
     },
   );

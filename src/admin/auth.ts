@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../api/envelope.js';
+import { AuthFailures } from './auth-failures.js';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -25,7 +26,24 @@ export const requireAdmin = (ctx: AppContext) => async (request: FastifyRequest)
  */
 export function installAdminAuth(app: FastifyInstance, ctx: AppContext): void {
   const check = requireAdmin(ctx);
+  const { enabled, windowMs, adminAuthFailuresPerWindow } = ctx.config.rateLimits;
+  const failures = enabled ? new AuthFailures(adminAuthFailuresPerWindow, windowMs) : undefined;
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url?.startsWith('/admin/')) await check(request);
+    if (!request.routeOptions.url?.startsWith('/admin/')) return;
+    if (!failures) return check(request);
+    // An address that failed too often is refused without looking at its token, so guesses cost time.
+    const wait = failures.blockedFor(request.ip, ctx.now());
+    if (wait > 0) {
+      const seconds = String(Math.max(1, Math.ceil(wait / 1000)));
+      throw new ApiError(429, 'RATE_LIMITED', `too many failed admin authentications; retry after ${seconds} s`, undefined, {
+        'retry-after': seconds,
+      });
+    }
+    try {
+      await check(request);
+    } catch (err) {
+      failures.record(request.ip, ctx.now());
+      throw err;
+    }
   });
 }

@@ -13,6 +13,8 @@ const Name = Type.String({ minLength: 1, maxLength: 100 });
 const EventId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 const Score = Type.Integer({ minimum: 0, maximum: 100_000 });
 const closed = { additionalProperties: false } as const;
+/** 9999-12-31T23:59:59Z: every later second is outside what a date can show (and what a client can parse). */
+const LAST_SECOND = 253_402_300_799;
 
 const SportBody = Type.Object({ sportId: Type.Optional(Id), label: Name }, closed);
 const LeagueBody = Type.Object({ leagueId: Type.Optional(Id), sportId: Id, label: Name, active: Type.Optional(Type.Boolean()) }, closed);
@@ -24,7 +26,7 @@ const FixtureBody = Type.Object(
     leagueId: Id,
     teamOneId: Id,
     teamTwoId: Id,
-    gameTime: Type.Integer({ minimum: 0, description: 'UNIX seconds' }),
+    gameTime: Type.Integer({ minimum: 0, maximum: LAST_SECOND, description: 'UNIX seconds' }),
     status: Type.Optional(FixtureStatusSchema),
   },
   closed,
@@ -32,8 +34,10 @@ const FixtureBody = Type.Object(
 const MarketBody = Type.Object(
   {
     exchangeEventId: EventId,
-    type: Type.Integer({ description: '1 (1X2), 2 (totals), 3 and 342 (spread), 52, 226 (moneyline)' }),
-    line: Type.Optional(Type.Number({ description: 'spread/total line in 0.25 steps; x.25/x.75 create quarter lines with legs' })),
+    type: Type.Integer({ minimum: 1, maximum: 100_000, description: '1 (1X2), 2 (totals), 3 and 342 (spread), 52, 226 (moneyline)' }),
+    line: Type.Optional(
+      Type.Number({ minimum: -1000, maximum: 1000, description: 'spread/total line in 0.25 steps; x.25/x.75 create quarter lines with legs' }),
+    ),
     selection: Type.Optional(Type.Union([Type.Literal('teamOne'), Type.Literal('draw'), Type.Literal('teamTwo')])),
     liveEnabled: Type.Optional(Type.Boolean()),
     mainLine: Type.Optional(Type.Boolean()),

@@ -1,5 +1,6 @@
 // The wire envelope of DECISIONS.md: {status:"success", data} or {status:"failure", errorCode, message, details?}.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Database from 'better-sqlite3';
 
 export interface Success<T> {
   status: 'success';
@@ -83,23 +84,23 @@ export function replyToFrameworkError(error: FastifyError, _request: FastifyRequ
   void sendFailure(reply, fromFastifyError(error) ?? new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
 }
 
-/** SQLite result codes that mean the disk refused a write (full, locked past the busy timeout, read-only, I/O). */
-const STORAGE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL)/;
+/** SQLite result codes that mean the storage cannot take the write now (a retry may succeed), not a bad request. */
+const STORAGE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL|NOLFS)/;
 
-/** A write the database refused is the server's storage failing, not a bug: 503 with an errorCode. */
-function fromStorageError(error: unknown): ApiError | undefined {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && STORAGE_CODES.test(code)
-    ? new ApiError(503, 'STORAGE_FAILED', 'the exchange cannot write to its storage; try again')
-    : undefined;
+/** A write the disk refused (full, read-only, locked by another program): 503, so clients retry later. */
+function fromStorageError(err: unknown): ApiError | undefined {
+  if (!(err instanceof Database.SqliteError) || !STORAGE_UNAVAILABLE.test(err.code)) return undefined;
+  return new ApiError(503, 'STORAGE_UNAVAILABLE', 'the exchange cannot write to its storage now; retry later');
 }
 
 export function installEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : (fromFastifyError(error) ?? fromStorageError(error));
-    if (apiError) {
-      if (apiError.errorCode === 'STORAGE_FAILED') request.log.error({ err: error }, 'storage write failed');
-      return sendFailure(reply, apiError);
+    const apiError = error instanceof ApiError ? error : fromFastifyError(error);
+    if (apiError) return sendFailure(reply, apiError);
+    const storageError = fromStorageError(error);
+    if (storageError) {
+      request.log.error({ err: error }, 'storage write failed');
+      return sendFailure(reply, storageError);
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendFailure(reply, new ApiError(500, 'INTERNAL_ERROR', 'internal error'));

@@ -17,7 +17,11 @@ const LIMITS: RateLimitConfig = {
   basePerWindow: 4,
   globalWindowMs: 60_000,
   globalPerWindow: 100,
+  adminAuthFailuresPerWindow: 3,
 };
+
+/** The keys the operator issued (and has not revoked). */
+const ISSUED = new Set(['key-a', 'key-b']);
 
 let app: FastifyInstance;
 let clock = 0;
@@ -26,7 +30,8 @@ async function build(limits: RateLimitConfig = LIMITS, limiter?: RateLimiter): P
   clock = 1_000_000;
   app = Fastify();
   installEnvelope(app);
-  installRateLimit(app, { limits, now: () => clock, ...(limiter ? { limiter } : {}) });
+  installRateLimit(app, { limits, now: () => clock, isIssuedKey: (k) => ISSUED.has(k), ...(limiter ? { limiter } : {}) });
+  app.post('/needs-key', { schema: { security: [{ apiKey: [] }] } }, async () => ok('done'));
   for (const route of Object.values(BUCKET_ROUTES).flat()) {
     const [method, url] = route.split(' ') as ['GET' | 'POST', string];
     app.route({ method, url, handler: async () => ok(route) });
@@ -102,6 +107,33 @@ describe('installRateLimit', () => {
     expect((await hit('GET', '/trades')).statusCode).toBe(200); // 10.0.0.1 without a key
     expect((await hit('GET', '/trades', {}, '10.0.0.2')).statusCode).toBe(200);
     expect((await hit('GET', '/trades', {}, '10.0.0.2')).statusCode).toBe(429);
+  });
+
+  it('counts keys that were never issued under the address: inventing keys opens no bucket', async () => {
+    await build();
+    // base allows 4 per address: four invented keys use the address's quota, the fifth is refused.
+    for (let i = 0; i < 4; i++) expect((await hit('GET', '/sports', { 'x-api-key': `made-up-${i}` })).statusCode).toBe(200);
+    const refused = await hit('GET', '/sports', { 'x-api-key': 'made-up-4' });
+    expect([refused.statusCode, refused.json().errorCode]).toEqual([429, 'RATE_LIMITED']);
+    expect((await hit('GET', '/sports')).statusCode).toBe(429); // the same address without a key
+    expect((await hit('GET', '/sports', { 'x-api-key': 'key-a' })).statusCode).toBe(200); // an issued key has its own
+  });
+
+  it('refuses an unknown key with 401 on a route that needs one, before the body is read, and counts it', async () => {
+    await build();
+    const res = await app.inject({ method: 'POST', url: '/needs-key', headers: { 'x-api-key': 'made-up', 'content-type': 'application/json' }, payload: '{not json', remoteAddress: '10.0.0.1' });
+    expect([res.statusCode, res.json()]).toEqual([401, { status: 'failure', errorCode: 'INVALID_API_KEY', message: 'the API key is unknown or revoked' }]);
+    expect(quota(res)).toEqual({ limit: '4', remaining: '3', reset: '10', retryAfter: undefined });
+    const issued = await app.inject({ method: 'POST', url: '/needs-key', headers: { 'x-api-key': 'key-b' }, payload: {}, remoteAddress: '10.0.0.1' });
+    expect(issued.statusCode).toBe(200);
+  });
+
+  it('cannot be escaped by forwarding headers', async () => {
+    await build();
+    for (let i = 0; i < 4; i++) {
+      expect((await hit('GET', '/sports', { 'x-forwarded-for': `192.0.2.${i}`, 'x-real-ip': `192.0.2.${i}` })).statusCode).toBe(200);
+    }
+    expect((await hit('GET', '/sports', { 'x-forwarded-for': '192.0.2.99' })).statusCode).toBe(429);
   });
 
   it('refuses with the global ceiling across buckets and reports it', async () => {

@@ -18,7 +18,17 @@ export interface RateLimitOptions {
   now: () => number;
   /** Defaults to the in-process limiter built from `limits`. */
   limiter?: RateLimiter;
+  /** Whether an X-Api-Key value is an issued, unrevoked key: only those get a bucket of their own. */
+  isIssuedKey(apiKey: string): boolean;
 }
+
+/** Routes whose schema declares the API key scheme cannot do anything for an unknown key. */
+function needsApiKey(schema: unknown): boolean {
+  const security = (schema as { security?: Record<string, unknown>[] } | undefined)?.security;
+  return security?.some((s) => 'apiKey' in s) ?? false;
+}
+
+const unknownKey = () => new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
 
 /** Whole seconds until the window resets, at least 1 (a client retrying after 0 s would be refused again). */
 const resetSeconds = (d: RateDecision) => Math.max(1, Math.ceil(d.resetMs / 1000));
@@ -50,12 +60,18 @@ export function installRateLimit(app: FastifyInstance, options: RateLimitOptions
   app.addHook('onRequest', (request, reply, done) => {
     const bucket = classifyRoute(request.method, request.routeOptions.url);
     if (bucket === EXEMPT) return done();
-    const client = clientKeyOf(request.headers['x-api-key'], request.ip);
+    // A key that was never issued (or is revoked) is counted under the client's address, so inventing keys
+    // cannot open fresh buckets; a route that needs a key refuses it here, before the body is even read.
+    const header = request.headers['x-api-key'];
+    const sentKey = typeof header === 'string' && header !== '';
+    const issued = sentKey && options.isIssuedKey(header);
+    const refuse = sentKey && !issued && needsApiKey(request.routeOptions.schema) ? unknownKey() : undefined;
+    const client = clientKeyOf(issued ? header : undefined, request.ip);
     const decision = limiter.consume(client, bucket, options.now());
     if (decision instanceof Promise) {
-      decision.then((d) => done(applyDecision(d, reply)), done);
+      decision.then((d) => done(applyDecision(d, reply) ?? refuse), done);
     } else {
-      done(applyDecision(decision, reply));
+      done(applyDecision(decision, reply) ?? refuse);
     }
   });
 }

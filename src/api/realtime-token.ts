@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import { authenticateApiKey } from '../admin/api-keys.js';
+import { authenticateKey } from '../admin/api-keys.js';
 import { RealtimeTokens } from '../realtime/tokens.js';
 
 export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -12,13 +12,13 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
       schema: {
         tags: ['realtime'],
         security: [{ apiKey: [] }],
-        description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address.',
+        description: 'A token for the realtime WebSocket: an HS256 JWT whose `sub` is the API key address and `key` the API key id (revoking the key ends its sessions).',
         response: { 200: Type.Object({ token: Type.String() }) },
       },
     },
     async (request) => {
-      const address = authenticateApiKey(ctx, request);
-      return { token: await RealtimeTokens.of(ctx).issue(address) };
+      const key = authenticateKey(ctx, request);
+      return { token: await RealtimeTokens.of(ctx).issue(key.address, key.id) };
     },
   );
 }

@@ -197,6 +197,19 @@ describe('engine matching and settlement', () => {
     expect(order_(b.orderHash)!.status).toBe('ACTIVE');
   });
 
+  it('keeps a cancel salt refused after the clock jumps forward and back', () => {
+    const { engine, run } = setup();
+    run({ kind: 'cancelAll', at: 1_000_000, maker: MAKER, salt: 's1', timestamp: 1000 });
+    // The clock jumps 5 minutes ahead: s1 can no longer pass the timestamp check, so it is forgotten.
+    run({ kind: 'cancelAll', at: 1_300_000, maker: MAKER, salt: 's2', timestamp: 1300 });
+    // The clock comes back: the replayed s1 must still be refused.
+    const replay = { kind: 'cancelAll', at: 1_000_000, maker: MAKER, salt: 's1', timestamp: 1000 } as const;
+    expect(() => engine.apply(replay)).toThrow(/within 60 s/);
+    // A fresh cancel signed at the back-moved time is refused too (older than a forgotten one); a newer one passes.
+    expect(() => engine.apply({ ...replay, salt: 's3' })).toThrow(/within 60 s/);
+    expect(run({ kind: 'cancelAll', at: 1_300_500, maker: MAKER, salt: 's4', timestamp: 1301 })).toMatchObject({ kind: 'cancel' });
+  });
+
   it('reports order_locked for a fully matched pending order and already_pending_cancel after a cancel with fills pending', () => {
     const { run } = setup();
     const locked = order({ totalBetSize: 20n * USDC });

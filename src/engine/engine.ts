@@ -95,6 +95,8 @@ export interface EngineSnapshot {
   exposure: [string, bigint][];
   pendingTakerStake: [string, bigint][];
   cancelSalts: [string, number][];
+  /** null while no cancel salt was forgotten yet. */
+  forgottenCancelsUpTo: number | null;
   seq: number;
 }
 
@@ -158,8 +160,13 @@ export class Engine {
   private readonly expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
-  /** maker:salt -> command time, kept while a replay could still pass the timestamp check. */
+  /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
   private readonly cancelSalts = new Map<string, number>();
+  /**
+   * Newest signed timestamp (ms) among forgotten cancel salts: nothing signed at or before it is accepted again,
+   * so a forgotten salt stays refused even if the server clock later moves back.
+   */
+  private forgottenCancelsUpTo = -Infinity;
   private seq = 0;
   private changes: Change[] = [];
   /** Accounts whose balance, escrow or exposure the current command touched. */
@@ -197,6 +204,7 @@ export class Engine {
       exposure: [...this.exposure],
       pendingTakerStake: [...this.pendingTakerStake],
       cancelSalts: [...this.cancelSalts],
+      forgottenCancelsUpTo: Number.isFinite(this.forgottenCancelsUpTo) ? this.forgottenCancelsUpTo : null,
       seq: this.seq,
     };
   }
@@ -241,6 +249,7 @@ export class Engine {
     for (const [a, v] of snap.exposure) e.exposure.set(a, v);
     for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
     for (const [k, v] of snap.cancelSalts) e.cancelSalts.set(k, v);
+    e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.seq = snap.seq;
     return e;
   }
@@ -290,7 +299,7 @@ export class Engine {
               : undefined;
         const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
-        this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.at);
+        this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.timestamp * 1000);
         return { kind: 'cancel', cancel };
       }
       case 'heartbeat':
@@ -786,16 +795,19 @@ export class Engine {
 
   private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): void {
     const skewMs = this.params.cancelMaxSkewSeconds * 1000;
-    if (Math.abs(timestamp * 1000 - at) > skewMs) {
+    const signedMs = timestamp * 1000;
+    if (Math.abs(signedMs - at) > skewMs || signedMs <= this.forgottenCancelsUpTo) {
       throw new DomainError('STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
     }
     if (this.cancelSalts.has(`${maker}:${salt}`)) {
       throw new DomainError('CANCEL_REQUEST_ALREADY_PROCESSED');
     }
-    // Salts older than twice the skew can no longer pass the timestamp check, so forget them.
-    for (const [key, seenAt] of this.cancelSalts) {
-      if (seenAt >= at - 2 * skewMs) break;
+    // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
+    // floor so its timestamp stays refused whatever the clock does next.
+    for (const [key, signed] of this.cancelSalts) {
+      if (signed >= at - skewMs) break;
       this.cancelSalts.delete(key);
+      if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
   }
 

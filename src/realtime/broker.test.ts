@@ -89,6 +89,43 @@ describe('MemoryBroker', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('bounds a channel history by bytes as well as count: 2,000 publications of ~1 KB keep at most 64 KB', async () => {
+    const b = new MemoryBroker({ size: () => 1000, ttlMs: 60_000, maxBytes: 65_536 }, () => 0);
+    const item = 'x'.repeat(1000);
+    for (let i = 0; i < 2000; i++) await b.publish('h:big', [item]);
+    const kept = await b.history('h:big', { limit: -1 });
+    const bytes = kept.publications.reduce((n, p) => n + Buffer.byteLength(p), 0);
+    expect(bytes).toBeLessThanOrEqual(65_536);
+    expect(kept.publications).toHaveLength(Math.floor(65_536 / Buffer.byteLength(kept.publications[0]!)));
+    expect(kept.publications.at(-1)).toBe(`{"data":["${item}"],"offset":2000}`);
+    // A recovery from before the retained bytes is refused, never partial.
+    expect((await b.history('h:big', { limit: -1, since: { offset: 1900, epoch: b.epoch } })).complete).toBe(false);
+  });
+
+  it('splits an array publication larger than a subscriber queue into ordered parts that each fit', async () => {
+    const oversize: [string, number][] = [];
+    const b = new MemoryBroker({ size: () => 100, ttlMs: 60_000, maxPublicationBytes: 4096 }, () => 0, undefined, (ch, n) =>
+      oversize.push([ch, n]),
+    );
+    const got: Delivery[] = [];
+    await b.subscribe('h:book', (d) => got.push(d));
+    const orders = Array.from({ length: 100 }, (_, i) => ({ orderHash: i, pad: 'p'.repeat(200) }));
+    const huge = { orderHash: 'huge', pad: 'h'.repeat(5000) };
+    const position = await b.publish('h:book', [...orders.slice(0, 50), huge, ...orders.slice(50)]);
+    expect(got.length).toBeGreaterThan(5);
+    for (const d of got) expect(d.frame.length).toBeLessThanOrEqual(4096);
+    expect(got.map((d) => d.offset)).toEqual(got.map((_, i) => i + 1));
+    expect(position).toEqual({ offset: got.length, epoch: b.epoch });
+    // Every order arrives once, in order; the one element that cannot fit any queue is reported, not sent.
+    const delivered = got.flatMap((d) => (JSON.parse(d.pubJson) as { data: { orderHash: number }[] }).data);
+    expect(delivered).toEqual(orders);
+    expect(oversize).toEqual([['h:book', Buffer.byteLength(JSON.stringify(huge))]]);
+    // A non-array publication over the limit is dropped and reported too; the stream does not move.
+    await b.publish('h:book', { pad: 'z'.repeat(5000) });
+    expect(oversize).toHaveLength(2);
+    expect((await b.history('h:book', { limit: 0 })).offset).toBe(got.length);
+  });
+
   it('each broker (server start) has its own epoch', () => {
     expect(new MemoryBroker(policy, () => 0).epoch).not.toBe(new MemoryBroker(policy, () => 0).epoch);
   });

@@ -2,7 +2,7 @@
 // Channel code talks to the `Broker` interface only, so a Redis implementation can replace the
 // in-process one without touching it. Methods are async for that reason.
 import { randomBytes } from 'node:crypto';
-import { encodePublication, encodePublicationPush, type StreamPosition } from './protocol.js';
+import { encodePublicationPush, type StreamPosition } from './protocol.js';
 import { ChannelStream } from './stream.js';
 import { textFrame } from './ws-frame.js';
 
@@ -37,7 +37,18 @@ export interface HistoryPolicy {
   /** Publications kept per channel; 0 = none. */
   size(channel: string): number;
   ttlMs: number;
+  /** Bytes of publications kept per channel (default: no bound but the count). */
+  maxBytes?: number;
+  /**
+   * Largest publication frame: an array publication over it is split into several publications of consecutive
+   * elements, so no subscriber's queue limit is ever exceeded by one publication. An element that alone is larger
+   * cannot be delivered to anyone and is dropped (reported through onOversize).
+   */
+  maxPublicationBytes?: number;
 }
+
+/** Room in a frame for the push wrapper, the channel name, the offset and the WebSocket header. */
+const FRAME_OVERHEAD = 96;
 
 export interface Broker {
   readonly epoch: string;
@@ -46,6 +57,33 @@ export interface Broker {
   unsubscribe(channel: string, subscriber: Subscriber): Promise<void>;
   history(channel: string, query: HistoryQuery): Promise<HistoryResult>;
   close(): Promise<void>;
+}
+
+/**
+ * Consecutive elements of an array packed into JSON arrays of at most `budget` bytes each, in order. An element
+ * larger than the budget on its own is left out and reported.
+ */
+export function packElements(items: readonly unknown[], budget: number, oversize: (bytes: number) => void): string[] {
+  const parts: string[] = [];
+  let current: string[] = [];
+  let size = 2; // "[" and "]"
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    const bytes = Buffer.byteLength(json);
+    if (bytes + 2 > budget) {
+      oversize(bytes);
+      continue;
+    }
+    if (current.length > 0 && size + 1 + bytes > budget) {
+      parts.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    size += bytes + (current.length > 0 ? 1 : 0);
+    current.push(json);
+  }
+  if (current.length > 0) parts.push(`[${current.join(',')}]`);
+  return parts;
 }
 
 /** Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. */
@@ -58,12 +96,13 @@ export class MemoryBroker implements Broker {
     private readonly policy: HistoryPolicy,
     private readonly now: () => number,
     private readonly onSubscriberError: (err: unknown) => void = () => {},
+    private readonly onOversize: (channel: string, bytes: number) => void = () => {},
   ) {}
 
   private stream(channel: string): ChannelStream {
     let s = this.streams.get(channel);
     if (!s) {
-      s = new ChannelStream(this.policy.size(channel), this.policy.ttlMs);
+      s = new ChannelStream(this.policy.size(channel), this.policy.ttlMs, this.policy.maxBytes);
       this.streams.set(channel, s);
     }
     return s;
@@ -71,7 +110,22 @@ export class MemoryBroker implements Broker {
 
   /** Synchronous core of publish: in-process subscribers have the frame before this returns. */
   publishNow(channel: string, data: unknown): StreamPosition {
-    const { offset, json } = this.stream(channel).append((o) => encodePublication(data, o), this.now());
+    const budget = (this.policy.maxPublicationBytes ?? Infinity) - FRAME_OVERHEAD - Buffer.byteLength(channel);
+    const whole = JSON.stringify(data);
+    if (Buffer.byteLength(whole) <= budget) return this.publishJson(channel, whole);
+    if (!Array.isArray(data)) {
+      this.onOversize(channel, Buffer.byteLength(whole));
+      return { offset: this.stream(channel).top, epoch: this.epoch };
+    }
+    let position: StreamPosition = { offset: this.stream(channel).top, epoch: this.epoch };
+    for (const part of packElements(data, budget, (bytes) => this.onOversize(channel, bytes))) {
+      position = this.publishJson(channel, part);
+    }
+    return position;
+  }
+
+  private publishJson(channel: string, dataJson: string): StreamPosition {
+    const { offset, json } = this.stream(channel).append((o) => `{"data":${dataJson},"offset":${o}}`, this.now());
     const subs = this.subscribers.get(channel);
     if (subs && subs.size > 0) {
       const delivery: Delivery = { channel, offset, pubJson: json, frame: textFrame(encodePublicationPush(channel, json)) };

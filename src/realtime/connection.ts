@@ -60,6 +60,8 @@ export class ClientConnection {
   readonly id = randomUUID();
   /** Checksummed address of the token's `sub` once connected. */
   user: string | undefined;
+  /** Id of the API key the connection's token was issued for. */
+  keyId: string | undefined;
   private connected = false;
   private connectFailed = false;
   private closed = false;
@@ -182,12 +184,13 @@ export class ClientConnection {
     const check = await this.deps.tokens.verify(token);
     if (this.closed) return;
     if (!check.ok) {
-      if (check.reason === 'invalid') return this.disconnect(CloseCode.invalidToken, 'invalid token');
+      if (check.reason !== 'expired') return this.disconnect(CloseCode.invalidToken, `${check.reason} token`);
       this.connectFailed = true;
       return this.replyError(id, err(ErrorCode.tokenExpired, 'token expired'));
     }
     this.connected = true;
     this.user = check.address;
+    this.keyId = check.keyId;
     clearTimeout(this.connectTimer);
     this.startPings();
     const { pingIntervalMs } = this.deps.config;
@@ -209,7 +212,9 @@ export class ClientConnection {
     const check = await this.deps.tokens.verify(req.token);
     if (this.closed) return;
     if (!check.ok && check.reason === 'expired') return this.replyError(id, err(ErrorCode.tokenExpired, 'token expired'));
-    if (!check.ok || check.address !== this.user) return this.disconnect(CloseCode.invalidToken, 'invalid token');
+    if (!check.ok) return this.disconnect(CloseCode.invalidToken, `${check.reason} token`);
+    if (check.address !== this.user) return this.disconnect(CloseCode.invalidToken, 'invalid token');
+    this.keyId = check.keyId;
     this.send(encodeReply(id, 'refresh', { client: this.id, version: this.deps.version, ...this.expiry(check.exp) }));
   }
 

@@ -122,10 +122,6 @@ export const encodeReply = (id: number, method: Method, result: unknown): string
 
 export const encodeError = (id: number, error: ProtocolError): string => JSON.stringify({ id, error });
 
-/** A publication as it sits in history and in subscribe/history results: `{"data":...,"offset":n}`. */
-export const encodePublication = (data: unknown, offset: number): string =>
-  `{"data":${JSON.stringify(data)},"offset":${offset}}`;
-
 /** The push frame of one publication; built once and sent as-is to every subscriber. */
 export const encodePublicationPush = (channel: string, pubJson: string): string =>
   `{"push":{"channel":${JSON.stringify(channel)},"pub":${pubJson}}}`;

@@ -32,10 +32,22 @@ export class RealtimeServer {
     private readonly ctx: AppContext,
     broker?: Broker,
   ) {
+    const { historyTtlMs, maxBufferedBytes } = ctx.config.realtime;
+    // Both must fit in a subscriber's queue with room to spare: a recovery reply (all retained history of a
+    // channel) and any single publication.
+    const policy = {
+      size: historySizeOf,
+      ttlMs: historyTtlMs,
+      maxBytes: Math.floor(maxBufferedBytes / 2),
+      maxPublicationBytes: Math.floor(maxBufferedBytes / 4),
+    };
     this.broker =
       broker ??
-      new MemoryBroker({ size: historySizeOf, ttlMs: ctx.config.realtime.historyTtlMs }, ctx.now, (err) =>
-        ctx.log.error({ err }, 'realtime subscriber failed'),
+      new MemoryBroker(
+        policy,
+        ctx.now,
+        (err) => ctx.log.error({ err }, 'realtime subscriber failed'),
+        (channel, bytes) => ctx.log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
       );
     this.detachFeeds = connectFeeds(ctx.bus, this.broker, ctx.log);
     const catalogue: unknown = ctx.catalogue;
@@ -59,6 +71,17 @@ export class RealtimeServer {
     for (const conn of [...this.connections]) {
       if (!match(conn.user)) continue;
       conn.disconnect(code, reason);
+      n++;
+    }
+    return n;
+  }
+
+  /** Ends the sessions opened with an API key that was just revoked (terminal: the client must not reconnect). */
+  disconnectKey(keyId: string): number {
+    let n = 0;
+    for (const conn of [...this.connections]) {
+      if (conn.keyId !== keyId) continue;
+      conn.disconnect(CloseCode.invalidToken, 'api key revoked');
       n++;
     }
     return n;

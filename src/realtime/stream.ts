@@ -1,10 +1,11 @@
-// One channel's stream: a contiguous offset counter plus a bounded, time-limited history ring.
+// One channel's stream: a contiguous offset counter plus a history ring bounded by count, bytes and age.
 
 interface Entry {
   offset: number;
   time: number;
   /** The encoded publication `{"data":...,"offset":n}`. */
   json: string;
+  bytes: number;
 }
 
 export class ChannelStream {
@@ -13,10 +14,14 @@ export class ChannelStream {
   private readonly ring: (Entry | undefined)[];
   private start = 0;
   private count = 0;
+  /** UTF-8 bytes of the retained publications. */
+  bytes = 0;
 
   constructor(
     readonly capacity: number,
     private readonly ttlMs: number,
+    /** Most bytes of publications kept; the oldest go first (a few large publications cannot pin memory). */
+    readonly maxBytes = Infinity,
   ) {
     this.ring = new Array<Entry | undefined>(capacity);
   }
@@ -26,26 +31,25 @@ export class ChannelStream {
     const offset = ++this.top;
     const json = encode(offset);
     if (this.capacity > 0) {
-      const entry = { offset, time: now, json };
-      if (this.count < this.capacity) {
-        this.ring[(this.start + this.count++) % this.capacity] = entry;
-      } else {
-        this.ring[this.start] = entry;
-        this.start = (this.start + 1) % this.capacity;
-      }
+      if (this.count === this.capacity) this.dropOldest();
+      const entry = { offset, time: now, json, bytes: Buffer.byteLength(json) };
+      this.ring[(this.start + this.count++) % this.capacity] = entry;
+      this.bytes += entry.bytes;
+      while (this.bytes > this.maxBytes) this.dropOldest();
     }
     return { offset, json };
   }
 
+  private dropOldest(): void {
+    this.bytes -= this.ring[this.start]!.bytes;
+    this.ring[this.start] = undefined;
+    this.start = (this.start + 1) % this.capacity;
+    this.count--;
+  }
+
   /** Drops entries older than the retention. */
   expire(now: number): void {
-    while (this.count > 0) {
-      const first = this.ring[this.start]!;
-      if (now - first.time < this.ttlMs) break;
-      this.ring[this.start] = undefined;
-      this.start = (this.start + 1) % this.capacity;
-      this.count--;
-    }
+    while (this.count > 0 && now - this.ring[this.start]!.time >= this.ttlMs) this.dropOldest();
   }
 
   /** Offset of the oldest retained publication, or top + 1 when none is retained. */

@@ -2,21 +2,31 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { createPrivateFile, DIR_MODE } from './data-dir.js';
 
 export type Db = Database.Database;
 
+export const DB_FILE = 'oddex.sqlite';
+
 /**
  * Opens (creating if needed) the exchange database in WAL mode and applies pending migrations.
- * synchronous=NORMAL in WAL keeps every committed transaction across a process kill (-9);
- * only an OS crash can lose the last transactions.
+ * synchronous=FULL syncs the WAL on every commit, so an acknowledged write survives power loss, not only a
+ * process kill; group commit (one transaction per batch) keeps the cost per request small.
+ * The file is created 0600 first: SQLite gives -wal and -shm the database's mode.
  */
-export function openDatabase(dataDir: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'oddex.sqlite'));
+export function openDatabase(
+  dataDir: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  opts: { busyTimeoutMs?: number } = {},
+): Db {
+  mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
+  const path = join(dataDir, DB_FILE);
+  createPrivateFile(path);
+  const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   migrate(db, migrations);
   return db;
 }

@@ -14,6 +14,8 @@ export interface FuzzPool {
   fillHashes: string[];
   leagueIds: number[];
   sportIds: number[];
+  /** Teams of the catalogue (fixtures name two). */
+  teamIds?: number[];
   baseToken: string;
   executor: string;
   adminToken: string;
@@ -115,6 +117,7 @@ function byName(name: string, s: JsonSchema, pool: FuzzPool): Arb | undefined {
     if (s.type !== 'integer') return undefined;
     if (name === 'leagueId') return pick(pool.leagueIds, fc.nat(1000));
     if (name === 'sportId') return pick(pool.sportIds, fc.nat(100));
+    if (name === 'teamOneId' || name === 'teamTwoId') return pick(pool.teamIds ?? [], fc.nat(1000));
     if (name === 'timestamp') return fc.constant(pool.nowSeconds);
     if (name === 'expiry' || name === 'apiExpiry') return fc.constant(pool.nowSeconds + 3600);
     if (name === 'timeoutSeconds') return fc.integer({ min: 1, max: 3600 });
@@ -727,5 +730,51 @@ export function unroutedRequests(): Arb<FuzzCase> {
     .map(({ method, segments, prefix }) => ({
       breaker: 'no such route',
       request: { method, path: prefix + segments.join('/'), headers: {} },
+    }));
+}
+
+// ---- accepted admin bodies at the edges of their schema ----------------------------------------------
+
+/** A value the schema accepts, pushed to its edges: numbers at their bounds (huge when unbounded), long strings. */
+function edgeValue(name: string, s: JsonSchema, pool: FuzzPool): Arb {
+  const usual = plausible(name, s, pool);
+  switch (s.type) {
+    case 'integer':
+    case 'number': {
+      if (byName(name, s, pool)) return usual; // ids and the like must name real things to get past lookups
+      const edges = [s.minimum ?? -9e15, s.maximum ?? 9e15, s.maximum ?? 1e21, s.minimum ?? -(2 ** 53) + 1];
+      return fc.oneof(usual, fc.constantFrom(...edges));
+    }
+    case 'string':
+      if (s.pattern || s.enum || byName(name, s, pool)) return usual;
+      return fc.oneof(usual, fc.constant('x'.repeat(s.maxLength ?? 1000)), fc.constant('\u00e9\u{1F600}'.repeat(Math.floor((s.maxLength ?? 40) / 4))));
+    case 'object': {
+      const props = s.properties ?? {};
+      const model = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, edgeValue(k, v, pool)]));
+      return fc.record(model, { requiredKeys: (s.required ?? []).filter((k) => k in props) });
+    }
+    case 'array':
+      return fc.array(edgeValue(name, s.items ?? {}, pool), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 5) });
+    default:
+      return usual;
+  }
+}
+
+/** Admin requests with the right token and a body the schema accepts, its values at their edges. */
+export function edgeAdminRequests(route: RouteSpec, pool: FuzzPool): Arb<FuzzCase> {
+  return fc
+    .record({
+      parts: baseParts(route, pool),
+      body: route.body ? edgeValue('body', route.body, pool) : fc.constant(undefined),
+    })
+    .filter(({ body }) => body === undefined || schemaAccepts('body', route, body))
+    .map(({ parts, body }) => ({
+      breaker: 'edge values',
+      request: {
+        method: route.method,
+        path: buildPath(route, parts),
+        headers: { ...validAuth(route, pool), ...(body !== undefined ? JSON_TYPES : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      },
     }));
 }

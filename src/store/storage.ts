@@ -1,0 +1,124 @@
+// Opens the data dir for one running exchange: private permissions, the process lock, a check of the WAL tail
+// before SQLite recovery, the database, and the start-up probe that the dir can be written.
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { checksumAddress } from '../protocol/address.js';
+import { DB_FILE, getSetting, openDatabase, putSetting, type Db } from './db.js';
+import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
+import { MIGRATIONS } from './migrations.js';
+import { inspectWal, type WalReport } from './wal-check.js';
+
+export interface Storage {
+  db: Db;
+  /** What the WAL check found before recovery ran. */
+  wal: WalReport;
+  /** Closes the database, then gives the data dir up. */
+  close(): void;
+}
+
+/**
+ * A torn WAL tail is what recovery is about to drop. It can only hold writes that were never acknowledged
+ * (synchronous=FULL syncs before a commit is answered), but it is reported, with a copy kept for inspection.
+ */
+function reportTornWal(dataDir: string, log: Logger, stamp: number): WalReport {
+  const walPath = join(dataDir, `${DB_FILE}-wal`);
+  const report = inspectWal(walPath);
+  if (report.discardedBytes > 0) {
+    const copy = `${walPath}.torn-${stamp}`;
+    copyFileSync(walPath, copy);
+    chmodSync(copy, FILE_MODE);
+    log.error(
+      { ...report, walCopy: copy },
+      `the database WAL has a torn tail: ${report.discardedBytes} bytes after the last committed transaction ` +
+        `(${report.committedFrames} committed frames kept) will be discarded by recovery; a copy is kept at ${copy}`,
+    );
+  }
+  return report;
+}
+
+export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger, now: number): Storage {
+  if (prepareDataDir(dataDir).shared) {
+    log.warn({ dataDir }, `data dir ${dataDir} holds other files and others can read it; give the exchange a dir of its own`);
+  }
+  const lock = lockDataDir(dataDir);
+  try {
+    const wal = reportTornWal(dataDir, log, now);
+    const db = openDatabase(dataDir, MIGRATIONS, { busyTimeoutMs });
+    return {
+      db,
+      wal,
+      close() {
+        db.close();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+const PROBE_BUSY_TIMEOUT_MS = 100;
+
+/**
+ * Why the data dir or its database cannot take writes now, or undefined when they can. Logs the reason unless it is
+ * the one already reported (`previous`), so a retry loop does not flood the log.
+ */
+function checkWritable(dataDir: string, db: Db, log: Logger, now: number, previous?: string): string | undefined {
+  // A short wait only: the probe runs on the event loop, and retries while the dir stays unwritable.
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${Math.min(busyTimeout, PROBE_BUSY_TIMEOUT_MS)}`);
+  let reason: string | undefined;
+  try {
+    reason = probeWritable(dataDir, () => putSetting(db, 'storage.lastWriteProbe', String(now)));
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+  if (reason !== undefined && reason !== previous) {
+    log.error({ dataDir, reason }, `data dir ${dataDir} cannot be written (${reason}); not ready until it can`);
+  }
+  return reason;
+}
+
+/** Re-checks a data dir that could not be written at start this often. */
+const WRITE_PROBE_RETRY_MS = 1000;
+
+/**
+ * Probes the data dir now and calls `ready` as soon as it takes writes: at once, or after a failure at start heals
+ * (the probe is retried every second). Returns the function that stops the retries.
+ */
+export function whenWritable(dataDir: string, db: Db, log: Logger, now: () => number, ready: () => void): () => void {
+  let reason = checkWritable(dataDir, db, log, now());
+  if (reason === undefined) {
+    ready();
+    return () => {};
+  }
+  const timer = setInterval(() => {
+    reason = checkWritable(dataDir, db, log, now(), reason);
+    if (reason !== undefined) return;
+    clearInterval(timer);
+    log.info({ dataDir }, 'the data dir can be written again; ready');
+    ready();
+  }, WRITE_PROBE_RETRY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+const EXECUTOR_SETTING = 'deployment.executorAddress';
+
+/**
+ * The executor address orders must name. Order hashes carry no chain id, so an address unique to this
+ * deployment is what keeps an order signed for another deployment from being replayed here: configured, else
+ * the one generated on this data dir's first start.
+ */
+export function resolveExecutorAddress(configured: string, db: Db, log: Logger): string {
+  if (configured) return checksumAddress(configured);
+  const stored = getSetting(db, EXECUTOR_SETTING);
+  if (stored) return stored;
+  const generated = checksumAddress('0x' + randomBytes(20).toString('hex'));
+  putSetting(db, EXECUTOR_SETTING, generated);
+  log.info({ executorAddress: generated }, 'generated this deployment executor address');
+  return generated;
+}
