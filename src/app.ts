@@ -10,7 +10,9 @@ import { registerRoutes } from './api/routes.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
+import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
+import { exampleTransform, signedExamples } from './api/schemas/examples.js';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -28,6 +30,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false });
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+  // Response schemas document the replies (OpenAPI, /docs) and test/openapi.test.ts holds replies to them; replies
+  // are written with JSON.stringify, so a field a schema does not (yet) list is never silently dropped.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   installEnvelope(app);
   installRateLimit(app, {
@@ -37,6 +42,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   installQueryLimit(app, ctx.config.maxQueryBytes);
   await app.register(swagger, {
+    transform: exampleTransform(signedExamples(ctx.config)),
     openapi: {
       info: { title: 'Oddex exchange API', version: '1.0.0', description: 'Order-book betting exchange' },
       components: {
@@ -53,5 +59,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   installAdminAuth(app, ctx);
   registerMetrics(app, ctx);
   registerRoutes(app, ctx);
+  await registerWebPage(app);
   return app;
 }

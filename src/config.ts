@@ -51,6 +51,8 @@ export interface Config {
   storageBusyTimeoutMs: number;
   adminToken: string | undefined;
   demo: boolean;
+  /** With demo on: fund demo wallets and run the market maker and a demo taker in process. */
+  demoLiquidity: boolean;
   logLevel: string;
   chainId: number;
   chainVersion: string;
@@ -165,6 +167,36 @@ export const BRIDGE_FEE_NAMES = [
   'withdrawBridgeFeeArbitrum',
 ] as const;
 
+/**
+ * Compatibility presets (ODDEX_COMPAT): the signing values of the public exchange the spec models, so a bot written
+ * for it signs for Oddex with only its base URL changed. Settings given explicitly still win over a preset.
+ * Sources (public): the exchange's API docs (sx-bet/sx-bet-api-docs, source/includes/_orders.md: the cancel domain
+ * names with version "1.0", the fill domain "SX Bet" with version "6.0"; _references.md: mainnet chain id 4162;
+ * _metadata.md: executorAddress) and its quickstart client (declansx/sx-bet-quickstart: the same executor and fill
+ * domain, and the EIP712FillHasher used as the fill domain's verifyingContract).
+ * The executor is shared with that exchange, so orders signed for one are valid on the other: sandboxes only.
+ */
+export const COMPAT_PRESETS: Readonly<Record<string, (c: Config) => void>> = {
+  sx: (c) => {
+    c.domainNames = {
+      fill: 'SX Bet',
+      cancelV2: 'CancelOrderV2SportX',
+      cancelEvent: 'CancelOrderEventsSportX',
+      cancelAll: 'CancelAllOrdersSportX',
+    };
+    c.domainVersion = '6.0';
+    c.chainId = 4162;
+    c.executorAddress = '0x52adf738AAD93c31f798a30b2C74D658e1E9a562';
+    c.eip712FillHasher = '0x845a2Da2D70fEDe8474b1C8518200798c60aC364';
+  },
+};
+
+const compatPreset: Parser<(c: Config) => void> = (raw, setting) => {
+  const preset = COMPAT_PRESETS[raw.trim().toLowerCase()];
+  if (!preset) throw new ConfigError(setting, `expected one of ${Object.keys(COMPAT_PRESETS).join(', ')}, got "${raw}"`);
+  return preset;
+};
+
 interface Setting<T> {
   env: string;
   parse: Parser<T>;
@@ -181,6 +213,7 @@ export function defaultConfig(): Config {
     storageBusyTimeoutMs: 5000,
     adminToken: undefined,
     demo: true,
+    demoLiquidity: true,
     logLevel: 'info',
     chainId: 4162,
     chainVersion: 'v1',
@@ -251,12 +284,15 @@ export function defaultConfig(): Config {
 }
 
 const SETTINGS: Setting<unknown>[] = [
+  // First: a preset sets several values that the settings below may override one by one.
+  setting('ODDEX_COMPAT', compatPreset, (c, apply) => apply(c)),
   setting('ODDEX_HOST', str, (c, v) => (c.host = v)),
   setting('ODDEX_PORT', int(0, 65535), (c, v) => (c.port = v)),
   setting('ODDEX_DATA_DIR', str, (c, v) => (c.dataDir = resolve(v))),
   setting('ODDEX_STORAGE_BUSY_TIMEOUT_MS', int(0, 600_000), (c, v) => (c.storageBusyTimeoutMs = v)),
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
+  setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
   setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),
   setting('ODDEX_CHAIN_VERSION', str, (c, v) => (c.chainVersion = v)),

@@ -13,15 +13,15 @@ export interface ExchangeEvents {
   fixtures: [fixtures: RestObject[]];
   /** Live score updates (Live score objects). */
   liveScores: [scores: RestObject[]];
-  /** Orders that changed on one market (order objects as on GET /orders), with the market's event id. */
+  /** Orders that changed on one market (as on GET /orders plus `status` and `updateTime`), with the market's event id. */
   orders: [update: { marketHash: string; exchangeEventId: string; orders: RestObject[] }];
-  /** Best odds changed ({marketHash, baseToken, isMakerBettingOutcomeOne, percentageOdds, updatedAt}). */
+  /** Best odds moved to a price ({marketHash, baseToken, isMakerBettingOutcomeOne, percentageOdds, updatedAt, sportId, leagueId}). */
   bestOdds: [entries: RestObject[]];
-  /** New or changed trades (items as on GET /trades). */
+  /** New or changed trades (items as on GET /trades); published one trade per publication. */
   trades: [trades: RestObject[]];
-  /** New or changed consolidated trades (items as on GET /trades/consolidated). */
+  /** New or changed consolidated trades (items as on GET /trades/consolidated); published one per publication. */
   consolidatedTrades: [trades: RestObject[]];
-  /** Capital-efficiency refund groups for one bettor. */
+  /** Capital-efficiency refund groups for one bettor ({marketHash, baseToken, totalRefunded, events}). */
   refunds: [update: { bettor: string; groups: RestObject[] }];
   /** Parlay markets (none are offered yet; the channel exists). */
   parlayMarkets: [markets: RestObject[]];

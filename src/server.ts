@@ -17,6 +17,7 @@ import { LocalChain } from './chain/settlement-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { settleReportedMarkets } from './catalogue/reporting.js';
+import { DemoLiquidity } from './demo/liquidity.js';
 
 export interface Exchange {
   ctx: AppContext;
@@ -46,6 +47,9 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
   return token;
 }
 
+/** Where a process reaches its own listener: a wildcard address is not one to connect to. */
+const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
 export async function startExchange(config: Config, opts: StartOptions = {}): Promise<Exchange> {
   const log = pino({ level: config.logLevel }, opts.logDestination ?? process.stdout);
   const now = opts.now ?? Date.now;
@@ -71,7 +75,7 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
     bus,
     log,
     now,
-    marketOf: (hash) => catalogue.getMarket(hash),
+    catalogue,
     chain,
     archiveDir: join(config.dataDir, 'journal-archive'),
   });
@@ -111,10 +115,21 @@ async function startOnStorage(storage: Storage, config: Config, log: pino.Logger
   const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ctx.ready = true));
   log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
+  // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.
+  let demo: DemoLiquidity | undefined;
+  if (config.demo && config.demoLiquidity) {
+    demo = new DemoLiquidity({ url: `http://${loopbackHost(config.host)}:${port}`, adminToken: ctx.adminToken, dataDir: config.dataDir, log: log.child({ module: 'demo' }) });
+    demo.start().then(
+      () => log.info('demo liquidity running'),
+      (err: unknown) => log.error({ err }, 'demo liquidity failed to start'),
+    );
+  }
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       ctx.ready = false;
+      await demo?.stop();
       stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests

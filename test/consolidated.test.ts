@@ -122,10 +122,11 @@ describe('GET /trades/consolidated', () => {
         ...common,
         marketHash: bet.parent,
         fillHash: parentFillHash,
-        totalStake: '10000001',
+        // Amounts in token units, exact to the last of the 6 decimals.
+        totalStake: '10.000001',
         totalBetTimeValue: '10.000001',
         netReturn: netHuman(takerPaid, TAKER_STAKE),
-        totalReturn: takerPaid.toString(),
+        totalReturn: netHuman(takerPaid, 0n),
         crosschainNetReturn: netHuman(takerPaid, TAKER_STAKE),
         netReturnBetTimeValue: Number(netHuman(takerPaid, TAKER_STAKE)),
         settleNetReturnValue: netHuman(takerPaid, TAKER_STAKE),
@@ -140,10 +141,10 @@ describe('GET /trades/consolidated', () => {
           ...common,
           marketHash: leg,
           fillHash: bet.fillHash,
-          totalStake: stake.toString(),
+          totalStake: ['5.000001', '5'][i],
           totalBetTimeValue: netHuman(stake, 0n),
           netReturn: netHuman(c.taker[i]!, stake),
-          totalReturn: c.taker[i]!.toString(),
+          totalReturn: netHuman(c.taker[i]!, 0n),
           crosschainNetReturn: netHuman(c.taker[i]!, stake),
           netReturnBetTimeValue: Number(netHuman(c.taker[i]!, stake)),
           settleNetReturnValue: netHuman(c.taker[i]!, stake),
@@ -158,9 +159,9 @@ describe('GET /trades/consolidated', () => {
       // The maker's side: three entries too, on outcome two at 40%, paid what the taker was not.
       const makerEntries = await list(`bettor=${maker.address}&settled=true&page=0&perPage=100&sortAsc=true`);
       expect(makerEntries.map((e) => [e.marketHash, e.totalStake, e.totalReturn, e.bettingOutcome, e.weightedAverageOdds, e.maker])).toEqual([
-        [bet.parent, MAKER_STAKE.toString(), makerPaid.toString(), 2, MAKER_ODDS.toString(), true],
-        [bet.lower, '3333334', c.maker[0].toString(), 2, MAKER_ODDS.toString(), true],
-        [bet.higher, '3333333', c.maker[1].toString(), 2, MAKER_ODDS.toString(), true],
+        [bet.parent, '6.666667', netHuman(makerPaid, 0n), 2, MAKER_ODDS.toString(), true],
+        [bet.lower, '3.333334', netHuman(c.maker[0], 0n), 2, MAKER_ODDS.toString(), true],
+        [bet.higher, '3.333333', netHuman(c.maker[1], 0n), 2, MAKER_ODDS.toString(), true],
       ]);
 
       // Realtime: the last publication of each entry equals what REST shows.
@@ -178,8 +179,8 @@ describe('GET /trades/consolidated', () => {
       ];
       return {
         n: entries.length,
-        totalStake: entries.reduce((s, e) => s + BigInt(e.totalStake as string), 0n),
-        totalReturn: entries.reduce((s, e) => s + BigInt(e.totalReturn as string), 0n),
+        totalStake: entries.reduce((s, e) => s + humanToWei(e.totalStake as string), 0n),
+        totalReturn: entries.reduce((s, e) => s + humanToWei(e.totalReturn as string), 0n),
         netReturn: entries.reduce((s, e) => s + humanToWei(e.netReturn as string), 0n),
       };
     };
@@ -199,18 +200,18 @@ describe('GET /trades/consolidated', () => {
     expect((await list(query(false))).map((e) => e.marketHash)).toEqual([bet.parent, bet.lower, bet.higher]);
     // Settle only the lower leg (-1) by hand: team one won by one, so the leg pushes.
     expect((await ex.admin('POST', `/admin/markets/${bet.lower}/report`, { outcome: 0 })).status).toBe(200);
-    expect((await list(query(true))).map((e) => [e.marketHash, e.totalReturn])).toEqual([[bet.lower, '5000001']]);
+    expect((await list(query(true))).map((e) => [e.marketHash, e.totalReturn])).toEqual([[bet.lower, '5.000001']]);
     const open = await list(query(false));
     expect(open.map((e) => [e.marketHash, e.settled, e.totalReturn, e.netReturn])).toEqual([
-      [bet.parent, false, '5000001', '0'],
+      [bet.parent, false, '5.000001', '0'],
       [bet.higher, false, '0', '0'],
     ]);
     expect(open[0]).not.toHaveProperty('outcome');
     expect((await ex.admin('POST', `/admin/markets/${bet.higher}/report`, { outcome: 1 })).status).toBe(200);
     expect((await list(query(true))).map((e) => [e.marketHash, e.totalReturn, e.outcome])).toEqual([
-      [bet.parent, '13333334', 1],
-      [bet.lower, '5000001', 0],
-      [bet.higher, '8333333', 1],
+      [bet.parent, '13.333334', 1],
+      [bet.lower, '5.000001', 0],
+      [bet.higher, '8.333333', 1],
     ]);
 
     // A fill still waiting on the chain is not a consolidated trade yet: looked at when its PENDING trades are published.
@@ -263,7 +264,7 @@ describe('GET /trades/consolidated', () => {
       // 10 USDC at taker odds 50% against the first order (maker space 10), 4 USDC at 40% against the second (6).
       expect(first).toMatchObject({
         fillHash: fills[0],
-        totalStake: '14000000',
+        totalStake: '14',
         weightedAverageOdds: ((10n * 50n * E18 + 4n * 40n * E18) / 14n).toString(),
         bettingOutcome: 2,
         bettingOutcomeLabel: 'Beta FC',
@@ -274,14 +275,14 @@ describe('GET /trades/consolidated', () => {
       });
       const makerSide = await list(`bettor=${a.address}&settled=false&page=0&perPage=10&sortAsc=true&marketHash=${market}`);
       expect(makerSide.map((e) => [e.fillHash, e.totalStake, e.maker])).toEqual([
-        [fills[0], '16000000', true],
-        [fills[1], '4500000', true],
+        [fills[0], '16', true],
+        [fills[1], '4.5', true],
       ]);
     });
 
     it('sorts by each field in both directions and pages', async () => {
-      expect((await list(q('sortBy=totalStake'))).map((e) => e.totalStake)).toEqual(['3000000', '14000000']);
-      expect((await list(q('sortBy=totalStake').replace('sortAsc=true', 'sortAsc=false'))).map((e) => e.totalStake)).toEqual(['14000000', '3000000']);
+      expect((await list(q('sortBy=totalStake'))).map((e) => e.totalStake)).toEqual(['3', '14']);
+      expect((await list(q('sortBy=totalStake').replace('sortAsc=true', 'sortAsc=false'))).map((e) => e.totalStake)).toEqual(['14', '3']);
       expect((await list(q('sortBy=weightedAverageOdds'))).map((e) => e.fillHash)).toEqual([fills[1], fills[0]]);
       for (const field of ['totalBetTimeValue', 'netReturn', 'netReturnBetTimeValue', 'settleNetReturnValue', 'outcome', 'gameLabel', 'bettingOutcome', 'gameTime', 'leagueLabel', 'bettingOutcomeLabel', 'betTime', 'settleDate', 'totalReturn']) {
         const res = await consolidated(q(`sortBy=${field}`));
@@ -289,8 +290,8 @@ describe('GET /trades/consolidated', () => {
       }
       const page0 = await consolidated(q('sortBy=totalStake').replace('perPage=10', 'perPage=1'));
       const page1 = await consolidated(q('sortBy=totalStake').replace('perPage=10', 'perPage=1').replace('page=0', 'page=1'));
-      expect([page0.body.data.count, page0.body.data.trades.map((e: Entry) => e.totalStake)]).toEqual([2, ['3000000']]);
-      expect(page1.body.data.trades.map((e: Entry) => e.totalStake)).toEqual(['14000000']);
+      expect([page0.body.data.count, page0.body.data.trades.map((e: Entry) => e.totalStake)]).toEqual([2, ['3']]);
+      expect(page1.body.data.trades.map((e: Entry) => e.totalStake)).toEqual(['14']);
       expect((await consolidated(q('').replace('page=0', 'page=5'))).body.data).toEqual({ trades: [], count: 2 });
     });
 

@@ -244,17 +244,19 @@ describe('history', () => {
     const c = await connect();
     const all = await c.call({ history: { channel: 'recent_trades:global', limit: -1 } });
     expect(all.history).toEqual({
-      publications: [1, 2, 3].map((i) => ({ data: [{ fillHash: hash(i) }], offset: i })),
+      // One trade object per publication on the trade channels.
+      publications: [1, 2, 3].map((i) => ({ data: { fillHash: hash(i) }, offset: i })),
       epoch,
       offset: 3,
     });
     const since = await c.call({ history: { channel: 'recent_trades:global', limit: 10, since: { offset: 2, epoch } } });
-    expect(since.history.publications).toEqual([{ data: [{ fillHash: hash(3) }], offset: 3 }]);
+    expect(since.history.publications).toEqual([{ data: { fillHash: hash(3) }, offset: 3 }]);
     const positionOnly = await c.call({ history: { channel: 'recent_trades:global' } });
     expect(positionOnly.history).toEqual({ publications: [], epoch, offset: 3 });
     expect((await c.call({ history: { channel: 'best_odds:global', limit: -1 } })).error.code).toBe(108);
     expect((await c.call({ history: { channel: 'recent_trades:global', limit: -1, since: { offset: 1, epoch: 'x' } } })).error.code).toBe(112);
     expect((await c.call({ history: { channel: 'active_orders:0x1111111111111111111111111111111111111111' } })).error.code).toBe(103);
+    expect((await c.call({ history: { channel: 'ce_refunds:0x1111111111111111111111111111111111111111' } })).error.code).toBe(103);
   });
 });
 

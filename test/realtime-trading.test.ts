@@ -3,14 +3,13 @@
 // Also recovery across a forced disconnect and a restart, and the recommended usage of spec section 6
 // (subscribe, read the REST snapshot, apply publications) racing a live stream of posts, fills and cancels.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PrivateKeyAccount } from 'viem';
 import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
 import { defaultConfig, type Config } from '../src/config.js';
 import { CloseCode } from '../src/realtime/protocol.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, freePort, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill } from './helpers/wallets.js';
-import { fillAndConfirm, fund, postOrder } from './helpers/bets.js';
+import { fillAndConfirm, fund, fundedWallet, postOrder } from './helpers/bets.js';
 
 type Rest = Record<string, unknown>;
 interface MarketInfo {
@@ -32,14 +31,20 @@ const ORDER_FIELDS = [
   'createdAt', 'updatedAt',
 ].sort();
 const CLOSED_ORDER = new Set(['CANCELLED', 'FILLED', 'EXPIRED']);
+/** A GET /orders object as the order channels carry it: plus status (ACTIVE on the book, else INACTIVE) and updateTime (ms). */
+const asPublished = (o: Rest): Rest => ({
+  ...o,
+  status: CLOSED_ORDER.has(o.orderStatus as string) ? 'INACTIVE' : 'ACTIVE',
+  updateTime: Date.parse(o.updatedAt as string),
+});
 
 function record(sub: Subscription) {
   const pubs: PublicationContext[] = [];
   const subscribed: SubscribedContext[] = [];
   sub.on('publication', (p) => pubs.push(p));
   sub.on('subscribed', (s) => subscribed.push(s));
-  /** Every item of every publication, oldest first. */
-  const items = () => pubs.flatMap((p) => p.data as Rest[]);
+  /** Every item of every publication, oldest first (a publication is an array of items or one item). */
+  const items = () => pubs.flatMap((p) => (Array.isArray(p.data) ? (p.data as Rest[]) : [p.data as Rest]));
   return { sub, pubs, subscribed, items };
 }
 
@@ -108,11 +113,7 @@ describe('realtime with the real trading engine', () => {
   });
   afterAll(async () => ex.destroy());
 
-  async function funded(amount = 1000n * USDC): Promise<PrivateKeyAccount> {
-    const w = newWallet();
-    await fund(ex, w, amount);
-    return w;
-  }
+  const funded = () => fundedWallet(ex);
 
   it('an order posted over HTTP reaches order_book:market_ and order_book:event_ exactly as GET /orders shows it', async () => {
     const market = freshMarket();
@@ -125,8 +126,10 @@ describe('realtime with the real trading engine', () => {
     const rest = await getOrder(ex, hash);
     expect(Object.keys(rest).sort()).toEqual(ORDER_FIELDS);
     expect(rest).toMatchObject({ orderHash: hash, maker: maker.address, totalBetSize: '25000000', fillAmount: '0', pendingFillAmount: '0', orderStatus: 'ACTIVE' });
-    expect(book!.pubs.map((p) => [p.offset, p.data])).toEqual([[1, [rest]]]);
-    expect(event!.pubs.map((p) => [p.offset, p.data])).toEqual([[1, [rest]]]);
+    const published = asPublished(rest);
+    expect(published).toMatchObject({ status: 'ACTIVE', updateTime: expect.any(Number) });
+    expect(book!.pubs.map((p) => [p.offset, p.data])).toEqual([[1, [published]]]);
+    expect(event!.pubs.map((p) => [p.offset, p.data])).toEqual([[1, [published]]]);
   });
 
   it('a fill reaches the maker’s active_orders, recent_trades, recent_trades_consolidated and best_odds; a cancel reaches the book', async () => {
@@ -142,6 +145,7 @@ describe('realtime with the real trading engine', () => {
     const hash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     await waitFor(() => bestOf().length === 1, 5000, 'best odds after the post');
     const restBest = (await ex.get(`/orders/odds/best?marketHashes=${market}&baseToken=${ex.ctx.config.baseTokenAddress}`)).body.data.bestOdds[0];
+    const [listed] = (await ex.get(`/markets/find?marketHashes=${market}`)).body.data;
     expect(bestOf()).toEqual([
       {
         marketHash: market,
@@ -149,25 +153,35 @@ describe('realtime with the real trading engine', () => {
         isMakerBettingOutcomeOne: true,
         percentageOdds: '40000000000000000000',
         updatedAt: restBest.outcomeOne.updatedAt,
+        sportId: listed.sportId,
+        leagueId: listed.leagueId,
       },
     ]);
+    expect(listed.sportId).toBeGreaterThan(0);
+    expect(listed.leagueId).toBeGreaterThan(0);
+    expect(Array.isArray(best!.pubs[0]!.data)).toBe(true);
 
     // 30 USDC on outcome two at taker odds 60% takes 20 USDC of the maker's space.
     const fillHash = await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
 
     // active_orders: posted, then the pending fill, then the confirmed fill; the last one is what REST shows.
     await waitFor(() => mine!.items().some((o) => o.fillAmount === '20000000'), 5000, 'confirmed fill on active_orders');
-    expect(mine!.items().map((o) => [o.orderHash, o.fillAmount, o.pendingFillAmount, o.orderStatus])).toEqual([
-      [hash, '0', '0', 'ACTIVE'],
-      [hash, '0', '20000000', 'ACTIVE'],
-      [hash, '20000000', '0', 'ACTIVE'],
+    expect(mine!.items().map((o) => [o.orderHash, o.fillAmount, o.pendingFillAmount, o.orderStatus, o.status])).toEqual([
+      [hash, '0', '0', 'ACTIVE', 'ACTIVE'],
+      [hash, '0', '20000000', 'ACTIVE', 'ACTIVE'],
+      [hash, '20000000', '0', 'ACTIVE', 'ACTIVE'],
     ]);
-    expect(mine!.items().at(-1)).toEqual(await getOrder(ex, hash));
+    const updateTimes = mine!.items().map((o) => o.updateTime as number);
+    expect(updateTimes).toEqual([...updateTimes].sort((a, b) => a - b));
+    expect(mine!.items().at(-1)).toEqual(asPublished(await getOrder(ex, hash)));
 
     // recent_trades: a maker and a taker trade, PENDING then SUCCESS, each last version equal to its GET /trades item.
     const restTrades: Rest[] = (await ex.get(`/trades?marketHashes=${market}`)).body.data.trades;
     expect(restTrades).toHaveLength(2);
     await waitFor(() => trades!.items().filter((t) => t.fillHash === fillHash && t.tradeStatus === 'SUCCESS').length === 2);
+    // One trade object per publication, as clients read ctx.data.fillHash.
+    for (const p of trades!.pubs) expect(Array.isArray(p.data)).toBe(false);
+    expect(trades!.pubs.filter((p) => (p.data as Rest).fillHash === fillHash)).toHaveLength(4);
     const ofFill = trades!.items().filter((t) => t.fillHash === fillHash);
     expect(ofFill.map((t) => [t.maker, t.tradeStatus]).sort()).toEqual([
       [false, 'PENDING'],
@@ -184,6 +198,7 @@ describe('realtime with the real trading engine', () => {
 
     // recent_trades_consolidated: one entry per bettor, equal to GET /trades/consolidated.
     await waitFor(() => consolidated!.items().filter((e) => e.fillHash === fillHash).length >= 2, 5000, 'consolidated entries');
+    for (const p of consolidated!.pubs) expect(Array.isArray(p.data)).toBe(false);
     const lastEntries = latestBy(consolidated!.items().filter((e) => e.fillHash === fillHash), 'bettor');
     expect([...lastEntries.keys()].sort()).toEqual([maker.address, taker.address].sort());
     for (const w of [maker, taker]) {
@@ -193,15 +208,21 @@ describe('realtime with the real trading engine', () => {
       expect(rest[0]).toMatchObject({ isQuarterLineParent: false, isQuarterLineLeg: false, quarterLineFillHash: null });
     }
 
-    // A cancel reaches the book (and empties the best odds of the side).
+    // A cancel reaches the book as INACTIVE. The side it empties is not published on best_odds (no null odds), and
+    // the market leaves GET /orders/odds/best.
     const before = book!.pubs.length;
     const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [hash] }));
     expect(cancel.body.data.cancelledCount).toBe(1);
-    await waitFor(() => book!.pubs.length > before && bestOf().length === 2, 5000, 'cancel publications');
+    await waitFor(() => book!.pubs.length > before, 5000, 'cancel publication');
     const cancelled = await getOrder(ex, hash);
     expect(cancelled).toMatchObject({ orderStatus: 'CANCELLED', fillAmount: '20000000' });
-    expect(book!.pubs.at(-1)!.data).toEqual([cancelled]);
-    expect(bestOf()[1]).toMatchObject({ isMakerBettingOutcomeOne: true, percentageOdds: null });
+    expect(book!.pubs.at(-1)!.data).toEqual([asPublished(cancelled)]);
+    expect((book!.pubs.at(-1)!.data as Rest[])[0]!.status).toBe('INACTIVE');
+    await sleep(100);
+    expect(bestOf()).toHaveLength(1);
+    for (const item of best!.items()) expect(() => BigInt(item.percentageOdds as string)).not.toThrow();
+    const emptied = await ex.get(`/orders/odds/best?marketHashes=${market}&baseToken=${ex.ctx.config.baseTokenAddress}`);
+    expect(emptied.body.data).toEqual({ bestOdds: [] });
     expect(book!.pubs.map((p) => p.offset)).toEqual(book!.pubs.map((_, i) => i + 1));
   });
 
@@ -272,7 +293,7 @@ describe('realtime with the real trading engine', () => {
       [[first, 'CANCELLED']],
       [[live, 'ACTIVE']],
     ]);
-    for (const p of book!.pubs.slice(1, 4)) expect(p.data).toEqual([await getOrder(ex, (p.data as Rest[])[0]!.orderHash as string)]);
+    for (const p of book!.pubs.slice(1, 4)) expect(p.data).toEqual([asPublished(await getOrder(ex, (p.data as Rest[])[0]!.orderHash as string))]);
   });
 
   it('the recommended usage (subscribe, read the REST snapshot, apply publications) ends with the book REST shows', async () => {
@@ -338,16 +359,17 @@ describe('realtime with the real trading engine', () => {
     const from = book.subscribed[0]!.streamPosition!.offset;
     expect(book.pubs.map((p) => p.offset)).toEqual(Array.from({ length: top - from }, (_, i) => from + i + 1));
 
-    const view = new Map<string, Rest>(snapshot.map((o) => [o.orderHash as string, o]));
+    // The client tracks the book by `status`, as clients of the public API do.
+    const view = new Map<string, Rest>(snapshot.map((o) => [o.orderHash as string, asPublished(o)]));
     for (const p of book.pubs) {
       for (const o of p.data as Rest[]) {
-        if (CLOSED_ORDER.has(o.orderStatus as string)) view.delete(o.orderHash as string);
+        if (o.status === 'INACTIVE') view.delete(o.orderHash as string);
         else view.set(o.orderHash as string, o);
       }
     }
     const rest: Rest[] = (await ex.get(`/orders?marketHashes=${market}&perPage=1000`)).body.data;
     const sorted = (orders: Iterable<Rest>) => [...orders].sort((a, b) => String(a.orderHash).localeCompare(String(b.orderHash)));
-    expect(sorted(view.values())).toEqual(sorted(rest));
+    expect(sorted(view.values())).toEqual(sorted(rest.map(asPublished)));
     // The stream really changed the book: fills consumed and cancels removed orders.
     expect(rest.length).toBeLessThan(STEPS);
     expect(rest.some((o) => o.fillAmount !== '0')).toBe(true);
@@ -389,7 +411,7 @@ describe('realtime across a restart of the real engine', () => {
     expect(book!.subscribed[1]!.streamPosition!.epoch).not.toBe(book!.subscribed[0]!.streamPosition!.epoch);
     // Not recovered: the client re-reads the snapshot, which the journal replay kept.
     const snapshot: Rest[] = (await ex.get(`/orders?marketHashes=${market}`)).body.data;
-    expect(snapshot).toEqual(book!.pubs[0]!.data);
+    expect(snapshot.map(asPublished)).toEqual(book!.pubs[0]!.data);
     expect(snapshot.map((o) => o.orderHash)).toEqual([hash]);
   });
 });

@@ -11,20 +11,28 @@ import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fill
 const FUNDS = 100n * USDC;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 type Group = { marketHash: string; baseToken: string; totalRefundedBetTimeValue: number; events: Record<string, unknown>[] };
+type ChannelGroup = { marketHash: string; baseToken: string; totalRefunded: number; events: Record<string, unknown>[] };
+/** A REST group as ce_refunds:{bettor} carries it: the spec's totalRefunded (number) for the total. */
+const asPublished = ({ totalRefundedBetTimeValue, ...g }: Group): ChannelGroup => ({
+  marketHash: g.marketHash,
+  baseToken: g.baseToken,
+  totalRefunded: totalRefundedBetTimeValue,
+  events: g.events,
+});
 
 describe('capital-efficiency refunds', () => {
   let ex: TestExchange;
   let cat: TestCatalogue;
   const maker = newWallet();
   const taker = newWallet();
-  const published: { bettor: string; groups: Group[] }[] = [];
+  const published: { bettor: string; groups: ChannelGroup[] }[] = [];
   const markets: string[] = [];
   const refunds = async (query: string) => ex.get(`/trades/portfolio/refunds?${query}`);
   const balances = async () => [await balanceOf(ex, maker), await balanceOf(ex, taker)].map((b) => [b.balance, b.escrowed]);
 
   beforeAll(async () => {
     ex = await startTestExchange(betTestConfig());
-    ex.ctx.bus.on('refunds', (update) => published.push(update as { bettor: string; groups: Group[] }));
+    ex.ctx.bus.on('refunds', (update) => published.push(update as { bettor: string; groups: ChannelGroup[] }));
     cat = await createSoccerLeague(ex);
     await fund(ex, maker, FUNDS);
     await fund(ex, taker, FUNDS);
@@ -96,7 +104,10 @@ describe('capital-efficiency refunds', () => {
       const takerGroup = group(taker.address, false, [[fill2, 25_000_000n, '25'], [fill3, 12_500_001n, '12.500001']]);
       const listing = async (bettor: string, extra = '') =>
         (await refunds(`bettor=${bettor}&marketHash=${market}&sortAsc=true&page=0&perPage=10${extra}`)).body.data;
-      expect(await listing(maker.address)).toEqual({ results: [makerGroup], count: 1 });
+      // The maker flag: true lists maker refunds only; absent or false lists taker refunds only.
+      expect(await listing(maker.address, '&maker=true')).toEqual({ results: [makerGroup], count: 1 });
+      expect(await listing(maker.address)).toEqual({ results: [], count: 0 });
+      expect(await listing(maker.address, '&maker=false')).toEqual({ results: [], count: 0 });
       expect(await listing(taker.address)).toEqual({ results: [takerGroup], count: 1 });
       expect(await listing(taker.address.toLowerCase())).toEqual({ results: [takerGroup], count: 1 });
       const desc = await refunds(`bettor=${taker.address}&marketHash=${market}&sortAsc=false&page=0&perPage=10`);
@@ -105,14 +116,15 @@ describe('capital-efficiency refunds', () => {
       expect(await listing(taker.address, `&fillHash=${fill1}`)).toEqual({ results: [], count: 0 });
       expect(await listing(taker.address, '&maker=true')).toEqual({ results: [], count: 0 });
       expect(await listing(taker.address, '&maker=false')).toEqual({ results: [takerGroup], count: 1 });
-      expect(await listing(maker.address, `&baseToken=${ex.ctx.config.baseTokenAddress.toLowerCase()}`)).toEqual({ results: [makerGroup], count: 1 });
-      expect(await listing(maker.address, `&baseToken=0x${'1'.repeat(40)}`)).toEqual({ results: [], count: 0 });
+      expect(await listing(maker.address, `&maker=true&baseToken=${ex.ctx.config.baseTokenAddress.toLowerCase()}`)).toEqual({ results: [makerGroup], count: 1 });
+      expect(await listing(maker.address, `&maker=true&baseToken=0x${'1'.repeat(40)}`)).toEqual({ results: [], count: 0 });
 
-      // Realtime: the last ce_refunds publication per bettor carries the group as the descending listing shows it.
-      for (const bettor of [maker.address, taker.address]) {
+      // Realtime: the last ce_refunds publication per bettor carries the group as the descending listing shows it,
+      // its total named totalRefunded.
+      for (const [bettor, isMaker] of [[maker.address, true], [taker.address, false]] as const) {
         const last = published.filter((p) => p.bettor === bettor).at(-1)!;
-        const rest = (await refunds(`bettor=${bettor}&marketHash=${market}&sortAsc=false&page=0&perPage=10`)).body.data.results;
-        expect(last.groups).toEqual(rest);
+        const rest = (await refunds(`bettor=${bettor}&marketHash=${market}&sortAsc=false&page=0&perPage=10&maker=${isMaker}`)).body.data.results;
+        expect(last.groups).toEqual(rest.map(asPublished));
       }
 
       // Trades in the market show that refunds were paid.
@@ -155,15 +167,15 @@ describe('capital-efficiency refunds', () => {
         }
         const entries = (await ex.get(`/trades/consolidated?bettor=${bettor}&marketHash=${market}&settled=true&page=0&perPage=10&sortAsc=true`)).body.data.trades as Record<string, string>[];
         expect(entries.map((e) => e.marketHasRefunds)).toEqual([true, true, true]);
-        expect(entries.reduce((x, e) => x + humanToWei(e.settleNetReturnValue!) + BigInt(e.totalStake!), 0n)).toBe(credit);
-        expect(entries.reduce((x, e) => x + BigInt(e.totalReturn!), 0n)).toBe(payouts);
+        expect(entries.reduce((x, e) => x + humanToWei(e.settleNetReturnValue!) + humanToWei(e.totalStake!), 0n)).toBe(credit);
+        expect(entries.reduce((x, e) => x + humanToWei(e.totalReturn!), 0n)).toBe(payouts);
       }
     });
   }
 
   it('pages refund groups, ordered by their latest refund', async () => {
     const page = async (sortAsc: boolean, n: number, perPage: number) =>
-      (await refunds(`bettor=${maker.address}&sortAsc=${sortAsc}&page=${n}&perPage=${perPage}`)).body.data;
+      (await refunds(`bettor=${maker.address}&maker=true&sortAsc=${sortAsc}&page=${n}&perPage=${perPage}`)).body.data;
     const first = await page(true, 0, 2);
     const second = await page(true, 1, 2);
     expect([first.count, second.count]).toEqual([3, 3]);
@@ -192,11 +204,11 @@ describe('capital-efficiency refunds', () => {
     await fund(ex, t, FUNDS);
     const key = await createApiKey(ex, t.address);
     const client = centrifugeClient(wsUrl(ex), { getToken: () => fetchToken(ex, key) });
-    const received: Record<string, unknown[][]> = { refunds: [], consolidated: [] };
+    const received: { refunds: unknown[][]; consolidated: unknown[] } = { refunds: [], consolidated: [] };
     const refundSub = client.newSubscription(`ce_refunds:${t.address}`);
     const tradeSub = client.newSubscription('recent_trades_consolidated:global');
     refundSub.on('publication', (ctx) => received.refunds!.push(ctx.data as unknown[]));
-    tradeSub.on('publication', (ctx) => received.consolidated!.push(ctx.data as unknown[]));
+    tradeSub.on('publication', (ctx) => received.consolidated.push(ctx.data));
     const subscribed = Promise.all([refundSub, tradeSub].map((sub) => new Promise((resolve) => sub.once('subscribed', resolve))));
     refundSub.subscribe();
     tradeSub.subscribe();
@@ -212,12 +224,12 @@ describe('capital-efficiency refunds', () => {
       const deadline = Date.now() + 3000;
       while (received.refunds!.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       const groups = (await refunds(`bettor=${t.address}&sortAsc=false&page=0&perPage=10`)).body.data.results;
-      expect(received.refunds).toEqual([groups]);
+      expect(received.refunds).toEqual([groups.map(asPublished)]);
       expect(groups[0].events.map((e: { fillOrderHash: string; amount: string }) => [e.fillOrderHash, e.amount])).toEqual([[fill2, '25000000']]);
       // The taker's entry of fill 1 is republished when fill 2's refund flips its marketHasRefunds.
       const entries = (await ex.get(`/trades/consolidated?bettor=${t.address}&settled=false&page=0&perPage=10&sortAsc=true`)).body.data.trades;
       const lastOf = (fillHash: string) =>
-        received.consolidated!.flat().filter((e) => (e as Record<string, unknown>).bettor === t.address && (e as Record<string, unknown>).fillHash === fillHash).at(-1);
+        received.consolidated!.filter((e) => (e as Record<string, unknown>).bettor === t.address && (e as Record<string, unknown>).fillHash === fillHash).at(-1);
       expect([lastOf(fill1), lastOf(fill2)]).toEqual(entries);
       expect(entries.map((e: { marketHasRefunds: boolean }) => e.marketHasRefunds)).toEqual([true, true]);
     } finally {

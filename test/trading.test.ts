@@ -73,12 +73,14 @@ describe('trading over HTTP', () => {
     expect((await balance(maker)).openExposure).toBe('100000000');
 
     const best = await ex.get(`/orders/odds/best?marketHashes=${market}&baseToken=${ex.ctx.config.baseTokenAddress}`);
-    expect(best.body.data.bestOdds[0]).toMatchObject({
-      marketHash: market,
-      baseToken: ex.ctx.config.baseTokenAddress,
-      outcomeOne: { percentageOdds: '40000000000000000000' },
-      outcomeTwo: { percentageOdds: null },
-    });
+    // The side without orders is left out of the record: no percentageOdds is ever null.
+    expect(best.body.data.bestOdds).toEqual([
+      {
+        marketHash: market,
+        baseToken: ex.ctx.config.baseTokenAddress,
+        outcomeOne: { percentageOdds: '40000000000000000000', updatedAt: expect.any(Number) },
+      },
+    ]);
 
     // 30 USDC on outcome two at taker odds 60% consumes 20 USDC of the maker's space.
     const fill = await signedFill(taker, ex.ctx.config, {
@@ -234,7 +236,12 @@ describe('trading over HTTP', () => {
 
     const off = await ex.post('/heartbeat', { requestor: m.address, timeoutSeconds: 1 }, { 'x-api-key': key });
     expect(off.body.data).toEqual({ requestor: m.address, timeoutSeconds: 1, expiresAt: expect.stringMatching(/Z$/) });
-    await ex.post('/heartbeat', { requestor: m.address, timeoutSeconds: 0 }, { 'x-api-key': key });
+    const beforeDeactivation = Date.now();
+    const deactivated = await ex.post('/heartbeat', { requestor: m.address, timeoutSeconds: 0 }, { 'x-api-key': key });
+    // expiresAt of a deactivated heartbeat is the ISO 8601 time of the deactivation, never null.
+    expect(deactivated.body.data).toEqual({ requestor: m.address, timeoutSeconds: 0, expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    const deactivatedAt = Date.parse(deactivated.body.data.expiresAt);
+    expect(deactivatedAt >= beforeDeactivation && deactivatedAt <= Date.now()).toBe(true);
     await sleep(1400);
     expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data[0].orderStatus).toBe('ACTIVE');
 

@@ -7,6 +7,8 @@ import { Address } from '../api/params.js';
 import { balanceView } from '../api/balances.js';
 import { submitToEngine } from '../api/engine-errors.js';
 import { checksumAddress } from '../protocol/address.js';
+import { responses } from '../api/schemas/envelope.js';
+import { Account } from '../api/schemas/admin.js';
 
 function accountView(ctx: AppContext, raw: string) {
   const address = checksumAddress(raw);
@@ -24,10 +26,10 @@ function accountView(ctx: AppContext, raw: string) {
 
 export function registerAccountAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   const params = Type.Object({ address: Address });
-  app.get('/admin/accounts/:address', { schema: { tags: ['admin'], params } }, async (request) =>
+  app.get('/admin/accounts/:address', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) =>
     ok(accountView(ctx, (request.params as { address: string }).address)),
   );
-  app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params } }, async (request) => {
+  app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) => {
     const address = checksumAddress((request.params as { address: string }).address);
     await submitToEngine(ctx, { kind: 'liftRestriction', at: ctx.now(), address });
     return ok(accountView(ctx, address));

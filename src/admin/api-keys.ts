@@ -7,6 +7,8 @@ import type { Db } from '../store/db.js';
 import { ApiError, ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
 import { checksumAddress } from '../protocol/address.js';
+import { responses } from '../api/schemas/envelope.js';
+import { ApiKeyCreated, ApiKeyRevoked } from '../api/schemas/admin.js';
 
 export interface LiveKey {
   id: string;
@@ -80,7 +82,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.post(
     '/admin/api-keys',
     {
-      schema: { tags: ['admin'], body: Type.Object({ address: Address }, { additionalProperties: false }) },
+      schema: { tags: ['admin'], body: Type.Object({ address: Address }, { additionalProperties: false }), response: responses(ApiKeyCreated) },
     },
     async (request) => {
       const { address } = request.body as { address: string };
@@ -89,7 +91,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): voi
   );
   app.delete(
     '/admin/api-keys/:id',
-    { schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
+    { schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: responses(ApiKeyRevoked) } },
     async (request) => {
       const { id } = request.params as { id: string };
       if (!ctx.apiKeys.revoke(id, new Date(ctx.now()).toISOString())) {

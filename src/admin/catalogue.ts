@@ -5,8 +5,10 @@ import type { AppContext } from '../context.js';
 import { badRequest, ok } from '../api/envelope.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
-import type { FixtureStatusCode, Outcome } from '../catalogue/model.js';
+import { FixtureStatus, type FixtureStatusCode, type Outcome } from '../catalogue/model.js';
 import { reportFixtureResult, reportMarket } from '../catalogue/reporting.js';
+import { responses } from '../api/schemas/envelope.js';
+import { Fixture, League, LiveScore as LiveScoreSchema, Market, MarketList, Sport, Team } from '../api/schemas/catalogue.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -93,19 +95,19 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
   const schema = <T extends object>(s: T) => ({ tags: ['admin'], security: [{ admin: [] }], ...s });
   const nowIso = () => new Date(ctx.now()).toISOString();
 
-  app.post('/admin/sports', { schema: schema({ body: SportBody }) }, async (request) =>
+  app.post('/admin/sports', { schema: schema({ body: SportBody, response: responses(Sport) }) }, async (request) =>
     ok(catalogue.toRestSport(catalogue.createSport(request.body as Static<typeof SportBody>))),
   );
 
-  app.post('/admin/leagues', { schema: schema({ body: LeagueBody }) }, async (request) =>
+  app.post('/admin/leagues', { schema: schema({ body: LeagueBody, response: responses(League) }) }, async (request) =>
     ok(catalogue.toRestLeague(catalogue.createLeague(request.body as Static<typeof LeagueBody>))),
   );
 
-  app.post('/admin/teams', { schema: schema({ body: TeamBody }) }, async (request) =>
+  app.post('/admin/teams', { schema: schema({ body: TeamBody, response: responses(Team) }) }, async (request) =>
     ok(catalogue.toRestTeam(catalogue.createTeam(request.body as Static<typeof TeamBody>))),
   );
 
-  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody }) }, async (request) => {
+  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody, response: responses(Fixture) }) }, async (request) => {
     const body = request.body as Static<typeof FixtureBody>;
     const fixture = catalogue.createFixture({ ...body, status: body.status as FixtureStatusCode | undefined });
     return ok(catalogue.toRestFixture(fixture));
@@ -113,17 +115,29 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
 
   app.post(
     '/admin/fixtures/:exchangeEventId/status',
-    { schema: schema({ params: FixtureParams, body: Type.Object({ status: FixtureStatusSchema }, closed) }) },
+    {
+      schema: schema({
+        description:
+          'Sets a fixture status. Status 2 (in progress): its markets with liveEnabled false take no orders or fills ' +
+          'while it lasts, and their resting orders are cancelled before this answers.',
+        params: FixtureParams,
+        body: Type.Object({ status: FixtureStatusSchema }, closed),
+        response: responses(Fixture),
+      }),
+    },
     async (request) => {
       const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
       const { status } = request.body as { status: number };
-      return ok(catalogue.toRestFixture(catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode)));
+      const fixture = catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode);
+      // Kick-off: from now on its markets without liveEnabled refuse orders and fills; their resting quotes go.
+      if (fixture.status === FixtureStatus.IN_PROGRESS) await ctx.trading.fixtureWentLive(exchangeEventId);
+      return ok(catalogue.toRestFixture(fixture));
     },
   );
 
   app.post(
     '/admin/fixtures/:exchangeEventId/result',
-    { schema: schema({ params: FixtureParams, body: ResultBody }) },
+    { schema: schema({ params: FixtureParams, body: ResultBody, response: responses(MarketList) }) },
     async (request) => {
       const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
       const { teamOneScore, teamTwoScore } = request.body as Static<typeof ResultBody>;
@@ -131,13 +145,13 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     },
   );
 
-  app.post('/admin/markets', { schema: schema({ body: MarketBody }) }, async (request) =>
+  app.post('/admin/markets', { schema: schema({ body: MarketBody, response: responses(MarketList) }) }, async (request) =>
     ok(rest(catalogue.createMarkets(request.body as Static<typeof MarketBody>))),
   );
 
   app.post(
     '/admin/markets/:marketHash/status',
-    { schema: schema({ params: MarketParams, body: MarketStatusBody }) },
+    { schema: schema({ params: MarketParams, body: MarketStatusBody, response: responses(Market) }) },
     async (request) => {
       const { marketHash } = request.params as Static<typeof MarketParams>;
       const { status } = request.body as Static<typeof MarketStatusBody>;
@@ -145,14 +159,14 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     },
   );
 
-  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams }) }, async (request) => {
+  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: responses(Market) }) }, async (request) => {
     const { marketHash } = request.params as Static<typeof MarketParams>;
     return ok(catalogue.toRestMarket(catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
   });
 
   app.post(
     '/admin/markets/:marketHash/report',
-    { schema: schema({ params: MarketParams, body: ReportBody }) },
+    { schema: schema({ params: MarketParams, body: ReportBody, response: responses(MarketList) }) },
     async (request) => {
       const { marketHash } = request.params as Static<typeof MarketParams>;
       const { outcome, teamOneScore, teamTwoScore } = request.body as Static<typeof ReportBody>;
@@ -163,7 +177,7 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     },
   );
 
-  app.post('/admin/live-scores', { schema: schema({ body: LiveScoreBody }) }, async (request) => {
+  app.post('/admin/live-scores', { schema: schema({ body: LiveScoreBody, response: responses(LiveScoreSchema) }) }, async (request) => {
     const body = request.body as Static<typeof LiveScoreBody>;
     return ok(catalogue.putLiveScore({ ...body, extra: checkExtra(body.extra ?? '[]') }, nowIso()));
   });

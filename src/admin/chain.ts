@@ -8,6 +8,9 @@ import { parseWei } from '../api/trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
 import { submitToEngine } from '../api/engine-errors.js';
 import { balanceView } from '../api/balances.js';
+import { responses } from '../api/schemas/envelope.js';
+import { Balance } from '../api/schemas/trading.js';
+import { Transfer as TransferResult } from '../api/schemas/admin.js';
 
 const Faucet = Type.Object({ address: Address, amount: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
 const Transfer = Type.Object(
@@ -16,13 +19,13 @@ const Transfer = Type.Object(
 );
 
 export function registerChainAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/admin/faucet', { schema: { tags: ['admin'], body: Faucet } }, async (request) => {
+  app.post('/admin/faucet', { schema: { tags: ['admin'], body: Faucet, response: responses(Balance) } }, async (request) => {
     const b = request.body as Static<typeof Faucet>;
     const amount = parseWei(b.amount, 'amount', 'INVALID_AMOUNT', { positive: true });
     await submitToEngine(ctx, { kind: 'faucet', at: ctx.now(), address: checksumAddress(b.address), amount });
     return ok(balanceView(ctx, b.address));
   });
-  app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer } }, async (request) => {
+  app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer, response: responses(TransferResult) } }, async (request) => {
     const b = request.body as Static<typeof Transfer>;
     const amount = parseWei(b.amount, 'amount', 'INVALID_AMOUNT', { positive: true });
     await submitToEngine(ctx, {

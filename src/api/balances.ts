@@ -5,6 +5,8 @@ import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { Address } from './params.js';
 import { checksumAddress } from '../protocol/address.js';
+import { responses } from './schemas/envelope.js';
+import { Balance } from './schemas/trading.js';
 
 export function balanceView(ctx: AppContext, raw: string) {
   const address = checksumAddress(raw);
@@ -22,7 +24,7 @@ export function balanceView(ctx: AppContext, raw: string) {
 export function registerBalanceRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/balances/:address',
-    { schema: { tags: ['chain'], params: Type.Object({ address: Address }) } },
+    { schema: { tags: ['chain'], params: Type.Object({ address: Address }), response: responses(Balance) } },
     async (request) => ok(balanceView(ctx, (request.params as { address: string }).address)),
   );
 }

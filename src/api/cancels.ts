@@ -9,6 +9,8 @@ import { checksumAddress } from '../protocol/address.js';
 import { cancelAllDigest, cancelEventDigest, cancelV2Digest, recoverTypedDataSigner } from '../protocol/eip712.js';
 import { submitToEngine } from './engine-errors.js';
 import type { Command } from '../engine/types.js';
+import { responses } from './schemas/envelope.js';
+import { CancelResult } from './schemas/trading.js';
 
 const signed = <T extends TProperties>(fields: T) =>
   Type.Object(
@@ -42,7 +44,7 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok(result.cancel);
   }
 
-  app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2 } }, async (request) => {
+  app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelV2>;
     const digest = cancelV2Digest(domain(ctx.config.domainNames.cancelV2, b.salt), {
       orderHashes: b.orderHashes,
@@ -55,7 +57,7 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     }));
   });
 
-  app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent } }, async (request) => {
+  app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelEvent>;
     const digest = cancelEventDigest(domain(ctx.config.domainNames.cancelEvent, b.salt), {
       exchangeEventId: b.exchangeEventId,
@@ -64,7 +66,7 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     return cancel(b, digest, (base) => ({ kind: 'cancelEvent', ...base, exchangeEventId: b.exchangeEventId }));
   });
 
-  app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll } }, async (request) => {
+  app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll, response: responses(CancelResult) } }, async (request) => {
     const b = request.body as Static<typeof CancelAll>;
     const digest = cancelAllDigest(domain(ctx.config.domainNames.cancelAll, b.salt), { timestamp: BigInt(b.timestamp) });
     return cancel(b, digest, (base) => ({ kind: 'cancelAll', ...base }));

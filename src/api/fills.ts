@@ -6,10 +6,21 @@ import type { AppContext } from '../context.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import { ApiError, badRequest, ok } from './envelope.js';
 import { Address, Hash } from './params.js';
-import { parseOdds, parseSalt, parseWei, requireBaseToken, requireMarket, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
+import {
+  parseOdds,
+  parseSalt,
+  parseWei,
+  requireBaseToken,
+  requireMarket,
+  requireNotClosedInPlay,
+  requireSigner,
+  SIGNATURE_PATTERN,
+} from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
 import { fillDigest, recoverTypedDataSigner } from '../protocol/eip712.js';
 import { submitToEngine } from './engine-errors.js';
+import { responses } from './schemas/envelope.js';
+import { FillResult } from './schemas/trading.js';
 
 const FillBody = Type.Object(
   {
@@ -37,7 +48,11 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
   /** Salts of fills waiting out their betting delay; the engine remembers them once matched. */
   const inFlightSalts = new Set<string>();
 
-  app.post('/orders/fill/v2', { schema: { tags: ['orders'], body: FillBody } }, async (request) => {
+  const description =
+    'Fills maker orders as a taker after the betting delay (pre-game, or in play per league, sport or default). ' +
+    'A market with liveEnabled false takes no fills while its fixture is live (status 2): 400 MARKET_NOT_LIVE_ENABLED, ' +
+    'also when the fixture goes live during the delay.';
+  app.post('/orders/fill/v2', { schema: { tags: ['orders'], description, body: FillBody, response: responses(FillResult) } }, async (request) => {
     const b = request.body as Static<typeof FillBody>;
     const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
     if (stakeWei < ctx.config.takerMinimum) {
@@ -66,6 +81,7 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     );
     requireSigner(recoverTypedDataSigner(digest, b.takerSig), b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
+    requireNotClosedInPlay(ctx, market);
 
     const saltKey = fillSalt.toString();
     if (inFlightSalts.has(saltKey)) throw new ApiError(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
@@ -75,6 +91,8 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
       if (delay > 0) await sleep(delay);
       // Re-read the market: it may have been reported or suspended during the delay.
       const current = ctx.catalogue.getMarket(market.marketHash) ?? market;
+      // The fixture may have gone live during the delay.
+      requireNotClosedInPlay(ctx, current);
       const result = await submitToEngine(ctx, {
         kind: 'fill',
         at: ctx.now(),

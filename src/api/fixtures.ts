@@ -5,6 +5,8 @@ import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { parseCommaList } from './params.js';
 import type { LiveScore } from '../catalogue/model.js';
+import { responses } from './schemas/envelope.js';
+import { Fixture, LiveScore as LiveScoreSchema } from './schemas/catalogue.js';
 
 const FixturesQuery = Type.Object({ leagueId: Type.Integer({ minimum: 0 }) });
 
@@ -19,7 +21,7 @@ const MAX_EVENT_IDS = 50;
 export function registerFixtureRoutes(app: FastifyInstance, ctx: AppContext): void {
   const catalogue = ctx.catalogue;
 
-  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery } }, async (request) => {
+  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery, response: responses(Type.Array(Fixture)) } }, async (request) => {
     const { leagueId } = request.query as Static<typeof FixturesQuery>;
     const fixtures = catalogue
       .fixtures()
@@ -28,7 +30,7 @@ export function registerFixtureRoutes(app: FastifyInstance, ctx: AppContext): vo
     return ok(fixtures.map((f) => catalogue.toRestFixture(f)));
   });
 
-  app.get('/live-scores', { schema: { tags: ['catalogue'], querystring: LiveScoresQuery } }, async (request) => {
+  app.get('/live-scores', { schema: { tags: ['catalogue'], querystring: LiveScoresQuery, response: responses(Type.Array(LiveScoreSchema)) } }, async (request) => {
     const { exchangeEventIds } = request.query as Static<typeof LiveScoresQuery>;
     const ids =
       exchangeEventIds === undefined

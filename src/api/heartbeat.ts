@@ -7,6 +7,8 @@ import { Address } from './params.js';
 import { authenticateApiKey } from '../admin/api-keys.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { submitToEngine } from './engine-errors.js';
+import { responses } from './schemas/envelope.js';
+import { Heartbeat } from './schemas/trading.js';
 
 const HeartbeatBody = Type.Object(
   { requestor: Address, timeoutSeconds: Type.Integer() },
@@ -16,7 +18,18 @@ const HeartbeatBody = Type.Object(
 export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(
     '/heartbeat',
-    { schema: { tags: ['orders'], body: HeartbeatBody, security: [{ apiKey: [] }] } },
+    {
+      schema: {
+        tags: ['orders'],
+        description:
+          'Registers or refreshes cancel-on-disconnect: if no heartbeat arrives within timeoutSeconds, the open orders ' +
+          'of requestor are cancelled. timeoutSeconds 0 deactivates it (orders stay); expiresAt is then the ISO 8601 ' +
+          'time of the deactivation, never null.',
+        body: HeartbeatBody,
+        security: [{ apiKey: [] }],
+        response: responses(Heartbeat),
+      },
+    },
     async (request) => {
       const owner = authenticateApiKey(ctx, request);
       const b = request.body as Static<typeof HeartbeatBody>;
@@ -27,9 +40,10 @@ export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): 
       if (b.timeoutSeconds < 0 || b.timeoutSeconds > max) {
         throw badRequest('INVALID_TIMEOUT', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`);
       }
+      const at = ctx.now();
       const result = await submitToEngine(ctx, {
         kind: 'heartbeat',
-        at: ctx.now(),
+        at,
         requestor: checksumAddress(b.requestor),
         timeoutSeconds: b.timeoutSeconds,
       });
@@ -37,7 +51,8 @@ export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): 
       return ok({
         requestor: hb.requestor,
         timeoutSeconds: hb.timeoutSeconds,
-        expiresAt: hb.expiresAt === null ? null : new Date(hb.expiresAt).toISOString(),
+        // Deactivation reports the moment it took effect: expiresAt is always an ISO 8601 string.
+        expiresAt: new Date(hb.expiresAt ?? at).toISOString(),
       });
     },
   );

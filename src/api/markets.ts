@@ -6,6 +6,8 @@ import { badRequest, ok } from './envelope.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
 import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
 import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
+import { responses } from './schemas/envelope.js';
+import { MarketList, MarketPage } from './schemas/catalogue.js';
 
 const ActiveQuery = Type.Object({
   onlyMainLine: Type.Optional(Type.Boolean()),
@@ -48,7 +50,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const catalogue = ctx.catalogue;
   const rest = (markets: readonly MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
 
-  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery } }, async (request) => {
+  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
     const q = request.query as Static<typeof ActiveQuery>;
     const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
     if (q.paginationKey && !after) throw badRequest('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
@@ -68,7 +70,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok({ markets: rest(page.markets), nextKey: page.next ? encodeCursor(page.next) : '' });
   });
 
-  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery } }, async (request) => {
+  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: responses(MarketList) } }, async (request) => {
     const { marketHashes } = request.query as Static<typeof FindQuery>;
     if (!marketHashes) throw badRequest('BAD_MARKET_HASHES', 'marketHashes is required: 1 to 30 comma-separated market hashes');
     const hashes = parseCommaList(marketHashes, 'marketHashes', {
@@ -80,7 +82,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok(rest(found));
   });
 
-  app.get('/markets/popular', { schema: { tags: ['markets'] } }, async () => {
+  app.get('/markets/popular', { schema: { tags: ['markets'], response: responses(MarketList) } }, async () => {
     const volume = ctx.trading.matchedVolume();
     const top = [...catalogue.activeMarkets()]
       .map((m) => ({ m, v: volume.get(m.marketHash) ?? 0n }))

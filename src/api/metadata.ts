@@ -5,6 +5,8 @@ import { ok } from './envelope.js';
 import { checksumAddress } from '../protocol/address.js';
 import { BRIDGE_FEE_NAMES } from '../config.js';
 import type { MarketRecord } from '../catalogue/model.js';
+import { responses } from './schemas/envelope.js';
+import { Metadata } from './schemas/metadata.js';
 
 const ORACLE_FEE_KEYS = ['0', '1', '2', '3'] as const;
 const POPULAR_SPORTS = 5;
@@ -56,5 +58,9 @@ export function metadataOf(ctx: AppContext): Record<string, unknown> {
 }
 
 export function registerMetadataRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/metadata', { schema: { tags: ['metadata'] } }, async () => ok(metadataOf(ctx)));
+  const description =
+    'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
+    'cancelAll} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
+    'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared).';
+  app.get('/metadata', { schema: { tags: ['metadata'], description, response: responses(Metadata) } }, async () => ok(metadataOf(ctx)));
 }

@@ -5,12 +5,14 @@ import type { AppContext } from '../context.js';
 import type { NewOrder, OrderView } from '../engine/types.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
-import { parseOdds, parseSalt, parseWei, requireBaseToken, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
+import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
 import { orderHash, recoverOrderSigner } from '../protocol/hashing.js';
 import { orderToRest } from '../trading/render.js';
 import { submitToEngine } from './engine-errors.js';
+import { responses } from './schemas/envelope.js';
+import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
 
 const SignedOrder = Type.Object(
   {
@@ -110,10 +112,17 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     {
       schema: {
         tags: ['orders'],
+        description:
+          'Posts signed maker orders; per-order statuses as the spec lists them, plus ORDER_WOULD_CROSS. A market with ' +
+          'liveEnabled false takes no orders while its fixture is live (status 2): the request is refused with 400 ' +
+          'MARKET_NOT_LIVE_ENABLED, and its resting orders were cancelled when the fixture went live. Order channels ' +
+          '(order_book:*, active_orders:*) carry each changed order as GET /orders shows it plus status (ACTIVE while on ' +
+          'the book, INACTIVE once filled, cancelled or expired) and updateTime (ms).',
         body: Type.Object(
           { orders: Type.Array(SignedOrder, { minItems: 1, maxItems: ctx.config.maxOrdersPerRequest }) },
           { additionalProperties: false },
         ),
+        response: responses(PostOrdersResult),
       },
     },
     async (request) => {
@@ -124,10 +133,9 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
       if (marketHashes.size > ctx.config.maxMarketsPerRequest) {
         throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${ctx.config.maxMarketsPerRequest} markets`);
       }
-      const markets = [...marketHashes].flatMap((hash) => {
-        const m = ctx.catalogue.getMarket(hash);
-        return m ? [ctx.trading.marketRef(m)] : [];
-      });
+      const records = [...marketHashes].flatMap((hash) => ctx.catalogue.getMarket(hash) ?? []);
+      for (const m of records) requireNotClosedInPlay(ctx, m);
+      const markets = records.map((m) => ctx.trading.marketRef(m));
       const result = await submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
       const statuses: Record<string, string> = {};
       for (const s of result.statuses) statuses[s.orderHash] = s.status;
@@ -139,7 +147,11 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     },
   );
 
-  app.get('/orders', { schema: { tags: ['orders'], querystring: OrdersQuery } }, async (request) => {
+  const ordersDescription =
+    'Orders by market, maker or hash. order_book:* and active_orders:* publish arrays of changed orders in this shape ' +
+    'plus status (ACTIVE while the order is on the book, INACTIVE once it left: filled, cancelled or expired; ' +
+    'orderStatus has the detail) and updateTime (milliseconds of the last change).';
+  app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
     const q = request.query as Static<typeof OrdersQuery>;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
       throw badRequest('MISSING_FILTER', 'one of marketHashes, maker or orderHashes is required');
@@ -180,7 +192,12 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     return ok(selected.slice(start, start + q.perPage).map(orderToRest));
   });
 
-  app.get('/orders/odds/best', { schema: { tags: ['orders'], querystring: BestOddsQuery } }, async (request) => {
+  const bestOddsDescription =
+    'Best maker odds per market side. A side without orders is left out of its market\'s record and a market without ' +
+    'orders is left out of bestOdds: no percentageOdds is ever null. best_odds:global publishes arrays of ' +
+    '{marketHash, baseToken, isMakerBettingOutcomeOne, percentageOdds, updatedAt, sportId, leagueId} for sides ' +
+    'that moved to a price; a side that lost its last order is not published (follow order_book:* or re-read this).';
+  app.get('/orders/odds/best', { schema: { tags: ['orders'], description: bestOddsDescription, querystring: BestOddsQuery, response: responses(BestOdds) } }, async (request) => {
     const q = request.query as Static<typeof BestOddsQuery>;
     if (Boolean(q.marketHashes) === Boolean(q.leagueIds)) {
       throw badRequest('EXACTLY_ONE_OF', 'send exactly one of marketHashes or leagueIds');
@@ -194,11 +211,6 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
       const leagueIds = parseCommaList(q.leagueIds!, 'leagueIds', { max: 50, valid: (s) => /^\d{1,9}$/.test(s) }).map(Number);
       hashes = ctx.catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);
     }
-    const entries = hashes.map((h) => service.bestOddsEntry(h));
-    const listed = q.marketHashes
-      ? entries
-      : entries.filter((e) => (e.outcomeOne as { percentageOdds: unknown }).percentageOdds !== null ||
-          (e.outcomeTwo as { percentageOdds: unknown }).percentageOdds !== null);
-    return ok({ bestOdds: listed });
+    return ok({ bestOdds: hashes.flatMap((h) => service.bestOddsEntry(h) ?? []) });
   });
 }

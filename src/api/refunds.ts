@@ -1,11 +1,13 @@
 // GET /trades/portfolio/refunds: a bettor's capital-efficiency refunds, grouped per market and token.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import type { TradingReadModels } from '../store/read-models.js';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
 import { checksumAddress } from '../protocol/address.js';
+import { responses } from './schemas/envelope.js';
+import { RefundsPage } from './schemas/trades.js';
 
 export const REFUNDS_MAX_PER_PAGE = 500;
 export const REFUNDS_MAX_PAGE = 100_000;
@@ -15,33 +17,33 @@ const RefundsQuery = Type.Object({
   marketHash: Type.Optional(Hash),
   baseToken: Type.Optional(Address),
   fillHash: Type.Optional(Hash),
-  maker: Type.Optional(Type.Boolean({ description: 'true: refunds as a maker; false: as a taker; absent: both' })),
+  maker: Type.Optional(Type.Boolean({ description: 'true: only refunds where the bettor was a maker; false or absent: taker refunds' })),
   sortAsc: Type.Boolean({ description: 'groups by their latest refund, events by time' }),
   page: Type.Integer({ minimum: 0, maximum: REFUNDS_MAX_PAGE }),
   perPage: Type.Integer({ minimum: 1, maximum: REFUNDS_MAX_PER_PAGE }),
 });
 
-export interface RefundRoutesDeps {
-  readModels: TradingReadModels;
-  decimals: number;
-}
-
-export const refundRoutes: FastifyPluginAsyncTypebox<RefundRoutesDeps> = async (app, { readModels, decimals }) => {
-  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], querystring: RefundsQuery } }, async (request) => {
-    const q = request.query;
+export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const description =
+    'Capital-efficiency refunds of a bettor, grouped per market and base token. Without maker=true only taker ' +
+    'refunds are listed (as the spec says: "True: only refunds where the bettor was a maker. Otherwise taker refunds"). ' +
+    'ce_refunds:{bettor} publishes the changed groups of that bettor, maker and taker alike, with the group total ' +
+    'as totalRefunded (number), to a connection authenticated as that bettor only.';
+  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], description, querystring: RefundsQuery, response: responses(RefundsPage) } }, async (request) => {
+    const q = request.query as Static<typeof RefundsQuery>;
     const groups = refundGroups(
-      readModels.refundsOf(checksumAddress(q.bettor)),
+      ctx.trading.readModels.refundsOf(checksumAddress(q.bettor)),
       {
         bettor: q.bettor,
         ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
         ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
         ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
-        ...(q.maker !== undefined ? { maker: q.maker } : {}),
+        maker: q.maker ?? false,
       },
-      decimals,
+      ctx.config.baseTokenDecimals,
       q.sortAsc,
     );
     const start = q.page * q.perPage;
     return ok({ results: groups.slice(start, start + q.perPage), count: groups.length });
   });
-};
+}

@@ -16,9 +16,9 @@ import { registerCancelRoutes } from './cancels.js';
 import { registerFillRoutes } from './fills.js';
 import { registerHeartbeatRoutes } from './heartbeat.js';
 import { registerOrderRoutes } from './orders.js';
-import { tradeRoutes } from './trades.js';
-import { consolidatedRoutes } from './consolidated.js';
-import { refundRoutes } from './refunds.js';
+import { registerTradeRoutes } from './trades.js';
+import { registerConsolidatedRoutes } from './consolidated.js';
+import { registerRefundRoutes } from './refunds.js';
 import { registerRealtimeTokenRoutes } from './realtime-token.js';
 import { registerJournalAdminRoutes } from '../admin/journal.js';
 
@@ -39,10 +39,8 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerFillRoutes(app, ctx);
   registerCancelRoutes(app, ctx);
   registerHeartbeatRoutes(app, ctx);
-  // Read routes of the trading side are plugins with only the read models and renderers they use.
-  const { readModels, render, consolidated } = ctx.trading;
-  void app.register(tradeRoutes, { readModels, render });
-  void app.register(consolidatedRoutes, { readModels, consolidated });
-  void app.register(refundRoutes, { readModels, decimals: ctx.config.baseTokenDecimals });
+  registerTradeRoutes(app, ctx);
+  registerConsolidatedRoutes(app, ctx);
+  registerRefundRoutes(app, ctx);
   registerRealtimeTokenRoutes(app, ctx);
 }

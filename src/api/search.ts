@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
+import { responses } from './schemas/envelope.js';
+import { SearchResult } from './schemas/catalogue.js';
 
 const SearchQuery = Type.Object({
   query: Type.String({ minLength: 3, maxLength: 100, description: 'part of a team name, case-insensitive' }),
@@ -12,7 +14,7 @@ const MAX_RESULTS = 8;
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext): void {
   const catalogue = ctx.catalogue;
-  app.get('/search', { schema: { tags: ['markets'], querystring: SearchQuery } }, async (request) => {
+  app.get('/search', { schema: { tags: ['markets'], querystring: SearchQuery, response: responses(Type.Array(SearchResult)) } }, async (request) => {
     const needle = (request.query as Static<typeof SearchQuery>).query.toLowerCase();
     const hits = catalogue
       .fixtures()

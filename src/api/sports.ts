@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
+import { responses } from './schemas/envelope.js';
+import { League, Sport, Team } from './schemas/catalogue.js';
 
 const LeaguesQuery = Type.Object({ sportId: Type.Optional(Type.Integer({ minimum: 0 })) });
 
@@ -16,15 +18,15 @@ const TeamsQuery = Type.Object({
 export function registerSportRoutes(app: FastifyInstance, ctx: AppContext): void {
   const catalogue = ctx.catalogue;
 
-  app.get('/sports', { schema: { tags: ['catalogue'] } }, async () => ok(catalogue.sports().map(catalogue.toRestSport)));
+  app.get('/sports', { schema: { tags: ['catalogue'], response: responses(Type.Array(Sport)) } }, async () => ok(catalogue.sports().map(catalogue.toRestSport)));
 
-  app.get('/leagues/active', { schema: { tags: ['catalogue'], querystring: LeaguesQuery } }, async (request) => {
+  app.get('/leagues/active', { schema: { tags: ['catalogue'], querystring: LeaguesQuery, response: responses(Type.Array(League)) } }, async (request) => {
     const { sportId } = request.query as Static<typeof LeaguesQuery>;
     const leagues = catalogue.leagues().filter((l) => l.active && (sportId === undefined || l.sportId === sportId));
     return ok(leagues.map(catalogue.toRestLeague));
   });
 
-  app.get('/teams', { schema: { tags: ['catalogue'], querystring: TeamsQuery } }, async (request) => {
+  app.get('/teams', { schema: { tags: ['catalogue'], querystring: TeamsQuery, response: responses(Type.Array(Team)) } }, async (request) => {
     const q = request.query as Static<typeof TeamsQuery>;
     const teams = catalogue
       .teams()

@@ -1,11 +1,12 @@
 // GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import type { TradingReadModels } from '../store/read-models.js';
-import type { TradeRenderContext } from '../trading/render.js';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { tradeToOrderTradeRest, tradeToRest } from '../trading/render.js';
+import { responses } from './schemas/envelope.js';
+import { OrderTrades, TradesPage } from './schemas/trades.js';
 
 const TradesQuery = Type.Object({
   startDate: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -30,15 +31,12 @@ function decodeKey(key: string): number {
   return Number(m[1]);
 }
 
-export interface TradeRoutesDeps {
-  readModels: TradingReadModels;
-  render: TradeRenderContext;
-}
-
-/** GET /trades and GET /trades/orders, answered from the trade read model. */
-export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRoutesDeps> = async (app, { readModels, render }) => {
-  app.get('/trades', { schema: { tags: ['trades'], querystring: TradesQuery } }, async (request) => {
-    const q = request.query;
+export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const description =
+    'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
+    'object per publication (not an array).';
+  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
+    const q = request.query as Static<typeof TradesQuery>;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
     }
@@ -46,7 +44,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRoutesDeps> = async (ap
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { trades: page, count, more } = readModels.tradesPage(
+    const { trades: page, count, more } = ctx.trading.readModels.tradesPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -64,7 +62,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRoutesDeps> = async (ap
     );
     const last = page[page.length - 1];
     return ok({
-      trades: page.map((t) => tradeToRest(t, render)),
+      trades: page.map((t) => tradeToRest(t, ctx.trading.render)),
       nextKey: more && last ? encodeKey(Number(last.id)) : '',
       pageSize: q.pageSize,
       count,
@@ -72,12 +70,12 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRoutesDeps> = async (ap
   });
 
   const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
-  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery } }, async (request) => {
-    const q = request.query;
+  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: responses(OrderTrades) } }, async (request) => {
+    const q = request.query as Static<typeof OrderTradesQuery>;
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
-    const trades = readModels.tradesOfOrders([...hashes]);
-    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, render)) });
+    const trades = ctx.trading.readModels.tradesOfOrders([...hashes]);
+    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, ctx.trading.render)) });
   });
-};
+}

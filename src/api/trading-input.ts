@@ -42,6 +42,16 @@ export function requireMarket(ctx: AppContext, marketHash: string): MarketRecord
   return market;
 }
 
+/** A market not enabled for in-play betting takes no orders or fills while its fixture is live. */
+export function requireNotClosedInPlay(ctx: AppContext, market: MarketRecord): void {
+  if (ctx.catalogue.isClosedInPlay(market)) {
+    throw badRequest(
+      'MARKET_NOT_LIVE_ENABLED',
+      `market ${market.marketHash} is not enabled for in-play betting and its fixture is live`,
+    );
+  }
+}
+
 export function requireSigner(recovered: string | undefined, expected: string, errorCode: string, what: string): void {
   if (!recovered || !sameAddress(recovered, expected)) {
     throw new ApiError(403, errorCode, `${what} signature does not match ${expected}`);

@@ -110,6 +110,11 @@ export class Catalogue {
     return this.fixturesById.get(market.exchangeEventId)?.status === FixtureStatus.IN_PROGRESS;
   }
 
+  /** Not enabled for in-play betting while its fixture is live: takes no orders or fills (DECISIONS.md). */
+  isClosedInPlay(market: MarketRecord): boolean {
+    return !market.liveEnabled && this.isInPlay(market);
+  }
+
   toRestMarket(market: MarketRecord): Record<string, unknown> {
     let rest = this.restCache.get(market);
     if (!rest) {

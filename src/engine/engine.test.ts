@@ -114,6 +114,26 @@ describe('engine matching and settlement', () => {
     expect(engine.ledger.total()).toBe(engine.ledger.minted);
   });
 
+  it('cancelMarketOrders cancels the open orders of the listed markets only; a pending fill still settles', () => {
+    const { engine, run, order_ } = setup();
+    const M2: MarketRef = { marketHash: '0x' + '2'.repeat(64), exchangeEventId: 'ev1', tradeable: true };
+    const [a, b, other] = [order(), order({ isMakerBettingOutcomeOne: false, percentageOdds: 50n * 10n ** 18n }), order({ marketHash: M2.marketHash })];
+    run({ kind: 'postOrders', at: 1500, orders: [a!, b!, other!], markets: [M1, M2] });
+    const f = fill();
+    run(f);
+    expect(engine.exposureOf(MAKER)).toBe(300n * USDC);
+
+    run({ kind: 'cancelMarketOrders', at: 2500, marketHashes: [M1.marketHash] });
+    expect([a, b, other].map((o) => order_(o!.orderHash)!.status)).toEqual(['CANCELLED', 'CANCELLED', 'ACTIVE']);
+    // What stays committed: the order on the other market and the 20 USDC of maker space the pending fill holds.
+    expect(engine.exposureOf(MAKER)).toBe(120n * USDC);
+    expect(engine.bestMakerOdds(M1.marketHash, true)).toBeUndefined();
+    run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    expect(order_(a!.orderHash)!.fillAmount).toBe(20n * USDC);
+    expect(engine.exposureOf(MAKER)).toBe(100n * USDC);
+    expect(engine.ledger.escrowOf(MAKER)).toBe(20n * USDC);
+  });
+
   it('matches best taker odds first, then oldest, and reports a partial fill', () => {
     const { run, projection, order_ } = setup();
     const worse = order({ percentageOdds: 50n * 10n ** 18n, totalBetSize: 10n * USDC });

@@ -311,6 +311,9 @@ export class Engine {
         this.checkReports(cmd.reports);
         for (const r of cmd.reports) this.reportMarket(r, cmd.at);
         return NONE;
+      case 'cancelMarketOrders':
+        for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
+        return NONE;
       case 'liftRestriction':
         if (this.restrictions.delete(cmd.address)) this.emit({ type: 'restrictionChanged', address: cmd.address, restrictedUntil: null });
         return NONE;
@@ -901,15 +904,20 @@ export class Engine {
     }
   }
 
+  /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
+  private cancelBook(marketHash: string, at: number): void {
+    const book = this.books.get(marketHash);
+    for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
+      for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+    }
+  }
+
   private reportMarket(result: MarketResult, at: number): void {
     const { marketHash, outcome } = result;
     if (this.reported.has(marketHash)) return;
     this.reported.set(marketHash, outcome);
     this.emit({ type: 'marketReported', ...result, at });
-    const book = this.books.get(marketHash);
-    for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
-      for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
-    }
+    this.cancelBook(marketHash, at);
     for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
       this.settlePositions(marketHash, bettor, position.trades, outcome, this.refundedTo(marketHash, bettor), at);
     }

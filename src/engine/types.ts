@@ -174,6 +174,8 @@ export type Command =
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
   | { kind: 'reportMarkets'; at: number; reports: MarketResult[] }
+  /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
+  | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
   | { kind: 'liftRestriction'; at: number; address: string };
 
 export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';
@@ -213,6 +215,7 @@ export interface CommandResults {
   heartbeat: { kind: 'heartbeat'; heartbeat: HeartbeatResult };
   expire: None;
   reportMarkets: None;
+  cancelMarketOrders: None;
   liftRestriction: None;
 }
 

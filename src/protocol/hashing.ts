@@ -51,6 +51,16 @@ export function personalMessageDigest(hash32: Uint8Array): Uint8Array {
   return keccak_256(message);
 }
 
+/** The digest a wallet signs for personal_sign over a UTF-8 text message (EIP-191 version 0x45). */
+export function personalTextDigest(text: string): Uint8Array {
+  const body = new TextEncoder().encode(text);
+  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${body.length}`);
+  const message = new Uint8Array(prefix.length + body.length);
+  message.set(prefix, 0);
+  message.set(body, prefix.length);
+  return keccak_256(message);
+}
+
 /** The maker who signed `orderHash` (the hash bytes, as a personal message), or undefined for a bad hash or signature. */
 export function recoverOrderSigner(orderHash: string, signature: string): string | undefined {
   const hash = fixedHexToBytes(orderHash, 32);

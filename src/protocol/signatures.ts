@@ -1,6 +1,5 @@
 // Signer recovery from 65-byte secp256k1 signatures (r || s || v) over a 32-byte digest.
 // Native libsecp256k1 when its addon loads (about 20x faster), otherwise pure-JS @noble/curves.
-import { createRequire } from 'node:module';
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
 import type * as Secp256k1 from 'secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -17,7 +16,10 @@ type NativeSecp256k1 = typeof Secp256k1;
  */
 function loadNativeAddon(): NativeSecp256k1 | undefined {
   try {
-    return createRequire(import.meta.url)('secp256k1/bindings.js') as NativeSecp256k1;
+    // Through process.getBuiltinModule, not a static `node:module` import, so browser bundles of the client
+    // (which reach this module through the hashing code) load it and simply use noble.
+    const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
+    return nodeModule?.createRequire(import.meta.url)('secp256k1/bindings.js') as NativeSecp256k1 | undefined;
   } catch {
     return undefined;
   }

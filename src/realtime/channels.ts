@@ -31,7 +31,7 @@ export interface Channel {
   namespace: Namespace;
   /** The one spelling publications are made under (hashes lower case, addresses checksummed). */
   canonical: string;
-  /** active_orders: the checksummed maker who alone may subscribe. */
+  /** active_orders, ce_refunds: the checksummed address that alone may subscribe (else 103). */
   owner?: string;
 }
 
@@ -76,7 +76,8 @@ export function parseChannel(name: string): Channel | undefined {
       if (!ADDRESS.test(param)) return undefined;
       return { namespace: 'active_orders', canonical: activeOrdersChannel(param), owner: checksumAddress(param) };
     case 'ce_refunds':
-      return ADDRESS.test(param) ? { namespace: 'ce_refunds', canonical: refundsChannel(param) } : undefined;
+      if (!ADDRESS.test(param)) return undefined;
+      return { namespace: 'ce_refunds', canonical: refundsChannel(param), owner: checksumAddress(param) };
     default:
       return undefined;
   }

@@ -1,4 +1,5 @@
-// Bus events -> channel publications. Publication data is the array of REST objects as emitted.
+// Bus events -> channel publications. Publication data is the array of REST objects as emitted, except on the
+// trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus, ExchangeEvents, RestObject } from '../events.js';
 import type { Broker } from './broker.js';
@@ -6,13 +7,18 @@ import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, ref
 
 /** Subscribes the broker to the bus; returns the function that detaches it. */
 export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger): () => void {
-  const publish = (channel: string, data: RestObject[]) => {
+  const publish = (channel: string, data: RestObject | RestObject[]) => {
     broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
   };
   const global =
     (channel: string) =>
     (items: RestObject[]): void => {
       if (items.length > 0) publish(channel, items);
+    };
+  const oneByOne =
+    (channel: string) =>
+    (items: RestObject[]): void => {
+      for (const item of items) publish(channel, item);
     };
 
   const handlers: { [K in keyof ExchangeEvents]: (...args: ExchangeEvents[K]) => void } = {
@@ -21,8 +27,8 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
     fixtures: global('fixtures:global'),
     liveScores: global('fixtures:live_scores'),
     bestOdds: global('best_odds:global'),
-    trades: global('recent_trades:global'),
-    consolidatedTrades: global('recent_trades_consolidated:global'),
+    trades: oneByOne('recent_trades:global'),
+    consolidatedTrades: oneByOne('recent_trades_consolidated:global'),
     parlayMarkets: global('parlay_markets:global'),
     orders: ({ marketHash, exchangeEventId, orders }) => {
       if (orders.length === 0) return;

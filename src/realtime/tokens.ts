@@ -1,5 +1,5 @@
-// Realtime connection tokens: HS256 JWTs with `sub` = the API key's checksummed address, `key` = the API key's id
-// (so a revoked key's tokens stop working at once) and `exp`.
+// Realtime connection tokens: HS256 JWTs with `sub` = the checksummed address, `exp`, and either `key` = the API
+// key's id (so a revoked key's tokens stop working at once) or `wallet: true` for a wallet's own signed sign-in.
 // The HMAC secret is generated once per data dir and kept in the settings table, so tokens survive restarts.
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
@@ -10,7 +10,7 @@ import { isAddress } from '../protocol/address.js';
 const SECRET_SETTING = 'realtime.jwtSecret';
 
 export type TokenCheck =
-  | { ok: true; address: string; /** The API key's id. */ keyId: string; /** Seconds since the epoch. */ exp: number }
+  | { ok: true; address: string; /** The API key's id; undefined for a wallet sign-in. */ keyId: string | undefined; /** Seconds since the epoch. */ exp: number }
   | { ok: false; reason: 'expired' | 'invalid' | 'revoked' };
 
 function loadSecret(db: Db): Uint8Array {
@@ -44,9 +44,10 @@ export class RealtimeTokens {
     private readonly isKeyLive: (keyId: string) => boolean,
   ) {}
 
-  issue(address: string, keyId: string): Promise<string> {
+  /** A token for an API key's address, or (without keyId) for a wallet that proved its address by signing. */
+  issue(address: string, keyId?: string): Promise<string> {
     const iat = Math.floor(this.now() / 1000);
-    return new SignJWT({ key: keyId })
+    return new SignJWT(keyId === undefined ? { wallet: true } : { key: keyId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(address)
       .setIssuedAt(iat)
@@ -62,10 +63,11 @@ export class RealtimeTokens {
         requiredClaims: ['sub', 'exp'],
       });
       const keyId = payload.key;
-      if (!isAddress(payload.sub) || typeof payload.exp !== 'number' || typeof keyId !== 'string') {
+      const bound = typeof keyId === 'string' || (keyId === undefined && payload.wallet === true);
+      if (!isAddress(payload.sub) || typeof payload.exp !== 'number' || !bound) {
         return { ok: false, reason: 'invalid' };
       }
-      if (!this.isKeyLive(keyId)) return { ok: false, reason: 'revoked' };
+      if (keyId !== undefined && !this.isKeyLive(keyId)) return { ok: false, reason: 'revoked' };
       return { ok: true, address: payload.sub, keyId, exp: payload.exp };
     } catch (err) {
       return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };

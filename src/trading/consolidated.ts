@@ -2,9 +2,10 @@
 // market, aggregating that bettor's per-order trades of the fill. A quarter-line bet is three entries: its two legs
 // and a synthetic parent on the quarter-line market that sums them.
 //
-// Units: totalStake and totalReturn are wei strings (sums of `stake` and of settlement payouts); netReturn,
-// crosschainNetReturn, settleNetReturnValue and totalBetTimeValue are human-unit strings and netReturnBetTimeValue
-// a human-unit number, as netReturn and betTimeValue on /trades. Returns are 0 until the entry's trades settle.
+// Units: every amount is in base-token units, exact (no floating point): totalStake and totalReturn (sums of
+// `stake` and of settlement payouts), netReturn, crosschainNetReturn, settleNetReturnValue and totalBetTimeValue are
+// decimal strings such as "40" or "12.5", netReturnBetTimeValue a number, as netReturn and betTimeValue on /trades;
+// weightedAverageOdds stays 10^20-scaled. Returns are 0 until the entry's trades settle.
 // Fills still waiting on the chain (PENDING) are not listed: a consolidated trade is SUCCESS or FAILED.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -96,11 +97,11 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
     fillOrderHash: first.fillHash,
     chainVersion: cc.chainVersion,
     tradeStatus: first.status,
-    totalStake: totalStake.toString(),
+    totalStake: toHumanUnits(totalStake, d),
     totalBetTimeValue: toHumanUnits(totalStake, d),
     weightedAverageOdds: weightedAverageOdds.toString(),
     netReturn: toHumanUnits(netReturn, d),
-    totalReturn: totalReturn.toString(),
+    totalReturn: toHumanUnits(totalReturn, d),
     // Oddex settles on one chain: nothing is bridged, so the cross-chain net return is the net return.
     crosschainNetReturn: toHumanUnits(netReturn, d),
     netReturnBetTimeValue: toHumanNumber(netReturn, d),

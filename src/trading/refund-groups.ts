@@ -69,19 +69,36 @@ export function refundGroups(refunds: readonly RefundEvent[], f: RefundFilter, d
   }));
 }
 
+/** A group as ce_refunds:{bettor} carries it: the spec's `totalRefunded` (number) in place of the REST total. */
+export type ChannelRefundGroup = {
+  marketHash: string;
+  baseToken: string;
+  totalRefunded: number;
+  events: Record<string, unknown>[];
+};
+
+const toChannelGroup = (g: RefundGroup): ChannelRefundGroup => ({
+  marketHash: g.marketHash,
+  baseToken: g.baseToken,
+  totalRefunded: g.totalRefundedBetTimeValue,
+  events: g.events,
+});
+
 /**
- * Publications after a commit: for each bettor paid refunds, their groups (all of each group's events, newest
- * first, as GET /trades/portfolio/refunds with sortAsc=false shows them) on the markets of those refunds.
+ * Publications after a commit: for each bettor paid refunds, their groups (all of each group's events, maker and
+ * taker alike, newest first) on the markets of those refunds.
  */
 export function changedRefundGroups(
   readModels: TradingReadModels,
   paid: readonly RefundEvent[],
   decimals: number,
-): { bettor: string; groups: RefundGroup[] }[] {
+): { bettor: string; groups: ChannelRefundGroup[] }[] {
   const markets = new Map<string, Set<string>>();
   for (const r of paid) markets.set(r.bettor, (markets.get(r.bettor) ?? new Set<string>()).add(r.marketHash));
   return [...markets].map(([bettor, touched]) => ({
     bettor,
-    groups: refundGroups(readModels.refundsOf(bettor), { bettor }, decimals, false).filter((g) => touched.has(g.marketHash)),
+    groups: refundGroups(readModels.refundsOf(bettor), { bettor }, decimals, false)
+      .filter((g) => touched.has(g.marketHash))
+      .map(toChannelGroup),
   }));
 }

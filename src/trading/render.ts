@@ -27,6 +27,18 @@ export function orderToRest(o: OrderView): Record<string, unknown> {
   };
 }
 
+/** Open orders are on the book (ACTIVE, or INACTIVE while an exhausting fill is pending). */
+const isOnBook = (o: OrderView) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
+
+/**
+ * An order as the order channels carry it: the GET /orders object plus what realtime clients track books by,
+ * `status` (`ACTIVE` while the order is on the book, `INACTIVE` once it left: filled, cancelled or expired) and
+ * `updateTime` (ms of the last change, to order two updates of one order).
+ */
+export function orderToChannel(o: OrderView): Record<string, unknown> {
+  return { ...orderToRest(o), status: isOnBook(o) ? 'ACTIVE' : 'INACTIVE', updateTime: o.updatedAt };
+}
+
 export interface TradeRenderContext {
   decimals: number;
   chainVersion: string;

@@ -2,7 +2,7 @@
 // realtime feed (orders, trades and best odds rendered once per commit from the change records and put on the bus).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { MarketRecord } from '../catalogue/catalogue.js';
+import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
 import type { SettlementChain } from '../chain/settlement-chain.js';
 import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
@@ -12,7 +12,7 @@ import type { Command, MarketRef, MarketResult, OrderView, ResultOf } from '../e
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
-import { orderToRest, tradeToRest, type TradeRenderContext } from './render.js';
+import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
 
@@ -40,8 +40,8 @@ export interface TradingDeps {
   bus: EventBus;
   log: FastifyBaseLogger;
   now: () => number;
-  /** The catalogue's record of a market (for market types and labels). */
-  marketOf(marketHash: string): MarketRecord | undefined;
+  /** The catalogue's markets: types and labels, and which are closed in play. */
+  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfEvent'>;
   chain: SettlementChain;
   /** Where archived journal rows go. */
   archiveDir: string;
@@ -89,10 +89,15 @@ export class TradingService {
     this.render = {
       decimals: c.baseTokenDecimals,
       chainVersion: c.chainVersion,
-      marketType: (hash) => deps.marketOf(hash)?.type,
+      marketType: (hash) => deps.catalogue.getMarket(hash)?.type,
       hasRefunds,
     };
-    this.consolidated = { decimals: c.baseTokenDecimals, chainVersion: c.chainVersion, market: deps.marketOf, hasRefunds };
+    this.consolidated = {
+      decimals: c.baseTokenDecimals,
+      chainVersion: c.chainVersion,
+      market: (hash) => deps.catalogue.getMarket(hash),
+      hasRefunds,
+    };
   }
 
   /** The live engine: read its state through its accessors only. */
@@ -100,14 +105,35 @@ export class TradingService {
     return this.runner.engine;
   }
 
-  /** Rebuilds the engine (snapshot and journal tail), resubmits pending fills to the chain, starts the expiry sweep. */
+  /**
+   * Rebuilds the engine (snapshot and journal tail), resubmits pending fills to the chain, starts the expiry sweep.
+   * Orders still resting on markets closed in play (a stop between the fixture going live and their cancel) are
+   * cancelled now.
+   */
   start(): ReplayReport {
     const replayed = this.runner.replay();
     this.resetBestOdds();
     for (const fill of this.engine.pendingFills()) this.deps.chain.submit(fill.fillHash, fill.acceptedAt);
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
+    const catalogue = this.deps.catalogue;
+    const closed = this.engine.bookedMarkets().flatMap((h) => catalogue.getMarket(h) ?? []);
+    this.cancelRestingOrders(closed.filter((m) => catalogue.isClosedInPlay(m))).catch((err: unknown) =>
+      this.deps.log.error({ err }, 'cancelling orders of markets closed in play failed'),
+    );
     return replayed;
+  }
+
+  /** The fixture went live: pre-game quotes on its markets not enabled for in-play betting are cancelled. */
+  async fixtureWentLive(exchangeEventId: string): Promise<void> {
+    const catalogue = this.deps.catalogue;
+    await this.cancelRestingOrders(catalogue.marketsOfEvent(exchangeEventId).filter((m) => catalogue.isClosedInPlay(m)));
+  }
+
+  private async cancelRestingOrders(markets: readonly MarketRecord[]): Promise<void> {
+    const withOrders = markets.filter((m) => this.engine.openOrdersIn(m.marketHash).length > 0);
+    if (withOrders.length === 0) return;
+    await this.submit({ kind: 'cancelMarketOrders', at: this.deps.now(), marketHashes: withOrders.map((m) => m.marketHash) });
   }
 
   stop(): void {
@@ -163,20 +189,28 @@ export class TradingService {
     return {
       marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
-      tradeable: market.status === 'ACTIVE',
+      tradeable: market.status === 'ACTIVE' && !this.deps.catalogue.isClosedInPlay(market),
       ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
     };
   }
 
-  /** Best odds of one market as GET /orders/odds/best reports it. */
-  bestOddsEntry(marketHash: string): Record<string, unknown> {
-    const side = (one: boolean) =>
-      this.bestOdds.get(`${marketHash}:${one}`) ?? { percentageOdds: null, updatedAt: 0 };
+  /**
+   * Best odds of one market as GET /orders/odds/best reports it: a side without orders is left out, and a market
+   * without any orders has no entry (undefined), so no percentageOdds is ever null.
+   */
+  bestOddsEntry(marketHash: string): Record<string, unknown> | undefined {
+    const side = (one: boolean) => {
+      const best = this.bestOdds.get(`${marketHash}:${one}`);
+      return best?.percentageOdds ? { percentageOdds: best.percentageOdds, updatedAt: best.updatedAt } : undefined;
+    };
+    const outcomeOne = side(true);
+    const outcomeTwo = side(false);
+    if (!outcomeOne && !outcomeTwo) return undefined;
     return {
       marketHash,
       baseToken: this.deps.config.baseTokenAddress,
-      outcomeOne: side(true),
-      outcomeTwo: side(false),
+      ...(outcomeOne ? { outcomeOne } : {}),
+      ...(outcomeTwo ? { outcomeTwo } : {}),
     };
   }
 
@@ -188,7 +222,10 @@ export class TradingService {
     for (const marketHash of this.engine.bookedMarkets()) this.refreshBestOdds(marketHash, now);
   }
 
-  /** Returns the sides whose best odds moved. */
+  /**
+   * Returns the best_odds:global items of the sides whose best odds moved to a price. A side that lost its last
+   * order is remembered but not published: no percentageOdds on the wire is ever null.
+   */
   private refreshBestOdds(marketHash: string, at: number): Record<string, unknown>[] {
     const moved: Record<string, unknown>[] = [];
     for (const one of [true, false]) {
@@ -198,12 +235,16 @@ export class TradingService {
       if (previous && previous.percentageOdds === odds) continue;
       if (!previous && odds === null) continue;
       this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
+      if (odds === null) continue;
+      const market = this.deps.catalogue.getMarket(marketHash);
       moved.push({
         marketHash,
         baseToken: this.deps.config.baseTokenAddress,
         isMakerBettingOutcomeOne: one,
         percentageOdds: odds,
         updatedAt: at,
+        sportId: market?.sportId ?? 0,
+        leagueId: market?.leagueId ?? 0,
       });
     }
     return moved;
@@ -253,7 +294,7 @@ export class TradingService {
       else byMarket.set(o.marketHash, [o]);
     }
     for (const [marketHash, orders] of byMarket) {
-      bus.emit('orders', { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToRest) });
+      bus.emit('orders', { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) });
     }
     const moved = [...byMarket.keys()].flatMap((m) => this.refreshBestOdds(m, at));
     if (moved.length > 0) bus.emit('bestOdds', moved);

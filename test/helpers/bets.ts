@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateKeyAccount } from 'viem';
 import { defaultConfig } from '../../src/config.js';
 import type { TestExchange } from './server.js';
-import { USDC, signedFill, signedOrder, type FillInput } from './wallets.js';
+import { USDC, newWallet, signedFill, signedOrder, type FillInput } from './wallets.js';
 
 /** Fast confirmations, no betting delay, no rate limits. */
 export const betTestConfig = () => ({
@@ -61,6 +61,13 @@ export async function createFixtureMarket(ex: TestExchange, cat: TestCatalogue, 
 
 export const fund = (ex: TestExchange, w: PrivateKeyAccount, amount: bigint) =>
   adminOk(ex, '/admin/faucet', { address: w.address, amount: amount.toString() });
+
+/** A new wallet holding `amount` of the base token. */
+export async function fundedWallet(ex: TestExchange, amount = 1000n * USDC): Promise<PrivateKeyAccount> {
+  const w = newWallet();
+  await fund(ex, w, amount);
+  return w;
+}
 
 export const balanceOf = async (ex: TestExchange, w: PrivateKeyAccount) => (await ex.get(`/balances/${w.address}`)).body.data;
 

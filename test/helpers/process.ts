@@ -16,7 +16,8 @@ export interface ChildExchange {
 export function spawnExchange(env: Record<string, string>): Promise<ChildExchange> {
   const child = spawn(process.execPath, [...(process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ...env },
+    // No demo bots unless a test asks: they would trade alongside the test's own orders.
+    env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO_LIQUIDITY: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

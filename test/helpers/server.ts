@@ -31,6 +31,8 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     host: '127.0.0.1',
     dataDir,
     demo: false,
+    // Tests that seed the demo catalogue check it as seeded: no demo bots moving books and main lines.
+    demoLiquidity: false,
     logLevel: 'silent',
     adminToken: TEST_ADMIN_TOKEN,
     ...overrides,

@@ -1,0 +1,27 @@
+// Response data of the operator routes and health checks.
+import { Type } from '@sinclair/typebox';
+import { IsoDate, Nullable } from './envelope.js';
+import { Balance } from './trading.js';
+
+export const ApiKeyCreated = Type.Object({
+  id: Type.String(),
+  apiKey: Type.String({ description: 'shown once; stored hashed' }),
+  address: Type.String(),
+});
+
+export const ApiKeyRevoked = Type.Object({ id: Type.String(), revoked: Type.Boolean() });
+
+export const Account = Type.Composite([
+  Balance,
+  Type.Object({
+    openOrders: Type.Integer(),
+    restricted: Type.Boolean(),
+    restrictedUntil: Nullable(IsoDate),
+    recentShortfalls: Type.Array(IsoDate),
+  }),
+]);
+
+export const Transfer = Type.Object({ from: Balance, to: Balance });
+
+export const Live = Type.Object({ live: Type.Boolean() });
+export const Ready = Type.Object({ ready: Type.Boolean() });

@@ -1,0 +1,263 @@
+// Trader commands: markets to bets, signed with the wallet key (ODDEX_PRIVATE_KEY or a key file).
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, takerOddsOf } from '../../sdk/index.js';
+import type { Order, Trade } from '../../sdk/index.js';
+import { amount, integer, outcomeSide, pct, percentOdds, TOKEN_DECIMALS, type CliContext } from '../context.js';
+import { UsageError } from '../credentials.js';
+import { record, table, toJson } from '../output.js';
+import { positionsOf } from '../positions.js';
+
+const units = (wei: bigint) => formatUnits(wei, TOKEN_DECIMALS);
+const side = (one: boolean) => (one ? 'one' : 'two');
+
+const orderRows = (orders: readonly Order[]) =>
+  orders.map((o) => ({
+    orderHash: o.orderHash,
+    market: o.marketHash.slice(0, 10) + '…',
+    makerOutcome: side(o.isMakerBettingOutcomeOne),
+    makerOdds: pct(o.percentageOdds),
+    size: units(o.totalBetSize),
+    filled: units(o.fillAmount + o.pendingFillAmount),
+    status: o.orderStatus,
+  }));
+
+const tradeRows = (trades: readonly Trade[]) =>
+  trades.map((t) => ({
+    fillHash: t.fillHash.slice(0, 12) + '…',
+    market: t.marketHash.slice(0, 10) + '…',
+    role: t.maker ? 'maker' : 'taker',
+    outcome: side(t.bettingOutcomeOne),
+    odds: pct(t.odds),
+    stake: units(t.stake),
+    status: t.tradeStatus,
+    settled: t.settled,
+    netReturn: t.settled ? t.netReturn : '',
+  }));
+
+export function registerTraderCommands(program: Command, cli: CliContext): void {
+  program
+    .command('wallet')
+    .description('create a new wallet key file (mode 600) and print its address')
+    .argument('<file>', 'where to write the private key')
+    .action((file: string) => {
+      const key = generatePrivateKey();
+      writeFileSync(file, key + '\n', { mode: 0o600, flag: 'wx' });
+      const address = privateKeyAccount(key).address;
+      cli.print({ address, keyFile: file }, () => `${address}\n(key written to ${file}; use ODDEX_KEY_FILE=${file})`);
+    });
+
+  program
+    .command('address')
+    .description('the address of the configured wallet key')
+    .action(() => {
+      const address = cli.client(true).address;
+      cli.print({ address }, () => address);
+    });
+
+  program
+    .command('balance')
+    .argument('[address]', 'default: the wallet')
+    .description('free balance, escrow and open-order exposure')
+    .action(async (address?: string) => {
+      const b = await (address ? cli.client() : cli.client(true)).balance(address);
+      cli.print(b, () => record({ address: b.address, balance: units(b.balance), escrowed: units(b.escrowed), openExposure: units(b.openExposure) }));
+    });
+
+  program
+    .command('search')
+    .argument('<query>', 'part of a team name (3 to 100 characters)')
+    .description('active fixtures by team name')
+    .action(async (query: string) => {
+      const hits = await cli.client().search(query);
+      cli.print(hits, () =>
+        table(hits.map((h) => ({ eventId: h.eventId, game: `${h.teamOneName} v ${h.teamTwoName}`, league: h.leagueLabel, starts: new Date(h.gameTime * 1000).toISOString().slice(0, 16).replace('T', ' '), types: h.type.join(',') }))),
+      );
+    });
+
+  program
+    .command('book')
+    .argument('<marketHash>')
+    .description('the order book of a market, as a taker sees it')
+    .action(async (marketHash: string) => {
+      const client = cli.client();
+      const [orders, [market]] = await Promise.all([client.allOrders({ marketHashes: [marketHash] }), client.findMarkets([marketHash])]);
+      const levels = (takerOnOne: boolean) => {
+        const byOdds = new Map<bigint, bigint>();
+        for (const o of orders) {
+          if (o.isMakerBettingOutcomeOne === takerOnOne || o.orderStatus !== 'ACTIVE') continue;
+          const left = o.totalBetSize - o.fillAmount - o.pendingFillAmount;
+          const takerSpace = (left * takerOddsOf(o.percentageOdds)) / o.percentageOdds;
+          byOdds.set(o.percentageOdds, (byOdds.get(o.percentageOdds) ?? 0n) + takerSpace);
+        }
+        return [...byOdds].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([makerOdds, stake]) => ({ takerOdds: takerOddsOf(makerOdds), availableStake: stake }));
+      };
+      const book = { marketHash, outcomeOne: levels(true), outcomeTwo: levels(false) };
+      cli.print(book, () => {
+        const render = (name: string, ls: { takerOdds: bigint; availableStake: bigint }[]) =>
+          `back ${name}\n` + table(ls.map((l) => ({ odds: pct(l.takerOdds), decimal: (1e20 / Number(l.takerOdds)).toFixed(3), available: units(l.availableStake) })));
+        return [render(market?.outcomeOneName ?? 'outcome one', book.outcomeOne), render(market?.outcomeTwoName ?? 'outcome two', book.outcomeTwo)].join('\n\n');
+      });
+    });
+
+  program
+    .command('best')
+    .argument('<marketHashes...>')
+    .description('best maker odds per outcome')
+    .action(async (marketHashes: string[]) => {
+      const best = await cli.client().bestOdds({ marketHashes });
+      cli.print(best, () =>
+        table(best.map((b) => ({ marketHash: b.marketHash, makerOne: pct(b.outcomeOne?.percentageOdds), makerTwo: pct(b.outcomeTwo?.percentageOdds) }))),
+      );
+    });
+
+  program
+    .command('post')
+    .description('post a maker order (signed by the wallet)')
+    .requiredOption('--market <hash>', 'market hash')
+    .requiredOption('--outcome <one|two>', 'the outcome the maker backs')
+    .requiredOption('--odds <percent>', "the maker's odds in percent, rounded to the ladder (e.g. 52.5)")
+    .requiredOption('--size <amount>', 'what the maker risks, in base-token units')
+    .option('--expires-in <seconds>', 'lifetime (default one day)', integer)
+    .action(async (o: { market: string; outcome: string; odds: string; size: string; expiresIn?: number }) => {
+      const client = cli.client(true);
+      const params = await client.params();
+      const result = await client.postOrders([
+        {
+          marketHash: o.market,
+          isMakerBettingOutcomeOne: outcomeSide(o.outcome),
+          percentageOdds: percentOdds(o.odds, params.oddsLadderStepSize),
+          totalBetSize: amount(o.size),
+          ...(o.expiresIn !== undefined ? { expiresInSeconds: o.expiresIn } : {}),
+        },
+      ]);
+      cli.print(result, () => table(result.orders.map((r) => ({ orderHash: r.orderHash, status: r.status }))));
+      if (result.inserted !== result.orders.length) process.exitCode = 1;
+    });
+
+  program
+    .command('fill')
+    .description('bet as a taker against the book (signed by the wallet)')
+    .requiredOption('--market <hash>', 'market hash')
+    .requiredOption('--outcome <one|two>', 'the outcome you back')
+    .requiredOption('--stake <amount>', 'stake in base-token units')
+    .option('--odds <percent>', 'worst acceptable odds in percent (default: the best available)')
+    .option('--slippage <percent>', 'tolerance below --odds, 0 to 100', integer, 0)
+    .action(async (o: { market: string; outcome: string; stake: string; odds?: string; slippage: number }) => {
+      const client = cli.client(true);
+      const onOne = outcomeSide(o.outcome);
+      let desiredOdds = o.odds === undefined ? undefined : percentOdds(o.odds);
+      if (desiredOdds === undefined) {
+        const [best] = await client.bestOdds({ marketHashes: [o.market] });
+        // A taker on one matches makers on two.
+        const makerOdds = onOne ? best?.outcomeTwo?.percentageOdds : best?.outcomeOne?.percentageOdds;
+        if (makerOdds === undefined) throw new UsageError('no orders to fill on that side; give --odds to try anyway');
+        desiredOdds = takerOddsOf(makerOdds);
+      }
+      const stake = amount(o.stake);
+      const fill = await client.fill({ marketHash: o.market, isTakerBettingOutcomeOne: onOne, stakeWei: stake, desiredOdds, oddsSlippage: o.slippage });
+      cli.print(fill, () =>
+        record({
+          fillHash: fill.fillHash,
+          filled: units(fill.totalFilled),
+          averageOdds: pct(fill.averageOdds),
+          partial: fill.isPartialFill,
+          payoutIfWon: units(payoutFor(fill.totalFilled, fill.averageOdds)),
+        }),
+      );
+    });
+
+  program
+    .command('cancel')
+    .description('cancel the wallet\'s orders: by hash, by event, or all')
+    .argument('[orderHashes...]')
+    .option('--event <id>', 'every order on markets of this event')
+    .option('--all', 'every open order')
+    .action(async (orderHashes: string[], o: { event?: string; all?: boolean }) => {
+      const chosen = [orderHashes.length > 0, o.event !== undefined, Boolean(o.all)].filter(Boolean).length;
+      if (chosen !== 1) throw new UsageError('give order hashes, or --event <id>, or --all');
+      const client = cli.client(true);
+      const r = o.all ? await client.cancelAll() : o.event ? await client.cancelEvent(o.event) : await client.cancelOrders(orderHashes);
+      cli.print(r, () =>
+        [`cancelled ${r.cancelledCount}`, ...r.notCancelled.map((n) => `not cancelled ${n.orderHash}: ${n.reason}`)].join('\n'),
+      );
+    });
+
+  program
+    .command('orders')
+    .description("the wallet's open orders (or another maker's)")
+    .option('--maker <address>')
+    .option('--market <hash>')
+    .action(async (o: { maker?: string; market?: string }) => {
+      const client = o.maker ? cli.client() : cli.client(true);
+      const orders = await client.allOrders({ maker: o.maker ?? client.address, ...(o.market ? { marketHashes: [o.market] } : {}) });
+      cli.print(orders, () => table(orderRows(orders)));
+    });
+
+  program
+    .command('trades')
+    .description("the wallet's trades, newest first")
+    .option('--bettor <address>')
+    .option('--market <hash>')
+    .option('--limit <n>', 'page size (max 300)', integer, 50)
+    .action(async (o: { bettor?: string; market?: string; limit: number }) => {
+      const client = o.bettor ? cli.client() : cli.client(true);
+      const page = await client.trades({ bettor: o.bettor ?? client.address, pageSize: o.limit, ...(o.market ? { marketHashes: [o.market] } : {}) });
+      cli.print(page.trades, () => table(tradeRows(page.trades)));
+    });
+
+  program
+    .command('positions')
+    .description('positions per market with profit and loss: settled, and for each outcome if unsettled')
+    .option('--bettor <address>')
+    .action(async (o: { bettor?: string }) => {
+      const client = o.bettor ? cli.client() : cli.client(true);
+      const bettor = o.bettor ?? client.address;
+      const trades: Trade[] = [];
+      let key: string | undefined;
+      do {
+        const page = await client.trades({ bettor, pageSize: 300, ...(key ? { paginationKey: key } : {}) });
+        trades.push(...page.trades);
+        key = page.nextKey || undefined;
+      } while (key);
+      const positions = positionsOf(trades, TOKEN_DECIMALS);
+      cli.print(positions, () =>
+        table(
+          positions.map((p) => ({
+            market: p.marketHash.slice(0, 10) + '…',
+            trades: p.trades,
+            staked: units(p.staked),
+            settledPnl: units(p.settledPnl),
+            ifOneWins: units(p.openPnlIfOne),
+            ifTwoWins: units(p.openPnlIfTwo),
+            pending: p.pending,
+          })),
+        ),
+      );
+    });
+
+  program
+    .command('watch')
+    .argument('<channel>', 'e.g. best_odds:global, order_book:market_<hash>, recent_trades:global, active_orders:<address>')
+    .description('print a realtime channel\'s publications as they come (needs ODDEX_API_KEY)')
+    .option('--count <n>', 'stop after this many publications', integer)
+    .option('--timeout <seconds>', 'stop after this long', integer)
+    .action(async (channel: string, o: { count?: number; timeout?: number }) => {
+      const realtime = cli.client().realtime();
+      let seen = 0;
+      await new Promise<void>((resolve, reject) => {
+        const timer = o.timeout ? setTimeout(resolve, o.timeout * 1000) : undefined;
+        realtime.subscribe(channel, {
+          onSubscribed: (ctx) => process.stderr.write(`subscribed to ${channel}${ctx.wasRecovering ? (ctx.recovered ? ' (recovered)' : ' (continuity lost)') : ''}\n`),
+          onPublication: (data, ctx) => {
+            process.stdout.write((cli.opts.json ? JSON.stringify({ offset: ctx.offset, data }) : `#${ctx.offset} ${toJson(data)}`) + '\n');
+            if (o.count !== undefined && ++seen >= o.count) {
+              clearTimeout(timer);
+              resolve();
+            }
+          },
+          onError: reject,
+        });
+      }).finally(() => realtime.close());
+    });
+}

@@ -1,0 +1,133 @@
+// Demo liquidity: with demo mode on, the exchange quotes its own demo markets from the first start. A few maker
+// wallets (kept in the data dir, funded once) each run the reference market maker on a share of the active
+// markets, and a demo taker bets now and then. Everything goes through the public HTTP and realtime API of the
+// exchange's own URL, exactly as an outside bot would.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type pino from 'pino';
+import { WebSocket } from 'ws';
+import { generatePrivateKey, OddexAdmin, OddexClient, privateKeyAccount, type Market } from '../sdk/index.js';
+import { MarketMaker } from '../../examples/market-maker/market-maker.js';
+import { DemoTaker } from './demo-taker.js';
+
+const USDC = 1_000_000n;
+
+export interface DemoLiquidityOptions {
+  url: string;
+  adminToken: string;
+  dataDir: string;
+  log: pino.Logger;
+  makers?: number;
+  /** Funds each maker gets when its balance is below half of this. */
+  makerFunds?: bigint;
+  takerFunds?: bigint;
+  orderSize?: bigint;
+  spread?: number;
+}
+
+interface DemoWallets {
+  makers: { privateKey: string; apiKey: string }[];
+  taker: { privateKey: string };
+}
+
+/** The same maker always quotes the same markets: a share chosen by the market hash. */
+const shareOf = (marketHash: string, makers: number) => parseInt(marketHash.slice(2, 10), 16) % makers;
+
+/** A fair probability for outcome one, stable per market, between 30% and 70%. */
+export const demoFairProbability = (m: Market) => 0.3 + (parseInt(m.marketHash.slice(10, 18), 16) % 400) / 1000;
+
+export class DemoLiquidity {
+  private readonly makers: MarketMaker[] = [];
+  private taker: DemoTaker | undefined;
+  private readonly clients: OddexClient[] = [];
+  private stopped = false;
+  private starting: Promise<void> | undefined;
+
+  constructor(private readonly o: DemoLiquidityOptions) {}
+
+  /** Funds the wallets and starts the bots; resolves once every maker has posted its first quotes. */
+  start(): Promise<void> {
+    this.starting ??= this.run();
+    return this.starting;
+  }
+
+  private async run(): Promise<void> {
+    const { url, log } = this.o;
+    const admin = new OddexAdmin({ url, adminToken: this.o.adminToken });
+    const wallets = await this.wallets(admin);
+    const makerFunds = this.o.makerFunds ?? 1_000_000n * USDC;
+    const fund = async (client: OddexClient, amount: bigint) => {
+      if ((await client.balance()).balance < amount / 2n) await admin.faucet(client.address, amount);
+    };
+
+    // Markets are read once per refresh and shared by the bots.
+    let cached: { at: number; markets: Promise<Market[]> } | undefined;
+    const reader = new OddexClient({ url });
+    const activeMarkets = () => {
+      if (!cached || Date.now() - cached.at > 30_000) cached = { at: Date.now(), markets: reader.allActiveMarkets() };
+      return cached.markets;
+    };
+
+    const count = wallets.makers.length;
+    await Promise.all(
+      wallets.makers.map(async (w, i) => {
+        const client = new OddexClient({ url, signer: w.privateKey, apiKey: w.apiKey, WebSocket });
+        this.clients.push(client);
+        await fund(client, makerFunds);
+        if (this.stopped) return;
+        const maker = new MarketMaker({
+          client,
+          markets: async () => (await activeMarkets()).filter((m) => shareOf(m.marketHash, count) === i),
+          fairProbability: demoFairProbability,
+          spread: this.o.spread ?? 0.04,
+          orderSize: this.o.orderSize ?? 20n * USDC,
+          heartbeatSeconds: 30,
+          marketRefreshMs: 30_000,
+          log: (message, fields) => log.debug({ maker: i, ...fields }, message),
+        });
+        this.makers.push(maker);
+        await maker.start();
+        log.info({ maker: client.address, stats: maker.stats }, 'demo market maker quoting');
+      }),
+    );
+    if (this.stopped) return;
+
+    const takerClient = new OddexClient({ url, signer: wallets.taker.privateKey });
+    this.clients.push(takerClient);
+    await fund(takerClient, this.o.takerFunds ?? 10_000n * USDC);
+    this.taker = new DemoTaker({
+      client: takerClient,
+      marketHashes: async () => (await activeMarkets()).map((m) => m.marketHash),
+      minStake: USDC,
+      maxStake: 5n * USDC,
+      log: (message, fields) => log.debug(fields ?? {}, message),
+    });
+    if (!this.stopped) this.taker.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    // The makers stop first: a first round of quotes still posting ends after its current request.
+    // Their orders stay in the book; the heartbeat cancels them if the exchange stays down.
+    await Promise.all(this.makers.map((m) => m.stop().catch(() => {})));
+    await this.starting?.catch(() => {});
+    await this.taker?.stop();
+    for (const c of this.clients) c.close();
+  }
+
+  /** Wallets and API keys from the data dir, created (and their keys issued) on the first start. */
+  private async wallets(admin: OddexAdmin): Promise<DemoWallets> {
+    const file = join(this.o.dataDir, 'demo-wallets.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoWallets;
+    const makers = await Promise.all(
+      Array.from({ length: this.o.makers ?? 3 }, async () => {
+        const privateKey = generatePrivateKey();
+        const { apiKey } = await admin.createApiKey(privateKeyAccount(privateKey).address);
+        return { privateKey, apiKey };
+      }),
+    );
+    const wallets: DemoWallets = { makers, taker: { privateKey: generatePrivateKey() } };
+    writeFileSync(file, JSON.stringify(wallets, null, 2) + '\n', { mode: 0o600 });
+    return wallets;
+  }
+}

@@ -1,0 +1,64 @@
+// Wire records to the client's types: decimal-string amounts and odds become bigint, nothing else changes.
+import type {
+  Balance,
+  BestOdds,
+  BestOddsSide,
+  CancelResult,
+  ConsolidatedTrade,
+  FillResult,
+  Order,
+  RefundGroup,
+  Trade,
+} from './types.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Wire = any;
+
+const big = (v: unknown): bigint => BigInt(v as string);
+
+export const parseOrder = (o: Wire): Order => ({
+  ...o,
+  totalBetSize: big(o.totalBetSize),
+  percentageOdds: big(o.percentageOdds),
+  fillAmount: big(o.fillAmount),
+  pendingFillAmount: big(o.pendingFillAmount ?? '0'),
+});
+
+export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds) });
+
+export const parseConsolidatedTrade = (t: Wire): ConsolidatedTrade => ({ ...t, weightedAverageOdds: big(t.weightedAverageOdds) });
+
+const parseBestSide = (s: Wire): BestOddsSide | undefined =>
+  s && s.percentageOdds !== null && s.percentageOdds !== undefined
+    ? { percentageOdds: big(s.percentageOdds), updatedAt: s.updatedAt }
+    : undefined;
+
+export function parseBestOdds(b: Wire): BestOdds {
+  const one = parseBestSide(b.outcomeOne);
+  const two = parseBestSide(b.outcomeTwo);
+  return { marketHash: b.marketHash, baseToken: b.baseToken, ...(one ? { outcomeOne: one } : {}), ...(two ? { outcomeTwo: two } : {}) };
+}
+
+export const parseRefundGroup = (g: Wire): RefundGroup => ({
+  ...g,
+  events: (g.events as Wire[]).map((e) => ({ ...e, amount: big(e.amount) })),
+});
+
+export const parseBalance = (b: Wire): Balance => ({
+  ...b,
+  balance: big(b.balance),
+  escrowed: big(b.escrowed),
+  openExposure: big(b.openExposure),
+  pendingTakerStake: big(b.pendingTakerStake ?? '0'),
+});
+
+export const parseFill = (f: Wire): FillResult => ({ ...f, totalFilled: big(f.totalFilled), averageOdds: big(f.averageOdds) });
+
+export const parseCancel = (c: Wire): CancelResult => ({
+  cancelledCount: c.cancelledCount,
+  orders: (c.orders as Wire[]).map((o) => ({
+    orderHash: o.orderHash,
+    pendingFills: (o.pendingFills as Wire[]).map((p) => ({ fillHash: p.fillHash, pendingFillAmount: big(p.pendingFillAmount) })),
+  })),
+  notCancelled: c.notCancelled ?? [],
+});

@@ -1,0 +1,276 @@
+// The exchange's records as the client returns them (spec section 2, DECISIONS.md): the wire fields, with
+// wei amounts and 10^20-scaled odds as bigint. Human-unit fields stay as the server sends them.
+
+export type Outcome = 0 | 1 | 2;
+
+export interface Metadata {
+  executorAddress: string;
+  oracleFees: Record<string, Record<string, string>>;
+  exchangeAffiliate: { address: string; amount: string };
+  makerOrderMinimums: Record<string, string>;
+  takerMinimums: Record<string, string>;
+  addresses: Record<string, Record<string, string>>;
+  EIP712FillHasher: string;
+  TokenTransferProxy: string;
+  oddsLadderStepSize: number;
+  popularSports: number[];
+  leagueOrderingBySport: Record<string, number[]>;
+  cashoutFee: string;
+  crosschainFees: Record<string, number>;
+  chainVersion: string;
+  domainVersion: string;
+  chainId: number;
+  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  [more: string]: unknown;
+}
+
+/** What signing and validation need from /metadata, read once per client. */
+export interface ExchangeParams {
+  chainId: number;
+  baseToken: string;
+  baseTokenSymbol: string;
+  executor: string;
+  fillHasher: string;
+  domainVersion: string;
+  domainNames: Metadata['domainNames'];
+  oddsLadderStepSize: number;
+  makerMinimum: bigint;
+  takerMinimum: bigint;
+}
+
+export interface Market {
+  status: string;
+  marketHash: string;
+  outcomeOneName: string;
+  outcomeTwoName: string;
+  outcomeVoidName: string;
+  teamOneName: string;
+  teamTwoName: string;
+  type: number;
+  gameTime: number;
+  line?: number;
+  exchangeEventId: string;
+  liveEnabled: boolean;
+  sportLabel: string;
+  sportId: number;
+  leagueId: number;
+  leagueLabel: string;
+  group1: string;
+  chainVersion: string;
+  mainLine?: boolean;
+  isQuarterLineMarket?: boolean;
+  reportedDate?: number | string;
+  outcome?: number;
+  teamOneScore?: number;
+  teamTwoScore?: number;
+  [more: string]: unknown;
+}
+
+export interface MarketPage {
+  markets: Market[];
+  nextKey?: string;
+}
+
+export interface SearchResult {
+  eventId: string;
+  gameTime: number;
+  teamOneName: string;
+  teamTwoName: string;
+  sportId: number;
+  leagueId: number;
+  leagueLabel: string;
+  type: number[];
+}
+
+export interface Sport {
+  sportId: number;
+  label: string;
+}
+
+export interface League {
+  leagueId: number;
+  label: string;
+  sportId: number;
+  active: boolean;
+}
+
+export interface Team {
+  id: number;
+  name: string;
+  sport: { sportId: number; label: string; active: boolean };
+}
+
+export interface Fixture {
+  participantOneName: string;
+  participantTwoName: string;
+  startDate: string;
+  status: number;
+  leagueId: number;
+  leagueLabel: string;
+  sportId: number;
+  eventId: string;
+}
+
+/** A live score (spec 2.6): the same record the exchange's catalogue serves. */
+export type { LiveScore } from '../catalogue/model.js';
+
+export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPIRED';
+
+export interface Order {
+  orderHash: string;
+  marketHash: string;
+  maker: string;
+  totalBetSize: bigint;
+  percentageOdds: bigint;
+  fillAmount: bigint;
+  pendingFillAmount: bigint;
+  baseToken: string;
+  executor: string;
+  expiry: number;
+  apiExpiry: number;
+  salt: string;
+  isMakerBettingOutcomeOne: boolean;
+  signature: string;
+  exchangeEventId: string;
+  orderStatus: OrderStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BestOddsSide {
+  percentageOdds: bigint;
+  updatedAt: number;
+}
+
+export interface BestOdds {
+  marketHash: string;
+  baseToken: string;
+  /** Best maker odds on outcome one (a taker backing outcome two gets the complement); absent without orders. */
+  outcomeOne?: BestOddsSide;
+  outcomeTwo?: BestOddsSide;
+}
+
+export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+export interface Trade {
+  baseToken: string;
+  bettor: string;
+  stake: bigint;
+  normalizedStake: string;
+  odds: bigint;
+  orderHash: string;
+  marketHash: string;
+  maker: boolean;
+  bettingOutcomeOne: boolean;
+  settled: boolean;
+  betTimeValue: number;
+  settleValue: number;
+  fillHash: string;
+  tradeStatus: TradeStatus;
+  valid: boolean;
+  betType: number;
+  settleDate?: string;
+  outcome?: number;
+  settleTxHash?: string;
+  contractsVersion: string;
+  fillOrderHash: string;
+  chainVersion: string;
+  exchangeEventId: string;
+  netReturn: string;
+  settleNetReturnValue: string;
+  marketHasRefunds: boolean;
+  isQuarterLineLeg: boolean;
+  quarterLineParentMarketHash?: string;
+  /** UNIX seconds on /trades, ISO 8601 on /trades/orders. */
+  betTime: number | string;
+  _id?: string;
+  id?: string;
+  [more: string]: unknown;
+}
+
+export interface TradePage {
+  trades: Trade[];
+  nextKey?: string;
+  pageSize?: number;
+}
+
+export interface ConsolidatedTrade {
+  baseToken: string;
+  bettor: string;
+  marketHash: string;
+  fillHash: string;
+  tradeStatus: 'SUCCESS' | 'FAILED';
+  totalStake: string;
+  weightedAverageOdds: bigint;
+  netReturn: string;
+  totalReturn: string;
+  maker: boolean;
+  settled: boolean;
+  bettingOutcome: number;
+  bettingOutcomeLabel: string;
+  gameLabel: string;
+  exchangeEventId: string;
+  betTime: number;
+  isQuarterLineParent: boolean;
+  isQuarterLineLeg: boolean;
+  quarterLineFillHash: string | null;
+  [more: string]: unknown;
+}
+
+export interface RefundEvent {
+  marketHash: string;
+  baseToken: string;
+  bettor: string;
+  maker: boolean;
+  fillOrderHash: string;
+  amount: bigint;
+  amountBetTimeValue: string;
+  createdAt: string;
+}
+
+export interface RefundGroup {
+  marketHash: string;
+  baseToken: string;
+  totalRefundedBetTimeValue: number;
+  events: RefundEvent[];
+}
+
+export interface Balance {
+  address: string;
+  baseToken: string;
+  balance: bigint;
+  escrowed: bigint;
+  openExposure: bigint;
+  pendingTakerStake: bigint;
+}
+
+export interface PostedOrder {
+  orderHash: string;
+  /** The server's status; a retry answered with ORDERS_ALREADY_EXIST is reported as OK. */
+  status: string;
+}
+
+export interface PostOrdersResult {
+  orders: PostedOrder[];
+  /** Orders now in the book (OK, including those a retry found already there). */
+  inserted: number;
+}
+
+export interface FillResult {
+  fillHash: string;
+  isPartialFill: boolean;
+  totalFilled: bigint;
+  averageOdds: bigint;
+}
+
+export interface CancelResult {
+  cancelledCount: number;
+  orders: { orderHash: string; pendingFills: { fillHash: string; pendingFillAmount: bigint }[] }[];
+  notCancelled: { orderHash: string; reason: string }[];
+}
+
+export interface Heartbeat {
+  requestor: string;
+  timeoutSeconds: number;
+  expiresAt: string;
+}

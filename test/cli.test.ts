@@ -1,0 +1,268 @@
+// The `oddex` command line as a child process against the real server: every command, exit codes, --json output,
+// and the wallet key never printed.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, waitFor } from './helpers/bets.js';
+import { USDC } from './helpers/wallets.js';
+
+// Each command is a fresh Node process (about a second of start-up, more on a loaded machine).
+vi.setConfig({ testTimeout: 180_000 });
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'oddex.js');
+const E18 = 10n ** 18n;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+let ex: TestExchange;
+let dir: string;
+let market: string;
+let eventId: string;
+let leagueId: number;
+let catalogue: Awaited<ReturnType<typeof createSoccerLeague>>;
+const makerKey = generatePrivateKey();
+const maker = privateKeyToAccount(makerKey);
+const takerKey = generatePrivateKey();
+const taker = privateKeyToAccount(takerKey);
+const secrets = [makerKey, takerKey, makerKey.slice(2), takerKey.slice(2)];
+
+function oddex(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', ODDEX_URL: ex.url, ODDEX_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env }, cwd: dir, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        for (const s of secrets) expect(stdout + stderr).not.toContain(s);
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, json });
+      },
+    );
+  });
+}
+const asMaker = (args: string[], env: Record<string, string> = {}) => oddex(['--json', ...args], { ODDEX_PRIVATE_KEY: makerKey, ...env });
+const asTaker = (args: string[]) => oddex(['--json', ...args], { ODDEX_PRIVATE_KEY: takerKey });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'oddex-cli-'));
+  ex = await startTestExchange(betTestConfig());
+  catalogue = await createSoccerLeague(ex);
+  leagueId = catalogue.leagueId;
+  const f = await createFixtureMarket(ex, catalogue, { type: 52 });
+  market = f.markets[0]!.marketHash;
+  eventId = f.exchangeEventId;
+});
+
+afterAll(async () => {
+  await ex?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('oddex basics', () => {
+  it('prints help (exit 0), rejects bad usage (exit 2) and reports an unreachable exchange (exit 3)', async () => {
+    const help = await oddex(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: oddex');
+    for (const name of ['faucet', 'api-keys', 'fixtures', 'markets', 'report', 'account', 'search', 'book', 'best', 'post', 'fill', 'cancel', 'orders', 'trades', 'positions', 'watch']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    }
+    expect((await oddex(['no-such-command'])).code).toBe(2);
+    const noKey = await oddex(['--json', 'orders']);
+    expect([noKey.code, noKey.json.errorCode]).toEqual([2, 'USAGE']);
+    const badAmount = await oddex(['--json', 'faucet', maker.address, '-5']);
+    expect([badAmount.code, badAmount.json.errorCode]).toEqual([2, 'USAGE']);
+    const down = await oddex(['--json', 'markets', 'list'], { ODDEX_URL: 'http://127.0.0.1:1' });
+    expect([down.code, down.json.errorCode]).toEqual([3, 'UNREACHABLE']);
+  });
+
+  it('creates a wallet key file readable only by its owner and uses it', async () => {
+    const file = join(dir, 'w.key');
+    const r = await oddex(['--json', 'wallet', file]);
+    expect(r.code).toBe(0);
+    const key = readFileSync(file, 'utf8').trim();
+    secrets.push(key, key.slice(2));
+    expect(r.json.address).toBe(privateKeyToAccount(key as `0x${string}`).address);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const addr = await oddex(['--json', 'address'], { ODDEX_KEY_FILE: file });
+    expect(addr.json).toEqual({ address: r.json.address });
+    const flag = await oddex(['--json', '--key-file', file, 'address']);
+    expect(flag.json).toEqual({ address: r.json.address });
+    // Never overwrites a key.
+    expect((await oddex(['wallet', file])).code).not.toBe(0);
+  });
+});
+
+describe('operator commands', () => {
+  it('faucet, api-keys create and revoke, account view and lift-restriction', async () => {
+    const f = await oddex(['--json', 'faucet', maker.address, '500']);
+    expect(f.code).toBe(0);
+    expect(f.json).toMatchObject({ address: maker.address, balance: (500n * USDC).toString(), escrowed: '0' });
+    expect((await oddex(['faucet', taker.address, '100.5'])).stdout).toContain('100.5');
+
+    const key = await oddex(['--json', 'api-keys', 'create', maker.address]);
+    expect(key.json).toMatchObject({ address: maker.address, apiKey: expect.any(String), id: expect.any(String) });
+    const token = await ex.get('/user/realtime-token/api-key', { 'x-api-key': key.json.apiKey });
+    expect(token.status).toBe(200);
+    const revoked = await oddex(['--json', 'api-keys', 'revoke', key.json.id]);
+    expect(revoked.json).toEqual({ id: key.json.id, revoked: true });
+    expect((await ex.get('/user/realtime-token/api-key', { 'x-api-key': key.json.apiKey })).status).toBe(401);
+    const again = await oddex(['--json', 'api-keys', 'revoke', key.json.id]);
+    expect([again.code, again.json.errorCode, again.json.httpStatus]).toEqual([1, 'API_KEY_NOT_FOUND', 404]);
+
+    const account = await oddex(['--json', 'account', 'view', maker.address]);
+    expect(account.json).toMatchObject({ address: maker.address, balance: (500n * USDC).toString(), openOrders: 0, restricted: false });
+    const lifted = await oddex(['--json', 'account', 'lift-restriction', maker.address]);
+    expect(lifted.json).toMatchObject({ address: maker.address, restricted: false });
+
+    const noToken = await oddex(['--json', 'faucet', maker.address, '1'], { ODDEX_ADMIN_TOKEN: 'wrong' });
+    expect([noToken.code, noToken.json.httpStatus]).toEqual([1, 401]);
+  });
+
+  it('fixtures and markets: create and list', async () => {
+    const teams = (await ex.get('/teams')).body.data as { id: number }[];
+    const gameTime = Math.floor(Date.now() / 1000) + 7200;
+    const fx = await oddex(['--json', 'fixtures', 'create', '--league', String(leagueId), '--team-one', String(teams[0]!.id), '--team-two', String(teams[1]!.id), '--game-time', String(gameTime)]);
+    expect(fx.code).toBe(0);
+    expect(fx.json).toMatchObject({ leagueId, startDate: new Date(gameTime * 1000).toISOString() });
+    const list = await oddex(['--json', 'fixtures', 'list', '--league', String(leagueId)]);
+    expect(list.json.map((x: { eventId: string }) => x.eventId)).toEqual([eventId, fx.json.eventId]);
+
+    const created = await oddex(['--json', 'markets', 'create', '--event', fx.json.eventId, '--type', '2', '--line', '2.5']);
+    expect(created.json).toHaveLength(1);
+    expect(created.json[0]).toMatchObject({ type: 2, line: 2.5, exchangeEventId: fx.json.eventId, status: 'ACTIVE' });
+    const markets = await oddex(['--json', 'markets', 'list', '--event', fx.json.eventId]);
+    expect(markets.json.map((m: { marketHash: string }) => m.marketHash)).toEqual([created.json[0].marketHash]);
+    const human = await oddex(['markets', 'list']);
+    expect(human.stdout).toMatch(/^marketHash\s+type/);
+    expect(human.stdout).toContain(market);
+  });
+});
+
+describe('trader commands', () => {
+  it('search, post, book, best, orders, fill, trades, positions, cancel, report and settle', async () => {
+    await ex.admin('POST', '/admin/faucet', { address: maker.address, amount: (500n * USDC).toString() });
+    await ex.admin('POST', '/admin/faucet', { address: taker.address, amount: (100n * USDC).toString() });
+    const takerStart = BigInt((await ex.get(`/balances/${taker.address}`)).body.data.balance);
+    const search = await oddex(['--json', 'search', 'alpha']);
+    expect(search.json.map((h: { eventId: string }) => h.eventId)).toContain(eventId);
+
+    const post = await asMaker(['post', '--market', market, '--outcome', 'one', '--odds', '55', '--size', '55']);
+    expect(post.code).toBe(0);
+    expect(post.json.inserted).toBe(1);
+    const orderHash = post.json.orders[0].orderHash;
+    // 40.06% is rounded to the nearest step of the 0.125% ladder: 40%.
+    const second = await asMaker(['post', '--market', market, '--outcome', 'two', '--odds', '40.06', '--size', '20']);
+    expect(second.json.orders[0].status).toBe('OK');
+    const orders = await asMaker(['orders']);
+    expect(orders.json.map((o: { orderHash: string; percentageOdds: string }) => [o.orderHash, o.percentageOdds])).toEqual([
+      [orderHash, (55n * E18).toString()],
+      [second.json.orders[0].orderHash, (40n * E18).toString()],
+    ]);
+
+    const book = await oddex(['--json', 'book', market]);
+    // Backing outcome two takes the maker on one: 45% for up to 55 * 45 / 55 = 45 USDC.
+    expect(book.json).toEqual({
+      marketHash: market,
+      outcomeOne: [{ takerOdds: (60n * E18).toString(), availableStake: (30n * USDC).toString() }],
+      outcomeTwo: [{ takerOdds: (45n * E18).toString(), availableStake: (45n * USDC).toString() }],
+    });
+    const humanBook = await oddex(['book', market]);
+    expect(humanBook.stdout).toContain('45%');
+    const best = await oddex(['--json', 'best', market]);
+    expect(best.json).toEqual([
+      expect.objectContaining({ marketHash: market, outcomeOne: expect.objectContaining({ percentageOdds: (55n * E18).toString() }), outcomeTwo: expect.objectContaining({ percentageOdds: (40n * E18).toString() }) }),
+    ]);
+
+    const fill = await asTaker(['fill', '--market', market, '--outcome', 'two', '--stake', '9']);
+    expect(fill.code).toBe(0);
+    expect(fill.json).toMatchObject({ totalFilled: (9n * USDC).toString(), averageOdds: (45n * E18).toString(), isPartialFill: false });
+    const refused = await asTaker(['fill', '--market', market, '--outcome', 'two', '--stake', '1', '--odds', '50']);
+    expect(refused.code).toBe(1);
+    expect(refused.json.errorCode).toMatch(/ODDS|SLIPPAGE|SPACE/);
+
+    const trades = await waitFor(
+      () => asTaker(['trades']),
+      (r) => r.json?.length === 1 && r.json[0].tradeStatus === 'SUCCESS',
+    );
+    expect(trades.json[0]).toMatchObject({ stake: (9n * USDC).toString(), odds: (45n * E18).toString(), maker: false, bettingOutcomeOne: false });
+    const positions = await asTaker(['positions']);
+    // 9 at 45%: pays 20 if outcome two wins (+11), loses 9 otherwise.
+    expect(positions.json).toEqual([
+      { marketHash: market, trades: 1, staked: (9n * USDC).toString(), settledPnl: '0', openPnlIfOne: (-9n * USDC).toString(), openPnlIfTwo: (11n * USDC).toString(), pending: 0 },
+    ]);
+
+    const byHash = await asMaker(['cancel', second.json.orders[0].orderHash]);
+    expect(byHash.json).toMatchObject({ cancelledCount: 1, notCancelled: [] });
+    const third = await asMaker(['post', '--market', market, '--outcome', 'two', '--odds', '40', '--size', '10']);
+    const byEvent = await asMaker(['cancel', '--event', eventId]);
+    expect(byEvent.json.cancelledCount).toBe(2);
+    expect(byEvent.json.orders.map((o: { orderHash: string }) => o.orderHash).sort()).toEqual([orderHash, third.json.orders[0].orderHash].sort());
+    await asMaker(['post', '--market', market, '--outcome', 'two', '--odds', '40', '--size', '10']);
+    const all = await asMaker(['cancel', '--all']);
+    expect(all.json.cancelledCount).toBe(1);
+    expect((await asMaker(['cancel'])).code).toBe(2);
+
+    const report = await oddex(['--json', 'report', 'market', market, '2']);
+    expect(report.code).toBe(0);
+    expect(report.json[0]).toMatchObject({ marketHash: market, outcome: 2 });
+    const settled = await waitFor(
+      () => asTaker(['positions']),
+      (r) => r.json?.[0]?.settledPnl === (11n * USDC).toString(),
+    );
+    expect(settled.json[0]).toMatchObject({ settledPnl: (11n * USDC).toString(), openPnlIfOne: '0', openPnlIfTwo: '0' });
+    const balance = await asTaker(['balance']);
+    // Staked 9, paid 20.
+    expect(balance.json).toMatchObject({ address: taker.address, balance: (takerStart + 11n * USDC).toString() });
+  });
+
+  it('watch prints a channel\'s publications and stops after --count', async () => {
+    const key = (await ex.admin('POST', '/admin/api-keys', { address: maker.address })).body.data.apiKey as string;
+    const fresh = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
+    const watching = oddex(['--json', 'watch', `order_book:market_${fresh}`, '--count', '1', '--timeout', '20'], { ODDEX_API_KEY: key });
+    // Post once the watcher is subscribed (its stderr says so), retrying until the publication is seen.
+    let result: Run | undefined;
+    void watching.then((r) => (result = r));
+    const deadline = Date.now() + 20_000;
+    while (!result && Date.now() < deadline) {
+      await asMaker(['post', '--market', fresh, '--outcome', 'one', '--odds', '50', '--size', '10']);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const r = await watching;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`subscribed to order_book:market_${fresh}`);
+    const line = JSON.parse(r.stdout.trim().split('\n')[0]!);
+    expect(line.offset).toBeGreaterThanOrEqual(1);
+    expect(line.data[0]).toMatchObject({ marketHash: fresh, maker: maker.address, percentageOdds: (50n * E18).toString() });
+    await asMaker(['cancel', '--all']);
+  });
+});
+
+it('reads the admin token from ./data/admin-token when no variable is set', async () => {
+  const cwdToken = join(dir, 'data');
+  rmSync(cwdToken, { recursive: true, force: true });
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(cwdToken);
+  writeFileSync(join(cwdToken, 'admin-token'), TEST_ADMIN_TOKEN + '\n');
+  const r = await new Promise<Run>((resolve) =>
+    execFile(process.execPath, [BIN, '--json', 'account', 'view', maker.address], { cwd: dir, env: { PATH: process.env.PATH ?? '', ODDEX_URL: ex.url } }, (err, stdout, stderr) =>
+      resolve({ code: err ? 1 : 0, stdout, stderr, json: stdout ? JSON.parse(stdout) : undefined }),
+    ),
+  );
+  expect(r.code).toBe(0);
+  expect(r.json.address).toBe(maker.address);
+});

@@ -1,0 +1,18 @@
+// The records the page shows: the typed client's (amounts and odds as bigint), plus the operator's account view.
+export type { AccountView } from '../../../src/sdk/admin.js';
+export type {
+  Balance,
+  BestOdds,
+  CancelResult,
+  Fixture,
+  FillResult,
+  League,
+  LiveScore,
+  Market,
+  Metadata,
+  Order,
+  RefundGroup,
+  SearchResult,
+  Sport,
+  Trade,
+} from '../../../src/sdk/index.js';

@@ -1,0 +1,58 @@
+// Loading, empty and error states, the same on every page.
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from '../../../src/sdk/index.js';
+
+export function errorText(err: unknown): { code: string; message: string } {
+  // The client's message is "<CODE> (HTTP <status>): <text>"; the page shows the text and the code apart.
+  if (err instanceof OddexApiError) return { code: err.errorCode, message: err.message.replace(/^\S+ \(HTTP \d+\): /, '') };
+  if (err instanceof OddexNetworkError) return { code: 'NETWORK_ERROR', message: 'the exchange cannot be reached' };
+  if (err instanceof OddexOrderRejectedError) return { code: Object.values(err.statuses).join(', '), message: 'the order was refused' };
+  if (err instanceof Error) return { code: 'CLIENT_ERROR', message: err.message };
+  return { code: 'CLIENT_ERROR', message: String(err) };
+}
+
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const { code, message } = errorText(error);
+  return (
+    <div className="error" role="alert">
+      <strong>{message}</strong> <code>{code}</code>
+    </div>
+  );
+}
+
+export const Loading = ({ what }: { what: string }) => <p className="muted" aria-busy="true">Loading {what}…</p>;
+export const Empty = ({ children }: { children: ReactNode }) => <p className="muted empty">{children}</p>;
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload(): void;
+}
+
+/**
+ * Runs `load` whenever `key` changes (and on reload()). The last data stays shown while a newer load runs;
+ * `load` itself is read at that time, so it may close over anything the key describes.
+ */
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const [state, setState] = useState<{ done?: string; data?: T; error?: unknown }>({});
+  const [tick, setTick] = useState(0);
+  const latestLoad = useRef(load);
+  useEffect(() => {
+    latestLoad.current = load;
+  });
+  const request = `${key}#${tick}`;
+  useEffect(() => {
+    let live = true;
+    latestLoad.current().then(
+      (data) => live && setState({ done: request, data }),
+      (error: unknown) => live && setState((s) => ({ done: request, data: s.data, error })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [request]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data: state.data, error: state.error, loading: state.done !== request, reload };
+}

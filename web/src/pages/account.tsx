@@ -1,0 +1,223 @@
+// The wallet's account: balance and escrow, open orders, trades with their chain status and settlement,
+// positions with profit and loss, capital-efficiency refunds. Kept live by the wallet's channels.
+import { useEffect, useState } from 'react';
+import { exchange } from '../api/exchange';
+import type { Market, Trade } from '../api/types';
+import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
+import { OpenOrderCells } from '../components/open-order-cells';
+import { betDate, money, ODDS_SCALE, showOdds, shortHash } from '../format';
+import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
+import { linkTo } from '../route';
+import { useSession } from '../session';
+
+/** What a trade pays its bettor back in total if its side wins (its stake plus the other side's). */
+const potOf = (t: Trade) => (t.stake * ODDS_SCALE) / t.odds;
+
+/** Profit or loss of one trade once settled: outcome 0 is void (stake back). */
+function settledProfit(t: Trade): bigint {
+  if (t.outcome === 0) return 0n;
+  const won = (t.outcome === 1) === t.bettingOutcomeOne;
+  return won ? potOf(t) - t.stake : -t.stake;
+}
+
+interface Position {
+  marketHash: string;
+  ifOne: bigint;
+  ifTwo: bigint;
+  staked: bigint;
+  settledPnl: bigint | undefined;
+}
+
+function positionsOf(trades: Trade[]): Position[] {
+  const byMarket = new Map<string, Position>();
+  for (const t of trades) {
+    if (t.tradeStatus === 'FAILED') continue;
+    const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined };
+    const stake = t.stake;
+    const win = potOf(t) - stake;
+    p.staked += stake;
+    p.ifOne += t.bettingOutcomeOne ? win : -stake;
+    p.ifTwo += t.bettingOutcomeOne ? -stake : win;
+    if (t.settled) p.settledPnl = (p.settledPnl ?? 0n) + settledProfit(t);
+    byMarket.set(t.marketHash, p);
+  }
+  return [...byMarket.values()];
+}
+
+const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${money(-wei)}` : money(0n));
+
+export function AccountPage() {
+  const { wallet, realtime, oddsFormat } = useSession();
+  const balance = useLoad(() => exchange.balance(wallet.address), wallet.address);
+  const trades = useMyTrades(realtime, wallet.address);
+  const orders = useMyOrders(realtime, wallet.address);
+  const refunds = useLoad(() => exchange.refunds(wallet.address), wallet.address);
+  useChannelRefresh(realtime, `ce_refunds:${wallet.address}`, () => true, refunds.reload);
+  const hashes = [...new Set((trades.data ?? []).map((t) => t.marketHash).concat((orders.data ?? []).map((o) => o.marketHash)))].slice(0, 30);
+  const markets = useLoad(async () => new Map((hashes.length ? await exchange.findMarkets(hashes) : []).map((m) => [m.marketHash, m])), hashes.join(','));
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<unknown>();
+
+  // Balance moves with trades, orders and refunds: read it again whenever one of them changes.
+  const tradesKey = (trades.data ?? []).map((t) => `${t._id}:${t.tradeStatus}:${t.settled}`).join();
+  const reloadBalance = balance.reload;
+  useEffect(() => reloadBalance(), [reloadBalance, tradesKey, orders.data, refunds.data]);
+
+  const name = (m: Market | undefined, one: boolean) => (m ? (one ? m.outcomeOneName : m.outcomeTwoName) : one ? 'outcome one' : 'outcome two');
+  const marketTitle = (hash: string) => {
+    const m = markets.data?.get(hash);
+    return m ? `${m.teamOneName} v ${m.teamTwoName}: ${m.outcomeOneName} / ${m.outcomeTwoName}` : shortHash(hash);
+  };
+
+  async function cancel(hashes?: string[]) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = hashes ? await exchange.cancelOrders(wallet, hashes) : await exchange.cancelAll(wallet);
+      const refused = r.notCancelled.map((n) => `${shortHash(n.orderHash)}: ${n.reason}`).join(', ');
+      setMessage(`${r.cancelledCount} order(s) cancelled.${refused ? ` Not cancelled: ${refused}.` : ''}`);
+      orders.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const openOrders = (orders.data ?? []).filter((o) => o.orderStatus === 'ACTIVE' || o.orderStatus === 'INACTIVE');
+  return (
+    <>
+      <section className="card" aria-label="Balance">
+        <h1>My account</h1>
+        <p className="muted small">
+          {wallet.kind === 'development' ? 'Development wallet' : 'Browser wallet'} <code>{wallet.address}</code>
+        </p>
+        <ErrorBox error={balance.error} />
+        {!balance.data ? (
+          <Loading what="balance" />
+        ) : (
+          <dl className="facts">
+            <dt>Balance</dt>
+            <dd data-balance={balance.data.balance}>{money(balance.data.balance)}</dd>
+            <dt>In escrow (unsettled bets)</dt>
+            <dd>{money(balance.data.escrowed)}</dd>
+            <dt>Held by open orders</dt>
+            <dd>{money(balance.data.openExposure)}</dd>
+          </dl>
+        )}
+        {balance.data && balance.data.balance === 0n && <p className="notice">This wallet has no funds yet. An operator can send test funds from the console (Faucet).</p>}
+      </section>
+
+      <section className="card" aria-label="Open orders">
+        <h2>Open orders</h2>
+        <ErrorBox error={orders.error ?? error} />
+        {message && <p className="notice">{message}</p>}
+        {!orders.data ? (
+          <Loading what="orders" />
+        ) : openOrders.length === 0 ? (
+          <Empty>No open order.</Empty>
+        ) : (
+          <>
+            <table>
+              <tbody>
+                {openOrders.map((o) => (
+                  <tr key={o.orderHash} data-my-order={o.orderHash}>
+                    <td>
+                      <a href={linkTo.market(o.marketHash)}>{marketTitle(o.marketHash)}</a>
+                    </td>
+                    <OpenOrderCells order={o} side={name(markets.data?.get(o.marketHash), o.isMakerBettingOutcomeOne)} busy={busy} onCancel={(hash) => void cancel([hash])} />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <button disabled={busy} onClick={() => void cancel()}>
+              Cancel all
+            </button>
+          </>
+        )}
+      </section>
+
+      <section className="card" aria-label="Positions">
+        <h2>Positions</h2>
+        {!trades.data ? (
+          <Loading what="positions" />
+        ) : trades.data.length === 0 ? (
+          <Empty>No position yet. Place a bet from a market page.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Market</th>
+                <th className="num">Staked</th>
+                <th className="num">If outcome one wins</th>
+                <th className="num">If outcome two wins</th>
+                <th className="num">Settled P&amp;L</th>
+              </tr>
+            </thead>
+            <tbody>
+              {positionsOf(trades.data).map((p) => (
+                <tr key={p.marketHash} data-position={p.marketHash}>
+                  <td>
+                    <a href={linkTo.market(p.marketHash)}>{marketTitle(p.marketHash)}</a>
+                  </td>
+                  <td className="num">{money(p.staked)}</td>
+                  <td className="num">{signed(p.ifOne)}</td>
+                  <td className="num">{signed(p.ifTwo)}</td>
+                  <td className="num" data-settled-pnl={p.settledPnl?.toString() ?? ''}>
+                    {p.settledPnl === undefined ? <span className="muted">open</span> : signed(p.settledPnl)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="card" aria-label="Trades">
+        <h2>Trades</h2>
+        <ErrorBox error={trades.error} />
+        {trades.data && trades.data.length === 0 && <Empty>No trade yet.</Empty>}
+        {trades.data && trades.data.length > 0 && (
+          <table>
+            <tbody>
+              {trades.data.map((t) => (
+                <tr key={t._id} data-fill-hash={t.fillHash}>
+                  <td>{betDate(t.betTime).toLocaleString()}</td>
+                  <td>
+                    {t.maker ? 'maker' : 'bet'} on {name(markets.data?.get(t.marketHash), t.bettingOutcomeOne)}
+                  </td>
+                  <td className="num">{money(t.stake)}</td>
+                  <td className="num">{showOdds(t.odds, oddsFormat)}</td>
+                  <td>
+                    <span className={`status ${t.tradeStatus}`}>{t.tradeStatus}</span>
+                  </td>
+                  <td>{t.settled ? <span className="status settled">settled {signed(settledProfit(t))}</span> : <span className="muted">unsettled</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="card" aria-label="Refunds">
+        <h2>Capital-efficiency refunds</h2>
+        <p className="muted small">When your bets on both sides of a market offset each other, the escrow they no longer need comes back.</p>
+        <ErrorBox error={refunds.error} />
+        {refunds.data && refunds.data.results.length === 0 && <Empty>No refund.</Empty>}
+        {refunds.data?.results.map((g) => (
+          <div key={g.marketHash}>
+            <strong>{marketTitle(g.marketHash)}</strong>
+            <ul className="list">
+              {g.events.map((e) => (
+                <li key={`${e.fillOrderHash}:${e.createdAt}`}>
+                  {money(e.amount)} on {new Date(e.createdAt).toLocaleString()}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+// The bet ticket: outcome, stake, expected odds and payout, slippage; the betting delay while it runs; the result.
+import { useEffect, useState } from 'react';
+import { exchange } from '../api/exchange';
+import type { FillResult, Market, Order, Trade } from '../api/types';
+import { ErrorBox } from '../components/status';
+import { OutcomeToggle } from '../components/outcome-toggle';
+import { money, parseAmount, payoutFor, showOdds, takerOdds, type OddsFormat } from '../format';
+import { useSession } from '../session';
+import { offersFor } from './book';
+
+type TicketState =
+  | { step: 'editing' }
+  | { step: 'waiting'; since: number }
+  | { step: 'done'; result: FillResult; stake: bigint }
+  | { step: 'refused'; error: unknown };
+
+/** Milliseconds since `since` (a performance.now() time), ticking every 100 ms while it is set. */
+function useElapsed(since: number | undefined): number {
+  const [elapsed, setElapsed] = useState({ since, ms: 0 });
+  useEffect(() => {
+    if (since === undefined) return;
+    const t = setInterval(() => setElapsed({ since, ms: performance.now() - since }), 100);
+    return () => clearInterval(t);
+  }, [since]);
+  return elapsed.since === since ? elapsed.ms : 0;
+}
+
+export function BetTicket({ market, orders, format, myTrades }: { market: Market; orders: Map<string, Order>; format: OddsFormat; myTrades: Trade[] | undefined }) {
+  const { wallet } = useSession();
+  const [outcomeOne, setOutcomeOne] = useState(true);
+  const [stakeText, setStakeText] = useState('');
+  const [slippage, setSlippage] = useState(1);
+  const [state, setState] = useState<TicketState>({ step: 'editing' });
+  const elapsed = useElapsed(state.step === 'waiting' ? state.since : undefined);
+
+  const best = offersFor(orders.values(), outcomeOne)[0];
+  const odds = best ? takerOdds(best.percentageOdds) : undefined;
+  const stake = parseAmount(stakeText);
+  const outcomeName = outcomeOne ? market.outcomeOneName : market.outcomeTwoName;
+  const trade = state.step === 'done' ? myTrades?.find((t) => t.fillHash === state.result.fillHash) : undefined;
+
+  /** `since` is the click's event time (performance.now() scale). */
+  const place = async (since: number) => {
+    if (stake === undefined || odds === undefined) return;
+    setState({ step: 'waiting', since });
+    try {
+      const result = await exchange.fill(wallet, { marketHash: market.marketHash, isTakerBettingOutcomeOne: outcomeOne, stakeWei: stake, desiredOdds: odds, oddsSlippage: slippage });
+      setState({ step: 'done', result, stake });
+    } catch (error) {
+      setState({ step: 'refused', error });
+    }
+  };
+
+  return (
+    <section className="card ticket" aria-label="Bet ticket">
+      <h2>Bet ticket</h2>
+      <OutcomeToggle market={market} outcomeOne={outcomeOne} onChange={setOutcomeOne} label="Outcome" />
+      <label>
+        Stake (USDC)
+        <input inputMode="decimal" value={stakeText} onChange={(e) => setStakeText(e.target.value)} placeholder="e.g. 10" aria-label="Stake" />
+      </label>
+      {stakeText !== '' && stake === undefined && <p className="error">Enter a positive amount with at most 6 decimals.</p>}
+      <label>
+        Slippage tolerance (%)
+        <input type="number" min={0} max={100} value={slippage} onChange={(e) => setSlippage(Math.min(100, Math.max(0, Math.trunc(Number(e.target.value) || 0))))} aria-label="Slippage" />
+      </label>
+      <dl className="facts">
+        <dt>Expected odds</dt>
+        <dd>{odds === undefined ? <span className="muted">no offer on {outcomeName}</span> : showOdds(odds, format)}</dd>
+        <dt>Payout if it wins</dt>
+        <dd>{stake !== undefined && odds !== undefined ? money(payoutFor(stake, odds)) : '-'}</dd>
+      </dl>
+      <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined} onClick={(e) => void place(e.timeStamp)}>
+        Bet on {outcomeName}
+      </button>
+      {state.step === 'waiting' && (
+        <p className="notice" role="status">
+          Betting delay running: {(elapsed / 1000).toFixed(1)} s. Your bet is matched when it ends.
+        </p>
+      )}
+      {state.step === 'done' && (
+        <div className="notice" role="status" data-fill-hash={state.result.fillHash}>
+          <p>
+            <strong>{state.result.isPartialFill ? 'Partly filled' : 'Filled'}</strong>: {money(state.result.totalFilled)}
+            {state.result.isPartialFill && ` of ${money(state.stake)}`} at {showOdds(state.result.averageOdds, format)}.
+          </p>
+          <p>
+            Settlement transaction: <span className={`status ${trade?.tradeStatus ?? 'PENDING'}`}>{trade?.tradeStatus ?? 'PENDING'}</span>
+          </p>
+        </div>
+      )}
+      {state.step === 'refused' && (
+        <div role="status">
+          <p>Your bet was refused.</p>
+          <ErrorBox error={state.error} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+// One fixture: its markets grouped by type, each outcome with the best odds a bettor can take now.
+import { exchange } from '../api/exchange';
+import type { BestOdds, Market } from '../api/types';
+import { OddsToggle } from '../components/odds-toggle';
+import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
+import { gameTimeText, marketTypeName, showOdds, takerOdds } from '../format';
+import { linkTo } from '../route';
+import { useSession } from '../session';
+
+/** Best taker odds for backing an outcome: the complement of the best maker on the other outcome. */
+export function bestTakerOdds(entry: BestOdds | undefined, outcomeOne: boolean): bigint | undefined {
+  const opposite = outcomeOne ? entry?.outcomeTwo : entry?.outcomeOne;
+  return opposite?.percentageOdds ? takerOdds(opposite.percentageOdds) : undefined;
+}
+
+function groupByType(markets: Market[]): [string, Market[]][] {
+  const groups = new Map<string, Market[]>();
+  for (const m of markets) {
+    const name = marketTypeName(m.type);
+    groups.set(name, [...(groups.get(name) ?? []), m]);
+  }
+  for (const list of groups.values()) list.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return [...groups];
+}
+
+export function FixturePage({ eventId }: { eventId: string }) {
+  const { oddsFormat } = useSession();
+  const markets = useLoad(() => exchange.marketsOfEvent(eventId), eventId);
+  const best = useLoad(async () => {
+    const list = markets.data ? await exchange.bestOdds(markets.data.map((m) => m.marketHash)) : [];
+    return new Map(list.map((e) => [e.marketHash, e]));
+  }, (markets.data ?? []).map((m) => m.marketHash).join(','));
+
+  if (markets.error) return <ErrorBox error={markets.error} />;
+  if (!markets.data) return <Loading what="markets" />;
+  const first = markets.data[0];
+  const price = (m: Market, one: boolean) => {
+    const odds = bestTakerOdds(best.data?.get(m.marketHash), one);
+    return odds === undefined ? <span className="muted">no offer</span> : <strong>{showOdds(odds, oddsFormat)}</strong>;
+  };
+
+  return (
+    <>
+      <section className="card">
+        <p className="crumbs">
+          <a href={linkTo.home()}>All sports</a>
+          {first && ` › ${first.sportLabel} › ${first.leagueLabel}`}
+        </p>
+        <h1>{first ? `${first.teamOneName} v ${first.teamTwoName}` : eventId}</h1>
+        {first && <p className="muted">{gameTimeText(first.gameTime)}</p>}
+        <OddsToggle />
+      </section>
+      <ErrorBox error={best.error} />
+      {markets.data.length === 0 && <Empty>This fixture has no active market.</Empty>}
+      {groupByType(markets.data).map(([name, list]) => (
+        <section className="card" key={name}>
+          <h2>{name}</h2>
+          <table className="markets">
+            <thead>
+              <tr>
+                <th>Market (outcome one / outcome two)</th>
+                <th className="num">Back one</th>
+                <th className="num">Back two</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((m) => (
+                <tr key={m.marketHash}>
+                  <td>
+                    <a href={linkTo.market(m.marketHash)} data-market-hash={m.marketHash}>
+                      {m.outcomeOneName} / {m.outcomeTwoName}
+                    </a>
+                    {m.mainLine && <span className="tag">main line</span>}
+                  </td>
+                  <td className="num">{price(m, true)}</td>
+                  <td className="num">{price(m, false)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </>
+  );
+}

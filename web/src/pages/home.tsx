@@ -1,0 +1,116 @@
+// Sports, leagues and fixtures, with a search over team names.
+import { useEffect, useState } from 'react';
+import { exchange } from '../api/exchange';
+import type { Fixture, SearchResult } from '../api/types';
+import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
+import { gameTimeText } from '../format';
+import { linkTo } from '../route';
+
+function Search() {
+  const [query, setQuery] = useState('');
+  const q = query.trim();
+  // Answers are kept with the query they answer, so a stale answer is never shown for a newer query.
+  const [answer, setAnswer] = useState<{ query: string; hits?: SearchResult[]; error?: unknown }>({ query: '' });
+  const hits = answer.query === q ? answer.hits : undefined;
+  const error = answer.query === q ? answer.error : undefined;
+  useEffect(() => {
+    if (q.length < 3) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      exchange.search(q).then(
+        (h) => live && setAnswer({ query: q, hits: h }),
+        (e: unknown) => live && setAnswer({ query: q, error: e }),
+      );
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [q]);
+  return (
+    <section className="card">
+      <label className="search">
+        <span>Find a team</span>
+        <input type="search" placeholder="at least 3 letters, e.g. atletico" value={query} onChange={(e) => setQuery(e.target.value)} aria-label="Search fixtures" />
+      </label>
+      <ErrorBox error={error} />
+      {hits && hits.length === 0 && <Empty>No fixture matches “{q}”.</Empty>}
+      {hits && hits.length > 0 && (
+        <ul className="list" aria-label="Search results">
+          {hits.map((h) => (
+            <li key={h.eventId}>
+              <a href={linkTo.fixture(h.eventId)} className="row-link">
+                <span>
+                  {h.teamOneName} v {h.teamTwoName}
+                </span>
+                <span className="muted">
+                  {h.leagueLabel} · {gameTimeText(h.gameTime)}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function LeagueFixtures({ leagueId }: { leagueId: number }) {
+  const fixtures = useLoad<Fixture[]>(() => exchange.fixtures(leagueId), String(leagueId));
+  if (fixtures.error) return <ErrorBox error={fixtures.error} />;
+  if (!fixtures.data) return <Loading what="fixtures" />;
+  if (fixtures.data.length === 0) return <Empty>No active fixture in this league.</Empty>;
+  return (
+    <ul className="list">
+      {fixtures.data.map((f) => (
+        <li key={f.eventId}>
+          <a href={linkTo.fixture(f.eventId)} className="row-link">
+            <span>
+              {f.participantOneName} v {f.participantTwoName}
+            </span>
+            <span className="muted">{gameTimeText(Date.parse(f.startDate) / 1000)}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function HomePage() {
+  const sports = useLoad(() => exchange.sports(), 'sports');
+  const leagues = useLoad(() => exchange.leagues(), 'leagues');
+  const [sportId, setSportId] = useState<number>();
+  const [openLeague, setOpenLeague] = useState<number>();
+  const shownSport = sportId ?? sports.data?.[0]?.sportId;
+  const sportLeagues = (leagues.data ?? []).filter((l) => l.sportId === shownSport);
+
+  return (
+    <>
+      <Search />
+      <section className="card">
+        <h2>Sports</h2>
+        <ErrorBox error={sports.error ?? leagues.error} />
+        {!sports.data ? (
+          <Loading what="sports" />
+        ) : sports.data.length === 0 ? (
+          <Empty>No sport is listed yet. An operator adds them in the console.</Empty>
+        ) : (
+          <div className="tabs" role="tablist">
+            {sports.data.map((s) => (
+              <button key={s.sportId} role="tab" aria-selected={s.sportId === shownSport} onClick={() => setSportId(s.sportId)}>
+                {s.label}
+              </button>
+            ))}
+          </div>
+        )}
+        {leagues.data && sportLeagues.length === 0 && <Empty>No active league in this sport.</Empty>}
+        {sportLeagues.map((l) => (
+          <details key={l.leagueId} open={openLeague === l.leagueId} onToggle={(e) => (e.currentTarget.open ? setOpenLeague(l.leagueId) : undefined)}>
+            <summary>{l.label}</summary>
+            {openLeague === l.leagueId && <LeagueFixtures leagueId={l.leagueId} />}
+          </details>
+        ))}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+// A market: live order book, recent trades, bet ticket and maker panel.
+import { exchange } from '../api/exchange';
+import type { Market, Trade } from '../api/types';
+import { OddsToggle } from '../components/odds-toggle';
+import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
+import { betDate, gameTimeText, marketTypeName, money, showOdds } from '../format';
+import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
+import { useLocalBook } from '../realtime/local-book';
+import { linkTo } from '../route';
+import { useSession } from '../session';
+import { BetTicket } from './bet-ticket';
+import { OrderBook } from './book';
+import { MakerPanel } from './maker';
+
+function RecentTrades({ market, trades, format }: { market: Market; trades: Trade[] | undefined; format: 'decimal' | 'implied' }) {
+  const takers = (trades ?? []).filter((t) => !t.maker);
+  return (
+    <section className="card" aria-label="Recent trades">
+      <h2>Recent trades</h2>
+      {!trades ? (
+        <Loading what="trades" />
+      ) : takers.length === 0 ? (
+        <Empty>No trade on this market yet.</Empty>
+      ) : (
+        <table>
+          <tbody>
+            {takers.map((t) => (
+              <tr key={t._id}>
+                <td>{betDate(t.betTime).toLocaleTimeString()}</td>
+                <td>{t.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName}</td>
+                <td className="num">{money(t.stake)}</td>
+                <td className="num">{showOdds(t.odds, format)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function MarketPage({ marketHash }: { marketHash: string }) {
+  const { wallet, realtime, oddsFormat } = useSession();
+  const found = useLoad(() => exchange.findMarkets([marketHash]), marketHash);
+  const book = useLocalBook(realtime, marketHash);
+  const trades = useLoad(() => exchange.tradesOfMarket(marketHash), marketHash);
+  useChannelRefresh<Trade | Trade[]>(realtime, 'recent_trades:global', (d) => [d].flat().some((t) => t.marketHash === marketHash), trades.reload);
+  const myTrades = useMyTrades(realtime, wallet.address);
+  const myOrders = useMyOrders(realtime, wallet.address);
+
+  if (found.error) return <ErrorBox error={found.error} />;
+  if (!found.data) return <Loading what="market" />;
+  const market = found.data[0];
+  if (!market) return <Empty>No market {marketHash}.</Empty>;
+  const settled = market.outcome !== undefined && market.reportedDate !== undefined;
+
+  return (
+    <>
+      <section className="card">
+        <p className="crumbs">
+          <a href={linkTo.home()}>All sports</a> › <a href={linkTo.fixture(market.exchangeEventId)}>{market.teamOneName} v {market.teamTwoName}</a>
+        </p>
+        <h1>
+          {marketTypeName(market.type)}: {market.outcomeOneName} / {market.outcomeTwoName}
+        </h1>
+        <p className="muted">
+          {market.leagueLabel} · {gameTimeText(market.gameTime)} · {settled ? `settled, outcome ${market.outcome}` : market.status}
+        </p>
+        <OddsToggle />
+      </section>
+      <div className="columns">
+        <div>
+          <OrderBook market={market} book={book} format={oddsFormat} me={wallet.address} />
+          <RecentTrades market={market} trades={trades.data} format={oddsFormat} />
+        </div>
+        <div>
+          <BetTicket market={market} orders={book.orders} format={oddsFormat} myTrades={myTrades.data} />
+          <MakerPanel market={market} myOrders={myOrders.data} myTrades={myTrades.data} reloadOrders={myOrders.reload} format={oddsFormat} />
+        </div>
+      </div>
+    </>
+  );
+}
