@@ -363,3 +363,63 @@ describe('bounded engine state', () => {
     expect(() => engine.apply(fill({ fillSalt: 'a', stakeWei: 2n * USDC }))).not.toThrow();
   });
 });
+
+describe('chain reports in the change-record engine', () => {
+  it('records attempts and the executing transaction as change records, and caps free balance by the allowance', () => {
+    const { engine, run } = setup();
+    const o = order();
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    const tx1 = '0x' + 'a'.repeat(64);
+    const tx2 = '0x' + 'b'.repeat(64);
+    expect(engine.apply({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash, '0xunknown'], txHash: tx1 }).changes).toEqual([
+      { type: 'fillAttempted', fillHash: f.fillHash, txHash: tx1, at: 2100 },
+    ]);
+    expect(engine.pendingFill(f.fillHash)).toMatchObject({ attempts: [tx1], lastAttemptAt: 2100 });
+
+    // The chain executed it: the stakes move to escrow even if our view of the wallets lagged the chain.
+    const executed = engine.apply({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: true, txHash: tx2 } });
+    expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({ type: 'fillExecuted', fillHash: f.fillHash, status: 'SUCCESS', at: 2200, txHash: tx2 });
+    expect(engine.ledger.escrowOf(TAKER)).toBe(30n * USDC);
+    expect(engine.ledger.escrowOf(MAKER)).toBe(20n * USDC);
+
+    // An approval below the balance caps what orders may commit: the newest orders leave the book.
+    const applied = engine.apply({ kind: 'chainEvents', at: 2300, toBlock: 7, transfers: [], approvals: [{ owner: MAKER, amount: 50n * USDC }] });
+    expect(engine.freeBalance(MAKER)).toBe(50n * USDC);
+    expect(applied.changes.find((c) => c.type === 'orderChanged')).toMatchObject({ orderHash: o.orderHash, state: { status: 'CANCELLED' } });
+    expect(engine.chainCursor).toBe(7);
+  });
+
+  it('reports a failed fill with its revert reason and frees its space', () => {
+    const { engine, run } = setup();
+    const o = order();
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    const failed = engine.apply({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: false, txHash: '0x' + 'c'.repeat(64), reason: 'ORDER_EXPIRED' } });
+    expect(failed.changes.find((c) => c.type === 'fillExecuted')).toMatchObject({ status: 'FAILED', failureReason: 'ORDER_EXPIRED' });
+    expect(engine.order(o.orderHash)).toMatchObject({ status: 'ACTIVE', pendingFillAmount: 0n, fillAmount: 0n });
+    expect(engine.ledger.escrowOf(TAKER)).toBe(0n);
+  });
+
+  it('keeps allowances, the chain cursor, fill attempts and the cancel-salt floor in snapshots', () => {
+    const { engine, run } = setup();
+    run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash], txHash: '0x' + 'a'.repeat(64) });
+    run({ kind: 'chainEvents', at: 2200, toBlock: 42, transfers: [], approvals: [{ owner: TAKER, amount: 900n * USDC }] });
+    // A cancel salt forgotten once its timestamp is past the skew raises the floor.
+    run({ kind: 'cancelAll', at: 10_000, maker: MAKER2, salt: '0x01', timestamp: 10 });
+    run({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x02', timestamp: 100 });
+
+    const restored = Engine.restore(params, engine.snapshot());
+    expect(restored.snapshot()).toEqual(engine.snapshot());
+    expect(restored.chainCursor).toBe(42);
+    expect(restored.freeBalance(TAKER)).toBe(engine.freeBalance(TAKER));
+    expect(restored.freeBalance(TAKER)).toBe(870n * USDC);
+    expect(restored.pendingFill(f.fillHash)?.attempts).toEqual(['0x' + 'a'.repeat(64)]);
+    expect(() => restored.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x01', timestamp: 10 })).toThrow(/timestamp/);
+  });
+});
