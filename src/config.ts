@@ -88,6 +88,10 @@ export interface Config {
   /** Handing fills to the settlement chain: a submit slower than timeoutMs failed; retries back off from min to max. */
   /** Fills waiting for the chain beyond maxBacklog are refused with CHAIN_BACKLOG. */
   chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number; maxBacklog: number };
+  /** An engine snapshot is written after this many journaled commands... */
+  snapshotEveryCommands: number;
+  /** ...or this long after the last one, whichever comes first (if anything was journaled since). */
+  snapshotEveryMs: number;
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -280,6 +284,8 @@ export function defaultConfig(): Config {
     chain: 'local',
     evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100 },
     chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
+    snapshotEveryCommands: 50_000,
+    snapshotEveryMs: 300_000,
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -363,6 +369,8 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
   setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
   setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
+  setting('ODDEX_SNAPSHOT_EVERY_COMMANDS', int(1, 100_000_000), (c, v) => (c.snapshotEveryCommands = v)),
+  setting('ODDEX_SNAPSHOT_EVERY_MS', int(1000, 86_400_000), (c, v) => (c.snapshotEveryMs = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_VERIFY_THREADS', int(0, 64), (c, v) => (c.verifyThreads = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),

@@ -1,7 +1,6 @@
 // What every route and service can reach. Built once by server.ts.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import type { Outcome } from './engine/types.js';
 import type { Db } from './store/db.js';
 import type { ApiKeys } from './admin/api-keys.js';
 import type { EventBus } from './events.js';
@@ -10,20 +9,6 @@ import type { TradingService } from './trading/service.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 import type { SignatureVerifier } from './verify/verifier.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
-
-export interface MarketReport {
-  marketHash: string;
-  /** 0 void, 1 outcome one, 2 outcome two. */
-  outcome: Outcome;
-}
-
-/** What the catalogue asks of the trading side. server.ts wires the engine in. */
-export interface TradingHooks {
-  /** After markets are reported: cancel their open orders and settle their trades. */
-  marketsReported(reports: MarketReport[]): Promise<void>;
-  /** Matched volume in base-token wei per market hash (for /markets/popular). */
-  matchedVolume(): ReadonlyMap<string, bigint>;
-}
 
 export interface AppContext {
   config: Config;
@@ -39,7 +24,7 @@ export interface AppContext {
   bus: EventBus;
   /** Order hashing and signature recovery off the writer thread, handing commands on in client order. */
   verifier: SignatureVerifier;
-  /** The engine, its runner and journal; implements TradingHooks for the catalogue. */
+  /** The engine, its runner, journal and read models, and the settlement chain. */
   trading: TradingService;
   /** Sports, leagues, teams, fixtures, markets, live scores (in memory, written through to SQLite). */
   catalogue: Catalogue;

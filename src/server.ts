@@ -12,9 +12,11 @@ import { ApiKeys } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { startRealtime } from './realtime/server.js';
 import { TradingService } from './trading/service.js';
-import type { RunnerOptions } from './trading/runner.js';
+import type { TradingDeps } from './trading/service.js';
+import { SqliteTradingStore } from './store/trading-store.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
+import { settleReportedMarkets } from './catalogue/reporting.js';
 import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
@@ -34,7 +36,7 @@ export interface StartOptions {
   /** Write logs to this destination; default stdout. */
   logDestination?: pino.DestinationStream;
   /** Replace the settlement chain (tests of chain faults). */
-  createChain?: RunnerOptions['createChain'];
+  createChain?: TradingDeps['createChain'];
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
@@ -72,12 +74,23 @@ async function startOnStorage(
   config: Config,
   log: pino.Logger,
   now: () => number,
-  createChain: RunnerOptions['createChain'],
+  createChain: TradingDeps['createChain'],
   evmChain: AppContext['evm'],
 ): Promise<Exchange> {
   const db = storage.db;
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
+  const catalogue = new Catalogue(db, bus, config.chainVersion);
+  const trading: TradingService = new TradingService({
+    config,
+    store: new SqliteTradingStore(db),
+    bus,
+    log,
+    now,
+    catalogue,
+    ...(createChain ? { createChain } : {}),
+    archiveDir: join(config.dataDir, 'journal-archive'),
+  });
   const ctx: AppContext = {
     config,
     db,
@@ -87,16 +100,25 @@ async function startOnStorage(
     ready: false,
     apiKeys: new ApiKeys(db),
     bus,
-    catalogue: new Catalogue(db, bus, config.chainVersion),
+    catalogue,
     verifier: new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log })),
-    trading: undefined as unknown as TradingService, // needs ctx itself: set just below
+    trading,
     ...(evmChain ? { evm: evmChain } : {}),
   };
-  ctx.trading = new TradingService(ctx, createChain);
   if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
 
-  const replayed = ctx.trading.start();
-  log.info({ replayed }, 'engine rebuilt from the journal');
+  let rebuilt;
+  const rebuildStarted = performance.now();
+  try {
+    rebuilt = ctx.trading.start();
+  } catch (err) {
+    // No state could be rebuilt: refuse to start rather than serve a wrong one (the caller gives the data dir back).
+    trading.chain.stop();
+    throw err;
+  }
+  log.info({ ...rebuilt, rebuildMs: Math.round(performance.now() - rebuildStarted) }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
+  const settled = settleReportedMarkets(catalogue, trading.readModels.marketReports());
+  if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   const app = await buildApp(ctx);
   const realtime = startRealtime(ctx, app.server);

@@ -252,7 +252,7 @@ describe('security review', () => {
 
     it('two concurrent submissions of the same fill: exactly one 200, the other 409, one fill recorded', async () => {
       const engine = ex.ctx.trading.engine;
-      const fillsBefore = engine.fills.size;
+      const fillsBefore = engine.stats().usedFills;
       const pendingBefore = engine.pendingTakerStakeOf(taker.address) + engine.ledger.escrowOf(taker.address);
       const signed = await signedFill(taker, config(), fillInput({ stakeWei: 5n * USDC }));
       // Both arrive within the 300 ms betting delay, so both are in flight at once.
@@ -261,7 +261,7 @@ describe('security review', () => {
       expect(statuses).toEqual([200, 409]);
       expect(results.find((r) => r.status === 409)!.body.errorCode).toBe('FILL_ALREADY_SUBMITTED');
       expect(results.find((r) => r.status === 200)!.body.data.totalFilled).toBe('5000000');
-      expect(engine.fills.size).toBe(fillsBefore + 1);
+      expect(engine.stats().usedFills).toBe(fillsBefore + 1);
       expect(engine.pendingTakerStakeOf(taker.address) + engine.ledger.escrowOf(taker.address) - pendingBefore).toBe(5n * USDC);
     });
   });

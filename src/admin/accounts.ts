@@ -13,11 +13,11 @@ import { Account } from '../api/schemas/admin.js';
 function accountView(ctx: AppContext, raw: string) {
   const address = checksumAddress(raw);
   const engine = ctx.trading.engine;
-  const r = engine.restrictions.get(address);
+  const r = engine.restrictionOf(address);
   const now = ctx.now();
   return {
     ...balanceView(ctx, address),
-    openOrders: (engine.ordersByMaker.get(address) ?? []).filter((o) => o.status === 'ACTIVE' || o.status === 'INACTIVE').length,
+    openOrders: engine.openOrdersOf(address).length,
     restricted: engine.isRestricted(address, now),
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
     recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - ctx.config.restriction.windowMs).map((t) => new Date(t).toISOString()),

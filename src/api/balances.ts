@@ -10,14 +10,14 @@ import { Balance } from './schemas/trading.js';
 
 export function balanceView(ctx: AppContext, raw: string) {
   const address = checksumAddress(raw);
-  const engine = ctx.trading.engine;
+  const b = ctx.trading.engine.balances(address);
   return {
     address,
     baseToken: ctx.config.baseTokenAddress,
-    balance: engine.ledger.balanceOf(address).toString(),
-    escrowed: engine.ledger.escrowOf(address).toString(),
-    openExposure: engine.exposureOf(address).toString(),
-    pendingTakerStake: engine.pendingTakerStakeOf(address).toString(),
+    balance: b.balance.toString(),
+    escrowed: b.escrowed.toString(),
+    openExposure: b.openExposure.toString(),
+    pendingTakerStake: b.pendingTakerStake.toString(),
   };
 }
 

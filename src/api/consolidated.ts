@@ -4,8 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, HASH_PATTERN } from './params.js';
-import { CONSOLIDATED_SORT_FIELDS, consolidatedContextOf, listConsolidated } from '../trading/consolidated.js';
-import { tradeIndexOf } from '../trading/trade-index.js';
+import { CONSOLIDATED_SORT_FIELDS, listConsolidated } from '../trading/consolidated.js';
 import { responses } from './schemas/envelope.js';
 import { ConsolidatedPage } from './schemas/trades.js';
 
@@ -41,11 +40,10 @@ export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
       throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
     }
-    const engine = ctx.trading.engine;
     return ok(
       listConsolidated(
-        tradeIndexOf(engine),
-        consolidatedContextOf(ctx),
+        ctx.trading.readModels,
+        ctx.trading.consolidated,
         {
           settled: q.settled,
           ...(q.bettor !== undefined ? { bettor: q.bettor } : {}),

@@ -1,14 +1,33 @@
-// Submits a command to the engine and turns its refusals into API errors.
+// Submits a command to the engine and turns its refusals into API errors: the one place domain error codes get
+// HTTP statuses.
 import type { AppContext } from '../context.js';
-import type { CommandResult } from '../engine/engine.js';
-import { EngineRejection, type Command } from '../engine/types.js';
+import { DomainError, type DomainErrorCode } from '../engine/errors.js';
+import type { Command, ResultOf } from '../engine/types.js';
 import { ApiError } from './envelope.js';
 
-export async function submitToEngine(ctx: AppContext, cmd: Command): Promise<CommandResult> {
+const HTTP_STATUS: Record<DomainErrorCode, number> = {
+  INSUFFICIENT_BALANCE: 400,
+  MARKET_NOT_TRADEABLE: 400,
+  FILL_ALREADY_SUBMITTED: 409,
+  INVALID_ODDS_SLIPPAGE: 400,
+  INSUFFICIENT_SPACE: 400,
+  STALE_TIMESTAMP: 400,
+  CANCEL_REQUEST_ALREADY_PROCESSED: 409,
+  ACCOUNT_RESTRICTED: 403,
+  ORDER_EXPIRED: 400,
+  MARKET_ALREADY_REPORTED: 409,
+  STORAGE_FAILED: 503,
+};
+
+/** The API error for a domain refusal; anything else is passed through unchanged. */
+export function toApiError(err: unknown): unknown {
+  return err instanceof DomainError ? new ApiError(HTTP_STATUS[err.errorCode], err.errorCode, err.message) : err;
+}
+
+export async function submitToEngine<C extends Command>(ctx: AppContext, cmd: C): Promise<ResultOf<C>> {
   try {
-    return await ctx.trading.runner.submit(cmd);
+    return await ctx.trading.submit(cmd);
   } catch (err) {
-    if (err instanceof EngineRejection) throw new ApiError(err.httpStatus, err.errorCode, err.message);
-    throw err;
+    throw toApiError(err);
   }
 }

@@ -89,7 +89,7 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
     requireNotClosedInPlay(ctx, market);
 
-    if (ctx.trading.runner.chain.backlog >= c.chainSubmit.maxBacklog) {
+    if (ctx.trading.chain.backlog >= c.chainSubmit.maxBacklog) {
       throw new ApiError(503, 'CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
     }
     const saltKey = fillSalt.toString();
@@ -119,7 +119,6 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
           ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: b.takerSig } }
           : {}),
       });
-      if (result.kind !== 'fill') throw new Error('unexpected engine result');
       return ok({
         fillHash: result.fill.fillHash,
         isPartialFill: result.fill.isPartialFill,

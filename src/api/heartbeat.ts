@@ -47,7 +47,6 @@ export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): 
         requestor: checksumAddress(b.requestor),
         timeoutSeconds: b.timeoutSeconds,
       });
-      if (result.kind !== 'heartbeat') throw new Error('unexpected engine result');
       const hb = result.heartbeat;
       return ok({
         requestor: hb.requestor,

@@ -25,9 +25,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     help: 'Orders on the books (ACTIVE or INACTIVE)',
     registers: [registry],
     collect() {
-      let open = 0;
-      for (const book of engine().books.values()) open += book.outcomeOne.size + book.outcomeTwo.size;
-      this.set(open);
+      this.set(engine().openOrderCount());
     },
   });
   new Gauge({
@@ -35,7 +33,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     help: 'Trades recorded since the exchange began',
     registers: [registry],
     collect() {
-      this.set(engine().trades.length);
+      this.set(ctx.trading.readModels.tradeCount());
     },
   });
   new Gauge({
@@ -43,12 +41,10 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     help: 'Fills waiting for chain confirmation',
     registers: [registry],
     collect() {
-      let pending = 0;
-      for (const f of engine().fills.values()) if (f.status === 'PENDING') pending++;
-      this.set(pending);
+      this.set(engine().pendingFills().length);
     },
   });
-  const chain = () => ctx.trading.runner.chain;
+  const chain = () => ctx.trading.chain;
   new Counter({
     name: 'oddex_chain_submit_failures_total',
     help: 'Attempts to hand a fill to the settlement chain that threw or timed out (each is retried)',

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import type { NewOrder, Order } from '../engine/types.js';
+import type { NewOrder, OrderView } from '../engine/types.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
@@ -33,12 +33,12 @@ const SignedOrder = Type.Object(
 type SignedOrder = Static<typeof SignedOrder>;
 
 const SORT_FIELDS = {
-  fill_amount: (o: Order) => o.fillAmount,
-  total_bet_size: (o: Order) => o.totalBetSize,
-  percentage_odds: (o: Order) => o.percentageOdds,
-  api_expiry: (o: Order) => BigInt(o.apiExpiry),
-  created_at: (o: Order) => BigInt(o.seq),
-  updated_at: (o: Order) => BigInt(o.updatedAt),
+  fill_amount: (o: OrderView) => o.fillAmount,
+  total_bet_size: (o: OrderView) => o.totalBetSize,
+  percentage_odds: (o: OrderView) => o.percentageOdds,
+  api_expiry: (o: OrderView) => BigInt(o.apiExpiry),
+  created_at: (o: OrderView) => BigInt(o.seq),
+  updated_at: (o: OrderView) => BigInt(o.updatedAt),
 } as const;
 
 const OrdersQuery = Type.Object({
@@ -176,7 +176,6 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
         const markets = records.map((m) => ctx.trading.marketRef(m));
         return submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
       });
-      if (result.kind !== 'postOrders') throw new Error('unexpected engine result');
       const statuses: Record<string, string> = {};
       for (const s of result.statuses) statuses[s.orderHash] = s.status;
       return ok({
@@ -199,20 +198,21 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     if (q.marketHashes && q.exchangeEventId) {
       throw badRequest('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
-    const engine = ctx.trading.engine;
+    const { engine, readModels } = ctx.trading;
     const marketHashes = q.marketHashes
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;
     const orderHashes = q.orderHashes
       ? parseCommaList(q.orderHashes, 'orderHashes', { max: 1000, valid: isHash }).map((h) => h.toLowerCase())
       : undefined;
-    let candidates: Iterable<Order>;
-    if (orderHashes) candidates = orderHashes.flatMap((h) => engine.orders.get(h) ?? []);
-    else if (q.maker) candidates = engine.ordersByMaker.get(checksumAddress(q.maker)) ?? [];
-    else candidates = [...marketHashes!].flatMap((h) => engine.books.get(h)?.allOrders() ?? []);
+    // Explicit hashes read the order read model (any status); makers and markets read the live books.
+    let candidates: OrderView[];
+    if (orderHashes) candidates = orderHashes.flatMap((h) => engine.order(h) ?? readModels.order(h) ?? []);
+    else if (q.maker) candidates = engine.openOrdersOf(checksumAddress(q.maker));
+    else candidates = [...marketHashes!].flatMap((h) => engine.openOrdersIn(h));
 
     // Explicit order hashes return those orders in any state; other queries list open orders.
-    const selected = [...candidates].filter(
+    const selected = candidates.filter(
       (o) =>
         (orderHashes !== undefined || o.status === 'ACTIVE' || o.status === 'INACTIVE') &&
         (!marketHashes || marketHashes.has(o.marketHash)) &&

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
+import { checksumAddress } from '../protocol/address.js';
 import { responses } from './schemas/envelope.js';
 import { RefundsPage } from './schemas/trades.js';
 
@@ -31,7 +32,7 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], description, querystring: RefundsQuery, response: responses(RefundsPage) } }, async (request) => {
     const q = request.query as Static<typeof RefundsQuery>;
     const groups = refundGroups(
-      ctx.trading.engine.refunds,
+      ctx.trading.readModels.refundsOf(checksumAddress(q.bettor)),
       {
         bettor: q.bettor,
         ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),

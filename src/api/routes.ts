@@ -20,6 +20,7 @@ import { registerTradeRoutes } from './trades.js';
 import { registerConsolidatedRoutes } from './consolidated.js';
 import { registerRefundRoutes } from './refunds.js';
 import { registerRealtimeTokenRoutes } from './realtime-token.js';
+import { registerJournalAdminRoutes } from '../admin/journal.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerHealthRoutes(app, ctx);
@@ -32,6 +33,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerApiKeyRoutes(app, ctx);
   registerChainAdminRoutes(app, ctx);
   registerAccountAdminRoutes(app, ctx);
+  registerJournalAdminRoutes(app, ctx.trading);
   registerBalanceRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
   registerFillRoutes(app, ctx);

@@ -2,10 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import type { Trade } from '../engine/types.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
-import { sameAddress } from '../protocol/address.js';
 import { tradeToOrderTradeRest, tradeToRest } from '../trading/render.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage } from './schemas/trades.js';
@@ -42,34 +40,26 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
     }
-    const markets = q.marketHashes
-      ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
+    const marketHashes = q.marketHashes
+      ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const matches = (t: Trade) =>
-      (q.startDate === undefined || t.betTime >= q.startDate * 1000) &&
-      (q.endDate === undefined || t.betTime < q.endDate * 1000) &&
-      (!q.bettor || sameAddress(t.bettor, q.bettor)) &&
-      (q.settled === undefined || t.settled === q.settled) &&
-      (!markets || markets.has(t.marketHash) || (t.quarterLineParentMarketHash !== undefined && markets.has(t.quarterLineParentMarketHash))) &&
-      (!q.baseToken || sameAddress(t.baseToken, q.baseToken)) &&
-      (q.maker === undefined || t.maker === q.maker) &&
-      (!q.affiliate || sameAddress(t.affiliate, q.affiliate)) &&
-      (!q.tradeStatus || t.status === q.tradeStatus) &&
-      (!q.exchangeEventId || t.exchangeEventId === q.exchangeEventId);
-
-    const all = ctx.trading.engine.trades;
-    const page: Trade[] = [];
-    let count = 0;
-    let more = false;
-    for (let i = all.length - 1; i >= 0; i--) {
-      const t = all[i]!;
-      if (!matches(t)) continue;
-      count++;
-      if (Number(t.id) >= below) continue;
-      if (page.length < q.pageSize) page.push(t);
-      else more = true;
-    }
+    const { trades: page, count, more } = ctx.trading.readModels.tradesPage(
+      {
+        ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
+        ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
+        ...(q.bettor !== undefined ? { bettor: q.bettor } : {}),
+        ...(q.settled !== undefined ? { settled: q.settled } : {}),
+        ...(marketHashes !== undefined ? { marketHashes } : {}),
+        ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
+        ...(q.maker !== undefined ? { maker: q.maker } : {}),
+        ...(q.affiliate !== undefined ? { affiliate: q.affiliate } : {}),
+        ...(q.tradeStatus !== undefined ? { tradeStatus: q.tradeStatus } : {}),
+        ...(q.exchangeEventId !== undefined ? { exchangeEventId: q.exchangeEventId } : {}),
+      },
+      below,
+      q.pageSize,
+    );
     const last = page[page.length - 1];
     return ok({
       trades: page.map((t) => tradeToRest(t, ctx.trading.render)),
@@ -85,7 +75,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
-    const trades = ctx.trading.engine.trades.filter((t) => hashes.has(t.orderHash));
+    const trades = ctx.trading.readModels.tradesOfOrders([...hashes]);
     return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, ctx.trading.render)) });
   });
 }

@@ -56,11 +56,32 @@ export async function reportMarkets(ctx: AppContext, batch: Settlement[]): Promi
   catalogue.beginReporting(hashes);
   try {
     for (const parent of toSuspend) catalogue.setMarketStatus(parent.marketHash, 'SUSPENDED');
-    await ctx.trading.marketsReported(settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })));
+    // The journaled report is the truth: if the process dies before markSettled, start-up settles the catalogue from it.
+    // A batch is one fixture's: the final score, when reported, is the same for all of it.
+    const scored = settlements.find((s) => s.teamOneScore !== undefined && s.teamTwoScore !== undefined);
+    await ctx.trading.marketsReported(
+      settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })),
+      scored && { teamOneScore: scored.teamOneScore!, teamTwoScore: scored.teamTwoScore! },
+    );
     return catalogue.markSettled(settlements, new Date(ctx.now()).toISOString());
   } finally {
     catalogue.endReporting(hashes);
   }
+}
+
+/**
+ * Start-up: every market the engine journaled as reported is SETTLED in the catalogue with that result, so a crash
+ * between the engine's report and the catalogue's write cannot leave a paid market listed as open.
+ */
+export function settleReportedMarkets(
+  catalogue: Catalogue,
+  reports: readonly (Settlement & { at: number })[],
+): MarketRecord[] {
+  const behind = reports.filter((r) => {
+    const m = catalogue.getMarket(r.marketHash);
+    return m !== undefined && m.status !== 'SETTLED';
+  });
+  return behind.flatMap((r) => catalogue.markSettled([r], new Date(r.at).toISOString()));
 }
 
 /** POST /admin/markets/:hash/report: one market by hand. Quarter-line parents are settled through their legs. */

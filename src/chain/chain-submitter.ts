@@ -1,6 +1,6 @@
 // Hands fills to the settlement chain without ever letting the chain take the exchange down: a submit that
 // throws, rejects or does not answer in time leaves the fill PENDING and is retried with exponential backoff.
-import type { RefundEvent } from '../engine/refunds.js';
+import type { RefundPaid } from '../engine/changes.js';
 import type { ReportedMarket, SettlementChain } from './settlement-chain.js';
 
 export interface ChainSubmitterOptions {
@@ -37,6 +37,11 @@ export class ChainSubmitter {
     return this.waiting.size + (this.chain.inFlight ?? 0);
   }
 
+  /** Whether the chain pays refunds itself (an on-chain escrow): only then are past refunds handed at start. */
+  get paysRefunds(): boolean {
+    return this.chain.refundsPaid !== undefined;
+  }
+
   start(): void {
     this.chain.start?.();
   }
@@ -45,7 +50,7 @@ export class ChainSubmitter {
     this.chain.marketsReported?.(markets);
   }
 
-  refundsPaid(refunds: readonly RefundEvent[]): void {
+  refundsPaid(refunds: readonly RefundPaid[]): void {
     if (refunds.length > 0) this.chain.refundsPaid?.(refunds);
   }
 

@@ -92,6 +92,25 @@ export class LocalLedger {
     else perMarket.set(marketHash, next);
   }
 
+  /** Every balance and escrow, for snapshots. */
+  exportState(): { balances: [string, bigint][]; escrow: [string, [string, bigint][]][]; allowances?: [string, bigint][]; minted: bigint } {
+    return {
+      balances: [...this.balances],
+      escrow: [...this.escrow].map(([address, perMarket]) => [address, [...perMarket]]),
+      allowances: [...this.allowances],
+      minted: this.minted,
+    };
+  }
+
+  static fromState(state: ReturnType<LocalLedger['exportState']>): LocalLedger {
+    const ledger = new LocalLedger();
+    for (const [address, amount] of state.balances) ledger.balances.set(address, amount);
+    for (const [address, perMarket] of state.escrow) ledger.escrow.set(address, new Map(perMarket));
+    for (const [address, amount] of state.allowances ?? []) ledger.allowances.set(address, amount);
+    ledger.minted = state.minted;
+    return ledger;
+  }
+
   /** Sum of every balance and escrow: equals `minted` when funds are conserved. */
   total(): bigint {
     let sum = 0n;

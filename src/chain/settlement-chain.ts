@@ -2,7 +2,7 @@
 // against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise), or, for an on-chain
 // settlement, as the chain reports it.
 import type { ChainExecution, ChainTokenEvents, Outcome } from '../engine/types.js';
-import type { RefundEvent } from '../engine/refunds.js';
+import type { RefundPaid } from '../engine/changes.js';
 
 /** A market the operator reported, with every bettor holding a position in it. */
 export interface ReportedMarket {
@@ -32,7 +32,7 @@ export interface SettlementChain {
   /** Markets were reported: an on-chain escrow records the outcome and pays the bettors. Idempotent. */
   marketsReported?(markets: ReportedMarket[]): void;
   /** Capital-efficiency refunds the engine paid from escrow: an on-chain escrow pays them too. Idempotent. */
-  refundsPaid?(refunds: readonly RefundEvent[]): void;
+  refundsPaid?(refunds: readonly RefundPaid[]): void;
   /** Called once the engine is rebuilt from the journal, before pending fills are resubmitted. */
   start?(): void;
   stop(): void;

@@ -18,6 +18,13 @@ export class BookSide {
     return lo;
   }
 
+  /** Replaces the side's orders at once (restoring a snapshot): one sort instead of an insert per order. */
+  load(orders: readonly Order[]): void {
+    this.orders.length = 0;
+    this.orders.push(...orders);
+    this.orders.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  }
+
   insert(order: Order): void {
     this.orders.splice(this.indexFor(order), 0, order);
   }

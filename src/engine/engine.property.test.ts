@@ -1,10 +1,16 @@
 // Random command sequences against the engine, checked against a naive matcher and the engine's invariants.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Engine, fillableTakerSpace, freeMakerSpace } from './engine.js';
-import { EngineRejection, type Command, type MarketRef, type Order } from './types.js';
+import { Engine, fillableTakerSpace, freeMakerSpace, type EngineSnapshot } from './engine.js';
+import { decodeJson, encodeJson } from '../store/json-codec.js';
+import type { Command, MarketRef, OrderView, Trade } from './types.js';
+import { DomainError } from './errors.js';
+import { NaiveProjection } from './projection.js';
 import { makerSpaceForTakerStake } from '../protocol/amounts.js';
-import { worstCaseLoss } from './refunds.js';
+import { migrate } from '../store/db.js';
+import { MIGRATIONS } from '../store/migrations.js';
+import { SqliteTradingStore } from '../store/trading-store.js';
+import Database from 'better-sqlite3';
 
 const E20 = 10n ** 20n;
 const STEP = 125n * 10n ** 15n;
@@ -73,7 +79,7 @@ const params = {
 };
 
 /** The textbook matcher: every eligible order, sorted by price then time, taken greedily. */
-function naiveMatch(orders: Order[], c: Extract<Command, { kind: 'fill' }>, at: number) {
+function naiveMatch(orders: OrderView[], c: Extract<Command, { kind: 'fill' }>, at: number) {
   const bound = (c.desiredOdds * BigInt(100 - c.oddsSlippage)) / 100n;
   const eligible = orders
     .filter(
@@ -101,33 +107,47 @@ function naiveMatch(orders: Order[], c: Extract<Command, { kind: 'fill' }>, at: 
   return { matches, sawLiquidity: eligible.length > 0 };
 }
 
-/** Everything observable about an engine, for replay equality. */
-function snapshot(e: Engine): string {
-  return JSON.stringify(
-    {
-      orders: [...e.orders.values()].map((o) => ({ ...o, pendingFills: [...o.pendingFills] })),
-      trades: e.trades,
-      fills: [...e.fills.values()],
-      balances: ADDRS.map((a) => [e.ledger.balanceOf(a), e.ledger.escrowOf(a), e.exposureOf(a), e.pendingTakerStakeOf(a)]),
-      heartbeats: [...e.heartbeats.values()],
-      reported: [...e.reported],
-    },
-    (_k, v) => (typeof v === 'bigint' ? v.toString() : v),
-  );
+/** Canonical JSON: bigints as strings, object keys sorted, so equal values compare equal whatever their key order. */
+const json = (x: unknown) =>
+  JSON.stringify(x, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return v.toString();
+    if (v && typeof v === 'object' && !Array.isArray(v)) return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return v;
+  });
+
+/** Everything observable about an engine and what its change records said, for replay equality. */
+function snapshot(e: Engine, p: NaiveProjection): string {
+  return json({
+    orders: [...p.orders.keys()].map((h) => e.order(h)),
+    projected: { orders: [...p.orders.values()], trades: [...p.trades.values()], fills: [...p.fills.values()], refunds: p.refunds },
+    pendingFills: e.pendingFills(),
+    balances: ADDRS.map((a) => e.balances(a)),
+    heartbeats: [...p.heartbeats],
+    reported: [...p.reported],
+    stats: e.stats(),
+  });
 }
 
-function checkInvariants(e: Engine, cancelledCaps: Map<string, bigint>, at: number) {
+/** MXL computed from scratch over a position's trades. */
+function naiveWorstCaseLoss(trades: readonly Trade[]): bigint {
+  const lossIf = (one: boolean) => trades.reduce((s, t) => s + (t.bettingOutcomeOne === one ? -t.counterStake : t.stake), 0n);
+  const worst = [lossIf(true), lossIf(false)].reduce((a, b) => (a > b ? a : b));
+  return worst > 0n ? worst : 0n;
+}
+
+function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<string, bigint>, at: number) {
   expect(e.ledger.total()).toBe(e.ledger.minted);
   const successMaker = new Map<string, bigint>();
   const pendingMaker = new Map<string, bigint>();
-  for (const f of e.fills.values()) {
+  for (const f of p.fills.values()) {
     for (const m of f.matches) {
       const target = f.status === 'SUCCESS' ? successMaker : f.status === 'PENDING' ? pendingMaker : undefined;
       target?.set(m.orderHash, (target.get(m.orderHash) ?? 0n) + m.makerStake);
     }
   }
   const exposure = new Map<string, bigint>();
-  for (const o of e.orders.values()) {
+  for (const o of p.orders.values()) {
+
     // filled + pending + free = size, each part non-negative.
     expect(o.fillAmount).toBe(successMaker.get(o.orderHash) ?? 0n);
     expect(o.pendingFillAmount).toBe(pendingMaker.get(o.orderHash) ?? 0n);
@@ -140,13 +160,20 @@ function checkInvariants(e: Engine, cancelledCaps: Map<string, bigint>, at: numb
   }
   for (const a of ADDRS) expect(e.exposureOf(a)).toBe(exposure.get(a) ?? 0n);
   // Refunds leave exactly the worst-case loss in escrow for every open position: never less, never more.
-  for (const [marketHash, perBettor] of e.positions) {
-    for (const [bettor, trades] of perBettor) expect(e.ledger.escrowIn(bettor, marketHash)).toBe(worstCaseLoss(trades));
+  const positions = new Map<string, Trade[]>();
+  for (const t of p.trades.values()) {
+    if (t.status !== 'SUCCESS' || t.settled) continue;
+    const key = `${t.marketHash}|${t.bettor}`;
+    positions.set(key, [...(positions.get(key) ?? []), t]);
+  }
+  for (const [key, trades] of positions) {
+    const [marketHash, bettor] = key.split('|') as [string, string];
+    expect(e.ledger.escrowIn(bettor, marketHash)).toBe(naiveWorstCaseLoss(trades));
   }
   // No crossed book: the most aggressive live makers on each side never sum past 100%.
   for (const m of MARKETS) {
     const top = (one: boolean) =>
-      [...e.orders.values()]
+      [...p.orders.values()]
         .filter(
           (o) => o.marketHash === m.marketHash && o.isMakerBettingOutcomeOne === one && o.status === 'ACTIVE' &&
             o.apiExpiry * 1000 > at && o.expiry * 1000 > at && fillableTakerSpace(o) > 0n,
@@ -159,21 +186,42 @@ function checkInvariants(e: Engine, cancelledCaps: Map<string, bigint>, at: numb
 describe('engine properties', () => {
   it('matches like the naive model, conserves funds, never fills a cancelled order, and replays identically', () => {
     fc.assert(
-      fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), (ops) => {
+      fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), fc.nat(), (ops, split) => {
         const engine = new Engine(params);
+        const projection = new NaiveProjection();
+        const db = new Database(':memory:');
+        migrate(db, MIGRATIONS);
+        const store = new SqliteTradingStore(db);
         const journal: Command[] = [];
         const cancelledCaps = new Map<string, bigint>();
         let at = 1_000_000;
         let seq = 0;
         for (const address of ADDRS) journal.push({ kind: 'faucet', at, address, amount: 1000n * USDC });
-        for (const cmd of journal) engine.apply(cmd);
+        for (const cmd of journal) {
+          const r = engine.apply(cmd);
+          projection.apply(r.changes);
+          store.commit([{ cmd, changes: r.changes }]);
+        }
         const apply = (cmd: Command) => {
+          const balancesBefore = ADDRS.map((a) => engine.ledger.balanceOf(a));
           try {
             const r = engine.apply(cmd);
+            projection.apply(r.changes);
+            store.commit([{ cmd, changes: r.changes }]);
             journal.push(cmd);
+            if (cmd.kind === 'reportMarkets') {
+              // What settlement credited per trade adds up to what the ledger paid each bettor.
+              const credited = new Map<string, bigint>();
+              for (const c of r.changes) {
+                if (c.type !== 'tradeSettled') continue;
+                const bettor = projection.trades.get(c.tradeId)!.bettor;
+                credited.set(bettor, (credited.get(bettor) ?? 0n) + c.credit);
+              }
+              ADDRS.forEach((a, i) => expect(engine.ledger.balanceOf(a) - balancesBefore[i]!).toBe(credited.get(a) ?? 0n));
+            }
             return r;
           } catch (err) {
-            if (!(err instanceof EngineRejection)) throw err;
+            if (!(err instanceof DomainError)) throw err;
             return undefined;
           }
         };
@@ -221,9 +269,9 @@ describe('engine properties', () => {
                 oddsSlippage: op.slippage,
                 fillSalt: String(seq),
               };
-              const expected = engine.reported.has(cmd.market.marketHash) ? undefined : naiveMatch([...engine.orders.values()], cmd, at);
+              const expected = engine.isReported(cmd.market.marketHash) ? undefined : naiveMatch([...projection.orders.values()], cmd, at);
               const r = apply(cmd);
-              const record = engine.fills.get(cmd.fillHash);
+              const record = projection.fills.get(cmd.fillHash);
               if (record) {
                 expect(record.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual(expected!.matches);
               } else if (expected && expected.matches.length > 0) {
@@ -234,19 +282,19 @@ describe('engine properties', () => {
               break;
             }
             case 'confirm': {
-              const pending = [...engine.fills.values()].filter((f) => f.status === 'PENDING');
+              const pending = engine.pendingFills();
               if (pending.length > 0) apply({ kind: 'confirmFill', at, fillHash: pending[op.pick % pending.length]!.fillHash });
               break;
             }
             case 'cancel':
             case 'cancelAll': {
-              const mine = engine.ordersByMaker.get(ADDRS[op.who]!) ?? [];
+              const mine = [...projection.orders.values()].filter((o) => o.maker === ADDRS[op.who]);
               const hashes = op.op === 'cancel' ? op.picks.flatMap((p) => (mine.length ? [mine[p % mine.length]!.orderHash] : [])) : [];
               const base = { at, maker: ADDRS[op.who]!, salt: `s${seq}`, timestamp: Math.floor(at / 1000) };
               const r = apply(op.op === 'cancel' ? { kind: 'cancelOrders', ...base, orderHashes: hashes } : { kind: 'cancelAll', ...base });
               if (r?.result.kind === 'cancel') {
                 for (const c of r.result.cancel.orders) {
-                  const o = engine.orders.get(c.orderHash)!;
+                  const o = projection.orders.get(c.orderHash)!;
                   cancelledCaps.set(o.orderHash, o.fillAmount + o.pendingFillAmount);
                 }
               }
@@ -267,18 +315,40 @@ describe('engine properties', () => {
               break;
           }
           // Orders that left the book other than by a cancel may not gain fills either.
-          for (const o of engine.orders.values()) {
+          for (const o of projection.orders.values()) {
             if ((o.status === 'CANCELLED' || o.status === 'EXPIRED') && !cancelledCaps.has(o.orderHash)) {
               cancelledCaps.set(o.orderHash, o.fillAmount + o.pendingFillAmount);
             }
           }
-          checkInvariants(engine, cancelledCaps, at);
+          checkInvariants(engine, projection, cancelledCaps, at);
         }
         const replayed = new Engine(params);
-        for (const cmd of journal) replayed.apply(cmd);
-        expect(snapshot(replayed)).toBe(snapshot(engine));
+        const replayedProjection = new NaiveProjection();
+        for (const cmd of journal) replayedProjection.apply(replayed.apply(cmd).changes);
+        expect(snapshot(replayed, replayedProjection)).toBe(snapshot(engine, projection));
+        // Snapshot at a random point plus the tail replays to the same state as the full replay and the live engine.
+        const cut = split % (journal.length + 1);
+        const head = new Engine(params);
+        for (const cmd of journal.slice(0, cut)) head.apply(cmd);
+        const restored = Engine.restore(params, decodeJson<EngineSnapshot>(encodeJson(head.snapshot())));
+        for (const cmd of journal.slice(cut)) restored.apply(cmd);
+        expect(json(restored.snapshot())).toBe(json(engine.snapshot()));
+        expect(json(replayed.snapshot())).toBe(json(engine.snapshot()));
+        expect(json(ADDRS.map((a) => restored.balances(a)))).toBe(json(ADDRS.map((a) => engine.balances(a))));
+        expect(json([...projection.orders.keys()].map((h) => restored.order(h)))).toBe(json([...projection.orders.keys()].map((h) => engine.order(h))));
+        // The engine's live view of every order it still holds equals what its change records said.
+        for (const o of projection.orders.values()) {
+          const live = engine.order(o.orderHash);
+          if (live) expect(json(live)).toBe(json(o));
+        }
+        // The SQL read models hold exactly what the naive projection of the same change records holds.
+        const rm = store.readModels;
+        expect(json(rm.tradesOf())).toBe(json([...projection.trades.values()]));
+        expect(json([...projection.orders.keys()].map((h) => rm.order(h)))).toBe(json([...projection.orders.values()]));
+        expect(json(ADDRS.flatMap((a) => rm.refundsOf(a)).sort((x, y) => x.id - y.id))).toBe(json(projection.refunds));
+        db.close();
       }),
       { numRuns: 150 },
     );
-  });
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, splitQuarterLine } from './engine.js';
-import type { EngineRejection} from './types.js';
+import type { DomainError } from './errors.js';
+import { NaiveProjection } from './projection.js';
 import { type Command, type MarketRef, type NewOrder } from './types.js';
 
 const USDC = 1_000_000n;
@@ -44,16 +45,20 @@ function order(over: Partial<NewOrder> = {}): NewOrder {
 
 function setup() {
   const engine = new Engine(params);
+  const projection = new NaiveProjection();
   const journal: Command[] = [];
   const run = (cmd: Command) => {
     const r = engine.apply(cmd);
+    projection.apply(r.changes);
     journal.push(cmd);
     return r.result;
   };
   run({ kind: 'faucet', at: 1000, address: MAKER, amount: 1000n * USDC });
   run({ kind: 'faucet', at: 1000, address: MAKER2, amount: 1000n * USDC });
   run({ kind: 'faucet', at: 1000, address: TAKER, amount: 1000n * USDC });
-  return { engine, run, journal };
+  /** An order as the engine holds it or, once closed and evicted, as its change records left it. */
+  const order_ = (hash: string) => engine.order(hash) ?? projection.orders.get(hash);
+  return { engine, run, journal, projection, order_ };
 }
 
 const fill = (over: Partial<Extract<Command, { kind: 'fill' }>> = {}): Command => ({
@@ -73,7 +78,7 @@ const fill = (over: Partial<Extract<Command, { kind: 'fill' }>> = {}): Command =
 
 describe('engine matching and settlement', () => {
   it('fills a maker order at its odds, exact to the wei, and settles the winner', () => {
-    const { engine, run } = setup();
+    const { engine, run, order_ } = setup();
     const o = order();
     expect(run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] })).toEqual({
       kind: 'postOrders',
@@ -88,11 +93,12 @@ describe('engine matching and settlement', () => {
       kind: 'fill',
       fill: { fillHash: (f as { fillHash: string }).fillHash, isPartialFill: false, totalFilled: 30n * USDC, averageOdds: 60n * 10n ** 18n },
     });
-    const stored = engine.orders.get(o.orderHash)!;
+    let stored = order_(o.orderHash)!;
     expect([stored.fillAmount, stored.pendingFillAmount, stored.status]).toEqual([0n, 20n * USDC, 'ACTIVE']);
     expect(engine.freeBalance(TAKER)).toBe(970n * USDC);
 
     run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    stored = order_(o.orderHash)!;
     expect([stored.fillAmount, stored.pendingFillAmount]).toEqual([20n * USDC, 0n]);
     expect(engine.ledger.balanceOf(MAKER)).toBe(980n * USDC);
     expect(engine.ledger.balanceOf(TAKER)).toBe(970n * USDC);
@@ -102,13 +108,14 @@ describe('engine matching and settlement', () => {
     run({ kind: 'reportMarkets', at: 4000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
     expect(engine.ledger.balanceOf(TAKER)).toBe(1020n * USDC);
     expect(engine.ledger.balanceOf(MAKER)).toBe(980n * USDC);
+    stored = order_(o.orderHash)!;
     expect(stored.status).toBe('CANCELLED');
     expect(engine.exposureOf(MAKER)).toBe(0n);
     expect(engine.ledger.total()).toBe(engine.ledger.minted);
   });
 
   it('cancelMarketOrders cancels the open orders of the listed markets only; a pending fill still settles', () => {
-    const { engine, run } = setup();
+    const { engine, run, order_ } = setup();
     const M2: MarketRef = { marketHash: '0x' + '2'.repeat(64), exchangeEventId: 'ev1', tradeable: true };
     const [a, b, other] = [order(), order({ isMakerBettingOutcomeOne: false, percentageOdds: 50n * 10n ** 18n }), order({ marketHash: M2.marketHash })];
     run({ kind: 'postOrders', at: 1500, orders: [a!, b!, other!], markets: [M1, M2] });
@@ -117,18 +124,18 @@ describe('engine matching and settlement', () => {
     expect(engine.exposureOf(MAKER)).toBe(300n * USDC);
 
     run({ kind: 'cancelMarketOrders', at: 2500, marketHashes: [M1.marketHash] });
-    expect([a, b, other].map((o) => engine.orders.get(o!.orderHash)!.status)).toEqual(['CANCELLED', 'CANCELLED', 'ACTIVE']);
+    expect([a, b, other].map((o) => order_(o!.orderHash)!.status)).toEqual(['CANCELLED', 'CANCELLED', 'ACTIVE']);
     // What stays committed: the order on the other market and the 20 USDC of maker space the pending fill holds.
     expect(engine.exposureOf(MAKER)).toBe(120n * USDC);
     expect(engine.bestMakerOdds(M1.marketHash, true)).toBeUndefined();
     run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
-    expect(engine.orders.get(a!.orderHash)!.fillAmount).toBe(20n * USDC);
+    expect(order_(a!.orderHash)!.fillAmount).toBe(20n * USDC);
     expect(engine.exposureOf(MAKER)).toBe(100n * USDC);
     expect(engine.ledger.escrowOf(MAKER)).toBe(20n * USDC);
   });
 
   it('matches best taker odds first, then oldest, and reports a partial fill', () => {
-    const { engine, run } = setup();
+    const { run, projection, order_ } = setup();
     const worse = order({ percentageOdds: 50n * 10n ** 18n, totalBetSize: 10n * USDC });
     const bestOld = order({ percentageOdds: 40n * 10n ** 18n, totalBetSize: 10n * USDC });
     const bestNew = order({ percentageOdds: 40n * 10n ** 18n, totalBetSize: 10n * USDC, maker: MAKER2 });
@@ -140,32 +147,32 @@ describe('engine matching and settlement', () => {
     expect(r.fill.isPartialFill).toBe(true);
     // Stake-weighted: (15 * 60% + 15 * 60% + 10 * 50%) / 40 = 57.5%.
     expect(r.fill.averageOdds).toBe(575n * 10n ** 17n);
-    const fillRecord = [...engine.fills.values()][0]!;
+    const fillRecord = [...projection.fills.values()][0]!;
     expect(fillRecord.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual([
       [bestOld.orderHash, 15n * USDC, 10n * USDC],
       [bestNew.orderHash, 15n * USDC, 10n * USDC],
       [worse.orderHash, 10n * USDC, 10n * USDC],
     ]);
-    expect(engine.orders.get(bestOld.orderHash)!.status).toBe('INACTIVE');
+    expect(order_(bestOld.orderHash)!.status).toBe('INACTIVE');
   });
 
   it('rejects without changing state: slippage, no space, reused salt, reported market', () => {
     const { engine, run } = setup();
     run({ kind: 'postOrders', at: 1500, orders: [order({ percentageOdds: 50n * 10n ** 18n })], markets: [M1] });
-    const before = JSON.stringify([...engine.orders.values()], (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const before = JSON.stringify(engine.openOrdersIn(M1.marketHash), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     const code = (cmd: Command) => {
       try {
         engine.apply(cmd);
         return 'applied';
       } catch (e) {
-        return (e as EngineRejection).errorCode;
+        return (e as DomainError).errorCode;
       }
     };
     // Taker odds 50% against desired 60% with 10% slippage: bound 54% > 50%.
     expect(code(fill({ oddsSlippage: 10 }))).toBe('INVALID_ODDS_SLIPPAGE');
     expect(code(fill({ isTakerBettingOutcomeOne: true }))).toBe('INSUFFICIENT_SPACE');
     expect(code(fill({ desiredOdds: 50n * 10n ** 18n, taker: '0x00000000000000000000000000000000000000D1' }))).toBe('INSUFFICIENT_BALANCE');
-    const after = JSON.stringify([...engine.orders.values()], (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const after = JSON.stringify(engine.openOrdersIn(M1.marketHash), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     expect(after).toBe(before);
     const ok = fill({ desiredOdds: 50n * 10n ** 18n, fillSalt: 'same' });
     run(ok);
@@ -175,24 +182,24 @@ describe('engine matching and settlement', () => {
   });
 
   it('fails a fill whose maker moved the funds away, and gives the space back', () => {
-    const { engine, run } = setup();
+    const { engine, run, projection, order_ } = setup();
     const o = order({ totalBetSize: 500n * USDC });
     run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
     const f = fill({ stakeWei: 30n * USDC });
     run(f);
     // Moving 990 away leaves 10, below the 20 owed: the order leaves the book, the fill fails on chain.
     run({ kind: 'transfer', at: 2500, from: MAKER, to: MAKER2, amount: 990n * USDC });
-    expect(engine.orders.get(o.orderHash)!.status).toBe('CANCELLED');
+    expect(order_(o.orderHash)!.status).toBe('CANCELLED');
     run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
-    expect(engine.trades.map((t) => t.status)).toEqual(['FAILED', 'FAILED']);
+    expect([...projection.trades.values()].map((t) => t.status)).toEqual(['FAILED', 'FAILED']);
     expect(engine.ledger.balanceOf(TAKER)).toBe(1000n * USDC);
     expect(engine.freeBalance(TAKER)).toBe(1000n * USDC);
-    expect(engine.orders.get(o.orderHash)!.pendingFillAmount).toBe(0n);
+    expect(order_(o.orderHash)!.pendingFillAmount).toBe(0n);
     expect(engine.exposureOf(MAKER)).toBe(0n);
   });
 
   it('cancels with replay protection and reports each reason', () => {
-    const { engine, run } = setup();
+    const { engine, run, order_ } = setup();
     const a = order();
     const b = order();
     run({ kind: 'postOrders', at: 1500, orders: [a, b], markets: [M1] });
@@ -207,7 +214,7 @@ describe('engine matching and settlement', () => {
     });
     expect(() => engine.apply({ kind: 'cancelAll', at: 10_000, maker: MAKER, salt: 's1', timestamp: 10 })).toThrow(/already used/);
     expect(() => engine.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER, salt: 's2', timestamp: 10 })).toThrow(/within 60 s/);
-    expect(engine.orders.get(b.orderHash)!.status).toBe('ACTIVE');
+    expect(order_(b.orderHash)!.status).toBe('ACTIVE');
   });
 
   it('keeps a cancel salt refused after the clock jumps forward and back', () => {
@@ -248,18 +255,18 @@ describe('engine matching and settlement', () => {
   });
 
   it('expires orders past apiExpiry and cancels everything when a heartbeat lapses', () => {
-    const { engine, run } = setup();
+    const { engine, run, order_ } = setup();
     const short = order({ apiExpiry: 5 });
     const long = order();
     run({ kind: 'postOrders', at: 1500, orders: [short, long], markets: [M1] });
     run({ kind: 'heartbeat', at: 1500, requestor: MAKER, timeoutSeconds: 10 });
     expect(engine.nextExpiryAt()).toBe(5000);
     run({ kind: 'expire', at: 5000 });
-    expect(engine.orders.get(short.orderHash)!.status).toBe('EXPIRED');
-    expect(engine.orders.get(long.orderHash)!.status).toBe('ACTIVE');
+    expect(order_(short.orderHash)!.status).toBe('EXPIRED');
+    expect(order_(long.orderHash)!.status).toBe('ACTIVE');
     run({ kind: 'expire', at: 11_500 });
-    expect(engine.orders.get(long.orderHash)!.status).toBe('CANCELLED');
-    expect(engine.heartbeats.size).toBe(0);
+    expect(order_(long.orderHash)!.status).toBe('CANCELLED');
+    expect(engine.heartbeatCount()).toBe(0);
   });
 
   it('restricts a maker after repeated balance shortfalls until the window passes or an operator lifts it', () => {
@@ -269,22 +276,22 @@ describe('engine matching and settlement', () => {
       run({ kind: 'transfer', at: 2000 + i, from: MAKER, to: MAKER2, amount: 200n * USDC });
       run({ kind: 'transfer', at: 2000 + i, from: MAKER2, to: MAKER, amount: 200n * USDC });
     }
-    expect(engine.restrictions.get(MAKER)).toEqual({ address: MAKER, shortfalls: [2000, 2001, 2002], restrictedUntil: 2002 + 900_000 });
+    expect(engine.restrictionOf(MAKER)).toEqual({ address: MAKER, shortfalls: [2000, 2001, 2002], restrictedUntil: 2002 + 900_000 });
     expect(() => engine.apply({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toThrow(/may not post/);
     run({ kind: 'liftRestriction', at: 3000, address: MAKER });
     expect(run({ kind: 'postOrders', at: 3000, orders: [order()], markets: [M1] })).toMatchObject({ statuses: [{ status: 'OK' }] });
   });
 
   it('treats an order whose rest buys no maker wei as exhausted, so later orders still fill', () => {
-    const { engine, run } = setup();
+    const { run, order_ } = setup();
     const dusty = order({ totalBetSize: 10n * USDC, percentageOdds: 45n * 10n ** 18n });
     const next = order({ totalBetSize: 10n * USDC, percentageOdds: 50n * 10n ** 18n, maker: MAKER2 });
     run({ kind: 'postOrders', at: 1500, orders: [dusty, next], markets: [M1] });
     // Leave exactly 1 wei of maker space on the 45% order: 1 wei buys 1 wei of taker space but 0 of maker space.
     const eat = fill({ stakeWei: ((10n * USDC - 1n) * 55n) / 45n + 1n, desiredOdds: 55n * 10n ** 18n });
     run(eat);
-    expect(engine.orders.get(dusty.orderHash)!.totalBetSize - engine.orders.get(dusty.orderHash)!.pendingFillAmount).toBe(1n);
-    expect(engine.orders.get(dusty.orderHash)!.status).toBe('INACTIVE');
+    expect(order_(dusty.orderHash)!.totalBetSize - order_(dusty.orderHash)!.pendingFillAmount).toBe(1n);
+    expect(order_(dusty.orderHash)!.status).toBe('INACTIVE');
     const r = run(fill({ stakeWei: 8n * USDC, desiredOdds: 50n * 10n ** 18n }));
     expect(r).toMatchObject({ fill: { totalFilled: 8n * USDC, averageOdds: 50n * 10n ** 18n } });
   });
@@ -308,5 +315,111 @@ describe('engine matching and settlement', () => {
         { orderHash: fair.orderHash, status: 'OK' },
       ],
     });
+  });
+});
+
+describe('bounded engine state', () => {
+  it('lets closed orders leave memory while still refusing their hash until they expire', () => {
+    const { engine, run, projection } = setup();
+    const o = order({ expiry: 20, apiExpiry: 20 });
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    expect(engine.stats().orders).toBe(1);
+    run({ kind: 'cancelOrders', at: 10_000, maker: MAKER, salt: 'c1', timestamp: 10, orderHashes: [o.orderHash] });
+    expect(engine.stats()).toMatchObject({ orders: 0, closedOrders: 1 });
+    expect(engine.order(o.orderHash)).toBeUndefined();
+    expect(projection.orders.get(o.orderHash)!.status).toBe('CANCELLED');
+    expect(run({ kind: 'postOrders', at: 11_000, orders: [o], markets: [M1] })).toEqual({
+      kind: 'postOrders',
+      statuses: [{ orderHash: o.orderHash, status: 'ORDERS_ALREADY_EXIST' }],
+    });
+    // Past its signed expiry the order could not be posted again anyway: refused as expired, its hash forgotten.
+    expect(() => engine.apply({ kind: 'postOrders', at: 20_000, orders: [o], markets: [M1] })).toThrow(/past its expiry/);
+    run({ kind: 'postOrders', at: 20_000, orders: [order()], markets: [M1] });
+    expect(engine.stats()).toMatchObject({ orders: 1, closedOrders: 0 });
+  });
+
+  it('keeps an order with fills pending until they execute, then lets it go', () => {
+    const { engine, run } = setup();
+    const o = order({ totalBetSize: 20n * USDC });
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    const f = fill({ stakeWei: 30n * USDC });
+    run(f);
+    expect(engine.order(o.orderHash)).toMatchObject({ status: 'INACTIVE', pendingFillAmount: 20n * USDC });
+    run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    expect(engine.order(o.orderHash)).toBeUndefined();
+    expect(engine.stats()).toMatchObject({ orders: 0, pendingFills: 0, usedFills: 1 });
+  });
+
+  it('remembers only a window of recent fill salts (the read side answers for older ones)', () => {
+    const engine = new Engine({ ...params, recentFillWindow: 2 });
+    engine.apply({ kind: 'faucet', at: 1000, address: TAKER, amount: 1000n * USDC });
+    engine.apply({ kind: 'faucet', at: 1000, address: MAKER, amount: 1000n * USDC });
+    engine.apply({ kind: 'postOrders', at: 1500, orders: [order({ totalBetSize: 500n * USDC })], markets: [M1] });
+    const salts = ['a', 'b', 'c'];
+    for (const fillSalt of salts) engine.apply(fill({ fillSalt, stakeWei: 2n * USDC }));
+    expect(() => engine.apply(fill({ fillSalt: 'c', stakeWei: 2n * USDC }))).toThrow(/already used/);
+    expect(engine.stats()).toMatchObject({ usedFills: 3, recentFills: 2 });
+    // 'a' left the window: only the read side's check in front of the engine still refuses it.
+    expect(() => engine.apply(fill({ fillSalt: 'a', stakeWei: 2n * USDC }))).not.toThrow();
+  });
+});
+
+describe('chain reports in the change-record engine', () => {
+  it('records attempts and the executing transaction as change records, and caps free balance by the allowance', () => {
+    const { engine, run } = setup();
+    const o = order();
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    const tx1 = '0x' + 'a'.repeat(64);
+    const tx2 = '0x' + 'b'.repeat(64);
+    expect(engine.apply({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash, '0xunknown'], txHash: tx1 }).changes).toEqual([
+      { type: 'fillAttempted', fillHash: f.fillHash, txHash: tx1, at: 2100 },
+    ]);
+    expect(engine.pendingFill(f.fillHash)).toMatchObject({ attempts: [tx1], lastAttemptAt: 2100 });
+
+    // The chain executed it: the stakes move to escrow even if our view of the wallets lagged the chain.
+    const executed = engine.apply({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: true, txHash: tx2 } });
+    expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({ type: 'fillExecuted', fillHash: f.fillHash, status: 'SUCCESS', at: 2200, txHash: tx2 });
+    expect(engine.ledger.escrowOf(TAKER)).toBe(30n * USDC);
+    expect(engine.ledger.escrowOf(MAKER)).toBe(20n * USDC);
+
+    // An approval below the balance caps what orders may commit: the newest orders leave the book.
+    const applied = engine.apply({ kind: 'chainEvents', at: 2300, toBlock: 7, transfers: [], approvals: [{ owner: MAKER, amount: 50n * USDC }] });
+    expect(engine.freeBalance(MAKER)).toBe(50n * USDC);
+    expect(applied.changes.find((c) => c.type === 'orderChanged')).toMatchObject({ orderHash: o.orderHash, state: { status: 'CANCELLED' } });
+    expect(engine.chainCursor).toBe(7);
+  });
+
+  it('reports a failed fill with its revert reason and frees its space', () => {
+    const { engine, run } = setup();
+    const o = order();
+    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    const failed = engine.apply({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: false, txHash: '0x' + 'c'.repeat(64), reason: 'ORDER_EXPIRED' } });
+    expect(failed.changes.find((c) => c.type === 'fillExecuted')).toMatchObject({ status: 'FAILED', failureReason: 'ORDER_EXPIRED' });
+    expect(engine.order(o.orderHash)).toMatchObject({ status: 'ACTIVE', pendingFillAmount: 0n, fillAmount: 0n });
+    expect(engine.ledger.escrowOf(TAKER)).toBe(0n);
+  });
+
+  it('keeps allowances, the chain cursor, fill attempts and the cancel-salt floor in snapshots', () => {
+    const { engine, run } = setup();
+    run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash], txHash: '0x' + 'a'.repeat(64) });
+    run({ kind: 'chainEvents', at: 2200, toBlock: 42, transfers: [], approvals: [{ owner: TAKER, amount: 900n * USDC }] });
+    // A cancel salt forgotten once its timestamp is past the skew raises the floor.
+    run({ kind: 'cancelAll', at: 10_000, maker: MAKER2, salt: '0x01', timestamp: 10 });
+    run({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x02', timestamp: 100 });
+
+    const restored = Engine.restore(params, engine.snapshot());
+    expect(restored.snapshot()).toEqual(engine.snapshot());
+    expect(restored.chainCursor).toBe(42);
+    expect(restored.freeBalance(TAKER)).toBe(engine.freeBalance(TAKER));
+    expect(restored.freeBalance(TAKER)).toBe(870n * USDC);
+    expect(restored.pendingFill(f.fillHash)?.attempts).toEqual(['0x' + 'a'.repeat(64)]);
+    expect(() => restored.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x01', timestamp: 10 })).toThrow(/timestamp/);
   });
 });

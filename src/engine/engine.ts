@@ -1,87 +1,176 @@
 // The single writer: books, matching, balances and exposure, heartbeats, settlement.
 // No I/O, no clock, no randomness: every input, the time included, arrives on a command, so replaying the
-// journal rebuilds exactly the same state. A command either applies whole or throws EngineRejection and changes nothing.
+// journal rebuilds exactly the same state. A command either applies whole or throws DomainError and changes nothing.
+// Each command returns its typed result and the change records saying what happened; nothing outside this module
+// reads the engine's fields, which hold only what trading needs (settled trades and paid fills leave memory).
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LocalLedger } from '../chain/local-ledger.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
-import { worstCaseLoss, type RefundEvent } from './refunds.js';
+import { Position } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
-import {
-  EngineRejection,
-  type CancelResult,
-  type Command,
-  type EngineEvents,
-  type EngineParams,
-  type AccountRestriction,
-  type ChainExecution,
-  type FillRecord,
-  type FillResult,
-  type Heartbeat,
-  type MarketRef,
-  type NewOrder,
-  type Order,
-  type OrderStatusCode,
-  type Outcome,
-  type Trade,
+import { DomainError } from './errors.js';
+import { splitSettlementCredit } from './settlement-credit.js';
+import type { Change, OrderState } from './changes.js';
+import type {
+  AccountRestriction,
+  BalanceView,
+  ChainExecution,
+  CancelResult,
+  Command,
+  CommandResult,
+  EngineParams,
+  FillRecord,
+  FillResult,
+  Heartbeat,
+  HeartbeatResult,
+  MarketRef,
+  MarketResult,
+  NewOrder,
+  Order,
+  OrderStatusCode,
+  OrderView,
+  Outcome,
+  ResultOf,
+  Trade,
 } from './types.js';
 
 const isOpen = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
+type OrderSpace = Pick<OrderView, 'totalBetSize' | 'fillAmount' | 'pendingFillAmount' | 'percentageOdds'>;
 /** Maker space still free to match: not filled and not reserved by a pending fill. */
-export const freeMakerSpace = (o: Order) => o.totalBetSize - o.fillAmount - o.pendingFillAmount;
+export const freeMakerSpace = (o: OrderSpace) => o.totalBetSize - o.fillAmount - o.pendingFillAmount;
 /**
  * Taker stake an order can still take. Zero once the rest is dust that would match no maker wei
  * (e.g. 1 wei left at 45%), so such an order counts as exhausted instead of blocking its side of the book.
  */
-export function fillableTakerSpace(o: Order): bigint {
+export function fillableTakerSpace(o: OrderSpace): bigint {
   const space = remainingTakerSpace(freeMakerSpace(o), o.percentageOdds);
   return makerSpaceForTakerStake(space, o.percentageOdds) > 0n ? space : 0n;
 }
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
-const isExpired = (o: Order, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
-const ZERO = '0x0000000000000000000000000000000000000000';
+const DEFAULT_RECENT_FILL_WINDOW = 100_000;
+const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
 
-export interface HeartbeatResult {
-  requestor: string;
-  timeoutSeconds: number;
-  expiresAt: number | null;
+/** What one applied command produced. */
+export interface Applied<R extends CommandResult = CommandResult> {
+  result: R;
+  changes: readonly Change[];
 }
 
-export type CommandResult =
-  | { kind: 'postOrders'; statuses: { orderHash: string; status: OrderStatusCode }[] }
-  | { kind: 'fill'; fill: FillResult }
-  | { kind: 'cancel'; cancel: CancelResult }
-  | { kind: 'heartbeat'; heartbeat: HeartbeatResult }
-  | { kind: 'none' };
+/** The ledger as others may see it. */
+export interface LedgerView {
+  balanceOf(address: string): bigint;
+  escrowOf(address: string): bigint;
+  escrowIn(address: string, marketHash: string): bigint;
+  total(): bigint;
+  readonly minted: bigint;
+}
+
+const NONE = { kind: 'none' } as const;
+const SNAPSHOT_VERSION = 2;
+
+type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
+
+/** Everything an engine holds, as plain data. */
+export interface EngineSnapshot {
+  version: number;
+  ledger: ReturnType<LocalLedger['exportState']>;
+  orders: OrderData[];
+  pendingFills: FillRecord[];
+  recentFills: [string, string][];
+  fillCount: number;
+  closedOrders: string[];
+  closedOrderExpiries: { at: number; key: string }[];
+  heartbeats: Heartbeat[];
+  reported: [string, Outcome][];
+  positions: { market: string; bettor: string; trades: Trade[] }[];
+  refunded: [string, [string, bigint][]][];
+  refundCount: number;
+  tradeCount: number;
+  restrictions: AccountRestriction[];
+  expiries: { at: number; key: string }[];
+  exposure: [string, bigint][];
+  pendingTakerStake: [string, bigint][];
+  cancelSalts: [string, number][];
+  /** null while no cancel salt was forgotten yet. */
+  forgottenCancelsUpTo: number | null;
+  chainBlock: number;
+  seq: number;
+}
+
+export const viewOf = (o: Order): OrderView => ({
+  orderHash: o.orderHash,
+  marketHash: o.marketHash,
+  exchangeEventId: o.exchangeEventId,
+  maker: o.maker,
+  baseToken: o.baseToken,
+  executor: o.executor,
+  totalBetSize: o.totalBetSize,
+  percentageOdds: o.percentageOdds,
+  fillAmount: o.fillAmount,
+  pendingFillAmount: o.pendingFillAmount,
+  expiry: o.expiry,
+  apiExpiry: o.apiExpiry,
+  salt: o.salt,
+  isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+  signature: o.signature,
+  status: o.status,
+  seq: o.seq,
+  createdAt: o.createdAt,
+  updatedAt: o.updatedAt,
+});
+
+const copyFill = (f: FillRecord): FillRecord => ({
+  ...f,
+  matches: f.matches.map((m) => ({ ...m })),
+  trades: f.trades.map((t) => ({ ...t })),
+  ...(f.signed ? { signed: { ...f.signed } } : {}),
+  ...(f.attempts ? { attempts: [...f.attempts] } : {}),
+});
+
+const stateOf = (o: Order): OrderState =>
+  Object.freeze({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
 
 export class Engine {
-  readonly ledger = new LocalLedger();
-  readonly orders = new Map<string, Order>();
-  readonly books = new Map<string, MarketBook>();
-  /** Orders per maker, all statuses, in posting order. */
-  readonly ordersByMaker = new Map<string, Order[]>();
-  readonly trades: Trade[] = [];
-  readonly tradesById = new Map<string, Trade>();
-  readonly fills = new Map<string, FillRecord>();
-  readonly heartbeats = new Map<string, Heartbeat>();
-  readonly reported = new Map<string, Outcome>();
+  private readonly ledgerState = new LocalLedger();
+  private readonly orders = new Map<string, Order>();
+  private readonly books = new Map<string, MarketBook>();
+  /** Open orders per maker in posting order, and per maker and event: what cancel-all and cancel-event touch. */
+  private readonly openByMaker = new Map<string, Map<string, Order>>();
+  private readonly openByMakerEvent = new Map<string, Map<string, Order>>();
+  /** Fills waiting for the chain. Executed fills leave memory. */
+  private readonly pendingFillRecords = new Map<string, FillRecord>();
+  /**
+   * The most recent fills' salts and hashes, oldest first: replay protection for what the read side may not hold yet.
+   * Older ones are checked against the read side before a fill reaches the engine (see TradingService.submit).
+   */
+  private readonly recentFillSalts = new Map<string, string>();
+  private readonly recentFillHashes = new Set<string>();
+  private fillCount = 0;
+  /**
+   * Orders that closed and left memory, until their signed expiry: only a live order could be posted again, so
+   * an expired one is refused as such and its hash need not be remembered.
+   */
+  private readonly closedOrders = new Set<string>();
+  private readonly closedOrderExpiries = new ExpiryQueue();
+  private readonly heartbeats = new Map<string, Heartbeat>();
+  private readonly reported = new Map<string, Outcome>();
   /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
-  readonly positions = new Map<string, Map<string, Trade[]>>();
-  readonly refunds: RefundEvent[] = [];
+  private readonly positions = new Map<string, Map<string, Position>>();
   /** Refunded wei per market and bettor, netted at settlement. */
-  readonly refunded = new Map<string, Map<string, bigint>>();
-  /** Base-token wei matched per market (both sides), counted when fills confirm. */
-  readonly matchedVolume = new Map<string, bigint>();
-  readonly restrictions = new Map<string, AccountRestriction>();
+  private readonly refunded = new Map<string, Map<string, bigint>>();
+  private refundCount = 0;
+  private tradeCount = 0;
+  private readonly restrictions = new Map<string, AccountRestriction>();
   /** Order expiries (key: order hash) and heartbeat deadlines (key: "hb:" + address). */
   private readonly expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
-  private readonly usedFillSalts = new Set<string>();
   /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
   private readonly cancelSalts = new Map<string, number>();
   /**
@@ -89,30 +178,121 @@ export class Engine {
    * so a forgotten salt stays refused even if the server clock later moves back.
    */
   private forgottenCancelsUpTo = -Infinity;
+  /** Last block whose token events were applied (chain adapters resume after it); -1 before any. */
+  private chainBlock = -1;
   private seq = 0;
-  private events: EngineEvents = Engine.noEvents();
+  private changes: Change[] = [];
+  /** Accounts whose balance, escrow or exposure the current command touched. */
+  private touched = new Set<string>();
 
-  constructor(readonly params: EngineParams) {}
+  constructor(private readonly params: EngineParams) {}
 
-  static noEvents(): EngineEvents {
-    return { orders: new Set(), trades: new Set(), books: new Set(), accounts: new Set(), refunds: new Set(), submittedFills: [] };
+  // ---- snapshots ------------------------------------------------------------------------------
+
+  /**
+   * The whole state as plain data (bigints included; the store encodes them). Derived indexes (books, open-order
+   * indexes) are rebuilt on restore, so only the facts are written.
+   */
+  snapshot(): EngineSnapshot {
+    const orderData = (o: Order) => ({ ...o, pendingFills: [...o.pendingFills] });
+    return {
+      version: SNAPSHOT_VERSION,
+      ledger: this.ledgerState.exportState(),
+      orders: [...this.orders.values()].map(orderData),
+      pendingFills: [...this.pendingFillRecords.values()].map(copyFill),
+      recentFills: [...this.recentFillSalts],
+      fillCount: this.fillCount,
+      closedOrders: [...this.closedOrders],
+      closedOrderExpiries: this.closedOrderExpiries.entries(),
+      heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
+      reported: [...this.reported],
+      positions: [...this.positions].flatMap(([market, perBettor]) =>
+        [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map((t) => ({ ...t })) })),
+      ),
+      refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
+      refundCount: this.refundCount,
+      tradeCount: this.tradeCount,
+      restrictions: [...this.restrictions.values()].map((r) => ({ ...r, shortfalls: [...r.shortfalls] })),
+      expiries: this.expiries.entries(),
+      exposure: [...this.exposure],
+      pendingTakerStake: [...this.pendingTakerStake],
+      cancelSalts: [...this.cancelSalts],
+      forgottenCancelsUpTo: Number.isFinite(this.forgottenCancelsUpTo) ? this.forgottenCancelsUpTo : null,
+      chainBlock: this.chainBlock,
+      seq: this.seq,
+    };
   }
 
-  /** Applies one command. Throws EngineRejection (no state changed) or returns the result and what changed. */
-  apply(cmd: Command): { result: CommandResult; events: EngineEvents } {
-    this.events = Engine.noEvents();
-    const result = this.dispatch(cmd);
-    const events = this.events;
-    this.events = Engine.noEvents();
-    return { result, events };
+  /** An engine in exactly the state a snapshot recorded. Throws on a snapshot of another format. */
+  static restore(params: EngineParams, snap: EngineSnapshot): Engine {
+    if (snap.version !== SNAPSHOT_VERSION) throw new Error(`snapshot format ${String(snap.version)} is not ${SNAPSHOT_VERSION}`);
+    const e = new Engine(params);
+    const self = e as unknown as Record<string, unknown>;
+    self.ledgerState = LocalLedger.fromState(snap.ledger);
+    for (const data of snap.orders) {
+      const o: Order = { ...data, pendingFills: new Map(data.pendingFills) };
+      e.orders.set(o.orderHash, o);
+    }
+    // Posting order rebuilds the open-order indexes' order; each book side is sorted once.
+    const sides = new Map<string, Order[]>();
+    for (const o of [...e.orders.values()].sort((a, b) => a.seq - b.seq)) {
+      if (!isOpen(o)) continue;
+      const key = `${o.marketHash}:${o.isMakerBettingOutcomeOne}`;
+      const side = sides.get(key);
+      if (side) side.push(o);
+      else sides.set(key, [o]);
+      e.indexOpen(o);
+    }
+    for (const orders of sides.values()) e.bookOf(orders[0]!.marketHash).side(orders[0]!.isMakerBettingOutcomeOne).load(orders);
+    for (const f of snap.pendingFills) e.pendingFillRecords.set(f.fillHash, copyFill(f));
+    for (const [salt, hash] of snap.recentFills) {
+      e.recentFillSalts.set(salt, hash);
+      e.recentFillHashes.add(hash);
+    }
+    e.fillCount = snap.fillCount;
+    for (const h of snap.closedOrders) e.closedOrders.add(h);
+    self.closedOrderExpiries = ExpiryQueue.from(snap.closedOrderExpiries);
+    for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
+    for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
+    for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add({ ...t });
+    for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
+    e.refundCount = snap.refundCount;
+    e.tradeCount = snap.tradeCount;
+    for (const r of snap.restrictions) e.restrictions.set(r.address, { ...r, shortfalls: [...r.shortfalls] });
+    self.expiries = ExpiryQueue.from(snap.expiries);
+    for (const [a, v] of snap.exposure) e.exposure.set(a, v);
+    for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
+    for (const [k, v] of snap.cancelSalts) e.cancelSalts.set(k, v);
+    e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
+    e.chainBlock = snap.chainBlock;
+    e.seq = snap.seq;
+    return e;
+  }
+
+  /** Applies one command. Throws DomainError (no state changed) or returns its result and change records. */
+  apply<C extends Command>(cmd: C): Applied<ResultOf<C>> {
+    this.changes = [];
+    this.touched = new Set();
+    try {
+      const result = this.dispatch(cmd) as ResultOf<C>;
+      for (const address of this.touched) this.emit({ type: 'balanceChanged', address, ...this.balances(address) });
+      return { result, changes: this.changes };
+    } finally {
+      this.changes = [];
+      this.touched = new Set();
+    }
+  }
+
+  private emit(change: Change): void {
+    this.changes.push(Object.freeze(change));
   }
 
   private dispatch(cmd: Command): CommandResult {
     switch (cmd.kind) {
       case 'faucet':
-        this.ledger.mint(cmd.address, cmd.amount);
-        this.events.accounts.add(cmd.address);
-        return { kind: 'none' };
+        this.ledgerState.mint(cmd.address, cmd.amount);
+        this.touched.add(cmd.address);
+        return NONE;
       case 'transfer':
         return this.transfer(cmd.from, cmd.to, cmd.amount, cmd.at);
       case 'postOrders':
@@ -121,29 +301,24 @@ export class Engine {
         return { kind: 'fill', fill: this.fill(cmd) };
       case 'confirmFill':
         this.confirmFill(cmd.fillHash, cmd.at, cmd.chain);
-        return { kind: 'none' };
+        return NONE;
       case 'fillAttempt':
-        for (const fillHash of cmd.fillHashes) {
-          const record = this.fills.get(fillHash);
-          if (!record || record.status !== 'PENDING') continue;
-          (record.attempts ??= []).push(cmd.txHash);
-          record.lastAttemptAt = cmd.at;
-          for (const id of record.tradeIds) this.events.trades.add(id);
-        }
-        return { kind: 'none' };
+        this.fillAttempt(cmd.fillHashes, cmd.txHash, cmd.at);
+        return NONE;
       case 'chainEvents':
         this.applyChainEvents(cmd);
-        return { kind: 'none' };
+        return NONE;
       case 'cancelOrders':
       case 'cancelEvent':
       case 'cancelAll': {
         this.checkCancelReplay(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
-        const hashes =
-          cmd.kind === 'cancelOrders'
-            ? cmd.orderHashes
-            : (this.ordersByMaker.get(cmd.maker) ?? [])
-                .filter((o) => isOpen(o) && (cmd.kind === 'cancelAll' || o.exchangeEventId === cmd.exchangeEventId))
-                .map((o) => o.orderHash);
+        const open =
+          cmd.kind === 'cancelAll'
+            ? this.openByMaker.get(cmd.maker)
+            : cmd.kind === 'cancelEvent'
+              ? this.openByMakerEvent.get(makerEventKey(cmd.maker, cmd.exchangeEventId))
+              : undefined;
+        const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
         this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.timestamp * 1000);
         return { kind: 'cancel', cancel };
@@ -152,17 +327,112 @@ export class Engine {
         return { kind: 'heartbeat', heartbeat: this.heartbeat(cmd.requestor, cmd.timeoutSeconds, cmd.at) };
       case 'expire':
         this.expire(cmd.at);
-        return { kind: 'none' };
+        return NONE;
       case 'reportMarkets':
-        for (const r of cmd.reports) this.reportMarket(r.marketHash, r.outcome, cmd.at);
-        return { kind: 'none' };
+        this.checkReports(cmd.reports);
+        for (const r of cmd.reports) this.reportMarket(r, cmd.at);
+        return NONE;
       case 'cancelMarketOrders':
         for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
-        return { kind: 'none' };
+        return NONE;
       case 'liftRestriction':
-        this.restrictions.delete(cmd.address);
-        return { kind: 'none' };
+        if (this.restrictions.delete(cmd.address)) this.emit({ type: 'restrictionChanged', address: cmd.address, restrictedUntil: null });
+        return NONE;
     }
+  }
+
+  // ---- read access (copies, never the engine's own objects) -------------------------------------
+
+  /** The ledger's balances, read only. */
+  get ledger(): LedgerView {
+    return this.ledgerState;
+  }
+
+  order(orderHash: string): OrderView | undefined {
+    const o = this.orders.get(orderHash);
+    return o && viewOf(o);
+  }
+
+  /** A maker's open (ACTIVE or INACTIVE) orders in posting order. */
+  openOrdersOf(maker: string): OrderView[] {
+    return [...(this.openByMaker.get(maker)?.values() ?? [])].map(viewOf);
+  }
+
+  /** A market's open orders: both sides of its book. */
+  openOrdersIn(marketHash: string): OrderView[] {
+    return (this.books.get(marketHash)?.allOrders() ?? []).map(viewOf);
+  }
+
+  /** Markets with a book (open orders now or earlier). */
+  bookedMarkets(): string[] {
+    return [...this.books.keys()];
+  }
+
+  openOrderCount(): number {
+    let open = 0;
+    for (const book of this.books.values()) open += book.outcomeOne.size + book.outcomeTwo.size;
+    return open;
+  }
+
+  /** Fills waiting for the chain, oldest first. */
+  pendingFills(): { fillHash: string; acceptedAt: number }[] {
+    return [...this.pendingFillRecords.values()].map((f) => ({ fillHash: f.fillHash, acceptedAt: f.acceptedAt }));
+  }
+
+  /** A fill still waiting for the chain (a copy), with the trades it will record. */
+  pendingFill(fillHash: string): FillRecord | undefined {
+    const f = this.pendingFillRecords.get(fillHash);
+    return f && copyFill(f);
+  }
+
+  /** Last block whose token events were applied: a chain adapter resumes after it. */
+  get chainCursor(): number {
+    return this.chainBlock;
+  }
+
+  heartbeatCount(): number {
+    return this.heartbeats.size;
+  }
+
+  /** Sizes of the engine's state, for metrics and tests that check a refused command changed nothing. */
+  stats() {
+    return {
+      orders: this.orders.size,
+      books: this.books.size,
+      pendingFills: this.pendingFillRecords.size,
+      usedFills: this.fillCount,
+      recentFills: this.recentFillHashes.size,
+      closedOrders: this.closedOrders.size,
+      trades: this.tradeCount,
+      refunds: this.refundCount,
+      heartbeats: this.heartbeats.size,
+      restrictions: this.restrictions.size,
+      reported: this.reported.size,
+      minted: this.ledgerState.minted.toString(),
+    };
+  }
+
+  /** Bettors holding confirmed, unsettled trades in a market. */
+  bettorsIn(marketHash: string): string[] {
+    return [...(this.positions.get(marketHash)?.keys() ?? [])];
+  }
+
+  isReported(marketHash: string): boolean {
+    return this.reported.has(marketHash);
+  }
+
+  restrictionOf(address: string): AccountRestriction | undefined {
+    const r = this.restrictions.get(address);
+    return r && { ...r, shortfalls: [...r.shortfalls] };
+  }
+
+  balances(address: string): BalanceView {
+    return {
+      balance: this.ledgerState.balanceOf(address),
+      escrowed: this.ledgerState.escrowOf(address),
+      openExposure: this.exposureOf(address),
+      pendingTakerStake: this.pendingTakerStakeOf(address),
+    };
   }
 
   // ---- balances -------------------------------------------------------------------------------
@@ -177,30 +447,27 @@ export class Engine {
 
   /** Wallet balance not yet committed to open orders or pending taker stakes. */
   freeBalance(address: string): bigint {
-    return this.ledger.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
+    return this.ledgerState.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
   }
-
-  /** Last block whose token events were applied (chain adapters resume after it). */
-  chainCursor = -1;
 
   /** Wallet balances and allowances moved on chain; a shortfall takes the newest orders off the book. */
   private applyChainEvents(cmd: Extract<Command, { kind: 'chainEvents' }>): void {
     const touched = new Set<string>();
     for (const t of cmd.transfers) {
-      if (t.from !== ZERO) this.ledger.applyChainDelta(t.from, -t.amount);
-      if (t.to !== ZERO) this.ledger.applyChainDelta(t.to, t.amount);
+      if (t.from !== ZERO_ADDRESS) this.ledgerState.applyChainDelta(t.from, -t.amount);
+      if (t.to !== ZERO_ADDRESS) this.ledgerState.applyChainDelta(t.to, t.amount);
       touched.add(t.from).add(t.to);
     }
     for (const a of cmd.approvals) {
-      this.ledger.setAllowance(a.owner, a.amount);
+      this.ledgerState.setAllowance(a.owner, a.amount);
       touched.add(a.owner);
     }
-    touched.delete(ZERO);
+    touched.delete(ZERO_ADDRESS);
     for (const address of touched) {
-      this.events.accounts.add(address);
+      this.touched.add(address);
       this.enforceExposure(address, cmd.at);
     }
-    this.chainCursor = cmd.toBlock;
+    this.chainBlock = cmd.toBlock;
   }
 
   private addTo(map: Map<string, bigint>, key: string, delta: bigint): void {
@@ -209,36 +476,59 @@ export class Engine {
     else map.set(key, next);
   }
 
-  /** Every order mutation goes through here so exposure, the book and the change set stay in step. */
+  /** Every order mutation goes through here so exposure, the book, the open-order indexes and the records stay in step. */
   private updateOrder(o: Order, at: number, change: () => void): void {
     const wasOpen = isOpen(o);
     const before = orderExposure(o);
     change();
     o.updatedAt = at;
     this.addTo(this.exposure, o.maker, orderExposure(o) - before);
-    if (wasOpen && !isOpen(o)) this.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).remove(o);
-    this.events.orders.add(o.orderHash);
-    this.events.books.add(o.marketHash);
-    this.events.accounts.add(o.maker);
+    if (wasOpen && !isOpen(o)) {
+      this.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).remove(o);
+      this.unindexOpen(o);
+    }
+    this.emit({ type: 'orderChanged', orderHash: o.orderHash, marketHash: o.marketHash, maker: o.maker, state: stateOf(o) });
+    this.touched.add(o.maker);
+    this.evictIfDone(o);
+  }
+
+  private indexOpen(o: Order): void {
+    let byMaker = this.openByMaker.get(o.maker);
+    if (!byMaker) this.openByMaker.set(o.maker, (byMaker = new Map()));
+    byMaker.set(o.orderHash, o);
+    const key = makerEventKey(o.maker, o.exchangeEventId);
+    let byEvent = this.openByMakerEvent.get(key);
+    if (!byEvent) this.openByMakerEvent.set(key, (byEvent = new Map()));
+    byEvent.set(o.orderHash, o);
+  }
+
+  private unindexOpen(o: Order): void {
+    const byMaker = this.openByMaker.get(o.maker);
+    byMaker?.delete(o.orderHash);
+    if (byMaker?.size === 0) this.openByMaker.delete(o.maker);
+    const key = makerEventKey(o.maker, o.exchangeEventId);
+    const byEvent = this.openByMakerEvent.get(key);
+    byEvent?.delete(o.orderHash);
+    if (byEvent?.size === 0) this.openByMakerEvent.delete(key);
   }
 
   private transfer(from: string, to: string, amount: bigint, at: number): CommandResult {
-    if (this.ledger.balanceOf(from) < amount) {
-      throw new EngineRejection(400, 'INSUFFICIENT_BALANCE', `${from} holds less than ${amount}`);
+    if (this.ledgerState.balanceOf(from) < amount) {
+      throw new DomainError('INSUFFICIENT_BALANCE', `${from} holds less than ${amount}`);
     }
-    this.ledger.transfer(from, to, amount);
-    this.events.accounts.add(from).add(to);
+    this.ledgerState.transfer(from, to, amount);
+    this.touched.add(from).add(to);
     this.enforceExposure(from, at);
-    return { kind: 'none' };
+    return NONE;
   }
 
   /** When a balance no longer covers the open orders, the newest orders leave the book until it does. */
   private enforceExposure(address: string, at: number): void {
-    const orders = this.ordersByMaker.get(address) ?? [];
+    if (this.freeBalance(address) >= 0n) return;
+    const orders = [...(this.openByMaker.get(address)?.values() ?? [])];
     let removed = 0;
     for (let i = orders.length - 1; i >= 0 && this.freeBalance(address) < 0n; i--) {
       const o = orders[i]!;
-      if (!isOpen(o)) continue;
       this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
       removed++;
     }
@@ -250,7 +540,10 @@ export class Engine {
     const p = this.params;
     const r = this.restrictions.get(address) ?? { address, shortfalls: [], restrictedUntil: null };
     r.shortfalls = [...r.shortfalls.filter((t) => t > at - p.restrictionWindowMs), at];
-    if (r.shortfalls.length >= p.restrictionThreshold) r.restrictedUntil = at + p.restrictionMs;
+    if (r.shortfalls.length >= p.restrictionThreshold) {
+      r.restrictedUntil = at + p.restrictionMs;
+      this.emit({ type: 'restrictionChanged', address, restrictedUntil: r.restrictedUntil });
+    }
     this.restrictions.set(address, r);
   }
 
@@ -261,7 +554,7 @@ export class Engine {
 
   // ---- orders ---------------------------------------------------------------------------------
 
-  bookOf(marketHash: string): MarketBook {
+  private bookOf(marketHash: string): MarketBook {
     let book = this.books.get(marketHash);
     if (!book) this.books.set(marketHash, (book = new MarketBook()));
     return book;
@@ -277,19 +570,47 @@ export class Engine {
     return undefined;
   }
 
+  private rememberFill(fillHash: string, fillSalt: string): void {
+    this.fillCount++;
+    this.recentFillSalts.set(fillSalt, fillHash);
+    this.recentFillHashes.add(fillHash);
+    if (this.recentFillSalts.size <= (this.params.recentFillWindow ?? DEFAULT_RECENT_FILL_WINDOW)) return;
+    const [oldestSalt, oldestHash] = this.recentFillSalts.entries().next().value!;
+    this.recentFillSalts.delete(oldestSalt);
+    this.recentFillHashes.delete(oldestHash);
+  }
+
+  /** A closed order with no fill pending has nothing left for trading: it leaves memory (the read side keeps it). */
+  private evictIfDone(o: Order): void {
+    if (isOpen(o) || o.pendingFillAmount !== 0n) return;
+    this.orders.delete(o.orderHash);
+    this.closedOrders.add(o.orderHash);
+    this.closedOrderExpiries.push(Math.min(o.apiExpiry, o.expiry) * 1000, o.orderHash);
+  }
+
+  private forgetExpiredClosedOrders(at: number): void {
+    for (let top = this.closedOrderExpiries.peek(); top && top.at <= at; top = this.closedOrderExpiries.peek()) {
+      this.closedOrderExpiries.pop();
+      this.closedOrders.delete(top.key);
+    }
+  }
+
   private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
     const restricted = orders.find((o) => this.isRestricted(o.maker, at));
     if (restricted) {
       const until = new Date(this.restrictions.get(restricted.maker)!.restrictedUntil!).toISOString();
-      throw new EngineRejection(403, 'ACCOUNT_RESTRICTED', `${restricted.maker} may not post orders until ${until} after repeated balance shortfalls`);
+      throw new DomainError('ACCOUNT_RESTRICTED', `${restricted.maker} may not post orders until ${until} after repeated balance shortfalls`);
     }
+    const expired = orders.find((o) => isExpired(o, at));
+    if (expired) throw new DomainError('ORDER_EXPIRED', `order ${expired.orderHash} is past its expiry`);
+    this.forgetExpiredClosedOrders(at);
     const marketByHash = new Map(markets.map((m) => [m.marketHash, m]));
     return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketByHash.get(n.marketHash), at) }));
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
     if (!market || !market.tradeable || this.reported.has(n.marketHash)) return 'INVALID_MARKET';
-    if (this.orders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
+    if (this.orders.has(n.orderHash) || this.closedOrders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
     if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
@@ -306,15 +627,13 @@ export class Engine {
       pendingFills: new Map(),
     };
     this.orders.set(order.orderHash, order);
-    let byMaker = this.ordersByMaker.get(order.maker);
-    if (!byMaker) this.ordersByMaker.set(order.maker, (byMaker = []));
-    byMaker.push(order);
+    this.indexOpen(order);
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
     this.expiries.push(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
     this.addTo(this.exposure, order.maker, order.totalBetSize);
-    this.events.orders.add(order.orderHash);
-    this.events.books.add(order.marketHash);
-    this.events.accounts.add(order.maker);
+    const { pendingFills: _pending, fillAmount: _f, pendingFillAmount: _p, status: _s, updatedAt: _u, ...facts } = order;
+    this.emit({ type: 'orderAdded', order: Object.freeze(facts), state: stateOf(order) });
+    this.touched.add(order.maker);
     return 'OK';
   }
 
@@ -331,14 +650,15 @@ export class Engine {
 
   private fill(cmd: Extract<Command, { kind: 'fill' }>): FillResult {
     const { market, taker, at } = cmd;
-    if (this.usedFillSalts.has(cmd.fillSalt) || this.fills.has(cmd.fillHash)) {
-      throw new EngineRejection(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
+    if (this.recentFillSalts.has(cmd.fillSalt) || this.recentFillHashes.has(cmd.fillHash)) {
+      throw new DomainError('FILL_ALREADY_SUBMITTED');
     }
     if (!market.tradeable || this.reported.has(market.marketHash)) {
-      throw new EngineRejection(400, 'MARKET_NOT_TRADEABLE', 'the market is not open for trading');
+      throw new DomainError('MARKET_NOT_TRADEABLE');
     }
     const minTakerOdds = (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
-    const side = this.bookOf(market.marketHash).side(!cmd.isTakerBettingOutcomeOne);
+    // Reads only: a refused fill must not even create an empty book.
+    const side = this.books.get(market.marketHash)?.side(!cmd.isTakerBettingOutcomeOne) ?? [];
     const matches: FillRecord['matches'] = [];
     let remaining = cmd.stakeWei;
     let sawLiquidity = false;
@@ -358,13 +678,11 @@ export class Engine {
       if (remaining === 0n) break;
     }
     if (matches.length === 0) {
-      throw sawLiquidity
-        ? new EngineRejection(400, 'INVALID_ODDS_SLIPPAGE', 'no order is within desiredOdds and oddsSlippage')
-        : new EngineRejection(400, 'INSUFFICIENT_SPACE', 'no order is available to fill');
+      throw new DomainError(sawLiquidity ? 'INVALID_ODDS_SLIPPAGE' : 'INSUFFICIENT_SPACE');
     }
     const totalTakerStake = cmd.stakeWei - remaining;
     if (this.freeBalance(taker) < totalTakerStake) {
-      throw new EngineRejection(400, 'INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
+      throw new DomainError('INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
     }
 
     const record: FillRecord = {
@@ -377,10 +695,20 @@ export class Engine {
       status: 'PENDING',
       acceptedAt: at,
       matches,
-      tradeIds: [],
+      trades: [],
       totalTakerStake,
       ...(cmd.signed ? { signed: cmd.signed } : {}),
     };
+    this.emit({
+      type: 'fillAccepted',
+      fillHash: record.fillHash,
+      fillSalt: record.fillSalt,
+      taker,
+      marketHash: market.marketHash,
+      acceptedAt: at,
+      totalTakerStake,
+      matches: Object.freeze(matches.map((m) => Object.freeze({ ...m }))),
+    });
     for (const m of matches) {
       const o = this.orders.get(m.orderHash)!;
       this.updateOrder(o, at, () => {
@@ -390,11 +718,10 @@ export class Engine {
       });
       this.recordTrades(record, o, m, market, at);
     }
-    this.fills.set(record.fillHash, record);
-    this.usedFillSalts.add(cmd.fillSalt);
+    this.pendingFillRecords.set(record.fillHash, record);
+    this.rememberFill(record.fillHash, cmd.fillSalt);
     this.addTo(this.pendingTakerStake, taker, totalTakerStake);
-    this.events.accounts.add(taker);
-    this.events.submittedFills.push(record.fillHash);
+    this.touched.add(taker);
     return {
       fillHash: record.fillHash,
       isPartialFill: remaining > 0n,
@@ -424,7 +751,7 @@ export class Engine {
       };
       const makerTrade: Trade = {
         ...common,
-        id: String(this.trades.length + 1),
+        id: String(++this.tradeCount),
         bettor: o.maker,
         counterparty: record.taker,
         maker: true,
@@ -436,7 +763,7 @@ export class Engine {
       this.addTrade(record, makerTrade);
       const takerTrade: Trade = {
         ...common,
-        id: String(this.trades.length + 1),
+        id: String(++this.tradeCount),
         bettor: record.taker,
         counterparty: o.maker,
         maker: false,
@@ -450,10 +777,20 @@ export class Engine {
   }
 
   private addTrade(record: FillRecord, trade: Trade): void {
-    this.trades.push(trade);
-    this.tradesById.set(trade.id, trade);
-    record.tradeIds.push(trade.id);
-    this.events.trades.add(trade.id);
+    record.trades.push(trade);
+    const { status: _s, updatedAt: _u, settled: _d, ...facts } = trade;
+    this.emit({ type: 'tradeRecorded', trade: Object.freeze(facts) });
+  }
+
+  /** The chain carried these pending fills in transaction `txHash` (it may be retried in another). */
+  private fillAttempt(fillHashes: readonly string[], txHash: string, at: number): void {
+    for (const fillHash of fillHashes) {
+      const record = this.pendingFillRecords.get(fillHash);
+      if (!record) continue;
+      (record.attempts ??= []).push(txHash);
+      record.lastAttemptAt = at;
+      this.emit({ type: 'fillAttempted', fillHash, txHash, at });
+    }
   }
 
   /**
@@ -461,24 +798,31 @@ export class Engine {
    * The local chain decides by the ledger's balances; an on-chain settlement reports what happened.
    */
   private confirmFill(fillHash: string, at: number, chain?: ChainExecution): void {
-    const record = this.fills.get(fillHash);
-    if (!record || record.status !== 'PENDING') return;
+    const record = this.pendingFillRecords.get(fillHash);
+    if (!record) return;
     const owed = new Map<string, bigint>([[record.taker, record.totalTakerStake]]);
     for (const m of record.matches) this.addTo(owed, m.maker, m.makerStake);
-    const funded = chain ? chain.executed : [...owed].every(([address, amount]) => this.ledger.balanceOf(address) >= amount);
+    const funded = chain ? chain.executed : [...owed].every(([address, amount]) => this.ledgerState.balanceOf(address) >= amount);
     record.status = funded ? 'SUCCESS' : 'FAILED';
-    if (chain) {
-      if (chain.txHash !== undefined) record.txHash = chain.txHash;
-      if (chain.reason !== undefined) record.failureReason = chain.reason;
-      // The chain moved these stakes: our view of the wallets must hold them (it can lag the chain).
-      if (funded) {
-        for (const [address, amount] of owed) {
-          const short = amount - this.ledger.balanceOf(address);
-          if (short > 0n) this.ledger.applyChainDelta(address, short);
-          this.ledger.spendAllowance(address, amount);
-        }
+    if (chain?.txHash !== undefined) record.txHash = chain.txHash;
+    if (chain?.reason !== undefined) record.failureReason = chain.reason;
+    // The chain moved these stakes: our view of the wallets must hold them (it can lag the chain).
+    if (chain && funded) {
+      for (const [address, amount] of owed) {
+        const short = amount - this.ledgerState.balanceOf(address);
+        if (short > 0n) this.ledgerState.applyChainDelta(address, short);
+        this.ledgerState.spendAllowance(address, amount);
       }
     }
+    this.pendingFillRecords.delete(fillHash);
+    this.emit({
+      type: 'fillExecuted',
+      fillHash,
+      status: record.status,
+      at,
+      ...(record.txHash !== undefined ? { txHash: record.txHash } : {}),
+      ...(record.failureReason !== undefined ? { failureReason: record.failureReason } : {}),
+    });
 
     for (const m of record.matches) {
       const o = this.orders.get(m.orderHash)!;
@@ -494,51 +838,49 @@ export class Engine {
     }
     this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
     const parties = new Map<string, Trade>();
-    for (const id of record.tradeIds) {
-      const t = this.tradesById.get(id)!;
+    for (const t of record.trades) {
       t.status = record.status;
       t.updatedAt = at;
-      this.events.trades.add(id);
+      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: t.status, at });
       if (!funded) continue;
-      this.ledger.lock(t.bettor, t.marketHash, t.stake);
-      this.addTo(this.matchedVolume, record.marketHash, t.stake);
+      this.ledgerState.lock(t.bettor, t.marketHash, t.stake);
       const outcome = this.reported.get(t.marketHash);
       if (outcome !== undefined) {
         // Confirmed after its market was reported: settles on its own, outside the refunded positions.
         this.settlePositions(t.marketHash, t.bettor, [t], outcome, 0n, at);
         continue;
       }
-      this.positionsOf(t.marketHash, t.bettor).push(t);
+      this.positionOf(t.marketHash, t.bettor).add(t);
       parties.set(`${t.marketHash}:${t.bettor}`, t);
     }
     for (const t of parties.values()) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
-    for (const address of owed.keys()) this.events.accounts.add(address);
+    for (const address of owed.keys()) this.touched.add(address);
   }
 
-  private positionsOf(marketHash: string, bettor: string): Trade[] {
+  private positionOf(marketHash: string, bettor: string): Position {
     let perMarket = this.positions.get(marketHash);
     if (!perMarket) this.positions.set(marketHash, (perMarket = new Map()));
-    let list = perMarket.get(bettor);
-    if (!list) perMarket.set(bettor, (list = []));
-    return list;
+    let position = perMarket.get(bettor);
+    if (!position) perMarket.set(bettor, (position = new Position()));
+    return position;
   }
 
-  refundedTo(marketHash: string, bettor: string): bigint {
+  private refundedTo(marketHash: string, bettor: string): bigint {
     return this.refunded.get(marketHash)?.get(bettor) ?? 0n;
   }
 
   /** Escrow above the positions' worst-case loss goes back to the wallet at once. */
   private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
-    const held = this.ledger.escrowIn(bettor, marketHash);
-    const needed = worstCaseLoss(this.positionsOf(marketHash, bettor));
+    const held = this.ledgerState.escrowIn(bettor, marketHash);
+    const needed = this.positionOf(marketHash, bettor).worstCaseLoss();
     if (held <= needed) return;
     const amount = held - needed;
-    this.ledger.release(bettor, marketHash, amount, amount);
+    this.ledgerState.release(bettor, marketHash, amount, amount);
     let perMarket = this.refunded.get(marketHash);
     if (!perMarket) this.refunded.set(marketHash, (perMarket = new Map()));
     perMarket.set(bettor, (perMarket.get(bettor) ?? 0n) + amount);
-    this.refunds.push({ id: this.refunds.length + 1, marketHash, baseToken, bettor, maker, fillOrderHash: fillHash, amount, createdAt: at });
-    this.events.refunds.add(bettor);
+    const refund = { id: ++this.refundCount, marketHash, baseToken, bettor, maker, fillOrderHash: fillHash, amount, createdAt: at };
+    this.emit({ type: 'refundPaid', refund: Object.freeze(refund) });
   }
 
   // ---- cancels, heartbeats, expiry --------------------------------------------------------------
@@ -547,10 +889,10 @@ export class Engine {
     const skewMs = this.params.cancelMaxSkewSeconds * 1000;
     const signedMs = timestamp * 1000;
     if (Math.abs(signedMs - at) > skewMs || signedMs <= this.forgottenCancelsUpTo) {
-      throw new EngineRejection(400, 'STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
+      throw new DomainError('STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
     }
     if (this.cancelSalts.has(`${maker}:${salt}`)) {
-      throw new EngineRejection(409, 'CANCEL_REQUEST_ALREADY_PROCESSED', 'this cancel salt was already used');
+      throw new DomainError('CANCEL_REQUEST_ALREADY_PROCESSED');
     }
     // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
     // floor so its timestamp stays refused whatever the clock does next.
@@ -592,11 +934,13 @@ export class Engine {
   private heartbeat(requestor: string, timeoutSeconds: number, at: number): HeartbeatResult {
     if (timeoutSeconds === 0) {
       this.heartbeats.delete(requestor);
+      this.emit({ type: 'heartbeatSet', requestor, timeoutSeconds: 0, expiresAt: null });
       return { requestor, timeoutSeconds: 0, expiresAt: null };
     }
     const hb: Heartbeat = { requestor, timeoutSeconds, expiresAt: at + timeoutSeconds * 1000 };
     this.heartbeats.set(requestor, hb);
     this.expiries.push(hb.expiresAt, `hb:${requestor}`);
+    this.emit({ type: 'heartbeatSet', ...hb });
     return { ...hb };
   }
 
@@ -624,8 +968,9 @@ export class Engine {
       if (top.key.startsWith('hb:')) {
         const requestor = top.key.slice(3);
         this.heartbeats.delete(requestor);
-        for (const o of this.ordersByMaker.get(requestor) ?? []) {
-          if (isOpen(o)) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+        this.emit({ type: 'heartbeatExpired', requestor, at });
+        for (const o of [...(this.openByMaker.get(requestor)?.values() ?? [])]) {
+          this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
         }
       } else {
         const o = this.orders.get(top.key)!;
@@ -636,6 +981,18 @@ export class Engine {
 
   // ---- settlement -----------------------------------------------------------------------------
 
+  /** A market is reported once: the same outcome again changes nothing, another outcome is refused. */
+  private checkReports(reports: readonly { marketHash: string; outcome: Outcome }[]): void {
+    const outcomes = new Map(this.reported);
+    for (const r of reports) {
+      const known = outcomes.get(r.marketHash);
+      if (known !== undefined && known !== r.outcome) {
+        throw new DomainError('MARKET_ALREADY_REPORTED', `${r.marketHash} was already reported with outcome ${known}`);
+      }
+      outcomes.set(r.marketHash, r.outcome);
+    }
+  }
+
   /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
   private cancelBook(marketHash: string, at: number): void {
     const book = this.books.get(marketHash);
@@ -644,14 +1001,18 @@ export class Engine {
     }
   }
 
-  private reportMarket(marketHash: string, outcome: Outcome, at: number): void {
+  private reportMarket(result: MarketResult, at: number): void {
+    const { marketHash, outcome } = result;
     if (this.reported.has(marketHash)) return;
     this.reported.set(marketHash, outcome);
+    this.emit({ type: 'marketReported', ...result, at });
     this.cancelBook(marketHash, at);
-    for (const [bettor, trades] of this.positions.get(marketHash) ?? []) {
-      this.settlePositions(marketHash, bettor, trades, outcome, this.refundedTo(marketHash, bettor), at);
+    for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
+      this.settlePositions(marketHash, bettor, position.trades, outcome, this.refundedTo(marketHash, bettor), at);
     }
+    this.books.delete(marketHash);
     this.positions.delete(marketHash);
+    this.refunded.delete(marketHash);
   }
 
   /**
@@ -659,23 +1020,29 @@ export class Engine {
    * counterparty's stake on a win, less what refunds already paid out early.
    */
   private settlePositions(marketHash: string, bettor: string, trades: readonly Trade[], outcome: Outcome, refunded: bigint, at: number): void {
+    const payouts = trades.map((t) => {
+      const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
+      return outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
+    });
+    // The one payment below is split over the trades now, so each trade's credit is recorded, not inferred later.
+    const credits = splitSettlementCredit(payouts, refunded);
     let total = 0n;
     let stakes = 0n;
-    for (const t of trades) {
-      const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
-      const payout = outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
-      total += payout;
+    trades.forEach((t, i) => {
+      total += payouts[i]!;
       stakes += t.stake;
-      t.settled = true;
-      t.outcome = outcome;
-      t.payout = payout;
-      t.settleDate = at;
-      t.settleTxHash = hashText(`settle:${t.marketHash}:${t.fillHash}`);
-      t.updatedAt = at;
-      this.events.trades.add(t.id);
-    }
-    this.ledger.release(bettor, marketHash, stakes - refunded, total - refunded);
-    this.events.accounts.add(bettor);
+      this.emit({
+        type: 'tradeSettled',
+        tradeId: t.id,
+        outcome,
+        payout: payouts[i]!,
+        credit: credits[i]!,
+        settleDate: at,
+        settleTxHash: hashText(`settle:${t.marketHash}:${t.fillHash}`),
+      });
+    });
+    this.ledgerState.release(bettor, marketHash, stakes - refunded, total - refunded);
+    this.touched.add(bettor);
   }
 }
 
@@ -689,3 +1056,5 @@ export function splitQuarterLine(legs: [string, string], makerStake: bigint, tak
     { marketHash: legs[1], makerStake: makerHigh, takerStake: takerHigh },
   ];
 }
+
+const makerEventKey = (maker: string, exchangeEventId: string) => `${maker}|${exchangeEventId}`;

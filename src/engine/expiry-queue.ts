@@ -43,4 +43,15 @@ export class ExpiryQueue {
   get size(): number {
     return this.heap.length;
   }
+
+  /** The heap as stored, for snapshots: restoring it gives back the same queue, entry for entry. */
+  entries(): { at: number; key: string }[] {
+    return this.heap.map((e) => ({ ...e }));
+  }
+
+  static from(entries: readonly { at: number; key: string }[]): ExpiryQueue {
+    const q = new ExpiryQueue();
+    for (const e of entries) q.heap.push({ ...e });
+    return q;
+  }
 }

@@ -4,7 +4,8 @@ export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPI
 export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 export type Outcome = 0 | 1 | 2;
 
-export interface Order {
+/** An order and its fill state. */
+export interface OrderView {
   orderHash: string;
   marketHash: string;
   exchangeEventId: string;
@@ -27,6 +28,10 @@ export interface Order {
   seq: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** The engine's own order: the view plus its pending fills. Routes and the feed get copies (OrderView). */
+export interface Order extends OrderView {
   /** Pending fills on this order: fillHash -> maker space. */
   pendingFills: Map<string, bigint>;
 }
@@ -61,6 +66,8 @@ export interface Trade {
   outcome?: Outcome;
   /** Wei paid to the bettor at settlement for this trade (before refunds are netted). */
   payout?: bigint;
+  /** Wei settlement actually credited for this trade: payout less its share of refunds paid earlier. */
+  credit?: bigint;
 }
 
 export interface FillRecord {
@@ -74,7 +81,8 @@ export interface FillRecord {
   acceptedAt: number;
   /** Per maker order: maker space and taker stake matched. */
   matches: { orderHash: string; maker: string; makerStake: bigint; takerStake: bigint; odds: bigint }[];
-  tradeIds: string[];
+  /** The fill's trades (maker and taker side of each match), until the fill executes. */
+  trades: Trade[];
   totalTakerStake: bigint;
   /** What the taker signed, kept so an on-chain executor can prove the fill. */
   signed?: SignedFill;
@@ -131,6 +139,8 @@ export interface EngineParams {
   restrictionThreshold: number;
   /** ...for this long. */
   restrictionMs: number;
+  /** How many recent fills the engine remembers for replay protection (older ones: the read side). */
+  recentFillWindow?: number;
 }
 
 export interface AccountRestriction {
@@ -165,6 +175,14 @@ export interface NewOrder {
   signature: string;
 }
 
+/** A market's result as reported: the outcome, and the final score when the report came with one. */
+export interface MarketResult {
+  marketHash: string;
+  outcome: Outcome;
+  teamOneScore?: number;
+  teamTwoScore?: number;
+}
+
 export type Command =
   | { kind: 'faucet'; at: number; address: string; amount: bigint }
   | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
@@ -191,7 +209,7 @@ export type Command =
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
-  | { kind: 'reportMarkets'; at: number; reports: { marketHash: string; outcome: Outcome }[] }
+  | { kind: 'reportMarkets'; at: number; reports: MarketResult[] }
   /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
   | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
   | { kind: 'liftRestriction'; at: number; address: string };
@@ -211,26 +229,40 @@ export interface FillResult {
   averageOdds: bigint;
 }
 
-/** What changed, for read models and realtime. Carries references; the runner renders REST objects. */
-export interface EngineEvents {
-  orders: Set<string>;
-  trades: Set<string>;
-  /** Markets whose best odds may have moved. */
-  books: Set<string>;
-  /** Addresses whose balance, escrow or exposure changed. */
-  accounts: Set<string>;
-  /** Bettors who received capital-efficiency refunds. */
-  refunds: Set<string>;
-  /** Fills submitted to the chain (to schedule their confirmation). */
-  submittedFills: string[];
+export interface HeartbeatResult {
+  requestor: string;
+  timeoutSeconds: number;
+  expiresAt: number | null;
 }
 
-export class EngineRejection extends Error {
-  constructor(
-    readonly httpStatus: number,
-    readonly errorCode: string,
-    message: string,
-  ) {
-    super(message);
-  }
+type None = { kind: 'none' };
+type CancelOutcome = { kind: 'cancel'; cancel: CancelResult };
+
+/** The typed result of each command kind. */
+export interface CommandResults {
+  faucet: None;
+  transfer: None;
+  postOrders: { kind: 'postOrders'; statuses: { orderHash: string; status: OrderStatusCode }[] };
+  fill: { kind: 'fill'; fill: FillResult };
+  confirmFill: None;
+  fillAttempt: None;
+  chainEvents: None;
+  cancelOrders: CancelOutcome;
+  cancelEvent: CancelOutcome;
+  cancelAll: CancelOutcome;
+  heartbeat: { kind: 'heartbeat'; heartbeat: HeartbeatResult };
+  expire: None;
+  reportMarkets: None;
+  cancelMarketOrders: None;
+  liftRestriction: None;
+}
+
+export type ResultOf<C extends Command> = CommandResults[C['kind']];
+export type CommandResult = CommandResults[keyof CommandResults];
+
+export interface BalanceView {
+  balance: bigint;
+  escrowed: bigint;
+  openExposure: bigint;
+  pendingTakerStake: bigint;
 }

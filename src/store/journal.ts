@@ -1,13 +1,10 @@
 // The command journal: every accepted engine command, in order. Commands are JSON with bigints tagged as {"$n": "..."}.
 import type { Db } from './db.js';
 import type { Command } from '../engine/types.js';
+import { decodeJson, encodeJson } from './json-codec.js';
 
-const encode = (cmd: Command) =>
-  JSON.stringify(cmd, (_k, v: unknown) => (typeof v === 'bigint' ? { $n: v.toString() } : v));
-const decode = (text: string) =>
-  JSON.parse(text, (_k, v: unknown) =>
-    v !== null && typeof v === 'object' && '$n' in v && Object.keys(v).length === 1 ? BigInt((v as { $n: string }).$n) : v,
-  ) as Command;
+const encode = (cmd: Command) => encodeJson(cmd);
+const decode = (text: string) => decodeJson<Command>(text);
 
 export class Journal {
   private readonly insert;
@@ -15,16 +12,19 @@ export class Journal {
     this.insert = db.prepare('INSERT INTO journal (at_ms, command) VALUES (?, ?)');
   }
 
-  /** Appends commands in one transaction: the unit of group commit. */
-  appendAll(commands: readonly Command[]): void {
-    this.db.transaction(() => {
-      for (const cmd of commands) this.insert.run(cmd.at, encode(cmd));
-    })();
+  /** Appends one command (inside the caller's transaction) and returns its position. */
+  append(cmd: Command): number {
+    return Number(this.insert.run(cmd.at, encode(cmd)).lastInsertRowid);
   }
 
-  *replay(): Generator<Command> {
-    for (const row of this.db.prepare('SELECT command FROM journal ORDER BY seq').iterate() as Iterable<{ command: string }>) {
-      yield decode(row.command);
+  /** Commands after `afterSeq` in order, read a page at a time so the connection stays free between pages. */
+  *replay(afterSeq = 0): Generator<{ seq: number; cmd: Command }> {
+    const page = this.db.prepare('SELECT seq, command FROM journal WHERE seq > ? ORDER BY seq LIMIT 5000');
+    for (let from = afterSeq; ; ) {
+      const rows = page.all(from) as { seq: number; command: string }[];
+      if (rows.length === 0) return;
+      for (const row of rows) yield { seq: row.seq, cmd: decode(row.command) };
+      from = rows[rows.length - 1]!.seq;
     }
   }
 

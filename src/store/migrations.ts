@@ -75,3 +75,127 @@ MIGRATIONS.push({
     CREATE TABLE live_scores (exchange_event_id TEXT PRIMARY KEY REFERENCES fixtures(exchange_event_id), record TEXT NOT NULL);
   `,
 });
+
+MIGRATIONS.push({
+  version: 4,
+  name: 'trading read models',
+  sql: `
+    -- Written from the engine's change records in the same transaction as the journal rows they come from.
+    CREATE TABLE rm_orders (
+      order_hash TEXT PRIMARY KEY,
+      market_hash TEXT NOT NULL,
+      exchange_event_id TEXT NOT NULL,
+      maker TEXT NOT NULL COLLATE NOCASE,
+      base_token TEXT NOT NULL,
+      executor TEXT NOT NULL,
+      total_bet_size TEXT NOT NULL,
+      percentage_odds TEXT NOT NULL,
+      fill_amount TEXT NOT NULL,
+      pending_fill_amount TEXT NOT NULL,
+      expiry INTEGER NOT NULL,
+      api_expiry INTEGER NOT NULL,
+      salt TEXT NOT NULL,
+      maker_outcome_one INTEGER NOT NULL,
+      signature TEXT NOT NULL,
+      status TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX rm_orders_by_maker ON rm_orders (maker, seq);
+    CREATE TABLE rm_fills (
+      fill_hash TEXT PRIMARY KEY,
+      fill_salt TEXT NOT NULL UNIQUE,
+      taker TEXT NOT NULL,
+      market_hash TEXT NOT NULL,
+      total_taker_stake TEXT NOT NULL,
+      status TEXT NOT NULL,
+      accepted_at INTEGER NOT NULL
+    );
+    CREATE TABLE rm_trades (
+      id INTEGER PRIMARY KEY,
+      fill_hash TEXT NOT NULL,
+      order_hash TEXT NOT NULL,
+      market_hash TEXT NOT NULL,
+      parent_market_hash TEXT,
+      exchange_event_id TEXT NOT NULL,
+      base_token TEXT NOT NULL COLLATE NOCASE,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      counterparty TEXT NOT NULL,
+      maker INTEGER NOT NULL,
+      outcome_one INTEGER NOT NULL,
+      stake TEXT NOT NULL,
+      counter_stake TEXT NOT NULL,
+      odds TEXT NOT NULL,
+      status TEXT NOT NULL,
+      bet_time INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      affiliate TEXT NOT NULL COLLATE NOCASE,
+      settled INTEGER NOT NULL,
+      settle_date INTEGER,
+      settle_tx_hash TEXT,
+      outcome INTEGER,
+      payout TEXT,
+      credit TEXT
+    );
+    CREATE INDEX rm_trades_by_bettor ON rm_trades (bettor, id);
+    CREATE INDEX rm_trades_by_bettor_settled ON rm_trades (bettor, settled, fill_hash);
+    CREATE INDEX rm_trades_by_market ON rm_trades (market_hash, id);
+    CREATE INDEX rm_trades_by_parent ON rm_trades (parent_market_hash, id) WHERE parent_market_hash IS NOT NULL;
+    CREATE INDEX rm_trades_by_event ON rm_trades (exchange_event_id, id);
+    CREATE INDEX rm_trades_by_order ON rm_trades (order_hash);
+    CREATE INDEX rm_trades_by_fill ON rm_trades (fill_hash);
+    CREATE INDEX rm_trades_by_bet_time ON rm_trades (bet_time);
+    CREATE TABLE rm_refunds (
+      id INTEGER PRIMARY KEY,
+      market_hash TEXT NOT NULL,
+      base_token TEXT NOT NULL,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      maker INTEGER NOT NULL,
+      fill_hash TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX rm_refunds_by_bettor ON rm_refunds (bettor, market_hash);
+    -- Base-token wei matched per market (both sides), counted when fills execute.
+    CREATE TABLE rm_volume (market_hash TEXT PRIMARY KEY, volume TEXT NOT NULL);
+    -- The journal position the read models cover.
+    CREATE TABLE rm_position (id INTEGER PRIMARY KEY CHECK (id = 1), journal_seq INTEGER NOT NULL);
+    INSERT INTO rm_position (id, journal_seq) VALUES (1, 0);
+    -- Market results as the engine journaled them: the catalogue's SETTLED status is derived from these.
+    CREATE TABLE rm_market_reports (
+      market_hash TEXT PRIMARY KEY,
+      outcome INTEGER NOT NULL,
+      reported_at INTEGER NOT NULL,
+      team_one_score INTEGER,
+      team_two_score INTEGER
+    );
+  `,
+});
+
+MIGRATIONS.push({
+  version: 5,
+  name: 'engine snapshots',
+  sql: `
+    -- The engine's whole state as of a journal position; start-up loads the newest valid one and replays the tail.
+    CREATE TABLE snapshots (
+      journal_seq INTEGER PRIMARY KEY,
+      taken_at INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      sha256 TEXT NOT NULL
+    );
+  `,
+});
+
+MIGRATIONS.push({
+  version: 6,
+  name: 'fills on chain',
+  sql: `
+    -- The transactions that carried a fill to the settlement chain (JSON array, oldest first), when the last was
+    -- sent, the one that executed or failed it and a failure's revert reason.
+    ALTER TABLE rm_fills ADD COLUMN attempts TEXT;
+    ALTER TABLE rm_fills ADD COLUMN last_attempt_at INTEGER;
+    ALTER TABLE rm_fills ADD COLUMN tx_hash TEXT;
+    ALTER TABLE rm_fills ADD COLUMN failure_reason TEXT;
+  `,
+});

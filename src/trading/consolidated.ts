@@ -9,31 +9,20 @@
 // Fills still waiting on the chain (PENDING) are not listed: a consolidated trade is SUCCESS or FAILED.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { AppContext } from '../context.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import { quarterLineOutcome } from '../catalogue/settlement-rules.js';
-import type { EngineEvents, Outcome, Trade, TradeStatus } from '../engine/types.js';
-import type { Engine } from '../engine/engine.js';
+import type { Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import { netReturnWei } from './render.js';
-import { settlementViewOf, type SettlementView } from './settlement-credit.js';
-import type { ConsolidatedGroup, TradeIndex } from './trade-index.js';
+import { netReturnWei, settleNetReturnWei } from './render.js';
+import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
+import type { TradingReadModels } from '../store/read-models.js';
 
+/** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
 export interface ConsolidatedContext {
   decimals: number;
   chainVersion: string;
   market(marketHash: string): MarketRecord | undefined;
-  settlement: SettlementView;
-}
-
-/** What the exchange renders entries with: token decimals, chain version, catalogue and refunds. */
-export function consolidatedContextOf(ctx: AppContext): ConsolidatedContext {
-  return {
-    decimals: ctx.config.baseTokenDecimals,
-    chainVersion: ctx.config.chainVersion,
-    market: (hash) => ctx.catalogue.getMarket(hash),
-    settlement: settlementViewOf(ctx.trading.engine),
-  };
+  hasRefunds(marketHash: string, bettor: string): boolean;
 }
 
 export const CONSOLIDATED_SORT_FIELDS = [
@@ -89,7 +78,7 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
   const weightedAverageOdds = totalStake === 0n ? 0n : sum(trades.map((t) => t.stake * t.odds)) / totalStake;
   const totalReturn = sum(trades.map((t) => (t.settled ? (t.payout ?? 0n) : 0n)));
   const netReturn = sum(trades.map(netReturnWei));
-  const settleNetReturn = sum(trades.map((t) => cc.settlement.settleNetReturnWei(t)));
+  const settleNetReturn = sum(trades.map(settleNetReturnWei));
   const outcome = settled ? outcomeOf(group, first) : undefined;
   const settleDate = settled ? Math.max(...trades.map((t) => t.settleDate!)) : undefined;
   const betTime = Math.floor(Math.min(...trades.map((t) => t.betTime)) / 1000);
@@ -119,7 +108,7 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
     settleNetReturnValue: toHumanUnits(settleNetReturn, d),
     maker: first.maker,
     settled,
-    marketHasRefunds: trades.some((t) => cc.settlement.hasRefunds(t.marketHash, t.bettor)),
+    marketHasRefunds: trades.some((t) => cc.hasRefunds(t.marketHash, t.bettor)),
     gameLabel,
     leagueLabel: market?.leagueLabel ?? '',
     bettingOutcomeLabel,
@@ -213,13 +202,16 @@ export function sortEntries(entries: ConsolidatedEntry[], sortBy: ConsolidatedSo
 
 /** Matching entries, sorted, and one page of them. */
 export function listConsolidated(
-  index: TradeIndex,
+  readModels: TradingReadModels,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
   page: { page: number; perPage: number },
 ): { trades: Record<string, unknown>[]; count: number } {
   // Pre-filter on the group before rendering (a group's status and side are its first trade's); pending fills are not listed.
+  // A group is settled when all its trades are: unsettled groups sit in fills with an unsettled trade, settled ones
+  // in fills with a settled trade, so only those fills are read.
+  const index = new TradeIndex(readModels.tradesOf(f.bettor, { settled: f.settled }));
   const candidates = index.groups(f.bettor).filter((g) => {
     const t = g.kind === 'parent' ? g.legs[0]!.trades[0]! : g.trades[0]!;
     return t.status !== 'PENDING' && (f.maker === undefined || t.maker === f.maker);
@@ -232,30 +224,40 @@ export function listConsolidated(
 
 /**
  * Entries to publish after a commit: those holding a changed trade (and their quarter-line parents), plus, for a
- * bettor who got refunds, every entry of theirs on the refunded markets (their marketHasRefunds may have flipped).
- * Pending entries are left out, as on the REST listing.
+ * bettor whose first refund in a market was just paid, their entries on that market (marketHasRefunds flipped).
+ * Later refunds change no entry, so nothing else is republished. Pending entries are left out, as on the REST listing.
  */
-export function changedConsolidated(engine: Engine, index: TradeIndex, cc: ConsolidatedContext, events: EngineEvents): Record<string, unknown>[] {
-  const groups = new Set<ConsolidatedGroup>();
-  const refundedMarkets = new Map<string, Set<string>>();
-  for (const id of events.trades) {
-    const t = engine.tradesById.get(id);
-    if (!t) continue;
-    for (const g of index.groupsOfTrade(t)) groups.add(g);
-    if (events.refunds.has(t.bettor)) {
-      const markets = refundedMarkets.get(t.bettor) ?? new Set<string>();
-      refundedMarkets.set(t.bettor, markets.add(t.marketHash));
-    }
-  }
-  for (const [bettor, markets] of refundedMarkets) {
-    for (const g of index.groups(bettor)) {
-      const legMarkets = g.kind === 'parent' ? g.legs.map((l) => l.marketHash) : [g.marketHash];
-      if (legMarkets.some((m) => markets.has(m))) groups.add(g);
-    }
-  }
-  return [...groups]
-    .sort((a, b) => a.seq - b.seq)
-    .map((g) => consolidatedEntry(g, cc))
+export function changedConsolidated(
+  readModels: TradingReadModels,
+  cc: ConsolidatedContext,
+  changedTrades: readonly Trade[],
+  firstRefunds: readonly { bettor: string; marketHash: string }[],
+): Record<string, unknown>[] {
+  const byFill = new Map<string, TradeIndex>();
+  const indexOfFill = (fillHash: string) => {
+    let index = byFill.get(fillHash);
+    if (!index) byFill.set(fillHash, (index = new TradeIndex(readModels.tradesOfFill(fillHash))));
+    return index;
+  };
+  // Creation order: by the group's first trade, a quarter-line parent before its legs (lower line first).
+  const entries = new Map<string, { order: number; entry: ConsolidatedEntry }>();
+  const add = (g: ConsolidatedGroup) => {
+    const trades = g.kind === 'parent' ? g.legs.flatMap((l) => l.trades) : g.trades;
+    const first = trades[0]!;
+    const key = `${first.fillHash}|${g.kind}|${g.marketHash}|${first.bettor.toLowerCase()}`;
+    if (entries.has(key)) return;
+    const rank = g.kind === 'parent' ? 0 : g.kind === 'leg' && g.parent?.legs[1] === g ? 2 : 1;
+    const minId = Math.min(...trades.map((t) => Number(t.id)));
+    entries.set(key, { order: minId * 4 + rank, entry: consolidatedEntry(g, cc) });
+  };
+  const addTrade = (t: Trade) => {
+    for (const g of indexOfFill(t.fillHash).groupsOfTrade(t)) add(g);
+  };
+  for (const t of changedTrades) addTrade(t);
+  for (const { bettor, marketHash } of firstRefunds) for (const t of readModels.tradesOfBettorIn(bettor, marketHash)) addTrade(t);
+  return [...entries.values()]
+    .sort((a, b) => a.order - b.order)
+    .map((e) => e.entry)
     .filter((e) => e.tradeStatus !== 'PENDING')
     .map((e) => e.render());
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RefundEvent } from '../engine/refunds.js';
+import type { RefundPaid as RefundEvent } from '../engine/changes.js';
 import { refundGroups } from './refund-groups.js';
 
 const M1 = '0x' + '1'.repeat(64);

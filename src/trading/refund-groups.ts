@@ -1,10 +1,9 @@
 // Capital-efficiency refund groups (GET /trades/portfolio/refunds, ce_refunds:{bettor}): a bettor's refund events
 // grouped per market and base token. Groups are ordered by their latest refund, events by time, both in the
 // requested direction (ties by the order the engine paid them).
-import type { Engine } from '../engine/engine.js';
-import type { RefundEvent } from '../engine/refunds.js';
-import type { EngineEvents } from '../engine/types.js';
+import type { RefundPaid as RefundEvent } from '../engine/changes.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
+import type { TradingReadModels } from '../store/read-models.js';
 
 export interface RefundFilter {
   bettor: string;
@@ -86,20 +85,20 @@ const toChannelGroup = (g: RefundGroup): ChannelRefundGroup => ({
 });
 
 /**
- * Publications after a commit: for each bettor who got refunds, their groups (all of each group's events, maker and
- * taker alike, newest first) on the markets of their changed trades.
+ * Publications after a commit: for each bettor paid refunds, their groups (all of each group's events, maker and
+ * taker alike, newest first) on the markets of those refunds.
  */
-export function changedRefundGroups(engine: Engine, events: EngineEvents, decimals: number): { bettor: string; groups: ChannelRefundGroup[] }[] {
-  if (events.refunds.size === 0) return [];
+export function changedRefundGroups(
+  readModels: TradingReadModels,
+  paid: readonly RefundEvent[],
+  decimals: number,
+): { bettor: string; groups: ChannelRefundGroup[] }[] {
   const markets = new Map<string, Set<string>>();
-  for (const id of events.trades) {
-    const t = engine.tradesById.get(id);
-    if (!t || !events.refunds.has(t.bettor)) continue;
-    markets.set(t.bettor, (markets.get(t.bettor) ?? new Set<string>()).add(t.marketHash));
-  }
-  return [...events.refunds].map((bettor) => {
-    const touched = markets.get(bettor) ?? new Set<string>();
-    const groups = refundGroups(engine.refunds, { bettor }, decimals, false).filter((g) => touched.has(g.marketHash));
-    return { bettor, groups: groups.map(toChannelGroup) };
-  });
+  for (const r of paid) markets.set(r.bettor, (markets.get(r.bettor) ?? new Set<string>()).add(r.marketHash));
+  return [...markets].map(([bettor, touched]) => ({
+    bettor,
+    groups: refundGroups(readModels.refundsOf(bettor), { bettor }, decimals, false)
+      .filter((g) => touched.has(g.marketHash))
+      .map(toChannelGroup),
+  }));
 }

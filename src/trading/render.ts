@@ -1,11 +1,11 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
-import type { FillRecord, Order, Trade } from '../engine/types.js';
+import type { OrderView, Trade } from '../engine/types.js';
+import type { FillOnChain } from '../store/read-models.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import type { SettlementView } from './settlement-credit.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function orderToRest(o: Order): Record<string, unknown> {
+export function orderToRest(o: OrderView): Record<string, unknown> {
   return {
     orderHash: o.orderHash,
     marketHash: o.marketHash,
@@ -29,14 +29,14 @@ export function orderToRest(o: Order): Record<string, unknown> {
 }
 
 /** Open orders are on the book (ACTIVE, or INACTIVE while an exhausting fill is pending). */
-const isOnBook = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
+const isOnBook = (o: OrderView) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
 
 /**
  * An order as the order channels carry it: the GET /orders object plus what realtime clients track books by,
  * `status` (`ACTIVE` while the order is on the book, `INACTIVE` once it left: filled, cancelled or expired) and
  * `updateTime` (ms of the last change, to order two updates of one order).
  */
-export function orderToChannel(o: Order): Record<string, unknown> {
+export function orderToChannel(o: OrderView): Record<string, unknown> {
   return { ...orderToRest(o), status: isOnBook(o) ? 'ACTIVE' : 'INACTIVE', updateTime: o.updatedAt };
 }
 
@@ -45,15 +45,15 @@ export interface TradeRenderContext {
   chainVersion: string;
   /** Market type of a market hash (betType), when the catalogue knows it. */
   marketType(marketHash: string): number | undefined;
-  /** Refund-aware settlement figures; without it trades render as if no refunds were paid. */
-  settlement?: SettlementView;
-  /** The fill of a trade, for the transactions that carried it on chain. */
-  fillOf?(fillHash: string): FillRecord | undefined;
+  /** Whether the bettor received capital-efficiency refunds in the market. */
+  hasRefunds(marketHash: string, bettor: string): boolean;
+  /** What the chain did with a trade's fill: the transactions that carried it. */
+  fillOnChain?(fillHash: string): FillOnChain | undefined;
 }
 
 /** The fill's transactions: on chain the real ones; on the local ledger the fill hash stands for them. */
 function fillTransactions(t: Trade, rc: TradeRenderContext) {
-  const fill = rc.fillOf?.(t.fillHash);
+  const fill = rc.fillOnChain?.(t.fillHash);
   const attempts = fill?.attempts ?? [];
   return {
     fillOrderHash: fill?.txHash ?? attempts.at(-1) ?? t.fillHash,
@@ -65,6 +65,9 @@ function fillTransactions(t: Trade, rc: TradeRenderContext) {
 
 /** Net result of a settled trade in wei: payout minus stake. */
 export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - t.stake : 0n);
+
+/** Net return as settlement paid it: the recorded credit less stake (payout less stake when no refunds were paid). */
+export const settleNetReturnWei = (t: Trade) => (t.settled ? (t.credit ?? t.payout ?? 0n) - t.stake : 0n);
 
 function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
   const netReturn = toHumanUnits(netReturnWei(t), rc.decimals);
@@ -96,8 +99,8 @@ function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> 
     exchangeEventId: t.exchangeEventId,
     netReturn,
     // Settlement credit less stake: differs from netReturn by the trade's share of refunds paid before settlement.
-    settleNetReturnValue: rc.settlement ? toHumanUnits(rc.settlement.settleNetReturnWei(t), rc.decimals) : netReturn,
-    marketHasRefunds: rc.settlement?.hasRefunds(t.marketHash, t.bettor) ?? false,
+    settleNetReturnValue: toHumanUnits(settleNetReturnWei(t), rc.decimals),
+    marketHasRefunds: rc.hasRefunds(t.marketHash, t.bettor),
     isQuarterLineLeg: t.quarterLineParentMarketHash !== undefined,
     ...(t.quarterLineParentMarketHash ? { quarterLineParentMarketHash: t.quarterLineParentMarketHash } : {}),
   };

@@ -1,112 +1,176 @@
-// Drives the pure engine: applies commands one at a time, journals them with group commit (one transaction per
-// event-loop turn) and resolves each caller only once its command is on disk. Hands accepted fills to the
-// settlement chain and sweeps expiries.
-import { Engine, type CommandResult } from '../engine/engine.js';
-import { EngineRejection, type Command, type EngineEvents } from '../engine/types.js';
-import type { Journal } from '../store/journal.js';
-import { LocalChain, type ChainSink, type SettlementChain } from '../chain/settlement-chain.js';
-import { ChainSubmitter, type ChainSubmitterOptions } from '../chain/chain-submitter.js';
+// Drives the pure engine: applies commands one at a time, commits them with their change records (journal and read
+// models in one transaction per event-loop turn) and resolves each caller only once its command is on disk.
+// Start-up restores the newest valid snapshot and replays the journal's tail; snapshots are taken between commits.
+// A failed commit never leaves memory ahead of disk: the batch is refused with STORAGE_FAILED, the engine is rebuilt
+// from what the disk holds, and the next command tries the disk again.
+// Reply first, fan out after: callers are answered right after the commit; the realtime rendering of its change
+// records waits for the next turn (or the next command, whichever comes first).
+import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
+import type { Change } from '../engine/changes.js';
+import { DomainError } from '../engine/errors.js';
+import type { Command, CommandResult, ResultOf } from '../engine/types.js';
+import type { TradingStore } from '../store/trading-store.js';
 
 export interface RunnerOptions {
+  /** Builds an engine: empty, or in the state a snapshot recorded. */
+  createEngine: (snapshot?: EngineSnapshot) => Engine;
+  /** Called right after each group commit with the batch's change records, in order (hand-offs to the chain). */
+  committed?: (changes: readonly Change[]) => void;
+  /**
+   * Called with each group commit's change records once its callers are answered: on the next turn, or just before
+   * the next command is applied, so it always sees the engine exactly as committed.
+   */
+  afterCommit: (changes: readonly Change[]) => void;
+  /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
+  onStorageFailure: (err: unknown, rebuilt: boolean) => void;
   now: () => number;
-  chainConfirmationDelayMs: number;
-  /** Called after each group commit with what changed, in order. */
-  afterCommit: (events: EngineEvents) => void;
-  onFatal: (err: unknown) => void;
-  expirySweepMs?: number;
-  /** The settlement chain, given where to report; default the local chain. */
-  createChain?: (sink: ChainSink, engine: Engine) => SettlementChain;
-  /** Timeouts and backoff for handing fills to the chain, and the report of each failed attempt. */
-  chainSubmit: ChainSubmitterOptions;
+  snapshotEveryCommands: number;
+  snapshotEveryMs: number;
+  /** A snapshot could not be written or loaded (trading goes on; start-up falls back to an older one). */
+  onSnapshotProblem?: (err: unknown, what: string) => void;
+}
+
+export interface ReplayReport {
+  /** Journal commands applied on top of the snapshot (or from the start). */
+  replayed: number;
+  /** The journal position of the snapshot used, if any. */
+  snapshotSeq?: number;
 }
 
 interface Pending {
   cmd: Command;
-  result: CommandResult;
-  events: EngineEvents;
+  applied: Applied;
   resolve: (r: CommandResult) => void;
   reject: (e: unknown) => void;
 }
 
+const REPLAY_CATCH_UP_BATCH = 2000;
+
 export class EngineRunner {
   private queue: Pending[] = [];
   private flushScheduled = false;
-  /** Changes committed but not yet handed to afterCommit. */
-  private unpublished: EngineEvents | undefined;
-  private broken: unknown;
-  private sweep: NodeJS.Timeout | undefined;
-  /** Refunds already handed to the chain (all of them are handed again at start: the chain pays each once). */
-  private refundsHanded = 0;
-  /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never the runner broken. */
-  readonly chain: ChainSubmitter;
+  /** Change records committed but not yet handed to afterCommit. */
+  private unpublished: Change[] | undefined;
+  /** Set when the engine could not be rebuilt from disk: nothing is accepted until a restart. */
+  private broken = false;
+  private current: Engine;
+  /** The journal position the engine's state covers. */
+  private lastSeq = 0;
+  private snapshotSeq = 0;
+  private snapshotAt: number;
 
   constructor(
-    readonly engine: Engine,
-    private readonly journal: Journal,
+    private readonly store: TradingStore,
     private readonly opts: RunnerOptions,
   ) {
-    const run = (cmd: Command) => void this.submit(cmd).catch((err) => this.opts.onFatal(err));
-    const sink: ChainSink = {
-      executed: (fillHash, chain) => run({ kind: 'confirmFill', at: this.opts.now(), fillHash, ...(chain ? { chain } : {}) }),
-      attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: this.opts.now(), fillHashes, txHash }),
-      tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: this.opts.now(), toBlock, ...events }),
-    };
-    const chain = opts.createChain?.(sink, engine) ?? new LocalChain(opts.chainConfirmationDelayMs, opts.now, sink);
-    this.chain = new ChainSubmitter(chain, opts.chainSubmit);
+    this.current = opts.createEngine();
+    this.snapshotAt = opts.now();
   }
 
-  /** Rebuilds the engine from the journal; returns the number of commands replayed. */
-  replay(): number {
-    let n = 0;
-    for (const cmd of this.journal.replay()) {
+  /** The live engine (replaced when rebuilt after a storage failure). */
+  get engine(): Engine {
+    return this.current;
+  }
+
+  /**
+   * Rebuilds the engine: the newest valid snapshot plus the journal after it, else the whole journal. Read models
+   * behind the journal (an upgraded data dir) are brought up to date on the way.
+   */
+  replay(): ReplayReport {
+    const covered = this.store.readModels.position();
+    for (const snap of this.store.snapshots.valid()) {
+      // Read models behind a snapshot need the change records of commands the snapshot already covers.
+      if (snap.seq > covered) continue;
+      let engine: Engine;
       try {
-        this.engine.apply(cmd);
+        engine = this.opts.createEngine(snap.state);
       } catch (err) {
-        // A journaled command was accepted once; a rejection now means the journal and the code disagree.
-        if (!(err instanceof EngineRejection)) throw err;
+        this.opts.onSnapshotProblem?.(err, `snapshot at ${snap.seq} cannot be restored`);
+        continue;
       }
+      const { replayed, lastSeq } = this.replayOnto(engine, snap.seq, covered);
+      this.install(engine, lastSeq, snap.seq);
+      return { replayed, snapshotSeq: snap.seq };
+    }
+    const archived = this.store.snapshots.archivedThrough();
+    if (archived > 0) throw new Error(`no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild`);
+    const engine = this.opts.createEngine();
+    const { replayed, lastSeq } = this.replayOnto(engine, 0, covered);
+    this.install(engine, lastSeq, 0);
+    return { replayed };
+  }
+
+  private replayOnto(engine: Engine, afterSeq: number, covered: number): { replayed: number; lastSeq: number } {
+    let behind: { seq: number; changes: readonly Change[] }[] = [];
+    let n = 0;
+    let lastSeq = afterSeq;
+    for (const { seq, cmd } of this.store.replay(afterSeq)) {
+      let applied: Applied | undefined;
+      try {
+        applied = engine.apply(cmd);
+      } catch (err) {
+        // A journaled command was accepted once; a refusal now means the journal and the code disagree.
+        if (!(err instanceof DomainError)) throw err;
+      }
+      if (seq > covered) {
+        behind.push({ seq, changes: applied?.changes ?? [] });
+        if (behind.length >= REPLAY_CATCH_UP_BATCH) {
+          this.store.catchUp(behind);
+          behind = [];
+        }
+      }
+      lastSeq = seq;
       n++;
     }
-    return n;
+    if (behind.length > 0) this.store.catchUp(behind);
+    return { replayed: n, lastSeq };
   }
 
-  /** Resubmits fills still pending after a restart and starts the expiry sweep. */
-  start(): void {
-    this.chain.start();
-    for (const fill of this.engine.fills.values()) {
-      if (fill.status === 'PENDING') this.chain.submit(fill.fillHash, fill.acceptedAt);
-    }
-    this.handRefunds();
-    this.sweep = setInterval(() => this.sweepExpired(), this.opts.expirySweepMs ?? 200);
-    this.sweep.unref();
+  /** The engine becomes live only once fully rebuilt, with the position it covers. */
+  private install(engine: Engine, lastSeq: number, snapshotSeq: number): void {
+    this.current = engine;
+    this.lastSeq = lastSeq;
+    this.snapshotSeq = snapshotSeq;
+    this.snapshotAt = this.opts.now();
   }
 
   stop(): void {
-    if (this.sweep) clearInterval(this.sweep);
-    this.chain.stop();
     if (this.queue.length > 0) this.flush();
     this.publishCommitted();
   }
 
-  /** Applies a command now; resolves after it is durable, rejects with EngineRejection if refused. */
-  submit(cmd: Command): Promise<CommandResult> {
-    if (this.broken !== undefined) {
-      return Promise.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
-    }
+  /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
+  submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    if (this.broken) return Promise.reject(new DomainError('STORAGE_FAILED'));
     this.publishCommitted();
-    let applied: { result: CommandResult; events: EngineEvents };
+    let applied: Applied<ResultOf<C>>;
     try {
-      applied = this.engine.apply(cmd);
+      applied = this.current.apply(cmd);
     } catch (err) {
       return Promise.reject(err);
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ cmd, ...applied, resolve, reject });
+      this.queue.push({ cmd, applied, resolve: resolve as (r: CommandResult) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /** Writes a snapshot of the engine as of the last commit; returns the position it covers. */
+  snapshotNow(): number {
+    // Only between commits, when memory equals disk.
+    if (this.queue.length > 0) this.flush();
+    if (this.lastSeq === this.snapshotSeq) return this.snapshotSeq;
+    try {
+      this.store.snapshots.write(this.lastSeq, this.current.snapshot(), this.opts.now());
+      this.snapshotSeq = this.lastSeq;
+    } catch (err) {
+      this.opts.onSnapshotProblem?.(err, 'snapshot not written');
+    }
+    this.snapshotAt = this.opts.now();
+    return this.snapshotSeq;
   }
 
   private flush(): void {
@@ -115,51 +179,46 @@ export class EngineRunner {
     this.queue = [];
     if (batch.length === 0) return;
     try {
-      this.journal.appendAll(batch.map((p) => p.cmd));
+      this.lastSeq = this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
     } catch (err) {
-      // Memory is now ahead of disk: refuse everything until an operator restarts (replay restores the truth).
-      this.broken = err;
-      for (const p of batch) p.reject(new EngineRejection(503, 'STORAGE_FAILED', 'the exchange cannot write to its journal'));
-      this.opts.onFatal(err);
+      // The transaction rolled back: memory is ahead of disk. Refuse the batch and rebuild from disk.
+      for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
+      this.recover(err);
       return;
     }
-    const merged = Engine.noEvents();
+    const changes: Change[] = [];
     for (const p of batch) {
-      p.resolve(p.result);
-      for (const k of ['orders', 'trades', 'books', 'accounts', 'refunds'] as const) for (const x of p.events[k]) merged[k].add(x);
-      merged.submittedFills.push(...p.events.submittedFills);
+      p.resolve(p.applied.result);
+      for (const c of p.applied.changes) changes.push(c);
     }
-    for (const fillHash of merged.submittedFills) this.chain.submit(fillHash, this.engine.fills.get(fillHash)!.acceptedAt);
-    this.handRefunds();
+    this.opts.committed?.(changes);
     // Reply first, fan out after: the callers' replies are written in the microtasks that follow this flush; the
     // realtime rendering waits for the next turn, so however many subscribers a book has, it never delays them.
-    this.unpublished = merged;
-    setImmediate(() => this.publishCommitted());
-  }
-
-  /**
-   * Hands the last commit's changes to afterCommit, once. Runs on the turn after the commit, or earlier, just
-   * before the next command is applied, so what is rendered is exactly the committed state.
-   */
-  private publishCommitted(): void {
-    const events = this.unpublished;
-    if (!events) return;
-    this.unpublished = undefined;
-    this.opts.afterCommit(events);
-  }
-
-  private handRefunds(): void {
-    const refunds = this.engine.refunds;
-    if (this.refundsHanded === refunds.length) return;
-    this.chain.refundsPaid(refunds.slice(this.refundsHanded));
-    this.refundsHanded = refunds.length;
-  }
-
-  private sweepExpired(): void {
-    const next = this.engine.nextExpiryAt();
-    const now = this.opts.now();
-    if (next !== undefined && next <= now) {
-      this.submit({ kind: 'expire', at: now }).catch((err) => this.opts.onFatal(err));
+    if (this.unpublished) this.unpublished.push(...changes);
+    else {
+      this.unpublished = changes;
+      setImmediate(() => this.publishCommitted());
     }
+    const due = this.lastSeq - this.snapshotSeq >= this.opts.snapshotEveryCommands || this.opts.now() - this.snapshotAt >= this.opts.snapshotEveryMs;
+    if (due) this.snapshotNow();
+  }
+
+  /** Hands the committed but unpublished change records to afterCommit, once. */
+  private publishCommitted(): void {
+    const changes = this.unpublished;
+    if (!changes) return;
+    this.unpublished = undefined;
+    this.opts.afterCommit(changes);
+  }
+
+  private recover(err: unknown): void {
+    try {
+      this.replay();
+    } catch (replayErr) {
+      this.broken = true;
+      this.opts.onStorageFailure(replayErr, false);
+      return;
+    }
+    this.opts.onStorageFailure(err, true);
   }
 }

@@ -1,35 +1,71 @@
-// Wires the engine into the process: replay on start, the runner, the catalogue's market facts, and the
-// realtime feed (orders, trades and best odds rendered once per commit and put on the bus).
-import type { AppContext, MarketReport, TradingHooks } from '../context.js';
-import type { MarketRecord } from '../catalogue/catalogue.js';
+// The trading side of the process: the engine behind its runner, the read models, the settlement chain and the
+// realtime feed (orders, trades and best odds rendered once per commit from the change records and put on the bus).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
+import { LocalChain, type ChainSink, type SettlementChain } from '../chain/settlement-chain.js';
+import { ChainSubmitter } from '../chain/chain-submitter.js';
+import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
-import type { EngineEvents, MarketRef, Order } from '../engine/types.js';
-import { Journal } from '../store/journal.js';
-import { EngineRunner, type RunnerOptions } from './runner.js';
+import { DomainError } from '../engine/errors.js';
+import type { Change, OrderState, RefundPaid } from '../engine/changes.js';
+import type { Command, MarketRef, MarketResult, OrderView, ResultOf } from '../engine/types.js';
+import type { TradingStore } from '../store/trading-store.js';
+import type { TradingReadModels } from '../store/read-models.js';
+import { EngineRunner, type ReplayReport } from './runner.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
-import { changedConsolidated, consolidatedContextOf } from './consolidated.js';
+import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
-import { settlementViewOf } from './settlement-credit.js';
-import { tradeIndexOf } from './trade-index.js';
 
 export interface BestOddsSide {
   percentageOdds: string | null;
   updatedAt: number;
 }
 
-export class TradingService implements TradingHooks {
-  readonly engine: Engine;
+export interface TradingDeps {
+  config: Pick<
+    Config,
+    | 'oddsLadderStepSize'
+    | 'makerMinimum'
+    | 'takerMinimum'
+    | 'cancelMaxSkewSeconds'
+    | 'baseTokenAddress'
+    | 'baseTokenDecimals'
+    | 'exchangeAffiliate'
+    | 'restriction'
+    | 'chainVersion'
+    | 'snapshotEveryCommands'
+    | 'snapshotEveryMs'
+    | 'chainConfirmationDelayMs'
+    | 'chainSubmit'
+  >;
+  store: TradingStore;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  now: () => number;
+  /** The catalogue's markets: types and labels, and which are closed in play. */
+  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfEvent'>;
+  /** The settlement chain, given where to report and the live engine; default the local chain. */
+  createChain?: (sink: ChainSink, engine: () => Engine) => SettlementChain;
+  /** Where archived journal rows go. */
+  archiveDir: string;
+  expirySweepMs?: number;
+}
+
+export class TradingService {
   readonly runner: EngineRunner;
+  readonly readModels: TradingReadModels;
   readonly render: TradeRenderContext;
+  readonly consolidated: ConsolidatedContext;
+  /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
+  readonly chain: ChainSubmitter;
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
+  private sweep: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly ctx: AppContext,
-    createChain?: RunnerOptions['createChain'],
-  ) {
-    const c = ctx.config;
-    this.engine = new Engine({
+  constructor(private readonly deps: TradingDeps) {
+    const c = deps.config;
+    const params = {
       oddsLadderStepSize: c.oddsLadderStepSize,
       makerMinimum: c.makerMinimum,
       takerMinimum: c.takerMinimum,
@@ -39,73 +75,136 @@ export class TradingService implements TradingHooks {
       restrictionWindowMs: c.restriction.windowMs,
       restrictionThreshold: c.restriction.threshold,
       restrictionMs: c.restriction.durationMs,
-    });
-    this.runner = new EngineRunner(this.engine, new Journal(ctx.db), {
-      now: ctx.now,
-      chainConfirmationDelayMs: c.chainConfirmationDelayMs,
-      afterCommit: (events) => this.publish(events),
-      onFatal: (err) => {
-        ctx.log.fatal({ err }, 'journal write failed; refusing trading until restart');
-        ctx.ready = false;
+    };
+    this.readModels = deps.store.readModels;
+    this.runner = new EngineRunner(deps.store, {
+      createEngine: (snapshot) => (snapshot ? Engine.restore(params, snapshot) : new Engine(params)),
+      now: deps.now,
+      snapshotEveryCommands: c.snapshotEveryCommands,
+      snapshotEveryMs: c.snapshotEveryMs,
+      onSnapshotProblem: (err, what) => deps.log.error({ err }, what),
+      committed: (changes) => this.handToChain(changes),
+      afterCommit: (changes) => this.afterCommit(changes),
+      onStorageFailure: (err, rebuilt) => {
+        if (rebuilt) {
+          deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
+          this.resetBestOdds();
+        } else deps.log.fatal({ err }, 'journal commit failed and the engine could not be rebuilt from disk; refusing trading until restart');
       },
-      createChain,
-      chainSubmit: {
-        ...c.chainSubmit,
-        onFailure: ({ fillHash, attempt, retryInMs, err }) =>
-          ctx.log.warn({ err, fillHash, attempt, retryInMs }, 'settlement chain did not take a fill; it stays PENDING and is retried'),
-      },
     });
+    this.chain = new ChainSubmitter(this.createChain(deps), {
+      ...c.chainSubmit,
+      onFailure: ({ fillHash, attempt, retryInMs, err }) =>
+        deps.log.warn({ err, fillHash, attempt, retryInMs }, 'settlement chain did not take a fill; it stays PENDING and is retried'),
+    });
+    const hasRefunds = (marketHash: string, bettor: string) => this.readModels.hasRefunds(marketHash, bettor);
     this.render = {
       decimals: c.baseTokenDecimals,
       chainVersion: c.chainVersion,
-      marketType: (hash) => ctx.catalogue.getMarket(hash)?.type,
-      settlement: settlementViewOf(this.engine),
-      fillOf: (fillHash) => this.engine.fills.get(fillHash),
+      marketType: (hash) => deps.catalogue.getMarket(hash)?.type,
+      hasRefunds,
+      fillOnChain: (fillHash) => this.readModels.fillOnChain(fillHash),
+    };
+    this.consolidated = {
+      decimals: c.baseTokenDecimals,
+      chainVersion: c.chainVersion,
+      market: (hash) => deps.catalogue.getMarket(hash),
+      hasRefunds,
     };
   }
 
+  /** The chain reports back through journaled commands. */
+  private createChain(deps: TradingDeps): SettlementChain {
+    const run = (cmd: Command, what: string) =>
+      void this.submit(cmd).catch((err: unknown) => deps.log.error({ err }, `${what} not recorded; the chain reports it again after a restart`));
+    const sink: ChainSink = {
+      executed: (fillHash, chain) => run({ kind: 'confirmFill', at: deps.now(), fillHash, ...(chain ? { chain } : {}) }, `execution of fill ${fillHash}`),
+      attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: deps.now(), fillHashes, txHash }, `chain transaction ${txHash}`),
+      tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: deps.now(), toBlock, ...events }, `token events up to block ${toBlock}`),
+    };
+    return deps.createChain?.(sink, () => this.engine) ?? new LocalChain(deps.config.chainConfirmationDelayMs, deps.now, sink);
+  }
+
+  /** The live engine: read its state through its accessors only. */
+  get engine(): Engine {
+    return this.runner.engine;
+  }
+
   /**
-   * Replays the journal, then starts timers. Orders still resting on markets closed in play (a stop between the
-   * fixture going live and their cancel) are cancelled now.
+   * Rebuilds the engine (snapshot and journal tail), resubmits pending fills to the chain, starts the expiry sweep.
+   * Orders still resting on markets closed in play (a stop between the fixture going live and their cancel) are
+   * cancelled now.
    */
-  start(): number {
+  start(): ReplayReport {
     const replayed = this.runner.replay();
-    for (const marketHash of this.engine.books.keys()) this.refreshBestOdds(marketHash, this.ctx.now());
-    this.runner.start();
-    const closed = [...this.engine.books.keys()].flatMap((h) => this.ctx.catalogue.getMarket(h) ?? []);
-    this.cancelRestingOrders(closed.filter((m) => this.ctx.catalogue.isClosedInPlay(m))).catch((err: unknown) =>
-      this.ctx.log.error({ err }, 'cancelling orders of markets closed in play failed'),
+    this.resetBestOdds();
+    this.chain.start();
+    for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt);
+    // Every refund is handed again at start: a chain that pays refunds pays each once.
+    if (this.chain.paysRefunds) this.chain.refundsPaid(this.readModels.allRefunds());
+    this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
+    this.sweep.unref();
+    const catalogue = this.deps.catalogue;
+    const closed = this.engine.bookedMarkets().flatMap((h) => catalogue.getMarket(h) ?? []);
+    this.cancelRestingOrders(closed.filter((m) => catalogue.isClosedInPlay(m))).catch((err: unknown) =>
+      this.deps.log.error({ err }, 'cancelling orders of markets closed in play failed'),
     );
     return replayed;
   }
 
-  stop(): void {
-    this.runner.stop();
-  }
-
-  // ---- TradingHooks -----------------------------------------------------------------------------
-
-  async marketsReported(reports: MarketReport[]): Promise<void> {
-    // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
-    const bettors = reports.map((r) => [...(this.engine.positions.get(r.marketHash)?.keys() ?? [])]);
-    await this.runner.submit({ kind: 'reportMarkets', at: this.ctx.now(), reports });
-    this.runner.chain.marketsReported(reports.map((r, i) => ({ ...r, bettors: bettors[i]! })));
-  }
-
   /** The fixture went live: pre-game quotes on its markets not enabled for in-play betting are cancelled. */
   async fixtureWentLive(exchangeEventId: string): Promise<void> {
-    const catalogue = this.ctx.catalogue;
+    const catalogue = this.deps.catalogue;
     await this.cancelRestingOrders(catalogue.marketsOfEvent(exchangeEventId).filter((m) => catalogue.isClosedInPlay(m)));
   }
 
   private async cancelRestingOrders(markets: readonly MarketRecord[]): Promise<void> {
-    const withOrders = markets.filter((m) => (this.engine.books.get(m.marketHash)?.allOrders().length ?? 0) > 0);
+    const withOrders = markets.filter((m) => this.engine.openOrdersIn(m.marketHash).length > 0);
     if (withOrders.length === 0) return;
-    await this.runner.submit({ kind: 'cancelMarketOrders', at: this.ctx.now(), marketHashes: withOrders.map((m) => m.marketHash) });
+    await this.submit({ kind: 'cancelMarketOrders', at: this.deps.now(), marketHashes: withOrders.map((m) => m.marketHash) });
   }
 
+  stop(): void {
+    if (this.sweep) clearInterval(this.sweep);
+    this.chain.stop();
+    this.runner.stop();
+    // A clean stop leaves a snapshot of the final state, so the next start replays nothing.
+    this.runner.snapshotNow();
+  }
+
+  snapshotNow(): number {
+    return this.runner.snapshotNow();
+  }
+
+  archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined {
+    return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir);
+  }
+
+  /** Applies a command; resolves once it is durable. */
+  submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    // The engine remembers only recent fills; every older one is in the read side.
+    if (cmd.kind === 'fill' && this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash)) {
+      return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
+    }
+    return this.runner.submit(cmd);
+  }
+
+  // ---- what the catalogue asks of the trading side ------------------------------------------------
+
+  /** Markets were reported: journals the results, which cancels their open orders and settles their trades. */
+  async marketsReported(
+    reports: Pick<MarketResult, 'marketHash' | 'outcome'>[],
+    finalScore?: { teamOneScore: number; teamTwoScore: number },
+  ): Promise<void> {
+    // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
+    const bettors = reports.map((r) => this.engine.bettorsIn(r.marketHash));
+    await this.submit({ kind: 'reportMarkets', at: this.deps.now(), reports: reports.map((r) => ({ ...r, ...finalScore })) });
+    this.chain.marketsReported(reports.map((r, i) => ({ marketHash: r.marketHash, outcome: r.outcome, bettors: bettors[i]! })));
+  }
+
+  /** Matched volume in base-token wei per market hash (for /markets/popular). */
   matchedVolume(): ReadonlyMap<string, bigint> {
-    return this.engine.matchedVolume;
+    return this.readModels.matchedVolume();
   }
 
   // ---- market facts -----------------------------------------------------------------------------
@@ -114,7 +213,7 @@ export class TradingService implements TradingHooks {
     return {
       marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
-      tradeable: market.status === 'ACTIVE' && !this.ctx.catalogue.isClosedInPlay(market),
+      tradeable: market.status === 'ACTIVE' && !this.deps.catalogue.isClosedInPlay(market),
       ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
     };
   }
@@ -133,13 +232,19 @@ export class TradingService implements TradingHooks {
     if (!outcomeOne && !outcomeTwo) return undefined;
     return {
       marketHash,
-      baseToken: this.ctx.config.baseTokenAddress,
+      baseToken: this.deps.config.baseTokenAddress,
       ...(outcomeOne ? { outcomeOne } : {}),
       ...(outcomeTwo ? { outcomeTwo } : {}),
     };
   }
 
   // ---- realtime feed ----------------------------------------------------------------------------
+
+  private resetBestOdds(): void {
+    this.bestOdds.clear();
+    const now = this.deps.now();
+    for (const marketHash of this.engine.bookedMarkets()) this.refreshBestOdds(marketHash, now);
+  }
 
   /**
    * Returns the best_odds:global items of the sides whose best odds moved to a price. A side that lost its last
@@ -155,10 +260,10 @@ export class TradingService implements TradingHooks {
       if (!previous && odds === null) continue;
       this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
       if (odds === null) continue;
-      const market = this.ctx.catalogue.getMarket(marketHash);
+      const market = this.deps.catalogue.getMarket(marketHash);
       moved.push({
         marketHash,
-        baseToken: this.ctx.config.baseTokenAddress,
+        baseToken: this.deps.config.baseTokenAddress,
         isMakerBettingOutcomeOne: one,
         percentageOdds: odds,
         updatedAt: at,
@@ -169,33 +274,98 @@ export class TradingService implements TradingHooks {
     return moved;
   }
 
-  private publish(events: EngineEvents): void {
-    const bus = this.ctx.bus;
-    const at = this.ctx.now();
-    const byMarket = new Map<string, Order[]>();
-    for (const hash of events.orders) {
-      const o = this.engine.orders.get(hash)!;
+  /** Right after a commit: accepted fills go to the chain, and refunds paid from escrow are paid on chain too. */
+  private handToChain(changes: readonly Change[]): void {
+    const refunds: RefundPaid[] = [];
+    for (const c of changes) {
+      if (c.type === 'fillAccepted') this.chain.submit(c.fillHash, c.acceptedAt);
+      else if (c.type === 'refundPaid') refunds.push(c.refund);
+    }
+    this.chain.refundsPaid(refunds);
+  }
+
+  private afterCommit(changes: readonly Change[]): void {
+    // Orders render from the state their change records carry: a closed order may have left the engine since.
+    const orderStates = new Map<string, OrderState>();
+    const orderHashes = new Set<string>();
+    const tradeIds = new Set<string>();
+    const refunds: RefundPaid[] = [];
+    for (const c of changes) {
+      switch (c.type) {
+        case 'orderAdded':
+          orderHashes.add(c.order.orderHash);
+          orderStates.set(c.order.orderHash, c.state);
+          break;
+        case 'orderChanged':
+          orderHashes.add(c.orderHash);
+          orderStates.set(c.orderHash, c.state);
+          break;
+        case 'tradeRecorded':
+          tradeIds.add(c.trade.id);
+          break;
+        case 'tradeStatusChanged':
+        case 'tradeSettled':
+          tradeIds.add(c.tradeId);
+          break;
+        case 'refundPaid':
+          refunds.push(c.refund);
+          break;
+        default:
+          break;
+      }
+    }
+    this.publish(orderHashes, orderStates, tradeIds, refunds);
+  }
+
+  private publish(
+    orderHashes: ReadonlySet<string>,
+    orderStates: ReadonlyMap<string, OrderState>,
+    tradeIds: ReadonlySet<string>,
+    refunds: readonly RefundPaid[],
+  ): void {
+    const bus = this.deps.bus;
+    const at = this.deps.now();
+    const byMarket = new Map<string, OrderView[]>();
+    for (const hash of orderHashes) {
+      // The signed facts never change; the state is the one committed with this batch.
+      const facts = this.engine.order(hash) ?? this.readModels.order(hash);
+      if (!facts) continue;
+      const o: OrderView = { ...facts, ...orderStates.get(hash) };
       const list = byMarket.get(o.marketHash);
       if (list) list.push(o);
       else byMarket.set(o.marketHash, [o]);
     }
     for (const [marketHash, orders] of byMarket) {
-      bus.emit('orders', {
-        marketHash,
-        exchangeEventId: orders[0]!.exchangeEventId,
-        orders: orders.map(orderToChannel),
-      });
+      bus.emit('orders', { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) });
     }
-    const moved = [...events.books].flatMap((m) => this.refreshBestOdds(m, at));
+    const moved = [...byMarket.keys()].flatMap((m) => this.refreshBestOdds(m, at));
     if (moved.length > 0) bus.emit('bestOdds', moved);
-    if (events.trades.size > 0) {
-      bus.emit(
-        'trades',
-        [...events.trades].map((id) => tradeToRest(this.engine.tradesById.get(id)!, this.render)),
-      );
-      const consolidated = changedConsolidated(this.engine, tradeIndexOf(this.engine), consolidatedContextOf(this.ctx), events);
+    if (tradeIds.size > 0) {
+      const trades = [...tradeIds].flatMap((id) => this.readModels.trade(id) ?? []);
+      bus.emit('trades', trades.map((t) => tradeToRest(t, this.render)));
+      const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds));
       if (consolidated.length > 0) bus.emit('consolidatedTrades', consolidated);
     }
-    for (const update of changedRefundGroups(this.engine, events, this.render.decimals)) bus.emit('refunds', update);
+    for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) bus.emit('refunds', update);
+  }
+
+  /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */
+  private firstRefunds(refunds: readonly RefundPaid[]): { bettor: string; marketHash: string }[] {
+    const paid = new Map<string, { bettor: string; marketHash: string; n: number }>();
+    for (const r of refunds) {
+      const key = `${r.bettor}|${r.marketHash}`;
+      const entry = paid.get(key) ?? { bettor: r.bettor, marketHash: r.marketHash, n: 0 };
+      entry.n++;
+      paid.set(key, entry);
+    }
+    return [...paid.values()].filter((p) => this.readModels.refundCount(p.marketHash, p.bettor) === p.n);
+  }
+
+  private sweepExpired(): void {
+    const next = this.engine.nextExpiryAt();
+    const now = this.deps.now();
+    if (next !== undefined && next <= now) {
+      this.submit({ kind: 'expire', at: now }).catch((err: unknown) => this.deps.log.error({ err }, 'expiry sweep not recorded'));
+    }
   }
 }

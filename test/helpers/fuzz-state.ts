@@ -28,18 +28,7 @@ function databaseFingerprint(ex: TestExchange): Record<string, { rows: number; s
 }
 
 function engineCounts(ex: TestExchange) {
-  const e = ex.ctx.trading.engine;
-  return {
-    orders: e.orders.size,
-    books: e.books.size,
-    trades: e.trades.length,
-    fills: e.fills.size,
-    heartbeats: e.heartbeats.size,
-    refunds: e.refunds.length,
-    restrictions: e.restrictions.size,
-    reported: e.reported.size,
-    minted: e.ledger.minted.toString(),
-  };
+  return ex.ctx.trading.engine.stats();
 }
 
 async function activeMarketCount(ex: TestExchange): Promise<number> {

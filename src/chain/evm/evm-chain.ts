@@ -19,7 +19,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainTokenEvents } from '../../engine/types.js';
-import type { RefundEvent } from '../../engine/refunds.js';
+import type { RefundPaid } from '../../engine/changes.js';
 import type { ChainSink, ReportedMarket, SettlementChain } from '../settlement-chain.js';
 import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
 import type { Deployment } from './deploy.js';
@@ -279,7 +279,7 @@ export class EvmChain implements SettlementChain {
 
   // ---- escrow: refunds and outcomes ---------------------------------------------------------------------
 
-  refundsPaid(refunds: readonly RefundEvent[]): void {
+  refundsPaid(refunds: readonly RefundPaid[]): void {
     for (const r of refunds) {
       const key = keccak256(encodePacked(['bytes32', 'address', 'bytes32'], [r.marketHash as Hex, r.bettor as Address, r.fillOrderHash as Hex]));
       void this.retrying(`refund ${key}`, () => {

@@ -33,12 +33,12 @@ export interface SettlementFillArgs {
   }[];
 }
 
-/** Undefined when the fill is unknown or was accepted without the taker's signed request (local-ledger fills). */
+/** Undefined when the fill is not pending or was accepted without the taker's signed request (local-ledger fills). */
 export function settlementArgsOf(engine: Engine, fillHash: string): SettlementFillArgs | undefined {
-  const fill = engine.fills.get(fillHash);
+  const fill = engine.pendingFill(fillHash);
   if (!fill?.signed) return undefined;
   // A quarter line's trades sit on its two leg markets, lower line first.
-  const legMarkets = [...new Set(fill.tradeIds.map((id) => engine.tradesById.get(id)!).filter((t) => t.quarterLineParentMarketHash).map((t) => t.marketHash))];
+  const legMarkets = [...new Set(fill.trades.filter((t) => t.quarterLineParentMarketHash).map((t) => t.marketHash))];
   return {
     taker: fill.taker as Hex,
     market: fill.signed.market,
@@ -51,7 +51,8 @@ export function settlementArgsOf(engine: Engine, fillHash: string): SettlementFi
     takerSig: fill.signed.takerSig as Hex,
     legs: legMarkets.length === 2 ? [legMarkets[0] as Hex, legMarkets[1] as Hex] : [ZERO_BYTES32, ZERO_BYTES32],
     matches: fill.matches.map((m) => {
-      const o = engine.orders.get(m.orderHash)!;
+      // A pending fill keeps its orders in memory (an order leaves only once no fill on it is pending).
+      const o = engine.order(m.orderHash)!;
       return {
         order: {
           marketHash: o.marketHash as Hex,

@@ -34,7 +34,7 @@ export interface EvmSetup {
   /** The configuration pointed at the deployment. */
   config: Config;
   deployment: Deployment;
-  createChain(sink: ChainSink, engine: Engine): EvmChain;
+  createChain(sink: ChainSink, engine: () => Engine): EvmChain;
   /** The chain once the runner has created it. */
   chain(): EvmChain | undefined;
 }
@@ -67,8 +67,8 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
         executorKey,
         operatorKey,
         sink,
-        fillArgs: (fillHash) => settlementArgsOf(engine, fillHash),
-        cursor: () => engine.chainCursor,
+        fillArgs: (fillHash) => settlementArgsOf(engine(), fillHash),
+        cursor: () => engine().chainCursor,
         batchSize: config.evm.batchSize,
         batchWaitMs: config.evm.batchWaitMs,
         pollMs: config.evm.pollMs,

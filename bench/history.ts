@@ -1,0 +1,204 @@
+// Restart and read cost against history length. For each size it builds a data dir of N journaled commands (most
+// trades in settled markets, plus open orders resting in unsettled ones) straight through the engine and the store,
+// then starts the real server on it and prints: restart time, RSS after restart (next to an empty exchange's), and
+// p50/p99 of GET /trades?bettor= and GET /trades/consolidated for one busy bettor.
+//
+//   npx tsx bench/history.ts [sizes=10000,100000,1000000] [openOrders=10000]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { Engine } from '../src/engine/engine.js';
+import type { Command, MarketRef } from '../src/engine/types.js';
+import { openDatabase } from '../src/store/db.js';
+import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-store.js';
+import { fmt, httpClient, percentiles } from './lib.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const USDC = 1_000_000n;
+const E18 = 10n ** 18n;
+const PARTIES = 20;
+const ROUNDS_PER_MARKET = 50;
+const hex = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63 - prefix.length + 1, '0');
+const address = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(39, '0');
+const makers = Array.from({ length: PARTIES }, (_, i) => address('a', i));
+const takers = Array.from({ length: PARTIES }, (_, i) => address('b', i));
+
+/** Builds the history in `dir`: rounds of post, fill and confirm per market, each market reported after 50 rounds. */
+function build(commands: number, openOrders: number, dir: string): void {
+  const config = loadConfig({}, [], { dataDir: dir, demo: false, logLevel: 'silent' });
+  const db = openDatabase(dir);
+  const store = new SqliteTradingStore(db);
+  const params = {
+    oddsLadderStepSize: config.oddsLadderStepSize,
+    makerMinimum: config.makerMinimum,
+    takerMinimum: config.takerMinimum,
+    cancelMaxSkewSeconds: config.cancelMaxSkewSeconds,
+    baseToken: config.baseTokenAddress,
+    affiliate: config.exchangeAffiliate,
+    restrictionWindowMs: config.restriction.windowMs,
+    restrictionThreshold: config.restriction.threshold,
+    restrictionMs: config.restriction.durationMs,
+  };
+  const engine = new Engine(params);
+  const expiry = Math.floor(Date.now() / 1000) + 30 * 86_400;
+  let at = Date.now() - commands * 2;
+  let batch: JournalEntry[] = [];
+  let written = 0;
+  let lastSeq = 0;
+  const run = (cmd: Command) => {
+    batch.push({ cmd, changes: engine.apply(cmd).changes });
+    written++;
+    if (batch.length >= 2000) flush();
+  };
+  const flush = () => {
+    if (batch.length > 0) lastSeq = store.commit(batch);
+    batch = [];
+  };
+  const order = (i: number, market: MarketRef, maker: string, size: bigint, one: boolean) => ({
+    orderHash: hex('d', i),
+    marketHash: market.marketHash,
+    maker,
+    baseToken: config.baseTokenAddress,
+    executor: config.executorAddress,
+    totalBetSize: size,
+    percentageOdds: 50n * E18,
+    expiry,
+    apiExpiry: expiry,
+    salt: String(i),
+    isMakerBettingOutcomeOne: one,
+    signature: '0x',
+  });
+
+  for (const a of [...makers, ...takers]) run({ kind: 'faucet', at: (at += 2), address: a, amount: 10n ** 12n * USDC });
+  const openMarket: MarketRef = { marketHash: hex('e', 0), exchangeEventId: 'open', tradeable: true };
+  const historyBudget = commands - openOrders / 100 - 2 * PARTIES;
+  let orderIndex = 0;
+  for (let m = 1; written < historyBudget; m++) {
+    const market: MarketRef = { marketHash: hex('f', m), exchangeEventId: `ev${m}`, tradeable: true };
+    for (let r = 0; r < ROUNDS_PER_MARKET && written < historyBudget; r++) {
+      const k = orderIndex++;
+      const maker = makers[k % PARTIES]!;
+      const taker = takers[(k >> 3) % PARTIES]!;
+      run({ kind: 'postOrders', at: (at += 2), orders: [order(k, market, maker, 2n * USDC, k % 2 === 0)], markets: [market] });
+      const fillHash = hex('c', k);
+      run({
+        kind: 'fill',
+        at: (at += 2),
+        fillHash,
+        market,
+        taker,
+        baseToken: config.baseTokenAddress,
+        isTakerBettingOutcomeOne: k % 2 !== 0,
+        stakeWei: 2n * USDC,
+        desiredOdds: 50n * E18,
+        oddsSlippage: 0,
+        fillSalt: String(k),
+      });
+      run({ kind: 'confirmFill', at: (at += 2), fillHash });
+    }
+    run({ kind: 'reportMarkets', at: (at += 2), reports: [{ marketHash: market.marketHash, outcome: ((m % 3) as 0 | 1 | 2) }] });
+  }
+  // Open orders rest in an unsettled market, 100 per command.
+  for (let i = 0; i < openOrders; i += 100) {
+    const orders = Array.from({ length: Math.min(100, openOrders - i) }, (_, j) =>
+      order(1_000_000_000 + i + j, openMarket, makers[(i + j) % PARTIES]!, 10n * USDC, true),
+    );
+    run({ kind: 'postOrders', at: (at += 2), orders, markets: [openMarket] });
+  }
+  flush();
+  // What a clean stop leaves behind: a snapshot of the final state.
+  store.snapshots.write(lastSeq, engine.snapshot(), Date.now());
+  db.close();
+  console.log(JSON.stringify({ commands: written, trades: engine.stats().trades, openOrders: engine.openOrderCount() }));
+}
+
+/** Starts the server on `dir` in a child process; resolves with its URL and how long it took to listen. */
+function startServer(dir: string): Promise<{ url: string; ms: number; rebuildMs: number; stop: () => void }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ODDEX_DATA_DIR: dir, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO: 'false', ODDEX_RATE_LIMITS: 'false', ODDEX_ADMIN_TOKEN: 'bench' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let rebuildMs = NaN;
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const rebuilt = /"rebuildMs":(\d+)/.exec(line);
+      if (rebuilt) rebuildMs = Number(rebuilt[1]);
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(line);
+      if (m) resolve({ url: m[1]!, ms: performance.now() - started, rebuildMs, stop: () => child.kill('SIGKILL') });
+    });
+  });
+}
+
+async function rssMb(call: ReturnType<typeof httpClient>): Promise<number> {
+  const text = (await call('GET', '/metrics')).body;
+  const m = /^oddex_process_(?:process_)?resident_memory_bytes (\S+)/m.exec(text);
+  return m ? Number(m[1]) / 1_048_576 : NaN;
+}
+
+async function timeReads(call: ReturnType<typeof httpClient>, path: string, n = 200): Promise<string> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await call('GET', path);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 200)}`);
+    samples.push(performance.now() - t);
+  }
+  const p = percentiles(samples);
+  return `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}`;
+}
+
+function buildInChild(commands: number, openOrders: number, dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/history.ts', 'build', String(commands), String(openOrders), dir], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`build exited with ${code}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === 'build') {
+    build(Number(process.argv[3]), Number(process.argv[4]), process.argv[5]!);
+    return;
+  }
+  const sizes = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
+  const openOrders = Number(process.argv[3] ?? 10_000);
+
+  const emptyDir = mkdtempSync(join(tmpdir(), 'oddex-history-empty-'));
+  const empty = await startServer(emptyDir);
+  await new Promise((r) => setTimeout(r, 500));
+  const emptyRss = await rssMb(httpClient(empty.url));
+  empty.stop();
+  rmSync(emptyDir, { recursive: true, force: true });
+  console.log(`empty exchange: process start to listening ${fmt(empty.ms)}, RSS ${emptyRss.toFixed(0)} MB`);
+
+  for (const size of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-history-'));
+    const t = performance.now();
+    const built = await buildInChild(size, openOrders, dir);
+    console.log(`\n${size} commands: built in ${((performance.now() - t) / 1000).toFixed(1)} s ${built}`);
+    const server = await startServer(dir);
+    const call = httpClient(server.url, 1);
+    await new Promise((r) => setTimeout(r, 500));
+    console.log(`  restart: engine rebuilt in ${fmt(server.rebuildMs)} (process start to listening ${fmt(server.ms)}, empty ${fmt(empty.ms)})`);
+    console.log(`  RSS after restart: ${(await rssMb(call)).toFixed(0)} MB (empty: ${emptyRss.toFixed(0)} MB)`);
+    const bettor = takers[0]!;
+    console.log(`  GET /trades?bettor=                              ${await timeReads(call, `/trades?bettor=${bettor}`)}`);
+    console.log(`  GET /trades/consolidated?bettor=&settled=false    ${await timeReads(call, `/trades/consolidated?bettor=${bettor}&settled=false&page=0&perPage=50&sortAsc=false`)}`);
+    console.log(`  GET /trades/consolidated?bettor=&settled=true     ${await timeReads(call, `/trades/consolidated?bettor=${bettor}&settled=true&page=0&perPage=50&sortAsc=false`, 20)}`);
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

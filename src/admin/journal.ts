@@ -1,0 +1,30 @@
+// Operator routes of the journal: write an engine snapshot now, and archive journal rows the oldest kept snapshot
+// already covers (they move to a gzip'd file under the data dir and leave the database).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { ok, ApiError } from '../api/envelope.js';
+import { responses } from '../api/schemas/envelope.js';
+
+const SnapshotTaken = Type.Object({ journalSeq: Type.Integer({ description: 'journal position the snapshot covers' }) });
+const Archived = Type.Object({
+  from: Type.Integer(),
+  to: Type.Integer(),
+  rows: Type.Integer(),
+  file: Type.String({ description: 'gzip NDJSON file under the data dir' }),
+});
+
+export interface JournalAdmin {
+  /** Writes a snapshot of the engine as of the last commit; returns its journal position. */
+  snapshotNow(): number;
+  /** Archives rows at or below the oldest kept snapshot; undefined when there is nothing to archive. */
+  archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined;
+}
+
+export function registerJournalAdminRoutes(app: FastifyInstance, journal: JournalAdmin): void {
+  app.post('/admin/journal/snapshot', { schema: { tags: ['admin'], response: responses(SnapshotTaken) } }, async () => ok({ journalSeq: journal.snapshotNow() }));
+  app.post('/admin/journal/archive', { schema: { tags: ['admin'], response: responses(Archived) } }, async () => {
+    const archived = journal.archiveJournal();
+    if (!archived) throw new ApiError(409, 'NOTHING_TO_ARCHIVE', 'no journal rows are covered by the oldest kept snapshot yet');
+    return ok(archived);
+  });
+}

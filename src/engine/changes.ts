@@ -1,0 +1,130 @@
+// Change records: what one command did, in the order it happened. Plain immutable values (frozen), so the
+// read side, the realtime feed and tests consume them without ever touching engine state.
+import type { Outcome, OrderStatus, TradeStatus } from './types.js';
+
+/** An order as posted (everything but its mutable fill state). */
+export interface OrderFacts {
+  readonly orderHash: string;
+  readonly marketHash: string;
+  readonly exchangeEventId: string;
+  readonly maker: string;
+  readonly baseToken: string;
+  readonly executor: string;
+  readonly totalBetSize: bigint;
+  readonly percentageOdds: bigint;
+  readonly expiry: number;
+  readonly apiExpiry: number;
+  readonly salt: string;
+  readonly isMakerBettingOutcomeOne: boolean;
+  readonly signature: string;
+  readonly seq: number;
+  readonly createdAt: number;
+}
+
+/** The mutable part of an order, as of the change. */
+export interface OrderState {
+  readonly fillAmount: bigint;
+  readonly pendingFillAmount: bigint;
+  readonly status: OrderStatus;
+  readonly updatedAt: number;
+}
+
+/** A trade as recorded when its fill was accepted. */
+export interface TradeFacts {
+  readonly id: string;
+  readonly fillHash: string;
+  readonly orderHash: string;
+  readonly marketHash: string;
+  readonly quarterLineParentMarketHash?: string;
+  readonly exchangeEventId: string;
+  readonly baseToken: string;
+  readonly bettor: string;
+  readonly counterparty: string;
+  readonly maker: boolean;
+  readonly bettingOutcomeOne: boolean;
+  readonly stake: bigint;
+  readonly counterStake: bigint;
+  readonly odds: bigint;
+  readonly betTime: number;
+  readonly affiliate: string;
+}
+
+export interface FillMatch {
+  readonly orderHash: string;
+  readonly maker: string;
+  readonly makerStake: bigint;
+  readonly takerStake: bigint;
+  readonly odds: bigint;
+}
+
+export interface RefundPaid {
+  readonly id: number;
+  readonly marketHash: string;
+  readonly baseToken: string;
+  readonly bettor: string;
+  /** Whether the bettor was the maker in the fill that freed the capital. */
+  readonly maker: boolean;
+  readonly fillOrderHash: string;
+  readonly amount: bigint;
+  readonly createdAt: number;
+}
+
+export type Change =
+  | { readonly type: 'orderAdded'; readonly order: OrderFacts; readonly state: OrderState }
+  | { readonly type: 'orderChanged'; readonly orderHash: string; readonly marketHash: string; readonly maker: string; readonly state: OrderState }
+  | {
+      readonly type: 'fillAccepted';
+      readonly fillHash: string;
+      readonly fillSalt: string;
+      readonly taker: string;
+      readonly marketHash: string;
+      readonly acceptedAt: number;
+      readonly totalTakerStake: bigint;
+      readonly matches: readonly FillMatch[];
+    }
+  | {
+      readonly type: 'fillExecuted';
+      readonly fillHash: string;
+      readonly status: 'SUCCESS' | 'FAILED';
+      readonly at: number;
+      /** On chain: the transaction that executed (or failed) the fill, and the revert reason of a failure. */
+      readonly txHash?: string;
+      readonly failureReason?: string;
+    }
+  /** A pending fill was sent to the chain in transaction `txHash`. */
+  | { readonly type: 'fillAttempted'; readonly fillHash: string; readonly txHash: string; readonly at: number }
+  | { readonly type: 'tradeRecorded'; readonly trade: TradeFacts }
+  | { readonly type: 'tradeStatusChanged'; readonly tradeId: string; readonly status: TradeStatus; readonly at: number }
+  | {
+      readonly type: 'tradeSettled';
+      readonly tradeId: string;
+      readonly outcome: Outcome;
+      /** Stake back on void, stake plus the counterparty's stake on a win, 0 on a loss. */
+      readonly payout: bigint;
+      /** What settlement actually credited for this trade: its payout less its share of earlier refunds. */
+      readonly credit: bigint;
+      readonly settleDate: number;
+      readonly settleTxHash: string;
+    }
+  | { readonly type: 'refundPaid'; readonly refund: RefundPaid }
+  | {
+      readonly type: 'balanceChanged';
+      readonly address: string;
+      readonly balance: bigint;
+      readonly escrowed: bigint;
+      readonly openExposure: bigint;
+      readonly pendingTakerStake: bigint;
+    }
+  | { readonly type: 'heartbeatSet'; readonly requestor: string; readonly timeoutSeconds: number; readonly expiresAt: number | null }
+  | { readonly type: 'heartbeatExpired'; readonly requestor: string; readonly at: number }
+  | {
+      readonly type: 'marketReported';
+      readonly marketHash: string;
+      readonly outcome: Outcome;
+      readonly at: number;
+      readonly teamOneScore?: number;
+      readonly teamTwoScore?: number;
+    }
+  | { readonly type: 'restrictionChanged'; readonly address: string; readonly restrictedUntil: number | null };
+
+export type ChangeOf<T extends Change['type']> = Extract<Change, { type: T }>;

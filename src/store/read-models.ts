@@ -1,0 +1,440 @@
+// SQL read models of the trading side: orders, fills, trades, refunds and matched volume, projected from the
+// engine's change records. `apply` runs inside the journal's transaction (see trading-store.ts); the queries answer
+// the read routes through indexes, so their cost follows the page asked for, not the history.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+import type { Change, RefundPaid } from '../engine/changes.js';
+import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+
+interface TradeRow {
+  id: number;
+  fill_hash: string;
+  order_hash: string;
+  market_hash: string;
+  parent_market_hash: string | null;
+  exchange_event_id: string;
+  base_token: string;
+  bettor: string;
+  counterparty: string;
+  maker: number;
+  outcome_one: number;
+  stake: string;
+  counter_stake: string;
+  odds: string;
+  status: string;
+  bet_time: number;
+  updated_at: number;
+  affiliate: string;
+  settled: number;
+  settle_date: number | null;
+  settle_tx_hash: string | null;
+  outcome: number | null;
+  payout: string | null;
+  credit: string | null;
+}
+
+interface OrderRow {
+  order_hash: string;
+  market_hash: string;
+  exchange_event_id: string;
+  maker: string;
+  base_token: string;
+  executor: string;
+  total_bet_size: string;
+  percentage_odds: string;
+  fill_amount: string;
+  pending_fill_amount: string;
+  expiry: number;
+  api_expiry: number;
+  salt: string;
+  maker_outcome_one: number;
+  signature: string;
+  status: string;
+  seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface RefundRow {
+  id: number;
+  market_hash: string;
+  base_token: string;
+  bettor: string;
+  maker: number;
+  fill_hash: string;
+  amount: string;
+  created_at: number;
+}
+
+const tradeOf = (r: TradeRow): Trade => ({
+  id: String(r.id),
+  fillHash: r.fill_hash,
+  orderHash: r.order_hash,
+  marketHash: r.market_hash,
+  ...(r.parent_market_hash !== null ? { quarterLineParentMarketHash: r.parent_market_hash } : {}),
+  exchangeEventId: r.exchange_event_id,
+  baseToken: r.base_token,
+  bettor: r.bettor,
+  counterparty: r.counterparty,
+  maker: r.maker === 1,
+  bettingOutcomeOne: r.outcome_one === 1,
+  stake: BigInt(r.stake),
+  counterStake: BigInt(r.counter_stake),
+  odds: BigInt(r.odds),
+  status: r.status as TradeStatus,
+  betTime: r.bet_time,
+  updatedAt: r.updated_at,
+  affiliate: r.affiliate,
+  settled: r.settled === 1,
+  ...(r.settled === 1
+    ? {
+        settleDate: r.settle_date!,
+        settleTxHash: r.settle_tx_hash!,
+        outcome: r.outcome as Outcome,
+        payout: BigInt(r.payout!),
+        credit: BigInt(r.credit!),
+      }
+    : {}),
+});
+
+const orderOf = (r: OrderRow): OrderView => ({
+  orderHash: r.order_hash,
+  marketHash: r.market_hash,
+  exchangeEventId: r.exchange_event_id,
+  maker: r.maker,
+  baseToken: r.base_token,
+  executor: r.executor,
+  totalBetSize: BigInt(r.total_bet_size),
+  percentageOdds: BigInt(r.percentage_odds),
+  fillAmount: BigInt(r.fill_amount),
+  pendingFillAmount: BigInt(r.pending_fill_amount),
+  expiry: r.expiry,
+  apiExpiry: r.api_expiry,
+  salt: r.salt,
+  isMakerBettingOutcomeOne: r.maker_outcome_one === 1,
+  signature: r.signature,
+  status: r.status as OrderStatus,
+  seq: r.seq,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const refundOf = (r: RefundRow): RefundPaid => ({
+  id: r.id,
+  marketHash: r.market_hash,
+  baseToken: r.base_token,
+  bettor: r.bettor,
+  maker: r.maker === 1,
+  fillOrderHash: r.fill_hash,
+  amount: BigInt(r.amount),
+  createdAt: r.created_at,
+});
+
+/** Filters of GET /trades (all optional; addresses compare case-insensitively). */
+export interface TradeFilter {
+  startMs?: number;
+  endMs?: number;
+  bettor?: string;
+  settled?: boolean;
+  /** Matches a trade's market or, for a quarter-line leg, its parent market. */
+  marketHashes?: string[];
+  baseToken?: string;
+  maker?: boolean;
+  affiliate?: string;
+  tradeStatus?: TradeStatus;
+  exchangeEventId?: string;
+}
+
+/** What the chain did with a fill: the transactions that carried it, and the outcome's transaction and reason. */
+export interface FillOnChain {
+  attempts: string[];
+  lastAttemptAt?: number;
+  txHash?: string;
+  failureReason?: string;
+}
+
+export class TradingReadModels {
+  private readonly s: Record<string, Statement>;
+  /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
+  private readonly volume = new Map<string, bigint>();
+
+  constructor(private readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      insertOrder: p(`INSERT INTO rm_orders VALUES (@order_hash, @market_hash, @exchange_event_id, @maker, @base_token, @executor,
+        @total_bet_size, @percentage_odds, @fill_amount, @pending_fill_amount, @expiry, @api_expiry, @salt, @maker_outcome_one,
+        @signature, @status, @seq, @created_at, @updated_at)`),
+      updateOrder: p('UPDATE rm_orders SET fill_amount = ?, pending_fill_amount = ?, status = ?, updated_at = ? WHERE order_hash = ?'),
+      insertFill: p(`INSERT INTO rm_fills (fill_hash, fill_salt, taker, market_hash, total_taker_stake, status, accepted_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
+      fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
+        WHERE fill_hash = ?`),
+      fillOnChain: p('SELECT attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
+      insertTrade: p(`INSERT INTO rm_trades VALUES (@id, @fill_hash, @order_hash, @market_hash, @parent_market_hash, @exchange_event_id,
+        @base_token, @bettor, @counterparty, @maker, @outcome_one, @stake, @counter_stake, @odds, @status, @bet_time, @updated_at,
+        @affiliate, 0, NULL, NULL, NULL, NULL, NULL)`),
+      tradeStatus: p('UPDATE rm_trades SET status = ?, updated_at = ? WHERE id = ?'),
+      settleTrade: p(
+        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, settle_tx_hash = ?, updated_at = ? WHERE id = ?',
+      ),
+      insertRefund: p('INSERT INTO rm_refunds VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      fillVolume: p('SELECT COALESCE(parent_market_hash, market_hash) AS market, stake FROM rm_trades WHERE fill_hash = ?'),
+      putVolume: p('INSERT INTO rm_volume (market_hash, volume) VALUES (?, ?) ON CONFLICT(market_hash) DO UPDATE SET volume = excluded.volume'),
+      position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
+      setPosition: p('UPDATE rm_position SET journal_seq = ? WHERE id = 1'),
+      order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
+      tradeById: p('SELECT * FROM rm_trades WHERE id = ?'),
+      tradesOfFill: p('SELECT * FROM rm_trades WHERE fill_hash = ? ORDER BY id'),
+      tradesOfOrder: p('SELECT * FROM rm_trades WHERE order_hash = ? ORDER BY id'),
+      tradesOfBettor: p('SELECT * FROM rm_trades WHERE bettor = ? ORDER BY id'),
+      tradesOfBettorIn: p('SELECT * FROM rm_trades WHERE bettor = ? AND market_hash = ? ORDER BY id'),
+      allTrades: p('SELECT * FROM rm_trades ORDER BY id'),
+      // Whole fills (all their trades of the bettor) in which the bettor still has an unsettled or a settled trade.
+      tradesOfBettorFills: p(`SELECT * FROM rm_trades WHERE bettor = ? AND fill_hash IN
+        (SELECT fill_hash FROM rm_trades WHERE bettor = ? AND settled = ?) ORDER BY id`),
+      hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
+      refundCount: p('SELECT COUNT(*) AS n FROM rm_refunds WHERE bettor = ? AND market_hash = ?'),
+      refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
+      allRefunds: p('SELECT * FROM rm_refunds ORDER BY id'),
+      insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
+      reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
+      tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
+      fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
+    };
+    for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
+      this.volume.set(row.market_hash, BigInt(row.volume));
+    }
+  }
+
+  /** The last journal seq whose changes are in the read models. */
+  position(): number {
+    return (this.s.position!.get() as { seq: number }).seq;
+  }
+
+  setPosition(seq: number): void {
+    this.s.setPosition!.run(seq);
+  }
+
+  /** Projects change records. The caller runs this inside the transaction that appends their commands. */
+  apply(changes: readonly Change[]): void {
+    const s = this.s;
+    for (const c of changes) {
+      switch (c.type) {
+        case 'orderAdded': {
+          const o = c.order;
+          s.insertOrder!.run({
+            order_hash: o.orderHash,
+            market_hash: o.marketHash,
+            exchange_event_id: o.exchangeEventId,
+            maker: o.maker,
+            base_token: o.baseToken,
+            executor: o.executor,
+            total_bet_size: o.totalBetSize.toString(),
+            percentage_odds: o.percentageOdds.toString(),
+            fill_amount: c.state.fillAmount.toString(),
+            pending_fill_amount: c.state.pendingFillAmount.toString(),
+            expiry: o.expiry,
+            api_expiry: o.apiExpiry,
+            salt: o.salt,
+            maker_outcome_one: o.isMakerBettingOutcomeOne ? 1 : 0,
+            signature: o.signature,
+            status: c.state.status,
+            seq: o.seq,
+            created_at: o.createdAt,
+            updated_at: c.state.updatedAt,
+          });
+          break;
+        }
+        case 'orderChanged':
+          s.updateOrder!.run(c.state.fillAmount.toString(), c.state.pendingFillAmount.toString(), c.state.status, c.state.updatedAt, c.orderHash);
+          break;
+        case 'fillAccepted':
+          s.insertFill!.run(c.fillHash, c.fillSalt, c.taker, c.marketHash, c.totalTakerStake.toString(), 'PENDING', c.acceptedAt);
+          break;
+        case 'fillExecuted':
+          s.updateFill!.run(c.status, c.txHash ?? null, c.failureReason ?? null, c.fillHash);
+          if (c.status === 'SUCCESS') this.countVolume(c.fillHash);
+          break;
+        case 'fillAttempted':
+          s.fillAttempted!.run(c.txHash, c.at, c.fillHash);
+          break;
+        case 'tradeRecorded': {
+          const t = c.trade;
+          s.insertTrade!.run({
+            id: Number(t.id),
+            fill_hash: t.fillHash,
+            order_hash: t.orderHash,
+            market_hash: t.marketHash,
+            parent_market_hash: t.quarterLineParentMarketHash ?? null,
+            exchange_event_id: t.exchangeEventId,
+            base_token: t.baseToken,
+            bettor: t.bettor,
+            counterparty: t.counterparty,
+            maker: t.maker ? 1 : 0,
+            outcome_one: t.bettingOutcomeOne ? 1 : 0,
+            stake: t.stake.toString(),
+            counter_stake: t.counterStake.toString(),
+            odds: t.odds.toString(),
+            status: 'PENDING',
+            bet_time: t.betTime,
+            updated_at: t.betTime,
+            affiliate: t.affiliate,
+          });
+          break;
+        }
+        case 'tradeStatusChanged':
+          s.tradeStatus!.run(c.status, c.at, Number(c.tradeId));
+          break;
+        case 'tradeSettled':
+          s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.settleDate, c.settleTxHash, c.settleDate, Number(c.tradeId));
+          break;
+        case 'refundPaid': {
+          const r = c.refund;
+          s.insertRefund!.run(r.id, r.marketHash, r.baseToken, r.bettor, r.maker ? 1 : 0, r.fillOrderHash, r.amount.toString(), r.createdAt);
+          break;
+        }
+        case 'marketReported':
+          s.insertReport!.run(c.marketHash, c.outcome, c.at, c.teamOneScore ?? null, c.teamTwoScore ?? null);
+          break;
+        default:
+          // Balances, heartbeats and restrictions are live engine state, read from the engine.
+          break;
+      }
+    }
+  }
+
+  private countVolume(fillHash: string): void {
+    const rows = this.s.fillVolume!.all(fillHash) as { market: string; stake: string }[];
+    if (rows.length === 0) return;
+    const market = rows[0]!.market;
+    const next = rows.reduce((sum, r) => sum + BigInt(r.stake), this.volume.get(market) ?? 0n);
+    this.s.putVolume!.run(market, next.toString());
+    this.volume.set(market, next);
+  }
+
+  // ---- queries --------------------------------------------------------------------------------
+
+  matchedVolume(): ReadonlyMap<string, bigint> {
+    return this.volume;
+  }
+
+  order(orderHash: string): OrderView | undefined {
+    const row = this.s.order!.get(orderHash) as OrderRow | undefined;
+    return row && orderOf(row);
+  }
+
+  /** The transactions that carried a fill on chain; undefined for an unknown fill. */
+  fillOnChain(fillHash: string): FillOnChain | undefined {
+    const row = this.s.fillOnChain!.get(fillHash) as
+      | { attempts: string | null; last_attempt_at: number | null; tx_hash: string | null; failure_reason: string | null }
+      | undefined;
+    if (!row) return undefined;
+    return {
+      attempts: row.attempts === null ? [] : (JSON.parse(row.attempts) as string[]),
+      ...(row.last_attempt_at !== null ? { lastAttemptAt: row.last_attempt_at } : {}),
+      ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
+      ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
+    };
+  }
+
+  trade(id: string): Trade | undefined {
+    const row = this.s.tradeById!.get(Number(id)) as TradeRow | undefined;
+    return row && tradeOf(row);
+  }
+
+  tradesOfFill(fillHash: string): Trade[] {
+    return (this.s.tradesOfFill!.all(fillHash) as TradeRow[]).map(tradeOf);
+  }
+
+  /** Trades of the given orders, oldest first. */
+  tradesOfOrders(orderHashes: readonly string[]): Trade[] {
+    const rows = orderHashes.flatMap((h) => this.s.tradesOfOrder!.all(h) as TradeRow[]);
+    return rows.sort((a, b) => a.id - b.id).map(tradeOf);
+  }
+
+  /**
+   * Trades of one bettor (or everyone's), oldest first. With `inFillsWith`, only the bettor's fills holding at least
+   * one trade in that settlement state (all of those fills' trades of the bettor, so groups stay whole).
+   */
+  tradesOf(bettor?: string, inFillsWith?: { settled: boolean }): Trade[] {
+    let rows: TradeRow[];
+    if (bettor === undefined) rows = this.s.allTrades!.all() as TradeRow[];
+    else if (inFillsWith) rows = this.s.tradesOfBettorFills!.all(bettor, bettor, inFillsWith.settled ? 1 : 0) as TradeRow[];
+    else rows = this.s.tradesOfBettor!.all(bettor) as TradeRow[];
+    return rows.map(tradeOf);
+  }
+
+  /** A bettor's trades on one market (a leg market for quarter-line bets), oldest first. */
+  tradesOfBettorIn(bettor: string, marketHash: string): Trade[] {
+    return (this.s.tradesOfBettorIn!.all(bettor, marketHash) as TradeRow[]).map(tradeOf);
+  }
+
+  /** One page of GET /trades: newest first, below the cursor id; and the count of every match. */
+  tradesPage(f: TradeFilter, belowId: number, pageSize: number): { trades: Trade[]; count: number; more: boolean } {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    const add = (clause: string, ...values: (string | number)[]) => {
+      where.push(clause);
+      args.push(...values);
+    };
+    if (f.startMs !== undefined) add('bet_time >= ?', f.startMs);
+    if (f.endMs !== undefined) add('bet_time < ?', f.endMs);
+    if (f.bettor !== undefined) add('bettor = ?', f.bettor);
+    if (f.settled !== undefined) add('settled = ?', f.settled ? 1 : 0);
+    if (f.marketHashes !== undefined) {
+      const marks = f.marketHashes.map(() => '?').join(', ');
+      add(`(market_hash IN (${marks}) OR parent_market_hash IN (${marks}))`, ...f.marketHashes, ...f.marketHashes);
+    }
+    if (f.baseToken !== undefined) add('base_token = ?', f.baseToken);
+    if (f.maker !== undefined) add('maker = ?', f.maker ? 1 : 0);
+    if (f.affiliate !== undefined) add('affiliate = ?', f.affiliate);
+    if (f.tradeStatus !== undefined) add('status = ?', f.tradeStatus);
+    if (f.exchangeEventId !== undefined) add('exchange_event_id = ?', f.exchangeEventId);
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const count = (this.db.prepare(`SELECT COUNT(*) AS n FROM rm_trades ${clause}`).get(...args) as { n: number }).n;
+    const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
+    const rows = this.db
+      .prepare(`SELECT * FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
+      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
+    return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
+  }
+
+  /** A fill with this salt or hash was accepted before. */
+  fillUsed(fillSalt: string, fillHash: string): boolean {
+    return this.s.fillSaltUsed!.get(fillSalt, fillHash) !== undefined;
+  }
+
+  /** The bettor received capital-efficiency refunds in this market. */
+  hasRefunds(marketHash: string, bettor: string): boolean {
+    return this.s.hasRefunds!.get(bettor, marketHash) !== undefined;
+  }
+
+  refundCount(marketHash: string, bettor: string): number {
+    return (this.s.refundCount!.get(bettor, marketHash) as { n: number }).n;
+  }
+
+  /** Every market result the engine journaled, oldest first. */
+  marketReports(): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
+    const rows = this.s.reports!.all() as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
+    return rows.map((r) => ({
+      marketHash: r.market_hash,
+      outcome: r.outcome as Outcome,
+      at: r.reported_at,
+      ...(r.team_one_score !== null && r.team_two_score !== null ? { teamOneScore: r.team_one_score, teamTwoScore: r.team_two_score } : {}),
+    }));
+  }
+
+  tradeCount(): number {
+    return (this.s.tradeCount!.get() as { n: number }).n;
+  }
+
+  /** Every refund ever paid, oldest first (handed to an on-chain escrow at start, which pays each once). */
+  allRefunds(): RefundPaid[] {
+    return (this.s.allRefunds!.all() as RefundRow[]).map(refundOf);
+  }
+
+  refundsOf(bettor: string): RefundPaid[] {
+    return (this.s.refundsOf!.all(bettor) as RefundRow[]).map(refundOf);
+  }
+}

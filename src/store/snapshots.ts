@@ -1,0 +1,82 @@
+// Engine snapshots: the state as of a journal position, checksummed. The newest valid one plus the journal's tail
+// rebuilds the engine; a damaged one is skipped for the one before it. Journal rows at or below the oldest kept
+// snapshot can be archived to a compressed file and deleted (an operator's command).
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Db } from './db.js';
+import { getSetting, putSetting } from './db.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const ARCHIVED_THROUGH = 'journal_archived_through';
+
+export interface StoredSnapshot<T> {
+  seq: number;
+  state: T;
+}
+
+export class SnapshotStore<T> {
+  constructor(
+    private readonly db: Db,
+    /** How many snapshots to keep: older ones are the fallback when the newest is damaged. */
+    private readonly keep = 2,
+  ) {}
+
+  /** Writes a snapshot of the state as of journal position `seq` and drops the ones beyond `keep`. */
+  write(seq: number, state: T, takenAt: number): void {
+    const body = encodeJson(state);
+    this.db.transaction(() => {
+      this.db.prepare('INSERT OR REPLACE INTO snapshots (journal_seq, taken_at, body, sha256) VALUES (?, ?, ?, ?)').run(seq, takenAt, body, sha256(body));
+      this.db
+        .prepare('DELETE FROM snapshots WHERE journal_seq NOT IN (SELECT journal_seq FROM snapshots ORDER BY journal_seq DESC LIMIT ?)')
+        .run(this.keep);
+    })();
+  }
+
+  /** Snapshots whose checksum holds, newest first, decoded one at a time (a bad one is skipped by the caller too). */
+  *valid(): Generator<StoredSnapshot<T>> {
+    const seqs = (this.db.prepare('SELECT journal_seq AS seq FROM snapshots ORDER BY journal_seq DESC').all() as { seq: number }[]).map((r) => r.seq);
+    for (const seq of seqs) {
+      const row = this.db.prepare('SELECT body, sha256 FROM snapshots WHERE journal_seq = ?').get(seq) as { body: string; sha256: string };
+      if (sha256(row.body) !== row.sha256) continue;
+      let state: T;
+      try {
+        state = decodeJson<T>(row.body);
+      } catch {
+        continue;
+      }
+      yield { seq, state };
+    }
+  }
+
+  /** The journal position through which rows were archived (0: the journal is whole). */
+  archivedThrough(): number {
+    return Number(getSetting(this.db, ARCHIVED_THROUGH) ?? 0);
+  }
+
+  /**
+   * Moves journal rows at or below the oldest kept snapshot into `dir` as gzip'd NDJSON and deletes them.
+   * Returns the range archived, or undefined when there is nothing to archive.
+   */
+  archiveJournal(dir: string): { from: number; to: number; rows: number; file: string } | undefined {
+    const oldest = this.db.prepare('SELECT MIN(journal_seq) AS seq FROM snapshots').get() as { seq: number | null };
+    const from = this.archivedThrough() + 1;
+    const to = oldest.seq ?? 0;
+    if (to < from) return undefined;
+    const rows = this.db.prepare('SELECT seq, at_ms, command FROM journal WHERE seq BETWEEN ? AND ? ORDER BY seq').all(from, to) as {
+      seq: number;
+      at_ms: number;
+      command: string;
+    }[];
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `journal-${from}-${to}.ndjson.gz`);
+    writeFileSync(file, gzipSync(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'), { mode: 0o600 });
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM journal WHERE seq BETWEEN ? AND ?').run(from, to);
+      putSetting(this.db, ARCHIVED_THROUGH, String(to));
+    })();
+    return { from, to, rows: rows.length, file };
+  }
+}

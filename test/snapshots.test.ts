@@ -1,0 +1,100 @@
+// Engine snapshots against the real server: restarts load the newest valid snapshot and replay the journal's tail,
+// a damaged snapshot falls back to the one before it (or to the whole journal), archived journal rows are not
+// needed while a snapshot covers them, and without any usable snapshot an archived journal refuses to start.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { E18, USDC, newWallet } from './helpers/wallets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder } from './helpers/bets.js';
+
+describe('engine snapshots', () => {
+  let ex: TestExchange;
+  const maker = newWallet();
+  const taker = newWallet();
+  let market: string;
+  const hashes: string[] = [];
+
+  beforeAll(async () => {
+    ex = await startTestExchange({ ...betTestConfig(), snapshotEveryCommands: 4 });
+    const cat = await createSoccerLeague(ex);
+    market = (await createFixtureMarket(ex, cat, { type: 52 })).markets[0]!.marketHash;
+    await fund(ex, maker, 500n * USDC);
+    await fund(ex, taker, 500n * USDC);
+    for (let i = 0; i < 3; i++) {
+      hashes.push(await postOrder(ex, maker, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: BigInt(40 + i) * E18, isMakerBettingOutcomeOne: true }));
+    }
+    await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+    await postOrder(ex, maker, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 30n * E18, isMakerBettingOutcomeOne: false });
+  });
+  afterAll(async () => ex.destroy());
+
+  /** Everything a client sees of the trading state. */
+  const view = async () => ({
+    maker: (await ex.get(`/balances/${maker.address}`)).body.data,
+    taker: (await ex.get(`/balances/${taker.address}`)).body.data,
+    orders: (await ex.get(`/orders?maker=${maker.address}`)).body.data,
+    trades: (await ex.get(`/trades?bettor=${taker.address}`)).body.data,
+    best: (await ex.get(`/orders/odds/best?marketHashes=${market}&baseToken=${ex.ctx.config.baseTokenAddress}`)).body.data.bestOdds.map(
+      (b: { outcomeOne: { percentageOdds: unknown }; outcomeTwo: { percentageOdds: unknown } }) => [b.outcomeOne.percentageOdds, b.outcomeTwo.percentageOdds],
+    ),
+  });
+  const withDb = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(join(ex.dataDir, 'oddex.sqlite'));
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  const snapshotSeqs = () => withDb((db) => (db.prepare('SELECT journal_seq AS s FROM snapshots ORDER BY journal_seq').all() as { s: number }[]).map((r) => r.s));
+  const journalRows = () => withDb((db) => (db.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n);
+
+  it('restarts from the newest snapshot and the journal tail into the same state', async () => {
+    const before = await view();
+    expect(before.orders).toHaveLength(4);
+    expect(snapshotSeqs().length).toBeGreaterThan(0);
+    ex = await ex.restart();
+    expect(await view()).toEqual(before);
+  });
+
+  it('falls back to the older snapshot when the newest is damaged, then to the whole journal', async () => {
+    const before = await view();
+    await ex.close();
+    const seqs = snapshotSeqs();
+    expect(seqs).toHaveLength(2);
+    withDb((db) => db.prepare("UPDATE snapshots SET body = body || ' ' WHERE journal_seq = ?").run(seqs[1]));
+    ex = await ex.restart();
+    expect(await view()).toEqual(before);
+    await ex.close();
+    withDb((db) => db.prepare('UPDATE snapshots SET sha256 = ?').run('0'.repeat(64)));
+    ex = await ex.restart();
+    expect(await view()).toEqual(before);
+  });
+
+  it('archives journal rows the oldest snapshot covers and still restarts exactly; refuses to start with neither', async () => {
+    // Two snapshots at different positions: the oldest one bounds what may be archived.
+    await ex.admin('POST', '/admin/journal/snapshot');
+    await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 25n * E18, isMakerBettingOutcomeOne: false });
+    const second = await ex.admin('POST', '/admin/journal/snapshot');
+    expect(second.status).toBe(200);
+    const [oldest] = snapshotSeqs();
+    const rowsBefore = journalRows();
+    const archived = await ex.admin('POST', '/admin/journal/archive');
+    expect(archived.status).toBe(200);
+    expect(archived.body.data).toMatchObject({ from: 1, to: oldest, rows: oldest });
+    expect(existsSync(archived.body.data.file)).toBe(true);
+    expect(journalRows()).toBe(rowsBefore - oldest!);
+    expect((await ex.admin('POST', '/admin/journal/archive')).body.errorCode).toBe('NOTHING_TO_ARCHIVE');
+
+    const before = await view();
+    ex = await ex.restart();
+    expect(await view()).toEqual(before);
+
+    // With every snapshot damaged and the journal's head archived, no state can be rebuilt: start-up refuses.
+    await ex.close();
+    withDb((db) => db.prepare('UPDATE snapshots SET sha256 = ?').run('0'.repeat(64)));
+    await expect(startTestExchange({ ...betTestConfig(), snapshotEveryCommands: 4 }, { dataDir: ex.dataDir })).rejects.toThrow(/archived/);
+  });
+});
