@@ -196,6 +196,7 @@ export class TradingReadModels {
       hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
       refundCount: p('SELECT COUNT(*) AS n FROM rm_refunds WHERE bettor = ? AND market_hash = ?'),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
+      refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allRefunds: p('SELECT * FROM rm_refunds ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
       reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
@@ -436,5 +437,10 @@ export class TradingReadModels {
 
   refundsOf(bettor: string): RefundPaid[] {
     return (this.s.refundsOf!.all(bettor) as RefundRow[]).map(refundOf);
+  }
+
+  /** A bettor's refunds in one market, oldest first (through the (bettor, market_hash) index). */
+  refundsOfIn(bettor: string, marketHash: string): RefundPaid[] {
+    return (this.s.refundsOfIn!.all(bettor, marketHash) as RefundRow[]).map(refundOf);
   }
 }

@@ -95,10 +95,11 @@ export function changedRefundGroups(
 ): { bettor: string; groups: ChannelRefundGroup[] }[] {
   const markets = new Map<string, Set<string>>();
   for (const r of paid) markets.set(r.bettor, (markets.get(r.bettor) ?? new Set<string>()).add(r.marketHash));
+  // Only the touched markets are read: a bettor's refunds elsewhere must not make each confirmation dearer.
   return [...markets].map(([bettor, touched]) => ({
     bettor,
-    groups: refundGroups(readModels.refundsOf(bettor), { bettor }, decimals, false)
-      .filter((g) => touched.has(g.marketHash))
-      .map(toChannelGroup),
+    groups: refundGroups([...touched].flatMap((m) => readModels.refundsOfIn(bettor, m)), { bettor }, decimals, false).map(
+      toChannelGroup,
+    ),
   }));
 }
