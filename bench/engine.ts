@@ -7,6 +7,7 @@
 //   node --expose-gc --import tsx bench/engine.ts [orders = 10000] [mixed iterations = 5000]
 import { OrderBook, Side } from 'nodejs-order-book';
 import { Engine } from '../src/engine/engine.js';
+import { defaultEngineParams } from '../src/engine/test-params.js';
 import type { Command, MarketRef, NewOrder } from '../src/engine/types.js';
 import { percentiles, ratio } from './lib.js';
 
@@ -53,17 +54,7 @@ function timedLoop(iterations: number, opsPerIteration: number, body: (i: number
 
 // ---- the engine -------------------------------------------------------------------------------
 function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
-  const engine = new Engine({
-    oddsLadderStepSize: 125,
-    makerMinimum: 10n * USDC,
-    takerMinimum: USDC,
-    cancelMaxSkewSeconds: 60,
-    baseToken: TOKEN,
-    affiliate: '0x0000000000000000000000000000000000000000',
-    restrictionWindowMs: 3_600_000,
-    restrictionThreshold: 3,
-    restrictionMs: 900_000,
-  });
+  const engine = new Engine(defaultEngineParams(TOKEN));
   let clock = 1_700_000_000_000;
   let serial = 0;
   const apply = (cmd: Command) => engine.apply(cmd);

@@ -2,26 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { Engine, splitQuarterLine } from './engine.js';
 import type { DomainError } from './errors.js';
 import { NaiveProjection } from './projection.js';
+import { defaultEngineParams, USDC } from './test-params.js';
 import { type Command, type MarketRef, type NewOrder } from './types.js';
 
-const USDC = 1_000_000n;
 const MAKER = '0x00000000000000000000000000000000000000A1';
 const MAKER2 = '0x00000000000000000000000000000000000000A2';
 const TAKER = '0x00000000000000000000000000000000000000B1';
 const TOKEN = '0x00000000000000000000000000000000000000C1';
 const M1: MarketRef = { marketHash: '0x' + '1'.repeat(64), exchangeEventId: 'ev1', tradeable: true };
 
-const params = {
-  oddsLadderStepSize: 125,
-  makerMinimum: 10n * USDC,
-  takerMinimum: USDC,
-  cancelMaxSkewSeconds: 60,
-  baseToken: TOKEN,
-  restrictionWindowMs: 3_600_000,
-  restrictionThreshold: 3,
-  restrictionMs: 900_000,
-  affiliate: '0x0000000000000000000000000000000000000000',
-};
+const params = defaultEngineParams(TOKEN);
 
 let n = 0;
 function order(over: Partial<NewOrder> = {}): NewOrder {

@@ -3,9 +3,9 @@
 // history of one taker trading both sides of one market (so every confirmation also pays a refund).
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
+import { defaultEngineParams, USDC } from './test-params.js';
 import type { Command, MarketRef } from './types.js';
 
-const USDC = 1_000_000n;
 const E18 = 10n ** 18n;
 const MAKER = '0x00000000000000000000000000000000000000A1';
 const TAKER = '0x00000000000000000000000000000000000000B1';
@@ -13,17 +13,7 @@ const TOKEN = '0x00000000000000000000000000000000000000C1';
 const MARKET: MarketRef = { marketHash: '0x' + '2'.repeat(64), exchangeEventId: 'ev2', tradeable: true };
 const TRADES = 5000;
 
-const engine = new Engine({
-  oddsLadderStepSize: 125,
-  makerMinimum: 10n * USDC,
-  takerMinimum: USDC,
-  cancelMaxSkewSeconds: 60,
-  baseToken: TOKEN,
-  restrictionWindowMs: 3_600_000,
-  restrictionThreshold: 3,
-  restrictionMs: 900_000,
-  affiliate: '0x0000000000000000000000000000000000000000',
-});
+const engine = new Engine(defaultEngineParams(TOKEN));
 
 const hash = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63, '0');
 let at = 1000;
