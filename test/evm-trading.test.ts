@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PrivateKeyAccount, PublicClient } from 'viem';
+import { parseEventLogs, type PrivateKeyAccount, type PublicClient } from 'viem';
 import { spawnSync } from 'node:child_process';
 import { defaultConfig } from '../src/config.js';
 import { checkFunds } from '../src/chain/evm/funds.js';
@@ -55,6 +55,18 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   }
   const trades = async (orderHash: string) => (await ex.get(`/trades/orders?orderHashes=${orderHash}`)).body.data.trades as Record<string, unknown>[];
   const settledTrades = (orderHash: string) => waitFor(() => trades(orderHash), (t) => t.length > 0 && t.every((x) => x.tradeStatus !== 'PENDING'));
+  /** Once the escrow paid them on chain: every trade of the order settled, with its settle transaction. */
+  const paidTrades = (orderHash: string, count: number) =>
+    waitFor(() => trades(orderHash), (t) => t.length === count && t.every((x) => x.settled === true && typeof x.settleTxHash === 'string'));
+  /** Each trade's settle transaction is a mined receipt whose logs pay that bettor's position in that market. */
+  async function expectPaidOnChain(settled: Record<string, unknown>[]) {
+    for (const t of settled) {
+      const receipt = await c.pub.getTransactionReceipt({ hash: t.settleTxHash as `0x${string}` });
+      expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', c.deployment.settlement.toLowerCase()]);
+      const claims = parseEventLogs({ abi: oddexSettlementAbi, logs: receipt.logs, eventName: 'Claimed' });
+      expect(claims.map((l) => [l.args.marketHash, l.args.bettor.toLowerCase()])).toContainEqual([t.marketHash, (t.bettor as string).toLowerCase()]);
+    }
+  }
 
   it('reports the deployed contracts and chain id in /metadata', async () => {
     const meta = (await ex.get('/metadata')).body.data;
@@ -160,6 +172,8 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(await balance(makerOne)).toMatchObject({ balance: '110000000', escrowed: '0' });
     expect(await balance(makerTwo)).toMatchObject({ balance: '90000000', escrowed: '0' });
     expect(await balance(taker)).toMatchObject({ balance: '100000000', escrowed: '0' });
+    const settled = [...(await paidTrades(onOne.hash, 2)), ...(await paidTrades(onTwo.hash, 2))];
+    await expectPaidOnChain(settled);
   });
 
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
@@ -170,6 +184,72 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(cli.status).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '700000000', escrowBalance: '70000000', minted: '770000000', agrees: true });
   });
+
+  it('reports a market void: each side gets its stake back on chain, and the trades name the paying transaction', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const market = markets[5]!;
+    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await ex.post('/orders/new', { orders: [order.body] });
+    expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 }))).status).toBe(200);
+    expect((await settledTrades(order.hash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([80n * USDC, 70n * USDC]);
+
+    expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 0 })).status).toBe(200);
+    // Settled in the exchange at once, but no settle transaction until the escrow has paid on chain.
+    const reported = await trades(order.hash);
+    expect(reported.every((t) => t.settled === true && t.outcome === 0)).toBe(true);
+    const settled = await paidTrades(order.hash, 2);
+    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([100n * USDC, 100n * USDC]);
+    expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [market as `0x${string}`] })).toBe(0n);
+    expect(await balance(maker)).toMatchObject({ balance: '100000000', escrowed: '0', openExposure: '0' });
+    expect(await balance(taker)).toMatchObject({ balance: '100000000', escrowed: '0' });
+    await expectPaidOnChain(settled);
+    // Void: the settle values are the stakes.
+    expect(settled.map((t) => [t.maker, t.settleValue])).toEqual([[true, 20], [false, 30]]);
+  });
+
+  it('settles a quarter line half won, half pushed, on chain to the wei', async () => {
+    const parent = await quarterLineMarket();
+    const [lowLeg, highLeg] = ex.ctx.catalogue.getMarket(parent)!.legMarketHashes!;
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: parent, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
+    // An odd stake: the lower line's leg takes the odd wei (taker 10,000,001 + 10,000,000; the maker the same at 50%).
+    expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: parent, isTakerBettingOutcomeOne: false, stakeWei: 20_000_001n, desiredOdds: 50n * E18 }))).status).toBe(200);
+    expect((await settledTrades(order.hash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([100n * USDC - 20_000_001n, 100n * USDC - 20_000_001n]);
+
+    // The lower line pushes (void), the higher line goes to outcome one (the maker's side).
+    expect((await ex.admin('POST', `/admin/markets/${lowLeg}/report`, { outcome: 0 })).status).toBe(200);
+    expect((await ex.admin('POST', `/admin/markets/${highLeg}/report`, { outcome: 1 })).status).toBe(200);
+    const settled = await paidTrades(order.hash, 4);
+    // Maker: 10,000,001 back from the push, 20,000,000 from the won half. Taker: 10,000,001 back, the other half lost.
+    expect(await c.balanceOf(maker.address)).toBe(100n * USDC - 20_000_001n + 10_000_001n + 20_000_000n);
+    expect(await c.balanceOf(taker.address)).toBe(100n * USDC - 20_000_001n + 10_000_001n);
+    for (const leg of [lowLeg, highLeg]) {
+      expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [leg as `0x${string}`] })).toBe(0n);
+    }
+    expect(await balance(maker)).toMatchObject({ balance: String(110n * USDC), escrowed: '0' });
+    expect(await balance(taker)).toMatchObject({ balance: String(90n * USDC), escrowed: '0' });
+    await expectPaidOnChain(settled);
+    const byLeg = (leg: string, isMaker: boolean) => settled.find((t) => t.marketHash === leg && t.maker === isMaker)!;
+    expect([byLeg(lowLeg, true).outcome, byLeg(lowLeg, true).stake, byLeg(highLeg, false).outcome, byLeg(highLeg, false).stake]).toEqual([0, '10000001', 1, '10000000']);
+  });
+
+  /** A pre-game quarter-line market of the demo catalogue. */
+  async function quarterLineMarket(): Promise<string> {
+    for (let key = ''; ; ) {
+      const page = (await ex.get(`/markets/active?pageSize=100${key ? `&paginationKey=${key}` : ''}`)).body.data;
+      const found = page.markets.find((m: { isQuarterLineMarket: boolean; liveEnabled: boolean }) => m.isQuarterLineMarket && !m.liveEnabled);
+      if (found) return found.marketHash as string;
+      if (!page.nextKey) throw new Error('no pre-game quarter-line market in the demo catalogue');
+      key = page.nextKey;
+    }
+  }
 
   // Last: it stops the node.
   it('keeps a fill PENDING while the node is down, keeps answering, and refuses fills past the configured backlog', async () => {

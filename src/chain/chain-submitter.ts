@@ -37,8 +37,8 @@ export class ChainSubmitter {
     return this.waiting.size + (this.chain.inFlight ?? 0);
   }
 
-  /** Whether the chain pays refunds itself (an on-chain escrow): only then are past refunds handed at start. */
-  get paysRefunds(): boolean {
+  /** Whether the chain pays refunds and settlements itself (an on-chain escrow): only then are unpaid ones handed at start. */
+  get paysOnChain(): boolean {
     return this.chain.refundsPaid !== undefined;
   }
 
@@ -47,7 +47,7 @@ export class ChainSubmitter {
   }
 
   marketsReported(markets: ReportedMarket[]): void {
-    this.chain.marketsReported?.(markets);
+    if (markets.length > 0) this.chain.marketsReported?.(markets);
   }
 
   refundsPaid(refunds: readonly RefundPaid[]): void {

@@ -1,7 +1,7 @@
 // Where accepted fills go to settle. The chain decides when a fill executes; the engine then applies it
 // against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise), or, for an on-chain
 // settlement, as the chain reports it.
-import type { ChainExecution, ChainTokenEvents, Outcome } from '../engine/types.js';
+import type { ChainCursor, ChainEvents, ChainExecution, Outcome } from '../engine/types.js';
 import type { RefundPaid } from '../engine/changes.js';
 
 /** A market the operator reported, with every bettor holding a position in it. */
@@ -17,8 +17,8 @@ export interface ChainSink {
   executed(fillHash: string, execution?: ChainExecution): void;
   /** These fills were sent to the chain in transaction `txHash`. */
   attempted(fillHashes: string[], txHash: string): void;
-  /** Wallet balances and allowances moved on chain, up to and including block `toBlock`. */
-  tokenEvents(events: ChainTokenEvents, toBlock: number): void;
+  /** What the chain did outside our fills (see ChainEvents), in log order, up to and including `cursor`. */
+  events(events: ChainEvents, cursor: ChainCursor): void;
 }
 export interface SettlementChain {
   /**

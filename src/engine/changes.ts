@@ -104,8 +104,14 @@ export type Change =
       /** What settlement actually credited for this trade: its payout less its share of earlier refunds. */
       readonly credit: bigint;
       readonly settleDate: number;
-      readonly settleTxHash: string;
     }
+  /**
+   * An on-chain escrow paid the bettor's settled position in the market in transaction `txHash`: the trades' settle
+   * transaction. (The in-process ledger pays inside the report command: no transaction, no such change.)
+   */
+  | { readonly type: 'positionPaidOnChain'; readonly marketHash: string; readonly bettor: string; readonly txHash: string; readonly at: number }
+  /** An on-chain escrow paid the refund numbered `refundId` in transaction `txHash`. */
+  | { readonly type: 'refundPaidOnChain'; readonly refundId: number; readonly txHash: string; readonly at: number }
   | { readonly type: 'refundPaid'; readonly refund: RefundPaid }
   | {
       readonly type: 'balanceChanged';

@@ -378,7 +378,7 @@ describe('chain reports in the change-record engine', () => {
     const applied = engine.apply({ kind: 'chainEvents', at: 2300, toBlock: 7, transfers: [], approvals: [{ owner: MAKER, amount: 50n * USDC }] });
     expect(engine.freeBalance(MAKER)).toBe(50n * USDC);
     expect(applied.changes.find((c) => c.type === 'orderChanged')).toMatchObject({ orderHash: o.orderHash, state: { status: 'CANCELLED' } });
-    expect(engine.chainCursor).toBe(7);
+    expect(engine.chainCursor).toEqual({ block: 7 });
   });
 
   it('reports a failed fill with its revert reason and frees its space', () => {
@@ -391,6 +391,48 @@ describe('chain reports in the change-record engine', () => {
     expect(failed.changes.find((c) => c.type === 'fillExecuted')).toMatchObject({ status: 'FAILED', failureReason: 'ORDER_EXPIRED' });
     expect(engine.order(o.orderHash)).toMatchObject({ status: 'ACTIVE', pendingFillAmount: 0n, fillAmount: 0n });
     expect(engine.ledger.escrowOf(TAKER)).toBe(0n);
+  });
+
+  it('settles without a transaction; the escrow paying a position or a refund on chain journals its transaction', () => {
+    const { engine, run, projection } = setup();
+    run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    run({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: true, txHash: '0x' + 'a'.repeat(64) } });
+    const settled = engine.apply({ kind: 'reportMarkets', at: 3000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
+    projection.apply(settled.changes);
+    const settledTrades = settled.changes.filter((c) => c.type === 'tradeSettled');
+    expect(settledTrades).toHaveLength(2);
+    for (const c of settledTrades) expect(c).not.toHaveProperty('settleTxHash');
+
+    const claimTx = '0x' + 'c'.repeat(64);
+    const refundTx = '0x' + 'd'.repeat(64);
+    const unreported = '0x' + '9'.repeat(64);
+    const paid = engine.apply({
+      kind: 'chainEvents',
+      at: 3100,
+      toBlock: 12,
+      toLog: 3,
+      transfers: [],
+      approvals: [],
+      claims: [
+        { marketHash: M1.marketHash, bettor: TAKER, txHash: claimTx },
+        // The escrow can only pay a reported market; a claim on another is not ours to record.
+        { marketHash: unreported, bettor: TAKER, txHash: claimTx },
+      ],
+      refunds: [{ refundId: 7, txHash: refundTx }],
+    });
+    expect(paid.changes).toEqual([
+      { type: 'positionPaidOnChain', marketHash: M1.marketHash, bettor: TAKER, txHash: claimTx, at: 3100 },
+      { type: 'refundPaidOnChain', refundId: 7, txHash: refundTx, at: 3100 },
+    ]);
+    projection.apply(paid.changes);
+    const byBettor = (bettor: string) => [...projection.trades.values()].filter((t) => t.bettor === bettor);
+    expect(byBettor(TAKER).map((t) => t.settleTxHash)).toEqual([claimTx]);
+    expect(byBettor(MAKER).map((t) => t.settleTxHash)).toEqual([undefined]);
+    // Part of block 12 applied: the adapter resumes after log 3, across a snapshot too.
+    expect(engine.chainCursor).toEqual({ block: 12, log: 3 });
+    expect(Engine.restore(params, engine.snapshot()).chainCursor).toEqual({ block: 12, log: 3 });
   });
 
   it('keeps allowances, the chain cursor, fill attempts and the cancel-salt floor in snapshots', () => {
@@ -406,7 +448,7 @@ describe('chain reports in the change-record engine', () => {
 
     const restored = Engine.restore(params, engine.snapshot());
     expect(restored.snapshot()).toEqual(engine.snapshot());
-    expect(restored.chainCursor).toBe(42);
+    expect(restored.chainCursor).toEqual({ block: 42 });
     expect(restored.freeBalance(TAKER)).toBe(engine.freeBalance(TAKER));
     expect(restored.freeBalance(TAKER)).toBe(870n * USDC);
     expect(restored.pendingFill(f.fillHash)?.attempts).toEqual(['0x' + 'a'.repeat(64)]);

@@ -3,8 +3,6 @@
 // journal rebuilds exactly the same state. A command either applies whole or throws DomainError and changes nothing.
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the engine's fields, which hold only what trading needs (settled trades and paid fills leave memory).
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LocalLedger } from '../chain/local-ledger.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
@@ -17,6 +15,7 @@ import type { Change, OrderState } from './changes.js';
 import type {
   AccountRestriction,
   BalanceView,
+  ChainCursor,
   ChainExecution,
   CancelResult,
   Command,
@@ -54,7 +53,6 @@ const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount :
 const DEFAULT_RECENT_FILL_WINDOW = 100_000;
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
-const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
 
 /** What one applied command produced. */
 export interface Applied<R extends CommandResult = CommandResult> {
@@ -100,6 +98,8 @@ export interface EngineSnapshot {
   /** null while no cancel salt was forgotten yet. */
   forgottenCancelsUpTo: number | null;
   chainBlock: number;
+  /** Set while only part of block `chainBlock`'s logs were applied: the last applied log index. */
+  chainLog?: number | null;
   seq: number;
 }
 
@@ -178,8 +178,9 @@ export class Engine {
    * so a forgotten salt stays refused even if the server clock later moves back.
    */
   private forgottenCancelsUpTo = -Infinity;
-  /** Last block whose token events were applied (chain adapters resume after it); -1 before any. */
+  /** How far the chain's events were applied (chain adapters resume after it); block -1 before any. */
   private chainBlock = -1;
+  private chainLog: number | undefined;
   private seq = 0;
   private changes: Change[] = [];
   /** Accounts whose balance, escrow or exposure the current command touched. */
@@ -219,6 +220,7 @@ export class Engine {
       cancelSalts: [...this.cancelSalts],
       forgottenCancelsUpTo: Number.isFinite(this.forgottenCancelsUpTo) ? this.forgottenCancelsUpTo : null,
       chainBlock: this.chainBlock,
+      chainLog: this.chainLog ?? null,
       seq: this.seq,
     };
   }
@@ -265,6 +267,7 @@ export class Engine {
     for (const [k, v] of snap.cancelSalts) e.cancelSalts.set(k, v);
     e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.chainBlock = snap.chainBlock;
+    e.chainLog = snap.chainLog ?? undefined;
     e.seq = snap.seq;
     return e;
   }
@@ -385,9 +388,9 @@ export class Engine {
     return f && copyFill(f);
   }
 
-  /** Last block whose token events were applied: a chain adapter resumes after it. */
-  get chainCursor(): number {
-    return this.chainBlock;
+  /** How far the chain's events were applied: a chain adapter resumes after it. */
+  get chainCursor(): ChainCursor {
+    return this.chainLog === undefined ? { block: this.chainBlock } : { block: this.chainBlock, log: this.chainLog };
   }
 
   heartbeatCount(): number {
@@ -450,7 +453,11 @@ export class Engine {
     return this.ledgerState.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
   }
 
-  /** Wallet balances and allowances moved on chain; a shortfall takes the newest orders off the book. */
+  /**
+   * What the chain did outside our fills, in log order since the last cursor. Wallet balances and allowances moved
+   * (a shortfall takes the newest orders off the book); the escrow paid positions and refunds (their transactions
+   * go on the trades and refunds: the engine paid them in its view when it settled or refunded).
+   */
   private applyChainEvents(cmd: Extract<Command, { kind: 'chainEvents' }>): void {
     const touched = new Set<string>();
     for (const t of cmd.transfers) {
@@ -467,7 +474,12 @@ export class Engine {
       this.touched.add(address);
       this.enforceExposure(address, cmd.at);
     }
+    for (const c of cmd.claims ?? []) {
+      if (this.reported.has(c.marketHash)) this.emit({ type: 'positionPaidOnChain', ...c, at: cmd.at });
+    }
+    for (const r of cmd.refunds ?? []) this.emit({ type: 'refundPaidOnChain', ...r, at: cmd.at });
     this.chainBlock = cmd.toBlock;
+    this.chainLog = cmd.toLog;
   }
 
   private addTo(map: Map<string, bigint>, key: string, delta: bigint): void {
@@ -1038,7 +1050,6 @@ export class Engine {
         payout: payouts[i]!,
         credit: credits[i]!,
         settleDate: at,
-        settleTxHash: hashText(`settle:${t.marketHash}:${t.fillHash}`),
       });
     });
     this.ledgerState.release(bettor, marketHash, stakes - refunded, total - refunded);

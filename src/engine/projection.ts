@@ -48,9 +48,15 @@ export class NaiveProjection {
             payout: c.payout,
             credit: c.credit,
             settleDate: c.settleDate,
-            settleTxHash: c.settleTxHash,
             updatedAt: c.settleDate,
           });
+          break;
+        case 'positionPaidOnChain':
+          for (const t of this.trades.values()) {
+            if (t.marketHash === c.marketHash && t.bettor === c.bettor && t.settled && t.settleTxHash === undefined) {
+              Object.assign(t, { settleTxHash: c.txHash, updatedAt: c.at });
+            }
+          }
           break;
         case 'refundPaid':
           this.refunds.push(c.refund);

@@ -112,11 +112,27 @@ export interface ChainExecution {
   reason?: string;
 }
 
-/** Token movements observed on chain that did not come from our own settlement transactions, in block order. */
-export interface ChainTokenEvents {
+/**
+ * What the chain did outside our fills' own settlement, in log order: wallet transfers and approvals of the base
+ * token, and the escrow paying out positions and refunds.
+ */
+export interface ChainEvents {
   transfers: { from: string; to: string; amount: bigint }[];
   /** Allowances set for the transfer proxy (absolute values). */
   approvals: { owner: string; amount: bigint }[];
+  /** The escrow paid a bettor's position in a reported market, in transaction `txHash`. */
+  claims?: { marketHash: string; bettor: string; txHash: string }[];
+  /** The escrow paid the capital-efficiency refund the engine numbered `refundId`, in transaction `txHash`. */
+  refunds?: { refundId: number; txHash: string }[];
+}
+
+/**
+ * How far the chain's events have been applied: every log of blocks up to `block`, or, with `log`, only up to and
+ * including that log index of `block` (events are applied in log order, in several commands within one block).
+ */
+export interface ChainCursor {
+  block: number;
+  log?: number;
 }
 
 export interface Heartbeat {
@@ -203,7 +219,7 @@ export type Command =
     }
   | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
   | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
-  | ({ kind: 'chainEvents'; at: number; toBlock: number } & ChainTokenEvents)
+  | ({ kind: 'chainEvents'; at: number; toBlock: number; toLog?: number } & ChainEvents)
   | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
   | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }

@@ -199,3 +199,17 @@ MIGRATIONS.push({
     ALTER TABLE rm_fills ADD COLUMN failure_reason TEXT;
   `,
 });
+
+MIGRATIONS.push({
+  version: 7,
+  name: 'settlement paid on chain',
+  sql: `
+    -- A trade's settle transaction is the one in which an on-chain escrow paid the bettor's position; the hashes
+    -- written before this migration were derived from text, not transactions, so they are cleared.
+    UPDATE rm_trades SET settle_tx_hash = NULL;
+    -- Settled positions and refunds an on-chain escrow has not paid yet: what start-up hands to the chain again.
+    CREATE INDEX rm_trades_unpaid_on_chain ON rm_trades (market_hash, bettor) WHERE settled = 1 AND settle_tx_hash IS NULL;
+    ALTER TABLE rm_refunds ADD COLUMN chain_tx_hash TEXT;
+    CREATE INDEX rm_refunds_unpaid_on_chain ON rm_refunds (id) WHERE chain_tx_hash IS NULL;
+  `,
+});

@@ -89,7 +89,7 @@ const tradeOf = (r: TradeRow): Trade => ({
   ...(r.settled === 1
     ? {
         settleDate: r.settle_date!,
-        settleTxHash: r.settle_tx_hash!,
+        ...(r.settle_tx_hash !== null ? { settleTxHash: r.settle_tx_hash } : {}),
         outcome: r.outcome as Outcome,
         payout: BigInt(r.payout!),
         credit: BigInt(r.credit!),
@@ -176,9 +176,17 @@ export class TradingReadModels {
         @affiliate, 0, NULL, NULL, NULL, NULL, NULL)`),
       tradeStatus: p('UPDATE rm_trades SET status = ?, updated_at = ? WHERE id = ?'),
       settleTrade: p(
-        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, settle_tx_hash = ?, updated_at = ? WHERE id = ?',
+        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, updated_at = ? WHERE id = ?',
       ),
-      insertRefund: p('INSERT INTO rm_refunds VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?
+        WHERE market_hash = ? AND bettor = ? AND settled = 1 AND settle_tx_hash IS NULL`),
+      tradesPaidIn: p('SELECT id FROM rm_trades WHERE market_hash = ? AND bettor = ? AND settle_tx_hash = ? ORDER BY id'),
+      unpaidPositions: p(`SELECT DISTINCT t.market_hash, t.bettor, r.outcome FROM rm_trades t
+        JOIN rm_market_reports r ON r.market_hash = t.market_hash WHERE t.settled = 1 AND t.settle_tx_hash IS NULL`),
+      insertRefund: p(`INSERT INTO rm_refunds (id, market_hash, base_token, bettor, maker, fill_hash, amount, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      refundPaidOnChain: p('UPDATE rm_refunds SET chain_tx_hash = ? WHERE id = ?'),
+      refundsUnpaidOnChain: p('SELECT * FROM rm_refunds WHERE chain_tx_hash IS NULL ORDER BY id'),
       fillVolume: p('SELECT COALESCE(parent_market_hash, market_hash) AS market, stake FROM rm_trades WHERE fill_hash = ?'),
       putVolume: p('INSERT INTO rm_volume (market_hash, volume) VALUES (?, ?) ON CONFLICT(market_hash) DO UPDATE SET volume = excluded.volume'),
       position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
@@ -197,7 +205,6 @@ export class TradingReadModels {
       refundCount: p('SELECT COUNT(*) AS n FROM rm_refunds WHERE bettor = ? AND market_hash = ?'),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
-      allRefunds: p('SELECT * FROM rm_refunds ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
       reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
@@ -288,7 +295,13 @@ export class TradingReadModels {
           s.tradeStatus!.run(c.status, c.at, Number(c.tradeId));
           break;
         case 'tradeSettled':
-          s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.settleDate, c.settleTxHash, c.settleDate, Number(c.tradeId));
+          s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.settleDate, c.settleDate, Number(c.tradeId));
+          break;
+        case 'positionPaidOnChain':
+          s.positionPaid!.run(c.txHash, c.at, c.marketHash, c.bettor);
+          break;
+        case 'refundPaidOnChain':
+          s.refundPaidOnChain!.run(c.txHash, c.refundId);
           break;
         case 'refundPaid': {
           const r = c.refund;
@@ -430,9 +443,26 @@ export class TradingReadModels {
     return (this.s.tradeCount!.get() as { n: number }).n;
   }
 
-  /** Every refund ever paid, oldest first (handed to an on-chain escrow at start, which pays each once). */
-  allRefunds(): RefundPaid[] {
-    return (this.s.allRefunds!.all() as RefundRow[]).map(refundOf);
+  /** Refunds an on-chain escrow has not reported paying yet, oldest first (handed to the chain again at start). */
+  refundsUnpaidOnChain(): RefundPaid[] {
+    return (this.s.refundsUnpaidOnChain!.all() as RefundRow[]).map(refundOf);
+  }
+
+  /** Settled positions an on-chain escrow has not reported paying yet, per market (handed again at start). */
+  positionsUnpaidOnChain(): { marketHash: string; outcome: Outcome; bettors: string[] }[] {
+    const rows = this.s.unpaidPositions!.all() as { market_hash: string; bettor: string; outcome: number }[];
+    const byMarket = new Map<string, { marketHash: string; outcome: Outcome; bettors: string[] }>();
+    for (const r of rows) {
+      const m = byMarket.get(r.market_hash) ?? { marketHash: r.market_hash, outcome: r.outcome as Outcome, bettors: [] };
+      m.bettors.push(r.bettor);
+      byMarket.set(r.market_hash, m);
+    }
+    return [...byMarket.values()];
+  }
+
+  /** Trade ids of a bettor in a market that an on-chain escrow paid in transaction `txHash`. */
+  tradesPaidIn(marketHash: string, bettor: string, txHash: string): string[] {
+    return (this.s.tradesPaidIn!.all(marketHash, bettor, txHash) as { id: number }[]).map((r) => String(r.id));
   }
 
   refundsOf(bettor: string): RefundPaid[] {

@@ -120,7 +120,8 @@ export class TradingService {
     const sink: ChainSink = {
       executed: (fillHash, chain) => run({ kind: 'confirmFill', at: deps.now(), fillHash, ...(chain ? { chain } : {}) }, `execution of fill ${fillHash}`),
       attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: deps.now(), fillHashes, txHash }, `chain transaction ${txHash}`),
-      tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: deps.now(), toBlock, ...events }, `token events up to block ${toBlock}`),
+      events: (events, cursor) =>
+        run({ kind: 'chainEvents', at: deps.now(), toBlock: cursor.block, ...(cursor.log !== undefined ? { toLog: cursor.log } : {}), ...events }, `chain events up to block ${cursor.block}`),
     };
     return deps.createChain?.(sink, () => this.engine) ?? new LocalChain(deps.config.chainConfirmationDelayMs, deps.now, sink);
   }
@@ -140,8 +141,12 @@ export class TradingService {
     this.resetBestOdds();
     this.chain.start();
     for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt);
-    // Every refund is handed again at start: a chain that pays refunds pays each once.
-    if (this.chain.paysRefunds) this.chain.refundsPaid(this.readModels.allRefunds());
+    // What an on-chain escrow has not reported paying yet is handed again (it pays each once): bounded by what is
+    // unpaid, not by history.
+    if (this.chain.paysOnChain) {
+      this.chain.refundsPaid(this.readModels.refundsUnpaidOnChain());
+      this.chain.marketsReported(this.readModels.positionsUnpaidOnChain());
+    }
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
     const catalogue = this.deps.catalogue;
@@ -306,6 +311,9 @@ export class TradingService {
         case 'tradeStatusChanged':
         case 'tradeSettled':
           tradeIds.add(c.tradeId);
+          break;
+        case 'positionPaidOnChain':
+          for (const id of this.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
           break;
         case 'refundPaid':
           refunds.push(c.refund);

@@ -13,12 +13,11 @@ import {
   parseEventLogs,
   type Address,
   type Hex,
-  type Log,
   type PublicClient,
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ChainTokenEvents } from '../../engine/types.js';
+import type { ChainCursor, ChainEvents } from '../../engine/types.js';
 import type { RefundPaid } from '../../engine/changes.js';
 import type { ChainSink, ReportedMarket, SettlementChain } from '../settlement-chain.js';
 import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
@@ -33,8 +32,8 @@ export interface EvmChainOptions {
   sink: ChainSink;
   /** The contract arguments of an accepted fill (undefined: it cannot be presented on chain). */
   fillArgs(fillHash: string): SettlementFillArgs | undefined;
-  /** Last block whose events the engine has applied (from the journal), or -1; read at start. */
-  cursor(): number;
+  /** How far the engine has applied the chain's events (from the journal); read at start. */
+  cursor(): ChainCursor;
   batchSize: number;
   batchWaitMs: number;
   pollMs: number;
@@ -49,9 +48,12 @@ interface Waiter {
 /** Logs older than this many blocks per getLogs call, to stay under node limits. */
 const MAX_LOG_RANGE = 5000n;
 const RECEIPT_TIMEOUT_MS = 120_000;
-/** Gas bound of a settleFills transaction: a fill measures about 160k (a quarter line about 230k). */
-const BATCH_GAS = 100_000n;
-const GAS_PER_FILL = 300_000n;
+/**
+ * Gas of a settleFills transaction: the node's estimate with a margin. A fixed bound per fill is wrong both ways:
+ * a quarter line's first fill writes twice the escrow positions of a plain one (and ran out of gas under the
+ * bound of 300k we used), while a warm plain fill needs about 160k.
+ */
+const withGasMargin = (estimate: bigint) => (estimate * 5n) / 4n + 50_000n;
 
 export class EvmChain implements SettlementChain {
   readonly pub: PublicClient;
@@ -63,7 +65,12 @@ export class EvmChain implements SettlementChain {
   /** Fills sent whose outcome the follower has not seen yet. */
   private readonly sent = new Set<string>();
   private nonce: number | undefined;
+  /** Last block whose logs are all applied. */
   private cursor = -1n;
+  /** Logs of the block after `cursor` up to this index were applied before a restart: skipped once. */
+  private skipThrough: { block: bigint; log: number } | undefined;
+  /** Refunds handed to the escrow and not yet seen paid, by their on-chain key: the engine's refund id. */
+  private readonly refundIds = new Map<Hex, number>();
   private flushTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private sending: Promise<void> = Promise.resolve();
@@ -90,7 +97,15 @@ export class EvmChain implements SettlementChain {
 
   /** After the journal is replayed: follow the chain from where the engine stopped. */
   start(): void {
-    this.cursor = BigInt(Math.max(this.o.cursor(), Number(this.o.deployment.deployBlock) - 1));
+    const applied = this.o.cursor();
+    const beforeDeploy = BigInt(this.o.deployment.deployBlock) - 1n;
+    const block = BigInt(applied.block);
+    if (block <= beforeDeploy) this.cursor = beforeDeploy;
+    else if (applied.log === undefined) this.cursor = block;
+    else {
+      this.cursor = block - 1n;
+      this.skipThrough = { block, log: applied.log };
+    }
     void this.catchUp().then(() => {
       this.markReady();
       this.schedulePoll();
@@ -152,8 +167,7 @@ export class EvmChain implements SettlementChain {
       const account = this.executor.account!;
       this.nonce ??= await this.pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const call = { address: this.o.deployment.settlement, abi: oddexSettlementAbi, functionName: 'settleFills', args: [args] } as const;
-      // A bound rather than eth_estimateGas, which runs the whole batch many times over: unused gas is not paid.
-      const gas = BATCH_GAS + GAS_PER_FILL * BigInt(args.length);
+      const gas = withGasMargin(await this.pub.estimateContractGas({ ...call, account }));
       const txHash = await this.executor.writeContract({ ...call, account, chain: this.chain, nonce: this.nonce, gas });
       this.nonce++;
       for (const fillHash of hashes) this.sent.add(fillHash);
@@ -174,6 +188,7 @@ export class EvmChain implements SettlementChain {
       const receipt = await this.pub.waitForTransactionReceipt({ hash: txHash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
       mined = receipt.status === 'success';
       if (mined) await this.syncTo(receipt.blockNumber);
+      if (!mined) this.o.log.warn({ txHash }, 'a settlement transaction reverted; its fills are sent again');
     } catch (err) {
       this.o.log.warn({ err, txHash }, 'no receipt for a settlement transaction; its fills are sent again');
     }
@@ -221,6 +236,12 @@ export class EvmChain implements SettlementChain {
     }
   }
 
+  /**
+   * Applies one range of blocks in log order: our fills' outcomes are their own commands; everything else between
+   * two of them (wallet transfers and approvals, escrow payouts) is one command carrying the position of its last
+   * log, so an allowance set before a fill in the same block range is spent by it, not after it, and a restart
+   * resumes exactly after what was applied.
+   */
   private async processRange(head: bigint): Promise<void> {
     const from = this.cursor + 1n;
     if (from > head) return;
@@ -229,13 +250,58 @@ export class EvmChain implements SettlementChain {
       this.pub.getLogs({ address: this.o.deployment.token, fromBlock: from, toBlock: to }),
       this.pub.getLogs({ address: this.o.deployment.settlement, fromBlock: from, toBlock: to }),
     ]);
-    for (const log of parseEventLogs({ abi: oddexSettlementAbi, logs: settlementLogs })) {
-      if (log.eventName === 'FillSettled') this.reportFill(log.args.fillHash, { executed: true, txHash: log.transactionHash });
-      if (log.eventName === 'FillFailed') await this.reportFailure(log.args.fillHash, log.args.reason, log.transactionHash);
+    const skip = this.skipThrough;
+    const logs = [...parseEventLogs({ abi: oddexTokenAbi, logs: tokenLogs }), ...parseEventLogs({ abi: oddexSettlementAbi, logs: settlementLogs })]
+      .filter((l) => !skip || l.blockNumber !== skip.block || l.logIndex > skip.log)
+      .sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+    let events = noEvents();
+    let last: ChainCursor | undefined;
+    const flush = (cursor: ChainCursor | undefined) => {
+      if (cursor && hasEvents(events)) this.o.sink.events(events, cursor);
+      events = noEvents();
+    };
+    const settlement = this.o.deployment.settlement.toLowerCase();
+    for (const log of logs) {
+      const at = { block: Number(log.blockNumber), log: log.logIndex };
+      switch (log.eventName) {
+        case 'FillSettled':
+          flush(last);
+          this.reportFill(log.args.fillHash, { executed: true, txHash: log.transactionHash });
+          continue;
+        case 'FillFailed':
+          flush(last);
+          await this.reportFailure(log.args.fillHash, log.args.reason, log.transactionHash);
+          continue;
+        case 'Transfer': {
+          // Our settlement's own token movements (stakes in, payouts out) are the engine's.
+          const { from: sender, to: receiver, value } = log.args;
+          if (sender.toLowerCase() === settlement || receiver.toLowerCase() === settlement) continue;
+          events.transfers.push({ from: sender, to: receiver, amount: value });
+          break;
+        }
+        case 'Approval':
+          if (log.args.spender.toLowerCase() !== this.o.deployment.proxy.toLowerCase()) continue;
+          events.approvals.push({ owner: log.args.owner, amount: log.args.value });
+          break;
+        case 'Claimed':
+          events.claims!.push({ marketHash: log.args.marketHash, bettor: log.args.bettor, txHash: log.transactionHash });
+          break;
+        case 'Refunded': {
+          const refundId = this.refundIds.get(log.args.refundKey);
+          if (refundId === undefined) continue;
+          this.refundIds.delete(log.args.refundKey);
+          events.refunds!.push({ refundId, txHash: log.transactionHash });
+          break;
+        }
+        default:
+          continue;
+      }
+      last = at;
     }
-    const events = this.tokenEvents(tokenLogs);
-    if (events.transfers.length > 0 || events.approvals.length > 0) this.o.sink.tokenEvents(events, Number(to));
+    // The range's end: the cursor moves past it whenever it held anything, so a restart does not go over it again.
+    if (logs.length > 0) this.o.sink.events(events, { block: Number(to) });
     this.cursor = to;
+    this.skipThrough = undefined;
   }
 
   private reportFill(fillHash: string, execution: { executed: boolean; txHash: Hex; reason?: string }): void {
@@ -260,28 +326,12 @@ export class EvmChain implements SettlementChain {
     if (first) this.reportFill(fillHash, { executed: true, txHash: first.transactionHash });
   }
 
-  /** Transfers and approvals users made themselves; our settlement's own token movements are the engine's. */
-  private tokenEvents(logs: Log[]): ChainTokenEvents {
-    const settlement = this.o.deployment.settlement.toLowerCase();
-    const proxy = this.o.deployment.proxy.toLowerCase();
-    const events: ChainTokenEvents = { transfers: [], approvals: [] };
-    for (const log of parseEventLogs({ abi: oddexTokenAbi, logs })) {
-      if (log.eventName === 'Transfer') {
-        const { from, to, value } = log.args;
-        if (from.toLowerCase() === settlement || to.toLowerCase() === settlement) continue;
-        events.transfers.push({ from, to, amount: value });
-      } else if (log.eventName === 'Approval' && log.args.spender.toLowerCase() === proxy) {
-        events.approvals.push({ owner: log.args.owner, amount: log.args.value });
-      }
-    }
-    return events;
-  }
-
   // ---- escrow: refunds and outcomes ---------------------------------------------------------------------
 
   refundsPaid(refunds: readonly RefundPaid[]): void {
     for (const r of refunds) {
       const key = keccak256(encodePacked(['bytes32', 'address', 'bytes32'], [r.marketHash as Hex, r.bettor as Address, r.fillOrderHash as Hex]));
+      this.refundIds.set(key, r.id);
       void this.retrying(`refund ${key}`, () => {
         const run = () => this.payRefund(r.marketHash as Hex, r.bettor as Address, r.amount, key);
         const sent = this.sending.then(run, run);
@@ -374,6 +424,10 @@ export class EvmChain implements SettlementChain {
     });
   }
 }
+
+const noEvents = (): ChainEvents => ({ transfers: [], approvals: [], claims: [], refunds: [] });
+const hasEvents = (e: ChainEvents) =>
+  e.transfers.length + e.approvals.length + (e.claims?.length ?? 0) + (e.refunds?.length ?? 0) > 0;
 
 /** A revert's data as `ErrorName(arg, ...)`, or the raw bytes when no known error matches. */
 export function describeRevert(data: Hex): string {
