@@ -174,6 +174,10 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(await balance(taker)).toMatchObject({ balance: '100000000', escrowed: '0' });
     const settled = [...(await paidTrades(onOne.hash, 2)), ...(await paidTrades(onTwo.hash, 2))];
     await expectPaidOnChain(settled);
+    // Nothing is left for start-up to hand to the chain again: the refunds and payouts were seen paid.
+    const readModels = ex.ctx.trading.readModels;
+    await waitFor(async () => readModels.refundsUnpaidOnChain().length, (n) => n === 0);
+    expect(readModels.positionsUnpaidOnChain()).toEqual([]);
   });
 
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
@@ -238,6 +242,70 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     await expectPaidOnChain(settled);
     const byLeg = (leg: string, isMaker: boolean) => settled.find((t) => t.marketHash === leg && t.maker === isMaker)!;
     expect([byLeg(lowLeg, true).outcome, byLeg(lowLeg, true).stake, byLeg(highLeg, false).outcome, byLeg(highLeg, false).stake]).toEqual([0, '10000001', 1, '10000000']);
+  });
+
+  it('applies an approval and a fill mined in one block in log order: the fill spends the new allowance', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const market = markets[6]!;
+    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await ex.post('/orders/new', { orders: [order.body] });
+    await c.testClient.setAutomine(false);
+    try {
+      expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 }))).status).toBe(200);
+      // The maker lowers the approval to 60 in the same block, ahead of the settlement (a higher tip orders it first).
+      const approve = await c.walletOf(maker).writeContract({
+        chain: c.executor.chain, account: maker, address: c.deployment.token, abi: oddexTokenAbi, functionName: 'approve', args: [c.deployment.proxy, 60n * USDC],
+        maxPriorityFeePerGas: 100n * 10n ** 9n, maxFeePerGas: 200n * 10n ** 9n,
+      });
+      // Sent: its attempts name a transaction rather than the fill hash.
+      await waitFor(() => trades(order.hash), (t) => t.length > 0 && (t[0]!.fillOrderHashAttempts as string[])[0] !== t[0]!.fillHash);
+      await c.testClient.mine({ blocks: 1 });
+      const done = await settledTrades(order.hash);
+      expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+      const [approval, settlement] = await Promise.all([approve, done[0]!.fillOrderHash as `0x${string}`].map((hash) => c.pub.getTransactionReceipt({ hash })));
+      expect(approval!.blockNumber).toBe(settlement!.blockNumber);
+      expect(approval!.transactionIndex).toBeLessThan(settlement!.transactionIndex);
+    } finally {
+      await c.testClient.setAutomine(true);
+    }
+    // On chain: 60 approved, then 20 spent by the fill. The open rest of the order (30) leaves exactly 10 to commit;
+    // applying the approval after the fill would have counted 60 and let another 20 in.
+    expect(await c.pub.readContract({ address: c.deployment.token, abi: oddexTokenAbi, functionName: 'allowance', args: [maker.address, c.deployment.proxy] })).toBe(40n * USDC);
+    const more = await signedOrder(maker, config, { marketHash: market, totalBetSize: 10n * USDC + 1n, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [more.body] })).body.data.statuses).toEqual({ [more.hash]: 'INSUFFICIENT_BALANCE' });
+    const exact = await signedOrder(maker, config, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [exact.body] })).body.data.statuses).toEqual({ [exact.hash]: 'OK' });
+  });
+
+  it('pays on restart a reported market whose payout never reached the chain', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const config = ex.ctx.config;
+    const market = markets[7]!;
+    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    await ex.post('/orders/new', { orders: [order.body] });
+    expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }))).status).toBe(200);
+    await settledTrades(order.hash);
+
+    // The report is journaled, but its transaction is lost (dropped from the node's pool) before the process stops.
+    await c.testClient.setAutomine(false);
+    try {
+      expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
+      const pool = await waitFor(() => c.testClient.getTxpoolContent(), (p) => Object.keys(p.pending).length > 0);
+      for (const byNonce of Object.values(pool.pending)) for (const tx of Object.values(byNonce)) await c.testClient.dropTransaction({ hash: tx.hash });
+      expect(ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([{ marketHash: market, outcome: 1, bettors: expect.arrayContaining([maker.address, taker.address]) }]);
+    } finally {
+      await c.testClient.setAutomine(true);
+    }
+    expect(await c.balanceOf(maker.address)).toBe(90n * USDC);
+
+    ex = await ex.restart();
+    const settled = await paidTrades(order.hash, 2);
+    await expectPaidOnChain(settled);
+    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([110n * USDC, 90n * USDC]);
+    expect(ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([]);
   });
 
   /** A pre-game quarter-line market of the demo catalogue. */

@@ -350,7 +350,7 @@ export class EvmChain implements SettlementChain {
     try {
       const hash = await this.executor.writeContract({ ...read, functionName: 'refund', args: [marketHash, bettor, amount, key], account, chain: this.chain, nonce: this.nonce, gas: 200_000n });
       this.nonce++;
-      const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+      const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
       if (receipt.status !== 'success') throw new Error(`refund ${key} reverted in ${hash}`);
     } catch (err) {
       this.nonce = undefined;
@@ -380,7 +380,7 @@ export class EvmChain implements SettlementChain {
   }
 
   private async mined(hash: Hex): Promise<void> {
-    const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+    const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
     if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
     await this.syncTo(receipt.blockNumber);
   }
@@ -418,7 +418,7 @@ export class EvmChain implements SettlementChain {
         account: this.operator.account!,
         chain: this.chain,
       });
-      const receipt = await this.pub.waitForTransactionReceipt({ hash, pollingInterval: this.o.pollMs });
+      const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
       await this.syncTo(receipt.blockNumber);
       return hash;
     });
