@@ -55,7 +55,7 @@ try {
       logLevel: 'warn',
       adminToken: 'bench',
       chain: 'evm',
-      evm: { ...defaultConfig().evm, batchSize, batchWaitMs: 20, pollMs: 20 },
+      evm: { ...defaultConfig().evm, batchSize, batchGas: 900_000_000, batchWaitMs: 20, pollMs: 20 },
       bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
     }),

@@ -120,8 +120,10 @@ export interface EvmConfig {
   executorKey: string | undefined;
   /** The operator's key, for the faucet, outcome reports and payouts; default: anvil's development operator. */
   operatorKey: string | undefined;
-  /** Most fills per settlement transaction (each may use up to 300k gas: keep it under the block gas limit), and how long a batch waits to fill up. */
+  /** Most fills per settlement transaction, and how long a batch waits to fill up. */
   batchSize: number;
+  /** Most gas one settlement transaction may declare (fills are counted by their gas bound): below the block gas limit. */
+  batchGas: number;
   batchWaitMs: number;
   /** How often the chain is polled for new blocks. */
   pollMs: number;
@@ -282,7 +284,7 @@ export function defaultConfig(): Config {
     },
     chainConfirmationDelayMs: 1000,
     chain: 'local',
-    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchWaitMs: 20, pollMs: 100 },
+    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchGas: 25_000_000, batchWaitMs: 20, pollMs: 100 },
     chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
     snapshotEveryCommands: 50_000,
     snapshotEveryMs: 300_000,
@@ -363,6 +365,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_EXECUTOR_KEY', privateKey, (c, v) => (c.evm.executorKey = v)),
   setting('ODDEX_OPERATOR_KEY', privateKey, (c, v) => (c.evm.operatorKey = v)),
   setting('ODDEX_EVM_BATCH_SIZE', int(1, 1000), (c, v) => (c.evm.batchSize = v)),
+  setting('ODDEX_EVM_BATCH_GAS', int(1_000_000, 2_000_000_000), (c, v) => (c.evm.batchGas = v)),
   setting('ODDEX_EVM_BATCH_WAIT_MS', int(0, 60_000), (c, v) => (c.evm.batchWaitMs = v)),
   setting('ODDEX_EVM_POLL_MS', int(10, 60_000), (c, v) => (c.evm.pollMs = v)),
   setting('ODDEX_CHAIN_MAX_BACKLOG', int(1, 10_000_000), (c, v) => (c.chainSubmit.maxBacklog = v)),

@@ -70,6 +70,7 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
         fillArgs: (fillHash) => settlementArgsOf(engine(), fillHash),
         cursor: () => engine().chainCursor,
         batchSize: config.evm.batchSize,
+        batchGas: BigInt(config.evm.batchGas),
         batchWaitMs: config.evm.batchWaitMs,
         pollMs: config.evm.pollMs,
         log,
