@@ -41,8 +41,8 @@ try {
   for (const key of keys) {
     const wallet = createWalletClient({ account: privateKeyToAccount(key), chain, transport });
     await pub.request({ method: 'anvil_setBalance' as never, params: [wallet.account.address, '0x56BC75E2D63100000'] as never });
-    await pub.waitForTransactionReceipt({ hash: await operator.writeContract({ address: deployment.token, abi: oddexTokenAbi, functionName: 'mint', args: [wallet.account.address, 10n ** 9n * USDC] }) });
     await pub.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: deployment.token, abi: oddexTokenAbi, functionName: 'approve', args: [deployment.proxy, maxUint256] }) });
+    await pub.waitForTransactionReceipt({ hash: await operator.writeContract({ address: deployment.token, abi: oddexTokenAbi, functionName: 'mint', args: [wallet.account.address, 10n ** 9n * USDC] }) });
   }
   const [makerKey, ...takerKeys] = keys as [Hex, ...Hex[]];
 

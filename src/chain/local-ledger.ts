@@ -1,12 +1,13 @@
-// The default chain: an in-process ERC-20-like ledger of the base token. Deterministic, driven by engine commands.
+// The default chain: an in-process ERC-20-like ledger of the base token (ODDEX_CHAIN=local). Deterministic, driven
+// by engine commands: it is the chain, so it decides whether a fill executes and moves the funds itself.
 // Free balances per address, plus escrow per (address, market) for bets waiting on their market's outcome.
+import type { Wallets, WalletsState } from '../engine/wallets.js';
 
-const MAX_UINT256 = (1n << 256n) - 1n;
-
-export class LocalLedger {
+export class LocalLedger implements Wallets {
+  readonly onChain = false;
   private readonly balances = new Map<string, bigint>();
   private readonly escrow = new Map<string, Map<string, bigint>>();
-  /** Allowances for the transfer proxy, tracked only when balances live on a chain (absent: unlimited). */
+  /** Allowances for the transfer proxy, only if chain commands set one (absent: unlimited). */
   private readonly allowances = new Map<string, bigint>();
   /** Everything ever minted: the sum of all balances and escrow always equals it. */
   minted = 0n;
@@ -32,22 +33,18 @@ export class LocalLedger {
     return allowance !== undefined && allowance < balance ? allowance : balance;
   }
 
-  setAllowance(address: string, amount: bigint): void {
+  /** A fill executes when every party still holds what it owes. */
+  executes(owed: ReadonlyMap<string, bigint>): boolean {
+    for (const [address, amount] of owed) if (this.balanceOf(address) < amount) return false;
+    return true;
+  }
+
+  approved(address: string, amount: bigint): void {
     this.allowances.set(address, amount);
   }
 
-  /** A fill spent part of the allowance (an ERC-20 leaves a maximal allowance untouched). */
-  spendAllowance(address: string, amount: bigint): void {
-    const allowance = this.allowances.get(address);
-    if (allowance === undefined || allowance === MAX_UINT256) return;
-    this.allowances.set(address, allowance > amount ? allowance - amount : 0n);
-  }
-
-  /**
-   * A wallet's balance as the chain moved it outside our settlement: credits count as minted, debits as burnt.
-   * A debit larger than what we knew of is clamped at zero (we may have started following mid-way).
-   */
-  applyChainDelta(address: string, delta: bigint): void {
+  /** A balance moved outside our settlement: credits count as minted, debits as burnt (clamped at zero). */
+  walletMoved(address: string, delta: bigint): void {
     const balance = this.balanceOf(address);
     const next = balance + delta < 0n ? 0n : balance + delta;
     this.balances.set(address, next);
@@ -66,15 +63,15 @@ export class LocalLedger {
   }
 
   /** Moves free balance into escrow for a market. */
-  lock(address: string, marketHash: string, amount: bigint): void {
+  hold(address: string, marketHash: string, amount: bigint): void {
     this.debit(address, amount);
     this.adjustEscrow(address, marketHash, amount);
   }
 
-  /** Takes `fromEscrow` out of the address's escrow in the market and credits `toBalance` (settlement, refunds). */
-  release(address: string, marketHash: string, fromEscrow: bigint, toBalance: bigint): void {
+  /** Takes `fromEscrow` out of the address's escrow in the market and credits `toWallet` (settlement, refunds). */
+  payOut(address: string, marketHash: string, fromEscrow: bigint, toWallet: bigint): void {
     this.adjustEscrow(address, marketHash, -fromEscrow);
-    this.balances.set(address, this.balanceOf(address) + toBalance);
+    this.balances.set(address, this.balanceOf(address) + toWallet);
   }
 
   private debit(address: string, amount: bigint): void {
@@ -93,7 +90,7 @@ export class LocalLedger {
   }
 
   /** Every balance and escrow, for snapshots. */
-  exportState(): { balances: [string, bigint][]; escrow: [string, [string, bigint][]][]; allowances?: [string, bigint][]; minted: bigint } {
+  exportState(): WalletsState {
     return {
       balances: [...this.balances],
       escrow: [...this.escrow].map(([address, perMarket]) => [address, [...perMarket]]),
@@ -102,7 +99,7 @@ export class LocalLedger {
     };
   }
 
-  static fromState(state: ReturnType<LocalLedger['exportState']>): LocalLedger {
+  static fromState(state: WalletsState): LocalLedger {
     const ledger = new LocalLedger();
     for (const [address, amount] of state.balances) ledger.balances.set(address, amount);
     for (const [address, perMarket] of state.escrow) ledger.escrow.set(address, new Map(perMarket));

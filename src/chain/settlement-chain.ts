@@ -1,7 +1,8 @@
-// Where accepted fills go to settle. The chain decides when a fill executes; the engine then applies it
-// against the ledger (SUCCESS when both sides still hold their stakes, FAILED otherwise), or, for an on-chain
-// settlement, as the chain reports it.
-import type { ChainCursor, ChainEvents, ChainExecution, Outcome } from '../engine/types.js';
+// Where accepted fills go to settle. The chain decides when a fill executes and reports back in journaled commands:
+// the local chain by a bare confirmation (the in-process ledger then decides by its balances), an on-chain
+// settlement by its blocks' events in log order (wallets moved, fills executed or failed, escrow payouts), which the
+// engine's mirror of the wallets follows (see src/engine/wallets.ts).
+import type { ChainEntry, ChainExecution, Outcome } from '../engine/types.js';
 import type { RefundPaid } from '../engine/changes.js';
 
 /** A market the operator reported, with every bettor holding a position in it. */
@@ -17,8 +18,8 @@ export interface ChainSink {
   executed(fillHash: string, execution?: ChainExecution): void;
   /** These fills were sent to the chain in transaction `txHash`. */
   attempted(fillHashes: string[], txHash: string): void;
-  /** What the chain did outside our fills (see ChainEvents), in log order, up to and including `cursor`. */
-  events(events: ChainEvents, cursor: ChainCursor): void;
+  /** What the chain did in its blocks up to and including `toBlock` since the last report, in log order. */
+  events(entries: ChainEntry[], toBlock: number): void;
 }
 export interface SettlementChain {
   /**

@@ -354,104 +354,165 @@ describe('bounded engine state', () => {
   });
 });
 
-describe('chain reports in the change-record engine', () => {
-  it('records attempts and the executing transaction as change records, and caps free balance by the allowance', () => {
-    const { engine, run } = setup();
+describe('wallets on chain: the engine mirrors them from chain commands', () => {
+  const MAX = (1n << 256n) - 1n;
+  const chainParams = { ...params, walletsOnChain: true };
+  const tx = (c: string) => '0x' + c.repeat(64);
+
+  function chainSetup() {
+    const engine = new Engine(chainParams);
+    const projection = new NaiveProjection();
+    const run = (cmd: Command) => {
+      const r = engine.apply(cmd);
+      projection.apply(r.changes);
+      return r;
+    };
+    const funded = [MAKER, MAKER2, TAKER].flatMap((address) => [
+      { kind: 'wallet' as const, address, delta: 1000n * USDC },
+      { kind: 'approval' as const, owner: address, amount: MAX },
+    ]);
+    run({ kind: 'chainEvents', at: 1000, toBlock: 3, entries: funded });
+    return { engine, run, projection };
+  }
+
+  it('funds wallets only from the chain: the faucet is the token contract', () => {
+    const { engine } = chainSetup();
+    expect(engine.ledger.balanceOf(TAKER)).toBe(1000n * USDC);
+    expect(() => engine.apply({ kind: 'faucet', at: 1100, address: TAKER, amount: USDC })).toThrow(/on chain/);
+    expect(engine.ledger.balanceOf(TAKER)).toBe(1000n * USDC);
+  });
+
+  it('records attempts and the executing transaction; the stakes leave the wallets by the chain\'s transfers', () => {
+    const { engine, run } = chainSetup();
     const o = order();
     run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
     const f = fill() as Extract<Command, { kind: 'fill' }>;
     run(f);
-    const tx1 = '0x' + 'a'.repeat(64);
-    const tx2 = '0x' + 'b'.repeat(64);
-    expect(engine.apply({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash, '0xunknown'], txHash: tx1 }).changes).toEqual([
-      { type: 'fillAttempted', fillHash: f.fillHash, txHash: tx1, at: 2100 },
+    expect(run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash, '0xunknown'], txHash: tx('a') }).changes).toEqual([
+      { type: 'fillAttempted', fillHash: f.fillHash, txHash: tx('a'), at: 2100 },
     ]);
-    expect(engine.pendingFill(f.fillHash)).toMatchObject({ attempts: [tx1], lastAttemptAt: 2100 });
+    expect(engine.pendingFill(f.fillHash)).toMatchObject({ attempts: [tx('a')], lastAttemptAt: 2100 });
 
-    // The chain executed it: the stakes move to escrow even if our view of the wallets lagged the chain.
-    const executed = engine.apply({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: true, txHash: tx2 } });
-    expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({ type: 'fillExecuted', fillHash: f.fillHash, status: 'SUCCESS', at: 2200, txHash: tx2 });
-    expect(engine.ledger.escrowOf(TAKER)).toBe(30n * USDC);
-    expect(engine.ledger.escrowOf(MAKER)).toBe(20n * USDC);
+    // One block: the proxy pulls 20 from the maker and 30 from the taker, then the fill's event.
+    const executed = run({
+      kind: 'chainEvents',
+      at: 2200,
+      toBlock: 5,
+      entries: [
+        { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
+        { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
+        { kind: 'fill', fillHash: f.fillHash, execution: { executed: true, txHash: tx('b') } },
+      ],
+    });
+    expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({ type: 'fillExecuted', fillHash: f.fillHash, status: 'SUCCESS', at: 2200, txHash: tx('b') });
+    // Taken from the wallet once (by the chain), held once (by the engine); no order left the book on the way.
+    expect(executed.changes.filter((c) => c.type === 'orderChanged').map((c) => c.type === 'orderChanged' && c.state.status)).toEqual(['ACTIVE']);
+    expect(engine.balances(TAKER)).toEqual({ balance: 970n * USDC, escrowed: 30n * USDC, openExposure: 0n, pendingTakerStake: 0n });
+    expect(engine.balances(MAKER)).toEqual({ balance: 980n * USDC, escrowed: 20n * USDC, openExposure: 80n * USDC, pendingTakerStake: 0n });
+    expect(engine.ledger.total()).toBe(engine.ledger.minted);
 
     // An approval below the balance caps what orders may commit: the newest orders leave the book.
-    const applied = engine.apply({ kind: 'chainEvents', at: 2300, toBlock: 7, transfers: [], approvals: [{ owner: MAKER, amount: 50n * USDC }] });
+    const lowered = run({ kind: 'chainEvents', at: 2300, toBlock: 7, entries: [{ kind: 'approval', owner: MAKER, amount: 50n * USDC }] });
+    expect(lowered.changes.find((c) => c.type === 'orderChanged')).toMatchObject({ orderHash: o.orderHash, state: { status: 'CANCELLED' } });
     expect(engine.freeBalance(MAKER)).toBe(50n * USDC);
-    expect(applied.changes.find((c) => c.type === 'orderChanged')).toMatchObject({ orderHash: o.orderHash, state: { status: 'CANCELLED' } });
-    expect(engine.chainCursor).toEqual({ block: 7 });
+    expect(engine.chainCursor).toBe(7);
   });
 
-  it('reports a failed fill with its revert reason and frees its space', () => {
-    const { engine, run } = setup();
+  it('applies a range in log order: an approval set before a fill is spent by it', () => {
+    const { engine, run } = chainSetup();
+    run({ kind: 'postOrders', at: 1500, orders: [order({ totalBetSize: 50n * USDC })], markets: [M1] });
+    const f = fill() as Extract<Command, { kind: 'fill' }>;
+    run(f);
+    run({
+      kind: 'chainEvents',
+      at: 2200,
+      toBlock: 5,
+      entries: [
+        { kind: 'approval', owner: MAKER, amount: 60n * USDC },
+        { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
+        { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
+        { kind: 'fill', fillHash: f.fillHash, execution: { executed: true, txHash: tx('b') } },
+      ],
+    });
+    // 60 approved less 20 pulled leaves 40; the order's open 30 is committed: 10 free.
+    expect(engine.freeBalance(MAKER)).toBe(10n * USDC);
+  });
+
+  it('reports a failed fill with its revert reason and frees its space; no wallet moved', () => {
+    const { engine, run } = chainSetup();
     const o = order();
     run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
     const f = fill() as Extract<Command, { kind: 'fill' }>;
     run(f);
-    const failed = engine.apply({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: false, txHash: '0x' + 'c'.repeat(64), reason: 'ORDER_EXPIRED' } });
-    expect(failed.changes.find((c) => c.type === 'fillExecuted')).toMatchObject({ status: 'FAILED', failureReason: 'ORDER_EXPIRED' });
+    const failed = run({ kind: 'chainEvents', at: 2200, toBlock: 5, entries: [{ kind: 'fill', fillHash: f.fillHash, execution: { executed: false, txHash: tx('c'), reason: 'OrderExpired' } }] });
+    expect(failed.changes.find((c) => c.type === 'fillExecuted')).toMatchObject({ status: 'FAILED', txHash: tx('c'), failureReason: 'OrderExpired' });
     expect(engine.order(o.orderHash)).toMatchObject({ status: 'ACTIVE', pendingFillAmount: 0n, fillAmount: 0n });
-    expect(engine.ledger.escrowOf(TAKER)).toBe(0n);
+    expect(engine.balances(TAKER)).toEqual({ balance: 1000n * USDC, escrowed: 0n, openExposure: 0n, pendingTakerStake: 0n });
   });
 
-  it('settles without a transaction; the escrow paying a position or a refund on chain journals its transaction', () => {
-    const { engine, run, projection } = setup();
+  it('settles without a transaction; the payout reaches the wallet by the chain, and its transaction goes on the trades', () => {
+    const { engine, run, projection } = chainSetup();
     run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
     const f = fill() as Extract<Command, { kind: 'fill' }>;
     run(f);
-    run({ kind: 'confirmFill', at: 2200, fillHash: f.fillHash, chain: { executed: true, txHash: '0x' + 'a'.repeat(64) } });
-    const settled = engine.apply({ kind: 'reportMarkets', at: 3000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
-    projection.apply(settled.changes);
+    run({
+      kind: 'chainEvents',
+      at: 2200,
+      toBlock: 5,
+      entries: [
+        { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
+        { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
+        { kind: 'fill', fillHash: f.fillHash, execution: { executed: true, txHash: tx('b') } },
+      ],
+    });
+    const settled = run({ kind: 'reportMarkets', at: 3000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
     const settledTrades = settled.changes.filter((c) => c.type === 'tradeSettled');
     expect(settledTrades).toHaveLength(2);
     for (const c of settledTrades) expect(c).not.toHaveProperty('settleTxHash');
+    // Escrow is released at once; the taker's 50 is in the wallet only once the escrow's transfer is seen.
+    expect(engine.balances(TAKER)).toMatchObject({ balance: 970n * USDC, escrowed: 0n });
 
-    const claimTx = '0x' + 'c'.repeat(64);
-    const refundTx = '0x' + 'd'.repeat(64);
     const unreported = '0x' + '9'.repeat(64);
-    const paid = engine.apply({
+    const paid = run({
       kind: 'chainEvents',
       at: 3100,
       toBlock: 12,
-      toLog: 3,
-      transfers: [],
-      approvals: [],
-      claims: [
-        { marketHash: M1.marketHash, bettor: TAKER, txHash: claimTx },
+      entries: [
+        { kind: 'wallet', address: TAKER, delta: 50n * USDC },
+        { kind: 'claim', marketHash: M1.marketHash, bettor: TAKER, txHash: tx('c') },
         // The escrow can only pay a reported market; a claim on another is not ours to record.
-        { marketHash: unreported, bettor: TAKER, txHash: claimTx },
+        { kind: 'claim', marketHash: unreported, bettor: TAKER, txHash: tx('c') },
+        { kind: 'refund', refundId: 7, txHash: tx('d') },
       ],
-      refunds: [{ refundId: 7, txHash: refundTx }],
     });
-    expect(paid.changes).toEqual([
-      { type: 'positionPaidOnChain', marketHash: M1.marketHash, bettor: TAKER, txHash: claimTx, at: 3100 },
-      { type: 'refundPaidOnChain', refundId: 7, txHash: refundTx, at: 3100 },
+    expect(paid.changes.filter((c) => c.type !== 'balanceChanged')).toEqual([
+      { type: 'positionPaidOnChain', marketHash: M1.marketHash, bettor: TAKER, txHash: tx('c'), at: 3100 },
+      { type: 'refundPaidOnChain', refundId: 7, txHash: tx('d'), at: 3100 },
     ]);
-    projection.apply(paid.changes);
+    expect(engine.balances(TAKER)).toMatchObject({ balance: 1020n * USDC, escrowed: 0n });
+    expect(engine.ledger.total()).toBe(engine.ledger.minted);
     const byBettor = (bettor: string) => [...projection.trades.values()].filter((t) => t.bettor === bettor);
-    expect(byBettor(TAKER).map((t) => t.settleTxHash)).toEqual([claimTx]);
+    expect(byBettor(TAKER).map((t) => t.settleTxHash)).toEqual([tx('c')]);
     expect(byBettor(MAKER).map((t) => t.settleTxHash)).toEqual([undefined]);
-    // Part of block 12 applied: the adapter resumes after log 3, across a snapshot too.
-    expect(engine.chainCursor).toEqual({ block: 12, log: 3 });
-    expect(Engine.restore(params, engine.snapshot()).chainCursor).toEqual({ block: 12, log: 3 });
   });
 
-  it('keeps allowances, the chain cursor, fill attempts and the cancel-salt floor in snapshots', () => {
-    const { engine, run } = setup();
+  it('keeps the mirrored wallets, allowances, the chain cursor, fill attempts and the cancel-salt floor in snapshots', () => {
+    const { engine, run } = chainSetup();
     run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
     const f = fill() as Extract<Command, { kind: 'fill' }>;
     run(f);
-    run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash], txHash: '0x' + 'a'.repeat(64) });
-    run({ kind: 'chainEvents', at: 2200, toBlock: 42, transfers: [], approvals: [{ owner: TAKER, amount: 900n * USDC }] });
+    run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash], txHash: tx('a') });
+    run({ kind: 'chainEvents', at: 2200, toBlock: 42, entries: [{ kind: 'approval', owner: TAKER, amount: 900n * USDC }] });
     // A cancel salt forgotten once its timestamp is past the skew raises the floor.
     run({ kind: 'cancelAll', at: 10_000, maker: MAKER2, salt: '0x01', timestamp: 10 });
     run({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x02', timestamp: 100 });
 
-    const restored = Engine.restore(params, engine.snapshot());
+    const restored = Engine.restore(chainParams, engine.snapshot());
     expect(restored.snapshot()).toEqual(engine.snapshot());
-    expect(restored.chainCursor).toEqual({ block: 42 });
-    expect(restored.freeBalance(TAKER)).toBe(engine.freeBalance(TAKER));
+    expect(restored.chainCursor).toBe(42);
     expect(restored.freeBalance(TAKER)).toBe(870n * USDC);
-    expect(restored.pendingFill(f.fillHash)?.attempts).toEqual(['0x' + 'a'.repeat(64)]);
+    expect(restored.pendingFill(f.fillHash)?.attempts).toEqual([tx('a')]);
+    expect(() => restored.apply({ kind: 'faucet', at: 100_000, address: TAKER, amount: USDC })).toThrow(/on chain/);
     expect(() => restored.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x01', timestamp: 10 })).toThrow(/timestamp/);
   });
 });

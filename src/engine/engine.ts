@@ -1,9 +1,12 @@
-// The single writer: books, matching, balances and exposure, heartbeats, settlement.
+// The single writer: books, matching, commitments (exposure, pending stakes, positions), heartbeats, settlement.
+// Wallets and escrow are the settlement chain's, behind the Wallets interface (wallets.ts).
 // No I/O, no clock, no randomness: every input, the time included, arrives on a command, so replaying the
 // journal rebuilds exactly the same state. A command either applies whole or throws DomainError and changes nothing.
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the engine's fields, which hold only what trading needs (settled trades and paid fills leave memory).
 import { LocalLedger } from '../chain/local-ledger.js';
+import { ChainWallets } from '../chain/chain-wallets.js';
+import type { Wallets, WalletsState } from './wallets.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
@@ -15,7 +18,6 @@ import type { Change, OrderState } from './changes.js';
 import type {
   AccountRestriction,
   BalanceView,
-  ChainCursor,
   ChainExecution,
   CancelResult,
   Command,
@@ -52,7 +54,6 @@ export function fillableTakerSpace(o: OrderSpace): bigint {
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
 const DEFAULT_RECENT_FILL_WINDOW = 100_000;
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /** What one applied command produced. */
 export interface Applied<R extends CommandResult = CommandResult> {
@@ -77,7 +78,7 @@ type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][
 /** Everything an engine holds, as plain data. */
 export interface EngineSnapshot {
   version: number;
-  ledger: ReturnType<LocalLedger['exportState']>;
+  ledger: WalletsState;
   orders: OrderData[];
   pendingFills: FillRecord[];
   recentFills: [string, string][];
@@ -98,8 +99,6 @@ export interface EngineSnapshot {
   /** null while no cancel salt was forgotten yet. */
   forgottenCancelsUpTo: number | null;
   chainBlock: number;
-  /** Set while only part of block `chainBlock`'s logs were applied: the last applied log index. */
-  chainLog?: number | null;
   seq: number;
 }
 
@@ -137,7 +136,8 @@ const stateOf = (o: Order): OrderState =>
   Object.freeze({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
 
 export class Engine {
-  private readonly ledgerState = new LocalLedger();
+  /** Balances, allowances and escrow: the settlement chain's side (see wallets.ts). */
+  private readonly wallets: Wallets;
   private readonly orders = new Map<string, Order>();
   private readonly books = new Map<string, MarketBook>();
   /** Open orders per maker in posting order, and per maker and event: what cancel-all and cancel-event touch. */
@@ -178,15 +178,16 @@ export class Engine {
    * so a forgotten salt stays refused even if the server clock later moves back.
    */
   private forgottenCancelsUpTo = -Infinity;
-  /** How far the chain's events were applied (chain adapters resume after it); block -1 before any. */
+  /** Last block whose chain events were applied (chain adapters resume after it); -1 before any. */
   private chainBlock = -1;
-  private chainLog: number | undefined;
   private seq = 0;
   private changes: Change[] = [];
   /** Accounts whose balance, escrow or exposure the current command touched. */
   private touched = new Set<string>();
 
-  constructor(private readonly params: EngineParams) {}
+  constructor(private readonly params: EngineParams) {
+    this.wallets = params.walletsOnChain ? new ChainWallets() : new LocalLedger();
+  }
 
   // ---- snapshots ------------------------------------------------------------------------------
 
@@ -198,7 +199,7 @@ export class Engine {
     const orderData = (o: Order) => ({ ...o, pendingFills: [...o.pendingFills] });
     return {
       version: SNAPSHOT_VERSION,
-      ledger: this.ledgerState.exportState(),
+      ledger: this.wallets.exportState(),
       orders: [...this.orders.values()].map(orderData),
       pendingFills: [...this.pendingFillRecords.values()].map(copyFill),
       recentFills: [...this.recentFillSalts],
@@ -220,7 +221,6 @@ export class Engine {
       cancelSalts: [...this.cancelSalts],
       forgottenCancelsUpTo: Number.isFinite(this.forgottenCancelsUpTo) ? this.forgottenCancelsUpTo : null,
       chainBlock: this.chainBlock,
-      chainLog: this.chainLog ?? null,
       seq: this.seq,
     };
   }
@@ -230,7 +230,7 @@ export class Engine {
     if (snap.version !== SNAPSHOT_VERSION) throw new Error(`snapshot format ${String(snap.version)} is not ${SNAPSHOT_VERSION}`);
     const e = new Engine(params);
     const self = e as unknown as Record<string, unknown>;
-    self.ledgerState = LocalLedger.fromState(snap.ledger);
+    self.wallets = params.walletsOnChain ? ChainWallets.fromState(snap.ledger) : LocalLedger.fromState(snap.ledger);
     for (const data of snap.orders) {
       const o: Order = { ...data, pendingFills: new Map(data.pendingFills) };
       e.orders.set(o.orderHash, o);
@@ -267,7 +267,6 @@ export class Engine {
     for (const [k, v] of snap.cancelSalts) e.cancelSalts.set(k, v);
     e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.chainBlock = snap.chainBlock;
-    e.chainLog = snap.chainLog ?? undefined;
     e.seq = snap.seq;
     return e;
   }
@@ -293,7 +292,7 @@ export class Engine {
   private dispatch(cmd: Command): CommandResult {
     switch (cmd.kind) {
       case 'faucet':
-        this.ledgerState.mint(cmd.address, cmd.amount);
+        this.wallets.mint(cmd.address, cmd.amount);
         this.touched.add(cmd.address);
         return NONE;
       case 'transfer':
@@ -348,7 +347,7 @@ export class Engine {
 
   /** The ledger's balances, read only. */
   get ledger(): LedgerView {
-    return this.ledgerState;
+    return this.wallets;
   }
 
   order(orderHash: string): OrderView | undefined {
@@ -388,9 +387,9 @@ export class Engine {
     return f && copyFill(f);
   }
 
-  /** How far the chain's events were applied: a chain adapter resumes after it. */
-  get chainCursor(): ChainCursor {
-    return this.chainLog === undefined ? { block: this.chainBlock } : { block: this.chainBlock, log: this.chainLog };
+  /** Last block whose chain events were applied: a chain adapter resumes after it. */
+  get chainCursor(): number {
+    return this.chainBlock;
   }
 
   heartbeatCount(): number {
@@ -411,7 +410,7 @@ export class Engine {
       heartbeats: this.heartbeats.size,
       restrictions: this.restrictions.size,
       reported: this.reported.size,
-      minted: this.ledgerState.minted.toString(),
+      minted: this.wallets.minted.toString(),
     };
   }
 
@@ -431,8 +430,8 @@ export class Engine {
 
   balances(address: string): BalanceView {
     return {
-      balance: this.ledgerState.balanceOf(address),
-      escrowed: this.ledgerState.escrowOf(address),
+      balance: this.wallets.balanceOf(address),
+      escrowed: this.wallets.escrowOf(address),
       openExposure: this.exposureOf(address),
       pendingTakerStake: this.pendingTakerStakeOf(address),
     };
@@ -450,36 +449,42 @@ export class Engine {
 
   /** Wallet balance not yet committed to open orders or pending taker stakes. */
   freeBalance(address: string): bigint {
-    return this.ledgerState.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
+    return this.wallets.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
   }
 
   /**
-   * What the chain did outside our fills, in log order since the last cursor. Wallet balances and allowances moved
-   * (a shortfall takes the newest orders off the book); the escrow paid positions and refunds (their transactions
-   * go on the trades and refunds: the engine paid them in its view when it settled or refunded).
+   * A block range of the chain, in log order: wallets moved, allowances set, our fills executed or failed, the escrow
+   * paid positions and refunds (their transactions go on the trades and refunds). Exposure is enforced once the whole
+   * range applied: a fill's stakes leave the wallet just before its execution frees the commitment they covered.
    */
   private applyChainEvents(cmd: Extract<Command, { kind: 'chainEvents' }>): void {
-    const touched = new Set<string>();
-    for (const t of cmd.transfers) {
-      if (t.from !== ZERO_ADDRESS) this.ledgerState.applyChainDelta(t.from, -t.amount);
-      if (t.to !== ZERO_ADDRESS) this.ledgerState.applyChainDelta(t.to, t.amount);
-      touched.add(t.from).add(t.to);
+    const moved = new Set<string>();
+    for (const e of cmd.entries) {
+      switch (e.kind) {
+        case 'wallet':
+          this.wallets.walletMoved(e.address, e.delta, e.allowanceSpent ?? 0n);
+          moved.add(e.address);
+          break;
+        case 'approval':
+          this.wallets.approved(e.owner, e.amount);
+          moved.add(e.owner);
+          break;
+        case 'fill':
+          this.confirmFill(e.fillHash, cmd.at, e.execution);
+          break;
+        case 'claim':
+          if (this.reported.has(e.marketHash)) this.emit({ type: 'positionPaidOnChain', marketHash: e.marketHash, bettor: e.bettor, txHash: e.txHash, at: cmd.at });
+          break;
+        case 'refund':
+          this.emit({ type: 'refundPaidOnChain', refundId: e.refundId, txHash: e.txHash, at: cmd.at });
+          break;
+      }
     }
-    for (const a of cmd.approvals) {
-      this.ledgerState.setAllowance(a.owner, a.amount);
-      touched.add(a.owner);
-    }
-    touched.delete(ZERO_ADDRESS);
-    for (const address of touched) {
+    for (const address of moved) {
       this.touched.add(address);
       this.enforceExposure(address, cmd.at);
     }
-    for (const c of cmd.claims ?? []) {
-      if (this.reported.has(c.marketHash)) this.emit({ type: 'positionPaidOnChain', ...c, at: cmd.at });
-    }
-    for (const r of cmd.refunds ?? []) this.emit({ type: 'refundPaidOnChain', ...r, at: cmd.at });
     this.chainBlock = cmd.toBlock;
-    this.chainLog = cmd.toLog;
   }
 
   private addTo(map: Map<string, bigint>, key: string, delta: bigint): void {
@@ -525,10 +530,10 @@ export class Engine {
   }
 
   private transfer(from: string, to: string, amount: bigint, at: number): CommandResult {
-    if (this.ledgerState.balanceOf(from) < amount) {
+    if (this.wallets.balanceOf(from) < amount) {
       throw new DomainError('INSUFFICIENT_BALANCE', `${from} holds less than ${amount}`);
     }
-    this.ledgerState.transfer(from, to, amount);
+    this.wallets.transfer(from, to, amount);
     this.touched.add(from).add(to);
     this.enforceExposure(from, at);
     return NONE;
@@ -814,18 +819,10 @@ export class Engine {
     if (!record) return;
     const owed = new Map<string, bigint>([[record.taker, record.totalTakerStake]]);
     for (const m of record.matches) this.addTo(owed, m.maker, m.makerStake);
-    const funded = chain ? chain.executed : [...owed].every(([address, amount]) => this.ledgerState.balanceOf(address) >= amount);
+    const funded = this.wallets.executes(owed, chain);
     record.status = funded ? 'SUCCESS' : 'FAILED';
     if (chain?.txHash !== undefined) record.txHash = chain.txHash;
     if (chain?.reason !== undefined) record.failureReason = chain.reason;
-    // The chain moved these stakes: our view of the wallets must hold them (it can lag the chain).
-    if (chain && funded) {
-      for (const [address, amount] of owed) {
-        const short = amount - this.ledgerState.balanceOf(address);
-        if (short > 0n) this.ledgerState.applyChainDelta(address, short);
-        this.ledgerState.spendAllowance(address, amount);
-      }
-    }
     this.pendingFillRecords.delete(fillHash);
     this.emit({
       type: 'fillExecuted',
@@ -855,7 +852,7 @@ export class Engine {
       t.updatedAt = at;
       this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: t.status, at });
       if (!funded) continue;
-      this.ledgerState.lock(t.bettor, t.marketHash, t.stake);
+      this.wallets.hold(t.bettor, t.marketHash, t.stake);
       const outcome = this.reported.get(t.marketHash);
       if (outcome !== undefined) {
         // Confirmed after its market was reported: settles on its own, outside the refunded positions.
@@ -883,11 +880,11 @@ export class Engine {
 
   /** Escrow above the positions' worst-case loss goes back to the wallet at once. */
   private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
-    const held = this.ledgerState.escrowIn(bettor, marketHash);
+    const held = this.wallets.escrowIn(bettor, marketHash);
     const needed = this.positionOf(marketHash, bettor).worstCaseLoss();
     if (held <= needed) return;
     const amount = held - needed;
-    this.ledgerState.release(bettor, marketHash, amount, amount);
+    this.wallets.payOut(bettor, marketHash, amount, amount);
     let perMarket = this.refunded.get(marketHash);
     if (!perMarket) this.refunded.set(marketHash, (perMarket = new Map()));
     perMarket.set(bettor, (perMarket.get(bettor) ?? 0n) + amount);
@@ -1052,7 +1049,7 @@ export class Engine {
         settleDate: at,
       });
     });
-    this.ledgerState.release(bettor, marketHash, stakes - refunded, total - refunded);
+    this.wallets.payOut(bettor, marketHash, stakes - refunded, total - refunded);
     this.touched.add(bettor);
   }
 }

@@ -113,27 +113,20 @@ export interface ChainExecution {
 }
 
 /**
- * What the chain did outside our fills' own settlement, in log order: wallet transfers and approvals of the base
- * token, and the escrow paying out positions and refunds.
+ * One thing the settlement chain did, as its adapter reports it. A chainEvents command carries a block range's
+ * entries in log order, so a wallet's allowance or balance is what it was on chain when each fill executed.
  */
-export interface ChainEvents {
-  transfers: { from: string; to: string; amount: bigint }[];
-  /** Allowances set for the transfer proxy (absolute values). */
-  approvals: { owner: string; amount: bigint }[];
+export type ChainEntry =
+  /** A token transfer as one wallet saw it; `allowanceSpent` when the transfer proxy pulled it (a fill's stake). */
+  | { kind: 'wallet'; address: string; delta: bigint; allowanceSpent?: bigint }
+  /** An allowance set for the transfer proxy (absolute). */
+  | { kind: 'approval'; owner: string; amount: bigint }
+  /** One of our fills executed or failed on chain. */
+  | { kind: 'fill'; fillHash: string; execution: ChainExecution }
   /** The escrow paid a bettor's position in a reported market, in transaction `txHash`. */
-  claims?: { marketHash: string; bettor: string; txHash: string }[];
+  | { kind: 'claim'; marketHash: string; bettor: string; txHash: string }
   /** The escrow paid the capital-efficiency refund the engine numbered `refundId`, in transaction `txHash`. */
-  refunds?: { refundId: number; txHash: string }[];
-}
-
-/**
- * How far the chain's events have been applied: every log of blocks up to `block`, or, with `log`, only up to and
- * including that log index of `block` (events are applied in log order, in several commands within one block).
- */
-export interface ChainCursor {
-  block: number;
-  log?: number;
-}
+  | { kind: 'refund'; refundId: number; txHash: string };
 
 export interface Heartbeat {
   requestor: string;
@@ -157,6 +150,8 @@ export interface EngineParams {
   restrictionMs: number;
   /** How many recent fills the engine remembers for replay protection (older ones: the read side). */
   recentFillWindow?: number;
+  /** Wallets live on an EVM chain (the engine mirrors them from chain commands) rather than in the in-process ledger. */
+  walletsOnChain?: boolean;
 }
 
 export interface AccountRestriction {
@@ -219,7 +214,7 @@ export type Command =
     }
   | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
   | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
-  | ({ kind: 'chainEvents'; at: number; toBlock: number; toLog?: number } & ChainEvents)
+  | { kind: 'chainEvents'; at: number; toBlock: number; entries: ChainEntry[] }
   | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
   | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }

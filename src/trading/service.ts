@@ -37,6 +37,7 @@ export interface TradingDeps {
     | 'snapshotEveryCommands'
     | 'snapshotEveryMs'
     | 'chainConfirmationDelayMs'
+    | 'chain'
     | 'chainSubmit'
   >;
   store: TradingStore;
@@ -75,6 +76,7 @@ export class TradingService {
       restrictionWindowMs: c.restriction.windowMs,
       restrictionThreshold: c.restriction.threshold,
       restrictionMs: c.restriction.durationMs,
+      walletsOnChain: c.chain === 'evm',
     };
     this.readModels = deps.store.readModels;
     this.runner = new EngineRunner(deps.store, {
@@ -120,8 +122,7 @@ export class TradingService {
     const sink: ChainSink = {
       executed: (fillHash, chain) => run({ kind: 'confirmFill', at: deps.now(), fillHash, ...(chain ? { chain } : {}) }, `execution of fill ${fillHash}`),
       attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: deps.now(), fillHashes, txHash }, `chain transaction ${txHash}`),
-      events: (events, cursor) =>
-        run({ kind: 'chainEvents', at: deps.now(), toBlock: cursor.block, ...(cursor.log !== undefined ? { toLog: cursor.log } : {}), ...events }, `chain events up to block ${cursor.block}`),
+      events: (entries, toBlock) => run({ kind: 'chainEvents', at: deps.now(), toBlock, entries }, `chain events up to block ${toBlock}`),
     };
     return deps.createChain?.(sink, () => this.engine) ?? new LocalChain(deps.config.chainConfirmationDelayMs, deps.now, sink);
   }

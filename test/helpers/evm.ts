@@ -18,7 +18,7 @@ export interface TestChain {
   operator: ReturnType<typeof createWalletClient>;
   executor: ReturnType<typeof createWalletClient>;
   walletOf(account: PrivateKeyAccount): ReturnType<typeof createWalletClient>;
-  /** A new wallet with gas, `amount` of the token and the proxy approved for all of it. */
+  /** A new wallet with gas, the proxy approved for `amount`, then `amount` of the token. */
   fundedWallet(amount: bigint): Promise<PrivateKeyAccount>;
   balanceOf(address: Address): Promise<bigint>;
   stop(): Promise<void>;
@@ -40,10 +40,11 @@ export async function startTestChain(): Promise<TestChain> {
     const fundedWallet = async (amount: bigint) => {
       const account = privateKeyToAccount(generatePrivateKey());
       await testClient.setBalance({ address: account.address, value: 10n ** 20n });
-      const mint = await operator.writeContract({ chain, account: operator.account!, address: deployment.token, abi: oddexTokenAbi, functionName: 'mint', args: [account.address, amount] });
-      await pub.waitForTransactionReceipt({ hash: mint });
+      // Approved first: an exchange that has seen the minted balance has seen the approval too.
       const approve = await walletOf(account).writeContract({ chain, account, address: deployment.token, abi: oddexTokenAbi, functionName: 'approve', args: [deployment.proxy, amount] });
       await pub.waitForTransactionReceipt({ hash: approve });
+      const mint = await operator.writeContract({ chain, account: operator.account!, address: deployment.token, abi: oddexTokenAbi, functionName: 'mint', args: [account.address, amount] });
+      await pub.waitForTransactionReceipt({ hash: mint });
       return account;
     };
     return { anvil, deployment, pub, testClient, operator, executor, walletOf, fundedWallet, balanceOf, stop: () => anvil.stop() };

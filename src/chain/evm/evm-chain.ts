@@ -17,7 +17,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ChainCursor, ChainEvents } from '../../engine/types.js';
+import type { ChainEntry, ChainExecution } from '../../engine/types.js';
 import type { RefundPaid } from '../../engine/changes.js';
 import type { ChainSink, ReportedMarket, SettlementChain } from '../settlement-chain.js';
 import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
@@ -32,8 +32,8 @@ export interface EvmChainOptions {
   sink: ChainSink;
   /** The contract arguments of an accepted fill (undefined: it cannot be presented on chain). */
   fillArgs(fillHash: string): SettlementFillArgs | undefined;
-  /** How far the engine has applied the chain's events (from the journal); read at start. */
-  cursor(): ChainCursor;
+  /** Last block whose events the engine has applied (from the journal), or -1; read at start. */
+  cursor(): number;
   batchSize: number;
   /** Most gas one settleFills transaction may take (below the chain's block gas limit). */
   batchGas: bigint;
@@ -74,10 +74,7 @@ export class EvmChain implements SettlementChain {
   /** Fills sent whose outcome the follower has not seen yet. */
   private readonly sent = new Set<string>();
   private nonce: number | undefined;
-  /** Last block whose logs are all applied. */
   private cursor = -1n;
-  /** Logs of the block after `cursor` up to this index were applied before a restart: skipped once. */
-  private skipThrough: { block: bigint; log: number } | undefined;
   /** Refunds handed to the escrow and not yet seen paid, by their on-chain key: the engine's refund id. */
   private readonly refundIds = new Map<Hex, number>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -106,15 +103,7 @@ export class EvmChain implements SettlementChain {
 
   /** After the journal is replayed: follow the chain from where the engine stopped. */
   start(): void {
-    const applied = this.o.cursor();
-    const beforeDeploy = BigInt(this.o.deployment.deployBlock) - 1n;
-    const block = BigInt(applied.block);
-    if (block <= beforeDeploy) this.cursor = beforeDeploy;
-    else if (applied.log === undefined) this.cursor = block;
-    else {
-      this.cursor = block - 1n;
-      this.skipThrough = { block, log: applied.log };
-    }
+    this.cursor = BigInt(Math.max(this.o.cursor(), Number(this.o.deployment.deployBlock) - 1));
     void this.catchUp().then(() => {
       this.markReady();
       this.schedulePoll();
@@ -252,10 +241,9 @@ export class EvmChain implements SettlementChain {
   }
 
   /**
-   * Applies one range of blocks in log order: our fills' outcomes are their own commands; everything else between
-   * two of them (wallet transfers and approvals, escrow payouts) is one command carrying the position of its last
-   * log, so an allowance set before a fill in the same block range is spent by it, not after it, and a restart
-   * resumes exactly after what was applied.
+   * Reports one range of blocks as one command, in log order: token transfers as each wallet saw them (the stakes
+   * our settlement pulls included, so a wallet's balance and allowance are the chain's when each fill executed), our
+   * fills' outcomes, and the escrow's payouts.
    */
   private async processRange(head: bigint): Promise<void> {
     const from = this.cursor + 1n;
@@ -265,72 +253,70 @@ export class EvmChain implements SettlementChain {
       this.pub.getLogs({ address: this.o.deployment.token, fromBlock: from, toBlock: to }),
       this.pub.getLogs({ address: this.o.deployment.settlement, fromBlock: from, toBlock: to }),
     ]);
-    const skip = this.skipThrough;
-    const logs = [...parseEventLogs({ abi: oddexTokenAbi, logs: tokenLogs }), ...parseEventLogs({ abi: oddexSettlementAbi, logs: settlementLogs })]
-      .filter((l) => !skip || l.blockNumber !== skip.block || l.logIndex > skip.log)
-      .sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
-    let events = noEvents();
-    let last: ChainCursor | undefined;
-    const flush = (cursor: ChainCursor | undefined) => {
-      if (cursor && hasEvents(events)) this.o.sink.events(events, cursor);
-      events = noEvents();
-    };
+    const logs = [...parseEventLogs({ abi: oddexTokenAbi, logs: tokenLogs }), ...parseEventLogs({ abi: oddexSettlementAbi, logs: settlementLogs })].sort(
+      (a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1),
+    );
     const settlement = this.o.deployment.settlement.toLowerCase();
+    const proxy = this.o.deployment.proxy.toLowerCase();
+    const entries: ChainEntry[] = [];
+    const reported: string[] = [];
     for (const log of logs) {
-      const at = { block: Number(log.blockNumber), log: log.logIndex };
       switch (log.eventName) {
-        case 'FillSettled':
-          flush(last);
-          this.reportFill(log.args.fillHash, { executed: true, txHash: log.transactionHash });
-          continue;
-        case 'FillFailed':
-          flush(last);
-          await this.reportFailure(log.args.fillHash, log.args.reason, log.transactionHash);
-          continue;
         case 'Transfer': {
-          // Our settlement's own token movements (stakes in, payouts out) are the engine's.
           const { from: sender, to: receiver, value } = log.args;
-          if (sender.toLowerCase() === settlement || receiver.toLowerCase() === settlement) continue;
-          events.transfers.push({ from: sender, to: receiver, amount: value });
+          // Only the transfer proxy moves tokens from a wallet to the settlement (a direct send there would count
+          // against the allowance too: the safe side).
+          const toSettlement = receiver.toLowerCase() === settlement;
+          if (sender !== ZERO_ADDRESS && sender.toLowerCase() !== settlement) {
+            entries.push({ kind: 'wallet', address: sender, delta: -value, ...(toSettlement ? { allowanceSpent: value } : {}) });
+          }
+          if (receiver !== ZERO_ADDRESS && !toSettlement) entries.push({ kind: 'wallet', address: receiver, delta: value });
           break;
         }
         case 'Approval':
-          if (log.args.spender.toLowerCase() !== this.o.deployment.proxy.toLowerCase()) continue;
-          events.approvals.push({ owner: log.args.owner, amount: log.args.value });
+          if (log.args.spender.toLowerCase() === proxy) entries.push({ kind: 'approval', owner: log.args.owner, amount: log.args.value });
           break;
+        case 'FillSettled':
+          entries.push(this.fillEntry(log.args.fillHash, { executed: true, txHash: log.transactionHash }));
+          reported.push(log.args.fillHash);
+          break;
+        case 'FillFailed': {
+          const entry = await this.failureEntry(log.args.fillHash, log.args.reason, log.transactionHash);
+          if (entry) {
+            entries.push(entry);
+            reported.push(log.args.fillHash);
+          }
+          break;
+        }
         case 'Claimed':
-          events.claims!.push({ marketHash: log.args.marketHash, bettor: log.args.bettor, txHash: log.transactionHash });
+          entries.push({ kind: 'claim', marketHash: log.args.marketHash, bettor: log.args.bettor, txHash: log.transactionHash });
           break;
         case 'Refunded': {
           const refundId = this.refundIds.get(log.args.refundKey);
-          if (refundId === undefined) continue;
+          if (refundId === undefined) break;
           this.refundIds.delete(log.args.refundKey);
-          events.refunds!.push({ refundId, txHash: log.transactionHash });
+          entries.push({ kind: 'refund', refundId, txHash: log.transactionHash });
           break;
         }
         default:
-          continue;
+          break;
       }
-      last = at;
     }
-    // The range's end: the cursor moves past it whenever it held anything, so a restart does not go over it again.
-    if (logs.length > 0) this.o.sink.events(events, { block: Number(to) });
+    // The cursor moves past every range that held anything, so a restart does not go over it again.
+    if (logs.length > 0) this.o.sink.events(entries, Number(to));
+    for (const fillHash of reported) this.sent.delete(fillHash);
     this.cursor = to;
-    this.skipThrough = undefined;
   }
 
-  private reportFill(fillHash: string, execution: { executed: boolean; txHash: Hex; reason?: string }): void {
-    this.sent.delete(fillHash);
-    this.o.sink.executed(fillHash, execution);
+  private fillEntry(fillHash: string, execution: ChainExecution): ChainEntry {
+    return { kind: 'fill', fillHash, execution };
   }
 
-  private async reportFailure(fillHash: Hex, reason: Hex, txHash: Hex): Promise<void> {
+  private async failureEntry(fillHash: Hex, reason: Hex, txHash: Hex): Promise<ChainEntry | undefined> {
     const decoded = describeRevert(reason);
-    if (!decoded.startsWith('FillAlreadySettled')) {
-      this.reportFill(fillHash, { executed: false, txHash, reason: decoded });
-      return;
-    }
-    // Sent again after a restart or a lost receipt: the first execution is the fill's transaction.
+    if (!decoded.startsWith('FillAlreadySettled')) return this.fillEntry(fillHash, { executed: false, txHash, reason: decoded });
+    // Sent again after a restart or a lost receipt: the first execution is the fill's transaction, reported with
+    // its range unless the engine applied that range before the restart.
     const [first] = await this.pub.getContractEvents({
       address: this.o.deployment.settlement,
       abi: oddexSettlementAbi,
@@ -338,7 +324,7 @@ export class EvmChain implements SettlementChain {
       args: { fillHash },
       fromBlock: BigInt(this.o.deployment.deployBlock),
     });
-    if (first) this.reportFill(fillHash, { executed: true, txHash: first.transactionHash });
+    return first ? this.fillEntry(fillHash, { executed: true, txHash: first.transactionHash }) : undefined;
   }
 
   // ---- escrow: refunds and outcomes ---------------------------------------------------------------------
@@ -440,9 +426,7 @@ export class EvmChain implements SettlementChain {
   }
 }
 
-const noEvents = (): ChainEvents => ({ transfers: [], approvals: [], claims: [], refunds: [] });
-const hasEvents = (e: ChainEvents) =>
-  e.transfers.length + e.approvals.length + (e.claims?.length ?? 0) + (e.refunds?.length ?? 0) > 0;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /** A revert's data as `ErrorName(arg, ...)`, or the raw bytes when no known error matches. */
 export function describeRevert(data: Hex): string {
