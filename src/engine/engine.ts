@@ -11,6 +11,7 @@ import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
 import { Position } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
+import { MarketLife, type MarketLifeState } from './market-life.js';
 import { DomainError } from './errors.js';
 import { splitSettlementCredit } from './settlement-credit.js';
 import type { Change, OrderState } from './changes.js';
@@ -24,9 +25,11 @@ import type {
   EngineParams,
   FillRecord,
   FillResult,
+  FixtureStatusChange,
   Heartbeat,
   HeartbeatResult,
   MarketRef,
+  MarketLifeStatus,
   MarketResult,
   NewOrder,
   Order,
@@ -88,6 +91,8 @@ export interface EngineSnapshot {
   closedOrderExpiries: { at: number; key: string }[];
   heartbeats: Heartbeat[];
   reported: [string, Outcome][];
+  /** Suspensions and fixtures in play (absent in snapshots written before they were engine state). */
+  life?: MarketLifeState;
   positions: { market: string; bettor: string; trades: Trade[] }[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
@@ -160,6 +165,7 @@ export class Engine {
   private readonly closedOrderExpiries = new ExpiryQueue();
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
+  private life = new MarketLife();
   /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
   private readonly positions = new Map<string, Map<string, Position>>();
   /** Refunded wei per market and bettor, netted at settlement. */
@@ -206,6 +212,7 @@ export class Engine {
       closedOrderExpiries: this.closedOrderExpiries.entries(),
       heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
       reported: [...this.reported],
+      life: this.life.exportState(),
       positions: [...this.positions].flatMap(([market, perBettor]) =>
         [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map((t) => ({ ...t })) })),
       ),
@@ -254,6 +261,7 @@ export class Engine {
     self.closedOrderExpiries = ExpiryQueue.from(snap.closedOrderExpiries);
     for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
     for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
+    e.life = MarketLife.from(snap.life);
     for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add({ ...t });
     for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
     e.refundCount = snap.refundCount;
@@ -330,7 +338,16 @@ export class Engine {
         return NONE;
       case 'reportMarkets':
         this.checkReports(cmd.reports);
+        this.setMarketStatus(cmd.suspend ?? [], 'SUSPENDED', cmd.at);
         for (const r of cmd.reports) this.reportMarket(r, cmd.at);
+        if (cmd.finishedFixture) this.setFixtureStatus(cmd.finishedFixture, false, [], cmd.at);
+        return NONE;
+      case 'setMarketStatus':
+        this.checkNotReported(cmd.marketHashes);
+        this.setMarketStatus(cmd.marketHashes, cmd.status, cmd.at);
+        return NONE;
+      case 'setFixtureStatus':
+        this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at);
         return NONE;
       case 'cancelMarketOrders':
         for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
@@ -609,7 +626,7 @@ export class Engine {
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
-    if (!market || !market.tradeable || this.reported.has(n.marketHash)) return 'INVALID_MARKET';
+    if (!market || !market.tradeable || this.reported.has(n.marketHash) || this.life.refuses(market)) return 'INVALID_MARKET';
     if (this.orders.has(n.orderHash) || this.closedOrders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
     if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
@@ -653,7 +670,7 @@ export class Engine {
     if (this.recentFillSalts.has(cmd.fillSalt) || this.recentFillHashes.has(cmd.fillHash)) {
       throw new DomainError('FILL_ALREADY_SUBMITTED');
     }
-    if (!market.tradeable || this.reported.has(market.marketHash)) {
+    if (!market.tradeable || this.reported.has(market.marketHash) || this.life.refuses(market)) {
       throw new DomainError('MARKET_NOT_TRADEABLE');
     }
     const minTakerOdds = (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
@@ -993,6 +1010,27 @@ export class Engine {
     }
   }
 
+  private checkNotReported(marketHashes: readonly string[]): void {
+    const reported = marketHashes.find((h) => this.reported.has(h));
+    if (reported) throw new DomainError('MARKET_ALREADY_REPORTED', `${reported} is reported: its status is SETTLED for good`);
+  }
+
+  /** Every listed market gets the status (recorded even when unchanged, so the catalogue's copy always follows). */
+  private setMarketStatus(marketHashes: readonly string[], status: MarketLifeStatus, at: number): void {
+    for (const marketHash of marketHashes) {
+      if (this.reported.has(marketHash)) continue;
+      this.life.setSuspended(marketHash, status === 'SUSPENDED');
+      this.emit({ type: 'marketStatusChanged', marketHash, status, at });
+    }
+  }
+
+  private setFixtureStatus(change: FixtureStatusChange, inPlay: boolean, closedInPlay: readonly string[], at: number): void {
+    this.life.setInPlay(change.exchangeEventId, inPlay);
+    this.emit({ type: 'fixtureStatusChanged', exchangeEventId: change.exchangeEventId, status: change.status, at });
+    // Kick-off: quotes on markets closed in play go at once.
+    if (inPlay) for (const marketHash of closedInPlay) this.cancelBook(marketHash, at);
+  }
+
   /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
   private cancelBook(marketHash: string, at: number): void {
     const book = this.books.get(marketHash);
@@ -1005,6 +1043,7 @@ export class Engine {
     const { marketHash, outcome } = result;
     if (this.reported.has(marketHash)) return;
     this.reported.set(marketHash, outcome);
+    this.life.forget(marketHash);
     this.emit({ type: 'marketReported', ...result, at });
     this.cancelBook(marketHash, at);
     for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
