@@ -107,6 +107,53 @@ describe('SIGKILL between a market report and its settlement work', () => {
       db.close();
     }
   }, 60_000);
+
+  it('keeps a suspension and a kick-off committed just before a SIGKILL, with their effects on trading', async () => {
+    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketStatusChanged' });
+    const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
+    const markets = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets as {
+      marketHash: string;
+      liveEnabled: boolean;
+      leagueId: number;
+      exchangeEventId: string;
+    }[];
+    const closed = markets.filter((m) => !m.liveEnabled);
+    const suspended = closed[2]!;
+    // A market of another fixture that goes in play; it is not enabled for in-play betting.
+    const kickOff = closed.find((m) => m.exchangeEventId !== suspended.exchangeEventId)!;
+    const maker = newWallet();
+    expect((await call('POST', '/admin/faucet', { address: maker.address, amount: (100n * USDC).toString() }, true)).status).toBe(200);
+    const order = (marketHash: string) =>
+      signedOrder(maker, config, { marketHash, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const quote = await order(kickOff.marketHash);
+    expect((await call('POST', '/orders/new', { orders: [quote.body] })).body.data.statuses).toEqual({ [quote.hash]: 'OK' });
+
+    const suspend = await call('POST', `/admin/markets/${suspended.marketHash}/status`, { status: 'SUSPENDED' }, true).then((r) => r.status, () => 'no answer');
+    expect(suspend).toBe('no answer');
+    await running.exited;
+    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'fixtureStatusChanged' });
+    expect((await call('GET', `/markets/find?marketHashes=${suspended.marketHash}`)).body.data[0].status).toBe('SUSPENDED');
+    const refused = await order(suspended.marketHash);
+    const post = await call('POST', '/orders/new', { orders: [refused.body] });
+    expect(post.body.data.statuses).toEqual({ [refused.hash]: 'INVALID_MARKET' });
+
+    const live = await call('POST', `/admin/fixtures/${kickOff.exchangeEventId}/status`, { status: 2 }, true).then((r) => r.status, () => 'no answer');
+    expect(live).toBe('no answer');
+    await running.exited;
+    running = await spawnExchange(env);
+    const fixtures = (await call('GET', `/fixture/active?leagueId=${kickOff.leagueId}`)).body.data as { eventId: string; status: number }[];
+    expect(fixtures.find((f) => f.eventId === kickOff.exchangeEventId)?.status).toBe(2);
+    // The kick-off's cancel was part of the same commit: the quote is gone and its exposure freed.
+    expect((await call('GET', `/orders?orderHashes=${quote.hash}`)).body.data[0].orderStatus).toBe('CANCELLED');
+    expect(await balance(maker.address)).toMatchObject({ balance: '100000000', openExposure: '0' });
+    const late = await order(kickOff.marketHash);
+    const lateRes = await call('POST', '/orders/new', { orders: [late.body] });
+    expect([lateRes.status, lateRes.body.errorCode]).toEqual([400, 'MARKET_NOT_LIVE_ENABLED']);
+    // Reopening the suspended market works, and is answered.
+    expect((await call('POST', `/admin/markets/${suspended.marketHash}/status`, { status: 'ACTIVE' }, true)).body.data.status).toBe('ACTIVE');
+    const reopened = await order(suspended.marketHash);
+    expect((await call('POST', '/orders/new', { orders: [reopened.body] })).body.data.statuses).toEqual({ [reopened.hash]: 'OK' });
+  }, 60_000);
 });
 
 describe('the engine refuses another outcome', () => {
