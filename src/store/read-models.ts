@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import { ConsolidatedEntries } from './consolidated-entries.js';
 
 interface TradeRow {
   id: number;
@@ -157,6 +158,8 @@ export class TradingReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
   private readonly volume = new Map<string, bigint>();
+  /** Consolidated entries with their sort values (GET /trades/consolidated). */
+  readonly entries: ConsolidatedEntries;
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -203,6 +206,8 @@ export class TradingReadModels {
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
+    this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
+    this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
     }
@@ -303,6 +308,7 @@ export class TradingReadModels {
           break;
       }
     }
+    this.entries.apply(changes);
   }
 
   private countVolume(fillHash: string): void {

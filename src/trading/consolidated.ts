@@ -15,6 +15,7 @@ import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import { entryFigures } from './consolidated-figures.js';
 import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
 import type { TradingReadModels } from '../store/read-models.js';
+import { SQL_SORT_COLUMNS, type SqlSortField } from '../store/consolidated-entries.js';
 
 /** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
 export interface ConsolidatedContext {
@@ -182,8 +183,30 @@ export function sortEntries(entries: ConsolidatedEntry[], sortBy: ConsolidatedSo
   return entries.sort((a, b) => (compareValues(a.sortKeys[sortBy], b.sortKeys[sortBy]) || a.seq - b.seq) * dir);
 }
 
-/** Matching entries, sorted, and one page of them. */
+/**
+ * Matching entries, sorted, and one page of them. Sorts on the entry's own figures are paged in SQL and render only
+ * the page; sorts on catalogue labels and game time group the matching trades here.
+ */
 export function listConsolidated(
+  readModels: TradingReadModels,
+  cc: ConsolidatedContext,
+  f: ConsolidatedFilter,
+  sort: { sortBy: ConsolidatedSortField; ascending: boolean },
+  page: { page: number; perPage: number },
+): { trades: Record<string, unknown>[]; count: number } {
+  if (!(sort.sortBy in SQL_SORT_COLUMNS)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
+  const { keys, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
+  const trades = keys.flatMap((k) => {
+    const group = new TradeIndex(readModels.tradesOfFill(k.fillHash))
+      .groups(k.bettor)
+      .find((g) => g.kind === k.kind && g.marketHash === k.marketHash);
+    return group ? [consolidatedEntry(group, cc).render()] : [];
+  });
+  return { trades, count };
+}
+
+/** The same listing computed from the matching trades (sorts the SQL table cannot order by). */
+export function listConsolidatedInMemory(
   readModels: TradingReadModels,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,
