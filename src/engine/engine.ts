@@ -55,6 +55,10 @@ export function fillableTakerSpace(o: OrderSpace): bigint {
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
 const DEFAULT_RECENT_FILL_WINDOW = 100_000;
+const DEFAULT_RECENT_CLOSED_ORDER_WINDOW = 20_000;
+/** Sorted by time then key: a valid heap, and one order for the same set of entries. */
+const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: number; key: string }) => boolean) =>
+  entries.filter(isLive).sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
@@ -158,11 +162,12 @@ export class Engine {
   private readonly recentFillHashes = new Set<string>();
   private fillCount = 0;
   /**
-   * Orders that closed and left memory, until their signed expiry: only a live order could be posted again, so
-   * an expired one is refused as such and its hash need not be remembered.
+   * Orders that closed and left memory, oldest first, until their signed expiry (an expired order is refused as
+   * such) and at most the most recent window of them: a repost is refused here for what the read side may not hold
+   * yet; older ones are checked against the read side before an order reaches the engine (TradingService.submit).
    */
   private readonly closedOrders = new Set<string>();
-  private readonly closedOrderExpiries = new ExpiryQueue();
+  private closedOrderExpiries = new ExpiryQueue();
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
   private life = new MarketLife();
@@ -174,7 +179,7 @@ export class Engine {
   private tradeCount = 0;
   private readonly restrictions = new Map<string, AccountRestriction>();
   /** Order expiries (key: order hash) and heartbeat deadlines (key: "hb:" + address). */
-  private readonly expiries = new ExpiryQueue();
+  private expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
   /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
@@ -209,7 +214,7 @@ export class Engine {
       recentFills: [...this.recentFillSalts],
       fillCount: this.fillCount,
       closedOrders: [...this.closedOrders],
-      closedOrderExpiries: this.closedOrderExpiries.entries(),
+      closedOrderExpiries: liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)),
       heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
       reported: [...this.reported],
       life: this.life.exportState(),
@@ -220,7 +225,9 @@ export class Engine {
       refundCount: this.refundCount,
       tradeCount: this.tradeCount,
       restrictions: [...this.restrictions.values()].map((r) => ({ ...r, shortfalls: [...r.shortfalls] })),
-      expiries: this.expiries.entries(),
+      // Only live entries, in (time, key) order: the same state gives the same snapshot whatever stale entries the
+      // heap carried.
+      expiries: liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)),
       exposure: [...this.exposure],
       pendingTakerStake: [...this.pendingTakerStake],
       cancelSalts: [...this.cancelSalts],
@@ -259,6 +266,7 @@ export class Engine {
     e.fillCount = snap.fillCount;
     for (const h of snap.closedOrders) e.closedOrders.add(h);
     self.closedOrderExpiries = ExpiryQueue.from(snap.closedOrderExpiries);
+    e.trimClosedOrders();
     for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
     for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
     e.life = MarketLife.from(snap.life);
@@ -603,6 +611,20 @@ export class Engine {
     this.orders.delete(o.orderHash);
     this.closedOrders.add(o.orderHash);
     this.closedOrderExpiries.push(Math.min(o.apiExpiry, o.expiry) * 1000, o.orderHash);
+    this.trimClosedOrders();
+    this.compactExpiries();
+  }
+
+  /** Keeps the window of closed orders (and their expiry entries) bounded. */
+  private trimClosedOrders(): void {
+    const window = this.params.recentClosedOrderWindow ?? DEFAULT_RECENT_CLOSED_ORDER_WINDOW;
+    for (const oldest of this.closedOrders) {
+      if (this.closedOrders.size <= window) break;
+      this.closedOrders.delete(oldest);
+    }
+    if (this.closedOrderExpiries.size > 2 * this.closedOrders.size + 1024) {
+      this.closedOrderExpiries = ExpiryQueue.from(liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)));
+    }
   }
 
   private forgetExpiredClosedOrders(at: number): void {
@@ -610,6 +632,15 @@ export class Engine {
       this.closedOrderExpiries.pop();
       this.closedOrders.delete(top.key);
     }
+  }
+
+  /**
+   * Entries of orders that left memory (and of refreshed heartbeats) wait in the queue until their time; once they
+   * outnumber the live ones the queue is rebuilt from the live ones, so it never grows with history.
+   */
+  private compactExpiries(): void {
+    if (this.expiries.size <= 2 * (this.orders.size + this.heartbeats.size) + 1024) return;
+    this.expiries = ExpiryQueue.from(liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)));
   }
 
   private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
@@ -957,6 +988,7 @@ export class Engine {
     const hb: Heartbeat = { requestor, timeoutSeconds, expiresAt: at + timeoutSeconds * 1000 };
     this.heartbeats.set(requestor, hb);
     this.expiries.push(hb.expiresAt, `hb:${requestor}`);
+    this.compactExpiries();
     this.emit({ type: 'heartbeatSet', ...hb });
     return { ...hb };
   }

@@ -141,6 +141,8 @@ export interface EngineParams {
   restrictionMs: number;
   /** How many recent fills the engine remembers for replay protection (older ones: the read side). */
   recentFillWindow?: number;
+  /** How many closed orders the engine remembers to refuse a repost; older ones are checked on the read side. */
+  recentClosedOrderWindow?: number;
 }
 
 export interface AccountRestriction {

@@ -407,6 +407,13 @@ export class TradingReadModels {
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
   }
 
+  /** Those of these order hashes that were ever posted. */
+  postedOrders(orderHashes: readonly string[]): Set<string> {
+    const found = new Set<string>();
+    for (const h of orderHashes) if (this.s.order!.get(h) !== undefined) found.add(h);
+    return found;
+  }
+
   /** A fill with this salt or hash was accepted before. */
   fillUsed(fillSalt: string, fillHash: string): boolean {
     return this.s.fillSaltUsed!.get(fillSalt, fillHash) !== undefined;

@@ -182,11 +182,28 @@ export class TradingService {
 
   /** Applies a command; resolves once it is durable. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
-    // The engine remembers only recent fills; every older one is in the read side.
+    // The engine remembers only recent fills and closed orders; every older one is in the read side.
     if (cmd.kind === 'fill' && this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash)) {
       return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
     }
+    if (cmd.kind === 'postOrders') return this.postOrders(cmd) as Promise<ResultOf<C>>;
     return this.runner.submit(cmd);
+  }
+
+  /**
+   * Orders posted before (open or long closed) are answered ORDERS_ALREADY_EXIST from the read side and never reach
+   * the engine, so the journaled command holds only the new ones and replays the same.
+   */
+  private async postOrders(cmd: Extract<Command, { kind: 'postOrders' }>): Promise<ResultOf<typeof cmd>> {
+    const posted = this.readModels.postedOrders(cmd.orders.map((o) => o.orderHash));
+    if (posted.size === 0) return this.runner.submit(cmd);
+    const fresh = cmd.orders.filter((o) => !posted.has(o.orderHash));
+    const statuses = fresh.length > 0 ? (await this.runner.submit({ ...cmd, orders: fresh })).statuses : [];
+    let next = 0;
+    return {
+      kind: 'postOrders',
+      statuses: cmd.orders.map((o) => (posted.has(o.orderHash) ? { orderHash: o.orderHash, status: 'ORDERS_ALREADY_EXIST' as const } : statuses[next++]!)),
+    };
   }
 
   // ---- what the catalogue asks of the trading side ------------------------------------------------
