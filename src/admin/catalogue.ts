@@ -5,8 +5,9 @@ import type { AppContext } from '../context.js';
 import { badRequest, ok } from '../api/envelope.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
-import { FixtureStatus, type FixtureStatusCode, type Outcome } from '../catalogue/model.js';
+import { type FixtureStatusCode, type Outcome } from '../catalogue/model.js';
 import { reportFixtureResult, reportMarket } from '../catalogue/reporting.js';
+import { setFixtureStatus, setMarketStatus } from '../catalogue/market-status.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Fixture, League, LiveScore as LiveScoreSchema, Market, MarketList, Sport, Team } from '../api/schemas/catalogue.js';
 
@@ -128,10 +129,7 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     async (request) => {
       const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
       const { status } = request.body as { status: number };
-      const fixture = catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode);
-      // Kick-off: from now on its markets without liveEnabled refuse orders and fills; their resting quotes go.
-      if (fixture.status === FixtureStatus.IN_PROGRESS) await ctx.trading.fixtureWentLive(exchangeEventId);
-      return ok(catalogue.toRestFixture(fixture));
+      return ok(catalogue.toRestFixture(await setFixtureStatus(ctx, exchangeEventId, status as FixtureStatusCode)));
     },
   );
 
@@ -155,7 +153,7 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
     async (request) => {
       const { marketHash } = request.params as Static<typeof MarketParams>;
       const { status } = request.body as Static<typeof MarketStatusBody>;
-      return ok(catalogue.toRestMarket(catalogue.setMarketStatus(catalogue.requireMarket(marketHash).marketHash, status)));
+      return ok(catalogue.toRestMarket(await setMarketStatus(ctx, marketHash, status)));
     },
   );
 

@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import { ConsolidatedEntries } from './consolidated-entries.js';
 
 interface TradeRow {
   id: number;
@@ -153,10 +154,32 @@ export interface FillOnChain {
   failureReason?: string;
 }
 
+/** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
+export interface RefundQuery {
+  bettor: string;
+  marketHash?: string;
+  baseToken?: string;
+  fillHash?: string;
+  maker?: boolean;
+}
+
+const MATCHING_REFUNDS = `WITH matching AS (SELECT * FROM rm_refunds WHERE bettor = @bettor
+  AND (@market IS NULL OR market_hash = @market) AND (@token IS NULL OR base_token = @token COLLATE NOCASE)
+  AND (@fill IS NULL OR fill_hash = @fill) AND (@maker IS NULL OR maker = @maker))`;
+
+/** The events of one page of refund groups (per market and token), groups ordered by their latest event. */
+const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
+  latest AS (SELECT market_hash, lower(base_token) AS token, created_at, id,
+    ROW_NUMBER() OVER (PARTITION BY market_hash, lower(base_token) ORDER BY created_at DESC, id DESC) AS rn FROM matching),
+  page AS (SELECT market_hash, token FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
+  SELECT matching.* FROM matching JOIN page ON matching.market_hash = page.market_hash AND lower(matching.base_token) = page.token`;
+
 export class TradingReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
   private readonly volume = new Map<string, bigint>();
+  /** Consolidated entries with their sort values (GET /trades/consolidated). */
+  readonly entries: ConsolidatedEntries;
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -207,12 +230,17 @@ export class TradingReadModels {
       putRefundTotal: p(`INSERT INTO rm_refund_totals (bettor, market_hash, base_token, total) VALUES (?, ?, ?, ?)
         ON CONFLICT(bettor, market_hash, base_token) DO UPDATE SET total = excluded.total`),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
+      refundGroupsAsc: p(refundGroupsSql('ASC')),
+      refundGroupsDesc: p(refundGroupsSql('DESC')),
+      refundGroupCount: p(`${MATCHING_REFUNDS} SELECT COUNT(*) AS n FROM (SELECT 1 FROM matching GROUP BY market_hash, lower(base_token))`),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
       reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
+    this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
+    this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
     }
@@ -340,6 +368,7 @@ export class TradingReadModels {
           break;
       }
     }
+    this.entries.apply(changes);
   }
 
   private countVolume(fillHash: string): void {
@@ -438,6 +467,13 @@ export class TradingReadModels {
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
   }
 
+  /** Those of these order hashes that were ever posted. */
+  postedOrders(orderHashes: readonly string[]): Set<string> {
+    const found = new Set<string>();
+    for (const h of orderHashes) if (this.s.order!.get(h) !== undefined) found.add(h);
+    return found;
+  }
+
   /** A fill with this salt or hash was accepted before. */
   fillUsed(fillSalt: string, fillHash: string): boolean {
     return this.s.fillSaltUsed!.get(fillSalt, fillHash) !== undefined;
@@ -498,6 +534,26 @@ export class TradingReadModels {
 
   refundsOf(bettor: string): RefundPaid[] {
     return (this.s.refundsOf!.all(bettor) as RefundRow[]).map(refundOf);
+  }
+
+  /**
+   * The refunds of one page of a bettor's refund groups (groups ordered by their latest refund) and the number of
+   * groups: SQL groups and pages them, so a request reads only its page whatever the bettor's history.
+   */
+  refundGroupsPage(q: RefundQuery, ascending: boolean, page: { page: number; perPage: number }): { refunds: RefundPaid[]; groups: number } {
+    const params = {
+      bettor: q.bettor,
+      market: q.marketHash?.toLowerCase() ?? null,
+      token: q.baseToken ?? null,
+      fill: q.fillHash?.toLowerCase() ?? null,
+      maker: q.maker === undefined ? null : q.maker ? 1 : 0,
+    };
+    const rows = (ascending ? this.s.refundGroupsAsc! : this.s.refundGroupsDesc!).all({
+      ...params,
+      limit: page.perPage,
+      offset: page.page * page.perPage,
+    }) as RefundRow[];
+    return { refunds: rows.map(refundOf), groups: (this.s.refundGroupCount!.get(params) as { n: number }).n };
   }
 
   /** A bettor's refunds in one market, oldest first (through the (bettor, market_hash) index). */
