@@ -191,15 +191,23 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '700000000', escrowBalance: '70000000', minted: '770000000', agrees: true });
   });
 
-  it('reports a market void: each side gets its stake back on chain, and the trades name the paying transaction', async () => {
+  /** A maker (50 on outcome one at `odds` %) and a taker, 100 each on chain; the taker's fill of `takerStake` executed. */
+  async function matchedBet(market: string, odds: bigint, takerStake: bigint) {
     const maker = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);
     const config = ex.ctx.config;
+    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
+    const fill = await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: takerStake, desiredOdds: (100n - odds) * E18 });
+    expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+    const executed = await settledTrades(order.hash);
+    expect(executed.every((t) => t.tradeStatus === 'SUCCESS')).toBe(true);
+    return { maker, taker, order };
+  }
+
+  it('reports a market void: each side gets its stake back on chain, and the trades name the paying transaction', async () => {
     const market = markets[5]!;
-    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
-    await ex.post('/orders/new', { orders: [order.body] });
-    expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 }))).status).toBe(200);
-    expect((await settledTrades(order.hash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+    const { maker, taker, order } = await matchedBet(market, 40n, 30n * USDC);
     expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([80n * USDC, 70n * USDC]);
 
     expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 0 })).status).toBe(200);
@@ -219,14 +227,9 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   it('settles a quarter line half won, half pushed, on chain to the wei', async () => {
     const parent = await quarterLineMarket();
     const [lowLeg, highLeg] = ex.ctx.catalogue.getMarket(parent)!.legMarketHashes!;
-    const maker = await wallet(100n * USDC);
-    const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
-    const order = await signedOrder(maker, config, { marketHash: parent, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
-    expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
     // An odd stake: the lower line's leg takes the odd wei (taker 10,000,001 + 10,000,000; the maker the same at 50%).
-    expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: parent, isTakerBettingOutcomeOne: false, stakeWei: 20_000_001n, desiredOdds: 50n * E18 }))).status).toBe(200);
-    expect((await settledTrades(order.hash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+    const { maker, taker, order } = await matchedBet(parent, 50n, 20_000_001n);
+    expect(await trades(order.hash)).toHaveLength(4);
     expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([100n * USDC - 20_000_001n, 100n * USDC - 20_000_001n]);
 
     // The lower line pushes (void), the higher line goes to outcome one (the maker's side).
@@ -282,14 +285,8 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   });
 
   it('pays on restart a reported market whose payout never reached the chain', async () => {
-    const maker = await wallet(100n * USDC);
-    const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
     const market = markets[7]!;
-    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
-    await ex.post('/orders/new', { orders: [order.body] });
-    expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }))).status).toBe(200);
-    await settledTrades(order.hash);
+    const { maker, taker, order } = await matchedBet(market, 50n, 10n * USDC);
 
     // The report is journaled, but its transaction is lost (dropped from the node's pool) before the process stops.
     await c.testClient.setAutomine(false);

@@ -3,7 +3,7 @@ import { Engine, splitQuarterLine } from './engine.js';
 import type { DomainError } from './errors.js';
 import { NaiveProjection } from './projection.js';
 import { defaultEngineParams, USDC } from './test-params.js';
-import { type Command, type MarketRef, type NewOrder } from './types.js';
+import { type ChainEntry, type Command, type MarketRef, type NewOrder } from './types.js';
 
 const MAKER = '0x00000000000000000000000000000000000000A1';
 const MAKER2 = '0x00000000000000000000000000000000000000A2';
@@ -358,6 +358,12 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
   const MAX = (1n << 256n) - 1n;
   const chainParams = { ...params, walletsOnChain: true };
   const tx = (c: string) => '0x' + c.repeat(64);
+  /** One block of the default fill (taker 30 against maker 20): the proxy pulls both stakes, then the fill's event. */
+  const executedOnChain = (fillHash: string): ChainEntry[] => [
+    { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
+    { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
+    { kind: 'fill', fillHash, execution: { executed: true, txHash: tx('b') } },
+  ];
 
   function chainSetup() {
     const engine = new Engine(chainParams);
@@ -372,7 +378,14 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
       { kind: 'approval' as const, owner: address, amount: MAX },
     ]);
     run({ kind: 'chainEvents', at: 1000, toBlock: 3, entries: funded });
-    return { engine, run, projection };
+    /** An order on the book and the default fill against it, pending. */
+    const pendingFill = (o: NewOrder = order()) => {
+      run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
+      const f = fill() as Extract<Command, { kind: 'fill' }>;
+      run(f);
+      return { o, f };
+    };
+    return { engine, run, projection, pendingFill };
   }
 
   it('funds wallets only from the chain: the faucet is the token contract', () => {
@@ -383,11 +396,8 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
   });
 
   it('records attempts and the executing transaction; the stakes leave the wallets by the chain\'s transfers', () => {
-    const { engine, run } = chainSetup();
-    const o = order();
-    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
-    const f = fill() as Extract<Command, { kind: 'fill' }>;
-    run(f);
+    const { engine, run, pendingFill } = chainSetup();
+    const { o, f } = pendingFill();
     expect(run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash, '0xunknown'], txHash: tx('a') }).changes).toEqual([
       { type: 'fillAttempted', fillHash: f.fillHash, txHash: tx('a'), at: 2100 },
     ]);
@@ -398,11 +408,7 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
       kind: 'chainEvents',
       at: 2200,
       toBlock: 5,
-      entries: [
-        { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
-        { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
-        { kind: 'fill', fillHash: f.fillHash, execution: { executed: true, txHash: tx('b') } },
-      ],
+      entries: executedOnChain(f.fillHash),
     });
     expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({ type: 'fillExecuted', fillHash: f.fillHash, status: 'SUCCESS', at: 2200, txHash: tx('b') });
     // Taken from the wallet once (by the chain), held once (by the engine); no order left the book on the way.
@@ -419,19 +425,15 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
   });
 
   it('applies a range in log order: an approval set before a fill is spent by it', () => {
-    const { engine, run } = chainSetup();
-    run({ kind: 'postOrders', at: 1500, orders: [order({ totalBetSize: 50n * USDC })], markets: [M1] });
-    const f = fill() as Extract<Command, { kind: 'fill' }>;
-    run(f);
+    const { engine, run, pendingFill } = chainSetup();
+    const { f } = pendingFill(order({ totalBetSize: 50n * USDC }));
     run({
       kind: 'chainEvents',
       at: 2200,
       toBlock: 5,
       entries: [
         { kind: 'approval', owner: MAKER, amount: 60n * USDC },
-        { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
-        { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
-        { kind: 'fill', fillHash: f.fillHash, execution: { executed: true, txHash: tx('b') } },
+        ...executedOnChain(f.fillHash),
       ],
     });
     // 60 approved less 20 pulled leaves 40; the order's open 30 is committed: 10 free.
@@ -439,11 +441,8 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
   });
 
   it('reports a failed fill with its revert reason and frees its space; no wallet moved', () => {
-    const { engine, run } = chainSetup();
-    const o = order();
-    run({ kind: 'postOrders', at: 1500, orders: [o], markets: [M1] });
-    const f = fill() as Extract<Command, { kind: 'fill' }>;
-    run(f);
+    const { engine, run, pendingFill } = chainSetup();
+    const { o, f } = pendingFill();
     const failed = run({ kind: 'chainEvents', at: 2200, toBlock: 5, entries: [{ kind: 'fill', fillHash: f.fillHash, execution: { executed: false, txHash: tx('c'), reason: 'OrderExpired' } }] });
     expect(failed.changes.find((c) => c.type === 'fillExecuted')).toMatchObject({ status: 'FAILED', txHash: tx('c'), failureReason: 'OrderExpired' });
     expect(engine.order(o.orderHash)).toMatchObject({ status: 'ACTIVE', pendingFillAmount: 0n, fillAmount: 0n });
@@ -451,19 +450,13 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
   });
 
   it('settles without a transaction; the payout reaches the wallet by the chain, and its transaction goes on the trades', () => {
-    const { engine, run, projection } = chainSetup();
-    run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
-    const f = fill() as Extract<Command, { kind: 'fill' }>;
-    run(f);
+    const { engine, run, projection, pendingFill } = chainSetup();
+    const { f } = pendingFill();
     run({
       kind: 'chainEvents',
       at: 2200,
       toBlock: 5,
-      entries: [
-        { kind: 'wallet', address: MAKER, delta: -20n * USDC, allowanceSpent: 20n * USDC },
-        { kind: 'wallet', address: TAKER, delta: -30n * USDC, allowanceSpent: 30n * USDC },
-        { kind: 'fill', fillHash: f.fillHash, execution: { executed: true, txHash: tx('b') } },
-      ],
+      entries: executedOnChain(f.fillHash),
     });
     const settled = run({ kind: 'reportMarkets', at: 3000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
     const settledTrades = settled.changes.filter((c) => c.type === 'tradeSettled');
@@ -497,10 +490,8 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
   });
 
   it('keeps the mirrored wallets, allowances, the chain cursor, fill attempts and the cancel-salt floor in snapshots', () => {
-    const { engine, run } = chainSetup();
-    run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
-    const f = fill() as Extract<Command, { kind: 'fill' }>;
-    run(f);
+    const { engine, run, pendingFill } = chainSetup();
+    const { f } = pendingFill();
     run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash], txHash: tx('a') });
     run({ kind: 'chainEvents', at: 2200, toBlock: 42, entries: [{ kind: 'approval', owner: TAKER, amount: 900n * USDC }] });
     // A cancel salt forgotten once its timestamp is past the skew raises the floor.
