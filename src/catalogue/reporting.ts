@@ -1,8 +1,8 @@
 // Reporting results: the engine settles first (cancels orders, pays trades), then the catalogue marks the
 // markets SETTLED. Quarter-line parents follow their legs.
-import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../api/envelope.js';
 import type { Catalogue, MarketRecord, Settlement } from './catalogue.js';
+import type { TradingService } from '../trading/service.js';
 import { ACTIVE_FIXTURE_STATUSES, FixtureStatus, type Outcome } from './model.js';
 import { outcomeFor, quarterLineOutcome } from './settlement-rules.js';
 
@@ -48,9 +48,16 @@ export function withQuarterLineParents(
 const scoresOf = (s: { teamOneScore?: number; teamTwoScore?: number }) =>
   s.teamOneScore !== undefined && s.teamTwoScore !== undefined ? { teamOneScore: s.teamOneScore, teamTwoScore: s.teamTwoScore } : {};
 
+/** What reporting reaches: the catalogue it marks, the engine it reports to first, and the clock. */
+export interface ReportingDeps {
+  catalogue: Catalogue;
+  trading: Pick<TradingService, 'marketsReported'>;
+  now: () => number;
+}
+
 /** Reports a batch: claim (409 if reported), engine first, then SETTLED in the catalogue. */
-export async function reportMarkets(ctx: AppContext, batch: Settlement[]): Promise<MarketRecord[]> {
-  const catalogue = ctx.catalogue;
+export async function reportMarkets(deps: ReportingDeps, batch: Settlement[]): Promise<MarketRecord[]> {
+  const catalogue = deps.catalogue;
   const { settlements, toSuspend } = withQuarterLineParents(catalogue, batch);
   const hashes = settlements.map((s) => s.marketHash);
   catalogue.beginReporting(hashes);
@@ -59,11 +66,11 @@ export async function reportMarkets(ctx: AppContext, batch: Settlement[]): Promi
     // The journaled report is the truth: if the process dies before markSettled, start-up settles the catalogue from it.
     // A batch is one fixture's: the final score, when reported, is the same for all of it.
     const scored = settlements.find((s) => s.teamOneScore !== undefined && s.teamTwoScore !== undefined);
-    await ctx.trading.marketsReported(
+    await deps.trading.marketsReported(
       settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })),
       scored && { teamOneScore: scored.teamOneScore!, teamTwoScore: scored.teamTwoScore! },
     );
-    return catalogue.markSettled(settlements, new Date(ctx.now()).toISOString());
+    return catalogue.markSettled(settlements, new Date(deps.now()).toISOString());
   } finally {
     catalogue.endReporting(hashes);
   }
@@ -86,16 +93,16 @@ export function settleReportedMarkets(
 
 /** POST /admin/markets/:hash/report: one market by hand. Quarter-line parents are settled through their legs. */
 export async function reportMarket(
-  ctx: AppContext,
+  deps: ReportingDeps,
   marketHash: string,
   outcome: Outcome,
   scores: { teamOneScore?: number; teamTwoScore?: number },
 ): Promise<MarketRecord[]> {
-  const market = ctx.catalogue.requireMarket(marketHash);
+  const market = deps.catalogue.requireMarket(marketHash);
   if (market.isQuarterLineMarket) {
     throw badRequest('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
   }
-  return reportMarkets(ctx, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
+  return reportMarkets(deps, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
 }
 
 /**
@@ -103,12 +110,12 @@ export async function reportMarket(
  * their legs, each leg on its own line). A fixture still running is marked finished.
  */
 export async function reportFixtureResult(
-  ctx: AppContext,
+  deps: ReportingDeps,
   exchangeEventId: string,
   teamOneScore: number,
   teamTwoScore: number,
 ): Promise<MarketRecord[]> {
-  const catalogue = ctx.catalogue;
+  const catalogue = deps.catalogue;
   const fixture = catalogue.requireFixture(exchangeEventId);
   const markets = catalogue.marketsOfEvent(exchangeEventId);
   const open = markets.filter((m) => m.status !== 'SETTLED');
@@ -118,7 +125,7 @@ export async function reportFixtureResult(
   const batch = open
     .filter((m) => !m.isQuarterLineMarket)
     .map((m) => ({ marketHash: m.marketHash, outcome: outcomeFor(m, teamOneScore, teamTwoScore), teamOneScore, teamTwoScore }));
-  const settled = batch.length > 0 ? await reportMarkets(ctx, batch) : [];
+  const settled = batch.length > 0 ? await reportMarkets(deps, batch) : [];
   if (ACTIVE_FIXTURE_STATUSES.has(fixture.status)) catalogue.setFixtureStatus(exchangeEventId, FixtureStatus.FINISHED);
   return settled;
 }
