@@ -5,7 +5,6 @@ import type { TradingReadModels } from '../store/read-models.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
-import { checksumAddress } from '../protocol/address.js';
 import { recordResponses } from './schemas/envelope.js';
 import { RefundsPage } from './schemas/trades.js';
 
@@ -24,7 +23,7 @@ const RefundsQuery = Type.Object({
 });
 
 export interface RefundRouteDeps {
-  readModels: Pick<TradingReadModels, 'refundsOf'>;
+  readModels: Pick<TradingReadModels, 'refundGroupsPage'>;
   /** Base-token decimals: totals are shown in token units. */
   decimals: number;
 }
@@ -37,19 +36,14 @@ export const refundRoutes: FastifyPluginAsyncTypebox<RefundRouteDeps> = async (a
     'as totalRefunded (number), to a connection authenticated as that bettor only.';
   app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], description, querystring: RefundsQuery, response: recordResponses(RefundsPage) } }, async (request) => {
     const q = request.query;
-    const groups = refundGroups(
-      readModels.refundsOf(checksumAddress(q.bettor)),
-      {
-        bettor: q.bettor,
-        ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
-        ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
-        ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
-        maker: q.maker ?? false,
-      },
-      decimals,
-      q.sortAsc,
-    );
-    const start = q.page * q.perPage;
-    return ok({ results: groups.slice(start, start + q.perPage), count: groups.length });
+    const filter = {
+      bettor: q.bettor,
+      ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
+      ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
+      ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
+      maker: q.maker ?? false,
+    };
+    const { refunds, groups } = readModels.refundGroupsPage(filter, q.sortAsc, q);
+    return ok({ results: refundGroups(refunds, filter, decimals, q.sortAsc), count: groups });
   });
 };

@@ -153,6 +153,26 @@ export interface FillOnChain {
   failureReason?: string;
 }
 
+/** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
+export interface RefundQuery {
+  bettor: string;
+  marketHash?: string;
+  baseToken?: string;
+  fillHash?: string;
+  maker?: boolean;
+}
+
+const MATCHING_REFUNDS = `WITH matching AS (SELECT * FROM rm_refunds WHERE bettor = @bettor
+  AND (@market IS NULL OR market_hash = @market) AND (@token IS NULL OR base_token = @token COLLATE NOCASE)
+  AND (@fill IS NULL OR fill_hash = @fill) AND (@maker IS NULL OR maker = @maker))`;
+
+/** The events of one page of refund groups (per market and token), groups ordered by their latest event. */
+const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
+  latest AS (SELECT market_hash, lower(base_token) AS token, created_at, id,
+    ROW_NUMBER() OVER (PARTITION BY market_hash, lower(base_token) ORDER BY created_at DESC, id DESC) AS rn FROM matching),
+  page AS (SELECT market_hash, token FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
+  SELECT matching.* FROM matching JOIN page ON matching.market_hash = page.market_hash AND lower(matching.base_token) = page.token`;
+
 export class TradingReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
@@ -194,8 +214,14 @@ export class TradingReadModels {
       tradesOfBettorFills: p(`SELECT * FROM rm_trades WHERE bettor = ? AND fill_hash IN
         (SELECT fill_hash FROM rm_trades WHERE bettor = ? AND settled = ?) ORDER BY id`),
       hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
-      refundCount: p('SELECT COUNT(*) AS n FROM rm_refunds WHERE bettor = ? AND market_hash = ?'),
+      refundBefore: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? AND id < ? LIMIT 1'),
+      refundTotal: p('SELECT total FROM rm_refund_totals WHERE bettor = ? AND market_hash = ? AND base_token = ?'),
+      putRefundTotal: p(`INSERT INTO rm_refund_totals (bettor, market_hash, base_token, total) VALUES (?, ?, ?, ?)
+        ON CONFLICT(bettor, market_hash, base_token) DO UPDATE SET total = excluded.total`),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
+      refundGroupsAsc: p(refundGroupsSql('ASC')),
+      refundGroupsDesc: p(refundGroupsSql('DESC')),
+      refundGroupCount: p(`${MATCHING_REFUNDS} SELECT COUNT(*) AS n FROM (SELECT 1 FROM matching GROUP BY market_hash, lower(base_token))`),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allRefunds: p('SELECT * FROM rm_refunds ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
@@ -206,6 +232,26 @@ export class TradingReadModels {
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
     }
+    this.fillRefundTotals();
+  }
+
+  /** A data dir from before the totals table: sum its refunds once (in bigint: SQL integers could overflow). */
+  private fillRefundTotals(): void {
+    const hasTotals = this.db.prepare('SELECT 1 FROM rm_refund_totals LIMIT 1').get() !== undefined;
+    const hasRefunds = this.db.prepare('SELECT 1 FROM rm_refunds LIMIT 1').get() !== undefined;
+    if (hasTotals || !hasRefunds) return;
+    // In chunks: a connection cannot write while it iterates, and the whole table need not sit in memory at once.
+    const chunk = this.db.prepare('SELECT * FROM rm_refunds WHERE id > ? ORDER BY id LIMIT 10000');
+    this.db.transaction(() => {
+      for (let rows = chunk.all(0) as RefundRow[]; rows.length > 0; rows = chunk.all(rows.at(-1)!.id) as RefundRow[]) {
+        for (const r of rows) this.addRefund(refundOf(r));
+      }
+    })();
+  }
+
+  private addRefund(r: RefundPaid): void {
+    const total = this.refundTotal(r.bettor, r.marketHash, r.baseToken) + r.amount;
+    this.s.putRefundTotal!.run(r.bettor, r.marketHash, r.baseToken, total.toString());
   }
 
   /** The last journal seq whose changes are in the read models. */
@@ -293,6 +339,7 @@ export class TradingReadModels {
         case 'refundPaid': {
           const r = c.refund;
           s.insertRefund!.run(r.id, r.marketHash, r.baseToken, r.bettor, r.maker ? 1 : 0, r.fillOrderHash, r.amount.toString(), r.createdAt);
+          this.addRefund(r);
           break;
         }
         case 'marketReported':
@@ -411,8 +458,15 @@ export class TradingReadModels {
     return this.s.hasRefunds!.get(bettor, marketHash) !== undefined;
   }
 
-  refundCount(marketHash: string, bettor: string): number {
-    return (this.s.refundCount!.get(bettor, marketHash) as { n: number }).n;
+  /** The bettor received a refund in this market before the one with this id (refund ids grow). */
+  hasRefundBefore(marketHash: string, bettor: string, id: number): boolean {
+    return this.s.refundBefore!.get(bettor, marketHash, id) !== undefined;
+  }
+
+  /** All refunds the bettor received in this market and token, in wei. */
+  refundTotal(bettor: string, marketHash: string, baseToken: string): bigint {
+    const row = this.s.refundTotal!.get(bettor, marketHash, baseToken) as { total: string } | undefined;
+    return row ? BigInt(row.total) : 0n;
   }
 
   /** Every market result the engine journaled, oldest first. */
@@ -437,6 +491,26 @@ export class TradingReadModels {
 
   refundsOf(bettor: string): RefundPaid[] {
     return (this.s.refundsOf!.all(bettor) as RefundRow[]).map(refundOf);
+  }
+
+  /**
+   * The refunds of one page of a bettor's refund groups (groups ordered by their latest refund) and the number of
+   * groups: SQL groups and pages them, so a request reads only its page whatever the bettor's history.
+   */
+  refundGroupsPage(q: RefundQuery, ascending: boolean, page: { page: number; perPage: number }): { refunds: RefundPaid[]; groups: number } {
+    const params = {
+      bettor: q.bettor,
+      market: q.marketHash?.toLowerCase() ?? null,
+      token: q.baseToken ?? null,
+      fill: q.fillHash?.toLowerCase() ?? null,
+      maker: q.maker === undefined ? null : q.maker ? 1 : 0,
+    };
+    const rows = (ascending ? this.s.refundGroupsAsc! : this.s.refundGroupsDesc!).all({
+      ...params,
+      limit: page.perPage,
+      offset: page.page * page.perPage,
+    }) as RefundRow[];
+    return { refunds: rows.map(refundOf), groups: (this.s.refundGroupCount!.get(params) as { n: number }).n };
   }
 
   /** A bettor's refunds in one market, oldest first (through the (bettor, market_hash) index). */
