@@ -1,13 +1,13 @@
 // Operator API for the catalogue: sports, leagues, teams, fixtures, markets, live scores, main lines, results.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { TradingService } from '../trading/service.js';
 import { badRequest, ok } from '../api/envelope.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
-import { FixtureStatus, type FixtureStatusCode } from '../catalogue/model.js';
+import type { FixtureStatusCode } from '../catalogue/model.js';
 import type { Outcome } from '../engine/types.js';
 import { reportFixtureResult, reportMarket, type ReportingDeps } from '../catalogue/reporting.js';
+import { setFixtureStatus, setMarketStatus } from '../catalogue/market-status.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Fixture, League, LiveScore as LiveScoreSchema, Market, MarketList, Sport, Team } from '../api/schemas/catalogue.js';
 
@@ -91,12 +91,11 @@ function checkExtra(extra: string): string {
   return extra;
 }
 
-export interface CatalogueAdminDeps extends ReportingDeps {
-  trading: ReportingDeps['trading'] & Pick<TradingService, 'fixtureWentLive'>;
-}
+/** The catalogue admin routes reach what reporting and status changes reach. */
+export type CatalogueAdminDeps = ReportingDeps;
 
 export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps> = async (app, deps) => {
-  const { catalogue, trading, now } = deps;
+  const { catalogue, now } = deps;
   const rest = (markets: MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
   const schema = <T extends object>(s: T) => ({ tags: ['admin'], security: [{ admin: [] }], ...s });
   const nowIso = () => new Date(now()).toISOString();
@@ -132,10 +131,8 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
     },
     async (request) => {
       const { exchangeEventId } = request.params;
-      const fixture = catalogue.setFixtureStatus(exchangeEventId, request.body.status);
-      // Kick-off: from now on its markets without liveEnabled refuse orders and fills; their resting quotes go.
-      if (fixture.status === FixtureStatus.IN_PROGRESS) await trading.fixtureWentLive(exchangeEventId);
-      return ok(catalogue.toRestFixture(fixture));
+      // Kick-off (status 2) also cancels the resting quotes of its markets without liveEnabled, in the same command.
+      return ok(catalogue.toRestFixture(await setFixtureStatus(deps, exchangeEventId, request.body.status)));
     },
   );
 
@@ -158,8 +155,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
     { schema: schema({ params: MarketParams, body: MarketStatusBody, response: responses(Market) }) },
     async (request) => {
       const { marketHash } = request.params;
-      const { status } = request.body;
-      return ok(catalogue.toRestMarket(catalogue.setMarketStatus(catalogue.requireMarket(marketHash).marketHash, status)));
+      return ok(catalogue.toRestMarket(await setMarketStatus(deps, marketHash, request.body.status)));
     },
   );
 
