@@ -220,7 +220,8 @@ MIGRATIONS.push({
   version: 8,
   name: 'consolidated entries',
   sql: `
-    -- One row per consolidated entry (fill, bettor, market; quarter-line parents too) with the figures it is
+    -- One row per listed consolidated entry (fill, bettor, market; quarter-line parents too; not while the fill is
+    -- pending on chain) with the figures it is
     -- filtered and sorted on, rewritten from the fill's trades whenever one of them changes. Amount columns are
     -- sortable text (sign letter and fixed-width digits), exact for any bigint.
     CREATE TABLE rm_consolidated (
@@ -247,5 +248,14 @@ MIGRATIONS.push({
     ) WITHOUT ROWID;
     CREATE INDEX rm_consolidated_by_bettor ON rm_consolidated (bettor, settled, bet_time, ord);
     CREATE INDEX rm_consolidated_by_time ON rm_consolidated (settled, bet_time, ord);
+  `,
+});
+
+MIGRATIONS.push({
+  version: 9,
+  name: 'consolidated entries: listed ones only',
+  sql: `
+    -- Entries of fills still pending on chain are no longer kept (they are written once the chain has spoken).
+    DELETE FROM rm_consolidated WHERE status = 'PENDING';
   `,
 });
