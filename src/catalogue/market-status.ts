@@ -1,11 +1,17 @@
 // Operator status changes of markets and fixtures. Each is a journaled engine command; its commit writes the
 // catalogue's status (store/catalogue-status.ts) and the catalogue's memory follows the change records, so the
 // engine's trading checks and the listed status are one record.
-import type { AppContext } from '../context.js';
-import type { Fixture, MarketRecord } from './catalogue.js';
+import type { TradingService } from '../trading/service.js';
+import type { Catalogue, Fixture, MarketRecord } from './catalogue.js';
 import { FixtureStatus, type FixtureStatusCode } from './model.js';
 
-type Deps = Pick<AppContext, 'catalogue' | 'trading' | 'now'>;
+/** What a status change reaches: the catalogue it reads, the engine it journals the change to, and the clock. */
+export interface StatusDeps {
+  catalogue: Catalogue;
+  trading: Pick<TradingService, 'submit'>;
+  now: () => number;
+}
+type Deps = StatusDeps;
 
 /** Suspends or reopens a market; 409 MARKET_ALREADY_REPORTED once it is reported. */
 export async function setMarketStatus(ctx: Deps, marketHash: string, status: 'ACTIVE' | 'SUSPENDED'): Promise<MarketRecord> {

@@ -3,6 +3,7 @@
 // the read routes through indexes, so their cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
+import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
@@ -146,13 +147,6 @@ export interface TradeFilter {
   exchangeEventId?: string;
 }
 
-/** What the chain did with a fill: the transactions that carried it, and the outcome's transaction and reason. */
-export interface FillOnChain {
-  attempts: string[];
-  lastAttemptAt?: number;
-  txHash?: string;
-  failureReason?: string;
-}
 
 /** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
 export interface RefundQuery {

@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import { LocalChain, type ChainSink, type SettlementChain } from '../chain/settlement-chain.js';
+import type { ChainSink, SettlementChain } from '../chain/settlement-chain.js';
 import { ChainSubmitter } from '../chain/chain-submitter.js';
 import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
@@ -37,7 +37,6 @@ export interface TradingDeps {
     | 'snapshotEveryCommands'
     | 'snapshotEveryMs'
     | 'killAfterCommitOf'
-    | 'chainConfirmationDelayMs'
     | 'chainSubmit'
   >;
   store: TradingStore;
@@ -46,8 +45,8 @@ export interface TradingDeps {
   now: () => number;
   /** The catalogue's markets: types and labels, and which are closed in play. */
   catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'applyCommitted'>;
-  /** The settlement chain, given where to report and the live engine; default the local chain. */
-  createChain?: (sink: ChainSink, engine: () => Engine) => SettlementChain;
+  /** Builds the settlement chain (server.ts chooses it), given where to report and the live engine. */
+  createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
   archiveDir: string;
   expirySweepMs?: number;
@@ -128,7 +127,7 @@ export class TradingService {
       attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: deps.now(), fillHashes, txHash }, `chain transaction ${txHash}`),
       tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: deps.now(), toBlock, ...events }, `token events up to block ${toBlock}`),
     };
-    return deps.createChain?.(sink, () => this.engine) ?? new LocalChain(deps.config.chainConfirmationDelayMs, deps.now, sink);
+    return deps.createChain(sink, () => this.engine);
   }
 
   /** The live engine: read its state through its accessors only. */
