@@ -2,7 +2,7 @@
 // uncaught page error collected so a test can fail on them, and screenshots saved under test-output/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { WEB_BUILD_DIR } from '../../src/api/web-page.js';
 
@@ -42,6 +42,8 @@ export function ensureWebBuild(): void {
   const deadline = Date.now() + 180_000;
   while (!isFresh(index)) {
     try {
+      // The lock's parent may not exist yet in a checkout that never built; only the lock itself must be exclusive.
+      mkdirSync(dirname(lock), { recursive: true });
       mkdirSync(lock, { recursive: false });
     } catch {
       if (Date.now() > deadline) throw new Error(`waited 180 s for another build of the page (remove ${lock} if stale)`);
