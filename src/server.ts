@@ -151,7 +151,7 @@ async function startOnStorage(
     throw err;
   }
   log.info({ ...rebuilt, rebuildMs: Math.round(performance.now() - rebuildStarted) }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  const settled = settleReportedMarkets(catalogue, trading.readModels.marketReports());
+  const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue());
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */

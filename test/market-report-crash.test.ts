@@ -156,7 +156,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
   }, 60_000);
 });
 
-describe('the engine refuses another outcome', () => {
+describe('reports in the engine', () => {
   let ex: TestExchange;
   beforeAll(async () => {
     ex = await startTestExchange({ demo: true });
@@ -171,5 +171,17 @@ describe('the engine refuses another outcome', () => {
     // The same outcome again changes nothing and is accepted.
     await ex.ctx.trading.marketsReported([{ marketHash: market, outcome: 1 }]);
     expect(ex.ctx.catalogue.getMarket(market)).toMatchObject({ status: 'SETTLED', outcome: 1 });
+  });
+
+  it('settles at start-up a catalogue left behind a journaled report by an older version', async () => {
+    const active = await ex.get('/markets/active?pageSize=100&type=52');
+    const market: string = active.body.data.markets.find((m: { liveEnabled: boolean }) => !m.liveEnabled).marketHash;
+    await ex.ctx.trading.marketsReported([{ marketHash: market, outcome: 2 }], { teamOneScore: 0, teamTwoScore: 1 });
+    // What the former second write could leave after a crash: the report journaled, the catalogue still ACTIVE.
+    ex.ctx.db.prepare("UPDATE markets SET status = 'ACTIVE', outcome = NULL, reported_date = NULL WHERE market_hash = ?").run(market);
+    expect(ex.ctx.trading.readModels.reportsBehindCatalogue().map((r) => r.marketHash)).toEqual([market]);
+    ex = await ex.restart();
+    expect((await ex.get(`/markets/find?marketHashes=${market}`)).body.data[0]).toMatchObject({ status: 'SETTLED', outcome: 2, teamOneScore: 0, teamTwoScore: 1 });
+    expect(ex.ctx.trading.readModels.reportsBehindCatalogue()).toEqual([]);
   });
 });

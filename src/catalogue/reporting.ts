@@ -82,8 +82,9 @@ export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], fi
 }
 
 /**
- * Start-up: every market the engine journaled as reported is SETTLED in the catalogue with that result, so a crash
- * between the engine's report and the catalogue's write cannot leave a paid market listed as open.
+ * Start-up, for data dirs written before the catalogue's status was part of the journal's commit: every market the
+ * engine journaled as reported is SETTLED in the catalogue with that result (a crash between the two writes of that
+ * time could leave a paid market listed as open).
  */
 export function settleReportedMarkets(
   catalogue: Catalogue,

@@ -13,6 +13,7 @@ import { MarketBook } from './book.js';
 import { Position, positionTrade, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
+import { packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
 import { splitSettlementCredit } from './settlement-credit.js';
 import type { Change, OrderState } from './changes.js';
@@ -86,7 +87,8 @@ type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][
 export interface EngineSnapshot {
   version: number;
   ledger: WalletsState;
-  orders: OrderData[];
+  /** Packed (see order-pack.ts); an array of order objects in snapshots written before. */
+  orders: PackedOrders | OrderData[];
   pendingFills: FillRecord[];
   recentFills: [string, string][];
   fillCount: number;
@@ -207,11 +209,10 @@ export class Engine {
    * indexes) are rebuilt on restore, so only the facts are written.
    */
   snapshot(): EngineSnapshot {
-    const orderData = (o: Order) => ({ ...o, pendingFills: [...o.pendingFills] });
     return {
       version: SNAPSHOT_VERSION,
       ledger: this.wallets.exportState(),
-      orders: [...this.orders.values()].map(orderData),
+      orders: packOrders(this.orders.values()),
       pendingFills: [...this.pendingFillRecords.values()].map(copyFill),
       recentFills: [...this.recentFillSalts],
       fillCount: this.fillCount,
@@ -245,10 +246,10 @@ export class Engine {
     const e = new Engine(params);
     const self = e as unknown as Record<string, unknown>;
     self.wallets = params.walletsOnChain ? ChainWallets.fromState(snap.ledger) : LocalLedger.fromState(snap.ledger);
-    for (const data of snap.orders) {
-      const o: Order = { ...data, pendingFills: new Map(data.pendingFills) };
-      e.orders.set(o.orderHash, o);
-    }
+    const orders = Array.isArray(snap.orders)
+      ? snap.orders.map((data): Order => ({ ...data, pendingFills: new Map(data.pendingFills) }))
+      : unpackOrders(snap.orders);
+    for (const o of orders) e.orders.set(o.orderHash, o);
     // Posting order rebuilds the open-order indexes' order; each book side is sorted once.
     const sides = new Map<string, Order[]>();
     for (const o of [...e.orders.values()].sort((a, b) => a.seq - b.seq)) {

@@ -1,4 +1,5 @@
-// The read model behind GET /trades/consolidated: one row per entry with its filter and sort values, so a listing
+// The read model behind GET /trades/consolidated: one row per listed entry (its fill executed or failed on chain)
+// with its filter and sort values, so a listing
 // counts, sorts and pages in SQL (through the bettor index) and renders only its page. Rows are rewritten from a
 // fill's trades, inside the journal's transaction, whenever a change record touches one of them.
 import type { Db } from './db.js';
@@ -86,6 +87,9 @@ export class ConsolidatedEntries {
   private rewriteFill(fillHash: string): void {
     for (const g of new TradeIndex(this.tradesOfFill(fillHash)).groups()) {
       const f = entryFigures(g);
+      // Fills waiting on the chain are not listed: their entries are written once the chain has spoken, so a
+      // listing's count and page read the bettor index alone.
+      if (f.status === 'PENDING') continue;
       this.upsert.run({
         fill_hash: fillHash,
         bettor: f.first.bettor.toLowerCase(),
@@ -110,9 +114,9 @@ export class ConsolidatedEntries {
     }
   }
 
-  /** Matching entries (never PENDING), sorted by one field with creation order breaking ties, one page, and the count. */
+  /** Matching entries, sorted by one field with creation order breaking ties, one page, and the count. */
   page(q: EntryQuery, sortBy: SqlSortField, ascending: boolean, offset: number, limit: number): { keys: EntryKey[]; count: number } {
-    const where = ["status <> 'PENDING'", 'settled = ?'];
+    const where = ['settled = ?'];
     const args: (string | number)[] = [q.settled ? 1 : 0];
     if (q.bettor !== undefined) {
       where.push('bettor = ?');

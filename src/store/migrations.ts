@@ -220,7 +220,8 @@ MIGRATIONS.push({
   version: 8,
   name: 'consolidated entries',
   sql: `
-    -- One row per consolidated entry (fill, bettor, market; quarter-line parents too) with the figures it is
+    -- One row per listed consolidated entry (fill, bettor, market; quarter-line parents too; not while the fill is
+    -- pending on chain) with the figures it is
     -- filtered and sorted on, rewritten from the fill's trades whenever one of them changes. Amount columns are
     -- sortable text (sign letter and fixed-width digits), exact for any bigint.
     CREATE TABLE rm_consolidated (
@@ -261,5 +262,14 @@ MIGRATIONS.push({
     CREATE INDEX rm_trades_unpaid_on_chain ON rm_trades (market_hash, bettor) WHERE settled = 1 AND settle_tx_hash IS NULL;
     ALTER TABLE rm_refunds ADD COLUMN chain_tx_hash TEXT;
     CREATE INDEX rm_refunds_unpaid_on_chain ON rm_refunds (id) WHERE chain_tx_hash IS NULL;
+  `,
+});
+
+MIGRATIONS.push({
+  version: 10,
+  name: 'consolidated entries: listed ones only',
+  sql: `
+    -- Entries of fills still pending on chain are no longer kept (they are written once the chain has spoken).
+    DELETE FROM rm_consolidated WHERE status = 'PENDING';
   `,
 });

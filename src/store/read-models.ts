@@ -229,7 +229,9 @@ export class TradingReadModels {
       refundGroupCount: p(`${MATCHING_REFUNDS} SELECT COUNT(*) AS n FROM (SELECT 1 FROM matching GROUP BY market_hash, lower(base_token))`),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
-      reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
+      // Reports the catalogue does not show yet: only a data dir from before its status was written with the journal.
+      reportsBehind: p(`SELECT r.* FROM rm_market_reports r JOIN markets m ON m.market_hash = r.market_hash
+        WHERE m.status <> 'SETTLED' ORDER BY r.reported_at, r.market_hash`),
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
@@ -489,9 +491,12 @@ export class TradingReadModels {
     return row ? BigInt(row.total) : 0n;
   }
 
-  /** Every market result the engine journaled, oldest first. */
-  marketReports(): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
-    const rows = this.s.reports!.all() as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
+  /**
+   * Market results the engine journaled that the catalogue does not show as SETTLED, oldest first. The catalogue's
+   * status is written in the journal's transaction, so this is empty except in a data dir written before that.
+   */
+  reportsBehindCatalogue(): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
+    const rows = this.s.reportsBehind!.all() as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
     return rows.map((r) => ({
       marketHash: r.market_hash,
       outcome: r.outcome as Outcome,
