@@ -616,10 +616,21 @@ export class Engine {
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
     if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
     const order: Order = {
-      ...n,
+      orderHash: n.orderHash,
+      marketHash: n.marketHash,
       exchangeEventId: market.exchangeEventId,
+      maker: n.maker,
+      baseToken: n.baseToken,
+      executor: n.executor,
+      totalBetSize: n.totalBetSize,
+      percentageOdds: n.percentageOdds,
       fillAmount: 0n,
       pendingFillAmount: 0n,
+      expiry: n.expiry,
+      apiExpiry: n.apiExpiry,
+      salt: n.salt,
+      isMakerBettingOutcomeOne: n.isMakerBettingOutcomeOne,
+      signature: n.signature,
       status: 'ACTIVE',
       seq: ++this.seq,
       createdAt: at,
