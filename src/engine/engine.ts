@@ -3,8 +3,7 @@
 // journal rebuilds exactly the same state. A command either applies whole or throws DomainError and changes nothing.
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the engine's fields, which hold only what trading needs (settled trades and paid fills leave memory).
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { keccakText } from '../protocol/keccak.js';
 import { LocalLedger } from '../chain/local-ledger.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
@@ -13,7 +12,7 @@ import { Position } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { DomainError } from './errors.js';
 import { splitSettlementCredit } from './settlement-credit.js';
-import type { Change, OrderState } from './changes.js';
+import type { Change, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
   AccountRestriction,
   BalanceView,
@@ -54,7 +53,6 @@ const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount :
 const DEFAULT_RECENT_FILL_WINDOW = 100_000;
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
-const hashText = (text: string) => '0x' + bytesToHex(keccak_256(utf8ToBytes(text)));
 
 /** What one applied command produced. */
 export interface Applied<R extends CommandResult = CommandResult> {
@@ -71,7 +69,10 @@ export interface LedgerView {
   readonly minted: bigint;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const NONE = { kind: 'none' } as const;
+/** Outside a command nothing may be emitted: this array is frozen, so a stray emit throws. */
+const NO_CHANGES = Object.freeze([]) as unknown as Change[];
 const SNAPSHOT_VERSION = 2;
 
 type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
@@ -133,6 +134,50 @@ const copyFill = (f: FillRecord): FillRecord => ({
   ...(f.attempts ? { attempts: [...f.attempts] } : {}),
 });
 
+function tradeOf(f: TradeFacts): Trade {
+  const trade: Trade = {
+    id: f.id,
+    fillHash: f.fillHash,
+    orderHash: f.orderHash,
+    marketHash: f.marketHash,
+    exchangeEventId: f.exchangeEventId,
+    baseToken: f.baseToken,
+    bettor: f.bettor,
+    counterparty: f.counterparty,
+    maker: f.maker,
+    bettingOutcomeOne: f.bettingOutcomeOne,
+    stake: f.stake,
+    counterStake: f.counterStake,
+    odds: f.odds,
+    status: 'PENDING',
+    betTime: f.betTime,
+    updatedAt: f.betTime,
+    affiliate: f.affiliate,
+    settled: false,
+  };
+  if (f.quarterLineParentMarketHash !== undefined) trade.quarterLineParentMarketHash = f.quarterLineParentMarketHash;
+  return trade;
+}
+
+const factsOf = (o: Order): OrderFacts =>
+  Object.freeze({
+    orderHash: o.orderHash,
+    marketHash: o.marketHash,
+    exchangeEventId: o.exchangeEventId,
+    maker: o.maker,
+    baseToken: o.baseToken,
+    executor: o.executor,
+    totalBetSize: o.totalBetSize,
+    percentageOdds: o.percentageOdds,
+    expiry: o.expiry,
+    apiExpiry: o.apiExpiry,
+    salt: o.salt,
+    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+    signature: o.signature,
+    seq: o.seq,
+    createdAt: o.createdAt,
+  });
+
 const stateOf = (o: Order): OrderState =>
   Object.freeze({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
 
@@ -181,9 +226,14 @@ export class Engine {
   /** Last block whose token events were applied (chain adapters resume after it); -1 before any. */
   private chainBlock = -1;
   private seq = 0;
-  private changes: Change[] = [];
-  /** Accounts whose balance, escrow or exposure the current command touched. */
-  private touched = new Set<string>();
+  /** The current command's change records (a fresh array per command: the caller keeps it). */
+  private changes: Change[] = NO_CHANGES;
+  /** Accounts whose balance, escrow or exposure the current command touched (one set, cleared per command). */
+  private readonly touched = new Set<string>();
+  /** Scratch maps of confirmFill, cleared per use. */
+  private readonly owedScratch = new Map<string, bigint>();
+  private readonly partiesScratch = new Map<string, Trade>();
+  private readonly seenScratch = new Set<string>();
 
   constructor(private readonly params: EngineParams) {}
 
@@ -271,15 +321,24 @@ export class Engine {
 
   /** Applies one command. Throws DomainError (no state changed) or returns its result and change records. */
   apply<C extends Command>(cmd: C): Applied<ResultOf<C>> {
-    this.changes = [];
-    this.touched = new Set();
+    const changes: Change[] = [];
+    this.changes = changes;
     try {
       const result = this.dispatch(cmd) as ResultOf<C>;
-      for (const address of this.touched) this.emit({ type: 'balanceChanged', address, ...this.balances(address) });
-      return { result, changes: this.changes };
+      for (const address of this.touched) {
+        this.emit({
+          type: 'balanceChanged',
+          address,
+          balance: this.ledgerState.balanceOf(address),
+          escrowed: this.ledgerState.escrowOf(address),
+          openExposure: this.exposureOf(address),
+          pendingTakerStake: this.pendingTakerStakeOf(address),
+        });
+      }
+      return { result, changes };
     } finally {
-      this.changes = [];
-      this.touched = new Set();
+      this.changes = NO_CHANGES;
+      this.touched.clear();
     }
   }
 
@@ -604,8 +663,10 @@ export class Engine {
     const expired = orders.find((o) => isExpired(o, at));
     if (expired) throw new DomainError('ORDER_EXPIRED', `order ${expired.orderHash} is past its expiry`);
     this.forgetExpiredClosedOrders(at);
-    const marketByHash = new Map(markets.map((m) => [m.marketHash, m]));
-    return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketByHash.get(n.marketHash), at) }));
+    // One market (the common case) needs no index.
+    const marketByHash = markets.length > 1 ? new Map(markets.map((m) => [m.marketHash, m])) : undefined;
+    const marketOf = (hash: string) => (marketByHash ? marketByHash.get(hash) : markets[0]?.marketHash === hash ? markets[0] : undefined);
+    return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketOf(n.marketHash), at) }));
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
@@ -642,8 +703,7 @@ export class Engine {
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
     this.expiries.push(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
     this.addTo(this.exposure, order.maker, order.totalBetSize);
-    const { pendingFills: _pending, fillAmount: _f, pendingFillAmount: _p, status: _s, updatedAt: _u, ...facts } = order;
-    this.emit({ type: 'orderAdded', order: Object.freeze(facts), state: stateOf(order) });
+    this.emit({ type: 'orderAdded', order: factsOf(order), state: stateOf(order) });
     this.touched.add(order.maker);
     return 'OK';
   }
@@ -684,7 +744,8 @@ export class Engine {
       const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
       // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
       if (makerStake === 0n) break;
-      matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
+      // Frozen: the record and the change record share it.
+      matches.push(Object.freeze({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds }));
       remaining -= takerStake;
       if (remaining === 0n) break;
     }
@@ -718,7 +779,7 @@ export class Engine {
       marketHash: market.marketHash,
       acceptedAt: at,
       totalTakerStake,
-      matches: Object.freeze(matches.map((m) => Object.freeze({ ...m }))),
+      matches: Object.freeze(matches.slice()),
     });
     for (const m of matches) {
       const o = this.orders.get(m.orderHash)!;
@@ -743,54 +804,54 @@ export class Engine {
 
   /** A matched pair yields a maker and a taker trade; on a quarter line, one pair per leg at half stake each. */
   private recordTrades(record: FillRecord, o: Order, m: FillRecord['matches'][number], market: MarketRef, at: number): void {
-    const legs = market.legs
-      ? splitQuarterLine(market.legs, m.makerStake, m.takerStake)
-      : [{ marketHash: market.marketHash, makerStake: m.makerStake, takerStake: m.takerStake }];
-    for (const leg of legs) {
-      const common = {
-        fillHash: record.fillHash,
-        orderHash: o.orderHash,
-        marketHash: leg.marketHash,
-        ...(market.legs ? { quarterLineParentMarketHash: market.marketHash } : {}),
-        exchangeEventId: market.exchangeEventId,
-        baseToken: o.baseToken,
-        status: 'PENDING' as const,
-        betTime: at,
-        updatedAt: at,
-        affiliate: this.params.affiliate,
-        settled: false,
-      };
-      const makerTrade: Trade = {
-        ...common,
-        id: String(++this.tradeCount),
-        bettor: o.maker,
-        counterparty: record.taker,
-        maker: true,
-        bettingOutcomeOne: o.isMakerBettingOutcomeOne,
-        stake: leg.makerStake,
-        counterStake: leg.takerStake,
-        odds: o.percentageOdds,
-      };
-      this.addTrade(record, makerTrade);
-      const takerTrade: Trade = {
-        ...common,
-        id: String(++this.tradeCount),
-        bettor: record.taker,
-        counterparty: o.maker,
-        maker: false,
-        bettingOutcomeOne: record.isTakerBettingOutcomeOne,
-        stake: leg.takerStake,
-        counterStake: leg.makerStake,
-        odds: ODDS_SCALE - o.percentageOdds,
-      };
-      this.addTrade(record, takerTrade);
+    if (!market.legs) {
+      this.recordPair(record, o, market, market.marketHash, undefined, m.makerStake, m.takerStake, at);
+      return;
+    }
+    for (const leg of splitQuarterLine(market.legs, m.makerStake, m.takerStake)) {
+      this.recordPair(record, o, market, leg.marketHash, market.marketHash, leg.makerStake, leg.takerStake, at);
     }
   }
 
-  private addTrade(record: FillRecord, trade: Trade): void {
-    record.trades.push(trade);
-    const { status: _s, updatedAt: _u, settled: _d, ...facts } = trade;
-    this.emit({ type: 'tradeRecorded', trade: Object.freeze(facts) });
+  private recordPair(
+    record: FillRecord,
+    o: Order,
+    market: MarketRef,
+    marketHash: string,
+    parentMarketHash: string | undefined,
+    makerStake: bigint,
+    takerStake: bigint,
+    at: number,
+  ): void {
+    const side = (maker: boolean): TradeFacts => {
+      const facts: Mutable<TradeFacts> = {
+        id: String(++this.tradeCount),
+        fillHash: record.fillHash,
+        orderHash: o.orderHash,
+        marketHash,
+        exchangeEventId: market.exchangeEventId,
+        baseToken: o.baseToken,
+        bettor: maker ? o.maker : record.taker,
+        counterparty: maker ? record.taker : o.maker,
+        maker,
+        bettingOutcomeOne: maker ? o.isMakerBettingOutcomeOne : record.isTakerBettingOutcomeOne,
+        stake: maker ? makerStake : takerStake,
+        counterStake: maker ? takerStake : makerStake,
+        odds: maker ? o.percentageOdds : ODDS_SCALE - o.percentageOdds,
+        betTime: at,
+        affiliate: this.params.affiliate,
+      };
+      if (parentMarketHash !== undefined) facts.quarterLineParentMarketHash = parentMarketHash;
+      return Object.freeze(facts);
+    };
+    this.addTrade(record, side(true));
+    this.addTrade(record, side(false));
+  }
+
+  /** The trade's facts go out as they are (frozen); the engine's trade adds the fields that change. */
+  private addTrade(record: FillRecord, facts: TradeFacts): void {
+    record.trades.push(tradeOf(facts));
+    this.emit({ type: 'tradeRecorded', trade: facts });
   }
 
   /** The chain carried these pending fills in transaction `txHash` (it may be retried in another). */
@@ -811,9 +872,13 @@ export class Engine {
   private confirmFill(fillHash: string, at: number, chain?: ChainExecution): void {
     const record = this.pendingFillRecords.get(fillHash);
     if (!record) return;
-    const owed = new Map<string, bigint>([[record.taker, record.totalTakerStake]]);
+    const owed = this.owedScratch;
+    owed.clear();
+    owed.set(record.taker, record.totalTakerStake);
     for (const m of record.matches) this.addTo(owed, m.maker, m.makerStake);
-    const funded = chain ? chain.executed : [...owed].every(([address, amount]) => this.ledgerState.balanceOf(address) >= amount);
+    let funded = true;
+    if (chain) funded = chain.executed;
+    else for (const [address, amount] of owed) if (this.ledgerState.balanceOf(address) < amount) funded = false;
     record.status = funded ? 'SUCCESS' : 'FAILED';
     if (chain?.txHash !== undefined) record.txHash = chain.txHash;
     if (chain?.reason !== undefined) record.failureReason = chain.reason;
@@ -848,7 +913,8 @@ export class Engine {
       });
     }
     this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
-    const parties = new Map<string, Trade>();
+    const parties = this.partiesScratch;
+    parties.clear();
     for (const t of record.trades) {
       t.status = record.status;
       t.updatedAt = at;
@@ -916,11 +982,12 @@ export class Engine {
 
   private cancelOrders(maker: string, orderHashes: string[], at: number): CancelResult {
     const result: CancelResult = { cancelledCount: 0, orders: [], notCancelled: [] };
-    const seen = new Set<string>();
+    const seen = this.seenScratch;
+    seen.clear();
     for (const hash of orderHashes) {
       const o = this.orders.get(hash);
       if (seen.has(hash)) continue;
-      seen.add(hash);
+      if (orderHashes.length > 1) seen.add(hash);
       if (!o || o.maker !== maker) {
         result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
       } else if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) {
@@ -1049,7 +1116,7 @@ export class Engine {
         payout: payouts[i]!,
         credit: credits[i]!,
         settleDate: at,
-        settleTxHash: hashText(`settle:${t.marketHash}:${t.fillHash}`),
+        settleTxHash: keccakText(`settle:${t.marketHash}:${t.fillHash}`),
       });
     });
     this.ledgerState.release(bettor, marketHash, stakes - refunded, total - refunded);
