@@ -40,7 +40,7 @@ const at = fc.nat();
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('faucet' as const), at, address: addr, amount: wei }),
   fc.record({ kind: fc.constant('transfer' as const), at, from: addr, to: addr, amount: wei }),
-  fc.record({ kind: fc.constant('postOrders' as const), at, orders: fc.array(order, { maxLength: 3 }), markets: fc.constant([market]) }),
+  fc.record({ kind: fc.constant('postOrders' as const), at, orders: fc.array(order, { maxLength: 3 }), markets: fc.constant([market]).map((m) => [...m]) }),
   fc.record(
     {
       kind: fc.constant('fill' as const),
