@@ -119,12 +119,14 @@ describe('capital-efficiency refunds', () => {
       expect(await listing(maker.address, `&maker=true&baseToken=${ex.ctx.config.baseTokenAddress.toLowerCase()}`)).toEqual({ results: [makerGroup], count: 1 });
       expect(await listing(maker.address, `&maker=true&baseToken=0x${'1'.repeat(40)}`)).toEqual({ results: [], count: 0 });
 
-      // Realtime: the last ce_refunds publication per bettor carries the group as the descending listing shows it,
-      // its total named totalRefunded.
+      // Realtime: each ce_refunds publication carries only the new events of the group with its running total
+      // (named totalRefunded); newest publication first, their events are the descending listing's.
       for (const [bettor, isMaker] of [[maker.address, true], [taker.address, false]] as const) {
-        const last = published.filter((p) => p.bettor === bettor).at(-1)!;
-        const rest = (await refunds(`bettor=${bettor}&marketHash=${market}&sortAsc=false&page=0&perPage=10&maker=${isMaker}`)).body.data.results;
-        expect(last.groups).toEqual(rest.map(asPublished));
+        const groups = published.filter((p) => p.bettor === bettor).flatMap((p) => p.groups).filter((g) => g.marketHash === market);
+        const [rest] = (await refunds(`bettor=${bettor}&marketHash=${market}&sortAsc=false&page=0&perPage=10&maker=${isMaker}`)).body.data.results;
+        expect(groups.map((g) => g.events.length)).toEqual([1, 1]);
+        expect(groups.reverse().flatMap((g) => g.events)).toEqual(rest.events);
+        expect(groups[0]).toEqual({ ...asPublished(rest), events: [rest.events[0]] });
       }
 
       // Trades in the market show that refunds were paid.

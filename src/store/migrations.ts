@@ -199,3 +199,19 @@ MIGRATIONS.push({
     ALTER TABLE rm_fills ADD COLUMN failure_reason TEXT;
   `,
 });
+
+MIGRATIONS.push({
+  version: 7,
+  name: 'refund totals',
+  sql: `
+    -- Running total of capital-efficiency refunds per bettor, market and token (wei, decimal text), so a ce_refunds
+    -- publication carries the group total without reading the group's whole history. Filled from rm_refunds at start.
+    CREATE TABLE rm_refund_totals (
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      market_hash TEXT NOT NULL,
+      base_token TEXT NOT NULL COLLATE NOCASE,
+      total TEXT NOT NULL,
+      PRIMARY KEY (bettor, market_hash, base_token)
+    );
+  `,
+});

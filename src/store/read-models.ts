@@ -194,7 +194,10 @@ export class TradingReadModels {
       tradesOfBettorFills: p(`SELECT * FROM rm_trades WHERE bettor = ? AND fill_hash IN
         (SELECT fill_hash FROM rm_trades WHERE bettor = ? AND settled = ?) ORDER BY id`),
       hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
-      refundCount: p('SELECT COUNT(*) AS n FROM rm_refunds WHERE bettor = ? AND market_hash = ?'),
+      refundBefore: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? AND id < ? LIMIT 1'),
+      refundTotal: p('SELECT total FROM rm_refund_totals WHERE bettor = ? AND market_hash = ? AND base_token = ?'),
+      putRefundTotal: p(`INSERT INTO rm_refund_totals (bettor, market_hash, base_token, total) VALUES (?, ?, ?, ?)
+        ON CONFLICT(bettor, market_hash, base_token) DO UPDATE SET total = excluded.total`),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allRefunds: p('SELECT * FROM rm_refunds ORDER BY id'),
@@ -206,6 +209,26 @@ export class TradingReadModels {
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
     }
+    this.fillRefundTotals();
+  }
+
+  /** A data dir from before the totals table: sum its refunds once (in bigint: SQL integers could overflow). */
+  private fillRefundTotals(): void {
+    const hasTotals = this.db.prepare('SELECT 1 FROM rm_refund_totals LIMIT 1').get() !== undefined;
+    const hasRefunds = this.db.prepare('SELECT 1 FROM rm_refunds LIMIT 1').get() !== undefined;
+    if (hasTotals || !hasRefunds) return;
+    // In chunks: a connection cannot write while it iterates, and the whole table need not sit in memory at once.
+    const chunk = this.db.prepare('SELECT * FROM rm_refunds WHERE id > ? ORDER BY id LIMIT 10000');
+    this.db.transaction(() => {
+      for (let rows = chunk.all(0) as RefundRow[]; rows.length > 0; rows = chunk.all(rows.at(-1)!.id) as RefundRow[]) {
+        for (const r of rows) this.addRefund(refundOf(r));
+      }
+    })();
+  }
+
+  private addRefund(r: RefundPaid): void {
+    const total = this.refundTotal(r.bettor, r.marketHash, r.baseToken) + r.amount;
+    this.s.putRefundTotal!.run(r.bettor, r.marketHash, r.baseToken, total.toString());
   }
 
   /** The last journal seq whose changes are in the read models. */
@@ -293,6 +316,7 @@ export class TradingReadModels {
         case 'refundPaid': {
           const r = c.refund;
           s.insertRefund!.run(r.id, r.marketHash, r.baseToken, r.bettor, r.maker ? 1 : 0, r.fillOrderHash, r.amount.toString(), r.createdAt);
+          this.addRefund(r);
           break;
         }
         case 'marketReported':
@@ -411,8 +435,15 @@ export class TradingReadModels {
     return this.s.hasRefunds!.get(bettor, marketHash) !== undefined;
   }
 
-  refundCount(marketHash: string, bettor: string): number {
-    return (this.s.refundCount!.get(bettor, marketHash) as { n: number }).n;
+  /** The bettor received a refund in this market before the one with this id (refund ids grow). */
+  hasRefundBefore(marketHash: string, bettor: string, id: number): boolean {
+    return this.s.refundBefore!.get(bettor, marketHash, id) !== undefined;
+  }
+
+  /** All refunds the bettor received in this market and token, in wei. */
+  refundTotal(bettor: string, marketHash: string, baseToken: string): bigint {
+    const row = this.s.refundTotal!.get(bettor, marketHash, baseToken) as { total: string } | undefined;
+    return row ? BigInt(row.total) : 0n;
   }
 
   /** Every market result the engine journaled, oldest first. */

@@ -77,29 +77,33 @@ export type ChannelRefundGroup = {
   events: Record<string, unknown>[];
 };
 
-const toChannelGroup = (g: RefundGroup): ChannelRefundGroup => ({
-  marketHash: g.marketHash,
-  baseToken: g.baseToken,
-  totalRefunded: g.totalRefundedBetTimeValue,
-  events: g.events,
-});
-
 /**
- * Publications after a commit: for each bettor paid refunds, their groups (all of each group's events, maker and
- * taker alike, newest first) on the markets of those refunds.
+ * Publications after a commit: for each bettor paid refunds, one group per market and token with only the events of
+ * this commit (newest first) and the group's running total. A group's history is never re-sent, so a publication's
+ * size does not grow with the bettor's past refunds; a client that needs the whole group reads the REST listing.
  */
 export function changedRefundGroups(
-  readModels: TradingReadModels,
+  readModels: Pick<TradingReadModels, 'refundTotal'>,
   paid: readonly RefundEvent[],
   decimals: number,
 ): { bettor: string; groups: ChannelRefundGroup[] }[] {
-  const markets = new Map<string, Set<string>>();
-  for (const r of paid) markets.set(r.bettor, (markets.get(r.bettor) ?? new Set<string>()).add(r.marketHash));
-  // Only the touched markets are read: a bettor's refunds elsewhere must not make each confirmation dearer.
-  return [...markets].map(([bettor, touched]) => ({
+  const byBettor = new Map<string, Map<string, RefundEvent[]>>();
+  for (const r of paid) {
+    const groups = byBettor.get(r.bettor) ?? new Map<string, RefundEvent[]>();
+    byBettor.set(r.bettor, groups);
+    const key = `${r.marketHash}|${lower(r.baseToken)}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...byBettor].map(([bettor, groups]) => ({
     bettor,
-    groups: refundGroups([...touched].flatMap((m) => readModels.refundsOfIn(bettor, m)), { bettor }, decimals, false).map(
-      toChannelGroup,
-    ),
+    groups: [...groups.values()].map((events) => events.sort((a, b) => byTime(b, a))).sort((a, b) => byTime(b[0]!, a[0]!)).map((events) => {
+      const { marketHash, baseToken } = events[0]!;
+      return {
+        marketHash,
+        baseToken,
+        totalRefunded: toHumanNumber(readModels.refundTotal(bettor, marketHash, baseToken), decimals),
+        events: events.map((e) => refundEventToRest(e, decimals)),
+      };
+    }),
   }));
 }

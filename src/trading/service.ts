@@ -351,14 +351,15 @@ export class TradingService {
 
   /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */
   private firstRefunds(refunds: readonly RefundPaid[]): { bettor: string; marketHash: string }[] {
-    const paid = new Map<string, { bettor: string; marketHash: string; n: number }>();
+    const earliest = new Map<string, RefundPaid>();
     for (const r of refunds) {
       const key = `${r.bettor}|${r.marketHash}`;
-      const entry = paid.get(key) ?? { bettor: r.bettor, marketHash: r.marketHash, n: 0 };
-      entry.n++;
-      paid.set(key, entry);
+      const seen = earliest.get(key);
+      if (!seen || r.id < seen.id) earliest.set(key, r);
     }
-    return [...paid.values()].filter((p) => this.readModels.refundCount(p.marketHash, p.bettor) === p.n);
+    return [...earliest.values()]
+      .filter((r) => !this.readModels.hasRefundBefore(r.marketHash, r.bettor, r.id))
+      .map((r) => ({ bettor: r.bettor, marketHash: r.marketHash }));
   }
 
   private sweepExpired(): void {
