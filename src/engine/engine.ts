@@ -624,7 +624,7 @@ export class Engine {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     if (!side) return undefined;
     for (const o of side) {
-      if (!isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
+      if (o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
     }
     return undefined;
   }
@@ -712,7 +712,7 @@ export class Engine {
   private highestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at: number): bigint | undefined {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     for (const o of side?.worstFirst() ?? []) {
-      if (!isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
+      if (o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
     }
     return undefined;
   }
@@ -734,7 +734,8 @@ export class Engine {
     let remaining = cmd.stakeWei;
     let sawLiquidity = false;
     for (const o of side) {
-      if (o.maker === taker || isExpired(o, at)) continue;
+      // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
+      if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
       const takerSpace = fillableTakerSpace(o);
       if (takerSpace === 0n) continue;
       sawLiquidity = true;
