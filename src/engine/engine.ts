@@ -486,6 +486,7 @@ export class Engine {
       trades: this.tradeCount,
       refunds: this.refundCount,
       heartbeats: this.heartbeats.size,
+      queuedExpiries: this.expiries.size,
       restrictions: this.restrictions.size,
       reported: this.reported.size,
       minted: this.ledgerState.minted.toString(),
@@ -723,7 +724,7 @@ export class Engine {
     this.orders.set(order.orderHash, order);
     this.indexOpen(order);
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
-    this.expiries.push(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
+    this.queueExpiry(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
     this.addTo(this.exposure, order.maker, order.totalBetSize);
     this.emit({ type: 'orderAdded', order: factsOf(order), state: stateOf(order) });
     this.touched.add(order.maker);
@@ -1043,9 +1044,19 @@ export class Engine {
     }
     const hb: Heartbeat = { requestor, timeoutSeconds, expiresAt: at + timeoutSeconds * 1000 };
     this.heartbeats.set(requestor, hb);
-    this.expiries.push(hb.expiresAt, `hb:${requestor}`);
+    this.queueExpiry(hb.expiresAt, `hb:${requestor}`);
     this.emit({ type: 'heartbeatSet', ...hb });
     return { ...hb };
+  }
+
+  /**
+   * Queues an expiry. Closed orders and replaced heartbeats leave stale entries behind; once they could outnumber
+   * the live ones, they are dropped in one pass, so the queue grows with open orders, not with history. Depends only
+   * on engine state, so a restored engine drops them at the same command as the live one.
+   */
+  private queueExpiry(at: number, key: string): void {
+    this.expiries.push(at, key);
+    if (this.expiries.size > 2 * (this.orders.size + this.heartbeats.size) + 1024) this.expiries.retain((e) => this.isLive(e));
   }
 
   /** Whether a queued expiry still means something (its order is open, its heartbeat unchanged). */
