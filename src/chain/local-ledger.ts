@@ -6,6 +6,8 @@ const MAX_UINT256 = (1n << 256n) - 1n;
 export class LocalLedger {
   private readonly balances = new Map<string, bigint>();
   private readonly escrow = new Map<string, Map<string, bigint>>();
+  /** Each address's escrow over all markets, kept with every change: a balance record reads it per command. */
+  private readonly escrowTotals = new Map<string, bigint>();
   /** Allowances for the transfer proxy, tracked only when balances live on a chain (absent: unlimited). */
   private readonly allowances = new Map<string, bigint>();
   /** Everything ever minted: the sum of all balances and escrow always equals it. */
@@ -16,9 +18,7 @@ export class LocalLedger {
   }
 
   escrowOf(address: string): bigint {
-    let total = 0n;
-    for (const amount of this.escrow.get(address)?.values() ?? []) total += amount;
-    return total;
+    return this.escrowTotals.get(address) ?? 0n;
   }
 
   escrowIn(address: string, marketHash: string): bigint {
@@ -90,6 +90,9 @@ export class LocalLedger {
     if (next < 0n) throw new Error(`ledger: escrow of ${address} in ${marketHash} would go negative`);
     if (next === 0n) perMarket.delete(marketHash);
     else perMarket.set(marketHash, next);
+    const total = (this.escrowTotals.get(address) ?? 0n) + delta;
+    if (total === 0n) this.escrowTotals.delete(address);
+    else this.escrowTotals.set(address, total);
   }
 
   /** Every balance and escrow, for snapshots. */
@@ -105,7 +108,12 @@ export class LocalLedger {
   static fromState(state: ReturnType<LocalLedger['exportState']>): LocalLedger {
     const ledger = new LocalLedger();
     for (const [address, amount] of state.balances) ledger.balances.set(address, amount);
-    for (const [address, perMarket] of state.escrow) ledger.escrow.set(address, new Map(perMarket));
+    for (const [address, perMarket] of state.escrow) {
+      ledger.escrow.set(address, new Map(perMarket));
+      let total = 0n;
+      for (const [, amount] of perMarket) total += amount;
+      if (total !== 0n) ledger.escrowTotals.set(address, total);
+    }
     for (const [address, amount] of state.allowances ?? []) ledger.allowances.set(address, amount);
     ledger.minted = state.minted;
     return ledger;
