@@ -245,7 +245,9 @@ export class Engine {
   private readonly touched = new Set<string>();
   /** Scratch maps of confirmFill, cleared per use. */
   private readonly owedScratch = new Map<string, bigint>();
-  private readonly partiesScratch = new Map<string, Trade>();
+  /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
+  private readonly partiesScratch: Trade[] = [];
+  private readonly partyIndexScratch = new Map<string, number>();
   private readonly seenScratch = new Set<string>();
 
   constructor(private readonly params: EngineParams) {}
@@ -939,7 +941,9 @@ export class Engine {
     }
     this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
     const parties = this.partiesScratch;
-    parties.clear();
+    parties.length = 0;
+    const partyIndex = this.partyIndexScratch;
+    partyIndex.clear();
     for (const t of record.trades) {
       t.status = record.status;
       t.updatedAt = at;
@@ -953,9 +957,18 @@ export class Engine {
         continue;
       }
       this.positionOf(t.marketHash, t.bettor).add(t);
-      parties.set(`${t.marketHash}:${t.bettor}`, t);
+      // A linear search while the fill has few parties (no key strings to build); an index past that.
+      let same = -1;
+      if (parties.length <= 8) same = parties.findIndex((p) => p.marketHash === t.marketHash && p.bettor === t.bettor);
+      else {
+        if (partyIndex.size === 0) parties.forEach((p, i) => partyIndex.set(`${p.marketHash}:${p.bettor}`, i));
+        same = partyIndex.get(`${t.marketHash}:${t.bettor}`) ?? -1;
+        if (same < 0) partyIndex.set(`${t.marketHash}:${t.bettor}`, parties.length);
+      }
+      if (same >= 0) parties[same] = t;
+      else parties.push(t);
     }
-    for (const t of parties.values()) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
+    for (const t of parties) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
     for (const address of owed.keys()) this.touched.add(address);
   }
 
