@@ -5,7 +5,6 @@ import type { AppContext } from '../context.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
-import { checksumAddress } from '../protocol/address.js';
 import { responses } from './schemas/envelope.js';
 import { RefundsPage } from './schemas/trades.js';
 
@@ -31,19 +30,14 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): voi
     'as totalRefunded (number), to a connection authenticated as that bettor only.';
   app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], description, querystring: RefundsQuery, response: responses(RefundsPage) } }, async (request) => {
     const q = request.query as Static<typeof RefundsQuery>;
-    const groups = refundGroups(
-      ctx.trading.readModels.refundsOf(checksumAddress(q.bettor)),
-      {
-        bettor: q.bettor,
-        ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
-        ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
-        ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
-        maker: q.maker ?? false,
-      },
-      ctx.config.baseTokenDecimals,
-      q.sortAsc,
-    );
-    const start = q.page * q.perPage;
-    return ok({ results: groups.slice(start, start + q.perPage), count: groups.length });
+    const filter = {
+      bettor: q.bettor,
+      ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
+      ...(q.baseToken !== undefined ? { baseToken: q.baseToken } : {}),
+      ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
+      maker: q.maker ?? false,
+    };
+    const { refunds, groups } = ctx.trading.readModels.refundGroupsPage(filter, q.sortAsc, q);
+    return ok({ results: refundGroups(refunds, filter, ctx.config.baseTokenDecimals, q.sortAsc), count: groups });
   });
 }

@@ -8,7 +8,7 @@ import { LocalLedger } from '../chain/local-ledger.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
-import { Position } from './refunds.js';
+import { Position, positionTrade, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
 import { DomainError } from './errors.js';
@@ -98,7 +98,7 @@ export interface EngineSnapshot {
   closedOrderExpiries: { at: number; key: string }[];
   heartbeats: Heartbeat[];
   reported: [string, Outcome][];
-  positions: { market: string; bettor: string; trades: Trade[] }[];
+  positions: { market: string; bettor: string; trades: PositionTrade[] }[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
   tradeCount: number;
@@ -272,7 +272,7 @@ export class Engine {
       heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
       reported: [...this.reported],
       positions: [...this.positions].flatMap(([market, perBettor]) =>
-        [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map((t) => ({ ...t })) })),
+        [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map(positionTrade) })),
       ),
       refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
       refundCount: this.refundCount,
@@ -322,7 +322,7 @@ export class Engine {
     self.closedOrderExpiries = ExpiryQueue.from(snap.closedOrderExpiries);
     for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
     for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
-    for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add({ ...t });
+    for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add(t);
     for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
     e.refundCount = snap.refundCount;
     e.tradeCount = snap.tradeCount;
@@ -1147,7 +1147,7 @@ export class Engine {
    * Pays a bettor's positions in a market from escrow: each trade's stake back on void, stake plus the
    * counterparty's stake on a win, less what refunds already paid out early.
    */
-  private settlePositions(marketHash: string, bettor: string, trades: readonly Trade[], outcome: Outcome, refunded: bigint, at: number): void {
+  private settlePositions(marketHash: string, bettor: string, trades: readonly PositionTrade[], outcome: Outcome, refunded: bigint, at: number): void {
     const payouts = trades.map((t) => {
       const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
       return outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
@@ -1166,7 +1166,7 @@ export class Engine {
         payout: payouts[i]!,
         credit: credits[i]!,
         settleDate: at,
-        settleTxHash: keccakText(`settle:${t.marketHash}:${t.fillHash}`),
+        settleTxHash: keccakText(`settle:${marketHash}:${t.fillHash}`),
       });
     });
     this.ledgerState.release(bettor, marketHash, stakes - refunded, total - refunded);

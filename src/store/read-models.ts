@@ -153,6 +153,26 @@ export interface FillOnChain {
   failureReason?: string;
 }
 
+/** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
+export interface RefundQuery {
+  bettor: string;
+  marketHash?: string;
+  baseToken?: string;
+  fillHash?: string;
+  maker?: boolean;
+}
+
+const MATCHING_REFUNDS = `WITH matching AS (SELECT * FROM rm_refunds WHERE bettor = @bettor
+  AND (@market IS NULL OR market_hash = @market) AND (@token IS NULL OR base_token = @token COLLATE NOCASE)
+  AND (@fill IS NULL OR fill_hash = @fill) AND (@maker IS NULL OR maker = @maker))`;
+
+/** The events of one page of refund groups (per market and token), groups ordered by their latest event. */
+const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
+  latest AS (SELECT market_hash, lower(base_token) AS token, created_at, id,
+    ROW_NUMBER() OVER (PARTITION BY market_hash, lower(base_token) ORDER BY created_at DESC, id DESC) AS rn FROM matching),
+  page AS (SELECT market_hash, token FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
+  SELECT matching.* FROM matching JOIN page ON matching.market_hash = page.market_hash AND lower(matching.base_token) = page.token`;
+
 export class TradingReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
@@ -199,6 +219,9 @@ export class TradingReadModels {
       putRefundTotal: p(`INSERT INTO rm_refund_totals (bettor, market_hash, base_token, total) VALUES (?, ?, ?, ?)
         ON CONFLICT(bettor, market_hash, base_token) DO UPDATE SET total = excluded.total`),
       refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
+      refundGroupsAsc: p(refundGroupsSql('ASC')),
+      refundGroupsDesc: p(refundGroupsSql('DESC')),
+      refundGroupCount: p(`${MATCHING_REFUNDS} SELECT COUNT(*) AS n FROM (SELECT 1 FROM matching GROUP BY market_hash, lower(base_token))`),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allRefunds: p('SELECT * FROM rm_refunds ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
@@ -468,6 +491,26 @@ export class TradingReadModels {
 
   refundsOf(bettor: string): RefundPaid[] {
     return (this.s.refundsOf!.all(bettor) as RefundRow[]).map(refundOf);
+  }
+
+  /**
+   * The refunds of one page of a bettor's refund groups (groups ordered by their latest refund) and the number of
+   * groups: SQL groups and pages them, so a request reads only its page whatever the bettor's history.
+   */
+  refundGroupsPage(q: RefundQuery, ascending: boolean, page: { page: number; perPage: number }): { refunds: RefundPaid[]; groups: number } {
+    const params = {
+      bettor: q.bettor,
+      market: q.marketHash?.toLowerCase() ?? null,
+      token: q.baseToken ?? null,
+      fill: q.fillHash?.toLowerCase() ?? null,
+      maker: q.maker === undefined ? null : q.maker ? 1 : 0,
+    };
+    const rows = (ascending ? this.s.refundGroupsAsc! : this.s.refundGroupsDesc!).all({
+      ...params,
+      limit: page.perPage,
+      offset: page.page * page.perPage,
+    }) as RefundRow[];
+    return { refunds: rows.map(refundOf), groups: (this.s.refundGroupCount!.get(params) as { n: number }).n };
   }
 
   /** A bettor's refunds in one market, oldest first (through the (bettor, market_hash) index). */

@@ -2,6 +2,9 @@ import { encodePacked, keccak256, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { VerifyPool, type PoolLog } from './pool.js';
 import type { VerifyJob } from './jobs.js';
 
@@ -54,6 +57,7 @@ const newPool = (opts: Partial<ConstructorParameters<typeof VerifyPool>[0]> = {}
 };
 const stuckWorker = new URL('../../test/helpers/verify-workers/stuck.ts', import.meta.url).href;
 const crashingWorker = new URL('../../test/helpers/verify-workers/crashing.ts', import.meta.url).href;
+const crashOnceWorker = new URL('../../test/helpers/verify-workers/crash-once.ts', import.meta.url).href;
 
 async function untilLive(pool: VerifyPool, n: number) {
   const end = Date.now() + 20_000;
@@ -111,16 +115,30 @@ describe('VerifyPool', () => {
   });
 
   it('finishes the jobs of a worker that crashes on the main thread and stops using it', async () => {
-    const pool = newPool({ threads: 1, workerModule: crashingWorker });
+    const pool = newPool({ threads: 1, workerModule: crashingWorker, respawnMs: 60_000 });
     const jobs = await Promise.all([1n, 2n, 3n].map(orderJob));
     await pool.verify([jobs[0]!.job]);
     await untilLive(pool, 1);
     const results = await pool.verify(jobs.map((j) => j.job));
     expect(results).toEqual(jobs.map((j) => ({ hash: j.hash, signer: account.address })));
     expect(pool.liveWorkers).toBe(0);
-    expect(warnings).toContain('verification worker failed; its jobs run on the main thread');
+    expect(warnings).toContain('verification worker failed; its jobs run on the main thread until it is replaced');
     expect(await pool.verify([jobs[1]!.job])).toEqual([{ hash: jobs[1]!.hash, signer: account.address }]);
     expect(pool.stats).toEqual({ jobsOnWorkers: 0, jobsInline: 5 });
+  });
+
+  it('replaces a crashed worker after the respawn delay, and the replacement takes the next batches', async () => {
+    process.env.ODDEX_TEST_CRASH_ONCE_MARKER = join(mkdtempSync(join(tmpdir(), 'oddex-crash-once-')), 'crashed');
+    const pool = newPool({ threads: 1, workerModule: crashOnceWorker, respawnMs: 50 });
+    const jobs = await Promise.all([4n, 5n].map(orderJob));
+    await pool.verify([jobs[0]!.job]);
+    await untilLive(pool, 1);
+    // The first thread dies with this batch: it is verified here.
+    expect(await pool.verify(jobs.map((j) => j.job))).toEqual(jobs.map((j) => ({ hash: j.hash, signer: account.address })));
+    expect(pool.stats).toEqual({ jobsOnWorkers: 0, jobsInline: 3 });
+    await untilLive(pool, 1);
+    expect(await pool.verify(jobs.map((j) => j.job))).toEqual(jobs.map((j) => ({ hash: j.hash, signer: account.address })));
+    expect(pool.stats).toEqual({ jobsOnWorkers: 2, jobsInline: 3 });
   });
 
   it('terminates a worker that stops answering and verifies its batch itself', async () => {
@@ -132,7 +150,7 @@ describe('VerifyPool', () => {
     expect(await pool.verify([job])).toEqual([{ hash, signer: account.address }]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
     expect(pool.liveWorkers).toBe(0);
-    expect(warnings).toContain('verification worker failed; its jobs run on the main thread');
+    expect(warnings).toContain('verification worker failed; its jobs run on the main thread until it is replaced');
   });
 
   it('close ends the threads; later jobs run inline', async () => {

@@ -23,7 +23,11 @@ export interface VerifyPoolOptions {
   stallMs?: number;
   /** The module a worker runs (tests substitute misbehaving ones); default ./worker. */
   workerModule?: string;
+  /** A failed worker is replaced after this long, doubled per failure in a row up to a minute; default 1 s. */
+  respawnMs?: number;
 }
+
+const MAX_RESPAWN_MS = 60_000;
 
 /** Where jobs ran, counted since the pool was built. */
 export interface VerifyPoolStats {
@@ -67,6 +71,10 @@ export class VerifyPool {
   private closed = false;
   private watchdog: NodeJS.Timeout | undefined;
   private readonly stallMs: number;
+  private source: WorkerSource | undefined;
+  /** Failures since a worker last answered a batch: how long the next replacement waits. */
+  private failuresInARow = 0;
+  private readonly respawns = new Set<NodeJS.Timeout>();
   readonly stats: VerifyPoolStats = { jobsOnWorkers: 0, jobsInline: 0 };
 
   constructor(private readonly opts: VerifyPoolOptions) {
@@ -97,6 +105,8 @@ export class VerifyPool {
     if (this.closed) return;
     this.closed = true;
     if (this.watchdog) clearInterval(this.watchdog);
+    for (const t of this.respawns) clearTimeout(t);
+    this.respawns.clear();
     const workers = this.workers.splice(0);
     for (const w of workers) this.retire(w);
     this.flush();
@@ -114,6 +124,7 @@ export class VerifyPool {
     const onBundleError = (err: unknown) => this.opts.log.warn({ err }, 'verification worker could not be bundled; loading it through tsx');
     void workerSource(this.opts.workerModule ?? defaultWorkerModule, onBundleError).then((source) => {
       if (this.closed) return;
+      this.source = source;
       for (let i = 0; i < this.opts.threads; i++) this.spawn(source);
       if (this.workers.length === 0) return;
       this.watchdog = setInterval(() => this.checkStalls(), Math.max(50, this.stallMs / 2));
@@ -148,17 +159,30 @@ export class VerifyPool {
     w.batches.delete(m.batch);
     w.jobsInFlight -= batch.entries.length;
     this.stats.jobsOnWorkers += batch.entries.length;
+    this.failuresInARow = 0;
     batch.entries.forEach((entry, i) => settle(entry, m.results[i] ?? { error: 'verification worker sent no result' }));
   }
 
-  /** A worker that errs, exits or stalls leaves the pool; whatever it held is verified here instead. */
+  /**
+   * A worker that errs, exits or stalls leaves the pool; whatever it held is verified here instead, and a new
+   * thread takes its place after a delay that grows while replacements keep failing.
+   */
   private fail(w: PoolWorker, err: unknown): void {
     if (w.dead) return;
-    if (!this.closed) this.opts.log.warn({ err }, 'verification worker failed; its jobs run on the main thread');
     const i = this.workers.indexOf(w);
     if (i >= 0) this.workers.splice(i, 1);
     this.retire(w);
     void w.thread.terminate();
+    if (this.closed || !this.source) return;
+    const delay = Math.min(MAX_RESPAWN_MS, (this.opts.respawnMs ?? 1000) * 2 ** this.failuresInARow++);
+    this.opts.log.warn({ err, respawnInMs: delay }, 'verification worker failed; its jobs run on the main thread until it is replaced');
+    const source = this.source;
+    const timer = setTimeout(() => {
+      this.respawns.delete(timer);
+      if (!this.closed) this.spawn(source);
+    }, delay);
+    timer.unref();
+    this.respawns.add(timer);
   }
 
   /** Marks a worker dead and verifies its in-flight jobs on this thread. */
