@@ -1,25 +1,38 @@
-// The Fastify application: envelope, OpenAPI, routes. No listening, no storage opening.
-import Fastify, { type FastifyInstance } from 'fastify';
+// The Fastify application: envelope, limits, OpenAPI, admin guard, metrics, then the routes server.ts hands in.
+// No listening, no storage opening.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
-import type { AppContext } from './context.js';
+import type { Config } from './config.js';
 import { installEnvelope, replyToFrameworkError } from './api/envelope.js';
-import { registerRoutes } from './api/routes.js';
 import { installAdminAuth } from './admin/auth.js';
-import { registerMetrics } from './api/metrics.js';
+import { registerMetrics, type MetricsDeps } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
 import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 import { exampleTransform, signedExamples } from './api/schemas/examples.js';
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export interface AppDeps {
+  config: Config;
+  log: FastifyBaseLogger;
+  now: () => number;
+  adminToken: string;
+  /** Whether an API key is one this exchange issued (rate limits count issued keys on their own). */
+  isIssuedKey: (key: string) => boolean;
+  metrics: MetricsDeps;
+  /** Every route of the exchange, as one plugin (server.ts registers each route module with its dependencies). */
+  routes: FastifyPluginAsyncTypebox;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, now } = deps;
   const app = Fastify({
-    loggerInstance: ctx.log,
-    bodyLimit: ctx.config.maxBodyBytes,
+    loggerInstance: deps.log,
+    bodyLimit: config.maxBodyBytes,
     // Slow clients cannot hold a connection open forever.
-    ...slowClientLimits(ctx.config),
+    ...slowClientLimits(config),
     clientErrorHandler: replyToClientError,
     frameworkErrors: replyToFrameworkError,
     return503OnClosing: true,
@@ -36,13 +49,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   installEnvelope(app);
   installRateLimit(app, {
-    limits: ctx.config.rateLimits,
-    now: ctx.now,
-    isIssuedKey: (key) => ctx.apiKeys.addressOf(key) !== undefined,
+    limits: config.rateLimits,
+    now,
+    isIssuedKey: deps.isIssuedKey,
   });
-  installQueryLimit(app, ctx.config.maxQueryBytes);
+  installQueryLimit(app, config.maxQueryBytes);
   await app.register(swagger, {
-    transform: exampleTransform(signedExamples(ctx.config)),
+    transform: exampleTransform(signedExamples(config)),
     openapi: {
       info: { title: 'Oddex exchange API', version: '1.0.0', description: 'Order-book betting exchange' },
       components: {
@@ -56,9 +69,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  installAdminAuth(app, ctx);
-  registerMetrics(app, ctx);
-  registerRoutes(app, ctx);
+  installAdminAuth(app, { adminToken: deps.adminToken, config, now });
+  registerMetrics(app, deps.metrics);
+  await app.register(deps.routes);
   await registerWebPage(app);
   return app;
 }

@@ -92,6 +92,11 @@ export interface Config {
   snapshotEveryCommands: number;
   /** ...or this long after the last one, whichever comes first (if anything was journaled since). */
   snapshotEveryMs: number;
+  /**
+   * Crash tests only: the process kills itself (SIGKILL) right after committing a batch with a change of this type,
+   * before anything else happens (no reply, no chain hand-off, no realtime).
+   */
+  killAfterCommitOf: 'marketReported' | 'marketStatusChanged' | 'fixtureStatusChanged' | undefined;
   realtimeTokenTtlSeconds: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
@@ -286,6 +291,7 @@ export function defaultConfig(): Config {
     chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
     snapshotEveryCommands: 50_000,
     snapshotEveryMs: 300_000,
+    killAfterCommitOf: undefined,
     realtimeTokenTtlSeconds: 3600,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
@@ -371,6 +377,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
   setting('ODDEX_SNAPSHOT_EVERY_COMMANDS', int(1, 100_000_000), (c, v) => (c.snapshotEveryCommands = v)),
   setting('ODDEX_SNAPSHOT_EVERY_MS', int(1000, 86_400_000), (c, v) => (c.snapshotEveryMs = v)),
+  setting('ODDEX_TEST_KILL_AFTER_COMMIT_OF', oneOf(['marketReported', 'marketStatusChanged', 'fixtureStatusChanged'] as const), (c, v) => (c.killAfterCommitOf = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
   setting('ODDEX_VERIFY_THREADS', int(0, 64), (c, v) => (c.verifyThreads = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),

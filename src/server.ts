@@ -1,28 +1,72 @@
 // Starts one exchange process: storage, services, HTTP. Used by main.ts and by black-box tests.
+// The one place objects are built: every module below receives only what it uses, here.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { Db } from './store/db.js';
 import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/storage.js';
 import { buildApp } from './app.js';
-import { ApiKeys } from './admin/api-keys.js';
+import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
-import { startRealtime } from './realtime/server.js';
+import { RealtimeServer } from './realtime/server.js';
+import { RealtimeTokens } from './realtime/tokens.js';
 import { TradingService } from './trading/service.js';
 import type { TradingDeps } from './trading/service.js';
 import { SqliteTradingStore } from './store/trading-store.js';
+import { LocalChain } from './chain/settlement-chain.js';
+import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { settleReportedMarkets } from './catalogue/reporting.js';
 import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
+import { healthRoutes } from './api/health.js';
+import { marketRoutes } from './api/markets.js';
+import { searchRoutes } from './api/search.js';
+import { sportRoutes } from './api/sports.js';
+import { fixtureRoutes } from './api/fixtures.js';
+import { metadataRoutes } from './api/metadata.js';
+import { catalogueAdminRoutes } from './admin/catalogue.js';
+import { chainAdminRoutes } from './admin/chain.js';
+import { accountAdminRoutes } from './admin/accounts.js';
+import { journalAdminRoutes } from './admin/journal.js';
+import { balanceRoutes } from './api/balances.js';
+import { orderRoutes } from './api/orders.js';
+import { fillRoutes } from './api/fills.js';
+import { cancelRoutes } from './api/cancels.js';
+import { heartbeatRoutes } from './api/heartbeat.js';
+import { tradeRoutes } from './api/trades.js';
+import { consolidatedRoutes } from './api/consolidated.js';
+import { refundRoutes } from './api/refunds.js';
+import { realtimeTokenRoutes } from './api/realtime-token.js';
+
+/**
+ * The objects one exchange process is made of, handed to whoever started it (main.ts, tests) to observe or stop
+ * it. No module receives this: each gets its own dependencies in startOnStorage.
+ */
+export interface ExchangeParts {
+  config: Config;
+  db: Db;
+  log: pino.Logger;
+  now: () => number;
+  adminToken: string;
+  apiKeys: ApiKeys;
+  bus: EventBus;
+  verifier: SignatureVerifier;
+  trading: TradingService;
+  catalogue: Catalogue;
+  realtime: RealtimeServer;
+  /** With ODDEX_CHAIN=evm: the chain (faucet, balances on chain). */
+  evm?: () => EvmChain | undefined;
+}
 
 export interface Exchange {
-  ctx: AppContext;
+  ctx: ExchangeParts;
   app: FastifyInstance;
   /** http://host:port */
   url: string;
@@ -74,43 +118,33 @@ async function startOnStorage(
   config: Config,
   log: pino.Logger,
   now: () => number,
-  createChain: TradingDeps['createChain'],
-  evmChain: AppContext['evm'],
+  createChain: TradingDeps['createChain'] | undefined,
+  evmChain: ExchangeParts['evm'],
 ): Promise<Exchange> {
   const db = storage.db;
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
   const catalogue = new Catalogue(db, bus, config.chainVersion);
-  const trading: TradingService = new TradingService({
+  const trading = new TradingService({
     config,
     store: new SqliteTradingStore(db),
     bus,
     log,
     now,
     catalogue,
-    ...(createChain ? { createChain } : {}),
+    // The local ledger unless a chain was given (EVM, or a test's faulty chain).
+    createChain: createChain ?? ((sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink)),
     archiveDir: join(config.dataDir, 'journal-archive'),
   });
-  const ctx: AppContext = {
-    config,
-    db,
-    log,
-    now,
-    adminToken: resolveAdminToken(config, log),
-    ready: false,
-    apiKeys: new ApiKeys(db),
-    bus,
-    catalogue,
-    verifier: new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log })),
-    trading,
-    ...(evmChain ? { evm: evmChain } : {}),
-  };
-  if (config.demo && ctx.catalogue.isEmpty()) seedDemoCatalogue(ctx.catalogue, ctx.now());
+  const adminToken = resolveAdminToken(config, log);
+  const apiKeys = new ApiKeys(db);
+  const verifier = new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log }));
+  if (config.demo && catalogue.isEmpty()) seedDemoCatalogue(catalogue, now());
 
   let rebuilt;
   const rebuildStarted = performance.now();
   try {
-    rebuilt = ctx.trading.start();
+    rebuilt = trading.start();
   } catch (err) {
     // No state could be rebuilt: refuse to start rather than serve a wrong one (the caller gives the data dir back).
     trading.chain.stop();
@@ -120,21 +154,59 @@ async function startOnStorage(
   const settled = settleReportedMarkets(catalogue, trading.readModels.marketReports());
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
-  const app = await buildApp(ctx);
-  const realtime = startRealtime(ctx, app.server);
+  /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
+  let ready = false;
+  const isReady = () => ready;
+  const tokens = RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
+  const realtime = new RealtimeServer({ config, bus, catalogue, tokens, isReady, now, log });
+
+  // Each route module is a plugin given only what it uses.
+  const routes: FastifyPluginAsyncTypebox = async (api) => {
+    const balanceDeps = { trading, config };
+    await api.register(healthRoutes, { isReady, db });
+    await api.register(marketRoutes, { catalogue, trading });
+    await api.register(searchRoutes, { catalogue });
+    await api.register(sportRoutes, { catalogue });
+    await api.register(fixtureRoutes, { catalogue });
+    await api.register(metadataRoutes, { config, catalogue });
+    await api.register(catalogueAdminRoutes, { catalogue, trading, now });
+    await api.register(apiKeyRoutes, { apiKeys, now, disconnectKey: (keyId) => realtime.disconnectKey(keyId) });
+    await api.register(chainAdminRoutes, { ...balanceDeps, now, evm: evmChain });
+    await api.register(accountAdminRoutes, { ...balanceDeps, now });
+    await api.register(journalAdminRoutes, { journal: trading });
+    await api.register(balanceRoutes, balanceDeps);
+    await api.register(orderRoutes, { config, catalogue, trading, verifier, now });
+    await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
+    await api.register(cancelRoutes, { config, trading, verifier, now });
+    await api.register(heartbeatRoutes, { apiKeys, trading, config, now });
+    await api.register(tradeRoutes, { readModels: trading.readModels, render: trading.render });
+    await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });
+    await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
+    await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
+  };
+  const app = await buildApp({
+    config,
+    log,
+    now,
+    adminToken,
+    isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
+    metrics: { trading, realtime },
+    routes,
+  });
+  realtime.attach(app.server);
   await app.listen({ host: config.host, port: config.port });
   // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
-  ctx.verifier.start();
+  verifier.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
-  const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ctx.ready = true));
+  const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ready = true));
   log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.
   let demo: DemoLiquidity | undefined;
   if (config.demo && config.demoLiquidity) {
-    demo = new DemoLiquidity({ url: `http://${loopbackHost(config.host)}:${port}`, adminToken: ctx.adminToken, dataDir: config.dataDir, log: log.child({ module: 'demo' }) });
+    demo = new DemoLiquidity({ url: `http://${loopbackHost(config.host)}:${port}`, adminToken, dataDir: config.dataDir, log: log.child({ module: 'demo' }) });
     demo.start().then(
       () => log.info('demo liquidity running'),
       (err: unknown) => log.error({ err }, 'demo liquidity failed to start'),
@@ -144,14 +216,15 @@ async function startOnStorage(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      ctx.ready = false;
+      ready = false;
       await demo?.stop();
       stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       await app.close(); // waits for in-flight requests
-      ctx.trading.stop();
-      await ctx.verifier.close();
+      trading.stop();
+      await verifier.close();
       storage.close();
     })());
+  const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
 }

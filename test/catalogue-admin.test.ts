@@ -38,12 +38,12 @@ describe('operator catalogue API', () => {
     }
     // Wrap the engine hook: record what it was told and the catalogue state at that moment.
     const original = target.ctx.trading.marketsReported.bind(target.ctx.trading);
-    target.ctx.trading.marketsReported = async (reports) => {
+    target.ctx.trading.marketsReported = async (reports, ...along) => {
       reportedCalls.push({
         reports: reports.map((r) => ({ ...r })),
         statusesAtCall: reports.map((r) => target.ctx.catalogue.getMarket(r.marketHash)!.status),
       });
-      return original(reports);
+      return original(reports, ...along);
     };
   }
 

@@ -1,60 +1,167 @@
-// One truth for a market's life: the engine's journaled report. The process stops right after the engine committed
-// a report and before the catalogue recorded it; after the restart the market is SETTLED with that outcome, paid
-// exactly once, and a report with another outcome is refused.
+// One truth for a market's life: the engine's journaled report, whose commit also writes the catalogue's SETTLED
+// status. A real server process kills itself (SIGKILL) right after committing a report, before it answers, hands
+// anything to the chain or publishes; after the restart the market is SETTLED with that outcome, paid exactly once,
+// and a report with another outcome is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../src/config.js';
+import { DB_FILE } from '../src/store/db.js';
+import { spawnExchange, type ChildExchange } from './helpers/process.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
-describe('a market report interrupted before the catalogue write', () => {
-  let ex: TestExchange;
-  const maker = newWallet();
-  const taker = newWallet();
+const ADMIN = 'report-crash-admin';
 
-  beforeAll(async () => {
-    ex = await startTestExchange({
-      demo: true,
-      chainConfirmationDelayMs: 20,
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
-      rateLimits: { ...(await import('../src/config.js')).defaultConfig().rateLimits, enabled: false },
-    });
+describe('SIGKILL between a market report and its settlement work', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'oddex-report-crash-'));
+  const env = {
+    ODDEX_DATA_DIR: dataDir,
+    ODDEX_ADMIN_TOKEN: ADMIN,
+    ODDEX_DEMO: 'true',
+    ODDEX_DELAY_PREGAME_MS: '0',
+    ODDEX_CHAIN_CONFIRM_MS: '20',
+    ODDEX_RATE_LIMITS: 'false',
+  };
+  let running: ChildExchange | undefined;
+  afterAll(() => {
+    running?.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
   });
-  afterAll(async () => ex.destroy());
 
-  const balance = async (address: string) => (await ex.get(`/balances/${address}`)).body.data;
+  const call = async (method: string, path: string, body?: unknown, admin = false) => {
+    const res = await fetch(running!.url + path, {
+      method,
+      headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const balance = async (address: string) => (await call('GET', `/balances/${address}`)).body.data;
 
-  it('is reported exactly once after the restart, with the journaled outcome', async () => {
-    const active = await ex.get('/markets/active?pageSize=100&type=52');
-    const market: string = active.body.data.markets.find((m: { liveEnabled: boolean }) => !m.liveEnabled).marketHash;
-    for (const w of [maker, taker]) await ex.admin('POST', '/admin/faucet', { address: w.address, amount: (100n * USDC).toString() });
-    const order = await signedOrder(maker, ex.ctx.config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
-    expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
-    const fill = await signedFill(taker, ex.ctx.config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
-    expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+  it('finds the market reported exactly once after the restart, SETTLED and paid to the wei', async () => {
+    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketReported' });
+    const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
+    const active = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets;
+    const [market, other] = active.filter((m: { liveEnabled: boolean }) => !m.liveEnabled).map((m: { marketHash: string }) => m.marketHash);
+    const maker = newWallet();
+    const taker = newWallet();
+    for (const w of [maker, taker]) expect((await call('POST', '/admin/faucet', { address: w.address, amount: (100n * USDC).toString() }, true)).status).toBe(200);
+    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const resting = await signedOrder(maker, config, { marketHash: other, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const posted = await call('POST', '/orders/new', { orders: [order.body, resting.body] });
+    expect([posted.status, posted.body.errorCode, posted.body.message]).toEqual([200, undefined, undefined]);
+    const fill = await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+    expect((await call('POST', '/orders/fill/v2', fill)).status).toBe(200);
     for (let i = 0; i < 100 && (await balance(taker.address)).escrowed !== '30000000'; i++) await sleep(20);
+    expect(await balance(taker.address)).toMatchObject({ balance: '70000000', escrowed: '30000000' });
 
-    // The catalogue write after the engine's report never happens, as if the process died in between.
-    ex.ctx.catalogue.markSettled = () => {
-      throw new Error('process died before the catalogue write');
-    };
-    expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 2 })).status).toBe(500);
-    ex = await ex.restart();
+    // The report commits, then the process dies before answering.
+    const report = await call('POST', `/admin/markets/${market}/report`, { outcome: 2 }, true).then(
+      (r) => r.status,
+      () => 'no answer',
+    );
+    expect(report).toBe('no answer');
+    expect(await running.exited).toBeNull(); // killed by a signal, not an exit
+    expect(running.child.signalCode).toBe('SIGKILL');
 
-    const found = (await ex.get(`/markets/find?marketHashes=${market}`)).body.data;
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ marketHash: market, status: 'SETTLED', outcome: 2 });
-    // Taker won 30 + 20 on outcome two; the maker's 20 is gone. Paid once.
+    running = await spawnExchange(env);
+    const found = (await call('GET', `/markets/find?marketHashes=${market},${other}`)).body.data;
+    expect(found.map((m: { marketHash: string; status: string; outcome?: number }) => [m.marketHash, m.status, m.outcome])).toEqual([
+      [market, 'SETTLED', 2],
+      [other, 'ACTIVE', undefined],
+    ]);
+    expect((await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets.map((m: { marketHash: string }) => m.marketHash)).not.toContain(market);
+    // The taker won 30 + 20 on outcome two; the maker's 20 is gone, and only the 10 resting elsewhere stays exposed.
     expect(await balance(taker.address)).toMatchObject({ balance: '120000000', escrowed: '0' });
-    expect(await balance(maker.address)).toMatchObject({ balance: '80000000', escrowed: '0', openExposure: '0' });
+    expect(await balance(maker.address)).toMatchObject({ balance: '80000000', escrowed: '0', openExposure: '10000000' });
+    const orders = (await call('GET', `/orders?orderHashes=${order.hash},${resting.hash}`)).body.data;
+    expect(Object.fromEntries(orders.map((o: { orderHash: string; orderStatus: string }) => [o.orderHash, o.orderStatus]))).toEqual({
+      [order.hash]: 'CANCELLED',
+      [resting.hash]: 'ACTIVE',
+    });
 
-    const again = await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 });
-    expect(again.status).toBe(409);
-    expect(again.body.errorCode).toBe('MARKET_ALREADY_REPORTED');
+    for (const outcome of [1, 0, 2]) {
+      const again = await call('POST', `/admin/markets/${market}/report`, { outcome }, true);
+      expect([again.status, again.body.errorCode]).toEqual([409, 'MARKET_ALREADY_REPORTED']);
+    }
+    const suspend = await call('POST', `/admin/markets/${market}/status`, { status: 'SUSPENDED' }, true);
+    expect([suspend.status, suspend.body.errorCode]).toEqual([409, 'MARKET_ALREADY_REPORTED']);
     expect(await balance(taker.address)).toMatchObject({ balance: '120000000', escrowed: '0' });
-    const settled = (await ex.get(`/trades?bettor=${taker.address}&settled=true`)).body.data;
+    const settled = (await call('GET', `/trades?bettor=${taker.address}&settled=true`)).body.data;
     expect(settled.count).toBe(1);
     expect(settled.trades[0]).toMatchObject({ outcome: 2, settleValue: 50 });
-  }, 30_000);
+
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    // Exactly one report was journaled for the market.
+    const db = new Database(join(dataDir, DB_FILE), { readonly: true });
+    try {
+      const reports = db.prepare("SELECT command FROM journal WHERE command LIKE '%\"reportMarkets\"%'").all() as { command: string }[];
+      expect(reports.filter((r) => r.command.includes(market))).toHaveLength(1);
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
+  it('keeps a suspension and a kick-off committed just before a SIGKILL, with their effects on trading', async () => {
+    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketStatusChanged' });
+    const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
+    const markets = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets as {
+      marketHash: string;
+      liveEnabled: boolean;
+      leagueId: number;
+      exchangeEventId: string;
+    }[];
+    const closed = markets.filter((m) => !m.liveEnabled);
+    const suspended = closed[2]!;
+    // A market of another fixture that goes in play; it is not enabled for in-play betting.
+    const kickOff = closed.find((m) => m.exchangeEventId !== suspended.exchangeEventId)!;
+    const maker = newWallet();
+    expect((await call('POST', '/admin/faucet', { address: maker.address, amount: (100n * USDC).toString() }, true)).status).toBe(200);
+    const order = (marketHash: string) =>
+      signedOrder(maker, config, { marketHash, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const quote = await order(kickOff.marketHash);
+    expect((await call('POST', '/orders/new', { orders: [quote.body] })).body.data.statuses).toEqual({ [quote.hash]: 'OK' });
+
+    const suspend = await call('POST', `/admin/markets/${suspended.marketHash}/status`, { status: 'SUSPENDED' }, true).then((r) => r.status, () => 'no answer');
+    expect(suspend).toBe('no answer');
+    await running.exited;
+    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'fixtureStatusChanged' });
+    expect((await call('GET', `/markets/find?marketHashes=${suspended.marketHash}`)).body.data[0].status).toBe('SUSPENDED');
+    const refused = await order(suspended.marketHash);
+    const post = await call('POST', '/orders/new', { orders: [refused.body] });
+    expect(post.body.data.statuses).toEqual({ [refused.hash]: 'INVALID_MARKET' });
+
+    const live = await call('POST', `/admin/fixtures/${kickOff.exchangeEventId}/status`, { status: 2 }, true).then((r) => r.status, () => 'no answer');
+    expect(live).toBe('no answer');
+    await running.exited;
+    running = await spawnExchange(env);
+    const fixtures = (await call('GET', `/fixture/active?leagueId=${kickOff.leagueId}`)).body.data as { eventId: string; status: number }[];
+    expect(fixtures.find((f) => f.eventId === kickOff.exchangeEventId)?.status).toBe(2);
+    // The kick-off's cancel was part of the same commit: the quote is gone and its exposure freed.
+    expect((await call('GET', `/orders?orderHashes=${quote.hash}`)).body.data[0].orderStatus).toBe('CANCELLED');
+    expect(await balance(maker.address)).toMatchObject({ balance: '100000000', openExposure: '0' });
+    const late = await order(kickOff.marketHash);
+    const lateRes = await call('POST', '/orders/new', { orders: [late.body] });
+    expect([lateRes.status, lateRes.body.errorCode]).toEqual([400, 'MARKET_NOT_LIVE_ENABLED']);
+    // Reopening the suspended market works, and is answered.
+    expect((await call('POST', `/admin/markets/${suspended.marketHash}/status`, { status: 'ACTIVE' }, true)).body.data.status).toBe('ACTIVE');
+    const reopened = await order(suspended.marketHash);
+    expect((await call('POST', '/orders/new', { orders: [reopened.body] })).body.data.statuses).toEqual({ [reopened.hash]: 'OK' });
+  }, 60_000);
+});
+
+describe('the engine refuses another outcome', () => {
+  let ex: TestExchange;
+  beforeAll(async () => {
+    ex = await startTestExchange({ demo: true });
+  });
+  afterAll(async () => ex.destroy());
 
   it('refuses in the engine a report of a reported market with another outcome', async () => {
     const active = await ex.get('/markets/active?pageSize=100&type=52');
@@ -63,5 +170,6 @@ describe('a market report interrupted before the catalogue write', () => {
     await expect(ex.ctx.trading.marketsReported([{ marketHash: market, outcome: 2 }])).rejects.toMatchObject({ errorCode: 'MARKET_ALREADY_REPORTED' });
     // The same outcome again changes nothing and is accepted.
     await ex.ctx.trading.marketsReported([{ marketHash: market, outcome: 1 }]);
+    expect(ex.ctx.catalogue.getMarket(market)).toMatchObject({ status: 'SETTLED', outcome: 1 });
   });
 });

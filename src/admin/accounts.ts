@@ -1,37 +1,43 @@
 // Operator view of an account: balances, exposure and any posting restriction, which the operator can lift.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
-import { balanceView } from '../api/balances.js';
-import { submitToEngine } from '../api/engine-errors.js';
+import { balanceView, type BalanceDeps } from '../api/balances.js';
+import { submitToEngine, type CommandSubmitter } from '../api/engine-errors.js';
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Account } from '../api/schemas/admin.js';
 
-function accountView(ctx: AppContext, raw: string) {
+export interface AccountAdminDeps {
+  trading: BalanceDeps['trading'] & CommandSubmitter;
+  config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
+  now: () => number;
+}
+
+function accountView(deps: AccountAdminDeps, raw: string) {
   const address = checksumAddress(raw);
-  const engine = ctx.trading.engine;
+  const engine = deps.trading.engine;
   const r = engine.restrictionOf(address);
-  const now = ctx.now();
+  const now = deps.now();
   return {
-    ...balanceView(ctx, address),
+    ...balanceView(deps, address),
     openOrders: engine.openOrdersOf(address).length,
     restricted: engine.isRestricted(address, now),
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
-    recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - ctx.config.restriction.windowMs).map((t) => new Date(t).toISOString()),
+    recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - deps.config.restriction.windowMs).map((t) => new Date(t).toISOString()),
   };
 }
 
-export function registerAccountAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export const accountAdminRoutes: FastifyPluginAsyncTypebox<AccountAdminDeps> = async (app, deps) => {
   const params = Type.Object({ address: Address });
   app.get('/admin/accounts/:address', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) =>
-    ok(accountView(ctx, (request.params as { address: string }).address)),
+    ok(accountView(deps, request.params.address)),
   );
   app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) => {
-    const address = checksumAddress((request.params as { address: string }).address);
-    await submitToEngine(ctx, { kind: 'liftRestriction', at: ctx.now(), address });
-    return ok(accountView(ctx, address));
+    const address = checksumAddress(request.params.address);
+    await submitToEngine(deps.trading, { kind: 'liftRestriction', at: deps.now(), address });
+    return ok(accountView(deps, address));
   });
-}
+};

@@ -1,8 +1,8 @@
 // API keys bound to an address. Only a SHA-256 of each key is stored.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
 import type { Db } from '../store/db.js';
 import { ApiError, ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
@@ -65,41 +65,48 @@ export class ApiKeys {
 }
 
 /** The live key of the request's X-Api-Key, or a 401. */
-export function authenticateKey(ctx: AppContext, request: FastifyRequest): LiveKey {
+export function authenticateKey(keys: Pick<ApiKeys, 'keyOf'>, request: FastifyRequest): LiveKey {
   const key = request.headers['x-api-key'];
   if (typeof key !== 'string' || key === '') throw new ApiError(401, 'MISSING_API_KEY', 'send your API key in X-Api-Key');
-  const live = ctx.apiKeys.keyOf(key);
+  const live = keys.keyOf(key);
   if (!live) throw new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
   return live;
 }
 
 /** The address of the request's X-Api-Key, or a 401. */
-export function authenticateApiKey(ctx: AppContext, request: FastifyRequest): string {
-  return authenticateKey(ctx, request).address;
+export function authenticateApiKey(keys: Pick<ApiKeys, 'keyOf'>, request: FastifyRequest): string {
+  return authenticateKey(keys, request).address;
 }
 
-export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface ApiKeyRouteDeps {
+  apiKeys: Pick<ApiKeys, 'create' | 'revoke'>;
+  now: () => number;
+  /** Ends the realtime sessions opened with a key (by its id); returns how many. */
+  disconnectKey: (keyId: string) => number;
+}
+
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRouteDeps> = async (app, { apiKeys, now, disconnectKey }) => {
   app.post(
     '/admin/api-keys',
     {
       schema: { tags: ['admin'], body: Type.Object({ address: Address }, { additionalProperties: false }), response: responses(ApiKeyCreated) },
     },
     async (request) => {
-      const { address } = request.body as { address: string };
-      return ok(ctx.apiKeys.create(address, new Date(ctx.now()).toISOString()));
+      const { address } = request.body;
+      return ok(apiKeys.create(address, new Date(now()).toISOString()));
     },
   );
   app.delete(
     '/admin/api-keys/:id',
     { schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: responses(ApiKeyRevoked) } },
     async (request) => {
-      const { id } = request.params as { id: string };
-      if (!ctx.apiKeys.revoke(id, new Date(ctx.now()).toISOString())) {
+      const { id } = request.params;
+      if (!apiKeys.revoke(id, new Date(now()).toISOString())) {
         throw new ApiError(404, 'API_KEY_NOT_FOUND', `no live API key ${id}`);
       }
       // Revocation is immediate: realtime sessions opened with the key end now, not when their token expires.
-      ctx.realtime?.disconnectKey(id);
+      disconnectKey(id);
       return ok({ id, revoked: true });
     },
   );
-}
+};

@@ -1,7 +1,7 @@
 // Operator authentication: Authorization: Bearer <admin token>.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { ApiError } from '../api/envelope.js';
 import { AuthFailures } from './auth-failures.js';
 
@@ -11,11 +11,17 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+export interface AdminAuthDeps {
+  adminToken: string;
+  config: Pick<Config, 'rateLimits'>;
+  now: () => number;
+}
+
 /** Checks the admin bearer token of a request. */
-export const requireAdmin = (ctx: AppContext) => async (request: FastifyRequest) => {
+export const requireAdmin = (adminToken: string) => async (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer (.+)$/.exec(header);
-  if (!match?.[1] || !sameSecret(match[1], ctx.adminToken)) {
+  if (!match?.[1] || !sameSecret(match[1], adminToken)) {
     throw new ApiError(401, 'UNAUTHORIZED', 'admin routes need Authorization: Bearer <admin token>');
   }
 };
@@ -24,15 +30,15 @@ export const requireAdmin = (ctx: AppContext) => async (request: FastifyRequest)
  * Guards every /admin route in one place, at onRequest: the token is checked before the body is parsed or
  * validated, so strangers learn nothing, and no admin route can be registered unguarded.
  */
-export function installAdminAuth(app: FastifyInstance, ctx: AppContext): void {
-  const check = requireAdmin(ctx);
-  const { enabled, windowMs, adminAuthFailuresPerWindow } = ctx.config.rateLimits;
+export function installAdminAuth(app: FastifyInstance, { adminToken, config, now }: AdminAuthDeps): void {
+  const check = requireAdmin(adminToken);
+  const { enabled, windowMs, adminAuthFailuresPerWindow } = config.rateLimits;
   const failures = enabled ? new AuthFailures(adminAuthFailuresPerWindow, windowMs) : undefined;
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url?.startsWith('/admin/')) return;
     if (!failures) return check(request);
     // An address that failed too often is refused without looking at its token, so guesses cost time.
-    const wait = failures.blockedFor(request.ip, ctx.now());
+    const wait = failures.blockedFor(request.ip, now());
     if (wait > 0) {
       const seconds = String(Math.max(1, Math.ceil(wait / 1000)));
       throw new ApiError(429, 'RATE_LIMITED', `too many failed admin authentications; retry after ${seconds} s`, undefined, {
@@ -42,7 +48,7 @@ export function installAdminAuth(app: FastifyInstance, ctx: AppContext): void {
     try {
       await check(request);
     } catch (err) {
-      failures.record(request.ip, ctx.now());
+      failures.record(request.ip, now());
       throw err;
     }
   });

@@ -1,13 +1,14 @@
 // Operator API for the catalogue: sports, leagues, teams, fixtures, markets, live scores, main lines, results.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { badRequest, ok } from '../api/envelope.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
-import { FixtureStatus, type FixtureStatusCode, type Outcome } from '../catalogue/model.js';
-import { reportFixtureResult, reportMarket } from '../catalogue/reporting.js';
-import { responses } from '../api/schemas/envelope.js';
+import type { FixtureStatusCode } from '../catalogue/model.js';
+import type { Outcome } from '../engine/types.js';
+import { reportFixtureResult, reportMarket, type ReportingDeps } from '../catalogue/reporting.js';
+import { setFixtureStatus, setMarketStatus } from '../catalogue/market-status.js';
+import { recordResponses, responses } from '../api/schemas/envelope.js';
 import { Fixture, League, LiveScore as LiveScoreSchema, Market, MarketList, Sport, Team } from '../api/schemas/catalogue.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
@@ -21,7 +22,8 @@ const LAST_SECOND = 253_402_300_799;
 const SportBody = Type.Object({ sportId: Type.Optional(Id), label: Name }, closed);
 const LeagueBody = Type.Object({ leagueId: Type.Optional(Id), sportId: Id, label: Name, active: Type.Optional(Type.Boolean()) }, closed);
 const TeamBody = Type.Object({ teamId: Type.Optional(Id), sportId: Id, name: Name }, closed);
-const FixtureStatusSchema = Type.Integer({ minimum: 1, maximum: 9, description: '1 not started, 2 in progress, 3 finished, 4 cancelled, 5 postponed, 6 interrupted, 7 abandoned, 8 coverage lost, 9 about to start' });
+// Unsafe keeps the JSON schema an integer range (its validation messages and OpenAPI) while typing the value.
+const FixtureStatusSchema = Type.Unsafe<FixtureStatusCode>(Type.Integer({ minimum: 1, maximum: 9, description: '1 not started, 2 in progress, 3 finished, 4 cancelled, 5 postponed, 6 interrupted, 7 abandoned, 8 coverage lost, 9 about to start' }));
 const FixtureBody = Type.Object(
   {
     exchangeEventId: Type.Optional(EventId),
@@ -64,7 +66,7 @@ const LiveScoreBody = Type.Object(
 );
 const ResultBody = Type.Object({ teamOneScore: Score, teamTwoScore: Score }, closed);
 const ReportBody = Type.Object(
-  { outcome: Type.Integer({ minimum: 0, maximum: 2, description: '0 void, 1 outcome one, 2 outcome two' }), teamOneScore: Type.Optional(Score), teamTwoScore: Type.Optional(Score) },
+  { outcome: Type.Unsafe<Outcome>(Type.Integer({ minimum: 0, maximum: 2, description: '0 void, 1 outcome one, 2 outcome two' })), teamOneScore: Type.Optional(Score), teamTwoScore: Type.Optional(Score) },
   closed,
 );
 const MarketStatusBody = Type.Object({ status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')]) }, closed);
@@ -89,27 +91,29 @@ function checkExtra(extra: string): string {
   return extra;
 }
 
-export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const catalogue = ctx.catalogue;
+/** The catalogue admin routes reach what reporting and status changes reach. */
+export type CatalogueAdminDeps = ReportingDeps;
+
+export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps> = async (app, deps) => {
+  const { catalogue, now } = deps;
   const rest = (markets: MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
   const schema = <T extends object>(s: T) => ({ tags: ['admin'], security: [{ admin: [] }], ...s });
-  const nowIso = () => new Date(ctx.now()).toISOString();
+  const nowIso = () => new Date(now()).toISOString();
 
   app.post('/admin/sports', { schema: schema({ body: SportBody, response: responses(Sport) }) }, async (request) =>
-    ok(catalogue.toRestSport(catalogue.createSport(request.body as Static<typeof SportBody>))),
+    ok(catalogue.toRestSport(catalogue.createSport(request.body))),
   );
 
   app.post('/admin/leagues', { schema: schema({ body: LeagueBody, response: responses(League) }) }, async (request) =>
-    ok(catalogue.toRestLeague(catalogue.createLeague(request.body as Static<typeof LeagueBody>))),
+    ok(catalogue.toRestLeague(catalogue.createLeague(request.body))),
   );
 
-  app.post('/admin/teams', { schema: schema({ body: TeamBody, response: responses(Team) }) }, async (request) =>
-    ok(catalogue.toRestTeam(catalogue.createTeam(request.body as Static<typeof TeamBody>))),
+  app.post('/admin/teams', { schema: schema({ body: TeamBody, response: recordResponses(Team) }) }, async (request) =>
+    ok(catalogue.toRestTeam(catalogue.createTeam(request.body))),
   );
 
-  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody, response: responses(Fixture) }) }, async (request) => {
-    const body = request.body as Static<typeof FixtureBody>;
-    const fixture = catalogue.createFixture({ ...body, status: body.status as FixtureStatusCode | undefined });
+  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody, response: recordResponses(Fixture) }) }, async (request) => {
+    const fixture = catalogue.createFixture(request.body);
     return ok(catalogue.toRestFixture(fixture));
   });
 
@@ -122,63 +126,59 @@ export function registerCatalogueAdminRoutes(app: FastifyInstance, ctx: AppConte
           'while it lasts, and their resting orders are cancelled before this answers.',
         params: FixtureParams,
         body: Type.Object({ status: FixtureStatusSchema }, closed),
-        response: responses(Fixture),
+        response: recordResponses(Fixture),
       }),
     },
     async (request) => {
-      const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
-      const { status } = request.body as { status: number };
-      const fixture = catalogue.setFixtureStatus(exchangeEventId, status as FixtureStatusCode);
-      // Kick-off: from now on its markets without liveEnabled refuse orders and fills; their resting quotes go.
-      if (fixture.status === FixtureStatus.IN_PROGRESS) await ctx.trading.fixtureWentLive(exchangeEventId);
-      return ok(catalogue.toRestFixture(fixture));
+      const { exchangeEventId } = request.params;
+      // Kick-off (status 2) also cancels the resting quotes of its markets without liveEnabled, in the same command.
+      return ok(catalogue.toRestFixture(await setFixtureStatus(deps, exchangeEventId, request.body.status)));
     },
   );
 
   app.post(
     '/admin/fixtures/:exchangeEventId/result',
-    { schema: schema({ params: FixtureParams, body: ResultBody, response: responses(MarketList) }) },
+    { schema: schema({ params: FixtureParams, body: ResultBody, response: recordResponses(MarketList) }) },
     async (request) => {
-      const { exchangeEventId } = request.params as Static<typeof FixtureParams>;
-      const { teamOneScore, teamTwoScore } = request.body as Static<typeof ResultBody>;
-      return ok(rest(await reportFixtureResult(ctx, exchangeEventId, teamOneScore, teamTwoScore)));
+      const { exchangeEventId } = request.params;
+      const { teamOneScore, teamTwoScore } = request.body;
+      return ok(rest(await reportFixtureResult(deps, exchangeEventId, teamOneScore, teamTwoScore)));
     },
   );
 
-  app.post('/admin/markets', { schema: schema({ body: MarketBody, response: responses(MarketList) }) }, async (request) =>
-    ok(rest(catalogue.createMarkets(request.body as Static<typeof MarketBody>))),
+  app.post('/admin/markets', { schema: schema({ body: MarketBody, response: recordResponses(MarketList) }) }, async (request) =>
+    ok(rest(catalogue.createMarkets(request.body))),
   );
 
   app.post(
     '/admin/markets/:marketHash/status',
-    { schema: schema({ params: MarketParams, body: MarketStatusBody, response: responses(Market) }) },
+    { schema: schema({ params: MarketParams, body: MarketStatusBody, response: recordResponses(Market) }) },
     async (request) => {
-      const { marketHash } = request.params as Static<typeof MarketParams>;
-      const { status } = request.body as Static<typeof MarketStatusBody>;
-      return ok(catalogue.toRestMarket(catalogue.setMarketStatus(catalogue.requireMarket(marketHash).marketHash, status)));
+      const { marketHash } = request.params;
+      return ok(catalogue.toRestMarket(await setMarketStatus(deps, marketHash, request.body.status)));
     },
   );
 
-  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: responses(Market) }) }, async (request) => {
-    const { marketHash } = request.params as Static<typeof MarketParams>;
+  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: recordResponses(Market) }) }, async (request) => {
+    const { marketHash } = request.params;
     return ok(catalogue.toRestMarket(catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
   });
 
   app.post(
     '/admin/markets/:marketHash/report',
-    { schema: schema({ params: MarketParams, body: ReportBody, response: responses(MarketList) }) },
+    { schema: schema({ params: MarketParams, body: ReportBody, response: recordResponses(MarketList) }) },
     async (request) => {
-      const { marketHash } = request.params as Static<typeof MarketParams>;
-      const { outcome, teamOneScore, teamTwoScore } = request.body as Static<typeof ReportBody>;
+      const { marketHash } = request.params;
+      const { outcome, teamOneScore, teamTwoScore } = request.body;
       if ((teamOneScore === undefined) !== (teamTwoScore === undefined)) {
         throw badRequest('INVALID_PARAMETER', 'teamOneScore and teamTwoScore go together: send both or neither');
       }
-      return ok(rest(await reportMarket(ctx, marketHash, outcome as Outcome, { teamOneScore, teamTwoScore })));
+      return ok(rest(await reportMarket(deps, marketHash, outcome, { teamOneScore, teamTwoScore })));
     },
   );
 
   app.post('/admin/live-scores', { schema: schema({ body: LiveScoreBody, response: responses(LiveScoreSchema) }) }, async (request) => {
-    const body = request.body as Static<typeof LiveScoreBody>;
+    const body = request.body;
     return ok(catalogue.putLiveScore({ ...body, extra: checkExtra(body.extra ?? '[]') }, nowIso()));
   });
-}
+};

@@ -1,13 +1,13 @@
 // Operator routes of the local ledger: mint test funds, move funds (so a maker's balance can drop).
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { EvmChain } from '../chain/evm/evm-chain.js';
 import { ApiError, ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
 import { parseWei } from '../api/trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
-import { submitToEngine } from '../api/engine-errors.js';
-import { balanceView } from '../api/balances.js';
+import { submitToEngine, type CommandSubmitter } from '../api/engine-errors.js';
+import { balanceView, type BalanceDeps } from '../api/balances.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Balance } from '../api/schemas/trading.js';
 import { Transfer as TransferResult } from '../api/schemas/admin.js';
@@ -18,27 +18,34 @@ const Transfer = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerChainAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface ChainAdminDeps extends BalanceDeps {
+  trading: BalanceDeps['trading'] & CommandSubmitter;
+  now: () => number;
+  /** With ODDEX_CHAIN=evm: the chain, once it runs; absent on the local ledger. */
+  evm?: (() => EvmChain | undefined) | undefined;
+}
+
+export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async (app, deps) => {
   app.post('/admin/faucet', { schema: { tags: ['admin'], body: Faucet, response: responses(Balance) } }, async (request) => {
-    const b = request.body as Static<typeof Faucet>;
+    const b = request.body;
     const amount = parseWei(b.amount, 'amount', 'INVALID_AMOUNT', { positive: true });
-    const evm = ctx.evm?.();
+    const evm = deps.evm?.();
     // On a chain the faucet mints real tokens; the balance follows from the chain's Transfer event.
     if (evm) await evm.mint(checksumAddress(b.address) as `0x${string}`, amount);
-    else await submitToEngine(ctx, { kind: 'faucet', at: ctx.now(), address: checksumAddress(b.address), amount });
-    return ok(balanceView(ctx, b.address));
+    else await submitToEngine(deps.trading, { kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
+    return ok(balanceView(deps, b.address));
   });
   app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer, response: responses(TransferResult) } }, async (request) => {
-    const b = request.body as Static<typeof Transfer>;
+    const b = request.body;
     const amount = parseWei(b.amount, 'amount', 'INVALID_AMOUNT', { positive: true });
-    if (ctx.evm) throw new ApiError(400, 'NOT_ON_LOCAL_LEDGER', 'on a chain, wallets move their own funds: send an ERC-20 transfer');
-    await submitToEngine(ctx, {
+    if (deps.evm) throw new ApiError(400, 'NOT_ON_LOCAL_LEDGER', 'on a chain, wallets move their own funds: send an ERC-20 transfer');
+    await submitToEngine(deps.trading, {
       kind: 'transfer',
-      at: ctx.now(),
+      at: deps.now(),
       from: checksumAddress(b.from),
       to: checksumAddress(b.to),
       amount,
     });
-    return ok({ from: balanceView(ctx, b.from), to: balanceView(ctx, b.to) });
+    return ok({ from: balanceView(deps, b.from), to: balanceView(deps, b.to) });
   });
-}
+};

@@ -1,6 +1,6 @@
 // Operator routes of the journal: write an engine snapshot now, and archive journal rows the oldest kept snapshot
 // already covers (they move to a gzip'd file under the data dir and leave the database).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok, ApiError } from '../api/envelope.js';
 import { responses } from '../api/schemas/envelope.js';
@@ -20,11 +20,11 @@ export interface JournalAdmin {
   archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined;
 }
 
-export function registerJournalAdminRoutes(app: FastifyInstance, journal: JournalAdmin): void {
+export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ journal: JournalAdmin }> = async (app, { journal }) => {
   app.post('/admin/journal/snapshot', { schema: { tags: ['admin'], response: responses(SnapshotTaken) } }, async () => ok({ journalSeq: journal.snapshotNow() }));
   app.post('/admin/journal/archive', { schema: { tags: ['admin'], response: responses(Archived) } }, async () => {
     const archived = journal.archiveJournal();
     if (!archived) throw new ApiError(409, 'NOTHING_TO_ARCHIVE', 'no journal rows are covered by the oldest kept snapshot yet');
     return ok(archived);
   });
-}
+};

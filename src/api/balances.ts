@@ -1,19 +1,26 @@
 // GET /balances/:address (public): free wallet balance, escrow and open-order exposure.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { TradingService } from '../trading/service.js';
 import { ok } from './envelope.js';
 import { Address } from './params.js';
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
 
-export function balanceView(ctx: AppContext, raw: string) {
+export interface BalanceDeps {
+  /** The live engine is read through the service: a failed commit replaces it. */
+  trading: Pick<TradingService, 'engine'>;
+  config: Pick<Config, 'baseTokenAddress'>;
+}
+
+export function balanceView({ trading, config }: BalanceDeps, raw: string) {
   const address = checksumAddress(raw);
-  const b = ctx.trading.engine.balances(address);
+  const b = trading.engine.balances(address);
   return {
     address,
-    baseToken: ctx.config.baseTokenAddress,
+    baseToken: config.baseTokenAddress,
     balance: b.balance.toString(),
     escrowed: b.escrowed.toString(),
     openExposure: b.openExposure.toString(),
@@ -21,10 +28,10 @@ export function balanceView(ctx: AppContext, raw: string) {
   };
 }
 
-export function registerBalanceRoutes(app: FastifyInstance, ctx: AppContext): void {
+export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceDeps> = async (app, deps) => {
   app.get(
     '/balances/:address',
     { schema: { tags: ['chain'], params: Type.Object({ address: Address }), response: responses(Balance) } },
-    async (request) => ok(balanceView(ctx, (request.params as { address: string }).address)),
+    async (request) => ok(balanceView(deps, request.params.address)),
   );
-}
+};

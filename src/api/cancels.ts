@@ -1,13 +1,14 @@
 // POST /orders/cancel/v2, /orders/cancel/event, /orders/cancel/all: EIP-712 signed by the maker, replay-protected.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TProperties } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { SignatureVerifier } from '../verify/verifier.js';
 import { ok } from './envelope.js';
 import { Address, Hash, HASH_PATTERN } from './params.js';
 import { requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { VerifyJob } from '../verify/jobs.js';
-import { submitToEngine } from './engine-errors.js';
+import { submitToEngine, type CommandSubmitter } from './engine-errors.js';
 import type { Command } from '../engine/types.js';
 import { responses } from './schemas/envelope.js';
 import { CancelResult } from './schemas/trading.js';
@@ -30,8 +31,15 @@ const CancelAll = signed({});
 
 type CancelCommand = Extract<Command, { kind: 'cancelOrders' | 'cancelEvent' | 'cancelAll' }>;
 
-export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const domain = (name: string, salt: string) => ({ name, version: '1.0', chainId: ctx.config.chainId, salt });
+export interface CancelRouteDeps {
+  config: Pick<Config, 'chainId' | 'domainNames'>;
+  trading: CommandSubmitter;
+  verifier: Pick<SignatureVerifier, 'inClientOrder'>;
+  now: () => number;
+}
+
+export const cancelRoutes: FastifyPluginAsyncTypebox<CancelRouteDeps> = async (app, { config, trading, verifier, now }) => {
+  const domain = (name: string, salt: string) => ({ name, version: '1.0', chainId: config.chainId, salt });
 
   /** Verifies the maker's signature off the writer thread, then submits the cancel in the maker's order. */
   async function cancel(
@@ -39,19 +47,19 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
     job: VerifyJob,
     command: (base: { at: number; maker: string; salt: string; timestamp: number }) => CancelCommand,
   ) {
-    const result = await ctx.verifier.inClientOrder([b.maker], [job], ([verified]) => {
+    const result = await verifier.inClientOrder([b.maker], [job], ([verified]) => {
       requireSigner(verified!.signer, b.maker, 'MAKER_SIGNATURE_MISMATCH', 'cancel');
-      const base = { at: ctx.now(), maker: checksumAddress(b.maker), salt: b.salt.toLowerCase(), timestamp: b.timestamp };
-      return submitToEngine(ctx, command(base));
+      const base = { at: now(), maker: checksumAddress(b.maker), salt: b.salt.toLowerCase(), timestamp: b.timestamp };
+      return submitToEngine(trading, command(base));
     });
     return ok(result.cancel);
   }
 
   app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2, response: responses(CancelResult) } }, async (request) => {
-    const b = request.body as Static<typeof CancelV2>;
+    const b = request.body;
     const job: VerifyJob = {
       kind: 'cancelV2',
-      domain: domain(ctx.config.domainNames.cancelV2, b.salt),
+      domain: domain(config.domainNames.cancelV2, b.salt),
       message: { orderHashes: b.orderHashes, timestamp: BigInt(b.timestamp) },
       signature: b.signature,
     };
@@ -63,10 +71,10 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   app.post('/orders/cancel/event', { schema: { tags: ['orders'], body: CancelEvent, response: responses(CancelResult) } }, async (request) => {
-    const b = request.body as Static<typeof CancelEvent>;
+    const b = request.body;
     const job: VerifyJob = {
       kind: 'cancelEvent',
-      domain: domain(ctx.config.domainNames.cancelEvent, b.salt),
+      domain: domain(config.domainNames.cancelEvent, b.salt),
       message: { exchangeEventId: b.exchangeEventId, timestamp: BigInt(b.timestamp) },
       signature: b.signature,
     };
@@ -74,13 +82,13 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   app.post('/orders/cancel/all', { schema: { tags: ['orders'], body: CancelAll, response: responses(CancelResult) } }, async (request) => {
-    const b = request.body as Static<typeof CancelAll>;
+    const b = request.body;
     const job: VerifyJob = {
       kind: 'cancelAll',
-      domain: domain(ctx.config.domainNames.cancelAll, b.salt),
+      domain: domain(config.domainNames.cancelAll, b.salt),
       message: { timestamp: BigInt(b.timestamp) },
       signature: b.signature,
     };
     return cancel(b, job, (base) => ({ kind: 'cancelAll', ...base }));
   });
-}
+};

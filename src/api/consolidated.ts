@@ -1,11 +1,11 @@
 // GET /trades/consolidated: one entry per fill, bettor and market (quarter-line bets as two legs plus a parent).
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { TradingReadModels } from '../store/read-models.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, HASH_PATTERN } from './params.js';
-import { CONSOLIDATED_SORT_FIELDS, listConsolidated } from '../trading/consolidated.js';
-import { responses } from './schemas/envelope.js';
+import { CONSOLIDATED_SORT_FIELDS, listConsolidated, type ConsolidatedContext } from '../trading/consolidated.js';
+import { recordResponses } from './schemas/envelope.js';
 import { ConsolidatedPage } from './schemas/trades.js';
 
 /** Largest page size; page numbers stop at MAX_PAGE so page * perPage stays a small integer. */
@@ -27,7 +27,12 @@ const ConsolidatedQuery = Type.Object({
   hideQuarterLineLegs: Type.Optional(Type.Boolean({ description: 'not together with hideQuarterLineParents=true (CONFLICTING_FILTERS)' })),
 });
 
-export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface ConsolidatedRouteDeps {
+  readModels: TradingReadModels;
+  consolidated: ConsolidatedContext;
+}
+
+export const consolidatedRoutes: FastifyPluginAsyncTypebox<ConsolidatedRouteDeps> = async (app, { readModels, consolidated }) => {
   const description =
     'One entry per fill, bettor and market; a quarter-line bet is two legs plus a synthetic parent whose fillHash is ' +
     'keccak256("quarter:" + fillHash + lower-case bettor). Amounts are exact decimal strings in base-token units, never ' +
@@ -35,15 +40,15 @@ export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext
     '"12.5" of the 6-decimal token); netReturnBetTimeValue is the same as a number; weightedAverageOdds stays ' +
     '10^20-scaled. Fills waiting on the chain are not listed. recent_trades_consolidated:global publishes one such ' +
     'entry per publication.';
-  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: responses(ConsolidatedPage) } }, async (request) => {
-    const q = request.query as Static<typeof ConsolidatedQuery>;
+  app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: recordResponses(ConsolidatedPage) } }, async (request) => {
+    const q = request.query;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
       throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
     }
     return ok(
       listConsolidated(
-        ctx.trading.readModels,
-        ctx.trading.consolidated,
+        readModels,
+        consolidated,
         {
           settled: q.settled,
           ...(q.bettor !== undefined ? { bettor: q.bettor } : {}),
@@ -59,4 +64,4 @@ export function registerConsolidatedRoutes(app: FastifyInstance, ctx: AppContext
       ),
     );
   });
-}
+};

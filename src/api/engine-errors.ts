@@ -1,6 +1,5 @@
 // Submits a command to the engine and turns its refusals into API errors: the one place domain error codes get
 // HTTP statuses.
-import type { AppContext } from '../context.js';
 import { DomainError, type DomainErrorCode } from '../engine/errors.js';
 import type { Command, ResultOf } from '../engine/types.js';
 import { ApiError } from './envelope.js';
@@ -24,9 +23,14 @@ export function toApiError(err: unknown): unknown {
   return err instanceof DomainError ? new ApiError(HTTP_STATUS[err.errorCode], err.errorCode, err.message) : err;
 }
 
-export async function submitToEngine<C extends Command>(ctx: AppContext, cmd: C): Promise<ResultOf<C>> {
+/** Where commands go: the trading service (its runner journals and applies them one at a time). */
+export interface CommandSubmitter {
+  submit<C extends Command>(cmd: C): Promise<ResultOf<C>>;
+}
+
+export async function submitToEngine<C extends Command>(trading: CommandSubmitter, cmd: C): Promise<ResultOf<C>> {
   try {
-    return await ctx.trading.submit(cmd);
+    return await trading.submit(cmd);
   } catch (err) {
     throw toApiError(err);
   }

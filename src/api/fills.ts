@@ -1,9 +1,11 @@
 // POST /orders/fill/v2: a signed taker fill, matched after the betting delay.
-import type { FastifyInstance } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
-import type { MarketRecord } from '../catalogue/catalogue.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../config.js';
+import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
+import type { TradingService } from '../trading/service.js';
+import type { SignatureVerifier } from '../verify/verifier.js';
 import { ApiError, badRequest, ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import {
@@ -37,14 +39,26 @@ const FillBody = Type.Object(
   { additionalProperties: false },
 );
 
+export interface FillRouteDeps {
+  config: Pick<
+    Config,
+    'takerMinimum' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chainSubmit' | 'chain'
+  >;
+  catalogue: Pick<Catalogue, 'getMarket' | 'isInPlay' | 'isClosedInPlay'>;
+  trading: Pick<TradingService, 'submit' | 'chain' | 'marketRef'>;
+  verifier: Pick<SignatureVerifier, 'inClientOrder'>;
+  now: () => number;
+}
+
 /** Pre-game delay, or in play the league's, else the sport's, else the default. */
-export function bettingDelayMs(ctx: AppContext, market: MarketRecord): number {
-  const d = ctx.config.bettingDelay;
-  if (!ctx.catalogue.isInPlay(market)) return d.preGameMs;
+export function bettingDelayMs(deps: { config: Pick<Config, 'bettingDelay'>; catalogue: Pick<Catalogue, 'isInPlay'> }, market: MarketRecord): number {
+  const d = deps.config.bettingDelay;
+  if (!deps.catalogue.isInPlay(market)) return d.preGameMs;
   return d.inPlayByLeagueMs[String(market.leagueId)] ?? d.inPlayBySportMs[market.sportLabel.toLowerCase()] ?? d.inPlayDefaultMs;
 }
 
-export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void {
+export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, deps) => {
+  const { config: c, catalogue, trading, verifier, now } = deps;
   /** Salts of fills waiting out their betting delay; the engine remembers them once matched. */
   const inFlightSalts = new Set<string>();
 
@@ -53,20 +67,19 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
     'A market with liveEnabled false takes no fills while its fixture is live (status 2): 400 MARKET_NOT_LIVE_ENABLED, ' +
     'also when the fixture goes live during the delay.';
   app.post('/orders/fill/v2', { schema: { tags: ['orders'], description, body: FillBody, response: responses(FillResult) } }, async (request) => {
-    const b = request.body as Static<typeof FillBody>;
+    const b = request.body;
     const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
-    if (stakeWei < ctx.config.takerMinimum) {
-      throw badRequest('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${ctx.config.takerMinimum}`);
+    if (stakeWei < c.takerMinimum) {
+      throw badRequest('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${c.takerMinimum}`);
     }
     const desiredOdds = parseOdds(b.desiredOdds, 'desiredOdds');
     if (b.oddsSlippage < 0 || b.oddsSlippage > 100) {
       throw badRequest('INVALID_ODDS_SLIPPAGE', 'oddsSlippage must be an integer from 0 to 100');
     }
     const fillSalt = parseSalt(b.fillSalt, 'fillSalt');
-    requireBaseToken(ctx, b.baseToken);
-    const market = requireMarket(ctx, b.market);
+    requireBaseToken(c, b.baseToken);
+    const market = requireMarket(catalogue, b.market);
 
-    const c = ctx.config;
     const job: VerifyJob = {
       kind: 'fill',
       domain: { name: c.domainNames.fill, version: c.domainVersion, chainId: c.chainId, verifyingContract: c.eip712FillHasher },
@@ -82,31 +95,31 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
       signature: b.takerSig,
     };
     // The betting delay runs after this: a taker's fills wait the same delay, so they still match in arrival order.
-    const digest = await ctx.verifier.inClientOrder([b.taker], [job], ([verified]) => {
+    const digest = await verifier.inClientOrder([b.taker], [job], ([verified]) => {
       requireSigner(verified!.signer, b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
       return verified!.hash;
     });
     if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
-    requireNotClosedInPlay(ctx, market);
+    requireNotClosedInPlay(catalogue, market);
 
-    if (ctx.trading.chain.backlog >= c.chainSubmit.maxBacklog) {
+    if (trading.chain.backlog >= c.chainSubmit.maxBacklog) {
       throw new ApiError(503, 'CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
     }
     const saltKey = fillSalt.toString();
     if (inFlightSalts.has(saltKey)) throw new ApiError(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
     inFlightSalts.add(saltKey);
     try {
-      const delay = bettingDelayMs(ctx, market);
+      const delay = bettingDelayMs(deps, market);
       if (delay > 0) await sleep(delay);
       // Re-read the market: it may have been reported or suspended during the delay.
-      const current = ctx.catalogue.getMarket(market.marketHash) ?? market;
+      const current = catalogue.getMarket(market.marketHash) ?? market;
       // The fixture may have gone live during the delay.
-      requireNotClosedInPlay(ctx, current);
-      const result = await submitToEngine(ctx, {
+      requireNotClosedInPlay(catalogue, current);
+      const result = await submitToEngine(trading, {
         kind: 'fill',
-        at: ctx.now(),
+        at: now(),
         fillHash: digest,
-        market: ctx.trading.marketRef(current),
+        market: trading.marketRef(current),
         taker: checksumAddress(b.taker),
         baseToken: checksumAddress(b.baseToken),
         isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,
@@ -129,4 +142,4 @@ export function registerFillRoutes(app: FastifyInstance, ctx: AppContext): void 
       inFlightSalts.delete(saltKey);
     }
   });
-}
+};

@@ -1,11 +1,11 @@
 // GET /fixture/active, /live-scores.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { ok } from './envelope.js';
 import { parseCommaList } from './params.js';
 import type { LiveScore } from '../catalogue/model.js';
-import { responses } from './schemas/envelope.js';
+import { recordResponses, responses } from './schemas/envelope.js';
 import { Fixture, LiveScore as LiveScoreSchema } from './schemas/catalogue.js';
 
 const FixturesQuery = Type.Object({ leagueId: Type.Integer({ minimum: 0 }) });
@@ -18,11 +18,13 @@ const LiveScoresQuery = Type.Object({
 
 const MAX_EVENT_IDS = 50;
 
-export function registerFixtureRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const catalogue = ctx.catalogue;
+export interface FixtureRouteDeps {
+  catalogue: Pick<Catalogue, 'fixtures' | 'isActiveFixture' | 'toRestFixture' | 'liveScore'>;
+}
 
-  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery, response: responses(Type.Array(Fixture)) } }, async (request) => {
-    const { leagueId } = request.query as Static<typeof FixturesQuery>;
+export const fixtureRoutes: FastifyPluginAsyncTypebox<FixtureRouteDeps> = async (app, { catalogue }) => {
+  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery, response: recordResponses(Type.Array(Fixture)) } }, async (request) => {
+    const { leagueId } = request.query;
     const fixtures = catalogue
       .fixtures()
       .filter((f) => f.leagueId === leagueId && catalogue.isActiveFixture(f))
@@ -31,7 +33,7 @@ export function registerFixtureRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
 
   app.get('/live-scores', { schema: { tags: ['catalogue'], querystring: LiveScoresQuery, response: responses(Type.Array(LiveScoreSchema)) } }, async (request) => {
-    const { exchangeEventIds } = request.query as Static<typeof LiveScoresQuery>;
+    const { exchangeEventIds } = request.query;
     const ids =
       exchangeEventIds === undefined
         ? catalogue
@@ -41,4 +43,4 @@ export function registerFixtureRoutes(app: FastifyInstance, ctx: AppContext): vo
         : [...new Set(parseCommaList(exchangeEventIds, 'exchangeEventIds', { max: MAX_EVENT_IDS }))];
     return ok(ids.map((id) => catalogue.liveScore(id)).filter((s): s is LiveScore => s !== undefined));
   });
-}
+};

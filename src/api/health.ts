@@ -1,14 +1,22 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+// GET /health/live and /health/ready.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Db } from '../store/db.js';
 import { ApiError, ok } from './envelope.js';
 import { responses } from './schemas/envelope.js';
 import { Live, Ready } from './schemas/admin.js';
 
-export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface HealthDeps {
+  /** False until start-up finished and while shutting down. */
+  isReady: () => boolean;
+  /** Probed on every readiness check: a storage that stopped answering makes the exchange unready. */
+  db: Pick<Db, 'prepare'>;
+}
+
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { isReady, db }) => {
   app.get('/health/live', { schema: { tags: ['health'], response: responses(Live) } }, async () => ok({ live: true }));
   app.get('/health/ready', { schema: { tags: ['health'], response: responses(Ready) } }, async () => {
-    if (!ctx.ready) throw new ApiError(503, 'NOT_READY', 'the exchange is starting or shutting down');
-    ctx.db.prepare('SELECT 1').get();
+    if (!isReady()) throw new ApiError(503, 'NOT_READY', 'the exchange is starting or shutting down');
+    db.prepare('SELECT 1').get();
     return ok({ ready: true });
   });
-}
+};

@@ -1,12 +1,12 @@
 // POST /heartbeat: cancel-on-disconnect for a maker, authenticated by an API key of that maker.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../config.js';
 import { ApiError, badRequest, ok } from './envelope.js';
 import { Address } from './params.js';
-import { authenticateApiKey } from '../admin/api-keys.js';
+import { authenticateApiKey, type ApiKeys } from '../admin/api-keys.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
-import { submitToEngine } from './engine-errors.js';
+import { submitToEngine, type CommandSubmitter } from './engine-errors.js';
 import { responses } from './schemas/envelope.js';
 import { Heartbeat } from './schemas/trading.js';
 
@@ -15,7 +15,14 @@ const HeartbeatBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface HeartbeatDeps {
+  apiKeys: Pick<ApiKeys, 'keyOf'>;
+  trading: CommandSubmitter;
+  config: Pick<Config, 'heartbeatMaxSeconds'>;
+  now: () => number;
+}
+
+export const heartbeatRoutes: FastifyPluginAsyncTypebox<HeartbeatDeps> = async (app, { apiKeys, trading, config, now }) => {
   app.post(
     '/heartbeat',
     {
@@ -31,17 +38,17 @@ export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     },
     async (request) => {
-      const owner = authenticateApiKey(ctx, request);
-      const b = request.body as Static<typeof HeartbeatBody>;
+      const owner = authenticateApiKey(apiKeys, request);
+      const b = request.body;
       if (!sameAddress(owner, b.requestor)) {
         throw new ApiError(403, 'API_KEY_ADDRESS_MISMATCH', 'the API key belongs to another address than requestor');
       }
-      const max = ctx.config.heartbeatMaxSeconds;
+      const max = config.heartbeatMaxSeconds;
       if (b.timeoutSeconds < 0 || b.timeoutSeconds > max) {
         throw badRequest('INVALID_TIMEOUT', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`);
       }
-      const at = ctx.now();
-      const result = await submitToEngine(ctx, {
+      const at = now();
+      const result = await submitToEngine(trading, {
         kind: 'heartbeat',
         at,
         requestor: checksumAddress(b.requestor),
@@ -56,4 +63,4 @@ export function registerHeartbeatRoutes(app: FastifyInstance, ctx: AppContext): 
       });
     },
   );
-}
+};

@@ -1,12 +1,13 @@
 // GET /markets/active, /markets/find, /markets/popular.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { TradingService } from '../trading/service.js';
 import { badRequest, ok } from './envelope.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
 import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
 import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
-import { responses } from './schemas/envelope.js';
+import { recordResponses } from './schemas/envelope.js';
 import { MarketList, MarketPage } from './schemas/catalogue.js';
 
 const ActiveQuery = Type.Object({
@@ -46,12 +47,16 @@ function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
   return q.type === undefined ? undefined : intList(q.type, 'type');
 }
 
-export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const catalogue = ctx.catalogue;
+export interface MarketRouteDeps {
+  catalogue: Pick<Catalogue, 'activeMarkets' | 'getMarket' | 'isInPlay' | 'toRestMarket'>;
+  trading: Pick<TradingService, 'matchedVolume'>;
+}
+
+export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (app, { catalogue, trading }) => {
   const rest = (markets: readonly MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
 
-  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
-    const q = request.query as Static<typeof ActiveQuery>;
+  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: recordResponses(MarketPage) } }, async (request) => {
+    const q = request.query;
     const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
     if (q.paginationKey && !after) throw badRequest('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
     const page = pageOfMarkets(
@@ -70,8 +75,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok({ markets: rest(page.markets), nextKey: page.next ? encodeCursor(page.next) : '' });
   });
 
-  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: responses(MarketList) } }, async (request) => {
-    const { marketHashes } = request.query as Static<typeof FindQuery>;
+  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: recordResponses(MarketList) } }, async (request) => {
+    const { marketHashes } = request.query;
     if (!marketHashes) throw badRequest('BAD_MARKET_HASHES', 'marketHashes is required: 1 to 30 comma-separated market hashes');
     const hashes = parseCommaList(marketHashes, 'marketHashes', {
       max: MAX_FIND_HASHES,
@@ -82,8 +87,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok(rest(found));
   });
 
-  app.get('/markets/popular', { schema: { tags: ['markets'], response: responses(MarketList) } }, async () => {
-    const volume = ctx.trading.matchedVolume();
+  app.get('/markets/popular', { schema: { tags: ['markets'], response: recordResponses(MarketList) } }, async () => {
+    const volume = trading.matchedVolume();
     const top = [...catalogue.activeMarkets()]
       .map((m) => ({ m, v: volume.get(m.marketHash) ?? 0n }))
       // activeMarkets is already in (gameTime, marketHash) order and sort is stable: ties keep it.
@@ -91,4 +96,4 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       .slice(0, POPULAR_COUNT);
     return ok(rest(top.map((x) => x.m)));
   });
-}
+};

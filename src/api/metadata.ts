@@ -1,11 +1,12 @@
 // GET /metadata: addresses, fees, minimums and signing parameters a client reads instead of hard-coding.
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { ok } from './envelope.js';
 import { checksumAddress } from '../protocol/address.js';
 import { BRIDGE_FEE_NAMES } from '../config.js';
 import type { MarketRecord } from '../catalogue/model.js';
-import { responses } from './schemas/envelope.js';
+import { recordResponses } from './schemas/envelope.js';
 import { Metadata } from './schemas/metadata.js';
 
 const ORACLE_FEE_KEYS = ['0', '1', '2', '3'] as const;
@@ -18,14 +19,18 @@ function byMarketCount(markets: readonly MarketRecord[], key: (m: MarketRecord) 
   return [...ids].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || a - b);
 }
 
-export function metadataOf(ctx: AppContext): Record<string, unknown> {
-  const c = ctx.config;
+export interface MetadataDeps {
+  config: Config;
+  catalogue: Pick<Catalogue, 'activeMarkets' | 'sports' | 'leagues'>;
+}
+
+export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<string, unknown> {
   const token = checksumAddress(c.baseTokenAddress);
-  const active = ctx.catalogue.activeMarkets();
-  const sportsWithMarkets = ctx.catalogue.sports().filter((s) => active.some((m) => m.sportId === s.sportId));
+  const active = catalogue.activeMarkets();
+  const sportsWithMarkets = catalogue.sports().filter((s) => active.some((m) => m.sportId === s.sportId));
   const leagueOrderingBySport: Record<string, number[]> = {};
-  for (const sport of ctx.catalogue.sports()) {
-    const leagueIds = ctx.catalogue
+  for (const sport of catalogue.sports()) {
+    const leagueIds = catalogue
       .leagues()
       .filter((l) => l.sportId === sport.sportId && l.active)
       .map((l) => l.leagueId);
@@ -57,10 +62,10 @@ export function metadataOf(ctx: AppContext): Record<string, unknown> {
   };
 }
 
-export function registerMetadataRoutes(app: FastifyInstance, ctx: AppContext): void {
+export const metadataRoutes: FastifyPluginAsyncTypebox<MetadataDeps> = async (app, deps) => {
   const description =
     'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
     'cancelAll} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
     'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared).';
-  app.get('/metadata', { schema: { tags: ['metadata'], description, response: responses(Metadata) } }, async () => ok(metadataOf(ctx)));
-}
+  app.get('/metadata', { schema: { tags: ['metadata'], description, response: recordResponses(Metadata) } }, async () => ok(metadataOf(deps)));
+};

@@ -1,9 +1,16 @@
 // GET /metrics in the Prometheus text format: request latency per route, and engine and realtime gauges read at scrape time.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AppContext } from '../context.js';
+import type { TradingService } from '../trading/service.js';
+import type { RealtimeServer } from '../realtime/server.js';
 
-export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
+export interface MetricsDeps {
+  trading: Pick<TradingService, 'engine' | 'readModels' | 'chain'>;
+  realtime: Pick<RealtimeServer, 'connectionCount'>;
+}
+
+/** Installed on the root instance: the latency hook must see every route. */
+export function registerMetrics(app: FastifyInstance, { trading, realtime }: MetricsDeps): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
   const duration = new Histogram({
@@ -19,7 +26,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     labelNames: ['route', 'status'] as const,
     registers: [registry],
   });
-  const engine = () => ctx.trading.engine;
+  const engine = () => trading.engine;
   new Gauge({
     name: 'oddex_open_orders',
     help: 'Orders on the books (ACTIVE or INACTIVE)',
@@ -33,7 +40,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     help: 'Trades recorded since the exchange began',
     registers: [registry],
     collect() {
-      this.set(ctx.trading.readModels.tradeCount());
+      this.set(trading.readModels.tradeCount());
     },
   });
   new Gauge({
@@ -44,7 +51,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
       this.set(engine().pendingFills().length);
     },
   });
-  const chain = () => ctx.trading.chain;
+  const chain = () => trading.chain;
   new Counter({
     name: 'oddex_chain_submit_failures_total',
     help: 'Attempts to hand a fill to the settlement chain that threw or timed out (each is retried)',
@@ -67,7 +74,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     help: 'Open realtime WebSocket connections',
     registers: [registry],
     collect() {
-      this.set(ctx.realtime?.connectionCount ?? 0);
+      this.set(realtime.connectionCount);
     },
   });
 

@@ -1,7 +1,10 @@
 // POST /orders/new, GET /orders, GET /orders/odds/best.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { TradingService } from '../trading/service.js';
+import type { SignatureVerifier } from '../verify/verifier.js';
 import type { NewOrder, OrderView } from '../engine/types.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
@@ -11,7 +14,7 @@ import { isValidMakerOdds } from '../protocol/odds.js';
 import type { Verified, VerifyJob } from '../verify/jobs.js';
 import { orderToRest } from '../trading/render.js';
 import { submitToEngine } from './engine-errors.js';
-import { responses } from './schemas/envelope.js';
+import { recordResponses, responses } from './schemas/envelope.js';
 import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
 
 const SignedOrder = Type.Object(
@@ -40,6 +43,7 @@ const SORT_FIELDS = {
   created_at: (o: OrderView) => BigInt(o.seq),
   updated_at: (o: OrderView) => BigInt(o.updatedAt),
 } as const;
+const SORT_FIELD_NAMES = Object.keys(SORT_FIELDS) as (keyof typeof SORT_FIELDS)[];
 
 const OrdersQuery = Type.Object({
   marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
@@ -49,7 +53,7 @@ const OrdersQuery = Type.Object({
   orderHashes: Type.Optional(Type.String({ maxLength: 70_000 })),
   page: Type.Integer({ minimum: 0, default: 0 }),
   perPage: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  sortBy: Type.Optional(Type.Union(Object.keys(SORT_FIELDS).map((k) => Type.Literal(k)))),
+  sortBy: Type.Optional(Type.Union(SORT_FIELD_NAMES.map((k) => Type.Literal(k)))),
   sortAsc: Type.Boolean({ default: true }),
 });
 
@@ -59,6 +63,17 @@ const BestOddsQuery = Type.Object({
   baseToken: Address,
 });
 
+export interface OrderRouteDeps {
+  config: Pick<
+    Config,
+    'oddsLadderStepSize' | 'makerMinimum' | 'baseTokenAddress' | 'executorAddress' | 'maxOrdersPerRequest' | 'maxMarketsPerRequest'
+  >;
+  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues'>;
+  trading: Pick<TradingService, 'submit' | 'engine' | 'readModels' | 'marketRef' | 'bestOddsEntry'>;
+  verifier: Pick<SignatureVerifier, 'inClientOrder'>;
+  now: () => number;
+}
+
 /** One order after its static checks: the hashing and recovery job for the pool, and the engine's order once verified. */
 interface CheckedOrder {
   job: VerifyJob;
@@ -66,19 +81,19 @@ interface CheckedOrder {
 }
 
 /** Static checks of one signed order; the engine decides the balance, market and duplicate statuses. */
-function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: number): CheckedOrder {
+function checkOrder(config: OrderRouteDeps['config'], o: SignedOrder, i: number, nowSeconds: number): CheckedOrder {
   const field = (name: string) => `orders[${i}].${name}`;
   const totalBetSize = parseWei(o.totalBetSize, field('totalBetSize'), 'INVALID_AMOUNT', { positive: true });
   const percentageOdds = parseOdds(o.percentageOdds, field('percentageOdds'));
-  if (!isValidMakerOdds(percentageOdds, ctx.config.oddsLadderStepSize)) {
-    throw badRequest('INVALID_ODDS', `${field('percentageOdds')} is not on the odds ladder (step ${ctx.config.oddsLadderStepSize})`);
+  if (!isValidMakerOdds(percentageOdds, config.oddsLadderStepSize)) {
+    throw badRequest('INVALID_ODDS', `${field('percentageOdds')} is not on the odds ladder (step ${config.oddsLadderStepSize})`);
   }
-  if (totalBetSize < ctx.config.makerMinimum) {
-    throw badRequest('MAKER_AMOUNT_TOO_LOW', `${field('totalBetSize')} is below the maker minimum ${ctx.config.makerMinimum}`);
+  if (totalBetSize < config.makerMinimum) {
+    throw badRequest('MAKER_AMOUNT_TOO_LOW', `${field('totalBetSize')} is below the maker minimum ${config.makerMinimum}`);
   }
-  requireBaseToken(ctx, o.baseToken, field('baseToken'));
-  if (!sameAddress(o.executor, ctx.config.executorAddress)) {
-    throw badRequest('INVALID_EXECUTOR', `${field('executor')} must be ${ctx.config.executorAddress}`);
+  requireBaseToken(config, o.baseToken, field('baseToken'));
+  if (!sameAddress(o.executor, config.executorAddress)) {
+    throw badRequest('INVALID_EXECUTOR', `${field('executor')} must be ${config.executorAddress}`);
   }
   if (o.apiExpiry <= nowSeconds || o.expiry <= nowSeconds) {
     throw badRequest('ORDER_EXPIRED', `${field(o.apiExpiry <= nowSeconds ? 'apiExpiry' : 'expiry')} is in the past`);
@@ -121,12 +136,12 @@ function checkOrder(ctx: AppContext, o: SignedOrder, i: number, nowSeconds: numb
  * Statically checks every order, then verifies the signatures of those before the first static failure: the
  * error reported is that of the first bad order, whether its fault is static or its signature.
  */
-function checkOrders(ctx: AppContext, orders: SignedOrder[], nowSeconds: number) {
+function checkOrders(config: OrderRouteDeps['config'], orders: SignedOrder[], nowSeconds: number) {
   const checked: CheckedOrder[] = [];
   let staticError: unknown;
   for (let i = 0; i < orders.length && staticError === undefined; i++) {
     try {
-      checked.push(checkOrder(ctx, orders[i]!, i, nowSeconds));
+      checked.push(checkOrder(config, orders[i]!, i, nowSeconds));
     } catch (err) {
       staticError = err;
     }
@@ -141,7 +156,7 @@ function checkOrders(ctx: AppContext, orders: SignedOrder[], nowSeconds: number)
   };
 }
 
-export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void {
+export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, verifier, now }) => {
   app.post(
     '/orders/new',
     {
@@ -154,27 +169,27 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
           '(order_book:*, active_orders:*) carry each changed order as GET /orders shows it plus status (ACTIVE while on ' +
           'the book, INACTIVE once filled, cancelled or expired) and updateTime (ms).',
         body: Type.Object(
-          { orders: Type.Array(SignedOrder, { minItems: 1, maxItems: ctx.config.maxOrdersPerRequest }) },
+          { orders: Type.Array(SignedOrder, { minItems: 1, maxItems: config.maxOrdersPerRequest }) },
           { additionalProperties: false },
         ),
         response: responses(PostOrdersResult),
       },
     },
     async (request) => {
-      const { orders } = request.body as { orders: SignedOrder[] };
-      const nowSeconds = Math.floor(ctx.now() / 1000);
-      const { jobs, toNewOrders } = checkOrders(ctx, orders, nowSeconds);
+      const { orders } = request.body;
+      const nowSeconds = Math.floor(now() / 1000);
+      const { jobs, toNewOrders } = checkOrders(config, orders, nowSeconds);
       const makers = orders.map((o) => o.maker);
-      const result = await ctx.verifier.inClientOrder(makers, jobs, (verified) => {
+      const result = await verifier.inClientOrder(makers, jobs, (verified) => {
         const checked = toNewOrders(verified);
         const marketHashes = new Set(checked.map((o) => o.marketHash));
-        if (marketHashes.size > ctx.config.maxMarketsPerRequest) {
-          throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${ctx.config.maxMarketsPerRequest} markets`);
+        if (marketHashes.size > config.maxMarketsPerRequest) {
+          throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${config.maxMarketsPerRequest} markets`);
         }
-        const records = [...marketHashes].flatMap((hash) => ctx.catalogue.getMarket(hash) ?? []);
-        for (const m of records) requireNotClosedInPlay(ctx, m);
-        const markets = records.map((m) => ctx.trading.marketRef(m));
-        return submitToEngine(ctx, { kind: 'postOrders', at: ctx.now(), orders: checked, markets });
+        const records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
+        for (const m of records) requireNotClosedInPlay(catalogue, m);
+        const markets = records.map((m) => trading.marketRef(m));
+        return submitToEngine(trading, { kind: 'postOrders', at: now(), orders: checked, markets });
       });
       const statuses: Record<string, string> = {};
       for (const s of result.statuses) statuses[s.orderHash] = s.status;
@@ -190,15 +205,15 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     'Orders by market, maker or hash. order_book:* and active_orders:* publish arrays of changed orders in this shape ' +
     'plus status (ACTIVE while the order is on the book, INACTIVE once it left: filled, cancelled or expired; ' +
     'orderStatus has the detail) and updateTime (milliseconds of the last change).';
-  app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
-    const q = request.query as Static<typeof OrdersQuery>;
+  app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: recordResponses(OrderList) } }, async (request) => {
+    const q = request.query;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
       throw badRequest('MISSING_FILTER', 'one of marketHashes, maker or orderHashes is required');
     }
     if (q.marketHashes && q.exchangeEventId) {
       throw badRequest('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
-    const { engine, readModels } = ctx.trading;
+    const { engine, readModels } = trading;
     const marketHashes = q.marketHashes
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;
@@ -220,7 +235,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
         (!q.baseToken || sameAddress(o.baseToken, q.baseToken)) &&
         (!q.exchangeEventId || o.exchangeEventId === q.exchangeEventId),
     );
-    const key = SORT_FIELDS[(q.sortBy ?? 'created_at') as keyof typeof SORT_FIELDS];
+    const key = SORT_FIELDS[q.sortBy ?? 'created_at'];
     const dir = q.sortAsc ? 1 : -1;
     selected.sort((a, b) => {
       const x = key(a);
@@ -236,20 +251,19 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: AppContext): void
     'orders is left out of bestOdds: no percentageOdds is ever null. best_odds:global publishes arrays of ' +
     '{marketHash, baseToken, isMakerBettingOutcomeOne, percentageOdds, updatedAt, sportId, leagueId} for sides ' +
     'that moved to a price; a side that lost its last order is not published (follow order_book:* or re-read this).';
-  app.get('/orders/odds/best', { schema: { tags: ['orders'], description: bestOddsDescription, querystring: BestOddsQuery, response: responses(BestOdds) } }, async (request) => {
-    const q = request.query as Static<typeof BestOddsQuery>;
+  app.get('/orders/odds/best', { schema: { tags: ['orders'], description: bestOddsDescription, querystring: BestOddsQuery, response: recordResponses(BestOdds) } }, async (request) => {
+    const q = request.query;
     if (Boolean(q.marketHashes) === Boolean(q.leagueIds)) {
       throw badRequest('EXACTLY_ONE_OF', 'send exactly one of marketHashes or leagueIds');
     }
-    requireBaseToken(ctx, q.baseToken);
-    const service = ctx.trading;
+    requireBaseToken(config, q.baseToken);
     let hashes: string[];
     if (q.marketHashes) {
       hashes = parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase());
     } else {
       const leagueIds = parseCommaList(q.leagueIds!, 'leagueIds', { max: 50, valid: (s) => /^\d{1,9}$/.test(s) }).map(Number);
-      hashes = ctx.catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);
+      hashes = catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);
     }
-    return ok({ bestOdds: hashes.flatMap((h) => service.bestOddsEntry(h) ?? []) });
+    return ok({ bestOdds: hashes.flatMap((h) => trading.bestOddsEntry(h) ?? []) });
   });
-}
+};

@@ -1,10 +1,9 @@
 // Realtime connection tokens: for an API key (bare `{token}`), or for a wallet that signs a short sign-in text,
 // so a browser page can follow its own channels (active_orders, ce_refunds) without an operator-issued key.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
-import { authenticateKey } from '../admin/api-keys.js';
-import { RealtimeTokens } from '../realtime/tokens.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { authenticateKey, type ApiKeys } from '../admin/api-keys.js';
+import type { RealtimeTokens } from '../realtime/tokens.js';
 import { ApiError, badRequest, ok } from './envelope.js';
 import { Address } from './params.js';
 import { bareResponses, responses } from './schemas/envelope.js';
@@ -29,7 +28,14 @@ const WalletSignIn = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface RealtimeTokenDeps {
+  apiKeys: Pick<ApiKeys, 'keyOf'>;
+  /** The same issuer the WebSocket server verifies with. */
+  tokens: Pick<RealtimeTokens, 'issue'>;
+  now: () => number;
+}
+
+export const realtimeTokenRoutes: FastifyPluginAsyncTypebox<RealtimeTokenDeps> = async (app, { apiKeys, tokens, now }) => {
   app.get(
     '/user/realtime-token/api-key',
     {
@@ -41,8 +47,8 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
       },
     },
     async (request) => {
-      const key = authenticateKey(ctx, request);
-      return { token: await RealtimeTokens.of(ctx).issue(key.address, key.id) };
+      const key = authenticateKey(apiKeys, request);
+      return { token: await tokens.issue(key.address, key.id) };
     },
   );
 
@@ -59,15 +65,15 @@ export function registerRealtimeTokenRoutes(app: FastifyInstance, ctx: AppContex
       },
     },
     async (request) => {
-      const { address, timestamp, signature } = request.body as Static<typeof WalletSignIn>;
-      if (Math.abs(timestamp - Math.floor(ctx.now() / 1000)) > SIGN_IN_WINDOW_SECONDS) {
+      const { address, timestamp, signature } = request.body;
+      if (Math.abs(timestamp - Math.floor(now() / 1000)) > SIGN_IN_WINDOW_SECONDS) {
         throw badRequest('STALE_TIMESTAMP', `timestamp must be within ${SIGN_IN_WINDOW_SECONDS} s of server time`);
       }
       const signer = recoverSigner(personalTextDigest(walletSignInText(address, timestamp)), signature);
       if (!signer || !sameAddress(signer, address)) {
         throw new ApiError(403, 'SIGNATURE_MISMATCH', 'the signature is not the address signing the sign-in text');
       }
-      return ok({ token: await RealtimeTokens.of(ctx).issue(checksumAddress(address)) });
+      return ok({ token: await tokens.issue(checksumAddress(address)) });
     },
   );
-}
+};

@@ -1,11 +1,11 @@
 // GET /trades/portfolio/refunds: a bettor's capital-efficiency refunds, grouped per market and token.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { TradingReadModels } from '../store/read-models.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
-import { responses } from './schemas/envelope.js';
+import { recordResponses } from './schemas/envelope.js';
 import { RefundsPage } from './schemas/trades.js';
 
 export const REFUNDS_MAX_PER_PAGE = 500;
@@ -22,14 +22,20 @@ const RefundsQuery = Type.Object({
   perPage: Type.Integer({ minimum: 1, maximum: REFUNDS_MAX_PER_PAGE }),
 });
 
-export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface RefundRouteDeps {
+  readModels: Pick<TradingReadModels, 'refundGroupsPage'>;
+  /** Base-token decimals: totals are shown in token units. */
+  decimals: number;
+}
+
+export const refundRoutes: FastifyPluginAsyncTypebox<RefundRouteDeps> = async (app, { readModels, decimals }) => {
   const description =
     'Capital-efficiency refunds of a bettor, grouped per market and base token. Without maker=true only taker ' +
     'refunds are listed (as the spec says: "True: only refunds where the bettor was a maker. Otherwise taker refunds"). ' +
     'ce_refunds:{bettor} publishes the changed groups of that bettor, maker and taker alike, with the group total ' +
     'as totalRefunded (number), to a connection authenticated as that bettor only.';
-  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], description, querystring: RefundsQuery, response: responses(RefundsPage) } }, async (request) => {
-    const q = request.query as Static<typeof RefundsQuery>;
+  app.get('/trades/portfolio/refunds', { schema: { tags: ['trades'], description, querystring: RefundsQuery, response: recordResponses(RefundsPage) } }, async (request) => {
+    const q = request.query;
     const filter = {
       bettor: q.bettor,
       ...(q.marketHash !== undefined ? { marketHash: q.marketHash } : {}),
@@ -37,7 +43,7 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): voi
       ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
       maker: q.maker ?? false,
     };
-    const { refunds, groups } = ctx.trading.readModels.refundGroupsPage(filter, q.sortAsc, q);
-    return ok({ results: refundGroups(refunds, filter, ctx.config.baseTokenDecimals, q.sortAsc), count: groups });
+    const { refunds, groups } = readModels.refundGroupsPage(filter, q.sortAsc, q);
+    return ok({ results: refundGroups(refunds, filter, decimals, q.sortAsc), count: groups });
   });
-}
+};

@@ -1,7 +1,7 @@
 // GET /search: active fixtures whose team names contain the query.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { ok } from './envelope.js';
 import { responses } from './schemas/envelope.js';
 import { SearchResult } from './schemas/catalogue.js';
@@ -12,10 +12,13 @@ const SearchQuery = Type.Object({
 
 const MAX_RESULTS = 8;
 
-export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const catalogue = ctx.catalogue;
+export interface SearchRouteDeps {
+  catalogue: Pick<Catalogue, 'fixtures' | 'isActiveFixture' | 'marketsOfEvent' | 'teamName'>;
+}
+
+export const searchRoutes: FastifyPluginAsyncTypebox<SearchRouteDeps> = async (app, { catalogue }) => {
   app.get('/search', { schema: { tags: ['markets'], querystring: SearchQuery, response: responses(Type.Array(SearchResult)) } }, async (request) => {
-    const needle = (request.query as Static<typeof SearchQuery>).query.toLowerCase();
+    const needle = request.query.query.toLowerCase();
     const hits = catalogue
       .fixtures()
       .filter((f) => catalogue.isActiveFixture(f))
@@ -41,4 +44,4 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext): voi
       }),
     );
   });
-}
+};

@@ -1,11 +1,11 @@
 // GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { TradingReadModels } from '../store/read-models.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
-import { tradeToOrderTradeRest, tradeToRest } from '../trading/render.js';
-import { responses } from './schemas/envelope.js';
+import { tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
+import { recordResponses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage } from './schemas/trades.js';
 
 const TradesQuery = Type.Object({
@@ -31,12 +31,17 @@ function decodeKey(key: string): number {
   return Number(m[1]);
 }
 
-export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
+export interface TradeRouteDeps {
+  readModels: Pick<TradingReadModels, 'tradesPage' | 'tradesOfOrders'>;
+  render: TradeRenderContext;
+}
+
+export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app, { readModels, render }) => {
   const description =
     'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
     'object per publication (not an array).';
-  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
-    const q = request.query as Static<typeof TradesQuery>;
+  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: recordResponses(TradesPage) } }, async (request) => {
+    const q = request.query;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
     }
@@ -44,7 +49,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { trades: page, count, more } = ctx.trading.readModels.tradesPage(
+    const { trades: page, count, more } = readModels.tradesPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -62,7 +67,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
     );
     const last = page[page.length - 1];
     return ok({
-      trades: page.map((t) => tradeToRest(t, ctx.trading.render)),
+      trades: page.map((t) => tradeToRest(t, render)),
       nextKey: more && last ? encodeKey(Number(last.id)) : '',
       pageSize: q.pageSize,
       count,
@@ -70,12 +75,12 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
   });
 
   const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
-  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: responses(OrderTrades) } }, async (request) => {
-    const q = request.query as Static<typeof OrderTradesQuery>;
+  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: recordResponses(OrderTrades) } }, async (request) => {
+    const q = request.query;
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
-    const trades = ctx.trading.readModels.tradesOfOrders([...hashes]);
-    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, ctx.trading.render)) });
+    const trades = readModels.tradesOfOrders([...hashes]);
+    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, render)) });
   });
-}
+};

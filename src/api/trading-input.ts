@@ -1,6 +1,6 @@
 // Checks shared by the trading routes: wire strings to bigint, market lookup, signatures. All failures are ApiErrors.
-import type { AppContext } from '../context.js';
-import type { MarketRecord } from '../catalogue/catalogue.js';
+import type { Config } from '../config.js';
+import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
 import { ApiError, badRequest } from './envelope.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { sameAddress } from '../protocol/address.js';
@@ -30,21 +30,21 @@ export function parseOdds(raw: string, field: string): bigint {
   return p;
 }
 
-export function requireBaseToken(ctx: AppContext, baseToken: string, field = 'baseToken'): void {
-  if (!sameAddress(baseToken, ctx.config.baseTokenAddress)) {
-    throw badRequest('INVALID_BASE_TOKEN', `${field} must be the base token ${ctx.config.baseTokenAddress}`);
+export function requireBaseToken(config: Pick<Config, 'baseTokenAddress'>, baseToken: string, field = 'baseToken'): void {
+  if (!sameAddress(baseToken, config.baseTokenAddress)) {
+    throw badRequest('INVALID_BASE_TOKEN', `${field} must be the base token ${config.baseTokenAddress}`);
   }
 }
 
-export function requireMarket(ctx: AppContext, marketHash: string): MarketRecord {
-  const market = ctx.catalogue.getMarket(marketHash.toLowerCase());
+export function requireMarket(catalogue: Pick<Catalogue, 'getMarket'>, marketHash: string): MarketRecord {
+  const market = catalogue.getMarket(marketHash.toLowerCase());
   if (!market) throw new ApiError(404, 'MARKET_NOT_FOUND', `no market ${marketHash}`);
   return market;
 }
 
 /** A market not enabled for in-play betting takes no orders or fills while its fixture is live. */
-export function requireNotClosedInPlay(ctx: AppContext, market: MarketRecord): void {
-  if (ctx.catalogue.isClosedInPlay(market)) {
+export function requireNotClosedInPlay(catalogue: Pick<Catalogue, 'isClosedInPlay'>, market: MarketRecord): void {
+  if (catalogue.isClosedInPlay(market)) {
     throw badRequest(
       'MARKET_NOT_LIVE_ENABLED',
       `market ${market.marketHash} is not enabled for in-play betting and its fixture is live`,

@@ -23,6 +23,8 @@ import {
   type Team,
 } from './model.js';
 import { hasLine, isQuarterLine, isQuarterStep, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
+import type { Change } from '../engine/changes.js';
+import { reportedDate } from '../store/catalogue-status.js';
 import { restFixture, restLeague, restMarket, restSport, restTeam } from './rest.js';
 
 export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';
@@ -257,16 +259,6 @@ export class Catalogue {
     return fixture;
   }
 
-  setFixtureStatus(exchangeEventId: string, status: FixtureStatusCode): Fixture {
-    const current = this.requireFixture(exchangeEventId);
-    if (current.status === status) return current;
-    const fixture = { ...current, status };
-    this.store.updateFixtureStatus(exchangeEventId, status);
-    this.fixturesById.set(exchangeEventId, fixture);
-    this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
-    return fixture;
-  }
-
   /**
    * Creates the market(s) of one request: all three binary markets for a 1X2 without a selection; for a quarter
    * line also its two leg markets, linking legs that exist already. Returns the requested markets, then the legs.
@@ -328,13 +320,38 @@ export class Catalogue {
     return main;
   }
 
-  setMarketStatus(marketHash: string, status: 'ACTIVE' | 'SUSPENDED'): MarketRecord {
+  /** 409 unless the market's status may still change: reported (or being reported) markets are SETTLED for good. */
+  requireUnreported(marketHash: string): MarketRecord {
     const market = this.requireMarket(marketHash);
-    if (market.status === 'SETTLED' || this.reporting.has(marketHash)) {
-      throw conflict('MARKET_ALREADY_REPORTED', `market ${marketHash} is reported`);
+    if (market.status === 'SETTLED' || this.reporting.has(market.marketHash)) {
+      throw conflict('MARKET_ALREADY_REPORTED', `market ${market.marketHash} is reported`);
     }
-    if (market.status === status) return market;
-    return this.replaceMarkets([{ ...market, status }])[0]!;
+    return market;
+  }
+
+  /**
+   * Follows the engine's committed change records: market and fixture statuses are set only by journaled engine
+   * commands, and the stored copy was written in the same transaction (store/catalogue-status.ts). This updates
+   * memory and announces the changes.
+   */
+  applyCommitted(changes: readonly Change[]): void {
+    const markets: MarketRecord[] = [];
+    for (const c of changes) {
+      if (c.type === 'marketStatusChanged') {
+        const m = this.marketsByHash.get(c.marketHash);
+        if (m && m.status !== 'SETTLED' && m.status !== c.status) markets.push(this.cacheMarket({ ...m, status: c.status }));
+      } else if (c.type === 'marketReported') {
+        const m = this.marketsByHash.get(c.marketHash);
+        if (m && m.status !== 'SETTLED') markets.push(this.cacheMarket(settledRecord(m, c, reportedDate(c.at))));
+      } else if (c.type === 'fixtureStatusChanged') {
+        const current = this.fixturesById.get(c.exchangeEventId);
+        if (!current || current.status === c.status) continue;
+        const fixture = { ...current, status: c.status as FixtureStatusCode };
+        this.fixturesById.set(fixture.exchangeEventId, fixture);
+        this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
+      }
+    }
+    if (markets.length > 0) this.bus.emit('markets', markets.map((m) => this.toRestMarket(m)));
   }
 
   putLiveScore(input: NewLiveScore, nowIso: string): LiveScore {
@@ -375,19 +392,12 @@ export class Catalogue {
     for (const h of marketHashes) this.reporting.delete(h);
   }
 
-  /** Marks reported markets SETTLED with their outcome and scores; they leave the active lists. */
+  /**
+   * Marks reported markets SETTLED with their outcome and scores, in memory and on disk. Only for data dirs written
+   * before the status became a projection of the journal (start-up catches their catalogue up).
+   */
   markSettled(settlements: Settlement[], reportedDate: string): MarketRecord[] {
-    return this.replaceMarkets(
-      settlements.map((s) => {
-        const m = this.requireMarket(s.marketHash);
-        const settled: MarketRecord = { ...m, status: 'SETTLED', outcome: s.outcome, reportedDate };
-        if (s.teamOneScore !== undefined && s.teamTwoScore !== undefined) {
-          settled.teamOneScore = s.teamOneScore;
-          settled.teamTwoScore = s.teamTwoScore;
-        }
-        return settled;
-      }),
-    );
+    return this.replaceMarkets(settlements.map((s) => settledRecord(this.requireMarket(s.marketHash), s, reportedDate)));
   }
 
   requireMarket(marketHash: string): MarketRecord {
@@ -420,7 +430,7 @@ export class Catalogue {
     return records;
   }
 
-  private cacheMarket(m: MarketRecord): void {
+  private cacheMarket(m: MarketRecord): MarketRecord {
     const previous = this.marketsByHash.get(m.marketHash);
     this.marketsByHash.set(m.marketHash, m);
     const ofEvent = this.marketsByEvent.get(m.exchangeEventId) ?? [];
@@ -429,6 +439,7 @@ export class Catalogue {
     else ofEvent.push(m);
     this.marketsByEvent.set(m.exchangeEventId, ofEvent);
     this.activeSorted = undefined;
+    return m;
   }
 
   /** The full record: the stored market plus its fixture's names, league, sport and game time. */
@@ -460,6 +471,15 @@ export class Catalogue {
     while (this.fixturesById.has(`L${n}`)) n++;
     return `L${n}`;
   }
+}
+
+function settledRecord(m: MarketRecord, s: Omit<Settlement, 'marketHash'>, reportedDate: string): MarketRecord {
+  const settled: MarketRecord = { ...m, status: 'SETTLED', outcome: s.outcome, reportedDate };
+  if (s.teamOneScore !== undefined && s.teamTwoScore !== undefined) {
+    settled.teamOneScore = s.teamOneScore;
+    settled.teamTwoScore = s.teamTwoScore;
+  }
+  return settled;
 }
 
 function storedOf(m: MarketRecord): StoredMarket {

@@ -1,10 +1,12 @@
-// Reporting results: the engine settles first (cancels orders, pays trades), then the catalogue marks the
-// markets SETTLED. Quarter-line parents follow their legs.
-import type { AppContext } from '../context.js';
+// Reporting results: one journaled engine command cancels the markets' orders, pays their trades and, in the same
+// commit, sets their catalogue status SETTLED (and suspends quarter-line parents left with one settled leg, and
+// finishes a fixture whose result it is). Quarter-line parents follow their legs.
 import { ApiError, badRequest } from '../api/envelope.js';
 import type { Catalogue, MarketRecord, Settlement } from './catalogue.js';
+import type { TradingService } from '../trading/service.js';
 import { ACTIVE_FIXTURE_STATUSES, FixtureStatus, type Outcome } from './model.js';
 import { outcomeFor, quarterLineOutcome } from './settlement-rules.js';
+import { setFixtureStatus, type StatusDeps } from './market-status.js';
 
 /**
  * Adds the quarter-line parents the batch completes: a parent whose two legs are both settled (before or in this
@@ -48,22 +50,32 @@ export function withQuarterLineParents(
 const scoresOf = (s: { teamOneScore?: number; teamTwoScore?: number }) =>
   s.teamOneScore !== undefined && s.teamTwoScore !== undefined ? { teamOneScore: s.teamOneScore, teamTwoScore: s.teamTwoScore } : {};
 
-/** Reports a batch: claim (409 if reported), engine first, then SETTLED in the catalogue. */
-export async function reportMarkets(ctx: AppContext, batch: Settlement[]): Promise<MarketRecord[]> {
-  const catalogue = ctx.catalogue;
+/** What reporting reaches: the catalogue it reads, the engine it journals the report to, and the clock. */
+export interface ReportingDeps extends StatusDeps {
+  trading: Pick<TradingService, 'marketsReported' | 'submit'>;
+}
+
+/**
+ * Reports a batch: claim (409 if reported), then one engine command. Its commit sets the catalogue's statuses, so
+ * a crash leaves either nothing reported or everything reported, paid and SETTLED.
+ */
+export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], finishedFixture?: string): Promise<MarketRecord[]> {
+  const catalogue = deps.catalogue;
   const { settlements, toSuspend } = withQuarterLineParents(catalogue, batch);
   const hashes = settlements.map((s) => s.marketHash);
   catalogue.beginReporting(hashes);
   try {
-    for (const parent of toSuspend) catalogue.setMarketStatus(parent.marketHash, 'SUSPENDED');
-    // The journaled report is the truth: if the process dies before markSettled, start-up settles the catalogue from it.
     // A batch is one fixture's: the final score, when reported, is the same for all of it.
     const scored = settlements.find((s) => s.teamOneScore !== undefined && s.teamTwoScore !== undefined);
-    await ctx.trading.marketsReported(
+    await deps.trading.marketsReported(
       settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })),
       scored && { teamOneScore: scored.teamOneScore!, teamTwoScore: scored.teamTwoScore! },
+      {
+        suspend: toSuspend.filter((m) => m.status === 'ACTIVE').map((m) => m.marketHash),
+        ...(finishedFixture ? { finishedFixture: { exchangeEventId: finishedFixture, status: FixtureStatus.FINISHED } } : {}),
+      },
     );
-    return catalogue.markSettled(settlements, new Date(ctx.now()).toISOString());
+    return hashes.map((h) => catalogue.requireMarket(h));
   } finally {
     catalogue.endReporting(hashes);
   }
@@ -86,16 +98,16 @@ export function settleReportedMarkets(
 
 /** POST /admin/markets/:hash/report: one market by hand. Quarter-line parents are settled through their legs. */
 export async function reportMarket(
-  ctx: AppContext,
+  deps: ReportingDeps,
   marketHash: string,
   outcome: Outcome,
   scores: { teamOneScore?: number; teamTwoScore?: number },
 ): Promise<MarketRecord[]> {
-  const market = ctx.catalogue.requireMarket(marketHash);
+  const market = deps.catalogue.requireMarket(marketHash);
   if (market.isQuarterLineMarket) {
     throw badRequest('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
   }
-  return reportMarkets(ctx, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
+  return reportMarkets(deps, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
 }
 
 /**
@@ -103,12 +115,12 @@ export async function reportMarket(
  * their legs, each leg on its own line). A fixture still running is marked finished.
  */
 export async function reportFixtureResult(
-  ctx: AppContext,
+  deps: ReportingDeps,
   exchangeEventId: string,
   teamOneScore: number,
   teamTwoScore: number,
 ): Promise<MarketRecord[]> {
-  const catalogue = ctx.catalogue;
+  const catalogue = deps.catalogue;
   const fixture = catalogue.requireFixture(exchangeEventId);
   const markets = catalogue.marketsOfEvent(exchangeEventId);
   const open = markets.filter((m) => m.status !== 'SETTLED');
@@ -118,7 +130,8 @@ export async function reportFixtureResult(
   const batch = open
     .filter((m) => !m.isQuarterLineMarket)
     .map((m) => ({ marketHash: m.marketHash, outcome: outcomeFor(m, teamOneScore, teamTwoScore), teamOneScore, teamTwoScore }));
-  const settled = batch.length > 0 ? await reportMarkets(ctx, batch) : [];
-  if (ACTIVE_FIXTURE_STATUSES.has(fixture.status)) catalogue.setFixtureStatus(exchangeEventId, FixtureStatus.FINISHED);
-  return settled;
+  const finished = ACTIVE_FIXTURE_STATUSES.has(fixture.status) ? exchangeEventId : undefined;
+  if (batch.length > 0) return reportMarkets(deps, batch, finished);
+  if (finished) await setFixtureStatus(deps, finished, FixtureStatus.FINISHED);
+  return [];
 }

@@ -1,6 +1,6 @@
 // SQLite persistence of the catalogue (migration 3). Rows in, domain records out; no rules here.
 import type { Db } from '../store/db.js';
-import type { Fixture, FixtureStatusCode, League, LiveScore, MarketStatus, Outcome, Selection, Sport, Team } from './model.js';
+import type { Fixture, League, LiveScore, MarketStatus, Outcome, Selection, Sport, Team } from './model.js';
 
 /** The stored part of a market; the rest (names, labels, game time) is derived from its fixture. */
 export interface StoredMarket {
@@ -120,10 +120,6 @@ export class CatalogueStore {
         'INSERT INTO fixtures (exchange_event_id, league_id, team_one_id, team_two_id, game_time, status) VALUES (?, ?, ?, ?, ?, ?)',
       )
       .run(f.exchangeEventId, f.leagueId, f.teamOneId, f.teamTwoId, f.gameTime, f.status);
-  }
-
-  updateFixtureStatus(exchangeEventId: string, status: FixtureStatusCode): void {
-    this.db.prepare('UPDATE fixtures SET status = ? WHERE exchange_event_id = ?').run(status, exchangeEventId);
   }
 
   /** Inserts or replaces the whole stored market. */

@@ -1,6 +1,6 @@
 // Change records: what one command did, in the order it happened. Plain immutable values (frozen), so the
 // read side, the realtime feed and tests consume them without ever touching engine state.
-import type { Outcome, OrderStatus, TradeStatus } from './types.js';
+import type { MarketLifeStatus, Outcome, OrderStatus, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */
 export interface OrderFacts {
@@ -125,6 +125,8 @@ export type Change =
       readonly teamOneScore?: number;
       readonly teamTwoScore?: number;
     }
+  | { readonly type: 'marketStatusChanged'; readonly marketHash: string; readonly status: MarketLifeStatus; readonly at: number }
+  | { readonly type: 'fixtureStatusChanged'; readonly exchangeEventId: string; readonly status: number; readonly at: number }
   | { readonly type: 'restrictionChanged'; readonly address: string; readonly restrictedUntil: number | null };
 
 export type ChangeOf<T extends Change['type']> = Extract<Change, { type: T }>;

@@ -18,7 +18,7 @@ const USDC = 1_000_000n;
 const ADDRS = [1, 2, 3, 4].map((i) => '0x' + i.toString(16).padStart(40, '0'));
 const hash = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63, '0');
 const MARKETS: MarketRef[] = [
-  { marketHash: hash('a', 1), exchangeEventId: 'e1', tradeable: true },
+  { marketHash: hash('a', 1), exchangeEventId: 'e1', tradeable: true, liveEnabled: false },
   { marketHash: hash('a', 2), exchangeEventId: 'e1', tradeable: true, legs: [hash('a', 3), hash('a', 4)] },
 ];
 const SETTLE_MARKETS = [hash('a', 1), hash('a', 3), hash('a', 4), hash('a', 2)];
@@ -33,7 +33,9 @@ type Op =
   | { op: 'transfer'; from: number; to: number; amount: bigint }
   | { op: 'heartbeat'; who: number; seconds: number }
   | { op: 'tick'; seconds: number }
-  | { op: 'report'; market: number; outcome: 0 | 1 | 2 };
+  | { op: 'report'; market: number; outcome: 0 | 1 | 2 }
+  | { op: 'suspend'; market: number; suspended: boolean }
+  | { op: 'fixture'; inPlay: boolean };
 
 const who = fc.integer({ min: 0, max: 3 });
 const w = <T,>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
@@ -63,6 +65,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   w(1, fc.record({ op: fc.constant('transfer' as const), from: who, to: who, amount: fc.bigInt({ min: 1n, max: 400n * USDC }) })),
   w(1, fc.record({ op: fc.constant('heartbeat' as const), who, seconds: fc.integer({ min: 0, max: 30 }) })),
   w(1, fc.record({ op: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 40 }) })),
+  w(1, fc.record({ op: fc.constant('suspend' as const), market: fc.integer({ min: 0, max: 1 }), suspended: fc.boolean() })),
+  w(1, fc.record({ op: fc.constant('fixture' as const), inPlay: fc.boolean() })),
   w(1, fc.record({ op: fc.constant('report' as const), market: fc.integer({ min: 0, max: 3 }), outcome: fc.constantFrom(0 as const, 1 as const, 2 as const) })),
 );
 
@@ -196,6 +200,11 @@ describe('engine properties', () => {
         const cancelledCaps = new Map<string, bigint>();
         let at = 1_000_000;
         let seq = 0;
+        // The model of market life: suspended market indexes, and whether e1 is in play (market 0 is closed then).
+        const suspended = new Set<number>();
+        let inPlay = false;
+        const reported = new Set<string>();
+        const refuses = (m: number) => suspended.has(m) || (m === 0 && inPlay);
         for (const address of ADDRS) journal.push({ kind: 'faucet', at, address, amount: 1000n * USDC });
         for (const cmd of journal) {
           const r = engine.apply(cmd);
@@ -232,8 +241,8 @@ describe('engine properties', () => {
             case 'faucet':
               apply({ kind: 'faucet', at, address: ADDRS[op.who]!, amount: op.amount });
               break;
-            case 'post':
-              apply({
+            case 'post': {
+              const posted = apply({
                 kind: 'postOrders',
                 at,
                 markets: MARKETS,
@@ -254,7 +263,9 @@ describe('engine properties', () => {
                   },
                 ],
               });
+              if (refuses(op.market)) expect(posted?.result).toMatchObject({ statuses: [{ status: 'INVALID_MARKET' }] });
               break;
+            }
             case 'fill': {
               const cmd: Extract<Command, { kind: 'fill' }> = {
                 kind: 'fill',
@@ -269,7 +280,7 @@ describe('engine properties', () => {
                 oddsSlippage: op.slippage,
                 fillSalt: String(seq),
               };
-              const expected = engine.isReported(cmd.market.marketHash) ? undefined : naiveMatch([...projection.orders.values()], cmd, at);
+              const expected = engine.isReported(cmd.market.marketHash) || refuses(op.market) ? undefined : naiveMatch([...projection.orders.values()], cmd, at);
               const r = apply(cmd);
               const record = projection.fills.get(cmd.fillHash);
               if (record) {
@@ -279,6 +290,7 @@ describe('engine properties', () => {
                 expect(engine.freeBalance(cmd.taker) < expected.matches.reduce((s, m) => s + m[1], 0n)).toBe(true);
               }
               expect(r === undefined || r.result.kind === 'fill').toBe(true);
+              if (refuses(op.market)) expect(r).toBeUndefined();
               break;
             }
             case 'confirm': {
@@ -311,7 +323,29 @@ describe('engine properties', () => {
               apply({ kind: 'expire', at });
               break;
             case 'report':
-              apply({ kind: 'reportMarkets', at, reports: [{ marketHash: SETTLE_MARKETS[op.market]!, outcome: op.outcome }] });
+              if (apply({ kind: 'reportMarkets', at, reports: [{ marketHash: SETTLE_MARKETS[op.market]!, outcome: op.outcome }] })) {
+                reported.add(SETTLE_MARKETS[op.market]!);
+                const i = MARKETS.findIndex((m) => m.marketHash === SETTLE_MARKETS[op.market]);
+                if (i >= 0) suspended.delete(i);
+              }
+              break;
+            case 'suspend': {
+              const marketHash = MARKETS[op.market]!.marketHash;
+              const r = apply({ kind: 'setMarketStatus', at, marketHashes: [marketHash], status: op.suspended ? 'SUSPENDED' : 'ACTIVE' });
+              // A reported market's status is final; any other takes the status.
+              expect(r === undefined).toBe(reported.has(marketHash));
+              if (r && op.suspended) suspended.add(op.market);
+              else if (r) suspended.delete(op.market);
+              break;
+            }
+            case 'fixture':
+              apply({ kind: 'setFixtureStatus', at, exchangeEventId: 'e1', status: op.inPlay ? 2 : 1, inPlay: op.inPlay, closedInPlay: [MARKETS[0]!.marketHash] });
+              inPlay = op.inPlay;
+              if (inPlay) {
+                // Kick-off took every resting quote off the market closed in play.
+                const resting = [...projection.orders.values()].filter((o) => o.marketHash === MARKETS[0]!.marketHash && o.status === 'ACTIVE');
+                expect(resting).toEqual([]);
+              }
               break;
           }
           // Orders that left the book other than by a cancel may not gain fills either.

@@ -11,6 +11,7 @@ import { MarketBook } from './book.js';
 import { Position, positionTrade, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
+import { MarketLife, type MarketLifeState } from './market-life.js';
 import { DomainError } from './errors.js';
 import { splitSettlementCredit } from './settlement-credit.js';
 import type { Change, OrderFacts, OrderState, TradeFacts } from './changes.js';
@@ -24,9 +25,11 @@ import type {
   EngineParams,
   FillRecord,
   FillResult,
+  FixtureStatusChange,
   Heartbeat,
   HeartbeatResult,
   MarketRef,
+  MarketLifeStatus,
   MarketResult,
   NewOrder,
   Order,
@@ -52,6 +55,10 @@ export function fillableTakerSpace(o: OrderSpace): bigint {
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
 const DEFAULT_RECENT_FILL_WINDOW = 100_000;
+const DEFAULT_RECENT_CLOSED_ORDER_WINDOW = 20_000;
+/** Sorted by time then key: a valid heap, and one order for the same set of entries. */
+const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: number; key: string }) => boolean) =>
+  entries.filter(isLive).sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -98,6 +105,8 @@ export interface EngineSnapshot {
   closedOrderExpiries: { at: number; key: string }[];
   heartbeats: Heartbeat[];
   reported: [string, Outcome][];
+  /** Suspensions and fixtures in play (absent in snapshots written before they were engine state). */
+  life?: MarketLifeState;
   positions: { market: string; bettor: string; trades: PositionTrade[] }[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
@@ -209,13 +218,15 @@ export class Engine {
   private readonly recentFillOrder = new Fifo<string>();
   private fillCount = 0;
   /**
-   * Orders that closed and left memory, until their signed expiry: only a live order could be posted again, so
-   * an expired one is refused as such and its hash need not be remembered.
+   * Orders that closed and left memory, oldest first, until their signed expiry (an expired order is refused as
+   * such) and at most the most recent window of them: a repost is refused here for what the read side may not hold
+   * yet; older ones are checked against the read side before an order reaches the engine (TradingService.submit).
    */
   private readonly closedOrders = new Set<string>();
-  private readonly closedOrderExpiries = new ExpiryQueue();
+  private closedOrderExpiries = new ExpiryQueue();
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
+  private life = new MarketLife();
   /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
   private readonly positions = new Map<string, Map<string, Position>>();
   /** Refunded wei per market and bettor, netted at settlement. */
@@ -224,7 +235,7 @@ export class Engine {
   private tradeCount = 0;
   private readonly restrictions = new Map<string, AccountRestriction>();
   /** Order expiries (key: order hash) and heartbeat deadlines (key: "hb:" + address). */
-  private readonly expiries = new ExpiryQueue();
+  private expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
   /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
@@ -268,9 +279,10 @@ export class Engine {
       recentFills: [...this.recentFillSalts],
       fillCount: this.fillCount,
       closedOrders: [...this.closedOrders],
-      closedOrderExpiries: this.closedOrderExpiries.entries(),
+      closedOrderExpiries: liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)),
       heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
       reported: [...this.reported],
+      life: this.life.exportState(),
       positions: [...this.positions].flatMap(([market, perBettor]) =>
         [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map(positionTrade) })),
       ),
@@ -278,7 +290,9 @@ export class Engine {
       refundCount: this.refundCount,
       tradeCount: this.tradeCount,
       restrictions: [...this.restrictions.values()].map((r) => ({ ...r, shortfalls: [...r.shortfalls] })),
-      expiries: this.expiries.entries(),
+      // Only live entries, in (time, key) order: the same state gives the same snapshot whatever stale entries the
+      // heap carried.
+      expiries: liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)),
       exposure: [...this.exposure],
       pendingTakerStake: [...this.pendingTakerStake],
       cancelSalts: [...this.cancelSalts],
@@ -320,8 +334,10 @@ export class Engine {
     e.fillCount = snap.fillCount;
     for (const h of snap.closedOrders) e.closedOrders.add(h);
     self.closedOrderExpiries = ExpiryQueue.from(snap.closedOrderExpiries);
+    e.trimClosedOrders();
     for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
     for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
+    e.life = MarketLife.from(snap.life);
     for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add(t);
     for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
     e.refundCount = snap.refundCount;
@@ -412,7 +428,16 @@ export class Engine {
         return NONE;
       case 'reportMarkets':
         this.checkReports(cmd.reports);
+        this.setMarketStatus(cmd.suspend ?? [], 'SUSPENDED', cmd.at);
         for (const r of cmd.reports) this.reportMarket(r, cmd.at);
+        if (cmd.finishedFixture) this.setFixtureStatus(cmd.finishedFixture, false, [], cmd.at);
+        return NONE;
+      case 'setMarketStatus':
+        this.checkNotReported(cmd.marketHashes);
+        this.setMarketStatus(cmd.marketHashes, cmd.status, cmd.at);
+        return NONE;
+      case 'setFixtureStatus':
+        this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at);
         return NONE;
       case 'cancelMarketOrders':
         for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
@@ -670,6 +695,20 @@ export class Engine {
     this.orders.delete(o.orderHash);
     this.closedOrders.add(o.orderHash);
     this.closedOrderExpiries.push(Math.min(o.apiExpiry, o.expiry) * 1000, o.orderHash);
+    this.trimClosedOrders();
+    this.compactExpiries();
+  }
+
+  /** Keeps the window of closed orders (and their expiry entries) bounded. */
+  private trimClosedOrders(): void {
+    const window = this.params.recentClosedOrderWindow ?? DEFAULT_RECENT_CLOSED_ORDER_WINDOW;
+    for (const oldest of this.closedOrders) {
+      if (this.closedOrders.size <= window) break;
+      this.closedOrders.delete(oldest);
+    }
+    if (this.closedOrderExpiries.size > 2 * this.closedOrders.size + 1024) {
+      this.closedOrderExpiries = ExpiryQueue.from(liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)));
+    }
   }
 
   private forgetExpiredClosedOrders(at: number): void {
@@ -677,6 +716,15 @@ export class Engine {
       this.closedOrderExpiries.pop();
       this.closedOrders.delete(top.key);
     }
+  }
+
+  /**
+   * Entries of orders that left memory (and of refreshed heartbeats) wait in the queue until their time; once they
+   * outnumber the live ones the queue is rebuilt from the live ones, so it never grows with history.
+   */
+  private compactExpiries(): void {
+    if (this.expiries.size <= 2 * (this.orders.size + this.heartbeats.size) + 1024) return;
+    this.expiries = ExpiryQueue.from(liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)));
   }
 
   private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
@@ -695,7 +743,7 @@ export class Engine {
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
-    if (!market || !market.tradeable || this.reported.has(n.marketHash)) return 'INVALID_MARKET';
+    if (!market || !market.tradeable || this.reported.has(n.marketHash) || this.life.refuses(market)) return 'INVALID_MARKET';
     if (this.orders.has(n.orderHash) || this.closedOrders.has(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
     if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
@@ -726,7 +774,7 @@ export class Engine {
     this.orders.set(order.orderHash, order);
     this.indexOpen(order);
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
-    this.queueExpiry(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
+    this.expiries.push(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
     this.addTo(this.exposure, order.maker, order.totalBetSize);
     this.emit({ type: 'orderAdded', order: factsOf(order), state: stateOf(order) });
     this.touched.add(order.maker);
@@ -749,7 +797,7 @@ export class Engine {
     if (this.recentFillSalts.has(cmd.fillSalt) || this.recentFillHashes.has(cmd.fillHash)) {
       throw new DomainError('FILL_ALREADY_SUBMITTED');
     }
-    if (!market.tradeable || this.reported.has(market.marketHash)) {
+    if (!market.tradeable || this.reported.has(market.marketHash) || this.life.refuses(market)) {
       throw new DomainError('MARKET_NOT_TRADEABLE');
     }
     const minTakerOdds = (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
@@ -1057,19 +1105,10 @@ export class Engine {
     }
     const hb: Heartbeat = { requestor, timeoutSeconds, expiresAt: at + timeoutSeconds * 1000 };
     this.heartbeats.set(requestor, hb);
-    this.queueExpiry(hb.expiresAt, `hb:${requestor}`);
+    this.expiries.push(hb.expiresAt, `hb:${requestor}`);
+    this.compactExpiries();
     this.emit({ type: 'heartbeatSet', ...hb });
     return { ...hb };
-  }
-
-  /**
-   * Queues an expiry. Closed orders and replaced heartbeats leave stale entries behind; once they could outnumber
-   * the live ones, they are dropped in one pass, so the queue grows with open orders, not with history. Depends only
-   * on engine state, so a restored engine drops them at the same command as the live one.
-   */
-  private queueExpiry(at: number, key: string): void {
-    this.expiries.push(at, key);
-    if (this.expiries.size > 2 * (this.orders.size + this.heartbeats.size) + 1024) this.expiries.retain((e) => this.isLive(e));
   }
 
   /** Whether a queued expiry still means something (its order is open, its heartbeat unchanged). */
@@ -1121,6 +1160,27 @@ export class Engine {
     }
   }
 
+  private checkNotReported(marketHashes: readonly string[]): void {
+    const reported = marketHashes.find((h) => this.reported.has(h));
+    if (reported) throw new DomainError('MARKET_ALREADY_REPORTED', `${reported} is reported: its status is SETTLED for good`);
+  }
+
+  /** Every listed market gets the status (recorded even when unchanged, so the catalogue's copy always follows). */
+  private setMarketStatus(marketHashes: readonly string[], status: MarketLifeStatus, at: number): void {
+    for (const marketHash of marketHashes) {
+      if (this.reported.has(marketHash)) continue;
+      this.life.setSuspended(marketHash, status === 'SUSPENDED');
+      this.emit({ type: 'marketStatusChanged', marketHash, status, at });
+    }
+  }
+
+  private setFixtureStatus(change: FixtureStatusChange, inPlay: boolean, closedInPlay: readonly string[], at: number): void {
+    this.life.setInPlay(change.exchangeEventId, inPlay);
+    this.emit({ type: 'fixtureStatusChanged', exchangeEventId: change.exchangeEventId, status: change.status, at });
+    // Kick-off: quotes on markets closed in play go at once.
+    if (inPlay) for (const marketHash of closedInPlay) this.cancelBook(marketHash, at);
+  }
+
   /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
   private cancelBook(marketHash: string, at: number): void {
     const book = this.books.get(marketHash);
@@ -1133,6 +1193,7 @@ export class Engine {
     const { marketHash, outcome } = result;
     if (this.reported.has(marketHash)) return;
     this.reported.set(marketHash, outcome);
+    this.life.forget(marketHash);
     this.emit({ type: 'marketReported', ...result, at });
     this.cancelBook(marketHash, at);
     for (const [bettor, position] of this.positions.get(marketHash) ?? []) {

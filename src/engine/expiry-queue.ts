@@ -1,6 +1,5 @@
 // Min-heap of (time, key): the engine's next expiry without scanning every order.
-// Entries are not removed one by one; stale ones (order closed, heartbeat refreshed) are skipped when they surface,
-// and the owner drops them all at once (retain) when they outnumber the live ones, so the heap tracks what is live.
+// Entries are never removed early; stale ones (order closed, heartbeat refreshed) are skipped when they surface.
 export class ExpiryQueue {
   private readonly heap: { at: number; key: string }[] = [];
 
@@ -26,32 +25,19 @@ export class ExpiryQueue {
     const last = h.pop();
     if (h.length > 0 && last) {
       h[0] = last;
-      this.siftDown(0);
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && h[l]!.at < h[m]!.at) m = l;
+        if (r < h.length && h[r]!.at < h[m]!.at) m = r;
+        if (m === i) break;
+        [h[m], h[i]] = [h[i]!, h[m]!];
+        i = m;
+      }
     }
     return top;
-  }
-
-  /** Keeps only the entries `keep` accepts, as a valid heap (one filter and a bottom-up heapify: O(n)). */
-  retain(keep: (entry: { at: number; key: string }) => boolean): void {
-    const h = this.heap;
-    let n = 0;
-    for (const e of h) if (keep(e)) h[n++] = e;
-    h.length = n;
-    for (let i = (n >> 1) - 1; i >= 0; i--) this.siftDown(i);
-  }
-
-  private siftDown(start: number): void {
-    const h = this.heap;
-    for (let i = start; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && h[l]!.at < h[m]!.at) m = l;
-      if (r < h.length && h[r]!.at < h[m]!.at) m = r;
-      if (m === i) return;
-      [h[m], h[i]] = [h[i]!, h[m]!];
-      i = m;
-    }
   }
 
   get size(): number {

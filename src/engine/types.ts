@@ -141,6 +141,8 @@ export interface EngineParams {
   restrictionMs: number;
   /** How many recent fills the engine remembers for replay protection (older ones: the read side). */
   recentFillWindow?: number;
+  /** How many closed orders the engine remembers to refuse a repost; older ones are checked on the read side. */
+  recentClosedOrderWindow?: number;
 }
 
 export interface AccountRestriction {
@@ -156,6 +158,8 @@ export interface MarketRef {
   exchangeEventId: string;
   /** False for suspended or reported markets. */
   tradeable: boolean;
+  /** False: takes no orders or fills while its fixture is in play. */
+  liveEnabled?: boolean;
   /** Quarter-line markets split fills onto these leg markets: [lower line, higher line]. */
   legs?: [string, string];
 }
@@ -173,6 +177,14 @@ export interface NewOrder {
   salt: string;
   isMakerBettingOutcomeOne: boolean;
   signature: string;
+}
+
+/** A market's status as the operator sets it (SETTLED comes only from a report). */
+export type MarketLifeStatus = 'ACTIVE' | 'SUSPENDED';
+
+export interface FixtureStatusChange {
+  exchangeEventId: string;
+  status: number;
 }
 
 /** A market's result as reported: the outcome, and the final score when the report came with one. */
@@ -209,7 +221,18 @@ export type Command =
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
-  | { kind: 'reportMarkets'; at: number; reports: MarketResult[] }
+  /**
+   * Reports results; `suspend` lists markets that must stop trading with them (quarter-line parents of one leg), and
+   * `finishedFixture` the fixture whose result this is and its new status.
+   */
+  | { kind: 'reportMarkets'; at: number; reports: MarketResult[]; suspend?: string[]; finishedFixture?: FixtureStatusChange }
+  /** The operator suspends or reopens markets. */
+  | { kind: 'setMarketStatus'; at: number; marketHashes: string[]; status: MarketLifeStatus }
+  /**
+   * A fixture's status changed. While `inPlay`, its markets not enabled for in-play betting refuse orders and fills,
+   * and going in play cancels the resting orders of `closedInPlay` (those markets).
+   */
+  | { kind: 'setFixtureStatus'; at: number; exchangeEventId: string; status: number; inPlay: boolean; closedInPlay: string[] }
   /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
   | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
   | { kind: 'liftRestriction'; at: number; address: string };
@@ -253,6 +276,8 @@ export interface CommandResults {
   heartbeat: { kind: 'heartbeat'; heartbeat: HeartbeatResult };
   expire: None;
   reportMarkets: None;
+  setMarketStatus: None;
+  setFixtureStatus: None;
   cancelMarketOrders: None;
   liftRestriction: None;
 }

@@ -26,12 +26,6 @@ export interface LineMarket {
   isQuarterLineMarket: boolean;
 }
 
-export function isMainLineCatalogue(c: unknown): c is MainLineCatalogue {
-  if (typeof c !== 'object' || c === null) return false;
-  const o = c as Record<string, unknown>;
-  return typeof o.getMarket === 'function' && typeof o.marketsOfEvent === 'function' && typeof o.setMainLine === 'function';
-}
-
 /** Best maker odds per side of one market (absent side: no open orders). */
 export interface BestSides {
   one?: bigint;

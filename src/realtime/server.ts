@@ -3,19 +3,34 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { AppContext } from '../context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { EventBus } from '../events.js';
 import { MemoryBroker, type Broker } from './broker.js';
 import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
 import { connectFeeds } from './feeds.js';
-import { isMainLineCatalogue, trackMainLines } from './main-line.js';
-import { RealtimeTokens } from './tokens.js';
+import { trackMainLines, type MainLineCatalogue } from './main-line.js';
+import type { RealtimeTokens } from './tokens.js';
 import { CloseCode } from './protocol.js';
 
 export const REALTIME_PATH = '/connection/websocket';
 const SERVER_VERSION = 'oddex-1';
 /** Largest client frame: a connect plus 512 subscribes fits comfortably. */
 const MAX_CLIENT_FRAME = 1_048_576;
+
+export interface RealtimeDeps {
+  config: Pick<Config, 'realtime'>;
+  /** Exchange changes arrive here and are published to channels. */
+  bus: EventBus;
+  /** Main lines follow the books of the catalogue's line markets. */
+  catalogue: MainLineCatalogue;
+  tokens: RealtimeTokens;
+  /** False until start-up finished and while shutting down: upgrades are refused with 503. */
+  isReady: () => boolean;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
 
 export class RealtimeServer {
   readonly broker: Broker;
@@ -29,10 +44,11 @@ export class RealtimeServer {
   private closing = false;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: RealtimeDeps,
     broker?: Broker,
   ) {
-    const { historyTtlMs, maxBufferedBytes } = ctx.config.realtime;
+    const { historyTtlMs, maxBufferedBytes } = deps.config.realtime;
+    const log = deps.log;
     // Both must fit in a subscriber's queue with room to spare: a recovery reply (all retained history of a
     // channel) and any single publication.
     const policy = {
@@ -45,13 +61,12 @@ export class RealtimeServer {
       broker ??
       new MemoryBroker(
         policy,
-        ctx.now,
-        (err) => ctx.log.error({ err }, 'realtime subscriber failed'),
-        (channel, bytes) => ctx.log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
+        deps.now,
+        (err) => log.error({ err }, 'realtime subscriber failed'),
+        (channel, bytes) => log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
       );
-    this.detachFeeds = connectFeeds(ctx.bus, this.broker, ctx.log);
-    const catalogue: unknown = ctx.catalogue;
-    this.stopMainLines = isMainLineCatalogue(catalogue) ? trackMainLines(ctx.bus, catalogue, ctx.log) : () => {};
+    this.detachFeeds = connectFeeds(deps.bus, this.broker, log);
+    this.stopMainLines = trackMainLines(deps.bus, deps.catalogue, log);
   }
 
   /** Serves WebSocket upgrades of the exchange's HTTP server. */
@@ -107,7 +122,7 @@ export class RealtimeServer {
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== REALTIME_PATH || this.closing || !this.ctx.ready) {
+    if (path !== REALTIME_PATH || this.closing || !this.deps.isReady()) {
       const status = path !== REALTIME_PATH ? '404 Not Found' : '503 Service Unavailable';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
@@ -115,21 +130,14 @@ export class RealtimeServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new ClientConnection(ws, socket, {
         broker: this.broker,
-        tokens: RealtimeTokens.of(this.ctx),
-        config: this.ctx.config.realtime,
-        now: this.ctx.now,
-        log: this.ctx.log,
+        tokens: this.deps.tokens,
+        config: this.deps.config.realtime,
+        now: this.deps.now,
+        log: this.deps.log,
         version: SERVER_VERSION,
         onClosed: (c) => this.connections.delete(c),
       });
       this.connections.add(conn);
     });
   }
-}
-
-/** Starts the realtime server on the exchange's HTTP server and makes it reachable as ctx.realtime. */
-export function startRealtime(ctx: AppContext, server: Server): RealtimeServer {
-  const realtime = new RealtimeServer(ctx).attach(server);
-  ctx.realtime = realtime;
-  return realtime;
 }

@@ -3,7 +3,6 @@
 // The HMAC secret is generated once per data dir and kept in the settings table, so tokens survive restarts.
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
-import type { AppContext } from '../context.js';
 import { getSetting, putSetting, type Db } from '../store/db.js';
 import { isAddress } from '../protocol/address.js';
 
@@ -23,26 +22,27 @@ function loadSecret(db: Db): Uint8Array {
 }
 
 export class RealtimeTokens {
-  private static readonly byContext = new WeakMap<AppContext, RealtimeTokens>();
-
-  /** One instance per running exchange, shared by the token route and the WebSocket server. */
-  static of(ctx: AppContext): RealtimeTokens {
-    let t = RealtimeTokens.byContext.get(ctx);
-    if (!t) {
-      const live = (keyId: string) => ctx.apiKeys.isLive(keyId);
-      t = new RealtimeTokens(loadSecret(ctx.db), ctx.config.realtimeTokenTtlSeconds, ctx.now, live);
-      RealtimeTokens.byContext.set(ctx, t);
-    }
-    return t;
+  /**
+   * The exchange's one issuer, shared by the token route and the WebSocket server. The secret is read (or made)
+   * on first use, so a data dir that is not writable at start does not stop the start.
+   */
+  static ofDataDir(db: Db, ttlSeconds: number, now: () => number, isKeyLive: (keyId: string) => boolean): RealtimeTokens {
+    return new RealtimeTokens(() => loadSecret(db), ttlSeconds, now, isKeyLive);
   }
 
+  private key: Uint8Array | undefined;
+
   constructor(
-    private readonly secret: Uint8Array,
+    private readonly secretSource: Uint8Array | (() => Uint8Array),
     private readonly ttlSeconds: number,
     private readonly now: () => number,
     /** Whether the API key a token was issued for is still live. */
     private readonly isKeyLive: (keyId: string) => boolean,
   ) {}
+
+  private get secret(): Uint8Array {
+    return (this.key ??= typeof this.secretSource === 'function' ? this.secretSource() : this.secretSource);
+  }
 
   /** A token for an API key's address, or (without keyId) for a wallet that proved its address by signing. */
   issue(address: string, keyId?: string): Promise<string> {

@@ -88,6 +88,8 @@ const CODECS: { [K in Kind]: KindCodec<K> | 'tagged' } = {
   reportMarkets: same(),
   cancelMarketOrders: same(),
   liftRestriction: same(),
+  setMarketStatus: same(),
+  setFixtureStatus: same(),
 };
 
 /** The row text of a command. */

@@ -215,3 +215,37 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 8,
+  name: 'consolidated entries',
+  sql: `
+    -- One row per consolidated entry (fill, bettor, market; quarter-line parents too) with the figures it is
+    -- filtered and sorted on, rewritten from the fill's trades whenever one of them changes. Amount columns are
+    -- sortable text (sign letter and fixed-width digits), exact for any bigint.
+    CREATE TABLE rm_consolidated (
+      fill_hash TEXT NOT NULL,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      market_hash TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      quarter_market_hash TEXT,
+      exchange_event_id TEXT NOT NULL,
+      maker INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      settled INTEGER NOT NULL,
+      ord INTEGER NOT NULL,
+      bet_time INTEGER NOT NULL,
+      settle_date INTEGER,
+      outcome INTEGER,
+      betting_outcome INTEGER NOT NULL,
+      total_stake TEXT NOT NULL,
+      weighted_odds TEXT NOT NULL,
+      net_return TEXT NOT NULL,
+      settle_net_return TEXT NOT NULL,
+      total_return TEXT NOT NULL,
+      PRIMARY KEY (fill_hash, bettor, market_hash, kind)
+    ) WITHOUT ROWID;
+    CREATE INDEX rm_consolidated_by_bettor ON rm_consolidated (bettor, settled, bet_time, ord);
+    CREATE INDEX rm_consolidated_by_time ON rm_consolidated (settled, bet_time, ord);
+  `,
+});

@@ -3,8 +3,10 @@
 // the read routes through indexes, so their cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
+import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import { ConsolidatedEntries } from './consolidated-entries.js';
 
 interface TradeRow {
   id: number;
@@ -145,13 +147,6 @@ export interface TradeFilter {
   exchangeEventId?: string;
 }
 
-/** What the chain did with a fill: the transactions that carried it, and the outcome's transaction and reason. */
-export interface FillOnChain {
-  attempts: string[];
-  lastAttemptAt?: number;
-  txHash?: string;
-  failureReason?: string;
-}
 
 /** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
 export interface RefundQuery {
@@ -177,6 +172,8 @@ export class TradingReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
   private readonly volume = new Map<string, bigint>();
+  /** Consolidated entries with their sort values (GET /trades/consolidated). */
+  readonly entries: ConsolidatedEntries;
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -229,6 +226,8 @@ export class TradingReadModels {
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
+    this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
+    this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
     }
@@ -350,6 +349,7 @@ export class TradingReadModels {
           break;
       }
     }
+    this.entries.apply(changes);
   }
 
   private countVolume(fillHash: string): void {
@@ -446,6 +446,13 @@ export class TradingReadModels {
       .prepare(`SELECT * FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
       .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
+  }
+
+  /** Those of these order hashes that were ever posted. */
+  postedOrders(orderHashes: readonly string[]): Set<string> {
+    const found = new Set<string>();
+    for (const h of orderHashes) if (this.s.order!.get(h) !== undefined) found.add(h);
+    return found;
   }
 
   /** A fill with this salt or hash was accepted before. */

@@ -7,6 +7,7 @@ import type { Command } from '../engine/types.js';
 import { Journal } from './journal.js';
 import { TradingReadModels } from './read-models.js';
 import { SnapshotStore } from './snapshots.js';
+import { CatalogueStatusProjection } from './catalogue-status.js';
 import type { EngineSnapshot } from '../engine/engine.js';
 
 export interface JournalEntry {
@@ -36,17 +37,22 @@ export class SqliteTradingStore implements TradingStore {
     this.journal = new Journal(db);
     this.readModels = new TradingReadModels(db);
     this.snapshots = new SnapshotStore(db);
+    const catalogueStatus = new CatalogueStatusProjection(db);
     this.commitTx = db.transaction((entries: readonly JournalEntry[]): number => {
       let seq = 0;
       for (const e of entries) {
         seq = this.journal.append(e.cmd);
         this.readModels.apply(e.changes);
+        catalogueStatus.apply(e.changes);
       }
       if (seq > 0) this.readModels.setPosition(seq);
       return seq;
     });
     this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) => {
-      for (const e of entries) this.readModels.apply(e.changes);
+      for (const e of entries) {
+        this.readModels.apply(e.changes);
+        catalogueStatus.apply(e.changes);
+      }
       const last = entries[entries.length - 1];
       if (last) this.readModels.setPosition(last.seq);
     });

@@ -9,12 +9,12 @@
 // Fills still waiting on the chain (PENDING) are not listed: a consolidated trade is SUCCESS or FAILED.
 import { keccakText } from '../protocol/keccak.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
-import { quarterLineOutcome } from '../catalogue/settlement-rules.js';
-import type { Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { Trade, TradeStatus } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import { netReturnWei, settleNetReturnWei } from './render.js';
+import { entryFigures } from './consolidated-figures.js';
 import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
 import type { TradingReadModels } from '../store/read-models.js';
+import { SQL_SORT_COLUMNS, type SqlSortField } from '../store/consolidated-entries.js';
 
 /** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
 export interface ConsolidatedContext {
@@ -65,22 +65,12 @@ export interface ConsolidatedEntry {
 export const quarterLineParentFillHash = (fillHash: string, bettor: string): string =>
   keccakText(`quarter:${fillHash}${bettor.toLowerCase()}`);
 
-const sum = (xs: readonly bigint[]) => xs.reduce((s, x) => s + x, 0n);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Renders one group (a plain or leg group, or a quarter-line parent) as a consolidated entry. */
 export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedContext): ConsolidatedEntry {
-  const trades: Trade[] = group.kind === 'parent' ? group.legs.flatMap((l) => l.trades) : group.trades;
-  const first = trades[0]!;
-  const settled = trades.every((t) => t.settled) && (group.kind !== 'parent' || group.legs.length === 2);
-  const totalStake = sum(trades.map((t) => t.stake));
-  const weightedAverageOdds = totalStake === 0n ? 0n : sum(trades.map((t) => t.stake * t.odds)) / totalStake;
-  const totalReturn = sum(trades.map((t) => (t.settled ? (t.payout ?? 0n) : 0n)));
-  const netReturn = sum(trades.map(netReturnWei));
-  const settleNetReturn = sum(trades.map(settleNetReturnWei));
-  const outcome = settled ? outcomeOf(group, first) : undefined;
-  const settleDate = settled ? Math.max(...trades.map((t) => t.settleDate!)) : undefined;
-  const betTime = Math.floor(Math.min(...trades.map((t) => t.betTime)) / 1000);
+  const { trades, first, settled, totalStake, weightedAverageOdds, totalReturn, netReturn, settleNetReturn, outcome, settleDate, betTime } =
+    entryFigures(group);
   const market = cc.market(group.marketHash);
   const gameLabel = market ? `${market.teamOneName} vs ${market.teamTwoName}` : '';
   const bettingOutcomeLabel = market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
@@ -154,13 +144,6 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
   };
 }
 
-/** A parent's outcome is its legs' combined result (a half win or half loss counts as that side). */
-function outcomeOf(group: ConsolidatedGroup, first: Trade): Outcome {
-  if (group.kind !== 'parent') return first.outcome ?? 0;
-  const [lower, higher] = group.legs.map((l) => l.trades[0]!.outcome ?? 0);
-  return quarterLineOutcome(lower!, higher!);
-}
-
 export interface ConsolidatedFilter {
   bettor?: string;
   settled: boolean;
@@ -199,8 +182,30 @@ export function sortEntries(entries: ConsolidatedEntry[], sortBy: ConsolidatedSo
   return entries.sort((a, b) => (compareValues(a.sortKeys[sortBy], b.sortKeys[sortBy]) || a.seq - b.seq) * dir);
 }
 
-/** Matching entries, sorted, and one page of them. */
+/**
+ * Matching entries, sorted, and one page of them. Sorts on the entry's own figures are paged in SQL and render only
+ * the page; sorts on catalogue labels and game time group the matching trades here.
+ */
 export function listConsolidated(
+  readModels: TradingReadModels,
+  cc: ConsolidatedContext,
+  f: ConsolidatedFilter,
+  sort: { sortBy: ConsolidatedSortField; ascending: boolean },
+  page: { page: number; perPage: number },
+): { trades: Record<string, unknown>[]; count: number } {
+  if (!(sort.sortBy in SQL_SORT_COLUMNS)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
+  const { keys, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
+  const trades = keys.flatMap((k) => {
+    const group = new TradeIndex(readModels.tradesOfFill(k.fillHash))
+      .groups(k.bettor)
+      .find((g) => g.kind === k.kind && g.marketHash === k.marketHash);
+    return group ? [consolidatedEntry(group, cc).render()] : [];
+  });
+  return { trades, count };
+}
+
+/** The same listing computed from the matching trades (sorts the SQL table cannot order by). */
+export function listConsolidatedInMemory(
   readModels: TradingReadModels,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,

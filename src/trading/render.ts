@@ -1,6 +1,5 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
 import type { OrderView, Trade } from '../engine/types.js';
-import type { FillOnChain } from '../store/read-models.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -38,6 +37,17 @@ const isOnBook = (o: OrderView) => o.status === 'ACTIVE' || o.status === 'INACTI
  */
 export function orderToChannel(o: OrderView): Record<string, unknown> {
   return { ...orderToRest(o), status: isOnBook(o) ? 'ACTIVE' : 'INACTIVE', updateTime: o.updatedAt };
+}
+
+/**
+ * What the chain did with a fill: the transactions that carried it, and the outcome's transaction and reason. The
+ * read side answers it (declared here so rendering does not depend on the store).
+ */
+export interface FillOnChain {
+  attempts: string[];
+  lastAttemptAt?: number;
+  txHash?: string;
+  failureReason?: string;
 }
 
 export interface TradeRenderContext {

@@ -3,13 +3,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import { LocalChain, type ChainSink, type SettlementChain } from '../chain/settlement-chain.js';
+import type { ChainSink, SettlementChain } from '../chain/settlement-chain.js';
 import { ChainSubmitter } from '../chain/chain-submitter.js';
 import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change, OrderState, RefundPaid } from '../engine/changes.js';
-import type { Command, MarketRef, MarketResult, OrderView, ResultOf } from '../engine/types.js';
+import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, ResultOf } from '../engine/types.js';
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
@@ -36,7 +36,7 @@ export interface TradingDeps {
     | 'chainVersion'
     | 'snapshotEveryCommands'
     | 'snapshotEveryMs'
-    | 'chainConfirmationDelayMs'
+    | 'killAfterCommitOf'
     | 'chainSubmit'
   >;
   store: TradingStore;
@@ -44,9 +44,9 @@ export interface TradingDeps {
   log: FastifyBaseLogger;
   now: () => number;
   /** The catalogue's markets: types and labels, and which are closed in play. */
-  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfEvent'>;
-  /** The settlement chain, given where to report and the live engine; default the local chain. */
-  createChain?: (sink: ChainSink, engine: () => Engine) => SettlementChain;
+  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'applyCommitted'>;
+  /** Builds the settlement chain (server.ts chooses it), given where to report and the live engine. */
+  createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
   archiveDir: string;
   expirySweepMs?: number;
@@ -83,7 +83,12 @@ export class TradingService {
       snapshotEveryCommands: c.snapshotEveryCommands,
       snapshotEveryMs: c.snapshotEveryMs,
       onSnapshotProblem: (err, what) => deps.log.error({ err }, what),
-      committed: (changes) => this.handToChain(changes),
+      committed: (changes) => {
+        if (c.killAfterCommitOf && changes.some((ch) => ch.type === c.killAfterCommitOf)) process.kill(process.pid, 'SIGKILL');
+        // Before any caller is answered: the catalogue's statuses follow the commit (its disk copy is in it).
+        deps.catalogue.applyCommitted(changes);
+        this.handToChain(changes);
+      },
       afterCommit: (changes) => this.afterCommit(changes),
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
@@ -122,7 +127,7 @@ export class TradingService {
       attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: deps.now(), fillHashes, txHash }, `chain transaction ${txHash}`),
       tokenEvents: (events, toBlock) => run({ kind: 'chainEvents', at: deps.now(), toBlock, ...events }, `token events up to block ${toBlock}`),
     };
-    return deps.createChain?.(sink, () => this.engine) ?? new LocalChain(deps.config.chainConfirmationDelayMs, deps.now, sink);
+    return deps.createChain(sink, () => this.engine);
   }
 
   /** The live engine: read its state through its accessors only. */
@@ -152,12 +157,6 @@ export class TradingService {
     return replayed;
   }
 
-  /** The fixture went live: pre-game quotes on its markets not enabled for in-play betting are cancelled. */
-  async fixtureWentLive(exchangeEventId: string): Promise<void> {
-    const catalogue = this.deps.catalogue;
-    await this.cancelRestingOrders(catalogue.marketsOfEvent(exchangeEventId).filter((m) => catalogue.isClosedInPlay(m)));
-  }
-
   private async cancelRestingOrders(markets: readonly MarketRecord[]): Promise<void> {
     const withOrders = markets.filter((m) => this.engine.openOrdersIn(m.marketHash).length > 0);
     if (withOrders.length === 0) return;
@@ -182,23 +181,50 @@ export class TradingService {
 
   /** Applies a command; resolves once it is durable. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
-    // The engine remembers only recent fills; every older one is in the read side.
+    // The engine remembers only recent fills and closed orders; every older one is in the read side.
     if (cmd.kind === 'fill' && this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash)) {
       return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
     }
+    if (cmd.kind === 'postOrders') return this.postOrders(cmd) as Promise<ResultOf<C>>;
     return this.runner.submit(cmd);
+  }
+
+  /**
+   * Orders posted before (open or long closed) are answered ORDERS_ALREADY_EXIST from the read side and never reach
+   * the engine, so the journaled command holds only the new ones and replays the same.
+   */
+  private async postOrders(cmd: Extract<Command, { kind: 'postOrders' }>): Promise<ResultOf<typeof cmd>> {
+    const posted = this.readModels.postedOrders(cmd.orders.map((o) => o.orderHash));
+    if (posted.size === 0) return this.runner.submit(cmd);
+    const fresh = cmd.orders.filter((o) => !posted.has(o.orderHash));
+    const statuses = fresh.length > 0 ? (await this.runner.submit({ ...cmd, orders: fresh })).statuses : [];
+    let next = 0;
+    return {
+      kind: 'postOrders',
+      statuses: cmd.orders.map((o) => (posted.has(o.orderHash) ? { orderHash: o.orderHash, status: 'ORDERS_ALREADY_EXIST' as const } : statuses[next++]!)),
+    };
   }
 
   // ---- what the catalogue asks of the trading side ------------------------------------------------
 
-  /** Markets were reported: journals the results, which cancels their open orders and settles their trades. */
+  /**
+   * Markets were reported: journals the results, which cancels their open orders, settles their trades and sets
+   * their catalogue status, with the suspensions and the fixture status that go with them, in one command.
+   */
   async marketsReported(
     reports: Pick<MarketResult, 'marketHash' | 'outcome'>[],
     finalScore?: { teamOneScore: number; teamTwoScore: number },
+    along: { suspend?: string[]; finishedFixture?: FixtureStatusChange } = {},
   ): Promise<void> {
     // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
     const bettors = reports.map((r) => this.engine.bettorsIn(r.marketHash));
-    await this.submit({ kind: 'reportMarkets', at: this.deps.now(), reports: reports.map((r) => ({ ...r, ...finalScore })) });
+    await this.submit({
+      kind: 'reportMarkets',
+      at: this.deps.now(),
+      reports: reports.map((r) => ({ ...r, ...finalScore })),
+      ...(along.suspend && along.suspend.length > 0 ? { suspend: along.suspend } : {}),
+      ...(along.finishedFixture ? { finishedFixture: along.finishedFixture } : {}),
+    });
     this.chain.marketsReported(reports.map((r, i) => ({ marketHash: r.marketHash, outcome: r.outcome, bettors: bettors[i]! })));
   }
 
@@ -214,6 +240,7 @@ export class TradingService {
       marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
       tradeable: market.status === 'ACTIVE' && !this.deps.catalogue.isClosedInPlay(market),
+      liveEnabled: market.liveEnabled,
       ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
     };
   }

@@ -28,6 +28,16 @@ export const responses = <T extends TSchema>(data: T, description?: string) => (
   '5xx': FailureEnvelope,
 });
 
+/**
+ * Like `responses`, for routes whose data comes from renderers typed as plain records (the same objects feed the
+ * realtime channels): the 200 schema is unchanged at run time (OpenAPI, /docs, test/openapi.test.ts), but the
+ * handler's reply is typed as a success envelope with untyped data instead of the schema's shape.
+ */
+export const recordResponses = <T extends TSchema>(data: T, description?: string) => {
+  const typed = responses(data, description);
+  return { ...typed, 200: Type.Unsafe<{ status: 'success'; data: unknown }>(typed[200]) };
+};
+
 /** Replies outside the envelope (the realtime token is a bare `{token}`, as public clients read it). */
 export const bareResponses = <T extends TSchema>(body: T) => ({ 200: body, '4xx': FailureEnvelope, '5xx': FailureEnvelope });
 

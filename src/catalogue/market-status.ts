@@ -1,0 +1,44 @@
+// Operator status changes of markets and fixtures. Each is a journaled engine command; its commit writes the
+// catalogue's status (store/catalogue-status.ts) and the catalogue's memory follows the change records, so the
+// engine's trading checks and the listed status are one record.
+import type { TradingService } from '../trading/service.js';
+import type { Catalogue, Fixture, MarketRecord } from './catalogue.js';
+import { FixtureStatus, type FixtureStatusCode } from './model.js';
+
+/** What a status change reaches: the catalogue it reads, the engine it journals the change to, and the clock. */
+export interface StatusDeps {
+  catalogue: Catalogue;
+  trading: Pick<TradingService, 'submit'>;
+  now: () => number;
+}
+type Deps = StatusDeps;
+
+/** Suspends or reopens a market; 409 MARKET_ALREADY_REPORTED once it is reported. */
+export async function setMarketStatus(ctx: Deps, marketHash: string, status: 'ACTIVE' | 'SUSPENDED'): Promise<MarketRecord> {
+  const market = ctx.catalogue.requireUnreported(marketHash);
+  if (market.status === status) return market;
+  await ctx.trading.submit({ kind: 'setMarketStatus', at: ctx.now(), marketHashes: [market.marketHash], status });
+  return ctx.catalogue.requireMarket(market.marketHash);
+}
+
+/**
+ * Sets a fixture's status. In play (status 2), its markets not enabled for in-play betting take no orders or fills,
+ * and their resting orders are cancelled by the same command.
+ */
+export async function setFixtureStatus(ctx: Deps, exchangeEventId: string, status: FixtureStatusCode): Promise<Fixture> {
+  const fixture = ctx.catalogue.requireFixture(exchangeEventId);
+  if (fixture.status === status) return fixture;
+  const closedInPlay = ctx.catalogue
+    .marketsOfEvent(exchangeEventId)
+    .filter((m) => !m.liveEnabled && m.status !== 'SETTLED')
+    .map((m) => m.marketHash);
+  await ctx.trading.submit({
+    kind: 'setFixtureStatus',
+    at: ctx.now(),
+    exchangeEventId,
+    status,
+    inPlay: status === FixtureStatus.IN_PROGRESS,
+    closedInPlay,
+  });
+  return ctx.catalogue.requireFixture(exchangeEventId);
+}

@@ -1,0 +1,150 @@
+// The read model behind GET /trades/consolidated: one row per entry with its filter and sort values, so a listing
+// counts, sorts and pages in SQL (through the bettor index) and renders only its page. Rows are rewritten from a
+// fill's trades, inside the journal's transaction, whenever a change record touches one of them.
+import type { Db } from './db.js';
+import type { Change } from '../engine/changes.js';
+import type { Trade } from '../engine/types.js';
+import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
+import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
+
+/** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
+export const SQL_SORT_COLUMNS = {
+  totalStake: 'total_stake',
+  totalBetTimeValue: 'total_stake',
+  weightedAverageOdds: 'weighted_odds',
+  netReturn: 'net_return',
+  netReturnBetTimeValue: 'net_return',
+  settleNetReturnValue: 'settle_net_return',
+  totalReturn: 'total_return',
+  outcome: 'outcome',
+  bettingOutcome: 'betting_outcome',
+  betTime: 'bet_time',
+  settleDate: 'settle_date',
+} as const;
+export type SqlSortField = keyof typeof SQL_SORT_COLUMNS;
+
+export interface EntryQuery {
+  bettor?: string;
+  settled: boolean;
+  maker?: boolean;
+  exchangeEventId?: string;
+  tradeStatus?: 'SUCCESS' | 'FAILED';
+  marketHash?: string;
+  hideQuarterLineParents?: boolean;
+  hideQuarterLineLegs?: boolean;
+}
+
+/** An entry's key: which group of which fill to render. */
+export interface EntryKey {
+  fillHash: string;
+  bettor: string;
+  marketHash: string;
+  kind: ConsolidatedGroup['kind'];
+}
+
+const DIGITS = 40;
+const OFFSET = 10n ** BigInt(DIGITS);
+/** Text that sorts like the number: "p" + digits for x >= 0, "n" + digits of 10^40 + x below (|x| < 10^40). */
+export const sortableAmount = (x: bigint): string =>
+  x >= 0n ? 'p' + x.toString().padStart(DIGITS, '0') : 'n' + (OFFSET + x).toString().padStart(DIGITS, '0');
+
+export class ConsolidatedEntries {
+  private readonly upsert;
+  private readonly fillOfTrade;
+  private readonly tradesOfFill: (fillHash: string) => Trade[];
+
+  constructor(
+    private readonly db: Db,
+    tradesOfFill: (fillHash: string) => Trade[],
+  ) {
+    this.tradesOfFill = tradesOfFill;
+    this.upsert = db.prepare(`INSERT OR REPLACE INTO rm_consolidated VALUES (@fill_hash, @bettor, @market_hash, @kind,
+      @quarter_market_hash, @exchange_event_id, @maker, @status, @settled, @ord, @bet_time, @settle_date, @outcome,
+      @betting_outcome, @total_stake, @weighted_odds, @net_return, @settle_net_return, @total_return)`);
+    this.fillOfTrade = db.prepare('SELECT fill_hash FROM rm_trades WHERE id = ?').pluck();
+  }
+
+  /** Rewrites the entries of every fill these changes touched (after the trade rows themselves were written). */
+  apply(changes: readonly Change[]): void {
+    let fills: Set<string> | undefined;
+    for (const c of changes) {
+      let fillHash: string | undefined;
+      if (c.type === 'tradeRecorded') fillHash = c.trade.fillHash;
+      else if (c.type === 'tradeStatusChanged' || c.type === 'tradeSettled') fillHash = this.fillOfTrade.get(Number(c.tradeId)) as string | undefined;
+      if (fillHash !== undefined) (fills ??= new Set()).add(fillHash);
+    }
+    for (const fillHash of fills ?? []) this.rewriteFill(fillHash);
+  }
+
+  /** Fills the table from the trades (a data dir from before it existed). */
+  rebuildIfEmpty(): void {
+    if (this.db.prepare('SELECT 1 FROM rm_consolidated LIMIT 1').get() !== undefined) return;
+    const fills = this.db.prepare('SELECT DISTINCT fill_hash FROM rm_trades').pluck().iterate() as Iterable<string>;
+    for (const fillHash of [...fills]) this.rewriteFill(fillHash);
+  }
+
+  private rewriteFill(fillHash: string): void {
+    for (const g of new TradeIndex(this.tradesOfFill(fillHash)).groups()) {
+      const f = entryFigures(g);
+      this.upsert.run({
+        fill_hash: fillHash,
+        bettor: f.first.bettor.toLowerCase(),
+        market_hash: g.marketHash,
+        kind: g.kind,
+        quarter_market_hash: f.first.quarterLineParentMarketHash ?? null,
+        exchange_event_id: f.first.exchangeEventId,
+        maker: f.first.maker ? 1 : 0,
+        status: f.status,
+        settled: f.settled ? 1 : 0,
+        ord: entryOrder(g),
+        bet_time: f.betTime,
+        settle_date: f.settleDate ?? null,
+        outcome: f.outcome ?? null,
+        betting_outcome: f.bettingOutcome,
+        total_stake: sortableAmount(f.totalStake),
+        weighted_odds: sortableAmount(f.weightedAverageOdds),
+        net_return: sortableAmount(f.netReturn),
+        settle_net_return: sortableAmount(f.settleNetReturn),
+        total_return: sortableAmount(f.totalReturn),
+      });
+    }
+  }
+
+  /** Matching entries (never PENDING), sorted by one field with creation order breaking ties, one page, and the count. */
+  page(q: EntryQuery, sortBy: SqlSortField, ascending: boolean, offset: number, limit: number): { keys: EntryKey[]; count: number } {
+    const where = ["status <> 'PENDING'", 'settled = ?'];
+    const args: (string | number)[] = [q.settled ? 1 : 0];
+    if (q.bettor !== undefined) {
+      where.push('bettor = ?');
+      args.push(q.bettor.toLowerCase());
+    }
+    if (q.maker !== undefined) {
+      where.push('maker = ?');
+      args.push(q.maker ? 1 : 0);
+    }
+    if (q.exchangeEventId !== undefined) {
+      where.push('exchange_event_id = ?');
+      args.push(q.exchangeEventId);
+    }
+    if (q.tradeStatus !== undefined) {
+      where.push('status = ?');
+      args.push(q.tradeStatus);
+    }
+    if (q.marketHash !== undefined) {
+      where.push('(market_hash = ? OR quarter_market_hash = ?)');
+      args.push(q.marketHash, q.marketHash);
+    }
+    if (q.hideQuarterLineParents) where.push("kind <> 'parent'");
+    if (q.hideQuarterLineLegs) where.push("kind <> 'leg'");
+    const clause = where.join(' AND ');
+    const dir = ascending ? 'ASC' : 'DESC';
+    const count = this.db.prepare(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number;
+    const rows = this.db
+      .prepare(
+        `SELECT fill_hash, bettor, market_hash, kind FROM rm_consolidated WHERE ${clause}
+         ORDER BY ${SQL_SORT_COLUMNS[sortBy]} ${dir}, ord ${dir} LIMIT ? OFFSET ?`,
+      )
+      .all(...args, limit, offset) as { fill_hash: string; bettor: string; market_hash: string; kind: EntryKey['kind'] }[];
+    return { keys: rows.map((r) => ({ fillHash: r.fill_hash, bettor: r.bettor, marketHash: r.market_hash, kind: r.kind })), count };
+  }
+}
