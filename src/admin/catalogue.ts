@@ -8,7 +8,7 @@ import type { FixtureStatusCode } from '../catalogue/model.js';
 import type { Outcome } from '../engine/types.js';
 import { reportFixtureResult, reportMarket, type ReportingDeps } from '../catalogue/reporting.js';
 import { setFixtureStatus, setMarketStatus } from '../catalogue/market-status.js';
-import { recordResponses, responses } from '../api/schemas/envelope.js';
+import { responses } from '../api/schemas/envelope.js';
 import { Fixture, League, LiveScore as LiveScoreSchema, Market, MarketList, Sport, Team } from '../api/schemas/catalogue.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
@@ -108,11 +108,11 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
     ok(catalogue.toRestLeague(catalogue.createLeague(request.body))),
   );
 
-  app.post('/admin/teams', { schema: schema({ body: TeamBody, response: recordResponses(Team) }) }, async (request) =>
+  app.post('/admin/teams', { schema: schema({ body: TeamBody, response: responses(Team) }) }, async (request) =>
     ok(catalogue.toRestTeam(catalogue.createTeam(request.body))),
   );
 
-  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody, response: recordResponses(Fixture) }) }, async (request) => {
+  app.post('/admin/fixtures', { schema: schema({ body: FixtureBody, response: responses(Fixture) }) }, async (request) => {
     const fixture = catalogue.createFixture(request.body);
     return ok(catalogue.toRestFixture(fixture));
   });
@@ -126,7 +126,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
           'while it lasts, and their resting orders are cancelled before this answers.',
         params: FixtureParams,
         body: Type.Object({ status: FixtureStatusSchema }, closed),
-        response: recordResponses(Fixture),
+        response: responses(Fixture),
       }),
     },
     async (request) => {
@@ -138,7 +138,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
 
   app.post(
     '/admin/fixtures/:exchangeEventId/result',
-    { schema: schema({ params: FixtureParams, body: ResultBody, response: recordResponses(MarketList) }) },
+    { schema: schema({ params: FixtureParams, body: ResultBody, response: responses(MarketList) }) },
     async (request) => {
       const { exchangeEventId } = request.params;
       const { teamOneScore, teamTwoScore } = request.body;
@@ -146,27 +146,27 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
     },
   );
 
-  app.post('/admin/markets', { schema: schema({ body: MarketBody, response: recordResponses(MarketList) }) }, async (request) =>
+  app.post('/admin/markets', { schema: schema({ body: MarketBody, response: responses(MarketList) }) }, async (request) =>
     ok(rest(catalogue.createMarkets(request.body))),
   );
 
   app.post(
     '/admin/markets/:marketHash/status',
-    { schema: schema({ params: MarketParams, body: MarketStatusBody, response: recordResponses(Market) }) },
+    { schema: schema({ params: MarketParams, body: MarketStatusBody, response: responses(Market) }) },
     async (request) => {
       const { marketHash } = request.params;
       return ok(catalogue.toRestMarket(await setMarketStatus(deps, marketHash, request.body.status)));
     },
   );
 
-  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: recordResponses(Market) }) }, async (request) => {
+  app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: responses(Market) }) }, async (request) => {
     const { marketHash } = request.params;
     return ok(catalogue.toRestMarket(catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
   });
 
   app.post(
     '/admin/markets/:marketHash/report',
-    { schema: schema({ params: MarketParams, body: ReportBody, response: recordResponses(MarketList) }) },
+    { schema: schema({ params: MarketParams, body: ReportBody, response: responses(MarketList) }) },
     async (request) => {
       const { marketHash } = request.params;
       const { outcome, teamOneScore, teamTwoScore } = request.body;

@@ -5,7 +5,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { ok } from './envelope.js';
 import { parseCommaList } from './params.js';
 import type { LiveScore } from '../catalogue/model.js';
-import { recordResponses, responses } from './schemas/envelope.js';
+import { responses } from './schemas/envelope.js';
 import { Fixture, LiveScore as LiveScoreSchema } from './schemas/catalogue.js';
 
 const FixturesQuery = Type.Object({ leagueId: Type.Integer({ minimum: 0 }) });
@@ -23,7 +23,7 @@ export interface FixtureRouteDeps {
 }
 
 export const fixtureRoutes: FastifyPluginAsyncTypebox<FixtureRouteDeps> = async (app, { catalogue }) => {
-  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery, response: recordResponses(Type.Array(Fixture)) } }, async (request) => {
+  app.get('/fixture/active', { schema: { tags: ['catalogue'], querystring: FixturesQuery, response: responses(Type.Array(Fixture)) } }, async (request) => {
     const { leagueId } = request.query;
     const fixtures = catalogue
       .fixtures()

@@ -7,7 +7,7 @@ import { badRequest, ok } from './envelope.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
 import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
 import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
-import { recordResponses } from './schemas/envelope.js';
+import { responses } from './schemas/envelope.js';
 import { MarketList, MarketPage } from './schemas/catalogue.js';
 
 const ActiveQuery = Type.Object({
@@ -55,7 +55,7 @@ export interface MarketRouteDeps {
 export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (app, { catalogue, trading }) => {
   const rest = (markets: readonly MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
 
-  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: recordResponses(MarketPage) } }, async (request) => {
+  app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
     const q = request.query;
     const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
     if (q.paginationKey && !after) throw badRequest('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
@@ -75,7 +75,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
     return ok({ markets: rest(page.markets), nextKey: page.next ? encodeCursor(page.next) : '' });
   });
 
-  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: recordResponses(MarketList) } }, async (request) => {
+  app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: responses(MarketList) } }, async (request) => {
     const { marketHashes } = request.query;
     if (!marketHashes) throw badRequest('BAD_MARKET_HASHES', 'marketHashes is required: 1 to 30 comma-separated market hashes');
     const hashes = parseCommaList(marketHashes, 'marketHashes', {
@@ -87,7 +87,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
     return ok(rest(found));
   });
 
-  app.get('/markets/popular', { schema: { tags: ['markets'], response: recordResponses(MarketList) } }, async () => {
+  app.get('/markets/popular', { schema: { tags: ['markets'], response: responses(MarketList) } }, async () => {
     const volume = trading.matchedVolume();
     const top = [...catalogue.activeMarkets()]
       .map((m) => ({ m, v: volume.get(m.marketHash) ?? 0n }))

@@ -205,7 +205,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     'Orders by market, maker or hash. order_book:* and active_orders:* publish arrays of changed orders in this shape ' +
     'plus status (ACTIVE while the order is on the book, INACTIVE once it left: filled, cancelled or expired; ' +
     'orderStatus has the detail) and updateTime (milliseconds of the last change).';
-  app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: recordResponses(OrderList) } }, async (request) => {
+  app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
     const q = request.query;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
       throw badRequest('MISSING_FILTER', 'one of marketHashes, maker or orderHashes is required');

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { ok } from './envelope.js';
-import { recordResponses, responses } from './schemas/envelope.js';
+import { responses } from './schemas/envelope.js';
 import { League, Sport, Team } from './schemas/catalogue.js';
 
 const LeaguesQuery = Type.Object({ sportId: Type.Optional(Type.Integer({ minimum: 0 })) });
@@ -28,7 +28,7 @@ export const sportRoutes: FastifyPluginAsyncTypebox<SportRouteDeps> = async (app
     return ok(leagues.map(catalogue.toRestLeague));
   });
 
-  app.get('/teams', { schema: { tags: ['catalogue'], querystring: TeamsQuery, response: recordResponses(Type.Array(Team)) } }, async (request) => {
+  app.get('/teams', { schema: { tags: ['catalogue'], querystring: TeamsQuery, response: responses(Type.Array(Team)) } }, async (request) => {
     const q = request.query;
     const teams = catalogue
       .teams()

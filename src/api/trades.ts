@@ -5,7 +5,7 @@ import type { TradingReadModels } from '../store/read-models.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
-import { recordResponses } from './schemas/envelope.js';
+import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage } from './schemas/trades.js';
 
 const TradesQuery = Type.Object({
@@ -40,7 +40,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
   const description =
     'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
     'object per publication (not an array).';
-  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: recordResponses(TradesPage) } }, async (request) => {
+  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
     const q = request.query;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
@@ -75,7 +75,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
   });
 
   const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
-  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: recordResponses(OrderTrades) } }, async (request) => {
+  app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: responses(OrderTrades) } }, async (request) => {
     const q = request.query;
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),

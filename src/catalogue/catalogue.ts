@@ -25,7 +25,7 @@ import {
 import { hasLine, isQuarterLine, isQuarterStep, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
 import type { Change } from '../engine/changes.js';
 import { reportedDate } from '../store/catalogue-status.js';
-import { restFixture, restLeague, restMarket, restSport, restTeam } from './rest.js';
+import { restFixture, restLeague, restMarket, restSport, restTeam, type RestFixture, type RestMarket, type RestTeam } from './rest.js';
 
 export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';
 
@@ -68,7 +68,7 @@ export class Catalogue {
   /** ACTIVE markets by (gameTime, marketHash); rebuilt lazily after a change. */
   private activeSorted: MarketRecord[] | undefined;
   /** Rendered REST objects; records are replaced on every change, so a stale entry is never hit. */
-  private readonly restCache = new WeakMap<MarketRecord, Record<string, unknown>>();
+  private readonly restCache = new WeakMap<MarketRecord, RestMarket>();
   /** Markets whose report is in flight (between the engine call and marking them settled). */
   private readonly reporting = new Set<string>();
 
@@ -117,7 +117,7 @@ export class Catalogue {
     return !market.liveEnabled && this.isInPlay(market);
   }
 
-  toRestMarket(market: MarketRecord): Record<string, unknown> {
+  toRestMarket(market: MarketRecord): RestMarket {
     let rest = this.restCache.get(market);
     if (!rest) {
       rest = restMarket(market, this.chainVersion);
@@ -170,11 +170,11 @@ export class Catalogue {
     return this.teamsById.get(teamId)?.name ?? '';
   }
 
-  toRestFixture(f: Fixture): Record<string, unknown> {
+  toRestFixture(f: Fixture): RestFixture {
     return restFixture(f, this.teamsById.get(f.teamOneId)!, this.teamsById.get(f.teamTwoId)!, this.leaguesById.get(f.leagueId)!);
   }
 
-  toRestTeam(t: Team): Record<string, unknown> {
+  toRestTeam(t: Team): RestTeam {
     const sportActive = [...this.leaguesById.values()].some((l) => l.sportId === t.sportId && l.active);
     return restTeam(t, this.sportsById.get(t.sportId)!, sportActive);
   }

@@ -1,8 +1,14 @@
 // Wire shapes of catalogue records, exactly as the read endpoints and the realtime channels carry them.
+import type { Static } from '@sinclair/typebox';
 import type { Fixture, League, MarketRecord, Sport, Team } from './model.js';
+import type { Fixture as FixtureSchema, Market as MarketSchema, Team as TeamSchema } from '../api/schemas/catalogue.js';
+
+export type RestMarket = Static<typeof MarketSchema>;
+export type RestFixture = Static<typeof FixtureSchema>;
+export type RestTeam = Static<typeof TeamSchema>;
 
 /** A market as on /markets/active, /markets/find and /markets/popular; settled ones add their result. */
-export function restMarket(m: MarketRecord, chainVersion: string): Record<string, unknown> {
+export function restMarket(m: MarketRecord, chainVersion: string): RestMarket {
   return {
     status: m.status,
     marketHash: m.marketHash,
@@ -35,7 +41,7 @@ export function restMarket(m: MarketRecord, chainVersion: string): Record<string
   };
 }
 
-export function restFixture(f: Fixture, teamOne: Team, teamTwo: Team, league: League): Record<string, unknown> {
+export function restFixture(f: Fixture, teamOne: Team, teamTwo: Team, league: League): RestFixture {
   return {
     participantOneName: teamOne.name,
     participantTwoName: teamTwo.name,
@@ -48,7 +54,7 @@ export function restFixture(f: Fixture, teamOne: Team, teamTwo: Team, league: Le
   };
 }
 
-export function restTeam(t: Team, sport: Sport, sportActive: boolean): Record<string, unknown> {
+export function restTeam(t: Team, sport: Sport, sportActive: boolean): RestTeam {
   return { id: t.teamId, name: t.name, sport: { sportId: sport.sportId, label: sport.label, active: sportActive } };
 }
 

@@ -1,10 +1,14 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
 import type { OrderView, Trade } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
+import type { Static } from '@sinclair/typebox';
+import type { Order } from '../api/schemas/trading.js';
+import type { OrderTrade, Trade as TradeSchema } from '../api/schemas/trades.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function orderToRest(o: OrderView): Record<string, unknown> {
+/** An item of GET /orders, typed by its response schema. */
+export function orderToRest(o: OrderView): Static<typeof Order> {
   return {
     orderHash: o.orderHash,
     marketHash: o.marketHash,
@@ -79,7 +83,10 @@ export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - t.stak
 /** Net return as settlement paid it: the recorded credit less stake (payout less stake when no refunds were paid). */
 export const settleNetReturnWei = (t: Trade) => (t.settled ? (t.credit ?? t.payout ?? 0n) - t.stake : 0n);
 
-function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
+/** What GET /trades and GET /trades/orders items share. */
+type TradeFieldsRest = Omit<Static<typeof TradeSchema>, '_id' | 'betTime' | 'createdAt' | 'updatedAt'>;
+
+function tradeFields(t: Trade, rc: TradeRenderContext): TradeFieldsRest {
   const netReturn = toHumanUnits(netReturnWei(t), rc.decimals);
   return {
     baseToken: t.baseToken,
@@ -117,12 +124,12 @@ function tradeFields(t: Trade, rc: TradeRenderContext): Record<string, unknown> 
 }
 
 /** An item of GET /trades and of recent_trades:global. */
-export function tradeToRest(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
+export function tradeToRest(t: Trade, rc: TradeRenderContext): Static<typeof TradeSchema> {
   return { _id: t.id, ...tradeFields(t, rc), betTime: Math.floor(t.betTime / 1000), createdAt: iso(t.betTime), updatedAt: iso(t.updatedAt) };
 }
 
 /** An item of GET /trades/orders: `id`, `affiliate`, `providerEventId` and an ISO betTime. */
-export function tradeToOrderTradeRest(t: Trade, rc: TradeRenderContext): Record<string, unknown> {
+export function tradeToOrderTradeRest(t: Trade, rc: TradeRenderContext): Static<typeof OrderTrade> {
   return {
     id: t.id,
     ...tradeFields(t, rc),

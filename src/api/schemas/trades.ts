@@ -1,9 +1,9 @@
 // Response data of trade history, consolidated trades and refunds (spec 2.2-2.4; trading/render.ts,
 // trading/consolidated.ts, trading/refund-groups.ts).
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { HumanAmount, IsoDate, Nullable, OddsString, WeiString } from './envelope.js';
 
-const tradeFields: TProperties = {
+const tradeFields = {
   baseToken: Type.String(),
   bettor: Type.String(),
   stake: WeiString,
