@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, signedCancel, signedOrder } from './helpers/wallets.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet } from './helpers/bets.js';
-import { decodeJson } from '../src/store/json-codec.js';
+import { decodeCommand } from '../src/store/command-codec.js';
 import type { Command } from '../src/engine/types.js';
 
 describe('reposting a known order', () => {
@@ -32,7 +32,7 @@ describe('reposting a known order', () => {
       inserted: 1,
     });
     const last = ex.ctx.db.prepare("SELECT command FROM journal WHERE command LIKE '%\"postOrders\"%' ORDER BY seq DESC LIMIT 1").get() as { command: string };
-    const cmd = decodeJson<Extract<Command, { kind: 'postOrders' }>>(last.command);
+    const cmd = decodeCommand(last.command) as Extract<Command, { kind: 'postOrders' }>;
     expect(cmd.orders.map((o) => o.orderHash)).toEqual([fresh.hash]);
     expect((await ex.get(`/orders?orderHashes=${cancelled.hash}`)).body.data[0].orderStatus).toBe('CANCELLED');
   });

@@ -1,6 +1,5 @@
 // What makes a market unique (its hash), how its outcomes are labelled, and how quarter lines split into legs.
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { keccakText } from '../protocol/keccak.js';
 import { LINE_TYPES, MarketType, SPREAD_TYPES, type MarketRecord, type Selection } from './model.js';
 
 export interface MarketIdentity {
@@ -19,7 +18,7 @@ export const formatLine = (line: number): string => String(line === 0 ? 0 : line
  */
 export function marketHashOf(id: MarketIdentity): string {
   const parts = ['oddex-market-v1', id.exchangeEventId, String(id.type), id.line === undefined ? '' : formatLine(id.line), id.selection ?? ''];
-  return '0x' + bytesToHex(keccak_256(utf8ToBytes(parts.join('|'))));
+  return keccakText(parts.join('|'));
 }
 
 /** Lines move in quarter steps; anything else is not a line the exchange offers. */

@@ -5,6 +5,8 @@ import type { WalletsState } from '../engine/wallets.js';
 export abstract class WalletBook {
   protected readonly balances = new Map<string, bigint>();
   protected readonly escrow = new Map<string, Map<string, bigint>>();
+  /** Each address's escrow over all markets, kept with every change: a balance record reads it per command. */
+  private readonly escrowTotals = new Map<string, bigint>();
   protected readonly allowances = new Map<string, bigint>();
   /** Everything that reached wallets or escrow: the sum of all balances and escrow always equals it. */
   minted = 0n;
@@ -14,9 +16,7 @@ export abstract class WalletBook {
   }
 
   escrowOf(address: string): bigint {
-    let total = 0n;
-    for (const amount of this.escrow.get(address)?.values() ?? []) total += amount;
-    return total;
+    return this.escrowTotals.get(address) ?? 0n;
   }
 
   escrowIn(address: string, marketHash: string): bigint {
@@ -46,6 +46,13 @@ export abstract class WalletBook {
     if (next < 0n) throw new Error(`escrow of ${address} in ${marketHash} would go negative`);
     if (next === 0n) perMarket.delete(marketHash);
     else perMarket.set(marketHash, next);
+    this.addToEscrowTotal(address, delta);
+  }
+
+  private addToEscrowTotal(address: string, delta: bigint): void {
+    const total = (this.escrowTotals.get(address) ?? 0n) + delta;
+    if (total === 0n) this.escrowTotals.delete(address);
+    else this.escrowTotals.set(address, total);
   }
 
   /** Every balance, escrow and allowance, for snapshots. */
@@ -60,7 +67,10 @@ export abstract class WalletBook {
 
   protected load(state: WalletsState): this {
     for (const [address, amount] of state.balances) this.balances.set(address, amount);
-    for (const [address, perMarket] of state.escrow) this.escrow.set(address, new Map(perMarket));
+    for (const [address, perMarket] of state.escrow) {
+      this.escrow.set(address, new Map(perMarket));
+      for (const [, amount] of perMarket) this.addToEscrowTotal(address, amount);
+    }
     for (const [address, amount] of state.allowances ?? []) this.allowances.set(address, amount);
     this.minted = state.minted;
     return this;

@@ -1,18 +1,31 @@
 // One market's resting orders per side, best for the taker first: lowest maker odds, then oldest.
+// Orders rest in price levels (one per maker odds, ascending); a level keeps its orders in posting (seq) order.
+// Finding a level is a binary search over the levels, which the odds ladder keeps few; a new order joins the end
+// of its level, and removing one is a binary search by seq within its level.
 import type { Order } from './types.js';
+
+interface PriceLevel {
+  readonly odds: bigint;
+  /** Ascending seq: time priority. */
+  readonly orders: Order[];
+}
 
 const before = (a: Order, b: Order) =>
   a.percentageOdds < b.percentageOdds || (a.percentageOdds === b.percentageOdds && a.seq < b.seq);
 
 export class BookSide {
-  private readonly orders: Order[] = [];
+  /** Ascending odds; never holds an empty level. */
+  private readonly levels: PriceLevel[] = [];
+  private count = 0;
 
-  private indexFor(order: Order): number {
+  /** Index of the first level whose odds are not below `odds`. */
+  private levelIndex(odds: bigint): number {
+    const levels = this.levels;
     let lo = 0;
-    let hi = this.orders.length;
+    let hi = levels.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(this.orders[mid]!, order)) lo = mid + 1;
+      if (levels[mid]!.odds < odds) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -20,37 +33,82 @@ export class BookSide {
 
   /** Replaces the side's orders at once (restoring a snapshot): one sort instead of an insert per order. */
   load(orders: readonly Order[]): void {
-    this.orders.length = 0;
-    this.orders.push(...orders);
-    this.orders.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    this.levels.length = 0;
+    this.count = orders.length;
+    const sorted = [...orders].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    for (const o of sorted) {
+      const last = this.levels[this.levels.length - 1];
+      if (last && last.odds === o.percentageOdds) last.orders.push(o);
+      else this.levels.push({ odds: o.percentageOdds, orders: [o] });
+    }
   }
 
   insert(order: Order): void {
-    this.orders.splice(this.indexFor(order), 0, order);
+    const i = this.levelIndex(order.percentageOdds);
+    const level = this.levels[i];
+    this.count++;
+    if (!level || level.odds !== order.percentageOdds) {
+      this.levels.splice(i, 0, { odds: order.percentageOdds, orders: [order] });
+      return;
+    }
+    const orders = level.orders;
+    // Orders arrive in seq order, so this is a push; the search keeps the level sorted whatever the caller does.
+    if (orders.length === 0 || orders[orders.length - 1]!.seq < order.seq) orders.push(order);
+    else orders.splice(seqIndex(orders, order.seq), 0, order);
   }
 
   remove(order: Order): void {
-    const i = this.indexFor(order);
-    if (this.orders[i] === order) this.orders.splice(i, 1);
+    const i = this.levelIndex(order.percentageOdds);
+    const level = this.levels[i];
+    if (!level || level.odds !== order.percentageOdds) return;
+    const orders = level.orders;
+    const j = orders[0] === order ? 0 : seqIndex(orders, order.seq);
+    if (orders[j] !== order) return;
+    if (j === 0) orders.shift();
+    else orders.splice(j, 1);
+    this.count--;
+    if (orders.length === 0) this.levels.splice(i, 1);
   }
 
   /** Best first. The caller must not mutate the book while iterating. */
-  [Symbol.iterator](): Iterator<Order> {
-    return this.orders[Symbol.iterator]();
+  *[Symbol.iterator](): Generator<Order> {
+    for (const level of this.levels) yield* level.orders;
   }
 
-  /** Highest maker odds first, without copying. */
+  /** Highest maker odds first (the newest first within a level), without copying. */
   *worstFirst(): Generator<Order> {
-    for (let i = this.orders.length - 1; i >= 0; i--) yield this.orders[i]!;
+    for (let i = this.levels.length - 1; i >= 0; i--) {
+      const orders = this.levels[i]!.orders;
+      for (let j = orders.length - 1; j >= 0; j--) yield orders[j]!;
+    }
   }
 
   get size(): number {
-    return this.orders.length;
+    return this.count;
   }
 
-  snapshot(): readonly Order[] {
-    return this.orders.slice();
+  /** The price levels, lowest odds first, with their order counts (for tests). */
+  levelSizes(): { odds: bigint; orders: number }[] {
+    return this.levels.map((l) => ({ odds: l.odds, orders: l.orders.length }));
   }
+
+  snapshot(): Order[] {
+    const all: Order[] = [];
+    for (const level of this.levels) for (const o of level.orders) all.push(o);
+    return all;
+  }
+}
+
+/** Index of the first order whose seq is not below `seq`. */
+function seqIndex(orders: readonly Order[], seq: number): number {
+  let lo = 0;
+  let hi = orders.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (orders[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export class MarketBook {
@@ -63,6 +121,6 @@ export class MarketBook {
   }
 
   allOrders(): Order[] {
-    return [...this.outcomeOne, ...this.outcomeTwo];
+    return [...this.outcomeOne.snapshot(), ...this.outcomeTwo.snapshot()];
   }
 }

@@ -12,11 +12,12 @@ import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
 import { Position, positionTrade, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
+import { Fifo } from './fifo.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
 import { packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
 import { splitSettlementCredit } from './settlement-credit.js';
-import type { Change, OrderState } from './changes.js';
+import type { Change, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
   AccountRestriction,
   BalanceView,
@@ -78,8 +79,19 @@ export interface LedgerView {
   readonly minted: bigint;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const NONE = { kind: 'none' } as const;
+/** Outside a command nothing may be emitted: this array is frozen, so a stray emit throws. */
+const NO_CHANGES = Object.freeze([]) as unknown as Change[];
 const SNAPSHOT_VERSION = 2;
+
+/** Most orders never have a fill pending: they share this empty map until their first fill (it refuses writes). */
+class EmptyPendingFills extends Map<string, bigint> {
+  override set(): this {
+    throw new Error('the shared empty pending-fill map is read-only');
+  }
+}
+const NO_PENDING_FILLS: Map<string, bigint> = new EmptyPendingFills();
 
 type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
 
@@ -113,7 +125,7 @@ export interface EngineSnapshot {
   seq: number;
 }
 
-export const viewOf = (o: Order): OrderView => ({
+export const viewOf = (o: OrderView): OrderView => ({
   orderHash: o.orderHash,
   marketHash: o.marketHash,
   exchangeEventId: o.exchangeEventId,
@@ -143,6 +155,50 @@ const copyFill = (f: FillRecord): FillRecord => ({
   ...(f.attempts ? { attempts: [...f.attempts] } : {}),
 });
 
+function tradeOf(f: TradeFacts): Trade {
+  const trade: Trade = {
+    id: f.id,
+    fillHash: f.fillHash,
+    orderHash: f.orderHash,
+    marketHash: f.marketHash,
+    exchangeEventId: f.exchangeEventId,
+    baseToken: f.baseToken,
+    bettor: f.bettor,
+    counterparty: f.counterparty,
+    maker: f.maker,
+    bettingOutcomeOne: f.bettingOutcomeOne,
+    stake: f.stake,
+    counterStake: f.counterStake,
+    odds: f.odds,
+    status: 'PENDING',
+    betTime: f.betTime,
+    updatedAt: f.betTime,
+    affiliate: f.affiliate,
+    settled: false,
+  };
+  if (f.quarterLineParentMarketHash !== undefined) trade.quarterLineParentMarketHash = f.quarterLineParentMarketHash;
+  return trade;
+}
+
+const factsOf = (o: Order): OrderFacts =>
+  Object.freeze({
+    orderHash: o.orderHash,
+    marketHash: o.marketHash,
+    exchangeEventId: o.exchangeEventId,
+    maker: o.maker,
+    baseToken: o.baseToken,
+    executor: o.executor,
+    totalBetSize: o.totalBetSize,
+    percentageOdds: o.percentageOdds,
+    expiry: o.expiry,
+    apiExpiry: o.apiExpiry,
+    salt: o.salt,
+    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+    signature: o.signature,
+    seq: o.seq,
+    createdAt: o.createdAt,
+  });
+
 const stateOf = (o: Order): OrderState =>
   Object.freeze({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
 
@@ -162,6 +218,8 @@ export class Engine {
    */
   private readonly recentFillSalts = new Map<string, string>();
   private readonly recentFillHashes = new Set<string>();
+  /** recentFillSalts' keys, oldest first: what the window drops next. */
+  private readonly recentFillOrder = new Fifo<string>();
   private fillCount = 0;
   /**
    * Orders that closed and left memory, oldest first, until their signed expiry (an expired order is refused as
@@ -186,6 +244,8 @@ export class Engine {
   private readonly pendingTakerStake = new Map<string, bigint>();
   /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
   private readonly cancelSalts = new Map<string, number>();
+  /** cancelSalts' keys, oldest first: signed timestamps only grow old in this order. */
+  private readonly cancelSaltOrder = new Fifo<string>();
   /**
    * Newest signed timestamp (ms) among forgotten cancel salts: nothing signed at or before it is accepted again,
    * so a forgotten salt stays refused even if the server clock later moves back.
@@ -194,9 +254,16 @@ export class Engine {
   /** Last block whose chain events were applied (chain adapters resume after it); -1 before any. */
   private chainBlock = -1;
   private seq = 0;
-  private changes: Change[] = [];
-  /** Accounts whose balance, escrow or exposure the current command touched. */
-  private touched = new Set<string>();
+  /** The current command's change records (a fresh array per command: the caller keeps it). */
+  private changes: Change[] = NO_CHANGES;
+  /** Accounts whose balance, escrow or exposure the current command touched (one set, cleared per command). */
+  private readonly touched = new Set<string>();
+  /** Scratch maps of confirmFill, cleared per use. */
+  private readonly owedScratch = new Map<string, bigint>();
+  /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
+  private readonly partiesScratch: Trade[] = [];
+  private readonly partyIndexScratch = new Map<string, number>();
+  private readonly seenScratch = new Set<string>();
 
   constructor(private readonly params: EngineParams) {
     this.wallets = params.walletsOnChain ? new ChainWallets() : new LocalLedger();
@@ -247,7 +314,12 @@ export class Engine {
     const self = e as unknown as Record<string, unknown>;
     self.wallets = params.walletsOnChain ? ChainWallets.fromState(snap.ledger) : LocalLedger.fromState(snap.ledger);
     const orders = Array.isArray(snap.orders)
-      ? snap.orders.map((data): Order => ({ ...data, pendingFills: new Map(data.pendingFills) }))
+      ? snap.orders.map((data): Order => {
+          // Built field by field (viewOf), as posting does: a spread of 20 fields made slow objects.
+          const o = viewOf(data) as Order;
+          o.pendingFills = data.pendingFills.length > 0 ? new Map(data.pendingFills) : NO_PENDING_FILLS;
+          return o;
+        })
       : unpackOrders(snap.orders);
     for (const o of orders) e.orders.set(o.orderHash, o);
     // Posting order rebuilds the open-order indexes' order; each book side is sorted once.
@@ -265,6 +337,7 @@ export class Engine {
     for (const [salt, hash] of snap.recentFills) {
       e.recentFillSalts.set(salt, hash);
       e.recentFillHashes.add(hash);
+      e.recentFillOrder.push(salt);
     }
     e.fillCount = snap.fillCount;
     for (const h of snap.closedOrders) e.closedOrders.add(h);
@@ -281,7 +354,10 @@ export class Engine {
     self.expiries = ExpiryQueue.from(snap.expiries);
     for (const [a, v] of snap.exposure) e.exposure.set(a, v);
     for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
-    for (const [k, v] of snap.cancelSalts) e.cancelSalts.set(k, v);
+    for (const [k, v] of snap.cancelSalts) {
+      e.cancelSalts.set(k, v);
+      e.cancelSaltOrder.push(k);
+    }
     e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.chainBlock = snap.chainBlock;
     e.seq = snap.seq;
@@ -290,15 +366,24 @@ export class Engine {
 
   /** Applies one command. Throws DomainError (no state changed) or returns its result and change records. */
   apply<C extends Command>(cmd: C): Applied<ResultOf<C>> {
-    this.changes = [];
-    this.touched = new Set();
+    const changes: Change[] = [];
+    this.changes = changes;
     try {
       const result = this.dispatch(cmd) as ResultOf<C>;
-      for (const address of this.touched) this.emit({ type: 'balanceChanged', address, ...this.balances(address) });
-      return { result, changes: this.changes };
+      for (const address of this.touched) {
+        this.emit({
+          type: 'balanceChanged',
+          address,
+          balance: this.wallets.balanceOf(address),
+          escrowed: this.wallets.escrowOf(address),
+          openExposure: this.exposureOf(address),
+          pendingTakerStake: this.pendingTakerStakeOf(address),
+        });
+      }
+      return { result, changes };
     } finally {
-      this.changes = [];
-      this.touched = new Set();
+      this.changes = NO_CHANGES;
+      this.touched.clear();
     }
   }
 
@@ -339,7 +424,9 @@ export class Engine {
               : undefined;
         const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
-        this.cancelSalts.set(`${cmd.maker}:${cmd.salt}`, cmd.timestamp * 1000);
+        const saltKey = `${cmd.maker}:${cmd.salt}`;
+        this.cancelSalts.set(saltKey, cmd.timestamp * 1000);
+        this.cancelSaltOrder.push(saltKey);
         return { kind: 'cancel', cancel };
       }
       case 'heartbeat':
@@ -434,6 +521,7 @@ export class Engine {
       trades: this.tradeCount,
       refunds: this.refundCount,
       heartbeats: this.heartbeats.size,
+      queuedExpiries: this.expiries.size,
       restrictions: this.restrictions.size,
       reported: this.reported.size,
       minted: this.wallets.minted.toString(),
@@ -608,7 +696,7 @@ export class Engine {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     if (!side) return undefined;
     for (const o of side) {
-      if (!isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
+      if (o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
     }
     return undefined;
   }
@@ -617,10 +705,11 @@ export class Engine {
     this.fillCount++;
     this.recentFillSalts.set(fillSalt, fillHash);
     this.recentFillHashes.add(fillHash);
+    this.recentFillOrder.push(fillSalt);
     if (this.recentFillSalts.size <= (this.params.recentFillWindow ?? DEFAULT_RECENT_FILL_WINDOW)) return;
-    const [oldestSalt, oldestHash] = this.recentFillSalts.entries().next().value!;
+    const oldestSalt = this.recentFillOrder.shift()!;
+    this.recentFillHashes.delete(this.recentFillSalts.get(oldestSalt)!);
     this.recentFillSalts.delete(oldestSalt);
-    this.recentFillHashes.delete(oldestHash);
   }
 
   /** A closed order with no fill pending has nothing left for trading: it leaves memory (the read side keeps it). */
@@ -670,8 +759,10 @@ export class Engine {
     const expired = orders.find((o) => isExpired(o, at));
     if (expired) throw new DomainError('ORDER_EXPIRED', `order ${expired.orderHash} is past its expiry`);
     this.forgetExpiredClosedOrders(at);
-    const marketByHash = new Map(markets.map((m) => [m.marketHash, m]));
-    return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketByHash.get(n.marketHash), at) }));
+    // One market (the common case) needs no index.
+    const marketByHash = markets.length > 1 ? new Map(markets.map((m) => [m.marketHash, m])) : undefined;
+    const marketOf = (hash: string) => (marketByHash ? marketByHash.get(hash) : markets[0]?.marketHash === hash ? markets[0] : undefined);
+    return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketOf(n.marketHash), at) }));
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
@@ -682,23 +773,33 @@ export class Engine {
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
     if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
     const order: Order = {
-      ...n,
+      orderHash: n.orderHash,
+      marketHash: n.marketHash,
       exchangeEventId: market.exchangeEventId,
+      maker: n.maker,
+      baseToken: n.baseToken,
+      executor: n.executor,
+      totalBetSize: n.totalBetSize,
+      percentageOdds: n.percentageOdds,
       fillAmount: 0n,
       pendingFillAmount: 0n,
+      expiry: n.expiry,
+      apiExpiry: n.apiExpiry,
+      salt: n.salt,
+      isMakerBettingOutcomeOne: n.isMakerBettingOutcomeOne,
+      signature: n.signature,
       status: 'ACTIVE',
       seq: ++this.seq,
       createdAt: at,
       updatedAt: at,
-      pendingFills: new Map(),
+      pendingFills: NO_PENDING_FILLS,
     };
     this.orders.set(order.orderHash, order);
     this.indexOpen(order);
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
     this.expiries.push(Math.min(order.apiExpiry, order.expiry) * 1000, order.orderHash);
     this.addTo(this.exposure, order.maker, order.totalBetSize);
-    const { pendingFills: _pending, fillAmount: _f, pendingFillAmount: _p, status: _s, updatedAt: _u, ...facts } = order;
-    this.emit({ type: 'orderAdded', order: Object.freeze(facts), state: stateOf(order) });
+    this.emit({ type: 'orderAdded', order: factsOf(order), state: stateOf(order) });
     this.touched.add(order.maker);
     return 'OK';
   }
@@ -707,7 +808,7 @@ export class Engine {
   private highestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at: number): bigint | undefined {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     for (const o of side?.worstFirst() ?? []) {
-      if (!isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
+      if (o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
     }
     return undefined;
   }
@@ -729,7 +830,8 @@ export class Engine {
     let remaining = cmd.stakeWei;
     let sawLiquidity = false;
     for (const o of side) {
-      if (o.maker === taker || isExpired(o, at)) continue;
+      // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
+      if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
       const takerSpace = fillableTakerSpace(o);
       if (takerSpace === 0n) continue;
       sawLiquidity = true;
@@ -739,7 +841,8 @@ export class Engine {
       const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
       // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
       if (makerStake === 0n) break;
-      matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
+      // Frozen: the record and the change record share it.
+      matches.push(Object.freeze({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds }));
       remaining -= takerStake;
       if (remaining === 0n) break;
     }
@@ -773,12 +876,13 @@ export class Engine {
       marketHash: market.marketHash,
       acceptedAt: at,
       totalTakerStake,
-      matches: Object.freeze(matches.map((m) => Object.freeze({ ...m }))),
+      matches: Object.freeze(matches.slice()),
     });
     for (const m of matches) {
       const o = this.orders.get(m.orderHash)!;
       this.updateOrder(o, at, () => {
         o.pendingFillAmount += m.makerStake;
+        if (o.pendingFills === NO_PENDING_FILLS) o.pendingFills = new Map();
         o.pendingFills.set(cmd.fillHash, m.makerStake);
         if (fillableTakerSpace(o) === 0n) o.status = 'INACTIVE';
       });
@@ -798,54 +902,54 @@ export class Engine {
 
   /** A matched pair yields a maker and a taker trade; on a quarter line, one pair per leg at half stake each. */
   private recordTrades(record: FillRecord, o: Order, m: FillRecord['matches'][number], market: MarketRef, at: number): void {
-    const legs = market.legs
-      ? splitQuarterLine(market.legs, m.makerStake, m.takerStake)
-      : [{ marketHash: market.marketHash, makerStake: m.makerStake, takerStake: m.takerStake }];
-    for (const leg of legs) {
-      const common = {
-        fillHash: record.fillHash,
-        orderHash: o.orderHash,
-        marketHash: leg.marketHash,
-        ...(market.legs ? { quarterLineParentMarketHash: market.marketHash } : {}),
-        exchangeEventId: market.exchangeEventId,
-        baseToken: o.baseToken,
-        status: 'PENDING' as const,
-        betTime: at,
-        updatedAt: at,
-        affiliate: this.params.affiliate,
-        settled: false,
-      };
-      const makerTrade: Trade = {
-        ...common,
-        id: String(++this.tradeCount),
-        bettor: o.maker,
-        counterparty: record.taker,
-        maker: true,
-        bettingOutcomeOne: o.isMakerBettingOutcomeOne,
-        stake: leg.makerStake,
-        counterStake: leg.takerStake,
-        odds: o.percentageOdds,
-      };
-      this.addTrade(record, makerTrade);
-      const takerTrade: Trade = {
-        ...common,
-        id: String(++this.tradeCount),
-        bettor: record.taker,
-        counterparty: o.maker,
-        maker: false,
-        bettingOutcomeOne: record.isTakerBettingOutcomeOne,
-        stake: leg.takerStake,
-        counterStake: leg.makerStake,
-        odds: ODDS_SCALE - o.percentageOdds,
-      };
-      this.addTrade(record, takerTrade);
+    if (!market.legs) {
+      this.recordPair(record, o, market, market.marketHash, undefined, m.makerStake, m.takerStake, at);
+      return;
+    }
+    for (const leg of splitQuarterLine(market.legs, m.makerStake, m.takerStake)) {
+      this.recordPair(record, o, market, leg.marketHash, market.marketHash, leg.makerStake, leg.takerStake, at);
     }
   }
 
-  private addTrade(record: FillRecord, trade: Trade): void {
-    record.trades.push(trade);
-    const { status: _s, updatedAt: _u, settled: _d, ...facts } = trade;
-    this.emit({ type: 'tradeRecorded', trade: Object.freeze(facts) });
+  private recordPair(
+    record: FillRecord,
+    o: Order,
+    market: MarketRef,
+    marketHash: string,
+    parentMarketHash: string | undefined,
+    makerStake: bigint,
+    takerStake: bigint,
+    at: number,
+  ): void {
+    const side = (maker: boolean): TradeFacts => {
+      const facts: Mutable<TradeFacts> = {
+        id: String(++this.tradeCount),
+        fillHash: record.fillHash,
+        orderHash: o.orderHash,
+        marketHash,
+        exchangeEventId: market.exchangeEventId,
+        baseToken: o.baseToken,
+        bettor: maker ? o.maker : record.taker,
+        counterparty: maker ? record.taker : o.maker,
+        maker,
+        bettingOutcomeOne: maker ? o.isMakerBettingOutcomeOne : record.isTakerBettingOutcomeOne,
+        stake: maker ? makerStake : takerStake,
+        counterStake: maker ? takerStake : makerStake,
+        odds: maker ? o.percentageOdds : ODDS_SCALE - o.percentageOdds,
+        betTime: at,
+        affiliate: this.params.affiliate,
+      };
+      if (parentMarketHash !== undefined) facts.quarterLineParentMarketHash = parentMarketHash;
+      return Object.freeze(facts);
+    };
+    this.addTrade(record, side(true));
+    this.addTrade(record, side(false));
+  }
+
+  /** The trade's facts go out as they are (frozen); the engine's trade adds the fields that change. */
+  private addTrade(record: FillRecord, facts: TradeFacts): void {
+    record.trades.push(tradeOf(facts));
+    this.emit({ type: 'tradeRecorded', trade: facts });
   }
 
   /** The chain carried these pending fills in transaction `txHash` (it may be retried in another). */
@@ -866,7 +970,9 @@ export class Engine {
   private confirmFill(fillHash: string, at: number, chain?: ChainExecution): void {
     const record = this.pendingFillRecords.get(fillHash);
     if (!record) return;
-    const owed = new Map<string, bigint>([[record.taker, record.totalTakerStake]]);
+    const owed = this.owedScratch;
+    owed.clear();
+    owed.set(record.taker, record.totalTakerStake);
     for (const m of record.matches) this.addTo(owed, m.maker, m.makerStake);
     const funded = this.wallets.executes(owed, chain);
     record.status = funded ? 'SUCCESS' : 'FAILED';
@@ -895,7 +1001,10 @@ export class Engine {
       });
     }
     this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
-    const parties = new Map<string, Trade>();
+    const parties = this.partiesScratch;
+    parties.length = 0;
+    const partyIndex = this.partyIndexScratch;
+    partyIndex.clear();
     for (const t of record.trades) {
       t.status = record.status;
       t.updatedAt = at;
@@ -909,9 +1018,18 @@ export class Engine {
         continue;
       }
       this.positionOf(t.marketHash, t.bettor).add(t);
-      parties.set(`${t.marketHash}:${t.bettor}`, t);
+      // A linear search while the fill has few parties (no key strings to build); an index past that.
+      let same = -1;
+      if (parties.length <= 8) same = parties.findIndex((p) => p.marketHash === t.marketHash && p.bettor === t.bettor);
+      else {
+        if (partyIndex.size === 0) parties.forEach((p, i) => partyIndex.set(`${p.marketHash}:${p.bettor}`, i));
+        same = partyIndex.get(`${t.marketHash}:${t.bettor}`) ?? -1;
+        if (same < 0) partyIndex.set(`${t.marketHash}:${t.bettor}`, parties.length);
+      }
+      if (same >= 0) parties[same] = t;
+      else parties.push(t);
     }
-    for (const t of parties.values()) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
+    for (const t of parties) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
     for (const address of owed.keys()) this.touched.add(address);
   }
 
@@ -954,8 +1072,10 @@ export class Engine {
     }
     // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
     // floor so its timestamp stays refused whatever the clock does next.
-    for (const [key, signed] of this.cancelSalts) {
+    for (let key = this.cancelSaltOrder.peek(); key !== undefined; key = this.cancelSaltOrder.peek()) {
+      const signed = this.cancelSalts.get(key)!;
       if (signed >= at - skewMs) break;
+      this.cancelSaltOrder.shift();
       this.cancelSalts.delete(key);
       if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
@@ -963,11 +1083,12 @@ export class Engine {
 
   private cancelOrders(maker: string, orderHashes: string[], at: number): CancelResult {
     const result: CancelResult = { cancelledCount: 0, orders: [], notCancelled: [] };
-    const seen = new Set<string>();
+    const seen = this.seenScratch;
+    seen.clear();
     for (const hash of orderHashes) {
       const o = this.orders.get(hash);
       if (seen.has(hash)) continue;
-      seen.add(hash);
+      if (orderHashes.length > 1) seen.add(hash);
       if (!o || o.maker !== maker) {
         result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
       } else if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { keccak256 as viemKeccak256, toHex } from 'viem';
+import { keccak256 as viemKeccak256, stringToBytes, toHex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keccak256, keccak256Noble, keccakBackend, keccakWasmReady } from './keccak.js';
+import { keccak256, keccak256Noble, keccakBackend, keccakText, keccakWasmReady } from './keccak.js';
 
 const hex = (bytes: Uint8Array) => toHex(bytes);
 
@@ -41,5 +41,14 @@ describe('keccak256', () => {
     const copy = Uint8Array.from(first);
     keccak256(Uint8Array.of(2));
     expect(first).toEqual(copy);
+  });
+
+  it('hashes text as its UTF-8 bytes, as viem does (settlement hashes, market identities)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
+        expect(keccakText(text)).toBe(viemKeccak256(stringToBytes(text)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -3,6 +3,7 @@
 // milliseconds after import) and if WebAssembly is unavailable, noble answers: both give the same bytes.
 import { createKeccak, type IHasher } from 'hash-wasm';
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 let wasmHasher: IHasher | undefined;
 
@@ -30,6 +31,9 @@ export function keccak256(data: Uint8Array): Uint8Array {
   hasher.update(data);
   return hasher.digest('binary');
 }
+
+/** 0x + lower-hex keccak256 of a text's UTF-8 bytes. */
+export const keccakText = (text: string): string => '0x' + bytesToHex(keccak256(utf8ToBytes(text)));
 
 /** The noble implementation, for tests and benches that compare both. */
 export const keccak256Noble = (data: Uint8Array): Uint8Array => nobleKeccak256(data);

@@ -52,6 +52,7 @@ const FRAME_OVERHEAD = 96;
 
 export interface Broker {
   readonly epoch: string;
+  /** `data` is any JSON value, or an EncodedArray whose elements are already encoded. */
   publish(channel: string, data: unknown): Promise<StreamPosition>;
   subscribe(channel: string, subscriber: Subscriber): Promise<void>;
   unsubscribe(channel: string, subscriber: Subscriber): Promise<void>;
@@ -69,15 +70,33 @@ interface Fanout {
 const SUBSCRIBERS_PER_CLOCK_READ = 64;
 
 /**
- * Consecutive elements of an array packed into JSON arrays of at most `budget` bytes each, in order. An element
- * larger than the budget on its own is left out and reported.
+ * Array data whose elements are JSON-encoded once: publishing it on several channels (an order update goes to its
+ * market's book, its event's book and its maker's channel) encodes nothing again. Broker implementations take it
+ * wherever `publish` takes data.
  */
-export function packElements(items: readonly unknown[], budget: number, oversize: (bytes: number) => void): string[] {
+export class EncodedArray {
+  private joined: string | undefined;
+  constructor(readonly items: readonly string[]) {}
+
+  static of(values: readonly unknown[]): EncodedArray {
+    return new EncodedArray(values.map((v) => JSON.stringify(v)));
+  }
+
+  /** The whole array as JSON, joined on first use. */
+  get json(): string {
+    return (this.joined ??= `[${this.items.join(',')}]`);
+  }
+}
+
+/**
+ * Consecutive already-encoded elements packed into JSON arrays of at most `budget` bytes each, in order. An
+ * element larger than the budget on its own is left out and reported.
+ */
+export function packElements(items: readonly string[], budget: number, oversize: (bytes: number) => void): string[] {
   const parts: string[] = [];
   let current: string[] = [];
   let size = 2; // "[" and "]"
-  for (const item of items) {
-    const json = JSON.stringify(item);
+  for (const json of items) {
     const bytes = Buffer.byteLength(json);
     if (bytes + 2 > budget) {
       oversize(bytes);
@@ -132,14 +151,16 @@ export class MemoryBroker implements Broker {
    */
   publishNow(channel: string, data: unknown): StreamPosition {
     const budget = (this.policy.maxPublicationBytes ?? Infinity) - FRAME_OVERHEAD - Buffer.byteLength(channel);
-    const whole = JSON.stringify(data);
+    const encoded = data instanceof EncodedArray ? data : undefined;
+    const whole = encoded ? encoded.json : JSON.stringify(data);
     if (Buffer.byteLength(whole) <= budget) return this.publishJson(channel, whole);
-    if (!Array.isArray(data)) {
+    if (!encoded && !Array.isArray(data)) {
       this.onOversize(channel, Buffer.byteLength(whole));
       return { offset: this.stream(channel).top, epoch: this.epoch };
     }
+    const items = encoded ? encoded.items : (data as unknown[]).map((item) => JSON.stringify(item));
     let position: StreamPosition = { offset: this.stream(channel).top, epoch: this.epoch };
-    for (const part of packElements(data, budget, (bytes) => this.onOversize(channel, bytes))) {
+    for (const part of packElements(items, budget, (bytes) => this.onOversize(channel, bytes))) {
       position = this.publishJson(channel, part);
     }
     return position;

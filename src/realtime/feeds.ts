@@ -2,12 +2,12 @@
 // trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus, ExchangeEvents, RestObject } from '../events.js';
-import type { Broker } from './broker.js';
+import { EncodedArray, type Broker } from './broker.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
 
 /** Subscribes the broker to the bus; returns the function that detaches it. */
 export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger): () => void {
-  const publish = (channel: string, data: RestObject | RestObject[]) => {
+  const publish = (channel: string, data: RestObject | RestObject[] | EncodedArray) => {
     broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
   };
   const global =
@@ -32,9 +32,14 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
     parlayMarkets: global('parlay_markets:global'),
     orders: ({ marketHash, exchangeEventId, orders }) => {
       if (orders.length === 0) return;
-      publish(orderBookMarketChannel(marketHash), orders);
-      publish(orderBookEventChannel(exchangeEventId), orders);
-      for (const [maker, own] of groupByMaker(orders)) publish(activeOrdersChannel(maker), own);
+      // Each order is encoded once for its three channels.
+      const encoded = EncodedArray.of(orders);
+      publish(orderBookMarketChannel(marketHash), encoded);
+      publish(orderBookEventChannel(exchangeEventId), encoded);
+      const byMaker = groupByMaker(orders.map((order, index) => ({ order, index })), (o) => o.order.maker);
+      for (const [maker, own] of byMaker) {
+        publish(activeOrdersChannel(maker), own.length === orders.length ? encoded : new EncodedArray(own.map((o) => encoded.items[o.index]!)));
+      }
     },
     refunds: ({ bettor, groups }) => {
       if (groups.length > 0) publish(refundsChannel(bettor), groups);
@@ -49,10 +54,10 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
 }
 
 /** Orders grouped by maker address (case-insensitive), in the order they were emitted. */
-export function groupByMaker(orders: RestObject[]): Map<string, RestObject[]> {
-  const out = new Map<string, RestObject[]>();
+export function groupByMaker<T>(orders: readonly T[], makerOf: (order: T) => unknown): Map<string, T[]> {
+  const out = new Map<string, T[]>();
   for (const order of orders) {
-    const maker = order.maker;
+    const maker = makerOf(order);
     if (typeof maker !== 'string') continue;
     const key = maker.toLowerCase();
     const list = out.get(key);

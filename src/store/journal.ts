@@ -1,10 +1,7 @@
-// The command journal: every accepted engine command, in order. Commands are JSON with bigints tagged as {"$n": "..."}.
+// The command journal: every accepted engine command, in order (row formats: command-codec.ts).
 import type { Db } from './db.js';
 import type { Command } from '../engine/types.js';
-import { decodeJson, encodeJson } from './json-codec.js';
-
-const encode = (cmd: Command) => encodeJson(cmd);
-const decode = (text: string) => decodeJson<Command>(text);
+import { decodeCommand as decode, encodeCommand as encode } from './command-codec.js';
 
 export class Journal {
   private readonly insert;

@@ -7,8 +7,7 @@
 // decimal strings such as "40" or "12.5", netReturnBetTimeValue a number, as netReturn and betTimeValue on /trades;
 // weightedAverageOdds stays 10^20-scaled. Returns are 0 until the entry's trades settle.
 // Fills still waiting on the chain (PENDING) are not listed: a consolidated trade is SUCCESS or FAILED.
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { keccakText } from '../protocol/keccak.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { Trade, TradeStatus } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
@@ -64,7 +63,7 @@ export interface ConsolidatedEntry {
 
 /** The synthetic parent's fillHash: keccak256 of the UTF-8 text "quarter:" + fillHash + lower-case bettor. */
 export const quarterLineParentFillHash = (fillHash: string, bettor: string): string =>
-  '0x' + bytesToHex(keccak_256(utf8ToBytes(`quarter:${fillHash}${bettor.toLowerCase()}`)));
+  keccakText(`quarter:${fillHash}${bettor.toLowerCase()}`);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
