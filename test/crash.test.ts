@@ -1,33 +1,18 @@
 // kill -9 in the middle of a stream of orders and fills: every acknowledged change survives, funds are conserved.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
-import { spawnExchange, type ChildExchange } from './helpers/process.js';
+import { crashSuite, type ChildExchange } from './helpers/process.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
 const ADMIN = 'crash-test-admin';
 
 describe('crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'oddex-crash-'));
-  const env = {
-    ODDEX_DATA_DIR: dataDir,
-    ODDEX_ADMIN_TOKEN: ADMIN,
-    ODDEX_DEMO: 'true',
-    ODDEX_DELAY_PREGAME_MS: '0',
-    ODDEX_CHAIN_CONFIRM_MS: '50',
-    ODDEX_RATE_LIMITS: 'false',
-  };
+  const suite = crashSuite('crash', ADMIN, 50);
   let running: ChildExchange | undefined;
-  afterAll(() => {
-    running?.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('keeps every acknowledged order and fill across SIGKILL and conserves funds', async () => {
-    running = await spawnExchange(env);
+    running = await suite.spawn();
     const call = async (method: string, path: string, body?: unknown, admin = false) => {
       const res = await fetch(running!.url + path, {
         method,
@@ -88,7 +73,7 @@ describe('crash recovery', () => {
     expect(ackedOrders.length).toBeLessThan(orders.length);
     expect(ackedFills.length).toBeGreaterThan(0);
 
-    running = await spawnExchange(env);
+    running = await suite.spawn();
     const stored = (await call('GET', `/orders?orderHashes=${ackedOrders.join(',')}&perPage=1000`)).body.data;
     expect(stored.map((o: { orderHash: string }) => o.orderHash).sort()).toEqual([...ackedOrders].sort());
     for (const fillHash of ackedFills) {

@@ -4,33 +4,20 @@
 // and a report with another outcome is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
 import { DB_FILE } from '../src/store/db.js';
-import { spawnExchange, type ChildExchange } from './helpers/process.js';
+import { crashSuite, type ChildExchange } from './helpers/process.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
 const ADMIN = 'report-crash-admin';
 
 describe('SIGKILL between a market report and its settlement work', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'oddex-report-crash-'));
-  const env = {
-    ODDEX_DATA_DIR: dataDir,
-    ODDEX_ADMIN_TOKEN: ADMIN,
-    ODDEX_DEMO: 'true',
-    ODDEX_DELAY_PREGAME_MS: '0',
-    ODDEX_CHAIN_CONFIRM_MS: '20',
-    ODDEX_RATE_LIMITS: 'false',
-  };
+  const suite = crashSuite('report-crash', ADMIN, 20);
+  const { dataDir } = suite;
   let running: ChildExchange | undefined;
-  afterAll(() => {
-    running?.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   const call = async (method: string, path: string, body?: unknown, admin = false) => {
     const res = await fetch(running!.url + path, {
@@ -44,7 +31,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
   const balance = async (address: string) => (await call('GET', `/balances/${address}`)).body.data;
 
   it('finds the market reported exactly once after the restart, SETTLED and paid to the wei', async () => {
-    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketReported' });
+    running = await suite.spawn({ ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketReported' });
     const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
     const active = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets;
     const [market, other] = active.filter((m: { liveEnabled: boolean }) => !m.liveEnabled).map((m: { marketHash: string }) => m.marketHash);
@@ -69,7 +56,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
     expect(await running.exited).toBeNull(); // killed by a signal, not an exit
     expect(running.child.signalCode).toBe('SIGKILL');
 
-    running = await spawnExchange(env);
+    running = await suite.spawn();
     const found = (await call('GET', `/markets/find?marketHashes=${market},${other}`)).body.data;
     expect(found.map((m: { marketHash: string; status: string; outcome?: number }) => [m.marketHash, m.status, m.outcome])).toEqual([
       [market, 'SETTLED', 2],
@@ -109,7 +96,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
   }, 60_000);
 
   it('keeps a suspension and a kick-off committed just before a SIGKILL, with their effects on trading', async () => {
-    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketStatusChanged' });
+    running = await suite.spawn({ ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'marketStatusChanged' });
     const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
     const markets = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets as {
       marketHash: string;
@@ -131,7 +118,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
     const suspend = await call('POST', `/admin/markets/${suspended.marketHash}/status`, { status: 'SUSPENDED' }, true).then((r) => r.status, () => 'no answer');
     expect(suspend).toBe('no answer');
     await running.exited;
-    running = await spawnExchange({ ...env, ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'fixtureStatusChanged' });
+    running = await suite.spawn({ ODDEX_TEST_KILL_AFTER_COMMIT_OF: 'fixtureStatusChanged' });
     expect((await call('GET', `/markets/find?marketHashes=${suspended.marketHash}`)).body.data[0].status).toBe('SUSPENDED');
     const refused = await order(suspended.marketHash);
     const post = await call('POST', '/orders/new', { orders: [refused.body] });
@@ -140,7 +127,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
     const live = await call('POST', `/admin/fixtures/${kickOff.exchangeEventId}/status`, { status: 2 }, true).then((r) => r.status, () => 'no answer');
     expect(live).toBe('no answer');
     await running.exited;
-    running = await spawnExchange(env);
+    running = await suite.spawn();
     const fixtures = (await call('GET', `/fixture/active?leagueId=${kickOff.leagueId}`)).body.data as { eventId: string; status: number }[];
     expect(fixtures.find((f) => f.eventId === kickOff.exchangeEventId)?.status).toBe(2);
     // The kick-off's cancel was part of the same commit: the quote is gone and its exposure freed.

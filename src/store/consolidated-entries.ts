@@ -24,12 +24,14 @@ export const SQL_SORT_COLUMNS = {
 } as const;
 export type SqlSortField = keyof typeof SQL_SORT_COLUMNS;
 
+/** Filters of a consolidated listing (absent ones match everything). */
 export interface EntryQuery {
   bettor?: string;
   settled: boolean;
   maker?: boolean;
   exchangeEventId?: string;
   tradeStatus?: 'SUCCESS' | 'FAILED';
+  /** Matches the entry's market, and for a quarter-line market also its legs. */
   marketHash?: string;
   hideQuarterLineParents?: boolean;
   hideQuarterLineLegs?: boolean;

@@ -14,7 +14,7 @@ import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import { entryFigures } from './consolidated-figures.js';
 import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
 import type { TradingReadModels } from '../store/read-models.js';
-import { SQL_SORT_COLUMNS, type SqlSortField } from '../store/consolidated-entries.js';
+import { SQL_SORT_COLUMNS, type EntryQuery, type SqlSortField } from '../store/consolidated-entries.js';
 
 /** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
 export interface ConsolidatedContext {
@@ -144,17 +144,8 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
   };
 }
 
-export interface ConsolidatedFilter {
-  bettor?: string;
-  settled: boolean;
-  maker?: boolean;
-  exchangeEventId?: string;
-  tradeStatus?: 'SUCCESS' | 'FAILED';
-  /** Matches the entry's market, and for a quarter-line market also its legs. */
-  marketHash?: string;
-  hideQuarterLineParents?: boolean;
-  hideQuarterLineLegs?: boolean;
-}
+/** Filters of a consolidated listing: the read side's entry query. */
+export type ConsolidatedFilter = EntryQuery;
 
 export function matchesFilter(e: ConsolidatedEntry, f: ConsolidatedFilter): boolean {
   return (

@@ -1,5 +1,9 @@
 // Runs the exchange as a real child process (npm start's entry point), for crash and load tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -31,4 +35,26 @@ export function spawnExchange(env: Record<string, string>): Promise<ChildExchang
     });
     exited.then((code) => reject(new Error(`exchange exited (${code}) before listening: ${stderr.slice(0, 2000)}`)));
   });
+}
+
+/**
+ * A crash suite's data dir and the environment of its child exchanges (demo catalogue, no pre-game delay, no rate
+ * limits). `spawn` starts one with extra settings; after the suite the last child is killed and the dir removed.
+ */
+export function crashSuite(name: string, adminToken: string, chainConfirmMs: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), `oddex-${name}-`));
+  const env = {
+    ODDEX_DATA_DIR: dataDir,
+    ODDEX_ADMIN_TOKEN: adminToken,
+    ODDEX_DEMO: 'true',
+    ODDEX_DELAY_PREGAME_MS: '0',
+    ODDEX_CHAIN_CONFIRM_MS: String(chainConfirmMs),
+    ODDEX_RATE_LIMITS: 'false',
+  };
+  let last: ChildExchange | undefined;
+  afterAll(() => {
+    last?.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir, env, spawn: async (extra: Record<string, string> = {}) => (last = await spawnExchange({ ...env, ...extra })) };
 }
