@@ -13,15 +13,7 @@ describe('crash recovery', () => {
 
   it('keeps every acknowledged order and fill across SIGKILL and conserves funds', async () => {
     running = await suite.spawn();
-    const call = async (method: string, path: string, body?: unknown, admin = false) => {
-      const res = await fetch(running!.url + path, {
-        method,
-        headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const { call } = suite;
     // Orders name this deployment's executor, generated on its first start.
     const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
     const markets = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets.filter(

@@ -19,15 +19,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
   const { dataDir } = suite;
   let running: ChildExchange | undefined;
 
-  const call = async (method: string, path: string, body?: unknown, admin = false) => {
-    const res = await fetch(running!.url + path, {
-      method,
-      headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const { call } = suite;
   const balance = async (address: string) => (await call('GET', `/balances/${address}`)).body.data;
 
   it('finds the market reported exactly once after the restart, SETTLED and paid to the wei', async () => {

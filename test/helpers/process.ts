@@ -39,7 +39,7 @@ export function spawnExchange(env: Record<string, string>): Promise<ChildExchang
 
 /**
  * A crash suite's data dir and the environment of its child exchanges (demo catalogue, no pre-game delay, no rate
- * limits). `spawn` starts one with extra settings; after the suite the last child is killed and the dir removed.
+ * limits). `spawn` starts one with extra settings, `call` talks to it; after the suite the last child is killed and the dir removed.
  */
 export function crashSuite(name: string, adminToken: string, chainConfirmMs: number) {
   const dataDir = mkdtempSync(join(tmpdir(), `oddex-${name}-`));
@@ -56,5 +56,15 @@ export function crashSuite(name: string, adminToken: string, chainConfirmMs: num
     last?.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
-  return { dataDir, env, spawn: async (extra: Record<string, string> = {}) => (last = await spawnExchange({ ...env, ...extra })) };
+  /** A JSON request to the last child started (with the admin token when `admin`), answered as status and body. */
+  const call = async (method: string, path: string, body?: unknown, admin = false) => {
+    const res = await fetch(last!.url + path, {
+      method,
+      headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${adminToken}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  return { dataDir, env, call, spawn: async (extra: Record<string, string> = {}) => (last = await spawnExchange({ ...env, ...extra })) };
 }
