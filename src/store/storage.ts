@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { checksumAddress } from '../protocol/address.js';
 import { DB_FILE, getSetting, openDatabase, openTradingConnection, putSetting, type Db } from './db.js';
 import { walSyncOf, type WalSync } from './wal-sync.js';
+import { Checkpointer } from './checkpointer.js';
 import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
 import { MIGRATIONS } from './migrations.js';
 import { inspectWal, type WalReport } from './wal-check.js';
@@ -55,12 +56,16 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
       tradingDb = openTradingConnection(dataDir, { busyTimeoutMs });
       const tradingSync = walSyncOf(tradingDb);
       const trading = tradingDb;
+      const checkpointer = new Checkpointer(trading, {
+        onProblem: (err) => log.error({ err }, 'the WAL checkpoint thread failed; commits checkpoint the WAL themselves again'),
+      });
       return {
         db,
         tradingDb: trading,
         tradingSync,
         wal,
         close() {
+          checkpointer.stop();
           tradingSync.close();
           trading.close();
           db.close();
