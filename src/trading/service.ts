@@ -13,7 +13,7 @@ import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, 
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
-import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
+import { orderToChannel, tradeToRest, withLookupsRemembered, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
 
@@ -384,7 +384,8 @@ export class TradingService {
     if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
     if (tradeIds.size > 0) {
       const trades = [...tradeIds].flatMap((id) => this.readModels.trade(id) ?? []);
-      const rendered = trades.map((t) => tradeToRest(t, this.render));
+      const rc = withLookupsRemembered(this.render);
+      const rendered = trades.map((t) => tradeToRest(t, rc));
       emits.push(() => bus.emit('trades', rendered));
       const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds));
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
