@@ -1,8 +1,8 @@
 // What a group commit costs the writer thread, in one run on one disk: the design before (the trading store commits
 // on a synchronous=FULL connection, so the thread waits for the WAL's sync inside every commit) against the pipeline
 // (a synchronous=NORMAL commit on the thread, the WAL sync on libuv's pool while the next group is written). Groups
-// are journal rows of real engine commands with their change records (faucets and order posts with read-model rows).
-// Prints the writer thread's time per group (p50/p99) and groups per second with one client waiting on each group.
+// are journal rows of real engine commands (faucets) with their change records. Prints the writer thread's time per
+// group (p50/p99), the total time it was held, and groups per second with one client waiting on each group.
 // Usage: npx tsx bench/commit.ts [groups = 2000] [commands per group = 4]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,48 +32,52 @@ interface Figures {
   groupsPerSecond: number;
 }
 
-/** Before: every commit syncs on the writer thread. */
-function fullCommits(dir: string): Figures {
-  const db = openDatabase(dir);
-  const store = new SqliteTradingStore(db);
+/**
+ * Writes `groups` groups one after the other through `commitGroup`, timing the part that holds the writer thread;
+ * waits for the promise it may return (the group's durability) before the next group, as a lone client would.
+ */
+async function timeGroups(commitGroup: (batch: JournalEntry[]) => Promise<void> | undefined): Promise<Figures> {
   const engine = new Engine(defaultEngineParams(TOKEN));
   const threadMs: number[] = [];
   const start = performance.now();
   for (let g = 0; g < groups; g++) {
     const batch = entries(engine, g * perGroup);
     const t0 = performance.now();
-    store.commit(batch);
+    const durable = commitGroup(batch);
     threadMs.push(performance.now() - t0);
+    await durable;
   }
-  const seconds = (performance.now() - start) / 1000;
-  db.close();
-  return { threadMs, groupsPerSecond: groups / seconds };
+  return { threadMs, groupsPerSecond: groups / ((performance.now() - start) / 1000) };
 }
 
-/** After: the commit is written on the thread, synced off it; the next group is written once the sync is done. */
+/** Before: every commit syncs on the writer thread. */
+async function fullCommits(dir: string): Promise<Figures> {
+  const db = openDatabase(dir);
+  const store = new SqliteTradingStore(db);
+  const figures = await timeGroups((batch) => {
+    store.commit(batch);
+    return undefined;
+  });
+  db.close();
+  return figures;
+}
+
+/** After: the commit is written on the thread and synced off it (WAL checkpoints on their own thread too). */
 async function pipelinedCommits(dir: string): Promise<Figures> {
   const main = openDatabase(dir);
   const db = openTradingConnection(dir);
   const wal = walSyncOf(db);
   const checkpointer = new Checkpointer(db, { onProblem: (err) => console.error(err) });
   const store = new SqliteTradingStore(db, wal);
-  const engine = new Engine(defaultEngineParams(TOKEN));
-  const threadMs: number[] = [];
-  const start = performance.now();
-  for (let g = 0; g < groups; g++) {
-    const batch = entries(engine, g * perGroup);
-    const t0 = performance.now();
+  const figures = await timeGroups((batch) => {
     store.commit(batch);
-    const synced = store.sync();
-    threadMs.push(performance.now() - t0);
-    await synced;
-  }
-  const seconds = (performance.now() - start) / 1000;
+    return store.sync();
+  });
   checkpointer.stop();
   wal.close();
   db.close();
   main.close();
-  return { threadMs, groupsPerSecond: groups / seconds };
+  return figures;
 }
 
 const line = (name: string, f: Figures) => {
@@ -85,7 +89,7 @@ const line = (name: string, f: Figures) => {
 const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'oddex-commit-bench-')));
 try {
   console.log(`${groups} groups of ${perGroup} faucet commands, each group waited on before the next (one client)`);
-  const before = fullCommits(dirs[0]!);
+  const before = await fullCommits(dirs[0]!);
   const after = await pipelinedCommits(dirs[1]!);
   console.log(line('synchronous=FULL commit on the thread', before));
   console.log(line('NORMAL commit + WAL sync off the thread', after));
