@@ -1,6 +1,6 @@
 // Change records: what one command did, in the order it happened. Plain immutable values (frozen), so the
 // read side, the realtime feed and tests consume them without ever touching engine state.
-import type { MarketLifeStatus, Outcome, OrderStatus, TradeStatus } from './types.js';
+import type { MarketLifeStatus, Outcome, OrderStatus, Trade, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */
 export interface OrderFacts {
@@ -82,6 +82,10 @@ export type Change =
       readonly totalTakerStake: bigint;
       readonly matches: readonly FillMatch[];
     }
+  /**
+   * The chain executed (or failed) a pending fill. A `tradeStatusChanged` for each of the fill's trades, with this
+   * status and time, follows it in the same command (the read model writes them as one statement per fill).
+   */
   | {
       readonly type: 'fillExecuted';
       readonly fillHash: string;
@@ -94,7 +98,8 @@ export type Change =
   /** A pending fill was sent to the chain in transaction `txHash`. */
   | { readonly type: 'fillAttempted'; readonly fillHash: string; readonly txHash: string; readonly at: number }
   | { readonly type: 'tradeRecorded'; readonly trade: TradeFacts }
-  | { readonly type: 'tradeStatusChanged'; readonly tradeId: string; readonly status: TradeStatus; readonly at: number }
+  /** The trade as it stands after the change rides along, so consumers never read back what was just written. */
+  | { readonly type: 'tradeStatusChanged'; readonly tradeId: string; readonly status: TradeStatus; readonly at: number; readonly trade: Readonly<Trade> }
   | {
       readonly type: 'tradeSettled';
       readonly tradeId: string;

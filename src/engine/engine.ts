@@ -1008,7 +1008,7 @@ export class Engine {
     for (const t of record.trades) {
       t.status = record.status;
       t.updatedAt = at;
-      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: t.status, at });
+      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: t.status, at, trade: Object.freeze({ ...t }) });
       if (!funded) continue;
       this.wallets.hold(t.bettor, t.marketHash, t.stake);
       const outcome = this.reported.get(t.marketHash);

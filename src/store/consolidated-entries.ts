@@ -6,6 +6,7 @@ import type { Db } from './db.js';
 import type { Change } from '../engine/changes.js';
 import type { Trade } from '../engine/types.js';
 import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
+import type { ChangedTrades } from '../trading/changed-trades.js';
 import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
@@ -71,14 +72,15 @@ export class ConsolidatedEntries {
    * Rewrites the entries of every fill whose trades changed status or settled (after the trade rows themselves were
    * written). A trade is recorded PENDING, and entries of pending fills are not listed: recording alone writes none.
    */
-  apply(changes: readonly Change[]): void {
+  apply(changes: readonly Change[], changed: ChangedTrades): void {
     let fills: Set<string> | undefined;
     for (const c of changes) {
-      if (c.type !== 'tradeStatusChanged' && c.type !== 'tradeSettled') continue;
-      const fillHash = this.fillOfTrade.get(Number(c.tradeId)) as string | undefined;
+      let fillHash: string | undefined;
+      if (c.type === 'tradeStatusChanged') fillHash = c.trade.fillHash;
+      else if (c.type === 'tradeSettled') fillHash = changed.trade(c.tradeId)?.fillHash ?? (this.fillOfTrade.get(Number(c.tradeId)) as string | undefined);
       if (fillHash !== undefined) (fills ??= new Set()).add(fillHash);
     }
-    for (const fillHash of fills ?? []) this.rewriteFill(fillHash);
+    for (const fillHash of fills ?? []) this.rewriteFill(fillHash, changed.tradesOfFill(fillHash));
   }
 
   /** Fills the table from the trades (a data dir from before it existed). */
@@ -88,8 +90,9 @@ export class ConsolidatedEntries {
     for (const fillHash of [...fills]) this.rewriteFill(fillHash);
   }
 
-  private rewriteFill(fillHash: string): void {
-    for (const g of new TradeIndex(this.tradesOfFill(fillHash)).groups()) {
+  /** `known`: the fill's trades as the commit left them, when its change records describe them all. */
+  private rewriteFill(fillHash: string, known?: Trade[]): void {
+    for (const g of new TradeIndex(known ?? this.tradesOfFill(fillHash)).groups()) {
       const f = entryFigures(g);
       // Fills waiting on the chain are not listed: their entries are written once the chain has spoken, so a
       // listing's count and page read the bettor index alone.

@@ -7,6 +7,7 @@ import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
+import { ChangedTrades } from '../trading/changed-trades.js';
 
 interface TradeRow {
   id: number;
@@ -185,13 +186,15 @@ export class TradingReadModels {
       insertFill: p(`INSERT INTO rm_fills (fill_hash, fill_salt, taker, market_hash, total_taker_stake, status, accepted_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
+      // A fill's trades take its status together: one statement per fill, returning what matched volume counts.
+      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ? WHERE fill_hash = ?
+        RETURNING COALESCE(parent_market_hash, market_hash) AS market, stake`),
       fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
         WHERE fill_hash = ?`),
       fillOnChain: p('SELECT attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
       insertTrade: p(`INSERT INTO rm_trades VALUES (@id, @fill_hash, @order_hash, @market_hash, @parent_market_hash, @exchange_event_id,
         @base_token, @bettor, @counterparty, @maker, @outcome_one, @stake, @counter_stake, @odds, @status, @bet_time, @updated_at,
         @affiliate, 0, NULL, NULL, NULL, NULL, NULL)`),
-      tradeStatus: p('UPDATE rm_trades SET status = ?, updated_at = ? WHERE id = ?'),
       settleTrade: p(
         'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, updated_at = ? WHERE id = ?',
       ),
@@ -204,7 +207,6 @@ export class TradingReadModels {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       refundPaidOnChain: p('UPDATE rm_refunds SET chain_tx_hash = ? WHERE id = ?'),
       refundsUnpaidOnChain: p('SELECT * FROM rm_refunds WHERE chain_tx_hash IS NULL ORDER BY id'),
-      fillVolume: p('SELECT COALESCE(parent_market_hash, market_hash) AS market, stake FROM rm_trades WHERE fill_hash = ?'),
       putVolume: p('INSERT INTO rm_volume (market_hash, volume) VALUES (?, ?) ON CONFLICT(market_hash) DO UPDATE SET volume = excluded.volume'),
       position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
       setPosition: p('UPDATE rm_position SET journal_seq = ? WHERE id = 1'),
@@ -307,10 +309,12 @@ export class TradingReadModels {
         case 'fillAccepted':
           s.insertFill!.run(c.fillHash, c.fillSalt, c.taker, c.marketHash, c.totalTakerStake.toString(), 'PENDING', c.acceptedAt);
           break;
-        case 'fillExecuted':
+        case 'fillExecuted': {
           s.updateFill!.run(c.status, c.txHash ?? null, c.failureReason ?? null, c.fillHash);
-          if (c.status === 'SUCCESS') this.countVolume(c.fillHash);
+          const traded = s.fillTradesStatus!.all(c.status, c.at, c.fillHash) as { market: string; stake: string }[];
+          if (c.status === 'SUCCESS') this.countVolume(traded);
           break;
+        }
         case 'fillAttempted':
           s.fillAttempted!.run(c.txHash, c.at, c.fillHash);
           break;
@@ -339,7 +343,7 @@ export class TradingReadModels {
           break;
         }
         case 'tradeStatusChanged':
-          s.tradeStatus!.run(c.status, c.at, Number(c.tradeId));
+          // Written with its fill's fillExecuted, which precedes it.
           break;
         case 'tradeSettled':
           s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.settleDate, c.settleDate, Number(c.tradeId));
@@ -364,11 +368,10 @@ export class TradingReadModels {
           break;
       }
     }
-    this.entries.apply(changes);
+    this.entries.apply(changes, new ChangedTrades(changes));
   }
 
-  private countVolume(fillHash: string): void {
-    const rows = this.s.fillVolume!.all(fillHash) as { market: string; stake: string }[];
+  private countVolume(rows: readonly { market: string; stake: string }[]): void {
     if (rows.length === 0) return;
     const market = rows[0]!.market;
     const next = rows.reduce((sum, r) => sum + BigInt(r.stake), this.volume.get(market) ?? 0n);

@@ -12,6 +12,7 @@ import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { Trade, TradeStatus } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import { entryFigures } from './consolidated-figures.js';
+import type { ChangedTrades } from './changed-trades.js';
 import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { SQL_SORT_COLUMNS, type EntryQuery, type SqlSortField } from '../store/consolidated-entries.js';
@@ -227,11 +228,12 @@ export function changedConsolidated(
   cc: ConsolidatedContext,
   changedTrades: readonly Trade[],
   firstRefunds: readonly { bettor: string; marketHash: string }[],
+  changed?: ChangedTrades,
 ): Record<string, unknown>[] {
   const byFill = new Map<string, TradeIndex>();
   const indexOfFill = (fillHash: string) => {
     let index = byFill.get(fillHash);
-    if (!index) byFill.set(fillHash, (index = new TradeIndex(readModels.tradesOfFill(fillHash))));
+    if (!index) byFill.set(fillHash, (index = new TradeIndex(changed?.tradesOfFill(fillHash) ?? readModels.tradesOfFill(fillHash))));
     return index;
   };
   // Creation order: by the group's first trade, a quarter-line parent before its legs (lower line first).

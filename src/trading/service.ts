@@ -16,6 +16,7 @@ import { EngineRunner, type ReplayReport } from './runner.js';
 import { orderToChannel, tradeToRest, withLookupsRemembered, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
+import { ChangedTrades } from './changed-trades.js';
 
 export interface BestOddsSide {
   percentageOdds: string | null;
@@ -354,13 +355,14 @@ export class TradingService {
           break;
       }
     }
-    return this.renderPublications(orderHashes, orderStates, tradeIds, refunds);
+    return this.renderPublications(orderHashes, orderStates, tradeIds, new ChangedTrades(changes), refunds);
   }
 
   private renderPublications(
     orderHashes: ReadonlySet<string>,
     orderStates: ReadonlyMap<string, OrderState>,
     tradeIds: ReadonlySet<string>,
+    changed: ChangedTrades,
     refunds: readonly RefundPaid[],
   ): () => void {
     const bus = this.deps.bus;
@@ -383,11 +385,12 @@ export class TradingService {
     const moved = [...byMarket.keys()].flatMap((m) => this.refreshBestOdds(m, at));
     if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
     if (tradeIds.size > 0) {
-      const trades = [...tradeIds].flatMap((id) => this.readModels.trade(id) ?? []);
+      // What the change records describe is rendered from them; only the rest is read from the store.
+      const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.readModels.trade(id) ?? []);
       const rc = withLookupsRemembered(this.render);
       const rendered = trades.map((t) => tradeToRest(t, rc));
       emits.push(() => bus.emit('trades', rendered));
-      const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds));
+      const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds), changed);
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
     }
     for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) emits.push(() => bus.emit('refunds', update));
