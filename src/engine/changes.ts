@@ -94,6 +94,9 @@ export type Change =
       /** On chain: the transaction that executed (or failed) the fill, and the revert reason of a failure. */
       readonly txHash?: string;
       readonly failureReason?: string;
+      /** The transactions that carried the fill (its `fillAttempted` records), when there were any. */
+      readonly attempts?: readonly string[];
+      readonly lastAttemptAt?: number;
     }
   /** A pending fill was sent to the chain in transaction `txHash`. */
   | { readonly type: 'fillAttempted'; readonly fillHash: string; readonly txHash: string; readonly at: number }

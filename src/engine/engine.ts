@@ -986,6 +986,8 @@ export class Engine {
       at,
       ...(record.txHash !== undefined ? { txHash: record.txHash } : {}),
       ...(record.failureReason !== undefined ? { failureReason: record.failureReason } : {}),
+      // The fill has left the pending records: its attempts change no more.
+      ...(record.attempts !== undefined ? { attempts: Object.freeze(record.attempts), lastAttemptAt: record.lastAttemptAt! } : {}),
     });
 
     for (const m of record.matches) {

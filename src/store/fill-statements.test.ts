@@ -1,21 +1,9 @@
 // What a fill costs the database: the statements its commit and its confirmation's commit run, counted through
 // SQLite's statement trace. A fill writes its rows once and reads none back; its trades take the confirmed status in
 // one statement whatever their number. These counts fail if per-fill work grows again.
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from './db.js';
-import { MIGRATIONS } from './migrations.js';
-import { SqliteTradingStore } from './trading-store.js';
-import { Engine } from '../engine/engine.js';
-import { defaultEngineParams, USDC } from '../engine/test-params.js';
-import type { Command, MarketRef } from '../engine/types.js';
-
-const E18 = 10n ** 18n;
-const TOKEN = '0x00000000000000000000000000000000000000C1';
-const MARKET: MarketRef = { marketHash: '0x' + '4'.repeat(64), exchangeEventId: 'ev4', tradeable: true };
-const TAKER = '0x' + 'b1'.padStart(40, '0');
-const makers = Array.from({ length: 3 }, (_, i) => '0x' + (0xa0 + i).toString(16).padStart(40, '0'));
-const hash = (p: string, i: number) => '0x' + p + i.toString(16).padStart(63, '0');
+import { USDC } from '../engine/test-params.js';
+import { MAKERS, MARKET, TAKER, testHash, tradingFixture } from './test-trading.js';
 
 /** Statement kinds: the verb and the table ("UPDATE rm_trades"), counted. */
 function kinds(statements: readonly string[]): Record<string, number> {
@@ -30,62 +18,14 @@ function kinds(statements: readonly string[]): Record<string, number> {
 }
 
 function exchange() {
-  let tracing = false;
-  const statements: string[] = [];
-  const db = new Database(':memory:', { verbose: (sql) => tracing && statements.push(String(sql)) });
-  migrate(db, MIGRATIONS);
-  const store = new SqliteTradingStore(db);
-  const engine = new Engine(defaultEngineParams(TOKEN));
-  let at = 1_700_000_000_000;
-  /** Applies and commits one command; returns the statements its commit ran. */
-  const commit = (cmd: Command): string[] => {
-    const applied = engine.apply(cmd);
-    statements.length = 0;
-    tracing = true;
-    store.commit([{ cmd, changes: applied.changes }]);
-    tracing = false;
-    return [...statements];
-  };
-  for (const a of [...makers, TAKER]) commit({ kind: 'faucet', at, address: a, amount: 1000n * USDC });
-  commit({
-    kind: 'postOrders',
-    at: ++at,
-    markets: [MARKET],
-    orders: makers.map((maker, i) => ({
-      orderHash: hash('a', i),
-      marketHash: MARKET.marketHash,
-      maker,
-      baseToken: TOKEN,
-      executor: TOKEN,
-      totalBetSize: 40n * USDC,
-      percentageOdds: 50n * E18,
-      expiry: 2_000_000_000,
-      apiExpiry: 2_000_000_000,
-      salt: String(i),
-      isMakerBettingOutcomeOne: false,
-      signature: '0x',
-    })),
-  });
+  const fx = tradingFixture();
   /** A fill of `stake` and its confirmation: the statements of each commit, and its trades. */
   const fill = (n: number, stake: bigint) => {
-    const fillHash = hash('f', n);
-    const accepted = commit({
-      kind: 'fill',
-      at: ++at,
-      fillHash,
-      market: MARKET,
-      taker: TAKER,
-      baseToken: TOKEN,
-      isTakerBettingOutcomeOne: true,
-      stakeWei: stake,
-      desiredOdds: 50n * E18,
-      oddsSlippage: 0,
-      fillSalt: String(n),
-    });
-    const confirmed = commit({ kind: 'confirmFill', at: ++at, fillHash });
-    return { accepted, confirmed, trades: store.readModels.tradesOfFill(fillHash) };
+    const accepted = fx.commit(fx.fillCommand(n, stake)).statements;
+    const confirmed = fx.commit({ kind: 'confirmFill', at: fx.next(), fillHash: testHash('f', n) }).statements;
+    return { accepted, confirmed, trades: fx.store.readModels.tradesOfFill(testHash('f', n)) };
   };
-  return { fill, store };
+  return { fill, store: fx.store };
 }
 
 describe('statements per fill', () => {
@@ -93,7 +33,7 @@ describe('statements per fill', () => {
     const ex = exchange();
     const { accepted, confirmed, trades } = ex.fill(1, 10n * USDC);
     expect(trades.map((t) => [t.bettor, t.stake, t.status])).toEqual([
-      [makers[0], 10n * USDC, 'SUCCESS'],
+      [MAKERS[0], 10n * USDC, 'SUCCESS'],
       [TAKER, 10n * USDC, 'SUCCESS'],
     ]);
     expect(kinds(accepted)).toEqual({

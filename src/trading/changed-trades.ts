@@ -1,13 +1,17 @@
-// The trades that change records describe completely, as they stand after those records: what a commit's read-model
-// writes and publications need of the trades it touched, without reading back the rows it has just written.
-// Trades the records describe only in part (one settled without its facts, or paid on chain) are left to the store.
+// The trades and fills that change records describe completely, as they stand after those records: what a commit's
+// read-model writes and publications need of what it touched, without reading back the rows it has just written.
+// Trades the records describe only in part (one settled without its facts, or paid on chain) are left to the store,
+// and so are fills neither accepted nor executed in them.
 import type { Change } from '../engine/changes.js';
 import type { Trade } from '../engine/types.js';
+import type { FillOnChain } from './render.js';
 
 export class ChangedTrades {
   private readonly trades = new Map<string, Trade>();
   /** All trades of each fill that executed in these records (its trades' status changes follow its fillExecuted). */
   private readonly fills = new Map<string, Trade[]>();
+  /** What the chain did with each fill accepted or executed in these records. */
+  private readonly onChain = new Map<string, FillOnChain>();
 
   constructor(changes: readonly Change[]) {
     for (const c of changes) {
@@ -15,19 +19,31 @@ export class ChangedTrades {
         case 'tradeRecorded':
           this.trades.set(c.trade.id, { ...c.trade, status: 'PENDING', updatedAt: c.trade.betTime, settled: false });
           break;
+        case 'fillAccepted':
+          this.onChain.set(c.fillHash, { attempts: [] });
+          break;
+        case 'fillAttempted': {
+          const fill = this.onChain.get(c.fillHash);
+          if (fill) this.onChain.set(c.fillHash, { ...fill, attempts: [...fill.attempts, c.txHash], lastAttemptAt: c.at });
+          break;
+        }
         case 'fillExecuted':
           this.fills.set(c.fillHash, []);
+          this.onChain.set(c.fillHash, {
+            attempts: c.attempts ? [...c.attempts] : [],
+            ...(c.lastAttemptAt !== undefined ? { lastAttemptAt: c.lastAttemptAt } : {}),
+            ...(c.txHash !== undefined ? { txHash: c.txHash } : {}),
+            ...(c.failureReason !== undefined ? { failureReason: c.failureReason } : {}),
+          });
           break;
-        case 'tradeStatusChanged': {
+        case 'tradeStatusChanged':
           this.trades.set(c.tradeId, c.trade);
           this.fills.get(c.trade.fillHash)?.push(c.trade);
           break;
-        }
         case 'tradeSettled': {
           const t = this.trades.get(c.tradeId);
           if (!t) break;
-          const settled: Trade = { ...t, settled: true, settleDate: c.settleDate, outcome: c.outcome, payout: c.payout, credit: c.credit, updatedAt: c.settleDate };
-          this.replace(settled);
+          this.trades.set(t.id, { ...t, settled: true, settleDate: c.settleDate, outcome: c.outcome, payout: c.payout, credit: c.credit, updatedAt: c.settleDate });
           break;
         }
         case 'positionPaidOnChain':
@@ -53,8 +69,9 @@ export class ChangedTrades {
     return trades && trades.map((t) => this.trades.get(t.id)!).sort((a, b) => Number(a.id) - Number(b.id));
   }
 
-  private replace(t: Trade): void {
-    this.trades.set(t.id, t);
+  /** What the chain did with the fill, if it was accepted or executed in these records. */
+  fillOnChain(fillHash: string): FillOnChain | undefined {
+    return this.onChain.get(fillHash);
   }
 
   private forget(t: Trade): void {

@@ -387,7 +387,8 @@ export class TradingService {
     if (tradeIds.size > 0) {
       // What the change records describe is rendered from them; only the rest is read from the store.
       const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.readModels.trade(id) ?? []);
-      const rc = withLookupsRemembered(this.render);
+      const fillOnChain = this.render.fillOnChain?.bind(this.render);
+      const rc = withLookupsRemembered({ ...this.render, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? fillOnChain?.(fillHash) });
       const rendered = trades.map((t) => tradeToRest(t, rc));
       emits.push(() => bus.emit('trades', rendered));
       const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds), changed);

@@ -1,0 +1,73 @@
+// An engine over an in-memory trading store, for tests of what commits write: three makers' orders on one market,
+// a funded taker, and SQLite's statement trace of each commit.
+import Database from 'better-sqlite3';
+import { migrate } from './db.js';
+import { MIGRATIONS } from './migrations.js';
+import { SqliteTradingStore } from './trading-store.js';
+import { Engine } from '../engine/engine.js';
+import type { Change } from '../engine/changes.js';
+import { defaultEngineParams, USDC } from '../engine/test-params.js';
+import type { Command, MarketRef } from '../engine/types.js';
+
+export const E18 = 10n ** 18n;
+export const TOKEN = '0x00000000000000000000000000000000000000C1';
+export const MARKET: MarketRef = { marketHash: '0x' + '4'.repeat(64), exchangeEventId: 'ev4', tradeable: true };
+export const TAKER = '0x' + 'b1'.padStart(40, '0');
+export const MAKERS = Array.from({ length: 3 }, (_, i) => '0x' + (0xa0 + i).toString(16).padStart(40, '0'));
+export const testHash = (p: string, i: number) => '0x' + p + i.toString(16).padStart(63, '0');
+
+/** Each maker posts one order of `makerSize` at 50% on outcome two. */
+export function tradingFixture(makerSize = 40n * USDC) {
+  let tracing = false;
+  const statements: string[] = [];
+  const db = new Database(':memory:', { verbose: (sql) => tracing && statements.push(String(sql)) });
+  migrate(db, MIGRATIONS);
+  const store = new SqliteTradingStore(db);
+  const engine = new Engine(defaultEngineParams(TOKEN));
+  let at = 1_700_000_000_000;
+  const next = () => ++at;
+  /** Applies and commits one command; returns its change records and the statements its commit ran. */
+  const commit = (cmd: Command): { changes: readonly Change[]; statements: string[] } => {
+    const applied = engine.apply(cmd);
+    statements.length = 0;
+    tracing = true;
+    store.commit([{ cmd, changes: applied.changes }]);
+    tracing = false;
+    return { changes: applied.changes, statements: [...statements] };
+  };
+  for (const a of [...MAKERS, TAKER]) commit({ kind: 'faucet', at, address: a, amount: 1000n * USDC });
+  commit({
+    kind: 'postOrders',
+    at: next(),
+    markets: [MARKET],
+    orders: MAKERS.map((maker, i) => ({
+      orderHash: testHash('a', i),
+      marketHash: MARKET.marketHash,
+      maker,
+      baseToken: TOKEN,
+      executor: TOKEN,
+      totalBetSize: makerSize,
+      percentageOdds: 50n * E18,
+      expiry: 2_000_000_000,
+      apiExpiry: 2_000_000_000,
+      salt: String(i),
+      isMakerBettingOutcomeOne: false,
+      signature: '0x',
+    })),
+  });
+  /** The taker's fill of `stake` on outcome one. */
+  const fillCommand = (n: number, stake: bigint): Command => ({
+    kind: 'fill',
+    at: next(),
+    fillHash: testHash('f', n),
+    market: MARKET,
+    taker: TAKER,
+    baseToken: TOKEN,
+    isTakerBettingOutcomeOne: true,
+    stakeWei: stake,
+    desiredOdds: 50n * E18,
+    oddsSlippage: 0,
+    fillSalt: String(n),
+  });
+  return { commit, next, fillCommand, store };
+}
