@@ -410,7 +410,15 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
       toBlock: 5,
       entries: executedOnChain(f.fillHash),
     });
-    expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({ type: 'fillExecuted', fillHash: f.fillHash, status: 'SUCCESS', at: 2200, txHash: tx('b') });
+    expect(executed.changes.find((c) => c.type === 'fillExecuted')).toEqual({
+      type: 'fillExecuted',
+      fillHash: f.fillHash,
+      status: 'SUCCESS',
+      at: 2200,
+      txHash: tx('b'),
+      attempts: [tx('a')],
+      lastAttemptAt: 2100,
+    });
     // Taken from the wallet once (by the chain), held once (by the engine); no order left the book on the way.
     expect(executed.changes.filter((c) => c.type === 'orderChanged').map((c) => c.type === 'orderChanged' && c.state.status)).toEqual(['ACTIVE']);
     expect(engine.balances(TAKER)).toEqual({ balance: 970n * USDC, escrowed: 30n * USDC, openExposure: 0n, pendingTakerStake: 0n });
