@@ -74,7 +74,8 @@ function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
     isMakerBettingOutcomeOne: true,
     signature: '0x',
   });
-  const post = (o: NewOrder) => apply({ kind: 'postOrders', at: ++clock, orders: [o], markets: [markets.find((m) => m.marketHash === o.marketHash)!] });
+  // newOrder(i) is in market i % MARKETS: the command carries that market (no search, as a route that looked it up).
+  const post = (o: NewOrder, i: number) => apply({ kind: 'postOrders', at: ++clock, orders: [o], markets: [markets[i % MARKETS]!] });
   const fill = (m: number, stake: bigint) => {
     const fillHash = '0xf' + (++serial).toString(16).padStart(63, '0');
     apply({
@@ -98,7 +99,7 @@ function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
   const posted: string[] = [];
   const adds = timed(ORDERS, (i) => {
     const o = newOrder(i);
-    post(o);
+    post(o, i);
     posted.push(o.orderHash);
   });
   // Each fill takes 10 USDC of stake from the best order of a book: partial, one order matched.
@@ -106,7 +107,7 @@ function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
   const cancels = timed(ORDERS, (i) => cancel(posted[i]!));
   const mixed = timedLoop(MIXED, 4, (i) => {
     const o = newOrder(i);
-    post(o);
+    post(o, i);
     const fillHash = fill(i % MARKETS, 10n * USDC);
     apply({ kind: 'confirmFill', at: ++clock, fillHash });
     cancel(o.orderHash);

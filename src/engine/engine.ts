@@ -14,6 +14,7 @@ import { Position, positionTrade, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
 import { OrderedKeySet } from './ordered-key-set.js';
+import { SmallSet } from './small-set.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
 import { packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
@@ -184,8 +185,7 @@ function tradeOf(f: TradeFacts): Trade {
   return trade;
 }
 
-const factsOf = (o: Order): OrderFacts =>
-  Object.freeze({
+const factsOf = (o: Order): OrderFacts => ({
     orderHash: o.orderHash,
     marketHash: o.marketHash,
     exchangeEventId: o.exchangeEventId,
@@ -200,11 +200,10 @@ const factsOf = (o: Order): OrderFacts =>
     isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
     signature: o.signature,
     seq: o.seq,
-    createdAt: o.createdAt,
-  });
+  createdAt: o.createdAt,
+});
 
-const stateOf = (o: Order): OrderState =>
-  Object.freeze({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
+const stateOf = (o: Order): OrderState => ({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
 
 export class Engine {
   /** Balances, allowances and escrow: the settlement chain's side (see wallets.ts). */
@@ -260,7 +259,7 @@ export class Engine {
   /** The current command's change records (a fresh array per command: the caller keeps it). */
   private changes: Change[] = NO_CHANGES;
   /** Accounts whose balance, escrow or exposure the current command touched (one set, cleared per command). */
-  private readonly touched = new Set<string>();
+  private readonly touched = new SmallSet();
   /** Scratch maps of confirmFill, cleared per use. */
   private readonly owedScratch = new Map<string, bigint>();
   /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
@@ -375,7 +374,9 @@ export class Engine {
     this.changes = changes;
     try {
       const result = this.dispatch(cmd) as ResultOf<C>;
-      for (const address of this.touched) {
+      const touched = this.touched;
+      for (let i = 0; i < touched.size; i++) {
+        const address = touched.at(i);
         this.emit({
           type: 'balanceChanged',
           address,
@@ -393,7 +394,7 @@ export class Engine {
   }
 
   private emit(change: Change): void {
-    this.changes.push(Object.freeze(change));
+    this.changes.push(change);
   }
 
   private dispatch(cmd: Command): CommandResult {
@@ -852,8 +853,8 @@ export class Engine {
         const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
         // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
         if (makerStake === 0n) break walk;
-        // Frozen: the record and the change record share it.
-        matches.push(Object.freeze({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds }));
+        // The record and the change record share it (neither changes it).
+        matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
         matched.push(o);
         remaining -= takerStake;
         if (remaining === 0n) break walk;
@@ -890,7 +891,7 @@ export class Engine {
       acceptedAt: at,
       totalTakerStake,
       // Shared with the record, which never changes its matches once built.
-      matches: Object.freeze(matches),
+      matches,
     });
     for (let i = 0; i < matches.length; i++) {
       const m = matches[i]!;
@@ -973,10 +974,10 @@ export class Engine {
       affiliate: this.params.affiliate,
     };
     if (parentMarketHash !== undefined) facts.quarterLineParentMarketHash = parentMarketHash;
-    return Object.freeze(facts);
+    return facts;
   }
 
-  /** The trade's facts go out as they are (frozen); the engine's trade adds the fields that change. */
+  /** The trade's facts go out as they are; the engine's trade adds the fields that change. */
   private addTrade(record: FillRecord, facts: TradeFacts): void {
     record.trades.push(tradeOf(facts));
     this.emit({ type: 'tradeRecorded', trade: facts });
@@ -1085,7 +1086,7 @@ export class Engine {
     if (!perMarket) this.refunded.set(marketHash, (perMarket = new Map()));
     perMarket.set(bettor, (perMarket.get(bettor) ?? 0n) + amount);
     const refund = { id: ++this.refundCount, marketHash, baseToken, bettor, maker, fillOrderHash: fillHash, amount, createdAt: at };
-    this.emit({ type: 'refundPaid', refund: Object.freeze(refund) });
+    this.emit({ type: 'refundPaid', refund });
   }
 
   // ---- cancels, heartbeats, expiry --------------------------------------------------------------
