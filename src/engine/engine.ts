@@ -43,7 +43,7 @@ import type {
   OrderView,
   Outcome,
   ResultOf,
-  Trade,
+  PendingTrade,
 } from './types.js';
 
 const isOpen = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
@@ -160,47 +160,23 @@ const copyFill = (f: FillRecord): FillRecord => ({
   ...(f.attempts ? { attempts: [...f.attempts] } : {}),
 });
 
-function tradeOf(f: TradeFacts): Trade {
-  const trade: Trade = {
-    id: f.id,
-    fillHash: f.fillHash,
-    orderHash: f.orderHash,
-    marketHash: f.marketHash,
-    exchangeEventId: f.exchangeEventId,
-    baseToken: f.baseToken,
-    bettor: f.bettor,
-    counterparty: f.counterparty,
-    maker: f.maker,
-    bettingOutcomeOne: f.bettingOutcomeOne,
-    stake: f.stake,
-    counterStake: f.counterStake,
-    odds: f.odds,
-    status: 'PENDING',
-    betTime: f.betTime,
-    updatedAt: f.betTime,
-    affiliate: f.affiliate,
-    settled: false,
-  };
-  if (f.quarterLineParentMarketHash !== undefined) trade.quarterLineParentMarketHash = f.quarterLineParentMarketHash;
-  return trade;
-}
-
 const factsOf = (o: Order): OrderFacts => ({
-    orderHash: o.orderHash,
-    marketHash: o.marketHash,
-    exchangeEventId: o.exchangeEventId,
-    maker: o.maker,
-    baseToken: o.baseToken,
-    executor: o.executor,
-    totalBetSize: o.totalBetSize,
-    percentageOdds: o.percentageOdds,
-    expiry: o.expiry,
-    apiExpiry: o.apiExpiry,
-    salt: o.salt,
-    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
-    signature: o.signature,
-    seq: o.seq,
+  orderHash: o.orderHash,
+  marketHash: o.marketHash,
+  exchangeEventId: o.exchangeEventId,
+  maker: o.maker,
+  baseToken: o.baseToken,
+  executor: o.executor,
+  totalBetSize: o.totalBetSize,
+  percentageOdds: o.percentageOdds,
+  expiry: o.expiry,
+  apiExpiry: o.apiExpiry,
+  salt: o.salt,
+  isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+  signature: o.signature,
+  seq: o.seq,
   createdAt: o.createdAt,
+  
 });
 
 const stateOf = (o: Order): OrderState => ({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
@@ -263,7 +239,7 @@ export class Engine {
   /** Scratch maps of confirmFill, cleared per use. */
   private readonly owedScratch = new Map<string, bigint>();
   /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
-  private readonly partiesScratch: Trade[] = [];
+  private readonly partiesScratch: PendingTrade[] = [];
   private readonly partyIndexScratch = new Map<string, number>();
   private readonly seenScratch = new Set<string>();
   /** The orders a fill matched, in the order of its matches (no second lookup by hash). */
@@ -977,9 +953,9 @@ export class Engine {
     return facts;
   }
 
-  /** The trade's facts go out as they are; the engine's trade adds the fields that change. */
+  /** The trade's facts go out as they are, and the fill's record keeps the same object. */
   private addTrade(record: FillRecord, facts: TradeFacts): void {
-    record.trades.push(tradeOf(facts));
+    record.trades.push(facts);
     this.emit({ type: 'tradeRecorded', trade: facts });
   }
 
@@ -1035,9 +1011,7 @@ export class Engine {
     const partyIndex = this.partyIndexScratch;
     if (partyIndex.size > 0) partyIndex.clear();
     for (const t of record.trades) {
-      t.status = record.status;
-      t.updatedAt = at;
-      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: t.status, at });
+      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: record.status, at });
       if (!funded) continue;
       this.wallets.hold(t.bettor, t.marketHash, t.stake);
       const outcome = this.reported.get(t.marketHash);

@@ -8,23 +8,26 @@ export class SmallSet {
   private readonly items: string[] = [];
   private index: Set<string> | undefined;
 
+  /** Keys in use: items past it are left from before the last clear (shrinking the array is a runtime call). */
+  private count = 0;
+
   add(key: string): this {
     if (this.has(key)) return this;
-    this.items.push(key);
+    this.items[this.count++] = key;
     if (this.index) this.index.add(key);
-    else if (this.items.length > SCAN_LIMIT) this.index = new Set(this.items);
+    else if (this.count > SCAN_LIMIT) this.index = new Set(this.items.slice(0, this.count));
     return this;
   }
 
   has(key: string): boolean {
     if (this.index) return this.index.has(key);
     const items = this.items;
-    for (let i = 0; i < items.length; i++) if (items[i] === key) return true;
+    for (let i = 0; i < this.count; i++) if (items[i] === key) return true;
     return false;
   }
 
   get size(): number {
-    return this.items.length;
+    return this.count;
   }
 
   /** The i-th key added (0 first). */
@@ -33,7 +36,7 @@ export class SmallSet {
   }
 
   clear(): void {
-    this.items.length = 0;
+    this.count = 0;
     this.index = undefined;
   }
 }
