@@ -224,6 +224,8 @@ export class Engine {
   private readonly cancelSalts = new Map<string, number>();
   /** cancelSalts' keys, oldest first: signed timestamps only grow old in this order. */
   private readonly cancelSaltOrder = new Fifo<string>();
+  /** Their signed timestamps (ms), in the same order: the forgetting loop reads them without a lookup. */
+  private readonly cancelSaltTimes = new Fifo<number>();
   /**
    * Newest signed timestamp (ms) among forgotten cancel salts: nothing signed at or before it is accepted again,
    * so a forgotten salt stays refused even if the server clock later moves back.
@@ -337,6 +339,7 @@ export class Engine {
     for (const [k, v] of snap.cancelSalts) {
       e.cancelSalts.set(k, v);
       e.cancelSaltOrder.push(k);
+      e.cancelSaltTimes.push(v);
     }
     e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.chainBlock = snap.chainBlock;
@@ -408,6 +411,7 @@ export class Engine {
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
         this.cancelSalts.set(saltKey, cmd.timestamp * 1000);
         this.cancelSaltOrder.push(saltKey);
+        this.cancelSaltTimes.push(cmd.timestamp * 1000);
         return { kind: 'cancel', cancel };
       }
       case 'heartbeat':
@@ -807,7 +811,8 @@ export class Engine {
     if (!market.tradeable || this.reported.has(market.marketHash) || this.life.refuses(market)) {
       throw new DomainError('MARKET_NOT_TRADEABLE');
     }
-    const minTakerOdds = (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
+    // Without slippage the bound is the desired odds themselves (d * 100 / 100): no bigint arithmetic.
+    const minTakerOdds = cmd.oddsSlippage === 0 ? cmd.desiredOdds : (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
     // Reads only: a refused fill must not even create an empty book.
     const side = this.books.get(market.marketHash)?.side(!cmd.isTakerBettingOutcomeOne);
     const matches: FillRecord['matches'] = [];
@@ -1078,11 +1083,10 @@ export class Engine {
     }
     // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
     // floor so its timestamp stays refused whatever the clock does next.
-    for (let key = this.cancelSaltOrder.peek(); key !== undefined; key = this.cancelSaltOrder.peek()) {
-      const signed = this.cancelSalts.get(key)!;
+    for (let signed = this.cancelSaltTimes.peek(); signed !== undefined; signed = this.cancelSaltTimes.peek()) {
       if (signed >= at - skewMs) break;
-      this.cancelSaltOrder.shift();
-      this.cancelSalts.delete(key);
+      this.cancelSaltTimes.shift();
+      this.cancelSalts.delete(this.cancelSaltOrder.shift()!);
       if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
     return saltKey;
@@ -1111,7 +1115,7 @@ export class Engine {
         result.cancelledCount++;
         result.orders.push({
           orderHash: hash,
-          pendingFills: [...o.pendingFills].map(([fillHash, amount]) => ({ fillHash, pendingFillAmount: amount.toString() })),
+          pendingFills: o.pendingFills.size === 0 ? [] : [...o.pendingFills].map(([fillHash, amount]) => ({ fillHash, pendingFillAmount: amount.toString() })),
         });
       }
     }
