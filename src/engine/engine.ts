@@ -176,7 +176,6 @@ const factsOf = (o: Order): OrderFacts => ({
   signature: o.signature,
   seq: o.seq,
   createdAt: o.createdAt,
-  
 });
 
 const stateOf = (o: Order): OrderState => ({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
