@@ -1,6 +1,8 @@
-// Change records: what one command did, in the order it happened. Plain immutable values (frozen), so the
-// read side, the realtime feed and tests consume them without ever touching engine state.
-import type { MarketLifeStatus, Outcome, OrderStatus, Trade, TradeStatus } from './types.js';
+// Change records: what one command did, in the order it happened. Plain values that nobody changes (readonly by
+// type; not frozen at run time, which cost a runtime call per record on the engine's hot path), sharing nothing
+// the engine changes later, so the read side, the realtime feed and tests consume them without ever touching
+// engine state.
+import type { MarketLifeStatus, Outcome, OrderStatus, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */
 export interface OrderFacts {
@@ -101,8 +103,8 @@ export type Change =
   /** A pending fill was sent to the chain in transaction `txHash`. */
   | { readonly type: 'fillAttempted'; readonly fillHash: string; readonly txHash: string; readonly at: number }
   | { readonly type: 'tradeRecorded'; readonly trade: TradeFacts }
-  /** The trade as it stands after the change rides along, so consumers never read back what was just written. */
-  | { readonly type: 'tradeStatusChanged'; readonly tradeId: string; readonly status: TradeStatus; readonly at: number; readonly trade: Readonly<Trade> }
+  /** The trade's facts ride along (shared, not copied), so consumers never read back what was just written. */
+  | { readonly type: 'tradeStatusChanged'; readonly tradeId: string; readonly status: TradeStatus; readonly at: number; readonly trade: TradeFacts }
   | {
       readonly type: 'tradeSettled';
       readonly tradeId: string;

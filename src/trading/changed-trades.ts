@@ -36,10 +36,12 @@ export class ChangedTrades {
             ...(c.failureReason !== undefined ? { failureReason: c.failureReason } : {}),
           });
           break;
-        case 'tradeStatusChanged':
-          this.trades.set(c.tradeId, c.trade);
-          this.fills.get(c.trade.fillHash)?.push(c.trade);
+        case 'tradeStatusChanged': {
+          const t: Trade = { ...c.trade, status: c.status, updatedAt: c.at, settled: false };
+          this.trades.set(c.tradeId, t);
+          this.fills.get(t.fillHash)?.push(t);
           break;
+        }
         case 'tradeSettled': {
           const t = this.trades.get(c.tradeId);
           if (!t) break;
