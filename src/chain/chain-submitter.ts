@@ -58,34 +58,54 @@ export class ChainSubmitter {
   submit(fillHash: string, acceptedAt: number): void {
     if (this.stopped || this.waiting.has(fillHash)) return;
     this.waiting.set(fillHash, 0);
-    void this.attempt(fillHash, acceptedAt);
+    this.attempt(fillHash, acceptedAt);
   }
 
-  private async attempt(fillHash: string, acceptedAt: number): Promise<void> {
+  /** On a later microtask: the chain never runs inside the commit that handed it the fill. */
+  private attempt(fillHash: string, acceptedAt: number): void {
+    queueMicrotask(() => {
+      let taken: void | Promise<void>;
+      try {
+        taken = this.chain.submit(fillHash, acceptedAt);
+      } catch (err) {
+        this.failed(fillHash, acceptedAt, err);
+        return;
+      }
+      // A chain that takes the fill at once (the local one) costs no timer and no promise per fill.
+      if (taken === undefined) this.waiting.delete(fillHash);
+      else void this.whenTaken(taken, fillHash, acceptedAt);
+    });
+  }
+
+  private async whenTaken(taken: Promise<void>, fillHash: string, acceptedAt: number): Promise<void> {
     let timeout: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        Promise.resolve().then(() => this.chain.submit(fillHash, acceptedAt)),
+        taken,
         new Promise<never>((_, reject) => {
           timeout = setTimeout(() => reject(new SubmitTimeout(this.opts.timeoutMs)), this.opts.timeoutMs);
         }),
       ]);
       this.waiting.delete(fillHash);
     } catch (err) {
-      if (this.stopped) return;
-      const attempt = (this.waiting.get(fillHash) ?? 0) + 1;
-      this.waiting.set(fillHash, attempt);
-      this.failures++;
-      const retryInMs = Math.min(this.opts.maxBackoffMs, this.opts.minBackoffMs * 2 ** (attempt - 1));
-      this.opts.onFailure({ fillHash, attempt, retryInMs, err });
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        if (!this.stopped) void this.attempt(fillHash, acceptedAt);
-      }, retryInMs);
-      this.timers.add(timer);
+      this.failed(fillHash, acceptedAt, err);
     } finally {
       clearTimeout(timeout);
     }
+  }
+
+  private failed(fillHash: string, acceptedAt: number, err: unknown): void {
+    if (this.stopped) return;
+    const attempt = (this.waiting.get(fillHash) ?? 0) + 1;
+    this.waiting.set(fillHash, attempt);
+    this.failures++;
+    const retryInMs = Math.min(this.opts.maxBackoffMs, this.opts.minBackoffMs * 2 ** (attempt - 1));
+    this.opts.onFailure({ fillHash, attempt, retryInMs, err });
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) this.attempt(fillHash, acceptedAt);
+    }, retryInMs);
+    this.timers.add(timer);
   }
 
   stop(): void {

@@ -6,7 +6,7 @@ import type { Db } from './db.js';
 import type { Change } from '../engine/changes.js';
 import type { Trade } from '../engine/types.js';
 import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
-import type { ChangedTrades } from '../trading/changed-trades.js';
+import { ChangedTrades } from '../trading/changed-trades.js';
 import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
@@ -72,15 +72,19 @@ export class ConsolidatedEntries {
    * Rewrites the entries of every fill whose trades changed status or settled (after the trade rows themselves were
    * written). A trade is recorded PENDING, and entries of pending fills are not listed: recording alone writes none.
    */
-  apply(changes: readonly Change[], changed: ChangedTrades): void {
+  apply(changes: readonly Change[]): void {
     let fills: Set<string> | undefined;
+    let changed: ChangedTrades | undefined;
     for (const c of changes) {
-      let fillHash: string | undefined;
-      if (c.type === 'tradeStatusChanged') fillHash = c.trade.fillHash;
-      else if (c.type === 'tradeSettled') fillHash = changed.trade(c.tradeId)?.fillHash ?? (this.fillOfTrade.get(Number(c.tradeId)) as string | undefined);
+      if (c.type !== 'tradeStatusChanged' && c.type !== 'tradeSettled') continue;
+      changed ??= new ChangedTrades(changes);
+      const fillHash =
+        c.type === 'tradeStatusChanged'
+          ? c.trade.fillHash
+          : (changed.trade(c.tradeId)?.fillHash ?? (this.fillOfTrade.get(Number(c.tradeId)) as string | undefined));
       if (fillHash !== undefined) (fills ??= new Set()).add(fillHash);
     }
-    for (const fillHash of fills ?? []) this.rewriteFill(fillHash, changed.tradesOfFill(fillHash));
+    for (const fillHash of fills ?? []) this.rewriteFill(fillHash, changed!.tradesOfFill(fillHash));
   }
 
   /** Fills the table from the trades (a data dir from before it existed). */

@@ -7,7 +7,6 @@ import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
-import { ChangedTrades } from '../trading/changed-trades.js';
 
 interface TradeRow {
   id: number;
@@ -368,7 +367,7 @@ export class TradingReadModels {
           break;
       }
     }
-    this.entries.apply(changes, new ChangedTrades(changes));
+    this.entries.apply(changes);
   }
 
   private countVolume(rows: readonly { market: string; stake: string }[]): void {

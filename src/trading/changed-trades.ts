@@ -2,9 +2,35 @@
 // read-model writes and publications need of what it touched, without reading back the rows it has just written.
 // Trades the records describe only in part (one settled without its facts, or paid on chain) are left to the store,
 // and so are fills neither accepted nor executed in them.
-import type { Change } from '../engine/changes.js';
-import type { Trade } from '../engine/types.js';
+import type { Change, TradeFacts } from '../engine/changes.js';
+import type { Trade, TradeStatus } from '../engine/types.js';
 import type { FillOnChain } from './render.js';
+
+/** A trade not settled yet, built field by field: one object shape for all of them (a spread builds slow ones). */
+function unsettledTrade(f: TradeFacts, status: TradeStatus, updatedAt: number): Trade {
+  const t: Trade = {
+    id: f.id,
+    fillHash: f.fillHash,
+    orderHash: f.orderHash,
+    marketHash: f.marketHash,
+    exchangeEventId: f.exchangeEventId,
+    baseToken: f.baseToken,
+    bettor: f.bettor,
+    counterparty: f.counterparty,
+    maker: f.maker,
+    bettingOutcomeOne: f.bettingOutcomeOne,
+    stake: f.stake,
+    counterStake: f.counterStake,
+    odds: f.odds,
+    status,
+    betTime: f.betTime,
+    updatedAt,
+    affiliate: f.affiliate,
+    settled: false,
+  };
+  if (f.quarterLineParentMarketHash !== undefined) t.quarterLineParentMarketHash = f.quarterLineParentMarketHash;
+  return t;
+}
 
 export class ChangedTrades {
   private readonly trades = new Map<string, Trade>();
@@ -17,7 +43,7 @@ export class ChangedTrades {
     for (const c of changes) {
       switch (c.type) {
         case 'tradeRecorded':
-          this.trades.set(c.trade.id, { ...c.trade, status: 'PENDING', updatedAt: c.trade.betTime, settled: false });
+          this.trades.set(c.trade.id, unsettledTrade(c.trade, 'PENDING', c.trade.betTime));
           break;
         case 'fillAccepted':
           this.onChain.set(c.fillHash, { attempts: [] });
@@ -37,7 +63,7 @@ export class ChangedTrades {
           });
           break;
         case 'tradeStatusChanged': {
-          const t: Trade = { ...c.trade, status: c.status, updatedAt: c.at, settled: false };
+          const t = unsettledTrade(c.trade, c.status, c.at);
           this.trades.set(c.tradeId, t);
           this.fills.get(t.fillHash)?.push(t);
           break;
