@@ -391,7 +391,9 @@ export class TradingService {
       const rc = withLookupsRemembered({ ...this.render, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? fillOnChain?.(fillHash) });
       const rendered = trades.map((t) => tradeToRest(t, rc));
       emits.push(() => bus.emit('trades', rendered));
-      const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds), changed);
+      // The entries ask the same (market, bettor) refund questions as the trades: answered once per commit.
+      const cc = { ...this.consolidated, hasRefunds: (marketHash: string, bettor: string) => rc.hasRefunds(marketHash, bettor) };
+      const consolidated = changedConsolidated(this.readModels, cc, trades, this.firstRefunds(refunds), changed);
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
     }
     for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) emits.push(() => bus.emit('refunds', update));
