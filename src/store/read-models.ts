@@ -249,7 +249,7 @@ export class TradingReadModels {
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
       tradesOfFills: trades('WHERE fill_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
-      tradesOfOrder: trades('WHERE order_hash = ? ORDER BY id'),
+      tradesOfOrders: trades('WHERE order_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
       tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
       tradesOfBettorIn: trades('WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allTrades: trades('ORDER BY id'),
@@ -479,10 +479,9 @@ export class TradingReadModels {
     return byFill;
   }
 
-  /** Trades of the given orders, oldest first. */
+  /** Trades of the given orders, oldest first, read in one query. */
   tradesOfOrders(orderHashes: readonly string[]): Trade[] {
-    const rows = orderHashes.flatMap((h) => this.s.tradesOfOrder!.all(h) as TradeRow[]);
-    return rows.sort((a, b) => a[0] - b[0]).map(tradeOf);
+    return (this.s.tradesOfOrders!.all(JSON.stringify(orderHashes)) as TradeRow[]).map(tradeOf);
   }
 
   /**
