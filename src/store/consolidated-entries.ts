@@ -148,8 +148,9 @@ export class ConsolidatedEntries {
     if (q.hideQuarterLineLegs) where.push("kind <> 'leg'");
     const clause = where.join(' AND ');
     const dir = ascending ? 'ASC' : 'DESC';
-    // A bettor's total under filters rm_consolidated_counts keeps is the sum of a few of its rows.
-    const counted = q.bettor !== undefined && q.exchangeEventId === undefined && q.marketHash === undefined;
+    // Under the filters rm_consolidated_counts keeps, the total is a sum of its rows: a bettor's few, or at most one
+    // per counted combination for everyone (never more rows than the entries themselves).
+    const counted = q.exchangeEventId === undefined && q.marketHash === undefined;
     const count = counted
       ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) FROM rm_consolidated_counts WHERE ${clause}`).pluck().get(...args) as number)
       : (this.db.prepare(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number);

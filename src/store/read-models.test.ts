@@ -115,6 +115,9 @@ describe('listing totals (migration 11)', () => {
         if (settled === undefined) continue;
         const entries = db.prepare('SELECT COUNT(*) FROM rm_consolidated WHERE bettor = ? AND settled = ?').pluck().get(bettor, settled ? 1 : 0);
         expect(rm.entries.page({ bettor, settled }, 'betTime', true, 0, 1).count).toBe(entries);
+        // Everyone's listing sums the counts of every bettor.
+        const everyone = db.prepare('SELECT COUNT(*) FROM rm_consolidated WHERE settled = ? AND maker = 1').pluck().get(settled ? 1 : 0);
+        expect(rm.entries.page({ settled, maker: true }, 'betTime', true, 0, 1).count).toBe(everyone);
       }
     }
   }

@@ -178,9 +178,12 @@ export interface TradeFilter {
 /** Filters that rm_trade_counts keeps a bettor's totals by (its columns have the trade columns' names). */
 const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', 'baseToken', 'maker', 'affiliate', 'tradeStatus']);
 
-/** A bettor's total under these filters is the sum of their few rows in rm_trade_counts. */
-const countsByBettor = (f: TradeFilter): boolean =>
-  f.bettor !== undefined && (Object.keys(f) as (keyof TradeFilter)[]).every((k) => f[k] === undefined || COUNTED_TRADE_FILTERS.has(k));
+/**
+ * The total under these filters is a sum of rm_trade_counts rows (a bettor's few, or at most one per counted
+ * combination for everyone): never more rows than counting the trades themselves.
+ */
+const isCounted = (f: TradeFilter): boolean =>
+  (Object.keys(f) as (keyof TradeFilter)[]).every((k) => f[k] === undefined || COUNTED_TRADE_FILTERS.has(k));
 
 /** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
 export interface RefundQuery {
@@ -523,7 +526,7 @@ export class TradingReadModels {
     if (f.tradeStatus !== undefined) add('status = ?', f.tradeStatus);
     if (f.exchangeEventId !== undefined) add('exchange_event_id = ?', f.exchangeEventId);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const count = countsByBettor(f)
+    const count = isCounted(f)
       ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts ${clause}`).get(...args) as { n: number }).n
       : (this.db.prepare(`SELECT COUNT(*) AS n FROM rm_trades ${clause}`).get(...args) as { n: number }).n;
     const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
