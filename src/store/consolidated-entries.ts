@@ -71,13 +71,15 @@ export class ConsolidatedEntries {
     this.fillOfTrade = db.prepare('SELECT fill_hash FROM rm_trades WHERE id = ?').pluck();
   }
 
-  /** Rewrites the entries of every fill these changes touched (after the trade rows themselves were written). */
+  /**
+   * Rewrites the entries of every fill whose trades changed status or settled (after the trade rows themselves were
+   * written). A trade is recorded PENDING, and entries of pending fills are not listed: recording alone writes none.
+   */
   apply(changes: readonly Change[]): void {
     let fills: Set<string> | undefined;
     for (const c of changes) {
-      let fillHash: string | undefined;
-      if (c.type === 'tradeRecorded') fillHash = c.trade.fillHash;
-      else if (c.type === 'tradeStatusChanged' || c.type === 'tradeSettled') fillHash = this.fillOfTrade.get(Number(c.tradeId)) as string | undefined;
+      if (c.type !== 'tradeStatusChanged' && c.type !== 'tradeSettled') continue;
+      const fillHash = this.fillOfTrade.get(Number(c.tradeId)) as string | undefined;
       if (fillHash !== undefined) (fills ??= new Set()).add(fillHash);
     }
     for (const fillHash of fills ?? []) this.rewriteFill(fillHash);
