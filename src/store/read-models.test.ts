@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 import { TradingReadModels } from './read-models.js';
-import type { Change, RefundPaid } from '../engine/changes.js';
+import type { Change, RefundPaid, TradeFacts } from '../engine/changes.js';
 import { refundGroups } from '../trading/refund-groups.js';
 
 const MARKET = '0x' + 'aa'.repeat(32);
@@ -89,15 +89,24 @@ describe('listing totals (migration 11)', () => {
   const [A, B] = ['0x' + 'a1'.repeat(20), '0x' + 'B2'.repeat(20)];
   const fill = (i: number) => '0x' + i.toString(16).padStart(64, '0');
   /** Trade `id` of fill `f`: the maker and the taker of each fill trade once. */
-  const recorded = (id: number, f: number, bettor: string, maker: boolean, marketHash = MARKET): Change => ({
-    type: 'tradeRecorded',
-    trade: {
+  const facts = new Map<number, TradeFacts>();
+  const recorded = (id: number, f: number, bettor: string, maker: boolean, marketHash = MARKET): Change => {
+    const trade: TradeFacts = {
       id: String(id), fillHash: fill(f), orderHash: fill(100 + f), marketHash, exchangeEventId: 'e1', baseToken: TOKEN, bettor,
       counterparty: bettor === A ? B : A, maker, bettingOutcomeOne: maker, stake: 10n, counterStake: 10n, odds: 5n * 10n ** 19n,
       betTime: id * 1000, affiliate: TOKEN,
-    },
-  });
-  const status = (id: number, s: 'SUCCESS' | 'FAILED'): Change => ({ type: 'tradeStatusChanged', tradeId: String(id), status: s, at: id * 1000 + 1 });
+    };
+    facts.set(id, trade);
+    return { type: 'tradeRecorded', trade };
+  };
+  /** Fill `f` executed, as the engine records it: the fill, then each of its trades (`ids`) with the fill's status. */
+  const executed = (f: number, s: 'SUCCESS' | 'FAILED', ids: number[]): Change[] => {
+    const at = ids[0]! * 1000 + 1;
+    return [
+      { type: 'fillExecuted', fillHash: fill(f), status: s, at },
+      ...ids.map((id): Change => ({ type: 'tradeStatusChanged', tradeId: String(id), status: s, at, trade: facts.get(id)! })),
+    ];
+  };
   const settle = (id: number): Change => ({ type: 'tradeSettled', tradeId: String(id), outcome: 1, payout: 20n, credit: 20n, settleDate: 9_000_000 });
 
   /** Every total the listings answer from the counts equals counting the rows themselves. */
@@ -127,15 +136,15 @@ describe('listing totals (migration 11)', () => {
     migrate(db, MIGRATIONS.filter((m) => m.version < 11));
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
-    before.apply([status(1, 'SUCCESS'), status(2, 'SUCCESS'), status(3, 'FAILED'), status(4, 'FAILED'), settle(1), settle(2)]);
+    before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);
     expect(rm.tradesPage({ bettor: A, settled: true }, Infinity, 1).count).toBe(1);
     expect(rm.entries.page({ bettor: B, settled: false }, 'betTime', true, 0, 1).count).toBe(1);
     expectTotalsMatchRows(db, rm);
-    rm.apply([status(5, 'SUCCESS'), status(6, 'SUCCESS'), recorded(7, 4, A, false), recorded(8, 4, B, true)]);
-    rm.apply([settle(5), settle(6), status(7, 'SUCCESS'), status(8, 'SUCCESS')]);
+    rm.apply([...executed(3, 'SUCCESS', [5, 6]), recorded(7, 4, A, false), recorded(8, 4, B, true)]);
+    rm.apply([settle(5), settle(6), ...executed(4, 'SUCCESS', [7, 8])]);
     expect(rm.tradesPage({ bettor: A, settled: true, tradeStatus: 'SUCCESS' }, Infinity, 1).count).toBe(2);
     expect(rm.entries.page({ bettor: A, settled: true }, 'betTime', true, 0, 1).count).toBe(2);
     expectTotalsMatchRows(db, rm);
