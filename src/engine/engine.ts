@@ -10,13 +10,12 @@ import type { Wallets, WalletsState } from './wallets.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
-import { Position, positionTrade, type PositionTrade } from './refunds.js';
+import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
 import { packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
-import { splitSettlementCredit } from './settlement-credit.js';
 import type { Change, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
   AccountRestriction,
@@ -110,7 +109,8 @@ export interface EngineSnapshot {
   reported: [string, Outcome][];
   /** Suspensions and fixtures in play (absent in snapshots written before they were engine state). */
   life?: MarketLifeState;
-  positions: { market: string; bettor: string; trades: PositionTrade[] }[];
+  /** Sums per position; snapshots written before hold each trade (`trades`), folded into the sums on restore. */
+  positions: ({ market: string; bettor: string } & (PositionTotals | { trades: PositionTrade[] }))[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
   tradeCount: number;
@@ -231,7 +231,7 @@ export class Engine {
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
   private life = new MarketLife();
-  /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
+  /** Confirmed, unsettled trades per market and bettor, as sums: what escrow must cover and settlement pays. */
   private readonly positions = new Map<string, Map<string, Position>>();
   /** Refunded wei per market and bettor, netted at settlement. */
   private readonly refunded = new Map<string, Map<string, bigint>>();
@@ -289,7 +289,7 @@ export class Engine {
       reported: [...this.reported],
       life: this.life.exportState(),
       positions: [...this.positions].flatMap(([market, perBettor]) =>
-        [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map(positionTrade) })),
+        [...perBettor].map(([bettor, p]) => ({ market, bettor, ...p.totals() })),
       ),
       refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
       refundCount: this.refundCount,
@@ -346,7 +346,11 @@ export class Engine {
     for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
     for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
     e.life = MarketLife.from(snap.life);
-    for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add(t);
+    for (const p of snap.positions) {
+      const position = e.positionOf(p.market, p.bettor);
+      if ('trades' in p) for (const t of p.trades) position.add(t);
+      else position.addTotals(p);
+    }
     for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
     e.refundCount = snap.refundCount;
     e.tradeCount = snap.tradeCount;
@@ -1014,7 +1018,7 @@ export class Engine {
       const outcome = this.reported.get(t.marketHash);
       if (outcome !== undefined) {
         // Confirmed after its market was reported: settles on its own, outside the refunded positions.
-        this.settlePositions(t.marketHash, t.bettor, [t], outcome, 0n, at);
+        this.settleLateTrade(t, outcome, at);
         continue;
       }
       this.positionOf(t.marketHash, t.bettor).add(t);
@@ -1210,7 +1214,7 @@ export class Engine {
     this.emit({ type: 'marketReported', ...result, at });
     this.cancelBook(marketHash, at);
     for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
-      this.settlePositions(marketHash, bettor, position.trades, outcome, this.refundedTo(marketHash, bettor), at);
+      this.settlePosition(marketHash, bettor, position, outcome, this.refundedTo(marketHash, bettor), at);
     }
     this.books.delete(marketHash);
     this.positions.delete(marketHash);
@@ -1218,32 +1222,23 @@ export class Engine {
   }
 
   /**
-   * Pays a bettor's positions in a market from escrow: each trade's stake back on void, stake plus the
-   * counterparty's stake on a win, less what refunds already paid out early.
+   * Pays a bettor's position in a market from escrow: each trade's stake back on void, stake plus the counterparty's
+   * stake on a win, less what refunds already paid out early. One change says so; the read side splits it per trade.
    */
-  private settlePositions(marketHash: string, bettor: string, trades: readonly PositionTrade[], outcome: Outcome, refunded: bigint, at: number): void {
-    const payouts = trades.map((t) => {
-      const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
-      return outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
-    });
-    // The one payment below is split over the trades now, so each trade's credit is recorded, not inferred later.
-    const credits = splitSettlementCredit(payouts, refunded);
-    let total = 0n;
-    let stakes = 0n;
-    trades.forEach((t, i) => {
-      total += payouts[i]!;
-      stakes += t.stake;
-      this.emit({
-        type: 'tradeSettled',
-        tradeId: t.id,
-        outcome,
-        payout: payouts[i]!,
-        credit: credits[i]!,
-        settleDate: at,
-      });
-    });
-    this.wallets.payOut(bettor, marketHash, stakes - refunded, total - refunded);
+  private settlePosition(marketHash: string, bettor: string, position: Position, outcome: Outcome, refunded: bigint, at: number): void {
+    const payout = position.payout(outcome);
+    if (payout < refunded) throw new Error(`refunds of ${bettor} in ${marketHash} exceed its settlement payout`);
+    this.emit({ type: 'positionSettled', marketHash, bettor, outcome, payout, credit: payout - refunded, settleDate: at });
+    this.wallets.payOut(bettor, marketHash, position.stakes() - refunded, payout - refunded);
     this.touched.add(bettor);
+  }
+
+  /** A trade confirmed after its market was reported: no refund touched it, so it is credited its payout. */
+  private settleLateTrade(t: Trade, outcome: Outcome, at: number): void {
+    const payout = tradePayout(t, outcome);
+    this.emit({ type: 'tradeSettled', tradeId: t.id, outcome, payout, credit: payout, settleDate: at });
+    this.wallets.payOut(t.bettor, t.marketHash, t.stake, payout);
+    this.touched.add(t.bettor);
   }
 }
 

@@ -67,9 +67,12 @@ export class ConsolidatedEntries {
     this.fillOfTrade = db.prepare('SELECT fill_hash FROM rm_trades WHERE id = ?').pluck();
   }
 
-  /** Rewrites the entries of every fill these changes touched (after the trade rows themselves were written). */
-  apply(changes: readonly Change[]): void {
-    let fills: Set<string> | undefined;
+  /**
+   * Rewrites the entries of every fill these changes touched (after the trade rows themselves were written), and of
+   * `settledFills`: fills whose trades settled as part of a position (positionSettled names no trade).
+   */
+  apply(changes: readonly Change[], settledFills?: ReadonlySet<string>): void {
+    let fills: Set<string> | undefined = settledFills && new Set(settledFills);
     for (const c of changes) {
       let fillHash: string | undefined;
       if (c.type === 'tradeRecorded') fillHash = c.trade.fillHash;

@@ -323,6 +323,8 @@ export class TradingService {
     const orderHashes = new Set<string>();
     const tradeIds = new Set<string>();
     const refunds: RefundPaid[] = [];
+    /** Markets whose positions a report settled: their trades are read once per market, not per bettor. */
+    const settledMarkets = new Map<string, { marketHash: string; settleDate: number }>();
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded':
@@ -340,6 +342,9 @@ export class TradingService {
         case 'tradeSettled':
           tradeIds.add(c.tradeId);
           break;
+        case 'positionSettled':
+          settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
+          break;
         case 'positionPaidOnChain':
           for (const id of this.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
           break;
@@ -350,6 +355,7 @@ export class TradingService {
           break;
       }
     }
+    for (const m of settledMarkets.values()) for (const id of this.readModels.tradesSettledIn(m.marketHash, m.settleDate)) tradeIds.add(id);
     this.publish(orderHashes, orderStates, tradeIds, refunds);
   }
 
