@@ -14,7 +14,7 @@ import { Position, tradePayout, type PositionTotals, type PositionTrade } from '
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
-import { packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
+import { NO_PENDING_FILLS, packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
 import type { Change, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
@@ -83,14 +83,6 @@ const NONE = { kind: 'none' } as const;
 /** Outside a command nothing may be emitted: this array is frozen, so a stray emit throws. */
 const NO_CHANGES = Object.freeze([]) as unknown as Change[];
 const SNAPSHOT_VERSION = 2;
-
-/** Most orders never have a fill pending: they share this empty map until their first fill (it refuses writes). */
-class EmptyPendingFills extends Map<string, bigint> {
-  override set(): this {
-    throw new Error('the shared empty pending-fill map is read-only');
-  }
-}
-const NO_PENDING_FILLS: Map<string, bigint> = new EmptyPendingFills();
 
 type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
 
@@ -355,7 +347,8 @@ export class Engine {
     e.refundCount = snap.refundCount;
     e.tradeCount = snap.tradeCount;
     for (const r of snap.restrictions) e.restrictions.set(r.address, { ...r, shortfalls: [...r.shortfalls] });
-    self.expiries = ExpiryQueue.from(snap.expiries);
+    // Keys as the orders' own strings: a decoded copy per entry would double every open order's hash in memory.
+    self.expiries = ExpiryQueue.from(snap.expiries.map((x) => ({ at: x.at, key: e.orders.get(x.key)?.orderHash ?? x.key })));
     for (const [a, v] of snap.exposure) e.exposure.set(a, v);
     for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
     for (const [k, v] of snap.cancelSalts) {
@@ -776,13 +769,16 @@ export class Engine {
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
     if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
+    // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's other
+    // open orders, the parameters), not kept as a fresh copy per parsed order.
+    const peer: Order | undefined = this.openByMaker.get(n.maker)?.values().next().value;
     const order: Order = {
       orderHash: n.orderHash,
-      marketHash: n.marketHash,
+      marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
-      maker: n.maker,
-      baseToken: n.baseToken,
-      executor: n.executor,
+      maker: peer?.maker ?? n.maker,
+      baseToken: n.baseToken === this.params.baseToken ? this.params.baseToken : n.baseToken,
+      executor: peer?.executor === n.executor ? peer.executor : n.executor,
       totalBetSize: n.totalBetSize,
       percentageOdds: n.percentageOdds,
       fillAmount: 0n,
