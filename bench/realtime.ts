@@ -25,6 +25,7 @@ function runSubscribers(): void {
   let received = 0;
   let cpuSince = process.cpuUsage();
   const SALT = Buffer.from('"salt":"');
+  const PUSH = Buffer.from('{"push"');
   const send = (m: FromClients) => process.send!(m);
 
   const onPush = (data: Buffer, at: number) => {
@@ -43,6 +44,9 @@ function runSubscribers(): void {
       ws.on('open', () => ws.send(JSON.stringify({ id: 1, connect: { token } }) + '\n' + JSON.stringify({ id: 2, subscribe: { channel } })));
       ws.on('message', (data: Buffer) => {
         const at = nowMs();
+        // A publication arrives alone in its frame: read it straight from the bytes, so that this process's decoding
+        // (one core for every subscriber) weighs as little as it can on the delivery it measures.
+        if (data.subarray(0, PUSH.length).equals(PUSH) && data.indexOf(0x0a) < 0) return onPush(data, at);
         for (const line of data.toString('latin1').split('\n')) {
           if (line === '{}') ws.send('{}');
           else if (line.startsWith('{"push"')) onPush(Buffer.from(line, 'latin1'), at);
