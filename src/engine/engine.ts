@@ -56,7 +56,12 @@ export function fillableTakerSpace(o: OrderSpace): bigint {
 }
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
-const DEFAULT_RECENT_FILL_WINDOW = 100_000;
+/**
+ * A fill is checked against the read side right before the engine applies it (TradingService.submit), so the window
+ * only has to hold fills applied but not yet in the read side: the batches waiting for their commit. 10k is far
+ * above that; 100k cost about 27 MB of heap that grew with the first 100k fills.
+ */
+const DEFAULT_RECENT_FILL_WINDOW = 10_000;
 const DEFAULT_RECENT_CLOSED_ORDER_WINDOW = 20_000;
 /** Sorted by time then key: a valid heap, and one order for the same set of entries. */
 const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: number; key: string }) => boolean) =>
