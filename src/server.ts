@@ -155,8 +155,13 @@ async function startOnStorage(
     throw err;
   }
   // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
-  if (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING) collectGarbage();
-  log.info({ ...rebuilt, rebuildMs: Math.round(performance.now() - rebuildStarted) }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
+  const rebuildMs = Math.round(performance.now() - rebuildStarted);
+  let collectMs: number | undefined;
+  if (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING) {
+    collectGarbage();
+    collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
+  }
+  log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
   const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue());
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
