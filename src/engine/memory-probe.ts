@@ -41,6 +41,14 @@ function orderJson(i: number): string {
   });
 }
 
+/** The heap in use after full collections. */
+export function heapUsedAfterCollection(): number {
+  const gc = collect();
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
 /** An engine holding `count` open orders over 10 markets and 20 makers, posted in commands of 100. */
 export function engineWithOpenOrders(count: number): Engine {
   const engine = new Engine(defaultEngineParams(TOKEN));
@@ -70,7 +78,7 @@ function restoreFrom(stored: Buffer): Engine {
   return Engine.restore(defaultEngineParams(TOKEN), decodeJson<EngineSnapshot>(stored.toString()));
 }
 
-/** Live heap bytes per open order: engines built by `make`, measured after full collections. */
+/** Live heap bytes per open order, measured after full collections. */
 export function heapPerOrder(count: number, how: 'posted' | 'restored'): number {
   const gc = collect();
   // The snapshot waits outside the heap, as the store's bytes would; its decoded text is garbage once restored.
