@@ -2,19 +2,21 @@
 // the server's CPU per operation and the cores it kept busy. The baseline is the same run against a server that
 // verifies signatures on its writer thread (ODDEX_VERIFY_THREADS=0, the design before the worker pool).
 // Targets (issue 15): 15,000 signed orders/s and 5,000 fills/s on a 2-core machine, both cores busy.
-// Usage: npx tsx bench/throughput.ts [orders = 20000] [fills = 4000] [cancels = 4000] [clients = 4]
+// Batches of orders are sent by `clients` closed-loop clients; fills and cancels (one per request) by
+// `requestClients`, so that enough of them are in flight for a group commit to gather many.
+// Usage: npx tsx bench/throughput.ts [orders = 20000] [fills = 4000] [cancels = 4000] [clients = 4] [requestClients = 32]
 import { ratio } from './lib.js';
 import { measureCpu } from './lib.js';
 import { E18, USDC, newAccount, signedCancelV2, signedFill, signedOrder, startBenchExchange, type BenchExchange } from './exchange.js';
 
-const [orderCount = 20_000, fillCount = 4000, cancelCount = 4000, clients = 4] = process.argv.slice(2).map(Number);
+const [orderCount = 20_000, fillCount = 4000, cancelCount = 4000, clients = 4, requestClients = 32] = process.argv.slice(2).map(Number);
 const BATCH = 500;
 const MAKER_ODDS = 40n * E18; // the taker's side of these orders is at 60%
 const ORDER_SIZE = 10n * USDC;
 const FILL_STAKE = 3n * USDC; // consumes 2 USDC of a maker order: five fills per order
 
 /** Runs `count` requests through `clients` closed-loop clients; returns how many the server accepted. */
-async function drive(count: number, send: (i: number) => Promise<number>): Promise<number> {
+async function drive(count: number, clients: number, send: (i: number) => Promise<number>): Promise<number> {
   let next = 0;
   let accepted = 0;
   await Promise.all(
@@ -69,7 +71,7 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
       accepted: m.result,
     });
     const orders = await measureCpu(ex.pid, orderCount, () =>
-      drive(batches, async (b) => {
+      drive(batches, clients, async (b) => {
         const r = await ex.post('/orders/new', { orders: bodies[b]!.map((o) => o.body) });
         if (r.status !== 200) console.log('batch refused:', JSON.stringify(r.body).slice(0, 200));
         const refused = Object.values((r.body.data?.statuses ?? {}) as Record<string, string>).filter((s) => s !== 'OK');
@@ -78,10 +80,10 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
       }),
     );
     const filled = await measureCpu(ex.pid, fillCount, () =>
-      drive(fillCount, async (i) => ((await ex.post('/orders/fill/v2', fills[i])).status === 200 ? 1 : 0)),
+      drive(fillCount, requestClients, async (i) => ((await ex.post('/orders/fill/v2', fills[i])).status === 200 ? 1 : 0)),
     );
     const cancelled = await measureCpu(ex.pid, cancels.length, () =>
-      drive(cancels.length, async (i) => {
+      drive(cancels.length, requestClients, async (i) => {
         const r = await ex.post('/orders/cancel/v2', cancels[i]);
         return r.status === 200 ? Number((r.body.data as { cancelledCount?: number } | undefined)?.cancelledCount ?? 0) : 0;
       }),
@@ -100,7 +102,10 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
   }
 }
 
-console.log(`${orderCount} signed orders in batches of ${BATCH}, ${fillCount} fills, ${cancelCount} cancels; ${clients} concurrent clients`);
+console.log(
+  `${orderCount} signed orders in batches of ${BATCH} from ${clients} concurrent clients; ${fillCount} fills and ${cancelCount} cancels ` +
+    `from ${requestClients} concurrent clients`,
+);
 const baseline = await run('baseline: signatures verified on the writer thread (ODDEX_VERIFY_THREADS=0)', { ODDEX_VERIFY_THREADS: '0' });
 const pooled = await run('worker pool (default size)', {});
 console.log('\nratio worker pool / baseline (throughput; server CPU per op):');

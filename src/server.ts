@@ -131,7 +131,7 @@ async function startOnStorage(
   const catalogue = new Catalogue(db, bus, config.chainVersion);
   const trading = new TradingService({
     config,
-    store: new SqliteTradingStore(db),
+    store: new SqliteTradingStore(storage.tradingDb, storage.tradingSync),
     bus,
     log,
     now,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, waitFor } from './helpers/bets.js';
 
 type Entry = { fillHash: string; bettor: string; marketHasRefunds: boolean };
 
@@ -35,6 +35,8 @@ describe('consolidated feed', () => {
       const before = publications.length;
       // Alternate sides: from the second fill on, both parties hold offsetting positions and get refunds.
       const fillHash = await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: i % 2 === 0, stakeWei: 2n * USDC, desiredOdds: 50n * E18 });
+      // REST may show the confirmation a WAL sync before it is durable and published: wait for its publication.
+      await waitFor(async () => publications.slice(before).flat(), (p) => p.some((e) => e.fillHash === fillHash));
       const published = publications.slice(before).flat();
       expect(published.every((e) => e.fillHash === fillHash || i === 1)).toBe(true);
       perFill.push(published);

@@ -68,15 +68,15 @@ export class ConsolidatedEntries {
   }
 
   /**
-   * Rewrites the entries of every fill these changes touched (after the trade rows themselves were written), and of
-   * `settledFills`: fills whose trades settled as part of a position (positionSettled names no trade).
+   * Rewrites the entries of every fill whose trades changed status or settled (after the trade rows themselves were
+   * written), and of `settledFills`: fills whose trades settled as part of a position (positionSettled names no
+   * trade). A trade is recorded PENDING, and entries of pending fills are not listed: recording alone writes none.
    */
   apply(changes: readonly Change[], settledFills?: ReadonlySet<string>): void {
     let fills: Set<string> | undefined = settledFills && new Set(settledFills);
     for (const c of changes) {
-      let fillHash: string | undefined;
-      if (c.type === 'tradeRecorded') fillHash = c.trade.fillHash;
-      else if (c.type === 'tradeStatusChanged' || c.type === 'tradeSettled') fillHash = this.fillOfTrade.get(Number(c.tradeId)) as string | undefined;
+      if (c.type !== 'tradeStatusChanged' && c.type !== 'tradeSettled') continue;
+      const fillHash = this.fillOfTrade.get(Number(c.tradeId)) as string | undefined;
       if (fillHash !== undefined) (fills ??= new Set()).add(fillHash);
     }
     for (const fillHash of fills ?? []) this.rewriteFill(fillHash);

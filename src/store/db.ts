@@ -22,12 +22,27 @@ export function openDatabase(
   mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
   const path = join(dataDir, DB_FILE);
   createPrivateFile(path);
+  const db = connect(path, 'FULL', opts.busyTimeoutMs);
+  migrate(db, migrations);
+  return db;
+}
+
+/**
+ * A second connection to an opened (and migrated) exchange database for the trading store's group commits.
+ * synchronous=NORMAL: a commit is written to the WAL (it survives a process kill) but not synced; the trading runner
+ * syncs the WAL off the event loop (wal-sync.ts) and answers callers only once that sync is done, so an acknowledged
+ * command still survives power loss while the writer thread goes on with the next commands.
+ */
+export function openTradingConnection(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
+  return connect(join(dataDir, DB_FILE), 'NORMAL', opts.busyTimeoutMs);
+}
+
+function connect(path: string, synchronous: 'FULL' | 'NORMAL', busyTimeoutMs = 5000): Db {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('foreign_keys = ON');
-  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-  migrate(db, migrations);
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return db;
 }
 

@@ -5,13 +5,18 @@ import { copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { checksumAddress } from '../protocol/address.js';
-import { DB_FILE, getSetting, openDatabase, putSetting, type Db } from './db.js';
+import { DB_FILE, getSetting, openDatabase, openTradingConnection, putSetting, type Db } from './db.js';
+import { walSyncOf, type WalSync } from './wal-sync.js';
+import { Checkpointer } from './checkpointer.js';
 import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
 import { MIGRATIONS } from './migrations.js';
 import { inspectWal, type WalReport } from './wal-check.js';
 
 export interface Storage {
   db: Db;
+  /** The trading store's own connection: its commits are made durable by `tradingSync`, off the event loop. */
+  tradingDb: Db;
+  tradingSync: WalSync;
   /** What the WAL check found before recovery ran. */
   wal: WalReport;
   /** Closes the database, then gives the data dir up. */
@@ -46,14 +51,32 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
   try {
     const wal = reportTornWal(dataDir, log, now);
     const db = openDatabase(dataDir, MIGRATIONS, { busyTimeoutMs });
-    return {
-      db,
-      wal,
-      close() {
-        db.close();
-        lock.release();
-      },
-    };
+    let tradingDb: Db | undefined;
+    try {
+      tradingDb = openTradingConnection(dataDir, { busyTimeoutMs });
+      const tradingSync = walSyncOf(tradingDb);
+      const trading = tradingDb;
+      const checkpointer = new Checkpointer(trading, {
+        onProblem: (err) => log.error({ err }, 'the WAL checkpoint thread failed; commits checkpoint the WAL themselves again'),
+      });
+      return {
+        db,
+        tradingDb: trading,
+        tradingSync,
+        wal,
+        close() {
+          checkpointer.stop();
+          tradingSync.close();
+          trading.close();
+          db.close();
+          lock.release();
+        },
+      };
+    } catch (err) {
+      tradingDb?.close();
+      db.close();
+      throw err;
+    }
   } catch (err) {
     lock.release();
     throw err;

@@ -1,5 +1,7 @@
 // The trading side's unit of work: journal rows and the read-model rows their change records produce are written
 // in one SQLite transaction (the group commit), so an acknowledged command and what it changed are on disk together.
+// Writing and making durable are two steps: `commit` writes (on the calling thread), `sync` makes every written
+// commit durable without holding that thread, so the runner can apply the next commands meanwhile.
 // Domain code sees only this interface; another database would implement it the same way.
 import type { Db } from './db.js';
 import type { Change } from '../engine/changes.js';
@@ -9,6 +11,7 @@ import { TradingReadModels } from './read-models.js';
 import { SnapshotStore } from './snapshots.js';
 import { CatalogueStatusProjection } from './catalogue-status.js';
 import type { EngineSnapshot } from '../engine/engine.js';
+import { COMMITS_ALREADY_DURABLE, type WalSync } from './wal-sync.js';
 
 export interface JournalEntry {
   cmd: Command;
@@ -18,8 +21,15 @@ export interface JournalEntry {
 export interface TradingStore {
   readonly readModels: TradingReadModels;
   readonly snapshots: SnapshotStore<EngineSnapshot>;
-  /** Appends the commands and projects their changes, all or nothing. Returns the last command's position. */
+  /**
+   * Appends the commands and projects their changes, all or nothing. Returns the last command's position. The rows
+   * survive a process kill at once; they are durable (power loss) once a later `sync` resolves.
+   */
   commit(entries: readonly JournalEntry[]): number;
+  /** Makes every commit written so far durable, off the calling thread. Rejects if the disk refused. */
+  sync(): Promise<void>;
+  /** The same, blocking. */
+  syncNow(): void;
   /** Journaled commands after `afterSeq` in order, with their positions. */
   replay(afterSeq?: number): Iterable<{ seq: number; cmd: Command }>;
   /** Projects changes of commands already journaled (read models behind the journal after an upgrade). */
@@ -33,7 +43,11 @@ export class SqliteTradingStore implements TradingStore {
   private readonly commitTx;
   private readonly catchUpTx;
 
-  constructor(db: Db) {
+  /** `durability` syncs what `db` commits: the default fits a synchronous=FULL (or in-memory) connection. */
+  constructor(
+    db: Db,
+    private readonly durability: WalSync = COMMITS_ALREADY_DURABLE,
+  ) {
     this.journal = new Journal(db);
     this.readModels = new TradingReadModels(db);
     this.snapshots = new SnapshotStore(db);
@@ -60,6 +74,14 @@ export class SqliteTradingStore implements TradingStore {
 
   commit(entries: readonly JournalEntry[]): number {
     return this.commitTx(entries);
+  }
+
+  sync(): Promise<void> {
+    return this.durability.sync();
+  }
+
+  syncNow(): void {
+    this.durability.syncNow();
   }
 
   replay(afterSeq = 0): Iterable<{ seq: number; cmd: Command }> {

@@ -248,7 +248,9 @@ export function changedConsolidated(
   const addTrade = (t: Trade) => {
     for (const g of indexOfFill(t.fillHash).groupsOfTrade(t)) add(g);
   };
-  for (const t of changedTrades) addTrade(t);
+  // A fill's trades share its status, and so do its entries: a pending trade's entries are not listed, and reading
+  // its fill's trades would be for nothing.
+  for (const t of changedTrades) if (t.status !== 'PENDING') addTrade(t);
   for (const { bettor, marketHash } of firstRefunds) for (const t of readModels.tradesOfBettorIn(bettor, marketHash)) addTrade(t);
   return [...entries.values()]
     .sort((a, b) => a.order - b.order)

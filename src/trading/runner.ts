@@ -1,10 +1,13 @@
-// Drives the pure engine: applies commands one at a time, commits them with their change records (journal and read
-// models in one transaction per event-loop turn) and resolves each caller only once its command is on disk.
-// Start-up restores the newest valid snapshot and replays the journal's tail; snapshots are taken between commits.
-// A failed commit never leaves memory ahead of disk: the batch is refused with STORAGE_FAILED, the engine is rebuilt
-// from what the disk holds, and the next command tries the disk again.
-// Reply first, fan out after: callers are answered right after the commit; the realtime rendering of its change
-// records waits for the next turn (or the next command, whichever comes first).
+// Drives the pure engine: applies commands one at a time and commits them with their change records (journal and
+// read models in one transaction per group) in a pipeline: while one group's commit is being synced to disk off the
+// event loop, the engine goes on applying the next commands, which form the next group. A caller is answered only
+// once its group is durable. Start-up restores the newest valid snapshot and replays the journal's tail; snapshots
+// are taken between commits.
+// A failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is rebuilt
+// from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what the disk
+// holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
+// Realtime shows committed changes only: a group's publications are gathered right after it is written (while the
+// engine and read models are exactly as it left them) and fanned out once it is durable, after its callers' replies.
 import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
@@ -14,13 +17,14 @@ import type { TradingStore } from '../store/trading-store.js';
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */
   createEngine: (snapshot?: EngineSnapshot) => Engine;
-  /** Called right after each group commit with the batch's change records, in order (hand-offs to the chain). */
+  /** Called once a group is durable, before its callers are answered (catalogue memory, hand-offs to the chain). */
   committed?: (changes: readonly Change[]) => void;
   /**
-   * Called with each group commit's change records once its callers are answered: on the next turn, or just before
-   * the next command is applied, so it always sees the engine exactly as committed.
+   * Called right after a group is written, while the engine and the read models are exactly as it left them:
+   * gathers what its realtime publications show and returns their fan-out, run once the group is durable and its
+   * callers are answered.
    */
-  afterCommit: (changes: readonly Change[]) => void;
+  prepareFanOut: (changes: readonly Change[]) => () => void;
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
   now: () => number;
@@ -44,17 +48,28 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+/** A written group on its way to disk. */
+interface Group {
+  batch: Pending[];
+  changes: Change[];
+  fanOut: () => void;
+}
+
 const REPLAY_CATCH_UP_BATCH = 2000;
 
 export class EngineRunner {
+  /** Applied, not yet written: the next group. */
   private queue: Pending[] = [];
   private flushScheduled = false;
-  /** Change records committed but not yet handed to afterCommit. */
-  private unpublished: Change[] | undefined;
-  /** Set when the engine could not be rebuilt from disk: nothing is accepted until a restart. */
+  /** Written, being synced: at most one group at a time, so the next one gathers everything applied meanwhile. */
+  private syncing: Group | undefined;
+  /** Fan-outs of durable groups, run in order on the next turn. */
+  private fanOuts: (() => void)[] = [];
+  private fanOutScheduled = false;
+  /** Set when the disk's state is unknown or the engine could not be rebuilt: nothing is accepted until a restart. */
   private broken = false;
   private current: Engine;
-  /** The journal position the engine's state covers. */
+  /** The journal position the written state covers. */
   private lastSeq = 0;
   private snapshotSeq = 0;
   private snapshotAt: number;
@@ -134,15 +149,15 @@ export class EngineRunner {
     this.snapshotAt = this.opts.now();
   }
 
+  /** Writes and syncs everything applied, answers its callers, and runs the pending fan-outs (shutdown). */
   stop(): void {
-    if (this.queue.length > 0) this.flush();
-    this.publishCommitted();
+    this.drainNow();
+    this.runFanOuts();
   }
 
   /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
     if (this.broken) return Promise.reject(new DomainError('STORAGE_FAILED'));
-    this.publishCommitted();
     let applied: Applied<ResultOf<C>>;
     try {
       applied = this.current.apply(cmd);
@@ -151,64 +166,149 @@ export class EngineRunner {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ cmd, applied, resolve: resolve as (r: CommandResult) => void, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.scheduleFlush();
     });
   }
 
-  /** Writes a snapshot of the engine as of the last commit; returns the position it covers. */
+  /** Writes a snapshot of the engine as of the last commit, durably; returns the position it covers. */
   snapshotNow(): number {
-    // Only between commits, when memory equals disk.
-    if (this.queue.length > 0) this.flush();
-    if (this.lastSeq === this.snapshotSeq) return this.snapshotSeq;
-    try {
-      this.store.snapshots.write(this.lastSeq, this.current.snapshot(), this.opts.now());
-      this.snapshotSeq = this.lastSeq;
-    } catch (err) {
-      this.opts.onSnapshotProblem?.(err, 'snapshot not written');
-    }
-    this.snapshotAt = this.opts.now();
+    this.drainNow();
+    this.scheduleFanOuts();
+    if (this.broken) return this.snapshotSeq;
+    this.writeSnapshot();
+    this.syncNowOrBreak(undefined);
     return this.snapshotSeq;
+  }
+
+  /** A group is written when none is being synced: one sync at a time, each covering all that was applied before. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.syncing) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    if (this.syncing) return;
+    const group = this.write();
+    if (!group) return;
+    this.syncing = group;
+    this.store.sync().then(
+      () => this.durable(group),
+      (err: unknown) => {
+        if (this.syncing === group) this.syncFailed(group, err);
+      },
+    );
+  }
+
+  /**
+   * Writes the queue as one transaction and gathers its publications; the caller makes it durable. A failed write
+   * rolls back: memory is ahead of disk, so the group is refused and the engine rebuilt from disk.
+   */
+  private write(): Group | undefined {
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return;
+    if (batch.length === 0) return undefined;
+    if (this.broken) {
+      for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
+      return undefined;
+    }
     try {
       this.lastSeq = this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
     } catch (err) {
-      // The transaction rolled back: memory is ahead of disk. Refuse the batch and rebuild from disk.
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
       this.recover(err);
-      return;
+      return undefined;
     }
     const changes: Change[] = [];
-    for (const p of batch) {
-      p.resolve(p.applied.result);
-      for (const c of p.applied.changes) changes.push(c);
-    }
-    this.opts.committed?.(changes);
-    // Reply first, fan out after: the callers' replies are written in the microtasks that follow this flush; the
-    // realtime rendering waits for the next turn, so however many subscribers a book has, it never delays them.
-    if (this.unpublished) this.unpublished.push(...changes);
-    else {
-      this.unpublished = changes;
-      setImmediate(() => this.publishCommitted());
-    }
+    for (const p of batch) for (const c of p.applied.changes) changes.push(c);
+    const group = { batch, changes, fanOut: this.opts.prepareFanOut(changes) };
+    // Snapshots are taken here, where the engine is exactly as written; the WAL keeps them behind the journal rows
+    // they cover, and the group's sync makes both durable.
     const due = this.lastSeq - this.snapshotSeq >= this.opts.snapshotEveryCommands || this.opts.now() - this.snapshotAt >= this.opts.snapshotEveryMs;
-    if (due) this.snapshotNow();
+    if (due) this.writeSnapshot();
+    return group;
   }
 
-  /** Hands the committed but unpublished change records to afterCommit, once. */
-  private publishCommitted(): void {
-    const changes = this.unpublished;
-    if (!changes) return;
-    this.unpublished = undefined;
-    this.opts.afterCommit(changes);
+  /** A group is on disk: hand it on, answer its callers, then write the next group and fan this one out. */
+  private durable(group: Group): void {
+    if (this.syncing !== group) return; // already completed by a blocking drain
+    this.syncing = undefined;
+    this.complete(group);
+    // Replies go out in the microtasks after this callback; the next group is written on this turn's check phase,
+    // and the fan-out runs after it, while that group's sync is under way.
+    if (this.queue.length > 0) this.scheduleFlush();
+    this.scheduleFanOuts();
+  }
+
+  private complete(group: Group): void {
+    this.opts.committed?.(group.changes);
+    for (const p of group.batch) p.resolve(p.applied.result);
+    this.fanOuts.push(group.fanOut);
+  }
+
+  /**
+   * The disk refused a sync: what it holds of this group is unknown, and the commands applied after it built on it.
+   * Refuse them all and stop trading; a restart rebuilds from whatever the disk holds.
+   */
+  private syncFailed(group: Group | undefined, err: unknown): void {
+    this.syncing = undefined;
+    this.broken = true;
+    const refused = [...(group?.batch ?? []), ...this.queue];
+    this.queue = [];
+    for (const p of refused) p.reject(new DomainError('STORAGE_FAILED'));
+    this.opts.onStorageFailure(err, false);
+  }
+
+  /** Blocking: completes the group being synced, then writes and syncs what the queue holds. */
+  private drainNow(): void {
+    const inFlight = this.syncing;
+    if (inFlight) {
+      if (!this.syncNowOrBreak(inFlight)) return;
+      this.syncing = undefined;
+      this.complete(inFlight);
+    }
+    const group = this.write();
+    if (!group) return;
+    this.syncing = group;
+    if (!this.syncNowOrBreak(group)) return;
+    this.syncing = undefined;
+    this.complete(group);
+  }
+
+  private syncNowOrBreak(group: Group | undefined): boolean {
+    try {
+      this.store.syncNow();
+      return true;
+    } catch (err) {
+      this.syncFailed(group, err);
+      return false;
+    }
+  }
+
+  private writeSnapshot(): void {
+    if (this.lastSeq !== this.snapshotSeq) {
+      try {
+        this.store.snapshots.write(this.lastSeq, this.current.snapshot(), this.opts.now());
+        this.snapshotSeq = this.lastSeq;
+      } catch (err) {
+        this.opts.onSnapshotProblem?.(err, 'snapshot not written');
+      }
+    }
+    this.snapshotAt = this.opts.now();
+  }
+
+  private scheduleFanOuts(): void {
+    if (this.fanOutScheduled || this.fanOuts.length === 0) return;
+    this.fanOutScheduled = true;
+    setImmediate(() => this.runFanOuts());
+  }
+
+  private runFanOuts(): void {
+    this.fanOutScheduled = false;
+    const fanOuts = this.fanOuts;
+    this.fanOuts = [];
+    for (const f of fanOuts) f();
   }
 
   private recover(err: unknown): void {

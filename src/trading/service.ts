@@ -13,7 +13,7 @@ import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, 
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
-import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
+import { orderToChannel, tradeToRest, withLookupsRemembered, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
 
@@ -91,7 +91,7 @@ export class TradingService {
         deps.catalogue.applyCommitted(changes);
         this.handToChain(changes);
       },
-      afterCommit: (changes) => this.afterCommit(changes),
+      prepareFanOut: (changes) => this.prepareFanOut(changes),
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
@@ -317,7 +317,11 @@ export class TradingService {
     this.chain.refundsPaid(refunds);
   }
 
-  private afterCommit(changes: readonly Change[]): void {
+  /**
+   * Right after a group is written (the engine and the read models exactly as it left them): renders what its
+   * publications show. Returns the fan-out, which the runner calls once the group is durable.
+   */
+  private prepareFanOut(changes: readonly Change[]): () => void {
     // Orders render from the state their change records carry: a closed order may have left the engine since.
     const orderStates = new Map<string, OrderState>();
     const orderHashes = new Set<string>();
@@ -356,17 +360,18 @@ export class TradingService {
       }
     }
     for (const m of settledMarkets.values()) for (const id of this.readModels.tradesSettledIn(m.marketHash, m.settleDate)) tradeIds.add(id);
-    this.publish(orderHashes, orderStates, tradeIds, refunds);
+    return this.renderPublications(orderHashes, orderStates, tradeIds, refunds);
   }
 
-  private publish(
+  private renderPublications(
     orderHashes: ReadonlySet<string>,
     orderStates: ReadonlyMap<string, OrderState>,
     tradeIds: ReadonlySet<string>,
     refunds: readonly RefundPaid[],
-  ): void {
+  ): () => void {
     const bus = this.deps.bus;
     const at = this.deps.now();
+    const emits: (() => void)[] = [];
     const byMarket = new Map<string, OrderView[]>();
     for (const hash of orderHashes) {
       // The signed facts never change; the state is the one committed with this batch.
@@ -378,17 +383,23 @@ export class TradingService {
       else byMarket.set(o.marketHash, [o]);
     }
     for (const [marketHash, orders] of byMarket) {
-      bus.emit('orders', { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) });
+      const update = { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) };
+      emits.push(() => bus.emit('orders', update));
     }
     const moved = [...byMarket.keys()].flatMap((m) => this.refreshBestOdds(m, at));
-    if (moved.length > 0) bus.emit('bestOdds', moved);
+    if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
     if (tradeIds.size > 0) {
       const trades = [...tradeIds].flatMap((id) => this.readModels.trade(id) ?? []);
-      bus.emit('trades', trades.map((t) => tradeToRest(t, this.render)));
+      const rc = withLookupsRemembered(this.render);
+      const rendered = trades.map((t) => tradeToRest(t, rc));
+      emits.push(() => bus.emit('trades', rendered));
       const consolidated = changedConsolidated(this.readModels, this.consolidated, trades, this.firstRefunds(refunds));
-      if (consolidated.length > 0) bus.emit('consolidatedTrades', consolidated);
+      if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
     }
-    for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) bus.emit('refunds', update);
+    for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) emits.push(() => bus.emit('refunds', update));
+    return () => {
+      for (const emit of emits) emit();
+    };
   }
 
   /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */

@@ -1,0 +1,153 @@
+// The runner's pipelined group commit against a real engine and store, with the WAL sync under the test's control:
+// callers wait for durability, the engine goes on meanwhile, publications carry only durable groups, and a failed
+// sync refuses its group and everything applied after it.
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { Engine } from '../engine/engine.js';
+import { defaultEngineParams, USDC } from '../engine/test-params.js';
+import { DomainError } from '../engine/errors.js';
+import type { Change } from '../engine/changes.js';
+import type { Command } from '../engine/types.js';
+import { migrate } from '../store/db.js';
+import { MIGRATIONS } from '../store/migrations.js';
+import { SqliteTradingStore } from '../store/trading-store.js';
+import type { WalSync } from '../store/wal-sync.js';
+import { EngineRunner } from './runner.js';
+
+const TOKEN = '0x00000000000000000000000000000000000000B1';
+const A = '0x00000000000000000000000000000000000000A1';
+const B = '0x00000000000000000000000000000000000000A2';
+const faucet = (address: string, usdc: bigint): Command => ({ kind: 'faucet', at: 1000, address, amount: usdc * USDC });
+const turn = () => new Promise((r) => setImmediate(r));
+
+/** A WAL sync that completes only when the test says so; blocking syncs succeed unless `failNow` is set. */
+class HeldSync implements WalSync {
+  readonly waiting: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  blockingSyncs = 0;
+  failNow: Error | undefined;
+  sync(): Promise<void> {
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+  syncNow(): void {
+    if (this.failNow) throw this.failNow;
+    this.blockingSyncs++;
+  }
+  close(): void {}
+}
+
+function setUp() {
+  const db = new Database(':memory:');
+  migrate(db, MIGRATIONS);
+  const wal = new HeldSync();
+  const store = new SqliteTradingStore(db, wal);
+  const log: string[] = [];
+  const failures: { err: unknown; rebuilt: boolean }[] = [];
+  const balance = (address: string) => runner.engine.balances(address).balance / USDC;
+  const describeChanges = (changes: readonly Change[]) => changes.length;
+  const runner: EngineRunner = new EngineRunner(store, {
+    createEngine: (snapshot) => (snapshot ? Engine.restore(defaultEngineParams(TOKEN), snapshot) : new Engine(defaultEngineParams(TOKEN))),
+    committed: (changes) => log.push(`durable ${describeChanges(changes)}`),
+    prepareFanOut: (changes) => {
+      // What a publication may show: the engine exactly as this group left it.
+      const seen = `A=${balance(A)} B=${balance(B)}`;
+      log.push(`written ${describeChanges(changes)} (${seen})`);
+      return () => log.push(`fan-out (${seen})`);
+    },
+    onStorageFailure: (err, rebuilt) => failures.push({ err, rebuilt }),
+    now: () => 1000,
+    snapshotEveryCommands: 1_000_000,
+    snapshotEveryMs: 1_000_000_000,
+  });
+  runner.replay();
+  const journaled = () => [...store.replay()].length;
+  const track = (p: Promise<unknown>, name: string) =>
+    p.then(
+      () => log.push(`answered ${name}`),
+      (err: unknown) => log.push(`refused ${name} ${err instanceof DomainError ? err.errorCode : String(err)}`),
+    );
+  return { runner, wal, log, failures, balance, journaled, track };
+}
+
+describe('pipelined group commit', () => {
+  it('answers a group only once it is durable, and writes everything applied during its sync as the next group', async () => {
+    const { runner, wal, log, balance, journaled, track } = setUp();
+    void track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    expect(journaled()).toBe(1);
+    expect(wal.waiting).toHaveLength(1);
+
+    // While the first group syncs, the engine applies the next commands at once; none is written yet.
+    void track(runner.submit(faucet(A, 5n)), 'a2');
+    void track(runner.submit(faucet(B, 7n)), 'b1');
+    expect([balance(A), balance(B)]).toEqual([15n, 7n]);
+    await turn();
+    await turn();
+    expect(journaled()).toBe(1);
+    expect(log).toEqual(['written 1 (A=10 B=0)']);
+
+    wal.waiting[0]!.resolve();
+    await turn();
+    await turn();
+    // The second group holds both commands in one transaction and its own sync; its callers still wait.
+    expect(journaled()).toBe(3);
+    expect(wal.waiting).toHaveLength(2);
+    expect(log).toEqual(['written 1 (A=10 B=0)', 'durable 1', 'answered a1', 'written 2 (A=15 B=7)', 'fan-out (A=10 B=0)']);
+
+    wal.waiting[1]!.resolve();
+    await turn();
+    await turn();
+    expect(log.slice(5)).toEqual(['durable 2', 'answered a2', 'answered b1', 'fan-out (A=15 B=7)']);
+  });
+
+  it('refuses the group whose sync failed, every command applied after it, and trading until a restart', async () => {
+    const { runner, wal, log, failures, track } = setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    const second = track(runner.submit(faucet(B, 7n)), 'b1');
+    const diskError = new Error('EIO: i/o error, fdatasync');
+    wal.waiting[0]!.reject(diskError);
+    await Promise.all([first, second]);
+    const third = track(runner.submit(faucet(B, 1n)), 'b2');
+    await third;
+    await turn();
+    expect(log).toEqual(['written 1 (A=10 B=0)', 'refused a1 STORAGE_FAILED', 'refused b1 STORAGE_FAILED', 'refused b2 STORAGE_FAILED']);
+    expect(failures).toEqual([{ err: diskError, rebuilt: false }]);
+    // Nothing of a refused group was published.
+    expect(log.some((l) => l.startsWith('fan-out'))).toBe(false);
+  });
+
+  it('stop completes the group being synced and the queue with blocking syncs, then fans them out', async () => {
+    const { runner, wal, log, journaled, track } = setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    const second = track(runner.submit(faucet(B, 7n)), 'b1');
+    runner.stop();
+    await Promise.all([first, second]);
+    expect(journaled()).toBe(2);
+    expect(wal.blockingSyncs).toBe(2);
+    expect(log).toEqual([
+      'written 1 (A=10 B=0)',
+      'durable 1',
+      'written 1 (A=10 B=7)',
+      'durable 1',
+      'fan-out (A=10 B=0)',
+      'fan-out (A=10 B=7)',
+      'answered a1',
+      'answered b1',
+    ]);
+    // The pipelined sync that was under way completes later and changes nothing.
+    wal.waiting[0]!.resolve();
+    await turn();
+    expect(log).toHaveLength(8);
+  });
+
+  it('takes a snapshot on request only of durable state: it drains the pipeline, then syncs the snapshot', async () => {
+    const { runner, wal, track } = setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    void track(runner.submit(faucet(B, 7n)), 'b1');
+    expect(runner.snapshotNow()).toBe(2);
+    await first;
+    expect(wal.blockingSyncs).toBe(3);
+  });
+});
