@@ -2,8 +2,12 @@
 // one run, on the same shapes of work: adds, cancels, matches, and a mixed loop. Prints ops/s and p99 per operation,
 // and the engine's figures as ratios to the package's (the baseline). Targets (issue 15): the engine at 200,000
 // mixed ops/s or more, and at least half the package's rate for adds and cancels.
-// The engine's mixed loop is post, fill, confirm, cancel; the package has no confirmation, so its loop is
-// limit, market, cancel. Run with --expose-gc for steadier figures:
+// Shapes, in this order on fresh books: adds (ORDERS orders on one side, spread over 10 books of 40 price levels),
+// matches (ORDERS / 4 takers of 10 USDC against the best order: partial, one order matched, left pending in the
+// engine), cancels (every added order, oldest first), then the mixed loop. Each mixed iteration posts one order,
+// fills part of it, confirms the fill and cancels the order, so its book holds that one order: the loop measures
+// the cost per command, not book depth. The package has no confirmation, so its iteration is limit, market, cancel
+// (3 operations against the engine's 4; each side's rate counts its own). Run with --expose-gc for steadier figures:
 //   node --expose-gc --import tsx bench/engine.ts [orders = 10000] [mixed iterations = 5000]
 import { OrderBook, Side } from 'nodejs-order-book';
 import { Engine } from '../src/engine/engine.js';
@@ -74,7 +78,8 @@ function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
     isMakerBettingOutcomeOne: true,
     signature: '0x',
   });
-  const post = (o: NewOrder) => apply({ kind: 'postOrders', at: ++clock, orders: [o], markets: [markets.find((m) => m.marketHash === o.marketHash)!] });
+  // newOrder(i) is in market i % MARKETS: the command carries that market (no search, as a route that looked it up).
+  const post = (o: NewOrder, i: number) => apply({ kind: 'postOrders', at: ++clock, orders: [o], markets: [markets[i % MARKETS]!] });
   const fill = (m: number, stake: bigint) => {
     const fillHash = '0xf' + (++serial).toString(16).padStart(63, '0');
     apply({
@@ -98,7 +103,7 @@ function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
   const posted: string[] = [];
   const adds = timed(ORDERS, (i) => {
     const o = newOrder(i);
-    post(o);
+    post(o, i);
     posted.push(o.orderHash);
   });
   // Each fill takes 10 USDC of stake from the best order of a book: partial, one order matched.
@@ -106,7 +111,7 @@ function engineRun(ORDERS: number, MIXED: number): Record<string, Phase> {
   const cancels = timed(ORDERS, (i) => cancel(posted[i]!));
   const mixed = timedLoop(MIXED, 4, (i) => {
     const o = newOrder(i);
-    post(o);
+    post(o, i);
     const fillHash = fill(i % MARKETS, 10n * USDC);
     apply({ kind: 'confirmFill', at: ++clock, fillHash });
     cancel(o.orderHash);

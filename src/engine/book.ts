@@ -70,6 +70,16 @@ export class BookSide {
     if (orders.length === 0) this.levels.splice(i, 1);
   }
 
+  /** Number of price levels (none is empty): with ordersAt, a walk of the book without an iterator object. */
+  get levelCount(): number {
+    return this.levels.length;
+  }
+
+  /** The orders of level `i` (0: the lowest odds), oldest first. Read only; invalid once the book changes. */
+  ordersAt(i: number): readonly Order[] {
+    return this.levels[i]!.orders;
+  }
+
   /** Best first. The caller must not mutate the book while iterating. */
   *[Symbol.iterator](): Generator<Order> {
     for (const level of this.levels) yield* level.orders;

@@ -1,5 +1,7 @@
-// Change records: what one command did, in the order it happened. Plain immutable values (frozen), so the
-// read side, the realtime feed and tests consume them without ever touching engine state.
+// Change records: what one command did, in the order it happened. Plain values that nobody changes (readonly by
+// type; not frozen at run time, which cost a runtime call per record on the engine's hot path), sharing nothing
+// the engine changes later, so the read side, the realtime feed and tests consume them without ever touching
+// engine state.
 import type { MarketLifeStatus, Outcome, OrderStatus, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */

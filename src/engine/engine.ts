@@ -13,10 +13,12 @@ import { MarketBook } from './book.js';
 import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
+import { OrderedKeySet } from './ordered-key-set.js';
+import { SmallSet } from './small-set.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
 import { NO_PENDING_FILLS, packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
-import type { Change, OrderFacts, OrderState, TradeFacts } from './changes.js';
+import type { Change, ChangeOf, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
   AccountRestriction,
   BalanceView,
@@ -35,11 +37,12 @@ import type {
   MarketResult,
   NewOrder,
   Order,
+  OrderStatus,
   OrderStatusCode,
   OrderView,
   Outcome,
   ResultOf,
-  Trade,
+  PendingTrade,
 } from './types.js';
 
 const isOpen = (o: Order) => o.status === 'ACTIVE' || o.status === 'INACTIVE';
@@ -67,6 +70,8 @@ const DEFAULT_RECENT_CLOSED_ORDER_WINDOW = 20_000;
 const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: number; key: string }) => boolean) =>
   entries.filter(isLive).sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
+/** A taker could match it now: active, unexpired and with more than dust left. */
+const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n;
 
 /** What one applied command produced. */
 export interface Applied<R extends CommandResult = CommandResult> {
@@ -152,61 +157,33 @@ const copyFill = (f: FillRecord): FillRecord => ({
   ...(f.attempts ? { attempts: [...f.attempts] } : {}),
 });
 
-function tradeOf(f: TradeFacts): Trade {
-  const trade: Trade = {
-    id: f.id,
-    fillHash: f.fillHash,
-    orderHash: f.orderHash,
-    marketHash: f.marketHash,
-    exchangeEventId: f.exchangeEventId,
-    baseToken: f.baseToken,
-    bettor: f.bettor,
-    counterparty: f.counterparty,
-    maker: f.maker,
-    bettingOutcomeOne: f.bettingOutcomeOne,
-    stake: f.stake,
-    counterStake: f.counterStake,
-    odds: f.odds,
-    status: 'PENDING',
-    betTime: f.betTime,
-    updatedAt: f.betTime,
-    affiliate: f.affiliate,
-    settled: false,
-  };
-  if (f.quarterLineParentMarketHash !== undefined) trade.quarterLineParentMarketHash = f.quarterLineParentMarketHash;
-  return trade;
-}
+const factsOf = (o: Order): OrderFacts => ({
+  orderHash: o.orderHash,
+  marketHash: o.marketHash,
+  exchangeEventId: o.exchangeEventId,
+  maker: o.maker,
+  baseToken: o.baseToken,
+  executor: o.executor,
+  totalBetSize: o.totalBetSize,
+  percentageOdds: o.percentageOdds,
+  expiry: o.expiry,
+  apiExpiry: o.apiExpiry,
+  salt: o.salt,
+  isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
+  signature: o.signature,
+  seq: o.seq,
+  createdAt: o.createdAt,
+});
 
-const factsOf = (o: Order): OrderFacts =>
-  Object.freeze({
-    orderHash: o.orderHash,
-    marketHash: o.marketHash,
-    exchangeEventId: o.exchangeEventId,
-    maker: o.maker,
-    baseToken: o.baseToken,
-    executor: o.executor,
-    totalBetSize: o.totalBetSize,
-    percentageOdds: o.percentageOdds,
-    expiry: o.expiry,
-    apiExpiry: o.apiExpiry,
-    salt: o.salt,
-    isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
-    signature: o.signature,
-    seq: o.seq,
-    createdAt: o.createdAt,
-  });
-
-const stateOf = (o: Order): OrderState =>
-  Object.freeze({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
+const stateOf = (o: Order): OrderState => ({ fillAmount: o.fillAmount, pendingFillAmount: o.pendingFillAmount, status: o.status, updatedAt: o.updatedAt });
 
 export class Engine {
   /** Balances, allowances and escrow: the settlement chain's side (see wallets.ts). */
   private readonly wallets: Wallets;
   private readonly orders = new Map<string, Order>();
   private readonly books = new Map<string, MarketBook>();
-  /** Open orders per maker in posting order, and per maker and event: what cancel-all and cancel-event touch. */
-  private readonly openByMaker = new Map<string, Map<string, Order>>();
-  private readonly openByMakerEvent = new Map<string, Map<string, Order>>();
+  /** Open orders per maker, in posting order and per event: what cancel-all and cancel-event touch. */
+  private readonly openByMaker = new Map<string, MakerOpenOrders>();
   /** Fills waiting for the chain. Executed fills leave memory. */
   private readonly pendingFillRecords = new Map<string, FillRecord>();
   /**
@@ -223,7 +200,7 @@ export class Engine {
    * such) and at most the most recent window of them: a repost is refused here for what the read side may not hold
    * yet; older ones are checked against the read side before an order reaches the engine (TradingService.submit).
    */
-  private readonly closedOrders = new Set<string>();
+  private readonly closedOrders = new OrderedKeySet();
   private closedOrderExpiries = new ExpiryQueue();
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
@@ -243,6 +220,8 @@ export class Engine {
   private readonly cancelSalts = new Map<string, number>();
   /** cancelSalts' keys, oldest first: signed timestamps only grow old in this order. */
   private readonly cancelSaltOrder = new Fifo<string>();
+  /** Their signed timestamps (ms), in the same order: the forgetting loop reads them without a lookup. */
+  private readonly cancelSaltTimes = new Fifo<number>();
   /**
    * Newest signed timestamp (ms) among forgotten cancel salts: nothing signed at or before it is accepted again,
    * so a forgotten salt stays refused even if the server clock later moves back.
@@ -254,13 +233,15 @@ export class Engine {
   /** The current command's change records (a fresh array per command: the caller keeps it). */
   private changes: Change[] = NO_CHANGES;
   /** Accounts whose balance, escrow or exposure the current command touched (one set, cleared per command). */
-  private readonly touched = new Set<string>();
+  private readonly touched = new SmallSet();
   /** Scratch maps of confirmFill, cleared per use. */
   private readonly owedScratch = new Map<string, bigint>();
   /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
-  private readonly partiesScratch: Trade[] = [];
+  private readonly partiesScratch: PendingTrade[] = [];
   private readonly partyIndexScratch = new Map<string, number>();
   private readonly seenScratch = new Set<string>();
+  /** The orders a fill matched, in the order of its matches (no second lookup by hash). */
+  private readonly matchedScratch: Order[] = [];
 
   constructor(private readonly params: EngineParams) {
     this.wallets = params.walletsOnChain ? new ChainWallets() : new LocalLedger();
@@ -280,7 +261,7 @@ export class Engine {
       pendingFills: [...this.pendingFillRecords.values()].map(copyFill),
       recentFills: [...this.recentFillSalts],
       fillCount: this.fillCount,
-      closedOrders: [...this.closedOrders],
+      closedOrders: [...this.closedOrders.values()],
       closedOrderExpiries: liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)),
       heartbeats: [...this.heartbeats.values()].map((h) => ({ ...h })),
       reported: [...this.reported],
@@ -359,6 +340,7 @@ export class Engine {
     for (const [k, v] of snap.cancelSalts) {
       e.cancelSalts.set(k, v);
       e.cancelSaltOrder.push(k);
+      e.cancelSaltTimes.push(v);
     }
     e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.chainBlock = snap.chainBlock;
@@ -372,7 +354,9 @@ export class Engine {
     this.changes = changes;
     try {
       const result = this.dispatch(cmd) as ResultOf<C>;
-      for (const address of this.touched) {
+      const touched = this.touched;
+      for (let i = 0; i < touched.size; i++) {
+        const address = touched.at(i);
         this.emit({
           type: 'balanceChanged',
           address,
@@ -390,7 +374,7 @@ export class Engine {
   }
 
   private emit(change: Change): void {
-    this.changes.push(Object.freeze(change));
+    this.changes.push(change);
   }
 
   private dispatch(cmd: Command): CommandResult {
@@ -417,18 +401,18 @@ export class Engine {
       case 'cancelOrders':
       case 'cancelEvent':
       case 'cancelAll': {
-        this.checkCancelReplay(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
+        const saltKey = this.checkCancelReplay(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
         const open =
           cmd.kind === 'cancelAll'
-            ? this.openByMaker.get(cmd.maker)
+            ? this.openByMaker.get(cmd.maker)?.all
             : cmd.kind === 'cancelEvent'
-              ? this.openByMakerEvent.get(makerEventKey(cmd.maker, cmd.exchangeEventId))
+              ? this.openByMaker.get(cmd.maker)?.byEvent.get(cmd.exchangeEventId)
               : undefined;
         const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
-        const saltKey = `${cmd.maker}:${cmd.salt}`;
         this.cancelSalts.set(saltKey, cmd.timestamp * 1000);
         this.cancelSaltOrder.push(saltKey);
+        this.cancelSaltTimes.push(cmd.timestamp * 1000);
         return { kind: 'cancel', cancel };
       }
       case 'heartbeat':
@@ -472,7 +456,7 @@ export class Engine {
 
   /** A maker's open (ACTIVE or INACTIVE) orders in posting order. */
   openOrdersOf(maker: string): OrderView[] {
-    return [...(this.openByMaker.get(maker)?.values() ?? [])].map(viewOf);
+    return [...(this.openByMaker.get(maker)?.all.values() ?? [])].map(viewOf);
   }
 
   /** A market's open orders: both sides of its book. */
@@ -609,13 +593,22 @@ export class Engine {
     else map.set(key, next);
   }
 
-  /** Every order mutation goes through here so exposure, the book, the open-order indexes and the records stay in step. */
-  private updateOrder(o: Order, at: number, change: () => void): void {
+  /** Closes an open order (or marks a closed one) with `status`. */
+  private setOrderStatus(o: Order, status: OrderStatus, at: number): void {
     const wasOpen = isOpen(o);
-    const before = orderExposure(o);
-    change();
+    const exposureBefore = orderExposure(o);
+    o.status = status;
+    this.orderUpdated(o, wasOpen, exposureBefore, at);
+  }
+
+  /**
+   * Every order mutation ends here (given whether the order was open and what it committed before), so exposure,
+   * the book, the open-order indexes and the records stay in step.
+   */
+  private orderUpdated(o: Order, wasOpen: boolean, exposureBefore: bigint, at: number): void {
     o.updatedAt = at;
-    this.addTo(this.exposure, o.maker, orderExposure(o) - before);
+    const exposureAfter = orderExposure(o);
+    if (exposureAfter !== exposureBefore) this.addTo(this.exposure, o.maker, exposureAfter - exposureBefore);
     if (wasOpen && !isOpen(o)) {
       this.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).remove(o);
       this.unindexOpen(o);
@@ -627,22 +620,12 @@ export class Engine {
 
   private indexOpen(o: Order): void {
     let byMaker = this.openByMaker.get(o.maker);
-    if (!byMaker) this.openByMaker.set(o.maker, (byMaker = new Map()));
-    byMaker.set(o.orderHash, o);
-    const key = makerEventKey(o.maker, o.exchangeEventId);
-    let byEvent = this.openByMakerEvent.get(key);
-    if (!byEvent) this.openByMakerEvent.set(key, (byEvent = new Map()));
-    byEvent.set(o.orderHash, o);
+    if (!byMaker) this.openByMaker.set(o.maker, (byMaker = new MakerOpenOrders()));
+    byMaker.add(o);
   }
 
   private unindexOpen(o: Order): void {
-    const byMaker = this.openByMaker.get(o.maker);
-    byMaker?.delete(o.orderHash);
-    if (byMaker?.size === 0) this.openByMaker.delete(o.maker);
-    const key = makerEventKey(o.maker, o.exchangeEventId);
-    const byEvent = this.openByMakerEvent.get(key);
-    byEvent?.delete(o.orderHash);
-    if (byEvent?.size === 0) this.openByMakerEvent.delete(key);
+    this.openByMaker.get(o.maker)?.remove(o);
   }
 
   private transfer(from: string, to: string, amount: bigint, at: number): CommandResult {
@@ -658,11 +641,11 @@ export class Engine {
   /** When a balance no longer covers the open orders, the newest orders leave the book until it does. */
   private enforceExposure(address: string, at: number): void {
     if (this.freeBalance(address) >= 0n) return;
-    const orders = [...(this.openByMaker.get(address)?.values() ?? [])];
+    const orders = [...(this.openByMaker.get(address)?.all.values() ?? [])];
     let removed = 0;
     for (let i = orders.length - 1; i >= 0 && this.freeBalance(address) < 0n; i--) {
       const o = orders[i]!;
-      this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+      this.setOrderStatus(o, 'CANCELLED', at);
       removed++;
     }
     if (removed > 0) this.recordShortfall(address, at);
@@ -697,8 +680,8 @@ export class Engine {
   bestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at = 0): bigint | undefined {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
     if (!side) return undefined;
-    for (const o of side) {
-      if (o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
+    for (let i = 0; i < side.levelCount; i++) {
+      for (const o of side.ordersAt(i)) if (isTakeable(o, at)) return o.percentageOdds;
     }
     return undefined;
   }
@@ -727,10 +710,7 @@ export class Engine {
   /** Keeps the window of closed orders (and their expiry entries) bounded. */
   private trimClosedOrders(): void {
     const window = this.params.recentClosedOrderWindow ?? DEFAULT_RECENT_CLOSED_ORDER_WINDOW;
-    for (const oldest of this.closedOrders) {
-      if (this.closedOrders.size <= window) break;
-      this.closedOrders.delete(oldest);
-    }
+    while (this.closedOrders.size > window) this.closedOrders.deleteOldest();
     if (this.closedOrderExpiries.size > 2 * this.closedOrders.size + 1024) {
       this.closedOrderExpiries = ExpiryQueue.from(liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)));
     }
@@ -752,19 +732,23 @@ export class Engine {
     this.expiries = ExpiryQueue.from(liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)));
   }
 
-  private postOrders(orders: NewOrder[], markets: MarketRef[], at: number) {
-    const restricted = orders.find((o) => this.isRestricted(o.maker, at));
-    if (restricted) {
-      const until = new Date(this.restrictions.get(restricted.maker)!.restrictedUntil!).toISOString();
-      throw new DomainError('ACCOUNT_RESTRICTED', `${restricted.maker} may not post orders until ${until} after repeated balance shortfalls`);
+  // Plain loops on this path: a closure per call costs an allocation (and a name definition under tsx).
+  private postOrders(orders: readonly NewOrder[], markets: readonly MarketRef[], at: number) {
+    for (const o of orders) {
+      if (!this.isRestricted(o.maker, at)) continue;
+      const until = new Date(this.restrictions.get(o.maker)!.restrictedUntil!).toISOString();
+      throw new DomainError('ACCOUNT_RESTRICTED', `${o.maker} may not post orders until ${until} after repeated balance shortfalls`);
     }
-    const expired = orders.find((o) => isExpired(o, at));
-    if (expired) throw new DomainError('ORDER_EXPIRED', `order ${expired.orderHash} is past its expiry`);
+    for (const o of orders) if (isExpired(o, at)) throw new DomainError('ORDER_EXPIRED', `order ${o.orderHash} is past its expiry`);
     this.forgetExpiredClosedOrders(at);
     // One market (the common case) needs no index.
     const marketByHash = markets.length > 1 ? new Map(markets.map((m) => [m.marketHash, m])) : undefined;
-    const marketOf = (hash: string) => (marketByHash ? marketByHash.get(hash) : markets[0]?.marketHash === hash ? markets[0] : undefined);
-    return orders.map((n) => ({ orderHash: n.orderHash, status: this.postOrder(n, marketOf(n.marketHash), at) }));
+    const statuses: { orderHash: string; status: OrderStatusCode }[] = [];
+    for (const n of orders) {
+      const market = marketByHash ? marketByHash.get(n.marketHash) : markets[0]?.marketHash === n.marketHash ? markets[0] : undefined;
+      statuses.push({ orderHash: n.orderHash, status: this.postOrder(n, market, at) });
+    }
+    return statuses;
   }
 
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
@@ -776,7 +760,7 @@ export class Engine {
     if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
     // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's other
     // open orders, the parameters), not kept as a fresh copy per parsed order.
-    const peer: Order | undefined = this.openByMaker.get(n.maker)?.values().next().value;
+    const peer: Order | undefined = this.openByMaker.get(n.maker)?.all.values().next().value;
     const order: Order = {
       orderHash: n.orderHash,
       marketHash: market.marketHash,
@@ -812,8 +796,11 @@ export class Engine {
   /** Highest maker odds with free space on a side: the side's most aggressive maker, used for the cross check. */
   private highestMakerOdds(marketHash: string, isMakerBettingOutcomeOne: boolean, at: number): bigint | undefined {
     const side = this.books.get(marketHash)?.side(isMakerBettingOutcomeOne);
-    for (const o of side?.worstFirst() ?? []) {
-      if (o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n) return o.percentageOdds;
+    if (!side) return undefined;
+    // Walked by index, worst level and newest order first: no iterator objects on the posting path.
+    for (let i = side.levelCount - 1; i >= 0; i--) {
+      const orders = side.ordersAt(i);
+      for (let j = orders.length - 1; j >= 0; j--) if (isTakeable(orders[j]!, at)) return orders[j]!.percentageOdds;
     }
     return undefined;
   }
@@ -828,28 +815,35 @@ export class Engine {
     if (!market.tradeable || this.reported.has(market.marketHash) || this.life.refuses(market)) {
       throw new DomainError('MARKET_NOT_TRADEABLE');
     }
-    const minTakerOdds = (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
+    // Without slippage the bound is the desired odds themselves (d * 100 / 100): no bigint arithmetic.
+    const minTakerOdds = cmd.oddsSlippage === 0 ? cmd.desiredOdds : (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
     // Reads only: a refused fill must not even create an empty book.
-    const side = this.books.get(market.marketHash)?.side(!cmd.isTakerBettingOutcomeOne) ?? [];
+    const side = this.books.get(market.marketHash)?.side(!cmd.isTakerBettingOutcomeOne);
     const matches: FillRecord['matches'] = [];
+    const matched = this.matchedScratch;
+    matched.length = 0;
     let remaining = cmd.stakeWei;
     let sawLiquidity = false;
-    for (const o of side) {
-      // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
-      if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
-      const takerSpace = fillableTakerSpace(o);
-      if (takerSpace === 0n) continue;
-      sawLiquidity = true;
-      // Sorted best first: once an order is worse than the slippage bound, so is every later one.
-      if (ODDS_SCALE - o.percentageOdds < minTakerOdds) break;
-      const takerStake = remaining < takerSpace ? remaining : takerSpace;
-      const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
-      // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
-      if (makerStake === 0n) break;
-      // Frozen: the record and the change record share it.
-      matches.push(Object.freeze({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds }));
-      remaining -= takerStake;
-      if (remaining === 0n) break;
+    // Walked by index (no iterator objects), best level first.
+    walk: for (let i = 0; side !== undefined && i < side.levelCount; i++) {
+      for (const o of side.ordersAt(i)) {
+        // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
+        if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
+        const takerSpace = fillableTakerSpace(o);
+        if (takerSpace === 0n) continue;
+        sawLiquidity = true;
+        // Sorted best first: once an order is worse than the slippage bound, so is every later one.
+        if (ODDS_SCALE - o.percentageOdds < minTakerOdds) break walk;
+        const takerStake = remaining < takerSpace ? remaining : takerSpace;
+        const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
+        // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
+        if (makerStake === 0n) break walk;
+        // The record and the change record share it (neither changes it).
+        matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
+        matched.push(o);
+        remaining -= takerStake;
+        if (remaining === 0n) break walk;
+      }
     }
     if (matches.length === 0) {
       throw new DomainError(sawLiquidity ? 'INVALID_ODDS_SLIPPAGE' : 'INSUFFICIENT_SPACE');
@@ -881,18 +875,21 @@ export class Engine {
       marketHash: market.marketHash,
       acceptedAt: at,
       totalTakerStake,
-      matches: Object.freeze(matches.slice()),
+      // Shared with the record, which never changes its matches once built.
+      matches,
     });
-    for (const m of matches) {
-      const o = this.orders.get(m.orderHash)!;
-      this.updateOrder(o, at, () => {
-        o.pendingFillAmount += m.makerStake;
-        if (o.pendingFills === NO_PENDING_FILLS) o.pendingFills = new Map();
-        o.pendingFills.set(cmd.fillHash, m.makerStake);
-        if (fillableTakerSpace(o) === 0n) o.status = 'INACTIVE';
-      });
+    for (let i = 0; i < matches.length; i++) {
+      const m = matches[i]!;
+      const o = matched[i]!;
+      const exposureBefore = orderExposure(o);
+      o.pendingFillAmount += m.makerStake;
+      if (o.pendingFills === NO_PENDING_FILLS) o.pendingFills = new Map();
+      o.pendingFills.set(cmd.fillHash, m.makerStake);
+      if (fillableTakerSpace(o) === 0n) o.status = 'INACTIVE';
+      this.orderUpdated(o, true, exposureBefore, at);
       this.recordTrades(record, o, m, market, at);
     }
+    matched.length = 0;
     this.pendingFillRecords.set(record.fillHash, record);
     this.rememberFill(record.fillHash, cmd.fillSalt);
     this.addTo(this.pendingTakerStake, taker, totalTakerStake);
@@ -901,7 +898,7 @@ export class Engine {
       fillHash: record.fillHash,
       isPartialFill: remaining > 0n,
       totalFilled: totalTakerStake,
-      averageOdds: weightedTakerOdds(matches.map((m) => ({ takerStake: m.takerStake, makerOdds: m.odds }))),
+      averageOdds: weightedTakerOdds(matches),
     };
   }
 
@@ -926,34 +923,48 @@ export class Engine {
     takerStake: bigint,
     at: number,
   ): void {
-    const side = (maker: boolean): TradeFacts => {
-      const facts: Mutable<TradeFacts> = {
-        id: String(++this.tradeCount),
-        fillHash: record.fillHash,
-        orderHash: o.orderHash,
-        marketHash,
-        exchangeEventId: market.exchangeEventId,
-        baseToken: o.baseToken,
-        bettor: maker ? o.maker : record.taker,
-        counterparty: maker ? record.taker : o.maker,
-        maker,
-        bettingOutcomeOne: maker ? o.isMakerBettingOutcomeOne : record.isTakerBettingOutcomeOne,
-        stake: maker ? makerStake : takerStake,
-        counterStake: maker ? takerStake : makerStake,
-        odds: maker ? o.percentageOdds : ODDS_SCALE - o.percentageOdds,
-        betTime: at,
-        affiliate: this.params.affiliate,
-      };
-      if (parentMarketHash !== undefined) facts.quarterLineParentMarketHash = parentMarketHash;
-      return Object.freeze(facts);
-    };
-    this.addTrade(record, side(true));
-    this.addTrade(record, side(false));
+    const takerOdds = ODDS_SCALE - o.percentageOdds;
+    this.addTrade(record, this.tradeFacts(record, o, market, marketHash, parentMarketHash, true, makerStake, takerStake, o.percentageOdds, at));
+    this.addTrade(record, this.tradeFacts(record, o, market, marketHash, parentMarketHash, false, takerStake, makerStake, takerOdds, at));
   }
 
-  /** The trade's facts go out as they are (frozen); the engine's trade adds the fields that change. */
+  /** One side of a matched pair: the maker's (`maker`) or the taker's, with that side's stake and odds. */
+  private tradeFacts(
+    record: FillRecord,
+    o: Order,
+    market: MarketRef,
+    marketHash: string,
+    parentMarketHash: string | undefined,
+    maker: boolean,
+    stake: bigint,
+    counterStake: bigint,
+    odds: bigint,
+    at: number,
+  ): TradeFacts {
+    const facts: Mutable<TradeFacts> = {
+      id: String(++this.tradeCount),
+      fillHash: record.fillHash,
+      orderHash: o.orderHash,
+      marketHash,
+      exchangeEventId: market.exchangeEventId,
+      baseToken: o.baseToken,
+      bettor: maker ? o.maker : record.taker,
+      counterparty: maker ? record.taker : o.maker,
+      maker,
+      bettingOutcomeOne: maker ? o.isMakerBettingOutcomeOne : record.isTakerBettingOutcomeOne,
+      stake,
+      counterStake,
+      odds,
+      betTime: at,
+      affiliate: this.params.affiliate,
+    };
+    if (parentMarketHash !== undefined) facts.quarterLineParentMarketHash = parentMarketHash;
+    return facts;
+  }
+
+  /** The trade's facts go out as they are, and the fill's record keeps the same object. */
   private addTrade(record: FillRecord, facts: TradeFacts): void {
-    record.trades.push(tradeOf(facts));
+    record.trades.push(facts);
     this.emit({ type: 'tradeRecorded', trade: facts });
   }
 
@@ -984,36 +995,32 @@ export class Engine {
     if (chain?.txHash !== undefined) record.txHash = chain.txHash;
     if (chain?.reason !== undefined) record.failureReason = chain.reason;
     this.pendingFillRecords.delete(fillHash);
-    this.emit({
-      type: 'fillExecuted',
-      fillHash,
-      status: record.status,
-      at,
-      ...(record.txHash !== undefined ? { txHash: record.txHash } : {}),
-      ...(record.failureReason !== undefined ? { failureReason: record.failureReason } : {}),
-    });
+    const executed: Mutable<ChangeOf<'fillExecuted'>> = { type: 'fillExecuted', fillHash, status: record.status, at };
+    if (record.txHash !== undefined) executed.txHash = record.txHash;
+    if (record.failureReason !== undefined) executed.failureReason = record.failureReason;
+    this.emit(executed);
 
     for (const m of record.matches) {
       const o = this.orders.get(m.orderHash)!;
-      this.updateOrder(o, at, () => {
-        o.pendingFillAmount -= m.makerStake;
-        o.pendingFills.delete(fillHash);
-        if (funded) o.fillAmount += m.makerStake;
-        if (!isOpen(o)) return;
+      const wasOpen = isOpen(o);
+      const exposureBefore = orderExposure(o);
+      o.pendingFillAmount -= m.makerStake;
+      o.pendingFills.delete(fillHash);
+      if (funded) o.fillAmount += m.makerStake;
+      if (wasOpen) {
         const exhausted = fillableTakerSpace(o) === 0n;
         if (exhausted && o.pendingFillAmount === 0n) o.status = 'FILLED';
         else o.status = exhausted ? 'INACTIVE' : 'ACTIVE';
-      });
+      }
+      this.orderUpdated(o, wasOpen, exposureBefore, at);
     }
     this.addTo(this.pendingTakerStake, record.taker, -record.totalTakerStake);
     const parties = this.partiesScratch;
     parties.length = 0;
     const partyIndex = this.partyIndexScratch;
-    partyIndex.clear();
+    if (partyIndex.size > 0) partyIndex.clear();
     for (const t of record.trades) {
-      t.status = record.status;
-      t.updatedAt = at;
-      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: t.status, at });
+      this.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: record.status, at });
       if (!funded) continue;
       this.wallets.hold(t.bettor, t.marketHash, t.stake);
       const outcome = this.reported.get(t.marketHash);
@@ -1025,8 +1032,9 @@ export class Engine {
       this.positionOf(t.marketHash, t.bettor).add(t);
       // A linear search while the fill has few parties (no key strings to build); an index past that.
       let same = -1;
-      if (parties.length <= 8) same = parties.findIndex((p) => p.marketHash === t.marketHash && p.bettor === t.bettor);
-      else {
+      if (parties.length <= 8) {
+        for (let i = 0; i < parties.length && same < 0; i++) if (parties[i]!.marketHash === t.marketHash && parties[i]!.bettor === t.bettor) same = i;
+      } else {
         if (partyIndex.size === 0) parties.forEach((p, i) => partyIndex.set(`${p.marketHash}:${p.bettor}`, i));
         same = partyIndex.get(`${t.marketHash}:${t.bettor}`) ?? -1;
         if (same < 0) partyIndex.set(`${t.marketHash}:${t.bettor}`, parties.length);
@@ -1061,35 +1069,38 @@ export class Engine {
     if (!perMarket) this.refunded.set(marketHash, (perMarket = new Map()));
     perMarket.set(bettor, (perMarket.get(bettor) ?? 0n) + amount);
     const refund = { id: ++this.refundCount, marketHash, baseToken, bettor, maker, fillOrderHash: fillHash, amount, createdAt: at };
-    this.emit({ type: 'refundPaid', refund: Object.freeze(refund) });
+    this.emit({ type: 'refundPaid', refund });
   }
 
   // ---- cancels, heartbeats, expiry --------------------------------------------------------------
 
-  private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): void {
+  /** Refuses a stale or replayed cancel; returns the salt's key for cancelSalts. */
+  private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): string {
     const skewMs = this.params.cancelMaxSkewSeconds * 1000;
     const signedMs = timestamp * 1000;
     if (Math.abs(signedMs - at) > skewMs || signedMs <= this.forgottenCancelsUpTo) {
       throw new DomainError('STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
     }
-    if (this.cancelSalts.has(`${maker}:${salt}`)) {
+    const saltKey = `${maker}:${salt}`;
+    if (this.cancelSalts.has(saltKey)) {
       throw new DomainError('CANCEL_REQUEST_ALREADY_PROCESSED');
     }
     // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
     // floor so its timestamp stays refused whatever the clock does next.
-    for (let key = this.cancelSaltOrder.peek(); key !== undefined; key = this.cancelSaltOrder.peek()) {
-      const signed = this.cancelSalts.get(key)!;
+    for (let signed = this.cancelSaltTimes.peek(); signed !== undefined; signed = this.cancelSaltTimes.peek()) {
       if (signed >= at - skewMs) break;
-      this.cancelSaltOrder.shift();
-      this.cancelSalts.delete(key);
+      this.cancelSaltTimes.shift();
+      this.cancelSalts.delete(this.cancelSaltOrder.shift()!);
       if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
+    return saltKey;
   }
 
   private cancelOrders(maker: string, orderHashes: string[], at: number): CancelResult {
     const result: CancelResult = { cancelledCount: 0, orders: [], notCancelled: [] };
     const seen = this.seenScratch;
-    seen.clear();
+    // Clearing a Set allocates a new table: only when the last use filled it.
+    if (seen.size > 0) seen.clear();
     for (const hash of orderHashes) {
       const o = this.orders.get(hash);
       if (seen.has(hash)) continue;
@@ -1104,11 +1115,11 @@ export class Engine {
         // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
         result.notCancelled.push({ orderHash: hash, reason: 'order_locked' });
       } else {
-        this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+        this.setOrderStatus(o, 'CANCELLED', at);
         result.cancelledCount++;
         result.orders.push({
           orderHash: hash,
-          pendingFills: [...o.pendingFills].map(([fillHash, amount]) => ({ fillHash, pendingFillAmount: amount.toString() })),
+          pendingFills: o.pendingFills.size === 0 ? [] : [...o.pendingFills].map(([fillHash, amount]) => ({ fillHash, pendingFillAmount: amount.toString() })),
         });
       }
     }
@@ -1154,12 +1165,12 @@ export class Engine {
         const requestor = top.key.slice(3);
         this.heartbeats.delete(requestor);
         this.emit({ type: 'heartbeatExpired', requestor, at });
-        for (const o of [...(this.openByMaker.get(requestor)?.values() ?? [])]) {
-          this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+        for (const o of [...(this.openByMaker.get(requestor)?.all.values() ?? [])]) {
+          this.setOrderStatus(o, 'CANCELLED', at);
         }
       } else {
         const o = this.orders.get(top.key)!;
-        this.updateOrder(o, at, () => (o.status = 'EXPIRED'));
+        this.setOrderStatus(o, 'EXPIRED', at);
       }
     }
   }
@@ -1203,7 +1214,7 @@ export class Engine {
   private cancelBook(marketHash: string, at: number): void {
     const book = this.books.get(marketHash);
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
-      for (const o of side.snapshot()) this.updateOrder(o, at, () => (o.status = 'CANCELLED'));
+      for (const o of side.snapshot()) this.setOrderStatus(o, 'CANCELLED', at);
     }
   }
 
@@ -1235,7 +1246,7 @@ export class Engine {
   }
 
   /** A trade confirmed after its market was reported: no refund touched it, so it is credited its payout. */
-  private settleLateTrade(t: Trade, outcome: Outcome, at: number): void {
+  private settleLateTrade(t: TradeFacts, outcome: Outcome, at: number): void {
     const payout = tradePayout(t, outcome);
     this.emit({ type: 'tradeSettled', tradeId: t.id, outcome, payout, credit: payout, settleDate: at });
     this.wallets.payOut(t.bettor, t.marketHash, t.stake, payout);
@@ -1254,4 +1265,25 @@ export function splitQuarterLine(legs: [string, string], makerStake: bigint, tak
   ];
 }
 
-const makerEventKey = (maker: string, exchangeEventId: string) => `${maker}|${exchangeEventId}`;
+/**
+ * One maker's open orders, in posting order and per event. The entry stays while its maker has none open (one per
+ * maker, as the maker's wallet entry), so a maker quoting one order at a time allocates nothing per order here;
+ * an event's map goes once the event has no open order left.
+ */
+class MakerOpenOrders {
+  readonly all = new Map<string, Order>();
+  readonly byEvent = new Map<string, Map<string, Order>>();
+
+  add(o: Order): void {
+    this.all.set(o.orderHash, o);
+    let inEvent = this.byEvent.get(o.exchangeEventId);
+    if (!inEvent) this.byEvent.set(o.exchangeEventId, (inEvent = new Map()));
+    inEvent.set(o.orderHash, o);
+  }
+
+  remove(o: Order): void {
+    this.all.delete(o.orderHash);
+    const inEvent = this.byEvent.get(o.exchangeEventId);
+    if (inEvent?.delete(o.orderHash) && inEvent.size === 0) this.byEvent.delete(o.exchangeEventId);
+  }
+}

@@ -10,7 +10,7 @@ export class ExpiryQueue {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (h[parent]!.at <= h[i]!.at) break;
-      [h[parent], h[i]] = [h[i]!, h[parent]!];
+      swap(h, parent, i);
       i = parent;
     }
   }
@@ -33,7 +33,7 @@ export class ExpiryQueue {
         if (l < h.length && h[l]!.at < h[m]!.at) m = l;
         if (r < h.length && h[r]!.at < h[m]!.at) m = r;
         if (m === i) break;
-        [h[m], h[i]] = [h[i]!, h[m]!];
+        swap(h, m, i);
         i = m;
       }
     }
@@ -54,4 +54,11 @@ export class ExpiryQueue {
     for (const e of entries) q.heap.push({ ...e });
     return q;
   }
+}
+
+/** Through a temporary: a destructuring swap may build an array per step. */
+function swap<T>(h: T[], a: number, b: number): void {
+  const t = h[a]!;
+  h[a] = h[b]!;
+  h[b] = t;
 }

@@ -36,6 +36,9 @@ export interface Order extends OrderView {
   pendingFills: Map<string, bigint>;
 }
 
+/** A trade as recorded when its fill was accepted: what does not change until settlement. */
+export type PendingTrade = Readonly<Omit<Trade, 'status' | 'updatedAt' | 'settled' | 'settleDate' | 'settleTxHash' | 'outcome' | 'payout' | 'credit'>>;
+
 /** One side of one matched (order, fill) pair. A pair yields a maker trade and a taker trade. */
 export interface Trade {
   id: string;
@@ -81,8 +84,11 @@ export interface FillRecord {
   acceptedAt: number;
   /** Per maker order: maker space and taker stake matched. */
   matches: { orderHash: string; maker: string; makerStake: bigint; takerStake: bigint; odds: bigint }[];
-  /** The fill's trades (maker and taker side of each match), until the fill executes. */
-  trades: Trade[];
+  /**
+   * The fill's trades (maker and taker side of each match), until the fill executes: the facts recorded at
+   * acceptance, shared with their change records (their status is the fill's).
+   */
+  trades: PendingTrade[];
   totalTakerStake: bigint;
   /** What the taker signed, kept so an on-chain executor can prove the fill. */
   signed?: SignedFill;

@@ -23,13 +23,13 @@ export function toHumanUnits(wei: bigint, decimals: number): string {
 /** Human-unit number for fields the spec types as number (betTimeValue, settleValue). */
 export const toHumanNumber = (wei: bigint, decimals: number): number => Number(toHumanUnits(wei, decimals));
 
-/** Average taker odds of a fill, weighted by the taker stake matched at each maker's odds (10^20 scale). */
-export function weightedTakerOdds(matches: readonly { takerStake: bigint; makerOdds: bigint }[]): bigint {
+/** Average taker odds of a fill, weighted by the taker stake matched at each maker's odds (`odds`, 10^20 scale). */
+export function weightedTakerOdds(matches: readonly { takerStake: bigint; odds: bigint }[]): bigint {
   let stake = 0n;
   let weighted = 0n;
   for (const m of matches) {
     stake += m.takerStake;
-    weighted += m.takerStake * (ODDS_SCALE - m.makerOdds);
+    weighted += m.takerStake * (ODDS_SCALE - m.odds);
   }
   return stake === 0n ? 0n : weighted / stake;
 }
