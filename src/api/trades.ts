@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { TradingReadModels } from '../store/read-models.js';
+import type { Trade } from '../engine/types.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
@@ -32,11 +33,17 @@ function decodeKey(key: string): number {
 }
 
 export interface TradeRouteDeps {
-  readModels: Pick<TradingReadModels, 'tradesPage' | 'tradesOfOrders'>;
+  readModels: Pick<TradingReadModels, 'tradesPage' | 'tradesOfOrders' | 'refundsSeen' | 'fillsOnChain'>;
   render: TradeRenderContext;
 }
 
 export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app, { readModels, render }) => {
+  /** The render context for one reply: its trades' refund and chain lookups read once for the page, not per trade. */
+  const renderPage = (trades: readonly Trade[]): TradeRenderContext => ({
+    ...render,
+    hasRefunds: readModels.refundsSeen(trades),
+    ...(render.fillOnChain ? { fillOnChain: readModels.fillsOnChain(trades.map((t) => t.fillHash)) } : {}),
+  });
   const description =
     'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
     'object per publication (not an array).';
@@ -66,8 +73,9 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       q.pageSize,
     );
     const last = page[page.length - 1];
+    const pageRender = renderPage(page);
     return ok({
-      trades: page.map((t) => tradeToRest(t, render)),
+      trades: page.map((t) => tradeToRest(t, pageRender)),
       nextKey: more && last ? encodeKey(Number(last.id)) : '',
       pageSize: q.pageSize,
       count,
@@ -81,6 +89,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
     const trades = readModels.tradesOfOrders([...hashes]);
-    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, render)) });
+    const pageRender = renderPage(trades);
+    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, pageRender)) });
   });
 };

@@ -10,6 +10,8 @@ import { makerSpaceForTakerStake } from '../protocol/amounts.js';
 import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { SqliteTradingStore } from '../store/trading-store.js';
+import type { TradeFilter, TradingReadModels } from '../store/read-models.js';
+import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext } from '../trading/consolidated.js';
 import Database from 'better-sqlite3';
 
 const E20 = 10n ** 20n;
@@ -186,6 +188,53 @@ function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<strin
         )
         .reduce((max, o) => (o.percentageOdds > max ? o.percentageOdds : max), 0n);
     expect(top(true) + top(false) <= E20).toBe(true);
+  }
+}
+
+/**
+ * GET /trades' total and first page for a bettor under every combination of the filters the listing totals are kept
+ * by (rm_trade_counts), addresses in another case: equal to filtering the projection's trades, newest first.
+ */
+function checkTradeListings(rm: TradingReadModels, p: NaiveProjection): void {
+  const all = [...p.trades.values()].sort((a, b) => Number(b.id) - Number(a.id));
+  const other = (address: string) => address.toUpperCase().replace('0X', '0x');
+  for (const bettor of ADDRS) {
+    for (const settled of [undefined, true, false]) {
+      for (const tradeStatus of [undefined, 'PENDING', 'SUCCESS', 'FAILED'] as const) {
+        for (const maker of [undefined, true, false]) {
+          for (const token of [undefined, other(params.baseToken), other(ADDRS[1]!)]) {
+            const f: TradeFilter = { bettor: other(bettor), settled, tradeStatus, maker, baseToken: token, affiliate: token && other(params.affiliate) };
+            const expected = all.filter(
+              (t) =>
+                t.bettor.toLowerCase() === bettor.toLowerCase() &&
+                (settled === undefined || t.settled === settled) &&
+                (tradeStatus === undefined || t.status === tradeStatus) &&
+                (maker === undefined || t.maker === maker) &&
+                (token === undefined || (t.baseToken.toLowerCase() === token.toLowerCase() && t.affiliate.toLowerCase() === params.affiliate.toLowerCase())),
+            );
+            const page = rm.tradesPage(f, Infinity, 3);
+            expect(page.count).toBe(expected.length);
+            expect(json(page.trades)).toBe(json(expected.slice(0, 3)));
+            expect(page.more).toBe(expected.length > 3);
+          }
+        }
+      }
+    }
+  }
+}
+
+/** GET /trades/consolidated totals per bettor from rm_consolidated_counts equal grouping the trades in memory. */
+function checkConsolidatedTotals(rm: TradingReadModels): void {
+  const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined, hasRefunds: () => false };
+  const sort = { sortBy: 'betTime' as const, ascending: false };
+  for (const bettor of ADDRS) {
+    for (const settled of [true, false]) {
+      for (const extra of [{}, { maker: true }, { tradeStatus: 'SUCCESS' as const, hideQuarterLineParents: true }, { hideQuarterLineLegs: true }]) {
+        const f = { bettor: bettor.toUpperCase().replace('0X', '0x'), settled, ...extra };
+        const page = { page: 0, perPage: 1 };
+        expect(listConsolidated(rm, cc, f, sort, page).count).toBe(listConsolidatedInMemory(rm, cc, f, sort, page).count);
+      }
+    }
   }
 }
 
@@ -384,6 +433,8 @@ describe('engine properties', () => {
         expect(json(rm.tradesOf())).toBe(json([...projection.trades.values()]));
         expect(json([...projection.orders.keys()].map((h) => rm.order(h)))).toBe(json([...projection.orders.values()]));
         expect(json(ADDRS.flatMap((a) => rm.refundsOf(a)).sort((x, y) => x.id - y.id))).toBe(json(projection.refunds));
+        checkTradeListings(rm, projection);
+        checkConsolidatedTotals(rm);
         db.close();
       }),
       { numRuns: 150 },

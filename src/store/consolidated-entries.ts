@@ -61,9 +61,13 @@ export class ConsolidatedEntries {
     tradesOfFill: (fillHash: string) => Trade[],
   ) {
     this.tradesOfFill = tradesOfFill;
-    this.upsert = db.prepare(`INSERT OR REPLACE INTO rm_consolidated VALUES (@fill_hash, @bettor, @market_hash, @kind,
+    // An upsert, not INSERT OR REPLACE: the listing totals' triggers see a changed entry as an update.
+    const updated = ['quarter_market_hash', 'exchange_event_id', 'maker', 'status', 'settled', 'ord', 'bet_time', 'settle_date',
+      'outcome', 'betting_outcome', 'total_stake', 'weighted_odds', 'net_return', 'settle_net_return', 'total_return'];
+    this.upsert = db.prepare(`INSERT INTO rm_consolidated VALUES (@fill_hash, @bettor, @market_hash, @kind,
       @quarter_market_hash, @exchange_event_id, @maker, @status, @settled, @ord, @bet_time, @settle_date, @outcome,
-      @betting_outcome, @total_stake, @weighted_odds, @net_return, @settle_net_return, @total_return)`);
+      @betting_outcome, @total_stake, @weighted_odds, @net_return, @settle_net_return, @total_return)
+      ON CONFLICT (fill_hash, bettor, market_hash, kind) DO UPDATE SET ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`);
     this.fillOfTrade = db.prepare('SELECT fill_hash FROM rm_trades WHERE id = ?').pluck();
   }
 
@@ -147,7 +151,12 @@ export class ConsolidatedEntries {
     if (q.hideQuarterLineLegs) where.push("kind <> 'leg'");
     const clause = where.join(' AND ');
     const dir = ascending ? 'ASC' : 'DESC';
-    const count = this.db.prepare(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number;
+    // Under the filters rm_consolidated_counts keeps, the total is a sum of its rows: a bettor's few, or at most one
+    // per counted combination for everyone (never more rows than the entries themselves).
+    const counted = q.exchangeEventId === undefined && q.marketHash === undefined;
+    const count = counted
+      ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) FROM rm_consolidated_counts WHERE ${clause}`).pluck().get(...args) as number)
+      : (this.db.prepare(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number);
     const rows = this.db
       .prepare(
         `SELECT fill_hash, bettor, market_hash, kind FROM rm_consolidated WHERE ${clause}

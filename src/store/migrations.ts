@@ -273,3 +273,71 @@ MIGRATIONS.push({
     DELETE FROM rm_consolidated WHERE status = 'PENDING';
   `,
 });
+
+MIGRATIONS.push({
+  version: 11,
+  name: 'listing totals',
+  sql: `
+    -- A bettor's trades by settlement state in id order: GET /trades?bettor=&settled= pages newest first without a
+    -- sort or a scan past the other state's trades; fill_hash keeps the fills-of-a-bettor subquery covered.
+    DROP INDEX rm_trades_by_bettor_settled;
+    CREATE INDEX rm_trades_by_bettor_settled ON rm_trades (bettor, settled, id, fill_hash);
+    -- How many trades and consolidated entries each bettor has per value of every filter the listings count exactly
+    -- (GET /trades, GET /trades/consolidated): a bettor's total is the sum of a few rows, whatever their history.
+    -- Triggers keep them in the transaction that writes the rows they count, that is the journal's.
+    CREATE TABLE rm_trade_counts (
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      settled INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      maker INTEGER NOT NULL,
+      base_token TEXT NOT NULL COLLATE NOCASE,
+      affiliate TEXT NOT NULL COLLATE NOCASE,
+      n INTEGER NOT NULL,
+      PRIMARY KEY (bettor, settled, status, maker, base_token, affiliate)
+    ) WITHOUT ROWID;
+    INSERT INTO rm_trade_counts SELECT bettor, settled, status, maker, base_token, affiliate, COUNT(*) FROM rm_trades
+      GROUP BY bettor, settled, status, maker, base_token, affiliate;
+    CREATE TRIGGER rm_trade_counts_insert AFTER INSERT ON rm_trades BEGIN
+      INSERT INTO rm_trade_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.base_token, NEW.affiliate, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_trade_counts_update AFTER UPDATE OF settled, status ON rm_trades
+      WHEN OLD.settled IS NOT NEW.settled OR OLD.status IS NOT NEW.status BEGIN
+      UPDATE rm_trade_counts SET n = n - 1 WHERE bettor = OLD.bettor AND settled = OLD.settled AND status = OLD.status
+        AND maker = OLD.maker AND base_token = OLD.base_token AND affiliate = OLD.affiliate;
+      INSERT INTO rm_trade_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.base_token, NEW.affiliate, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_trade_counts_delete AFTER DELETE ON rm_trades BEGIN
+      UPDATE rm_trade_counts SET n = n - 1 WHERE bettor = OLD.bettor AND settled = OLD.settled AND status = OLD.status
+        AND maker = OLD.maker AND base_token = OLD.base_token AND affiliate = OLD.affiliate;
+    END;
+
+    CREATE TABLE rm_consolidated_counts (
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      settled INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      maker INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      n INTEGER NOT NULL,
+      PRIMARY KEY (bettor, settled, status, maker, kind)
+    ) WITHOUT ROWID;
+    INSERT INTO rm_consolidated_counts SELECT bettor, settled, status, maker, kind, COUNT(*) FROM rm_consolidated
+      GROUP BY bettor, settled, status, maker, kind;
+    CREATE TRIGGER rm_consolidated_counts_insert AFTER INSERT ON rm_consolidated BEGIN
+      INSERT INTO rm_consolidated_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.kind, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_consolidated_counts_update AFTER UPDATE OF settled, status, maker ON rm_consolidated
+      WHEN OLD.settled IS NOT NEW.settled OR OLD.status IS NOT NEW.status OR OLD.maker IS NOT NEW.maker BEGIN
+      UPDATE rm_consolidated_counts SET n = n - 1 WHERE bettor = OLD.bettor AND settled = OLD.settled AND status = OLD.status
+        AND maker = OLD.maker AND kind = OLD.kind;
+      INSERT INTO rm_consolidated_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.kind, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_consolidated_counts_delete AFTER DELETE ON rm_consolidated BEGIN
+      UPDATE rm_consolidated_counts SET n = n - 1 WHERE bettor = OLD.bettor AND settled = OLD.settled AND status = OLD.status
+        AND maker = OLD.maker AND kind = OLD.kind;
+    END;
+  `,
+});

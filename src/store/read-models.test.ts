@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 import { TradingReadModels } from './read-models.js';
-import type { RefundPaid } from '../engine/changes.js';
+import type { Change, RefundPaid } from '../engine/changes.js';
 import { refundGroups } from '../trading/refund-groups.js';
 
 const MARKET = '0x' + 'aa'.repeat(32);
@@ -82,5 +82,94 @@ describe('refund group pages', () => {
         }
       }
     }
+  });
+});
+
+describe('listing totals (migration 11)', () => {
+  const [A, B] = ['0x' + 'a1'.repeat(20), '0x' + 'B2'.repeat(20)];
+  const fill = (i: number) => '0x' + i.toString(16).padStart(64, '0');
+  /** Trade `id` of fill `f`: the maker and the taker of each fill trade once. */
+  const recorded = (id: number, f: number, bettor: string, maker: boolean, marketHash = MARKET): Change => ({
+    type: 'tradeRecorded',
+    trade: {
+      id: String(id), fillHash: fill(f), orderHash: fill(100 + f), marketHash, exchangeEventId: 'e1', baseToken: TOKEN, bettor,
+      counterparty: bettor === A ? B : A, maker, bettingOutcomeOne: maker, stake: 10n, counterStake: 10n, odds: 5n * 10n ** 19n,
+      betTime: id * 1000, affiliate: TOKEN,
+    },
+  });
+  const status = (id: number, s: 'SUCCESS' | 'FAILED'): Change => ({ type: 'tradeStatusChanged', tradeId: String(id), status: s, at: id * 1000 + 1 });
+  const settle = (id: number): Change => ({ type: 'tradeSettled', tradeId: String(id), outcome: 1, payout: 20n, credit: 20n, settleDate: 9_000_000 });
+
+  /** Every total the listings answer from the counts equals counting the rows themselves. */
+  function expectTotalsMatchRows(db: Database.Database, rm: TradingReadModels): void {
+    for (const bettor of [A.toUpperCase().replace('0X', '0x'), B.toLowerCase()]) {
+      for (const settled of [undefined, true, false]) {
+        for (const tradeStatus of [undefined, 'PENDING', 'SUCCESS', 'FAILED'] as const) {
+          for (const maker of [undefined, true, false]) {
+            const rows = rm.tradesOf(bettor).filter(
+              (t) => (settled === undefined || t.settled === settled) && (tradeStatus === undefined || t.status === tradeStatus) && (maker === undefined || t.maker === maker),
+            );
+            expect(rm.tradesPage({ bettor, settled, tradeStatus, maker, baseToken: TOKEN.toLowerCase() }, Infinity, 1).count).toBe(rows.length);
+          }
+        }
+        if (settled === undefined) continue;
+        const entries = db.prepare('SELECT COUNT(*) FROM rm_consolidated WHERE bettor = ? AND settled = ?').pluck().get(bettor, settled ? 1 : 0);
+        expect(rm.entries.page({ bettor, settled }, 'betTime', true, 0, 1).count).toBe(entries);
+        // Everyone's listing sums the counts of every bettor.
+        const everyone = db.prepare('SELECT COUNT(*) FROM rm_consolidated WHERE settled = ? AND maker = 1').pluck().get(settled ? 1 : 0);
+        expect(rm.entries.page({ settled, maker: true }, 'betTime', true, 0, 1).count).toBe(everyone);
+      }
+    }
+  }
+
+  it('are filled from the rows of an older data dir, then kept as trades are recorded, executed and settled', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version < 11));
+    const before = new TradingReadModels(db);
+    before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
+    before.apply([status(1, 'SUCCESS'), status(2, 'SUCCESS'), status(3, 'FAILED'), status(4, 'FAILED'), settle(1), settle(2)]);
+    migrate(db, MIGRATIONS);
+    const rm = new TradingReadModels(db);
+    expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);
+    expect(rm.tradesPage({ bettor: A, settled: true }, Infinity, 1).count).toBe(1);
+    expect(rm.entries.page({ bettor: B, settled: false }, 'betTime', true, 0, 1).count).toBe(1);
+    expectTotalsMatchRows(db, rm);
+    rm.apply([status(5, 'SUCCESS'), status(6, 'SUCCESS'), recorded(7, 4, A, false), recorded(8, 4, B, true)]);
+    rm.apply([settle(5), settle(6), status(7, 'SUCCESS'), status(8, 'SUCCESS')]);
+    expect(rm.tradesPage({ bettor: A, settled: true, tradeStatus: 'SUCCESS' }, Infinity, 1).count).toBe(2);
+    expect(rm.entries.page({ bettor: A, settled: true }, 'betTime', true, 0, 1).count).toBe(2);
+    expectTotalsMatchRows(db, rm);
+    // The settled page reads the (bettor, settled, id) index in order: no scan of the other state, no sort.
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM rm_trades WHERE bettor = ? AND settled = ? AND id < ? ORDER BY id DESC LIMIT 5').all(A, 1, 9) as { detail: string }[];
+    expect(plan.map((r) => r.detail)).toEqual(['SEARCH rm_trades USING COVERING INDEX rm_trades_by_bettor_settled (bettor=? AND settled=? AND id<?)']);
+  });
+});
+
+describe('page lookups', () => {
+  it('answer as the lookups per trade do, for the page and for pairs outside it', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS);
+    const rm = new TradingReadModels(db);
+    const other = '0x' + 'dd'.repeat(32);
+    const trade = (id: number, bettor: string, marketHash: string): Change => ({
+      type: 'tradeRecorded',
+      trade: {
+        id: String(id), fillHash: '0x' + id.toString(16).padStart(64, '0'), orderHash: '0x' + 'ab'.repeat(32), marketHash, exchangeEventId: 'e1',
+        baseToken: TOKEN, bettor, counterparty: TOKEN, maker: false, bettingOutcomeOne: true, stake: 1n, counterStake: 1n, odds: 1n, betTime: id, affiliate: TOKEN,
+      },
+    });
+    rm.apply([trade(1, BETTOR, MARKET), trade(2, BETTOR, other), trade(3, TOKEN, MARKET)]);
+    rm.apply([{ type: 'refundPaid', refund: refund(1, 5n) }]);
+    rm.apply([{ type: 'fillAccepted', fillHash: '0x' + (1).toString(16).padStart(64, '0'), fillSalt: '1', taker: BETTOR, marketHash: MARKET, totalTakerStake: 1n, acceptedAt: 1, matches: [] }]);
+    rm.apply([{ type: 'fillAttempted', fillHash: '0x' + (1).toString(16).padStart(64, '0'), txHash: '0x' + 'ee'.repeat(32), at: 7 }]);
+    const trades = rm.tradesOf();
+    const seen = rm.refundsSeen(trades);
+    const onChain = rm.fillsOnChain(trades.map((t) => t.fillHash));
+    const pairs = [[MARKET, BETTOR], [MARKET, BETTOR.toLowerCase()], [other, BETTOR], [MARKET, TOKEN], [MARKET, '0x' + '77'.repeat(20)]] as const;
+    expect(pairs.map(([m, b]) => seen(m, b))).toEqual(pairs.map(([m, b]) => rm.hasRefunds(m, b)));
+    expect(pairs.map(([m, b]) => seen(m, b))).toEqual([true, true, false, false, false]);
+    const fills = [...trades.map((t) => t.fillHash), '0x' + '99'.repeat(32)];
+    expect(fills.map(onChain)).toEqual(fills.map((f) => rm.fillOnChain(f)));
+    expect(onChain(fills[0]!)).toEqual({ attempts: ['0x' + 'ee'.repeat(32)], lastAttemptAt: 7 });
   });
 });

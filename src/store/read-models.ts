@@ -19,32 +19,40 @@ interface OpenPositionRow {
   outcome_one: number;
 }
 
-interface TradeRow {
-  id: number;
-  fill_hash: string;
-  order_hash: string;
-  market_hash: string;
-  parent_market_hash: string | null;
-  exchange_event_id: string;
-  base_token: string;
-  bettor: string;
-  counterparty: string;
-  maker: number;
-  outcome_one: number;
-  stake: string;
-  counter_stake: string;
-  odds: string;
-  status: string;
-  bet_time: number;
-  updated_at: number;
-  affiliate: string;
-  settled: number;
-  settle_date: number | null;
-  settle_tx_hash: string | null;
-  outcome: number | null;
-  payout: string | null;
-  credit: string | null;
-}
+/**
+ * A trade row as an array, in TRADE_COLUMNS order: trade queries read rows raw, since better-sqlite3 builds a keyed
+ * object per row at about twice the cost, and a page of trades is most of a listing's time.
+ */
+type TradeRow = [
+  id: number,
+  fillHash: string,
+  orderHash: string,
+  marketHash: string,
+  parentMarketHash: string | null,
+  exchangeEventId: string,
+  baseToken: string,
+  bettor: string,
+  counterparty: string,
+  maker: number,
+  outcomeOne: number,
+  stake: string,
+  counterStake: string,
+  odds: string,
+  status: string,
+  betTime: number,
+  updatedAt: number,
+  affiliate: string,
+  settled: number,
+  settleDate: number | null,
+  settleTxHash: string | null,
+  outcome: number | null,
+  payout: string | null,
+  credit: string | null,
+];
+
+const TRADE_COLUMNS = `id, fill_hash, order_hash, market_hash, parent_market_hash, exchange_event_id, base_token, bettor, counterparty,
+  maker, outcome_one, stake, counter_stake, odds, status, bet_time, updated_at, affiliate, settled, settle_date, settle_tx_hash,
+  outcome, payout, credit`;
 
 interface OrderRow {
   order_hash: string;
@@ -79,36 +87,55 @@ interface RefundRow {
   created_at: number;
 }
 
-const tradeOf = (r: TradeRow): Trade => ({
-  id: String(r.id),
-  fillHash: r.fill_hash,
-  orderHash: r.order_hash,
-  marketHash: r.market_hash,
-  ...(r.parent_market_hash !== null ? { quarterLineParentMarketHash: r.parent_market_hash } : {}),
-  exchangeEventId: r.exchange_event_id,
-  baseToken: r.base_token,
-  bettor: r.bettor,
-  counterparty: r.counterparty,
-  maker: r.maker === 1,
-  bettingOutcomeOne: r.outcome_one === 1,
-  stake: BigInt(r.stake),
-  counterStake: BigInt(r.counter_stake),
-  odds: BigInt(r.odds),
-  status: r.status as TradeStatus,
-  betTime: r.bet_time,
-  updatedAt: r.updated_at,
-  affiliate: r.affiliate,
-  settled: r.settled === 1,
-  ...(r.settled === 1
-    ? {
-        settleDate: r.settle_date!,
-        ...(r.settle_tx_hash !== null ? { settleTxHash: r.settle_tx_hash } : {}),
-        outcome: r.outcome as Outcome,
-        payout: BigInt(r.payout!),
-        credit: BigInt(r.credit!),
-      }
-    : {}),
+interface FillChainRow {
+  fill_hash: string;
+  attempts: string | null;
+  last_attempt_at: number | null;
+  tx_hash: string | null;
+  failure_reason: string | null;
+}
+
+const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
+  attempts: row.attempts === null ? [] : (JSON.parse(row.attempts) as string[]),
+  ...(row.last_attempt_at !== null ? { lastAttemptAt: row.last_attempt_at } : {}),
+  ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
+  ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
 });
+
+const tradeOf = (r: TradeRow): Trade => {
+  const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
+    stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
+  return {
+    id: String(id),
+    fillHash,
+    orderHash,
+    marketHash,
+    ...(parentMarketHash !== null ? { quarterLineParentMarketHash: parentMarketHash } : {}),
+    exchangeEventId,
+    baseToken,
+    bettor,
+    counterparty,
+    maker: maker === 1,
+    bettingOutcomeOne: outcomeOne === 1,
+    stake: BigInt(stake),
+    counterStake: BigInt(counterStake),
+    odds: BigInt(odds),
+    status: status as TradeStatus,
+    betTime,
+    updatedAt,
+    affiliate,
+    settled: settled === 1,
+    ...(settled === 1
+      ? {
+          settleDate: settleDate!,
+          ...(settleTxHash !== null ? { settleTxHash } : {}),
+          outcome: outcome as Outcome,
+          payout: BigInt(payout!),
+          credit: BigInt(credit!),
+        }
+      : {}),
+  };
+};
 
 const orderOf = (r: OrderRow): OrderView => ({
   orderHash: r.order_hash,
@@ -159,6 +186,16 @@ export interface TradeFilter {
 }
 
 
+/** Filters that rm_trade_counts keeps a bettor's totals by (its columns have the trade columns' names). */
+const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', 'baseToken', 'maker', 'affiliate', 'tradeStatus']);
+
+/**
+ * The total under these filters is a sum of rm_trade_counts rows (a bettor's few, or at most one per counted
+ * combination for everyone): never more rows than counting the trades themselves.
+ */
+const isCounted = (f: TradeFilter): boolean =>
+  (Object.keys(f) as (keyof TradeFilter)[]).every((k) => f[k] === undefined || COUNTED_TRADE_FILTERS.has(k));
+
 /** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
 export interface RefundQuery {
   bettor: string;
@@ -188,6 +225,7 @@ export class TradingReadModels {
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
+    const trades = (where: string) => db.prepare(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${where}`).raw();
     this.s = {
       insertOrder: p(`INSERT INTO rm_orders VALUES (@order_hash, @market_hash, @exchange_event_id, @maker, @base_token, @executor,
         @total_bet_size, @percentage_odds, @fill_amount, @pending_fill_amount, @expiry, @api_expiry, @salt, @maker_outcome_one,
@@ -198,7 +236,9 @@ export class TradingReadModels {
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
       fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
         WHERE fill_hash = ?`),
-      fillOnChain: p('SELECT attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
+      fillOnChain: p('SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
+      fillsOnChain: p(`SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills
+        WHERE fill_hash IN (SELECT value FROM json_each(?))`),
       insertTrade: p(`INSERT INTO rm_trades VALUES (@id, @fill_hash, @order_hash, @market_hash, @parent_market_hash, @exchange_event_id,
         @base_token, @bettor, @counterparty, @maker, @outcome_one, @stake, @counter_stake, @odds, @status, @bet_time, @updated_at,
         @affiliate, 0, NULL, NULL, NULL, NULL, NULL)`),
@@ -224,16 +264,20 @@ export class TradingReadModels {
       position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
       setPosition: p('UPDATE rm_position SET journal_seq = ? WHERE id = 1'),
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
-      tradeById: p('SELECT * FROM rm_trades WHERE id = ?'),
-      tradesOfFill: p('SELECT * FROM rm_trades WHERE fill_hash = ? ORDER BY id'),
-      tradesOfOrder: p('SELECT * FROM rm_trades WHERE order_hash = ? ORDER BY id'),
-      tradesOfBettor: p('SELECT * FROM rm_trades WHERE bettor = ? ORDER BY id'),
-      tradesOfBettorIn: p('SELECT * FROM rm_trades WHERE bettor = ? AND market_hash = ? ORDER BY id'),
-      allTrades: p('SELECT * FROM rm_trades ORDER BY id'),
+      tradeById: trades('WHERE id = ?'),
+      tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
+      tradesOfFills: trades('WHERE fill_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
+      tradesOfOrders: trades('WHERE order_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
+      tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
+      tradesOfBettorIn: trades('WHERE bettor = ? AND market_hash = ? ORDER BY id'),
+      allTrades: trades('ORDER BY id'),
       // Whole fills (all their trades of the bettor) in which the bettor still has an unsettled or a settled trade.
-      tradesOfBettorFills: p(`SELECT * FROM rm_trades WHERE bettor = ? AND fill_hash IN
+      tradesOfBettorFills: trades(`WHERE bettor = ? AND fill_hash IN
         (SELECT fill_hash FROM rm_trades WHERE bettor = ? AND settled = ?) ORDER BY id`),
       hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
+      // Of these [bettor, market] pairs, those with a refund (one index probe per pair).
+      refundedPairs: p(`SELECT k.value ->> 0 AS bettor, k.value ->> 1 AS market FROM json_each(?) k
+        WHERE EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = k.value ->> 0 AND r.market_hash = k.value ->> 1)`),
       refundBefore: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? AND id < ? LIMIT 1'),
       refundTotal: p('SELECT total FROM rm_refund_totals WHERE bettor = ? AND market_hash = ? AND base_token = ?'),
       putRefundTotal: p(`INSERT INTO rm_refund_totals (bettor, market_hash, base_token, total) VALUES (?, ?, ?, ?)
@@ -439,15 +483,36 @@ export class TradingReadModels {
 
   /** The transactions that carried a fill on chain; undefined for an unknown fill. */
   fillOnChain(fillHash: string): FillOnChain | undefined {
-    const row = this.s.fillOnChain!.get(fillHash) as
-      | { attempts: string | null; last_attempt_at: number | null; tx_hash: string | null; failure_reason: string | null }
-      | undefined;
-    if (!row) return undefined;
-    return {
-      attempts: row.attempts === null ? [] : (JSON.parse(row.attempts) as string[]),
-      ...(row.last_attempt_at !== null ? { lastAttemptAt: row.last_attempt_at } : {}),
-      ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
-      ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
+    const row = this.s.fillOnChain!.get(fillHash) as FillChainRow | undefined;
+    return row && fillOnChainOf(row);
+  }
+
+  /**
+   * `fillOnChain` for a page: the fills of these hashes read in one query, not one per trade. Hashes outside the
+   * page are still answered, one at a time.
+   */
+  fillsOnChain(fillHashes: readonly string[]): (fillHash: string) => FillOnChain | undefined {
+    const asked = new Set(fillHashes);
+    const found = new Map<string, FillOnChain>();
+    for (const row of this.s.fillsOnChain!.all(JSON.stringify([...asked])) as FillChainRow[]) found.set(row.fill_hash, fillOnChainOf(row));
+    return (fillHash) => (asked.has(fillHash) ? found.get(fillHash) : this.fillOnChain(fillHash));
+  }
+
+  /**
+   * `hasRefunds` for a page: every (market, bettor) pair of these trades read in one query, not one per trade.
+   * Pairs outside the page are still answered, one at a time.
+   */
+  refundsSeen(trades: readonly Trade[]): (marketHash: string, bettor: string) => boolean {
+    const pairKey = (marketHash: string, bettor: string) => `${marketHash}|${bettor}`;
+    const asked = new Map<string, [string, string]>();
+    for (const t of trades) asked.set(pairKey(t.marketHash, t.bettor), [t.bettor, t.marketHash]);
+    const found = new Set<string>();
+    for (const row of this.s.refundedPairs!.all(JSON.stringify([...asked.values()])) as { bettor: string; market: string }[]) {
+      found.add(pairKey(row.market, row.bettor));
+    }
+    return (marketHash, bettor) => {
+      const key = pairKey(marketHash, bettor);
+      return asked.has(key) ? found.has(key) : this.hasRefunds(marketHash, bettor);
     };
   }
 
@@ -460,10 +525,16 @@ export class TradingReadModels {
     return (this.s.tradesOfFill!.all(fillHash) as TradeRow[]).map(tradeOf);
   }
 
-  /** Trades of the given orders, oldest first. */
+  /** The trades of each of these fills, oldest first, read in one query. */
+  tradesOfFills(fillHashes: readonly string[]): Map<string, Trade[]> {
+    const byFill = new Map<string, Trade[]>(fillHashes.map((h) => [h, []]));
+    for (const row of this.s.tradesOfFills!.all(JSON.stringify([...byFill.keys()])) as TradeRow[]) byFill.get(row[1])!.push(tradeOf(row));
+    return byFill;
+  }
+
+  /** Trades of the given orders, oldest first, read in one query. */
   tradesOfOrders(orderHashes: readonly string[]): Trade[] {
-    const rows = orderHashes.flatMap((h) => this.s.tradesOfOrder!.all(h) as TradeRow[]);
-    return rows.sort((a, b) => a.id - b.id).map(tradeOf);
+    return (this.s.tradesOfOrders!.all(JSON.stringify(orderHashes)) as TradeRow[]).map(tradeOf);
   }
 
   /**
@@ -505,10 +576,13 @@ export class TradingReadModels {
     if (f.tradeStatus !== undefined) add('status = ?', f.tradeStatus);
     if (f.exchangeEventId !== undefined) add('exchange_event_id = ?', f.exchangeEventId);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const count = (this.db.prepare(`SELECT COUNT(*) AS n FROM rm_trades ${clause}`).get(...args) as { n: number }).n;
+    const count = isCounted(f)
+      ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts ${clause}`).get(...args) as { n: number }).n
+      : (this.db.prepare(`SELECT COUNT(*) AS n FROM rm_trades ${clause}`).get(...args) as { n: number }).n;
     const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
     const rows = this.db
-      .prepare(`SELECT * FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
+      .prepare(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
+      .raw()
       .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
   }

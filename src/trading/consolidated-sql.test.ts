@@ -109,6 +109,8 @@ describe('consolidated entries paged in SQL', () => {
       filters.push({ settled }, { settled, bettor: ADDRS[1]!.toUpperCase().replace('0X', '0x') }, { settled, bettor: ADDRS[2]!, maker: true });
       filters.push({ settled, marketHash: hash('a', 2) }, { settled, exchangeEventId: 'e2', hideQuarterLineParents: true });
       filters.push({ settled, hideQuarterLineLegs: true, tradeStatus: 'SUCCESS' });
+      // Totals a bettor's listing answers from rm_consolidated_counts.
+      filters.push({ settled, bettor: ADDRS[3]!, hideQuarterLineParents: true }, { settled, bettor: ADDRS[0]!, tradeStatus: 'SUCCESS', hideQuarterLineLegs: true });
     }
     let compared = 0;
     for (const f of filters) {

@@ -186,11 +186,13 @@ export function listConsolidated(
 ): { trades: Record<string, unknown>[]; count: number } {
   if (!(sort.sortBy in SQL_SORT_COLUMNS)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
   const { keys, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
+  // The page's fills and their refund lookups are read in one query each, not per entry.
+  const byFill = readModels.tradesOfFills(keys.map((k) => k.fillHash));
+  const pageCc: ConsolidatedContext = { ...cc, hasRefunds: readModels.refundsSeen([...byFill.values()].flat()) };
+  const indexes = new Map([...byFill].map(([fillHash, trades]) => [fillHash, new TradeIndex(trades)]));
   const trades = keys.flatMap((k) => {
-    const group = new TradeIndex(readModels.tradesOfFill(k.fillHash))
-      .groups(k.bettor)
-      .find((g) => g.kind === k.kind && g.marketHash === k.marketHash);
-    return group ? [consolidatedEntry(group, cc).render()] : [];
+    const group = indexes.get(k.fillHash)!.groups(k.bettor).find((g) => g.kind === k.kind && g.marketHash === k.marketHash);
+    return group ? [consolidatedEntry(group, pageCc).render()] : [];
   });
   return { trades, count };
 }

@@ -115,18 +115,19 @@ type TradeFieldsRest = Omit<Static<typeof TradeSchema>, '_id' | 'betTime' | 'cre
 
 function tradeFields(t: Trade, rc: TradeRenderContext): TradeFieldsRest {
   const netReturn = toHumanUnits(netReturnWei(t), rc.decimals);
+  const normalizedStake = toHumanUnits(t.stake, rc.decimals);
   return {
     baseToken: t.baseToken,
     bettor: t.bettor,
     stake: t.stake.toString(),
-    normalizedStake: toHumanUnits(t.stake, rc.decimals),
+    normalizedStake,
     odds: t.odds.toString(),
     orderHash: t.orderHash,
     marketHash: t.marketHash,
     maker: t.maker,
     bettingOutcomeOne: t.bettingOutcomeOne,
     settled: t.settled,
-    betTimeValue: toHumanNumber(t.stake, rc.decimals),
+    betTimeValue: Number(normalizedStake),
     settleValue: t.settled ? toHumanNumber(t.payout ?? 0n, rc.decimals) : 0,
     fillHash: t.fillHash,
     tradeStatus: t.status,
