@@ -54,9 +54,11 @@ function serverProcess(): { rss: number; cpuSeconds: number } {
   const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
   return { rss, cpuSeconds: processCpuSeconds(server.child.pid!) };
 }
-async function serverHeapUsed(): Promise<number> {
+/** The server's V8 heap: in use, and committed (what the heap holds of the RSS, garbage included). */
+async function serverHeap(): Promise<{ used: number; total: number }> {
   const text = (await request('GET', '/metrics')).body;
-  return Number(/^oddex_process_nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+  const gauge = (name: string) => Number(new RegExp(`^oddex_process_nodejs_heap_size_${name}_bytes (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { used: gauge('used'), total: gauge('total') };
 }
 
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0) + ' MB';
@@ -166,7 +168,7 @@ try {
   console.log(
     `soak: ${MAKERS} makers, ${TAKERS} takers, ${markets.length} markets, ${MINUTES} min; server pid ${server.child.pid}`,
   );
-  console.log('   min | fills | fills/s | fill p99 | create p99 | fill errors | RSS | heap used | server CPU/fill');
+  console.log('   min | fills | fills/s | fill p99 | create p99 | fill errors | RSS | heap used | heap total | server CPU/fill');
   const started = Date.now();
   let last = { at: started, fills: 0, cpu: serverProcess().cpuSeconds };
   let at10k: { rss: number; cpuPerFill: number } | undefined;
@@ -176,7 +178,7 @@ try {
       await sleep(Math.max(0, started + minute * REPORT_MS - Date.now()));
       const now = Date.now();
       const proc = serverProcess();
-      const heap = await serverHeapUsed();
+      const heap = await serverHeap();
       const fills = stats.fills - last.fills;
       const cpuPerFill = fills > 0 ? ((proc.cpuSeconds - last.cpu) * 1000) / fills : NaN;
       const fillP99 = percentiles(stats.fillMs).p99;
@@ -184,7 +186,7 @@ try {
       console.log(
         `${((now - started) / 60_000).toFixed(1).padStart(6)} | ${String(stats.fills).padStart(7)} | ${(fills / ((now - last.at) / 1000)).toFixed(0).padStart(7)} | ` +
           `${fillP99.toFixed(1).padStart(6)} ms | ${createP99.toFixed(1).padStart(7)} ms | ${String(stats.fillErrors).padStart(6)} | ` +
-          `${mb(proc.rss).padStart(7)} | ${mb(heap).padStart(7)} | ${cpuPerFill.toFixed(2)} ms`,
+          `${mb(proc.rss).padStart(7)} | ${mb(heap.used).padStart(7)} | ${mb(heap.total).padStart(8)} | ${cpuPerFill.toFixed(2)} ms`,
       );
       stats.fillMs = [];
       stats.createMs = [];

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Db } from './store/db.js';
 import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/storage.js';
 import { buildApp } from './app.js';
+import { collectGarbage } from './collect-garbage.js';
 import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
@@ -96,6 +97,9 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
 }
 
 /** Where a process reaches its own listener: a wildcard address is not one to connect to. */
+/** Journal commands replayed at start from which a full collection afterwards is worth its few milliseconds. */
+const REBUILD_WORTH_COLLECTING = 10_000;
+
 const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
@@ -150,7 +154,14 @@ async function startOnStorage(
     trading.chain.stop();
     throw err;
   }
-  log.info({ ...rebuilt, rebuildMs: Math.round(performance.now() - rebuildStarted) }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
+  // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
+  const rebuildMs = Math.round(performance.now() - rebuildStarted);
+  let collectMs: number | undefined;
+  if (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING) {
+    collectGarbage();
+    collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
+  }
+  log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
   const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue());
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 

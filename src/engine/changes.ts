@@ -116,6 +116,20 @@ export type Change =
       readonly settleDate: number;
     }
   /**
+   * A bettor's confirmed, unsettled trades in a reported market settled together: `payout` is what they pay under
+   * `outcome`, `credit` what the ledger paid (payout less the refunds paid earlier in the market). The engine keeps
+   * only a position's sums, so the read side splits these over the trades it recorded (settleTrades, oldest first).
+   */
+  | {
+      readonly type: 'positionSettled';
+      readonly marketHash: string;
+      readonly bettor: string;
+      readonly outcome: Outcome;
+      readonly payout: bigint;
+      readonly credit: bigint;
+      readonly settleDate: number;
+    }
+  /**
    * An on-chain escrow paid the bettor's settled position in the market in transaction `txHash`: the trades' settle
    * transaction. (The in-process ledger pays inside the report command: no transaction, no such change.)
    */

@@ -270,13 +270,15 @@ describe('engine properties', () => {
             store.commit([{ cmd, changes: r.changes }]);
             journal.push(cmd);
             if (cmd.kind === 'reportMarkets') {
-              // What settlement credited per trade adds up to what the ledger paid each bettor.
+              // What settlement credited per trade adds up to what the ledger paid each bettor (and to what each
+              // settled position said it paid).
               const credited = new Map<string, bigint>();
-              for (const c of r.changes) {
-                if (c.type !== 'tradeSettled') continue;
-                const bettor = projection.trades.get(c.tradeId)!.bettor;
-                credited.set(bettor, (credited.get(bettor) ?? 0n) + c.credit);
+              for (const t of projection.trades.values()) {
+                if (t.settled && t.settleDate === cmd.at) credited.set(t.bettor, (credited.get(t.bettor) ?? 0n) + t.credit!);
               }
+              const positionCredits = new Map<string, bigint>();
+              for (const c of r.changes) if (c.type === 'positionSettled') positionCredits.set(c.bettor, (positionCredits.get(c.bettor) ?? 0n) + c.credit);
+              for (const [bettor, credit] of positionCredits) expect(credited.get(bettor)).toBe(credit);
               ADDRS.forEach((a, i) => expect(engine.ledger.balanceOf(a) - balancesBefore[i]!).toBe(credited.get(a) ?? 0n));
             }
             return r;

@@ -467,9 +467,11 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
       entries: executedOnChain(f.fillHash),
     });
     const settled = run({ kind: 'reportMarkets', at: 3000, reports: [{ marketHash: M1.marketHash, outcome: 2 }] });
-    const settledTrades = settled.changes.filter((c) => c.type === 'tradeSettled');
+    // One settled position per bettor; the trades they cover are settled, with no transaction yet.
+    expect(settled.changes.filter((c) => c.type === 'positionSettled').map((c) => c.type === 'positionSettled' && c.bettor).sort()).toEqual([MAKER, TAKER].sort());
+    const settledTrades = [...projection.trades.values()].filter((t) => t.settled);
     expect(settledTrades).toHaveLength(2);
-    for (const c of settledTrades) expect(c).not.toHaveProperty('settleTxHash');
+    for (const t of settledTrades) expect(t.settleTxHash).toBeUndefined();
     // Escrow is released at once; the taker's 50 is in the wallet only once the escrow's transfer is seen.
     expect(engine.balances(TAKER)).toMatchObject({ balance: 970n * USDC, escrowed: 0n });
 

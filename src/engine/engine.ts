@@ -10,15 +10,14 @@ import type { Wallets, WalletsState } from './wallets.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
-import { Position, positionTrade, type PositionTrade } from './refunds.js';
+import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
 import { OrderedKeySet } from './ordered-key-set.js';
 import { SmallSet } from './small-set.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
-import { packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
+import { NO_PENDING_FILLS, packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
-import { splitSettlementCredit } from './settlement-credit.js';
 import type { Change, ChangeOf, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
   AccountRestriction,
@@ -60,7 +59,12 @@ export function fillableTakerSpace(o: OrderSpace): bigint {
 }
 /** What an order commits of its maker's balance: the unfilled size while open, the pending fills once closed. */
 const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount : o.pendingFillAmount);
-const DEFAULT_RECENT_FILL_WINDOW = 100_000;
+/**
+ * A fill is checked against the read side right before the engine applies it (TradingService.submit), so the window
+ * only has to hold fills applied but not yet in the read side: the batches waiting for their commit. 10k is far
+ * above that; 100k cost about 27 MB of heap that grew with the first 100k fills.
+ */
+const DEFAULT_RECENT_FILL_WINDOW = 10_000;
 const DEFAULT_RECENT_CLOSED_ORDER_WINDOW = 20_000;
 /** Sorted by time then key: a valid heap, and one order for the same set of entries. */
 const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: number; key: string }) => boolean) =>
@@ -90,14 +94,6 @@ const NONE = { kind: 'none' } as const;
 const NO_CHANGES = Object.freeze([]) as unknown as Change[];
 const SNAPSHOT_VERSION = 2;
 
-/** Most orders never have a fill pending: they share this empty map until their first fill (it refuses writes). */
-class EmptyPendingFills extends Map<string, bigint> {
-  override set(): this {
-    throw new Error('the shared empty pending-fill map is read-only');
-  }
-}
-const NO_PENDING_FILLS: Map<string, bigint> = new EmptyPendingFills();
-
 type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
 
 /** Everything an engine holds, as plain data. */
@@ -115,7 +111,8 @@ export interface EngineSnapshot {
   reported: [string, Outcome][];
   /** Suspensions and fixtures in play (absent in snapshots written before they were engine state). */
   life?: MarketLifeState;
-  positions: { market: string; bettor: string; trades: PositionTrade[] }[];
+  /** Sums per position; snapshots written before hold each trade (`trades`), folded into the sums on restore. */
+  positions: ({ market: string; bettor: string } & (PositionTotals | { trades: PositionTrade[] }))[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
   tradeCount: number;
@@ -208,7 +205,7 @@ export class Engine {
   private readonly heartbeats = new Map<string, Heartbeat>();
   private readonly reported = new Map<string, Outcome>();
   private life = new MarketLife();
-  /** Confirmed, unsettled trades per market and bettor: what escrow must cover. */
+  /** Confirmed, unsettled trades per market and bettor, as sums: what escrow must cover and settlement pays. */
   private readonly positions = new Map<string, Map<string, Position>>();
   /** Refunded wei per market and bettor, netted at settlement. */
   private readonly refunded = new Map<string, Map<string, bigint>>();
@@ -270,7 +267,7 @@ export class Engine {
       reported: [...this.reported],
       life: this.life.exportState(),
       positions: [...this.positions].flatMap(([market, perBettor]) =>
-        [...perBettor].map(([bettor, p]) => ({ market, bettor, trades: p.trades.map(positionTrade) })),
+        [...perBettor].map(([bettor, p]) => ({ market, bettor, ...p.totals() })),
       ),
       refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
       refundCount: this.refundCount,
@@ -327,12 +324,17 @@ export class Engine {
     for (const h of snap.heartbeats) e.heartbeats.set(h.requestor, { ...h });
     for (const [market, outcome] of snap.reported) e.reported.set(market, outcome);
     e.life = MarketLife.from(snap.life);
-    for (const p of snap.positions) for (const t of p.trades) e.positionOf(p.market, p.bettor).add(t);
+    for (const p of snap.positions) {
+      const position = e.positionOf(p.market, p.bettor);
+      if ('trades' in p) for (const t of p.trades) position.add(t);
+      else position.addTotals(p);
+    }
     for (const [market, perBettor] of snap.refunded) e.refunded.set(market, new Map(perBettor));
     e.refundCount = snap.refundCount;
     e.tradeCount = snap.tradeCount;
     for (const r of snap.restrictions) e.restrictions.set(r.address, { ...r, shortfalls: [...r.shortfalls] });
-    self.expiries = ExpiryQueue.from(snap.expiries);
+    // Keys as the orders' own strings: a decoded copy per entry would double every open order's hash in memory.
+    self.expiries = ExpiryQueue.from(snap.expiries.map((x) => ({ at: x.at, key: e.orders.get(x.key)?.orderHash ?? x.key })));
     for (const [a, v] of snap.exposure) e.exposure.set(a, v);
     for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
     for (const [k, v] of snap.cancelSalts) {
@@ -756,13 +758,16 @@ export class Engine {
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
     if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
+    // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's other
+    // open orders, the parameters), not kept as a fresh copy per parsed order.
+    const peer: Order | undefined = this.openByMaker.get(n.maker)?.all.values().next().value;
     const order: Order = {
       orderHash: n.orderHash,
-      marketHash: n.marketHash,
+      marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
-      maker: n.maker,
-      baseToken: n.baseToken,
-      executor: n.executor,
+      maker: peer?.maker ?? n.maker,
+      baseToken: n.baseToken === this.params.baseToken ? this.params.baseToken : n.baseToken,
+      executor: peer?.executor === n.executor ? peer.executor : n.executor,
       totalBetSize: n.totalBetSize,
       percentageOdds: n.percentageOdds,
       fillAmount: 0n,
@@ -1026,7 +1031,7 @@ export class Engine {
       const outcome = this.reported.get(t.marketHash);
       if (outcome !== undefined) {
         // Confirmed after its market was reported: settles on its own, outside the refunded positions.
-        this.settlePositions(t.marketHash, t.bettor, [t], outcome, 0n, at);
+        this.settleLateTrade(t, outcome, at);
         continue;
       }
       this.positionOf(t.marketHash, t.bettor).add(t);
@@ -1226,7 +1231,7 @@ export class Engine {
     this.emit({ type: 'marketReported', ...result, at });
     this.cancelBook(marketHash, at);
     for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
-      this.settlePositions(marketHash, bettor, position.trades, outcome, this.refundedTo(marketHash, bettor), at);
+      this.settlePosition(marketHash, bettor, position, outcome, this.refundedTo(marketHash, bettor), at);
     }
     this.books.delete(marketHash);
     this.positions.delete(marketHash);
@@ -1234,32 +1239,23 @@ export class Engine {
   }
 
   /**
-   * Pays a bettor's positions in a market from escrow: each trade's stake back on void, stake plus the
-   * counterparty's stake on a win, less what refunds already paid out early.
+   * Pays a bettor's position in a market from escrow: each trade's stake back on void, stake plus the counterparty's
+   * stake on a win, less what refunds already paid out early. One change says so; the read side splits it per trade.
    */
-  private settlePositions(marketHash: string, bettor: string, trades: readonly PositionTrade[], outcome: Outcome, refunded: bigint, at: number): void {
-    const payouts = trades.map((t) => {
-      const won = outcome !== 0 && (outcome === 1) === t.bettingOutcomeOne;
-      return outcome === 0 ? t.stake : won ? t.stake + t.counterStake : 0n;
-    });
-    // The one payment below is split over the trades now, so each trade's credit is recorded, not inferred later.
-    const credits = splitSettlementCredit(payouts, refunded);
-    let total = 0n;
-    let stakes = 0n;
-    trades.forEach((t, i) => {
-      total += payouts[i]!;
-      stakes += t.stake;
-      this.emit({
-        type: 'tradeSettled',
-        tradeId: t.id,
-        outcome,
-        payout: payouts[i]!,
-        credit: credits[i]!,
-        settleDate: at,
-      });
-    });
-    this.wallets.payOut(bettor, marketHash, stakes - refunded, total - refunded);
+  private settlePosition(marketHash: string, bettor: string, position: Position, outcome: Outcome, refunded: bigint, at: number): void {
+    const payout = position.payout(outcome);
+    if (payout < refunded) throw new Error(`refunds of ${bettor} in ${marketHash} exceed its settlement payout`);
+    this.emit({ type: 'positionSettled', marketHash, bettor, outcome, payout, credit: payout - refunded, settleDate: at });
+    this.wallets.payOut(bettor, marketHash, position.stakes() - refunded, payout - refunded);
     this.touched.add(bettor);
+  }
+
+  /** A trade confirmed after its market was reported: no refund touched it, so it is credited its payout. */
+  private settleLateTrade(t: TradeFacts, outcome: Outcome, at: number): void {
+    const payout = tradePayout(t, outcome);
+    this.emit({ type: 'tradeSettled', tradeId: t.id, outcome, payout, credit: payout, settleDate: at });
+    this.wallets.payOut(t.bettor, t.marketHash, t.stake, payout);
+    this.touched.add(t.bettor);
   }
 }
 

@@ -1,8 +1,26 @@
 // Open orders in a snapshot, packed: one array per order instead of an object (no repeated keys, amounts as decimal
 // strings rather than tagged bigints), and the values many orders share (markets, events, makers, token, executor)
 // written once. 100k orders pack to about half the JSON and parse about 2.5x faster; restored orders share those
-// strings in memory.
+// strings in memory, and the amounts and the empty pending-fill map most orders have in common.
 import type { Order, OrderStatus } from './types.js';
+
+/** Most orders never have a fill pending: they share this empty map until their first fill (it refuses writes). */
+class EmptyPendingFills extends Map<string, bigint> {
+  override set(): this {
+    throw new Error('the shared empty pending-fill map is read-only');
+  }
+}
+export const NO_PENDING_FILLS: Map<string, bigint> = new EmptyPendingFills();
+
+/** One bigint per distinct decimal text: a book's orders repeat a few sizes and odds, and every zero. */
+function bigintInterner(): (text: string) => bigint {
+  const seen = new Map<string, bigint>();
+  return (text) => {
+    let value = seen.get(text);
+    if (value === undefined) seen.set(text, (value = BigInt(text)));
+    return value;
+  };
+}
 
 type PendingFills = [string, string][];
 type Row = [
@@ -74,6 +92,7 @@ export function packOrders(orders: Iterable<Order>): PackedOrders {
 
 export function unpackOrders(packed: PackedOrders): Order[] {
   const s = packed.shared;
+  const amount = bigintInterner();
   return packed.rows.map((r) => ({
     orderHash: r[0],
     marketHash: s[r[1]]!,
@@ -81,10 +100,10 @@ export function unpackOrders(packed: PackedOrders): Order[] {
     maker: s[r[3]]!,
     baseToken: s[r[4]]!,
     executor: s[r[5]]!,
-    totalBetSize: BigInt(r[6]),
-    percentageOdds: BigInt(r[7]),
-    fillAmount: BigInt(r[8]),
-    pendingFillAmount: BigInt(r[9]),
+    totalBetSize: amount(r[6]),
+    percentageOdds: amount(r[7]),
+    fillAmount: amount(r[8]),
+    pendingFillAmount: amount(r[9]),
     expiry: r[10],
     apiExpiry: r[11],
     salt: r[12],
@@ -94,6 +113,6 @@ export function unpackOrders(packed: PackedOrders): Order[] {
     seq: r[16],
     createdAt: r[17],
     updatedAt: r[18],
-    pendingFills: new Map(r[19].map(([fill, amount]) => [fill, BigInt(amount)])),
+    pendingFills: r[19].length > 0 ? new Map(r[19].map(([fill, text]) => [fill, BigInt(text)])) : NO_PENDING_FILLS,
   }));
 }

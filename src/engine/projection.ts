@@ -1,6 +1,7 @@
 // The naive projection of change records: folds every record into plain maps, with no indexes and no SQL.
 // Tests use it as the reference the engine's read models and its own views must agree with.
 import type { Change, FillMatch, RefundPaid } from './changes.js';
+import { settleTrades } from './settlement-credit.js';
 import type { OrderView, Outcome, Trade, TradeStatus } from './types.js';
 
 export interface ProjectedFill {
@@ -51,6 +52,16 @@ export class NaiveProjection {
             updatedAt: c.settleDate,
           });
           break;
+        case 'positionSettled': {
+          const trades = [...this.trades.values()]
+            .filter((t) => t.marketHash === c.marketHash && t.bettor === c.bettor && t.status === 'SUCCESS' && !t.settled)
+            .sort((x, y) => Number(x.id) - Number(y.id));
+          const split = settleTrades(trades, c.outcome, c.payout - c.credit);
+          trades.forEach((t, i) =>
+            Object.assign(t, { settled: true, outcome: c.outcome, payout: split[i]!.payout, credit: split[i]!.credit, settleDate: c.settleDate, updatedAt: c.settleDate }),
+          );
+          break;
+        }
         case 'positionPaidOnChain':
           for (const t of this.trades.values()) {
             if (t.marketHash === c.marketHash && t.bettor === c.bettor && t.settled && t.settleTxHash === undefined) {

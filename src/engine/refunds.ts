@@ -1,43 +1,73 @@
 // Capital-efficiency refunds: a bettor's escrow in a market only needs to cover its worst-case net loss (MXL)
 // over the market's outcomes (one, two, void) given all its positions there. Anything held above that is refunded.
-// The two per-outcome losses are running sums, so adding a trade costs O(1) whatever the position's history.
-import type { Trade } from './types.js';
+// A position is four running sums, so adding a trade costs O(1) and a position's memory does not grow with its
+// trades: settlement needs only the totals, and the read side splits them per trade from the trades it recorded.
+import type { Outcome, Trade } from './types.js';
 
-/**
- * What settlement needs of a confirmed trade. Positions keep only this (not the whole trade, whose hashes and
- * labels the read side holds), so a market's unsettled history costs little memory per trade.
- */
-export type PositionTrade = Pick<Trade, 'id' | 'fillHash' | 'stake' | 'counterStake' | 'bettingOutcomeOne'>;
+/** What a position needs of a confirmed trade. */
+export type PositionTrade = Pick<Trade, 'stake' | 'counterStake' | 'bettingOutcomeOne'>;
 
-export const positionTrade = (t: PositionTrade): PositionTrade => ({
-  id: t.id,
-  fillHash: t.fillHash,
-  stake: t.stake,
-  counterStake: t.counterStake,
-  bettingOutcomeOne: t.bettingOutcomeOne,
-});
+/** A position's sums, as snapshots carry them. */
+export interface PositionTotals {
+  /** Stakes and counterparty stakes of the trades backing outcome one... */
+  stakeOne: bigint;
+  counterOne: bigint;
+  /** ...and of those backing outcome two. */
+  stakeTwo: bigint;
+  counterTwo: bigint;
+}
 
-/** A bettor's confirmed, unsettled trades in one market and their net loss under each outcome. */
-export class Position {
-  readonly trades: PositionTrade[] = [];
-  /** Net loss if outcome one wins (negative when it is a gain). */
-  private lossIfOne = 0n;
-  private lossIfTwo = 0n;
+/** What one trade pays under an outcome: its stake back on void, stake plus the counterparty's on a win, else 0. */
+export function tradePayout(t: PositionTrade, outcome: Outcome): bigint {
+  if (outcome === 0) return t.stake;
+  return (outcome === 1) === t.bettingOutcomeOne ? t.stake + t.counterStake : 0n;
+}
+
+/** A bettor's confirmed, unsettled trades in one market, as sums. */
+export class Position implements PositionTotals {
+  stakeOne = 0n;
+  counterOne = 0n;
+  stakeTwo = 0n;
+  counterTwo = 0n;
+
+  addTotals(t: PositionTotals): void {
+    this.stakeOne += t.stakeOne;
+    this.counterOne += t.counterOne;
+    this.stakeTwo += t.stakeTwo;
+    this.counterTwo += t.counterTwo;
+  }
 
   add(t: PositionTrade): void {
-    this.trades.push(positionTrade(t));
     if (t.bettingOutcomeOne) {
-      this.lossIfOne -= t.counterStake;
-      this.lossIfTwo += t.stake;
+      this.stakeOne += t.stake;
+      this.counterOne += t.counterStake;
     } else {
-      this.lossIfOne += t.stake;
-      this.lossIfTwo -= t.counterStake;
+      this.stakeTwo += t.stake;
+      this.counterTwo += t.counterStake;
     }
+  }
+
+  totals(): PositionTotals {
+    return { stakeOne: this.stakeOne, counterOne: this.counterOne, stakeTwo: this.stakeTwo, counterTwo: this.counterTwo };
+  }
+
+  /** Every stake: what escrow took for the position (before refunds). */
+  stakes(): bigint {
+    return this.stakeOne + this.stakeTwo;
+  }
+
+  /** What the position's trades pay together under an outcome (the sum of tradePayout over them). */
+  payout(outcome: Outcome): bigint {
+    if (outcome === 0) return this.stakes();
+    return outcome === 1 ? this.stakeOne + this.counterOne : this.stakeTwo + this.counterTwo;
   }
 
   /** MXL: the most the positions can lose; void returns every stake, so it is never below 0. */
   worstCaseLoss(): bigint {
-    const worst = this.lossIfOne > this.lossIfTwo ? this.lossIfOne : this.lossIfTwo;
+    const stakes = this.stakes();
+    const lossIfOne = stakes - this.payout(1);
+    const lossIfTwo = stakes - this.payout(2);
+    const worst = lossIfOne > lossIfTwo ? lossIfOne : lossIfTwo;
     return worst > 0n ? worst : 0n;
   }
 }

@@ -1,7 +1,9 @@
 // What settlement actually credits per trade once capital-efficiency refunds were paid early.
 // The engine settles a bettor's positions in a market as one payment: the trades' payouts less what refunds
-// already returned. That payment is split over the trades pro rata to their payouts when it is made, so each trade's
-// credit is between 0 and its payout and the credits add up to the ledger payment to the wei.
+// already returned. That payment is split over the trades pro rata to their payouts, so each trade's credit is
+// between 0 and its payout and the credits add up to the ledger payment to the wei.
+import { tradePayout, type PositionTrade } from './refunds.js';
+import type { Outcome } from './types.js';
 
 /**
  * Splits `total - refunded` over payouts pro rata (largest remainder): each share is floor(payout * credit / total);
@@ -24,4 +26,14 @@ export function splitSettlementCredit(payouts: readonly bigint[], refunded: bigi
     left--;
   }
   return shares;
+}
+
+/**
+ * Each trade's payout and credit when a bettor's position in a market settles under `outcome` with `refunded` wei
+ * already returned early: the read side records these per trade, from the trades it holds, oldest first.
+ */
+export function settleTrades(trades: readonly PositionTrade[], outcome: Outcome, refunded: bigint): { payout: bigint; credit: bigint }[] {
+  const payouts = trades.map((t) => tradePayout(t, outcome));
+  const credits = splitSettlementCredit(payouts, refunded);
+  return payouts.map((payout, i) => ({ payout, credit: credits[i]! }));
 }

@@ -74,10 +74,11 @@ export class ConsolidatedEntries {
 
   /**
    * Rewrites the entries of every fill whose trades changed status or settled (after the trade rows themselves were
-   * written). A trade is recorded PENDING, and entries of pending fills are not listed: recording alone writes none.
+   * written), and of `settledFills`: fills whose trades settled as part of a position (positionSettled names no
+   * trade). A trade is recorded PENDING, and entries of pending fills are not listed: recording alone writes none.
    */
-  apply(changes: readonly Change[]): void {
-    let fills: Set<string> | undefined;
+  apply(changes: readonly Change[], settledFills?: ReadonlySet<string>): void {
+    let fills: Set<string> | undefined = settledFills && new Set(settledFills);
     let changed: ChangedTrades | undefined;
     for (const c of changes) {
       if (c.type !== 'tradeStatusChanged' && c.type !== 'tradeSettled') continue;
@@ -88,7 +89,7 @@ export class ConsolidatedEntries {
           : (changed.trade(c.tradeId)?.fillHash ?? (this.fillOfTrade.get(Number(c.tradeId)) as string | undefined));
       if (fillHash !== undefined) (fills ??= new Set()).add(fillHash);
     }
-    for (const fillHash of fills ?? []) this.rewriteFill(fillHash, changed!.tradesOfFill(fillHash));
+    for (const fillHash of fills ?? []) this.rewriteFill(fillHash, changed?.tradesOfFill(fillHash));
   }
 
   /** Fills the table from the trades (a data dir from before it existed). */

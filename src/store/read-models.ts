@@ -7,6 +7,17 @@ import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
+import { settleTrades } from '../engine/settlement-credit.js';
+
+/** A confirmed, unsettled trade as settling a position reads it. */
+interface OpenPositionRow {
+  id: number;
+  fill_hash: string;
+  bettor: string;
+  stake: string;
+  counter_stake: string;
+  outcome_one: number;
+}
 
 /**
  * A trade row as an array, in TRADE_COLUMNS order: trade queries read rows raw, since better-sqlite3 builds a keyed
@@ -239,6 +250,10 @@ export class TradingReadModels {
       ),
       positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?
         WHERE market_hash = ? AND bettor = ? AND settled = 1 AND settle_tx_hash IS NULL`),
+      // A market's confirmed, unsettled trades: the positions a report settles (read once per market and command).
+      openPositionTrades: p(`SELECT id, fill_hash, bettor, stake, counter_stake, outcome_one FROM rm_trades
+        WHERE market_hash = ? AND status = 'SUCCESS' AND settled = 0 ORDER BY id`),
+      tradesSettledIn: p('SELECT id FROM rm_trades WHERE market_hash = ? AND settled = 1 AND settle_date = ? ORDER BY id'),
       tradesPaidIn: p('SELECT id FROM rm_trades WHERE market_hash = ? AND bettor = ? AND settle_tx_hash = ? ORDER BY id'),
       unpaidPositions: p(`SELECT DISTINCT t.market_hash, t.bettor, r.outcome FROM rm_trades t
         JOIN rm_market_reports r ON r.market_hash = t.market_hash WHERE t.settled = 1 AND t.settle_tx_hash IS NULL`),
@@ -319,6 +334,9 @@ export class TradingReadModels {
   /** Projects change records. The caller runs this inside the transaction that appends their commands. */
   apply(changes: readonly Change[]): void {
     const s = this.s;
+    /** Per market this command settles: its open positions' trades by bettor, and the fills they belong to. */
+    let settling: Map<string, Map<string, OpenPositionRow[]>> | undefined;
+    let settledFills: Set<string> | undefined;
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded': {
@@ -391,6 +409,23 @@ export class TradingReadModels {
         case 'tradeSettled':
           s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.settleDate, c.settleDate, Number(c.tradeId));
           break;
+        case 'positionSettled': {
+          settling ??= new Map();
+          let byBettor = settling.get(c.marketHash);
+          if (!byBettor) settling.set(c.marketHash, (byBettor = this.openPositionsIn(c.marketHash)));
+          const rows = byBettor.get(c.bettor) ?? [];
+          const trades = rows.map((r) => ({ stake: BigInt(r.stake), counterStake: BigInt(r.counter_stake), bettingOutcomeOne: r.outcome_one === 1 }));
+          const split = settleTrades(trades, c.outcome, c.payout - c.credit);
+          const payout = split.reduce((sum, t) => sum + t.payout, 0n);
+          // The engine's sums and the recorded trades must agree to the wei, or the split would record a fiction.
+          if (payout !== c.payout) throw new Error(`settling ${c.bettor} in ${c.marketHash}: recorded trades pay ${payout}, the engine ${c.payout}`);
+          rows.forEach((r, i) => {
+            s.settleTrade!.run(c.outcome, split[i]!.payout.toString(), split[i]!.credit.toString(), c.settleDate, c.settleDate, r.id);
+            (settledFills ??= new Set()).add(r.fill_hash);
+          });
+          byBettor.delete(c.bettor);
+          break;
+        }
         case 'positionPaidOnChain':
           s.positionPaid!.run(c.txHash, c.at, c.marketHash, c.bettor);
           break;
@@ -411,7 +446,22 @@ export class TradingReadModels {
           break;
       }
     }
-    this.entries.apply(changes);
+    this.entries.apply(changes, settledFills);
+  }
+
+  private openPositionsIn(marketHash: string): Map<string, OpenPositionRow[]> {
+    const byBettor = new Map<string, OpenPositionRow[]>();
+    for (const r of this.s.openPositionTrades!.iterate(marketHash) as Iterable<OpenPositionRow>) {
+      const rows = byBettor.get(r.bettor);
+      if (rows) rows.push(r);
+      else byBettor.set(r.bettor, [r]);
+    }
+    return byBettor;
+  }
+
+  /** Ids of the trades a report settled in a market at `settleDate` (what its positionSettled changes touched). */
+  tradesSettledIn(marketHash: string, settleDate: number): string[] {
+    return (this.s.tradesSettledIn!.all(marketHash, settleDate) as { id: number }[]).map((r) => String(r.id));
   }
 
   private countVolume(rows: readonly { market: string; stake: string }[]): void {

@@ -74,6 +74,14 @@ export class ChangedTrades {
           this.trades.set(t.id, { ...t, settled: true, settleDate: c.settleDate, outcome: c.outcome, payout: c.payout, credit: c.credit, updatedAt: c.settleDate });
           break;
         }
+        case 'positionSettled': {
+          // It names no trade: the store settles the position's trades, and answers for them.
+          const bettor = c.bettor.toLowerCase();
+          for (const t of [...this.trades.values()]) {
+            if (t.marketHash === c.marketHash && t.bettor.toLowerCase() === bettor) this.forget(t);
+          }
+          break;
+        }
         case 'positionPaidOnChain':
           // The store sets the transaction on every settled, unpaid trade of the position: let it answer for them.
           for (const t of [...this.trades.values()]) {

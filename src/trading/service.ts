@@ -328,6 +328,8 @@ export class TradingService {
     const orderHashes = new Set<string>();
     const tradeIds = new Set<string>();
     const refunds: RefundPaid[] = [];
+    /** Markets whose positions a report settled: their trades are read once per market, not per bettor. */
+    const settledMarkets = new Map<string, { marketHash: string; settleDate: number }>();
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded':
@@ -345,6 +347,9 @@ export class TradingService {
         case 'tradeSettled':
           tradeIds.add(c.tradeId);
           break;
+        case 'positionSettled':
+          settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
+          break;
         case 'positionPaidOnChain':
           for (const id of this.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
           break;
@@ -355,6 +360,7 @@ export class TradingService {
           break;
       }
     }
+    for (const m of settledMarkets.values()) for (const id of this.readModels.tradesSettledIn(m.marketHash, m.settleDate)) tradeIds.add(id);
     return this.renderPublications(orderHashes, orderStates, tradeIds, new ChangedTrades(changes), refunds);
   }
 
