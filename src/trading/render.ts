@@ -65,33 +65,6 @@ export interface TradeRenderContext {
   fillOnChain?(fillHash: string): FillOnChain | undefined;
 }
 
-/**
- * The context with its per-fill and per-(market, bettor) lookups remembered: for rendering the trades of one
- * commit, where a fill's trades share their transactions and a bettor's trades in a market their refund flag.
- */
-export function withLookupsRemembered(rc: TradeRenderContext): TradeRenderContext {
-  const fills = new Map<string, FillOnChain | undefined>();
-  const refunds = new Map<string, boolean>();
-  const fillOnChain = rc.fillOnChain?.bind(rc);
-  return {
-    ...rc,
-    hasRefunds(marketHash, bettor) {
-      const key = `${marketHash}|${bettor}`;
-      let has = refunds.get(key);
-      if (has === undefined) refunds.set(key, (has = rc.hasRefunds(marketHash, bettor)));
-      return has;
-    },
-    ...(fillOnChain
-      ? {
-          fillOnChain(fillHash: string) {
-            if (!fills.has(fillHash)) fills.set(fillHash, fillOnChain(fillHash));
-            return fills.get(fillHash);
-          },
-        }
-      : {}),
-  };
-}
-
 /** The fill's transactions: on chain the real ones; on the local ledger the fill hash stands for them. */
 function fillTransactions(t: Trade, rc: TradeRenderContext) {
   const fill = rc.fillOnChain?.(t.fillHash);

@@ -13,7 +13,7 @@ import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, 
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
-import { orderToChannel, tradeToRest, withLookupsRemembered, type TradeRenderContext } from './render.js';
+import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
 import { ChangedTrades } from './changed-trades.js';
@@ -393,12 +393,14 @@ export class TradingService {
     if (tradeIds.size > 0) {
       // What the change records describe is rendered from them; only the rest is read from the store.
       const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.readModels.trade(id) ?? []);
-      const fillOnChain = this.render.fillOnChain?.bind(this.render);
-      const rc = withLookupsRemembered({ ...this.render, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? fillOnChain?.(fillHash) });
+      // The trades' refund flags and the fills the change records do not describe: one read each for the commit.
+      const hasRefunds = this.readModels.refundsSeen(trades);
+      const stored = this.readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash])));
+      const rc: TradeRenderContext = { ...this.render, hasRefunds, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? stored(fillHash) };
       const rendered = trades.map((t) => tradeToRest(t, rc));
       emits.push(() => bus.emit('trades', rendered));
-      // The entries ask the same (market, bettor) refund questions as the trades: answered once per commit.
-      const cc = { ...this.consolidated, hasRefunds: (marketHash: string, bettor: string) => rc.hasRefunds(marketHash, bettor) };
+      // The entries ask the same (market, bettor) refund questions as the trades.
+      const cc = { ...this.consolidated, hasRefunds };
       const consolidated = changedConsolidated(this.readModels, cc, trades, this.firstRefunds(refunds), changed);
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
     }
