@@ -113,6 +113,23 @@ describe('MemoryBroker', () => {
     for (const offsets of got.values()) expect(offsets).toEqual([1, 2]);
   });
 
+  it('runs the writer work queued while a fan-out is under way before the next slice of the fan-out', async () => {
+    // sliceMs 0: a slice is one clock read, 64 subscribers. The runner queues its next group's write with
+    // setImmediate; it must not find a slice of 64 more socket writes queued ahead of it.
+    const b = new MemoryBroker(policy, () => 0, undefined, undefined, 0);
+    let served = 0;
+    for (let i = 0; i < 200; i++) await b.subscribe('h:x', () => served++);
+    b.publishNow('h:x', 'first');
+    expect(served).toBe(64);
+    const servedWhenWriterRan = await new Promise<number>((resolve) => setImmediate(() => resolve(served)));
+    expect(servedWhenWriterRan).toBe(64);
+    // The writer's commit fans out too: queued behind the first publication, not ahead of it.
+    b.publishNow('h:x', 'second');
+    expect(served).toBe(64);
+    while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(served).toBe(400);
+  });
+
   it('delivers at once when the fan-out fits in a slice and nothing is queued', async () => {
     const b = new MemoryBroker(policy, () => 0);
     const got: number[] = [];

@@ -68,6 +68,11 @@ interface Fanout {
 
 /** Subscribers served between two clock reads while fanning out. */
 const SUBSCRIBERS_PER_CLOCK_READ = 64;
+/**
+ * Longest fan-out slice. A socket write costs 5-15 µs here (mostly the kernel's loopback TCP), so a slice is
+ * 30-100 writes; the 64 writes between clock reads can stretch it by about as much again.
+ */
+const DEFAULT_SLICE_MS = 0.5;
 
 /**
  * Array data whose elements are JSON-encoded once: publishing it on several channels (an order update goes to its
@@ -116,9 +121,12 @@ export function packElements(items: readonly string[], budget: number, oversize:
 
 /**
  * Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. A publication
- * is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`, one slice per
- * event-loop turn, so 5,000 subscribers on a book never hold the writer for more than a slice. Publications reach
- * each subscriber in offset order; a subscriber that joins mid-way skips what its subscribe reply already covered.
+ * is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`, so 5,000
+ * subscribers on a book never hold the writer for more than a slice. Between two slices the broker gives up a
+ * whole event-loop turn: the I/O that arrived meanwhile (requests, a commit's sync completing, hence its replies)
+ * and the writer's own check-phase work (writing the next group) all run before the next slice, so each step of a
+ * command waits for at most the one slice under way when it became ready. Publications reach each subscriber in
+ * offset order; a subscriber that joins mid-way skips what its subscribe reply already covered.
  */
 export class MemoryBroker implements Broker {
   readonly epoch = randomBytes(4).toString('hex');
@@ -133,7 +141,7 @@ export class MemoryBroker implements Broker {
     private readonly now: () => number,
     private readonly onSubscriberError: (err: unknown) => void = () => {},
     private readonly onOversize: (channel: string, bytes: number) => void = () => {},
-    private readonly sliceMs = 2,
+    private readonly sliceMs = DEFAULT_SLICE_MS,
   ) {}
 
   private stream(channel: string): ChannelStream {
@@ -196,7 +204,7 @@ export class MemoryBroker implements Broker {
           this.onSubscriberError(err); // one failing subscriber must not starve the others
         }
         if (++served % SUBSCRIBERS_PER_CLOCK_READ === 0 && performance.now() >= deadline) {
-          this.nextSlice = setImmediate(() => this.fanOut());
+          this.yieldTurn();
           return;
         }
       }
@@ -204,6 +212,17 @@ export class MemoryBroker implements Broker {
     }
     this.fanouts = [];
     this.fanoutHead = 0;
+  }
+
+  /**
+   * Continues the fan-out after a full event-loop turn. An immediate queued now would run in the next check phase
+   * ahead of what the writer queues for that phase during its poll (the next group's write), so the next slice is
+   * queued from that phase instead, behind the writer's work, with a poll phase for I/O in between.
+   */
+  private yieldTurn(): void {
+    this.nextSlice = setImmediate(() => {
+      this.nextSlice = setImmediate(() => this.fanOut());
+    });
   }
 
   async publish(channel: string, data: unknown): Promise<StreamPosition> {
