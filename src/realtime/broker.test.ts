@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { ChannelStream } from './stream.js';
 import { MemoryBroker, type Delivery } from './broker.js';
 import { HISTORY_SIZE, parseChannel } from './channels.js';
-import { framePayload } from './ws-frame.js';
+import { framePayload, textFrame } from './ws-frame.js';
+import { encodePublicationPush } from './protocol.js';
 
 const enc = (tag: string) => (o: number) => `{"data":"${tag}","offset":${o}}`;
 
@@ -128,6 +129,33 @@ describe('MemoryBroker', () => {
     expect(served).toBe(64);
     while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
     expect(served).toBe(400);
+  });
+
+  it('joins publications of a channel that queue behind a fan-out into one delivery, the same bytes for all', async () => {
+    const b = new MemoryBroker({ ...policy, maxPublicationBytes: 400 }, () => 0, undefined, undefined, 0);
+    const got = new Map<number, Delivery[]>();
+    for (let i = 0; i < 200; i++) await b.subscribe('h:x', (d) => got.set(i, [...(got.get(i) ?? []), d]));
+    const other: number[][] = [];
+    await b.subscribe('h:y', (d) => other.push((d.parts ?? [d]).map((p) => p.offset)));
+    for (let n = 1; n <= 9; n++) {
+      b.publishNow('h:x', `p${n}`); // 1: 64 subscribers served at once, the rest after a turn
+      b.publishNow('h:y', `p${n}`); // queued between them: joins do not wait for the other channel
+    }
+    while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
+    const alone = (n: number) => textFrame(encodePublicationPush('h:x', `{"data":"p${n}","offset":${n}}`));
+    // Frames of 59 bytes: 6 fit the 400-byte bound, so 2..7 go together and 8..9 after them.
+    expect(alone(2).length).toBe(59);
+    const first = got.get(0)!;
+    for (const deliveries of got.values()) {
+      expect(deliveries.map((d) => (d.parts ?? [d]).map((p) => p.offset))).toEqual([[1], [2, 3, 4, 5, 6, 7], [8, 9]]);
+      deliveries.forEach((d, k) => {
+        const offsets = (d.parts ?? [d]).map((p) => p.offset);
+        expect(d.frame).toEqual(Buffer.concat(offsets.map(alone))); // the single frames back to back
+        expect(d.frame).toBe(first[k]!.frame); // built once for every subscriber
+        expect(d.offset).toBe(offsets.at(-1));
+      });
+    }
+    expect(other).toEqual([[1, 2, 3, 4, 5, 6], [7, 8, 9]]);
   });
 
   it('delivers at once when the fan-out fits in a slice and nothing is queued', async () => {

@@ -14,6 +14,13 @@ export interface Delivery {
   frame: Buffer;
   /** `{"data":...,"offset":n}` (for re-framing under another spelling of the channel). */
   pubJson: string;
+  /**
+   * Set when this delivery carries several consecutive publications of the channel, which queued up while earlier
+   * fan-outs were under way: `frame` is their frames back to back (one socket write for all of them), `offset` and
+   * `pubJson` are the last one's. A subscriber that needs them one by one (it already has some, or spells the
+   * channel differently) takes the parts.
+   */
+  parts?: readonly Delivery[];
 }
 
 export type Subscriber = (delivery: Delivery) => void;
@@ -60,10 +67,16 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-/** A publication on its way to the subscribers of its channel; `next` walks the live set, so late joiners are seen. */
+/**
+ * Publications of one channel on their way to its subscribers. Until its first subscriber is served, later
+ * publications of the channel join it; then `next` walks the live set, so late joiners are seen.
+ */
 interface Fanout {
-  delivery: Delivery;
-  next: Iterator<Subscriber>;
+  channel: string;
+  queued: Delivery[];
+  queuedBytes: number;
+  delivery: Delivery | undefined;
+  next: Iterator<Subscriber> | undefined;
 }
 
 /** Subscribers served between two clock reads while fanning out. */
@@ -73,6 +86,8 @@ const SUBSCRIBERS_PER_CLOCK_READ = 64;
  * 30-100 writes; the 64 writes between clock reads can stretch it by about as much again.
  */
 const DEFAULT_SLICE_MS = 0.5;
+/** Most bytes of publications that queue into one fan-out (one write per subscriber), within maxPublicationBytes. */
+const MAX_JOINED_BYTES = 65_536;
 
 /**
  * Array data whose elements are JSON-encoded once: publishing it on several channels (an order update goes to its
@@ -134,6 +149,8 @@ export class MemoryBroker implements Broker {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private fanouts: Fanout[] = [];
   private fanoutHead = 0;
+  /** Per channel, the queued fan-out not yet started, which the channel's next publication joins. */
+  private readonly waiting = new Map<string, Fanout>();
   private nextSlice: NodeJS.Immediate | undefined;
 
   constructor(
@@ -179,10 +196,40 @@ export class MemoryBroker implements Broker {
     const subs = this.subscribers.get(channel);
     if (subs && subs.size > 0) {
       const delivery: Delivery = { channel, offset, pubJson: json, frame: textFrame(encodePublicationPush(channel, json)) };
-      this.fanouts.push({ delivery, next: subs.values() });
+      this.enqueue(delivery);
       if (!this.nextSlice) this.fanOut();
     }
     return { offset, epoch: this.epoch };
+  }
+
+  /**
+   * Queues a publication for fan-out. When fan-outs fall behind (5,000 subscribers cost more than the time between
+   * two commits), publications of a channel that wait join one fan-out: each subscriber gets them in one write, so
+   * the cost of a round over the subscribers is paid once for all of them and delivery catches up.
+   */
+  private enqueue(delivery: Delivery): void {
+    const bytes = delivery.frame.length;
+    const joinable = this.waiting.get(delivery.channel);
+    // A joined write is held to the bound of a single publication, so it fits any subscriber's queue the same way.
+    const limit = Math.min(MAX_JOINED_BYTES, this.policy.maxPublicationBytes ?? Infinity);
+    if (joinable && joinable.queuedBytes + bytes <= limit) {
+      joinable.queued.push(delivery);
+      joinable.queuedBytes += bytes;
+      return;
+    }
+    const fanout: Fanout = { channel: delivery.channel, queued: [delivery], queuedBytes: bytes, delivery: undefined, next: undefined };
+    this.fanouts.push(fanout);
+    this.waiting.set(delivery.channel, fanout);
+  }
+
+  /** Closes a fan-out to newcomers and fixes what it delivers: one publication, or the joined ones as parts. */
+  private start(fanout: Fanout): void {
+    if (this.waiting.get(fanout.channel) === fanout) this.waiting.delete(fanout.channel);
+    const parts = fanout.queued;
+    const last = parts[parts.length - 1]!;
+    fanout.delivery =
+      parts.length === 1 ? last : { ...last, frame: Buffer.concat(parts.map((d) => d.frame), fanout.queuedBytes), parts };
+    fanout.next = (this.subscribers.get(fanout.channel) ?? new Set<Subscriber>()).values();
   }
 
   /** Publications still reaching their subscribers (tests). */
@@ -197,9 +244,12 @@ export class MemoryBroker implements Broker {
     let served = 0;
     while (this.fanoutHead < this.fanouts.length) {
       const fanout = this.fanouts[this.fanoutHead]!;
-      for (let it = fanout.next.next(); !it.done; it = fanout.next.next()) {
+      if (!fanout.next) this.start(fanout);
+      const delivery = fanout.delivery!;
+      const next = fanout.next!;
+      for (let it = next.next(); !it.done; it = next.next()) {
         try {
-          it.value(fanout.delivery);
+          it.value(delivery);
         } catch (err) {
           this.onSubscriberError(err); // one failing subscriber must not starve the others
         }
@@ -273,6 +323,7 @@ export class MemoryBroker implements Broker {
     this.nextSlice = undefined;
     this.fanouts = [];
     this.fanoutHead = 0;
+    this.waiting.clear();
     this.subscribers.clear();
   }
 }
