@@ -35,7 +35,7 @@ async function subscribedClient(broker: MemoryBroker, spelling: string) {
   return { conn, writes, offset: reply.subscribe.offset };
 }
 
-/** A broker whose fan-out of publication 1 is still under way behind 64 other subscribers, so later ones queue. */
+/** A broker whose fan-out of publication 1 is still under way behind 100 other subscribers, so later ones queue. */
 async function busyBroker() {
   const broker = new MemoryBroker({ size: () => 100, ttlMs: 60_000 }, () => 0, undefined, undefined, 0);
   for (let i = 0; i < 100; i++) await broker.subscribe(CHANNEL, () => {});
