@@ -10,7 +10,7 @@ import { stat } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MemoryBroker } from '../src/realtime/broker.js';
-import { fmt, percentiles } from './lib.js';
+import { fmt, machineConditions, percentiles } from './lib.js';
 
 const nowMs = () => performance.timeOrigin + performance.now(); // comparable across processes
 const CHANNEL = 'order_book:market_0x' + 'ab'.repeat(32);
@@ -66,7 +66,8 @@ async function main(): Promise<void> {
       clients!.send(m as never);
     });
   let baseline: { check: number[]; io: number[] } | undefined;
-  console.log(`${rate} publications/s for ${seconds} s on one channel; writer work probed every ms`);
+  const before = machineConditions();
+  console.log(`${rate} publications/s for ${seconds} s on one channel; writer work probed every ms; ${before.text}`);
   try {
     for (const count of counts) {
       if (count > 0) {
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
       console.log(line);
       await broker.close();
     }
+    console.log(`at the end: ${machineConditions(before.jiffies).text}`);
   } finally {
     clients?.kill();
     for (const s of serverSockets) s.destroy();

@@ -8,7 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { fmt, openLoop, percentiles, processCpuSeconds } from './lib.js';
+import { fmt, machineConditions, openLoop, percentiles, processCpuSeconds } from './lib.js';
 import { E18, USDC, newAccount, signedOrder, startBenchExchange } from './exchange.js';
 
 const nowMs = () => performance.timeOrigin + performance.now(); // comparable across processes
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
         clients!.send(m);
       });
     let baseline: { p50: number; p99: number } | undefined;
-    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}...`);
+    const before = machineConditions();
+    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}...; ${before.text}`);
     for (const subscribers of counts) {
       if (subscribers > 0) {
         clients ??= fork(fileURLToPath(import.meta.url), ['--subscribers'], { execArgv: ['--import', 'tsx'] });
@@ -123,13 +124,16 @@ async function main(): Promise<void> {
       const orders = ordersAt(start, count);
       while (nowMs() < start) await new Promise((r) => setTimeout(r, 1));
       const cpuBefore = processCpuSeconds(ex.pid);
+      const posterCpu = process.cpuUsage();
       const run = await openLoop(count, rate, async (i) => (await post(orders[i]!)).status === 200);
       await new Promise((r) => setTimeout(r, 300)); // the last deliveries
       const serverCores = (processCpuSeconds(ex.pid) - cpuBefore) / (run.seconds + 0.3);
+      const poster = process.cpuUsage(posterCpu);
+      const posterCores = (poster.user + poster.system) / 1e6 / (run.seconds + 0.3);
       const reply = percentiles(run.latencies);
       baseline ??= reply;
       const vs = (ms: number, base: number) => `${fmt(ms)} (${ms - base >= 0 ? '+' : ''}${(ms - base).toFixed(2)} ms)`;
-      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores`;
+      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores, poster ${posterCores.toFixed(2)}`;
       if (subscribers > 0) {
         const { result } = (await ask({ report: true })) as Extract<FromClients, { result: unknown }>;
         const [p50, p95, p99] = result.latencies as [number, number, number, number];
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
       console.log(line);
     }
     console.log('(reply: the poster\'s HTTP round trip from its scheduled send time; in brackets, the difference to the no-subscriber run)');
+    console.log(`at the end: ${machineConditions(before.jiffies).text}`);
   } finally {
     clients?.kill();
     await ex.close();
