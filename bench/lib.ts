@@ -159,3 +159,21 @@ export function signDigestNative(digest: Uint8Array, key: Uint8Array): string {
   const { signature, recid } = nativeSecp.ecdsaSign(digest, key);
   return '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16);
 }
+
+/** CPU jiffies of the whole machine from /proc/stat's first line: all of them and those stolen by the host. */
+function machineJiffies(): { total: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
+/**
+ * What else ran on the machine during a bench, to judge its figures by: the load average now, and the share of
+ * CPU time the host stole since `since` (take `since` with `machineConditions()` before the runs).
+ */
+export function machineConditions(since?: { total: number; steal: number }): { text: string; jiffies: { total: number; steal: number } } {
+  const now = machineJiffies();
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const stolen = since && now.total > since.total ? `, ${((100 * (now.steal - since.steal)) / (now.total - since.total)).toFixed(1)}% of CPU stolen by the host since the start` : '';
+  return { text: `load average ${load}${stolen}`, jiffies: now };
+}
+

@@ -7,20 +7,29 @@
 // Usage: npx tsx bench/realtime.ts [subscriber counts = 0,1000,5000] [orders/s = 50] [seconds = 5]
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { WebSocket } from 'ws';
-import { fmt, openLoop, percentiles, processCpuSeconds } from './lib.js';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { fmt, machineConditions, openLoop, percentiles, processCpuSeconds } from './lib.js';
 import { E18, USDC, newAccount, signedOrder, startBenchExchange } from './exchange.js';
 
 const nowMs = () => performance.timeOrigin + performance.now(); // comparable across processes
 /** Salts carry the scheduled send time in microseconds, times 1000, plus a serial number. */
 const SALT_SCALE = 1000n;
 
+/** A client's text frame: masked, as clients must, with a zero mask (the payload goes as it is). */
+function clientFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const header = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff]);
+  return Buffer.concat([header, Buffer.alloc(4), payload]);
+}
+const PONG = clientFrame('{}');
+
 type ToClients = { open: number; url: string; token: string; channel: string } | { report: true };
 type FromClients = { ready: number } | { result: { latencies: number[]; received: number; cpuMs: number } };
 
 // ---- subscriber process -----------------------------------------------------------------------
 function runSubscribers(): void {
-  const sockets: WebSocket[] = [];
+  const sockets: net.Socket[] = [];
   let latencies: number[] = [];
   let received = 0;
   let cpuSince = process.cpuUsage();
@@ -37,24 +46,61 @@ function runSubscribers(): void {
       received++;
     }
   };
+  /**
+   * One subscriber on a bare TCP socket: the WebSocket handshake and frames done by hand, so that this process,
+   * which reads for every subscriber on one core, spends as little as it can per publication (a library client
+   * costs about 10 µs per message here, as much as the server's write) and measures the server, not itself.
+   */
   const open = (url: string, token: string, channel: string) =>
     new Promise<void>((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
-      ws.on('error', reject);
-      ws.on('open', () => ws.send(JSON.stringify({ id: 1, connect: { token } }) + '\n' + JSON.stringify({ id: 2, subscribe: { channel } })));
-      ws.on('message', (data: Buffer) => {
-        const at = nowMs();
-        // A publication arrives alone in its frame: read it straight from the bytes, so that this process's decoding
-        // (one core for every subscriber) weighs as little as it can on the delivery it measures.
-        if (data.subarray(0, PUSH.length).equals(PUSH) && data.indexOf(0x0a) < 0) return onPush(data, at);
-        for (const line of data.toString('latin1').split('\n')) {
-          if (line === '{}') ws.send('{}');
+      const { hostname, port, pathname } = new URL(url);
+      const socket = net.connect(Number(port), hostname);
+      socket.setNoDelay(true);
+      socket.on('error', reject);
+      socket.on('connect', () => {
+        socket.write(
+          `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+            `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        );
+        socket.write(clientFrame(JSON.stringify({ id: 1, connect: { token } }) + '\n' + JSON.stringify({ id: 2, subscribe: { channel } })));
+      });
+      let upgraded = false;
+      let rest: Buffer | undefined;
+      const onText = (payload: Buffer, at: number) => {
+        // A publication arrives alone in its frame: read its salts straight from the bytes.
+        if (payload.subarray(0, PUSH.length).equals(PUSH) && payload.indexOf(0x0a) < 0) return onPush(payload, at);
+        for (const line of payload.toString('latin1').split('\n')) {
+          if (line === '{}') socket.write(PONG);
           else if (line.startsWith('{"push"')) onPush(Buffer.from(line, 'latin1'), at);
           else if (line.includes('"subscribe"')) resolve();
           else if (line.includes('"error"')) reject(new Error(line));
         }
+      };
+      socket.on('data', (chunk: Buffer) => {
+        const at = nowMs();
+        let data = rest ? Buffer.concat([rest, chunk]) : chunk;
+        rest = undefined;
+        if (!upgraded) {
+          const end = data.indexOf('\r\n\r\n');
+          if (end < 0) return void (rest = data);
+          if (!data.subarray(0, 12).toString('latin1').includes(' 101')) return reject(new Error(data.toString('latin1', 0, end)));
+          upgraded = true;
+          data = data.subarray(end + 4);
+        }
+        // Server frames: unmasked, unfragmented (the server never fragments); text frames carry the protocol.
+        let offset = 0;
+        while (data.length - offset >= 2) {
+          const short = data[offset + 1]! & 0x7f;
+          const header = short < 126 ? 2 : short === 126 ? 4 : 10;
+          if (data.length - offset < header) break;
+          const length = short < 126 ? short : short === 126 ? data.readUInt16BE(offset + 2) : Number(data.readBigUInt64BE(offset + 2));
+          if (data.length - offset < header + length) break;
+          if ((data[offset]! & 0x0f) === 0x1) onText(data.subarray(offset + header, offset + header + length), at);
+          offset += header + length;
+        }
+        if (offset < data.length) rest = data.subarray(offset);
       });
-      sockets.push(ws);
+      sockets.push(socket);
     });
 
   process.on('message', async (m: ToClients) => {
@@ -111,7 +157,8 @@ async function main(): Promise<void> {
         clients!.send(m);
       });
     let baseline: { p50: number; p99: number } | undefined;
-    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}...`);
+    const before = machineConditions();
+    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}...; ${before.text}`);
     for (const subscribers of counts) {
       if (subscribers > 0) {
         clients ??= fork(fileURLToPath(import.meta.url), ['--subscribers'], { execArgv: ['--import', 'tsx'] });
@@ -123,13 +170,16 @@ async function main(): Promise<void> {
       const orders = ordersAt(start, count);
       while (nowMs() < start) await new Promise((r) => setTimeout(r, 1));
       const cpuBefore = processCpuSeconds(ex.pid);
+      const posterCpu = process.cpuUsage();
       const run = await openLoop(count, rate, async (i) => (await post(orders[i]!)).status === 200);
       await new Promise((r) => setTimeout(r, 300)); // the last deliveries
       const serverCores = (processCpuSeconds(ex.pid) - cpuBefore) / (run.seconds + 0.3);
+      const poster = process.cpuUsage(posterCpu);
+      const posterCores = (poster.user + poster.system) / 1e6 / (run.seconds + 0.3);
       const reply = percentiles(run.latencies);
       baseline ??= reply;
       const vs = (ms: number, base: number) => `${fmt(ms)} (${ms - base >= 0 ? '+' : ''}${(ms - base).toFixed(2)} ms)`;
-      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores`;
+      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores, poster ${posterCores.toFixed(2)}`;
       if (subscribers > 0) {
         const { result } = (await ask({ report: true })) as Extract<FromClients, { result: unknown }>;
         const [p50, p95, p99] = result.latencies as [number, number, number, number];
@@ -140,6 +190,7 @@ async function main(): Promise<void> {
       console.log(line);
     }
     console.log('(reply: the poster\'s HTTP round trip from its scheduled send time; in brackets, the difference to the no-subscriber run)');
+    console.log(`at the end: ${machineConditions(before.jiffies).text}`);
   } finally {
     clients?.kill();
     await ex.close();

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ChannelStream } from './stream.js';
-import { MemoryBroker, type Delivery } from './broker.js';
+import { MemoryBroker, SUBSCRIBERS_PER_CLOCK_READ, type Delivery } from './broker.js';
 import { HISTORY_SIZE, parseChannel } from './channels.js';
-import { framePayload } from './ws-frame.js';
+import { framePayload, textFrame } from './ws-frame.js';
+import { encodePublicationPush } from './protocol.js';
 
 const enc = (tag: string) => (o: number) => `{"data":"${tag}","offset":${o}}`;
 
@@ -90,7 +91,7 @@ describe('MemoryBroker', () => {
   });
 
   it('fans a publication out in slices, one per turn, and keeps offset order for every subscriber', async () => {
-    // sliceMs 0: each slice ends at the first clock read, after 64 subscribers.
+    // sliceMs 0: each slice ends at the first clock read.
     const b = new MemoryBroker(policy, () => 0, undefined, undefined, 0);
     const got = new Map<number, number[]>();
     const unsubscribeLater: ((d: Delivery) => void)[] = [];
@@ -100,17 +101,61 @@ describe('MemoryBroker', () => {
       await b.subscribe('h:x', sub);
     }
     const position = await b.publish('h:x', 'first');
-    // Numbered and in history at once; 64 subscribers served in this turn, the rest later.
+    // Numbered and in history at once; one slice of subscribers served in this turn, the rest later.
     expect(position.offset).toBe(1);
     expect((await b.history('h:x', { limit: -1 })).publications).toEqual(['{"data":"first","offset":1}']);
-    expect(got.size).toBe(64);
+    expect(got.size).toBe(SUBSCRIBERS_PER_CLOCK_READ);
     expect(b.fanoutsPending).toBe(1);
     await b.publish('h:x', 'second');
-    expect(got.size).toBe(64); // queued behind the first, not written ahead of it
+    expect(got.size).toBe(SUBSCRIBERS_PER_CLOCK_READ); // queued behind the first, not written ahead of it
     for (const sub of unsubscribeLater) await b.unsubscribe('h:x', sub);
     while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
     expect(got.size).toBe(290);
     for (const offsets of got.values()) expect(offsets).toEqual([1, 2]);
+  });
+
+  it('runs the writer work queued while a fan-out is under way before the next slice of the fan-out', async () => {
+    // sliceMs 0: a slice is one clock read. The runner queues its next group's write with setImmediate; it must
+    // not find another slice of socket writes queued ahead of it.
+    const b = new MemoryBroker(policy, () => 0, undefined, undefined, 0);
+    let served = 0;
+    for (let i = 0; i < 200; i++) await b.subscribe('h:x', () => served++);
+    b.publishNow('h:x', 'first');
+    expect(served).toBe(SUBSCRIBERS_PER_CLOCK_READ);
+    const servedWhenWriterRan = await new Promise<number>((resolve) => setImmediate(() => resolve(served)));
+    expect(servedWhenWriterRan).toBe(SUBSCRIBERS_PER_CLOCK_READ);
+    // The writer's commit fans out too: queued behind the first publication, not ahead of it.
+    b.publishNow('h:x', 'second');
+    expect(served).toBe(SUBSCRIBERS_PER_CLOCK_READ);
+    while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(served).toBe(400);
+  });
+
+  it('joins publications of a channel that queue behind a fan-out into one delivery, the same bytes for all', async () => {
+    const b = new MemoryBroker({ ...policy, maxPublicationBytes: 400 }, () => 0, undefined, undefined, 0);
+    const got = new Map<number, Delivery[]>();
+    for (let i = 0; i < 200; i++) await b.subscribe('h:x', (d) => got.set(i, [...(got.get(i) ?? []), d]));
+    const other: number[][] = [];
+    await b.subscribe('h:y', (d) => other.push((d.parts ?? [d]).map((p) => p.offset)));
+    for (let n = 1; n <= 9; n++) {
+      b.publishNow('h:x', `p${n}`); // 1: one slice of subscribers served at once, the rest after a turn
+      b.publishNow('h:y', `p${n}`); // queued between them: joins do not wait for the other channel
+    }
+    while (b.fanoutsPending > 0) await new Promise((resolve) => setImmediate(resolve));
+    const alone = (n: number) => textFrame(encodePublicationPush('h:x', `{"data":"p${n}","offset":${n}}`));
+    // Frames of 59 bytes: 6 fit the 400-byte bound, so 2..7 go together and 8..9 after them.
+    expect(alone(2).length).toBe(59);
+    const first = got.get(0)!;
+    for (const deliveries of got.values()) {
+      expect(deliveries.map((d) => (d.parts ?? [d]).map((p) => p.offset))).toEqual([[1], [2, 3, 4, 5, 6, 7], [8, 9]]);
+      deliveries.forEach((d, k) => {
+        const offsets = (d.parts ?? [d]).map((p) => p.offset);
+        expect(d.frame).toEqual(Buffer.concat(offsets.map(alone))); // the single frames back to back
+        expect(d.frame).toBe(first[k]!.frame); // built once for every subscriber
+        expect(d.offset).toBe(offsets.at(-1));
+      });
+    }
+    expect(other).toEqual([[1, 2, 3, 4, 5, 6], [7, 8, 9]]);
   });
 
   it('delivers at once when the fan-out fits in a slice and nothing is queued', async () => {

@@ -341,6 +341,11 @@ export class ClientConnection {
   private onDelivery(d: Delivery): void {
     const sub = this.subs.get(d.channel);
     if (!sub || this.closed) return;
+    // Joined publications go out in one write unless this client needs them one by one.
+    if (d.parts && (!sub.live || sub.lastOffset >= d.parts[0]!.offset || sub.clientName !== d.channel)) {
+      for (const part of d.parts) this.onDelivery(part);
+      return;
+    }
     if (!sub.live) {
       sub.buffer.push(d);
       this.pendingBytes += d.frame.length;
