@@ -3,7 +3,7 @@
 // shared cores. Targets (issue 15): create and cancel p99 within 2x the no-op p99 at 1,000/s; p99 under 20 ms at
 // 2,000/s. Runs the real server as a child process.
 // Usage: npx tsx bench/orders.ts [rates, comma-separated = 1000,2000] [seconds per phase = 5]
-import { fmt, openLoop, percentiles, percentilesVs, measureCpu } from './lib.js';
+import { conditions, fmt, openLoop, percentiles, percentilesVs, measureCpu } from './lib.js';
 import { E18, USDC, newAccount, signedCancelV2, signedOrder, startBenchExchange } from './exchange.js';
 
 const rates = (process.argv[2] ?? '1000,2000').split(',').map(Number);
@@ -33,8 +33,8 @@ try {
     const b = percentiles(noop.result.latencies);
     const line = (name: string, r: typeof noop) =>
       `${name}  ${percentilesVs(r.result.latencies, noop.result.latencies)}  failures ${r.result.failures}; ` +
-      `server CPU ${r.cpuMsPerOp.toFixed(3)} ms/request, ${r.coresUsed.toFixed(2)} cores`;
-    console.log(`no-op GET /health/live  p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  p99 ${fmt(b.p99)}  max ${fmt(b.max)}; server CPU ${noop.cpuMsPerOp.toFixed(3)} ms/request`);
+      `server CPU ${r.cpuMsPerOp.toFixed(3)} ms/request (main thread ${r.mainThreadMsPerOp.toFixed(3)}), ${r.coresUsed.toFixed(2)} cores; ${conditions(r)}`;
+    console.log(`no-op GET /health/live  p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  p99 ${fmt(b.p99)}  max ${fmt(b.max)}; server CPU ${noop.cpuMsPerOp.toFixed(3)} ms/request; ${conditions(noop)}`);
     console.log(line('create POST /orders/new   ', create));
     console.log(line('cancel POST /orders/cancel/v2', cancel));
   }
