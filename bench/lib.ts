@@ -77,9 +77,11 @@ export async function openLoop(
   count: number,
   ratePerSecond: number,
   send: (i: number) => Promise<boolean>,
-): Promise<{ latencies: number[]; failures: number; seconds: number }> {
+): Promise<{ latencies: number[]; failures: number; seconds: number; maxInFlight: number }> {
   const latencies: number[] = [];
   let failures = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const start = performance.now();
   const interval = 1000 / ratePerSecond;
   const inflight: Promise<void>[] = [];
@@ -89,13 +91,16 @@ export async function openLoop(
     const due = Math.min(count, Math.floor((performance.now() - start) / interval) + 1);
     for (; next < due; next++) {
       const scheduled = start + next * interval;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
       inflight.push(
         send(next).then(
           (ok) => {
+            inFlight--;
             if (!ok) failures++;
             latencies.push(performance.now() - scheduled);
           },
           () => {
+            inFlight--;
             failures++;
           },
         ),
@@ -104,7 +109,7 @@ export async function openLoop(
     await sleep(1);
   }
   await Promise.all(inflight);
-  return { latencies, failures, seconds: (performance.now() - start) / 1000 };
+  return { latencies, failures, seconds: (performance.now() - start) / 1000, maxInFlight };
 }
 
 /** A small keep-alive HTTP/1.1 client on node:http: far cheaper per request than fetch, so the load generator
