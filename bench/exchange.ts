@@ -84,8 +84,11 @@ export function signedFill(taker: Account, market: string, f: { stake: bigint; o
 
 export type BenchExchange = Awaited<ReturnType<typeof startBenchExchange>>;
 
-/** Starts `src/main.ts` on a fresh data dir. `env` adds or overrides ODDEX_* settings. */
-export async function startBenchExchange(env: Record<string, string> = {}) {
+/**
+ * Starts `src/main.ts` on a fresh data dir. `env` adds or overrides ODDEX_* settings; `maxSockets` caps the
+ * client's keep-alive connections (requests beyond it wait in the client).
+ */
+export async function startBenchExchange(env: Record<string, string> = {}, maxSockets?: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'oddex-bench-'));
   const server = await spawnExchange({
     ODDEX_DATA_DIR: dataDir,
@@ -98,7 +101,7 @@ export async function startBenchExchange(env: Record<string, string> = {}) {
     ODDEX_EXECUTOR_ADDRESS: EXECUTOR,
     ...env,
   });
-  const request = httpClient(server.url);
+  const request = httpClient(server.url, maxSockets);
   const post = async (path: string, body: unknown, admin = false) => {
     const res = await request('POST', path, body, admin ? { authorization: `Bearer ${ADMIN}` } : {});
     return { status: res.status, body: JSON.parse(res.body) as { data?: Record<string, unknown>; errorCode?: string } };

@@ -49,10 +49,16 @@ export async function startBenchServer(adminToken: string, env: Record<string, s
   return { server, stop };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-export function processCpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** CPU seconds (user + system) a process, or one of its threads, has used so far, from /proc. */
+export function processCpuSeconds(pid: number, tid?: number): number {
+  const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The machine's CPU time so far (jiffies, all cores) and the part the hypervisor stole (8th field of /proc/stat). */
+function hostCpuJiffies(): { total: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
 }
 
 export function percentiles(samplesMs: number[]): { p50: number; p95: number; p99: number; max: number } {
@@ -71,9 +77,11 @@ export async function openLoop(
   count: number,
   ratePerSecond: number,
   send: (i: number) => Promise<boolean>,
-): Promise<{ latencies: number[]; failures: number; seconds: number }> {
+): Promise<{ latencies: number[]; failures: number; seconds: number; maxInFlight: number }> {
   const latencies: number[] = [];
   let failures = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const start = performance.now();
   const interval = 1000 / ratePerSecond;
   const inflight: Promise<void>[] = [];
@@ -83,13 +91,16 @@ export async function openLoop(
     const due = Math.min(count, Math.floor((performance.now() - start) / interval) + 1);
     for (; next < due; next++) {
       const scheduled = start + next * interval;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
       inflight.push(
         send(next).then(
           (ok) => {
+            inFlight--;
             if (!ok) failures++;
             latencies.push(performance.now() - scheduled);
           },
           () => {
+            inFlight--;
             failures++;
           },
         ),
@@ -98,7 +109,7 @@ export async function openLoop(
     await sleep(1);
   }
   await Promise.all(inflight);
-  return { latencies, failures, seconds: (performance.now() - start) / 1000 };
+  return { latencies, failures, seconds: (performance.now() - start) / 1000, maxInFlight };
 }
 
 /** A small keep-alive HTTP/1.1 client on node:http: far cheaper per request than fetch, so the load generator
@@ -140,15 +151,36 @@ export function percentilesVs(samplesMs: number[], baselineMs: number[]): string
   return (['p50', 'p95', 'p99'] as const).map((q) => `${q} ${fmt(s[q])} (${ratio(s[q], b[q])})`).join('  ') + `  max ${fmt(s.max)}`;
 }
 
-/** Runs `work` and reports the CPU a process used meanwhile: per operation and as cores busy over the wall time. */
+/**
+ * Runs `work` and reports the CPU a process used meanwhile: per operation and as cores busy over the wall time; the
+ * share of it on the main (writer) thread, which bounds throughput whatever the other threads do; and the machine's
+ * conditions: the share of CPU time the host stole and the load average at the end (this VM is shared).
+ */
 export async function measureCpu<T>(pid: number, ops: number, work: () => Promise<T>) {
   const cpuBefore = processCpuSeconds(pid);
+  const mainBefore = processCpuSeconds(pid, pid);
+  const hostBefore = hostCpuJiffies();
   const t0 = performance.now();
   const result = await work();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = processCpuSeconds(pid) - cpuBefore;
-  return { result, seconds, cpuMsPerOp: (cpu * 1000) / ops, coresUsed: cpu / seconds };
+  const mainCpu = processCpuSeconds(pid, pid) - mainBefore;
+  const hostAfter = hostCpuJiffies();
+  const hostTotal = hostAfter.total - hostBefore.total;
+  return {
+    result,
+    seconds,
+    cpuMsPerOp: (cpu * 1000) / ops,
+    mainThreadMsPerOp: (mainCpu * 1000) / ops,
+    coresUsed: cpu / seconds,
+    stealShare: hostTotal > 0 ? (hostAfter.steal - hostBefore.steal) / hostTotal : 0,
+    loadAverage: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+  };
 }
+
+/** The machine conditions of a measureCpu result, for a bench's output line. */
+export const conditions = (m: { stealShare: number; loadAverage: number }) =>
+  `host steal ${(100 * m.stealShare).toFixed(1)}%, load ${m.loadAverage.toFixed(1)}`;
 
 /**
  * Signs digests with the native libsecp256k1 addon: benches sign tens of thousands of orders up front, and the

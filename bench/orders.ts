@@ -2,14 +2,18 @@
 // same rate in the same run: the ratio shows what the exchange adds over HTTP and this load generator on the
 // shared cores. Targets (issue 15): create and cancel p99 within 2x the no-op p99 at 1,000/s; p99 under 20 ms at
 // 2,000/s. Runs the real server as a child process.
-// Usage: npx tsx bench/orders.ts [rates, comma-separated = 1000,2000] [seconds per phase = 5]
-import { fmt, openLoop, percentiles, percentilesVs, measureCpu } from './lib.js';
+// The client opens as many keep-alive connections as requests in flight need (up to `sockets`): with too few, an
+// open-loop bench turns closed-loop once latency exceeds sockets / rate (64 sockets at 1,000/s: 64 ms, a few
+// fsyncs on this disk), and requests then queue in the client for seconds. "max in flight" shows how close it came.
+// Usage: npx tsx bench/orders.ts [rates, comma-separated = 1000,2000] [seconds per phase = 5] [sockets = 1024]
+import { conditions, fmt, openLoop, percentiles, percentilesVs, measureCpu } from './lib.js';
 import { E18, USDC, newAccount, signedCancelV2, signedOrder, startBenchExchange } from './exchange.js';
 
 const rates = (process.argv[2] ?? '1000,2000').split(',').map(Number);
 const seconds = Number(process.argv[3] ?? 5);
+const sockets = Number(process.argv[4] ?? 1024);
 
-const ex = await startBenchExchange();
+const ex = await startBenchExchange({}, sockets);
 try {
   const maker = newAccount();
   await ex.fund(maker);
@@ -32,9 +36,9 @@ try {
 
     const b = percentiles(noop.result.latencies);
     const line = (name: string, r: typeof noop) =>
-      `${name}  ${percentilesVs(r.result.latencies, noop.result.latencies)}  failures ${r.result.failures}; ` +
-      `server CPU ${r.cpuMsPerOp.toFixed(3)} ms/request, ${r.coresUsed.toFixed(2)} cores`;
-    console.log(`no-op GET /health/live  p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  p99 ${fmt(b.p99)}  max ${fmt(b.max)}; server CPU ${noop.cpuMsPerOp.toFixed(3)} ms/request`);
+      `${name}  ${percentilesVs(r.result.latencies, noop.result.latencies)}  failures ${r.result.failures}, max in flight ${r.result.maxInFlight}; ` +
+      `server CPU ${r.cpuMsPerOp.toFixed(3)} ms/request (main thread ${r.mainThreadMsPerOp.toFixed(3)}), ${r.coresUsed.toFixed(2)} cores; ${conditions(r)}`;
+    console.log(`no-op GET /health/live  p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  p99 ${fmt(b.p99)}  max ${fmt(b.max)}; server CPU ${noop.cpuMsPerOp.toFixed(3)} ms/request; ${conditions(noop)}`);
     console.log(line('create POST /orders/new   ', create));
     console.log(line('cancel POST /orders/cancel/v2', cancel));
   }

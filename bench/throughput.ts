@@ -6,7 +6,7 @@
 // `requestClients`, so that enough of them are in flight for a group commit to gather many.
 // Usage: npx tsx bench/throughput.ts [orders = 20000] [fills = 4000] [cancels = 4000] [clients = 4] [requestClients = 32]
 import { ratio } from './lib.js';
-import { measureCpu } from './lib.js';
+import { conditions, measureCpu } from './lib.js';
 import { E18, USDC, newAccount, signedCancelV2, signedFill, signedOrder, startBenchExchange, type BenchExchange } from './exchange.js';
 
 const [orderCount = 20_000, fillCount = 4000, cancelCount = 4000, clients = 4, requestClients = 32] = process.argv.slice(2).map(Number);
@@ -33,8 +33,10 @@ async function drive(count: number, clients: number, send: (i: number) => Promis
 interface Figures {
   perSecond: number;
   cpuMsPerOp: number;
+  mainThreadMsPerOp: number;
   cores: number;
   accepted: number;
+  conditions: string;
 }
 
 async function run(label: string, env: Record<string, string>): Promise<Record<'orders' | 'fills' | 'cancels', Figures>> {
@@ -67,8 +69,10 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
     const figures = (m: Awaited<ReturnType<typeof measureCpu<number>>>): Figures => ({
       perSecond: m.result / m.seconds,
       cpuMsPerOp: m.cpuMsPerOp,
+      mainThreadMsPerOp: m.mainThreadMsPerOp,
       cores: m.coresUsed,
       accepted: m.result,
+      conditions: conditions(m),
     });
     const orders = await measureCpu(ex.pid, orderCount, () =>
       drive(batches, clients, async (b) => {
@@ -93,7 +97,7 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
     for (const [name, f] of Object.entries(result)) {
       console.log(
         `  ${name.padEnd(8)} ${Math.round(f.perSecond).toString().padStart(6)}/s  (${f.accepted} accepted)  ` +
-          `server CPU ${f.cpuMsPerOp.toFixed(3)} ms/op, ${f.cores.toFixed(2)} cores busy`,
+          `server CPU ${f.cpuMsPerOp.toFixed(3)} ms/op (main thread ${f.mainThreadMsPerOp.toFixed(3)}), ${f.cores.toFixed(2)} cores busy; ${f.conditions}`,
       );
     }
     return result;
