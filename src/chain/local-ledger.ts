@@ -16,7 +16,8 @@ export class LocalLedger extends WalletBook implements Wallets {
 
   /** A fill executes when every party still holds what it owes. */
   executes(owed: ReadonlyMap<string, bigint>): boolean {
-    for (const [address, amount] of owed) if (this.balanceOf(address) < amount) return false;
+    // Keys, not entries: an entry is a fresh [key, value] array per party.
+    for (const address of owed.keys()) if (this.balanceOf(address) < owed.get(address)!) return false;
     return true;
   }
 

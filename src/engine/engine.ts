@@ -13,6 +13,7 @@ import { MarketBook } from './book.js';
 import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { Fifo } from './fifo.js';
+import { CancelSalts } from './cancel-salts.js';
 import { OrderedKeySet } from './ordered-key-set.js';
 import { SmallSet } from './small-set.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
@@ -216,12 +217,8 @@ export class Engine {
   private expiries = new ExpiryQueue();
   private readonly exposure = new Map<string, bigint>();
   private readonly pendingTakerStake = new Map<string, bigint>();
-  /** maker:salt -> the cancel's signed timestamp (ms), kept while a replay could still pass the timestamp check. */
-  private readonly cancelSalts = new Map<string, number>();
-  /** cancelSalts' keys, oldest first: signed timestamps only grow old in this order. */
-  private readonly cancelSaltOrder = new Fifo<string>();
-  /** Their signed timestamps (ms), in the same order: the forgetting loop reads them without a lookup. */
-  private readonly cancelSaltTimes = new Fifo<number>();
+  /** Cancels' salts per maker, with their signed timestamps (ms), kept while a replay could still pass the check. */
+  private cancelSalts = new CancelSalts();
   /**
    * Newest signed timestamp (ms) among forgotten cancel salts: nothing signed at or before it is accepted again,
    * so a forgotten salt stays refused even if the server clock later moves back.
@@ -275,10 +272,10 @@ export class Engine {
       restrictions: [...this.restrictions.values()].map((r) => ({ ...r, shortfalls: [...r.shortfalls] })),
       // Only live entries, in (time, key) order: the same state gives the same snapshot whatever stale entries the
       // heap carried.
-      expiries: liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)),
+      expiries: liveSorted(this.expiries.entries(), (entry) => this.isLive(entry.at, entry.key)),
       exposure: [...this.exposure],
       pendingTakerStake: [...this.pendingTakerStake],
-      cancelSalts: [...this.cancelSalts],
+      cancelSalts: this.cancelSalts.entries(),
       forgottenCancelsUpTo: Number.isFinite(this.forgottenCancelsUpTo) ? this.forgottenCancelsUpTo : null,
       chainBlock: this.chainBlock,
       seq: this.seq,
@@ -337,11 +334,7 @@ export class Engine {
     self.expiries = ExpiryQueue.from(snap.expiries.map((x) => ({ at: x.at, key: e.orders.get(x.key)?.orderHash ?? x.key })));
     for (const [a, v] of snap.exposure) e.exposure.set(a, v);
     for (const [a, v] of snap.pendingTakerStake) e.pendingTakerStake.set(a, v);
-    for (const [k, v] of snap.cancelSalts) {
-      e.cancelSalts.set(k, v);
-      e.cancelSaltOrder.push(k);
-      e.cancelSaltTimes.push(v);
-    }
+    e.cancelSalts = CancelSalts.from(snap.cancelSalts);
     e.forgottenCancelsUpTo = snap.forgottenCancelsUpTo ?? -Infinity;
     e.chainBlock = snap.chainBlock;
     e.seq = snap.seq;
@@ -401,7 +394,7 @@ export class Engine {
       case 'cancelOrders':
       case 'cancelEvent':
       case 'cancelAll': {
-        const saltKey = this.checkCancelReplay(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
+        this.checkCancelReplay(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
         const open =
           cmd.kind === 'cancelAll'
             ? this.openByMaker.get(cmd.maker)?.all
@@ -410,9 +403,7 @@ export class Engine {
               : undefined;
         const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
         const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
-        this.cancelSalts.set(saltKey, cmd.timestamp * 1000);
-        this.cancelSaltOrder.push(saltKey);
-        this.cancelSaltTimes.push(cmd.timestamp * 1000);
+        this.cancelSalts.add(cmd.maker, cmd.salt, cmd.timestamp * 1000);
         return { kind: 'cancel', cancel };
       }
       case 'heartbeat':
@@ -620,7 +611,7 @@ export class Engine {
 
   private indexOpen(o: Order): void {
     let byMaker = this.openByMaker.get(o.maker);
-    if (!byMaker) this.openByMaker.set(o.maker, (byMaker = new MakerOpenOrders()));
+    if (!byMaker) this.openByMaker.set(o.maker, (byMaker = new MakerOpenOrders(o.maker)));
     byMaker.add(o);
   }
 
@@ -712,14 +703,15 @@ export class Engine {
     const window = this.params.recentClosedOrderWindow ?? DEFAULT_RECENT_CLOSED_ORDER_WINDOW;
     while (this.closedOrders.size > window) this.closedOrders.deleteOldest();
     if (this.closedOrderExpiries.size > 2 * this.closedOrders.size + 1024) {
-      this.closedOrderExpiries = ExpiryQueue.from(liveSorted(this.closedOrderExpiries.entries(), (entry) => this.closedOrders.has(entry.key)));
+      this.closedOrderExpiries.retain((_at, key) => this.closedOrders.has(key));
     }
   }
 
   private forgetExpiredClosedOrders(at: number): void {
-    for (let top = this.closedOrderExpiries.peek(); top && top.at <= at; top = this.closedOrderExpiries.peek()) {
-      this.closedOrderExpiries.pop();
-      this.closedOrders.delete(top.key);
+    const queue = this.closedOrderExpiries;
+    for (let next = queue.nextAt(); next !== undefined && next <= at; next = queue.nextAt()) {
+      this.closedOrders.delete(queue.nextKey());
+      queue.pop();
     }
   }
 
@@ -729,7 +721,7 @@ export class Engine {
    */
   private compactExpiries(): void {
     if (this.expiries.size <= 2 * (this.orders.size + this.heartbeats.size) + 1024) return;
-    this.expiries = ExpiryQueue.from(liveSorted(this.expiries.entries(), (entry) => this.isLive(entry)));
+    this.expiries.retain((at, key) => this.isLive(at, key));
   }
 
   // Plain loops on this path: a closure per call costs an allocation (and a name definition under tsx).
@@ -758,16 +750,16 @@ export class Engine {
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
     const opposite = this.highestMakerOdds(n.marketHash, !n.isMakerBettingOutcomeOne, at);
     if (opposite !== undefined && opposite + n.percentageOdds > ODDS_SCALE) return 'ORDER_WOULD_CROSS';
-    // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's other
-    // open orders, the parameters), not kept as a fresh copy per parsed order.
-    const peer: Order | undefined = this.openByMaker.get(n.maker)?.all.values().next().value;
+    // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's entry
+    // of the open-order index, the parameters), not kept as a fresh copy per parsed order.
+    const known = this.openByMaker.get(n.maker);
     const order: Order = {
       orderHash: n.orderHash,
       marketHash: market.marketHash,
       exchangeEventId: market.exchangeEventId,
-      maker: peer?.maker ?? n.maker,
+      maker: known?.maker ?? n.maker,
       baseToken: n.baseToken === this.params.baseToken ? this.params.baseToken : n.baseToken,
-      executor: peer?.executor === n.executor ? peer.executor : n.executor,
+      executor: known?.executor === n.executor ? known.executor : n.executor,
       totalBetSize: n.totalBetSize,
       percentageOdds: n.percentageOdds,
       fillAmount: 0n,
@@ -865,8 +857,9 @@ export class Engine {
       matches,
       trades: [],
       totalTakerStake,
-      ...(cmd.signed ? { signed: cmd.signed } : {}),
     };
+    // Assigned, not spread into the literal: a spread copies through the runtime's generic path.
+    if (cmd.signed) record.signed = cmd.signed;
     this.emit({
       type: 'fillAccepted',
       fillHash: record.fillHash,
@@ -1010,7 +1003,9 @@ export class Engine {
       const wasOpen = isOpen(o);
       const exposureBefore = orderExposure(o);
       o.pendingFillAmount -= m.makerStake;
-      o.pendingFills.delete(fillHash);
+      // The last pending fill takes the map with it: deleting a Map's last entry allocates it a fresh empty table.
+      if (o.pendingFills.size === 1 && o.pendingFills.has(fillHash)) o.pendingFills = NO_PENDING_FILLS;
+      else o.pendingFills.delete(fillHash);
       if (funded) o.fillAmount += m.makerStake;
       if (wasOpen) {
         const exhausted = fillableTakerSpace(o) === 0n;
@@ -1079,26 +1074,23 @@ export class Engine {
 
   // ---- cancels, heartbeats, expiry --------------------------------------------------------------
 
-  /** Refuses a stale or replayed cancel; returns the salt's key for cancelSalts. */
-  private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): string {
+  /** Refuses a stale or replayed cancel. */
+  private checkCancelReplay(maker: string, salt: string, timestamp: number, at: number): void {
     const skewMs = this.params.cancelMaxSkewSeconds * 1000;
     const signedMs = timestamp * 1000;
     if (Math.abs(signedMs - at) > skewMs || signedMs <= this.forgottenCancelsUpTo) {
       throw new DomainError('STALE_TIMESTAMP', `timestamp must be within ${this.params.cancelMaxSkewSeconds} s of server time`);
     }
-    const saltKey = `${maker}:${salt}`;
-    if (this.cancelSalts.has(saltKey)) {
+    if (this.cancelSalts.has(maker, salt)) {
       throw new DomainError('CANCEL_REQUEST_ALREADY_PROCESSED');
     }
     // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
     // floor so its timestamp stays refused whatever the clock does next.
-    for (let signed = this.cancelSaltTimes.peek(); signed !== undefined; signed = this.cancelSaltTimes.peek()) {
+    for (let signed = this.cancelSalts.oldestTime(); signed !== undefined; signed = this.cancelSalts.oldestTime()) {
       if (signed >= at - skewMs) break;
-      this.cancelSaltTimes.shift();
-      this.cancelSalts.delete(this.cancelSaltOrder.shift()!);
+      this.cancelSalts.forgetOldest();
       if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
-    return saltKey;
   }
 
   private cancelOrders(maker: string, orderHashes: string[], at: number): CancelResult {
@@ -1146,35 +1138,37 @@ export class Engine {
   }
 
   /** Whether a queued expiry still means something (its order is open, its heartbeat unchanged). */
-  private isLive(entry: { at: number; key: string }): boolean {
-    if (entry.key.startsWith('hb:')) return this.heartbeats.get(entry.key.slice(3))?.expiresAt === entry.at;
-    const o = this.orders.get(entry.key);
+  private isLive(at: number, key: string): boolean {
+    if (key.startsWith('hb:')) return this.heartbeats.get(key.slice(3))?.expiresAt === at;
+    const o = this.orders.get(key);
     return o !== undefined && isOpen(o);
   }
 
   /** The earliest time at which `expire` would change something, for the runner's timer. */
   nextExpiryAt(): number | undefined {
     // Dropping stale entries changes no observable state: the queue is only an index.
-    for (let top = this.expiries.peek(); top; top = this.expiries.peek()) {
-      if (this.isLive(top)) return top.at;
+    for (let next = this.expiries.nextAt(); next !== undefined; next = this.expiries.nextAt()) {
+      if (this.isLive(next, this.expiries.nextKey())) return next;
       this.expiries.pop();
     }
     return undefined;
   }
 
   private expire(at: number): void {
-    for (let top = this.expiries.peek(); top && top.at <= at; top = this.expiries.peek()) {
+    for (let next = this.expiries.nextAt(); next !== undefined && next <= at; next = this.expiries.nextAt()) {
+      const key = this.expiries.nextKey();
+      const live = this.isLive(next, key);
       this.expiries.pop();
-      if (!this.isLive(top)) continue;
-      if (top.key.startsWith('hb:')) {
-        const requestor = top.key.slice(3);
+      if (!live) continue;
+      if (key.startsWith('hb:')) {
+        const requestor = key.slice(3);
         this.heartbeats.delete(requestor);
         this.emit({ type: 'heartbeatExpired', requestor, at });
         for (const o of [...(this.openByMaker.get(requestor)?.all.values() ?? [])]) {
           this.setOrderStatus(o, 'CANCELLED', at);
         }
       } else {
-        const o = this.orders.get(top.key)!;
+        const o = this.orders.get(key)!;
         this.setOrderStatus(o, 'EXPIRED', at);
       }
     }
@@ -1278,8 +1272,14 @@ export function splitQuarterLine(legs: [string, string], makerStake: bigint, tak
 class MakerOpenOrders {
   readonly all = new Map<string, Order>();
   readonly byEvent = new Map<string, Map<string, Order>>();
+  /** The executor of the maker's latest order: the string a new order with the same executor shares. */
+  executor: string | undefined;
+
+  /** `maker`: the string every later order of this maker shares. */
+  constructor(readonly maker: string) {}
 
   add(o: Order): void {
+    this.executor = o.executor;
     this.all.set(o.orderHash, o);
     let inEvent = this.byEvent.get(o.exchangeEventId);
     if (!inEvent) this.byEvent.set(o.exchangeEventId, (inEvent = new Map()));

@@ -1,64 +1,101 @@
 // Min-heap of (time, key): the engine's next expiry without scanning every order.
 // Entries are never removed early; stale ones (order closed, heartbeat refreshed) are skipped when they surface.
+// Times and keys sit in two parallel arrays: a queued entry allocates nothing (an {at, key} object per entry, with
+// its millisecond time boxed as a heap number, was two objects per posted order that lived until compaction).
 export class ExpiryQueue {
-  private readonly heap: { at: number; key: string }[] = [];
+  /** Milliseconds: an array of doubles, stored unboxed. */
+  private readonly times: number[] = [];
+  private readonly keys: string[] = [];
 
   push(at: number, key: string): void {
-    const h = this.heap;
-    h.push({ at, key });
-    let i = h.length - 1;
+    const times = this.times;
+    const keys = this.keys;
+    let i = times.length;
+    times.push(at);
+    keys.push(key);
+    // Sift up: parents later than `at` move down until its place is found.
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (h[parent]!.at <= h[i]!.at) break;
-      swap(h, parent, i);
+      if (times[parent]! <= at) break;
+      times[i] = times[parent]!;
+      keys[i] = keys[parent]!;
       i = parent;
     }
+    times[i] = at;
+    keys[i] = key;
   }
 
-  peek(): { at: number; key: string } | undefined {
-    return this.heap[0];
+  /** Time of the earliest entry, or undefined when empty. */
+  nextAt(): number | undefined {
+    return this.times.length > 0 ? this.times[0] : undefined;
   }
 
-  pop(): { at: number; key: string } | undefined {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop();
-    if (h.length > 0 && last) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && h[l]!.at < h[m]!.at) m = l;
-        if (r < h.length && h[r]!.at < h[m]!.at) m = r;
-        if (m === i) break;
-        swap(h, m, i);
-        i = m;
-      }
+  /** Key of the earliest entry (the queue must not be empty). */
+  nextKey(): string {
+    return this.keys[0]!;
+  }
+
+  /** Drops the earliest entry. */
+  pop(): void {
+    const times = this.times;
+    const keys = this.keys;
+    const lastAt = times.pop();
+    const lastKey = keys.pop();
+    if (times.length === 0 || lastAt === undefined || lastKey === undefined) return;
+    this.siftDown(0, lastAt, lastKey);
+  }
+
+  /** Places (at, key) at hole `i` or below it, moving earlier children up. */
+  private siftDown(i: number, at: number, key: string): void {
+    const times = this.times;
+    const keys = this.keys;
+    const n = times.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const child = r < n && times[r]! < times[l]! ? r : l;
+      if (times[child]! >= at) break;
+      times[i] = times[child]!;
+      keys[i] = keys[child]!;
+      i = child;
     }
-    return top;
+    times[i] = at;
+    keys[i] = key;
+  }
+
+  /** Keeps only the entries `keep` accepts, in place, and restores the heap order (linear time, no sort). */
+  retain(keep: (at: number, key: string) => boolean): void {
+    const times = this.times;
+    const keys = this.keys;
+    let kept = 0;
+    for (let i = 0; i < times.length; i++) {
+      if (!keep(times[i]!, keys[i]!)) continue;
+      times[kept] = times[i]!;
+      keys[kept] = keys[i]!;
+      kept++;
+    }
+    times.length = kept;
+    keys.length = kept;
+    for (let i = (kept >> 1) - 1; i >= 0; i--) this.siftDown(i, times[i]!, keys[i]!);
   }
 
   get size(): number {
-    return this.heap.length;
+    return this.times.length;
   }
 
   /** The heap as stored, for snapshots: restoring it gives back the same queue, entry for entry. */
   entries(): { at: number; key: string }[] {
-    return this.heap.map((e) => ({ ...e }));
+    return this.times.map((at, i) => ({ at, key: this.keys[i]! }));
   }
 
+  /** From entries already in heap order (as entries() or a sorted list gives them). */
   static from(entries: readonly { at: number; key: string }[]): ExpiryQueue {
     const q = new ExpiryQueue();
-    for (const e of entries) q.heap.push({ ...e });
+    for (const e of entries) {
+      q.times.push(e.at);
+      q.keys.push(e.key);
+    }
     return q;
   }
-}
-
-/** Through a temporary: a destructuring swap may build an array per step. */
-function swap<T>(h: T[], a: number, b: number): void {
-  const t = h[a]!;
-  h[a] = h[b]!;
-  h[b] = t;
 }

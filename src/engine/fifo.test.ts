@@ -21,6 +21,7 @@ describe('Fifo', () => {
           expect(q.size).toBe(model.length);
           expect(q.peek()).toBe(model[0]);
         }
+        expect(q.toArray()).toEqual(model);
       }),
       { numRuns: 100 },
     );

@@ -23,6 +23,11 @@ export class Fifo<T> {
     return item;
   }
 
+  /** The items, oldest first (a copy). */
+  toArray(): T[] {
+    return this.items.slice(this.head);
+  }
+
   get size(): number {
     return this.items.length - this.head;
   }
