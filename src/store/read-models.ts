@@ -102,15 +102,17 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
   ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
 });
 
+/** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
 const tradeOf = (r: TradeRow): Trade => {
   const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
     stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
+  const isSettled = settled === 1;
   return {
     id: String(id),
     fillHash,
     orderHash,
     marketHash,
-    ...(parentMarketHash !== null ? { quarterLineParentMarketHash: parentMarketHash } : {}),
+    quarterLineParentMarketHash: parentMarketHash ?? undefined,
     exchangeEventId,
     baseToken,
     bettor,
@@ -124,16 +126,12 @@ const tradeOf = (r: TradeRow): Trade => {
     betTime,
     updatedAt,
     affiliate,
-    settled: settled === 1,
-    ...(settled === 1
-      ? {
-          settleDate: settleDate!,
-          ...(settleTxHash !== null ? { settleTxHash } : {}),
-          outcome: outcome as Outcome,
-          payout: BigInt(payout!),
-          credit: BigInt(credit!),
-        }
-      : {}),
+    settled: isSettled,
+    settleDate: isSettled ? settleDate! : undefined,
+    settleTxHash: isSettled ? (settleTxHash ?? undefined) : undefined,
+    outcome: isSettled ? (outcome as Outcome) : undefined,
+    payout: isSettled ? BigInt(payout!) : undefined,
+    credit: isSettled ? BigInt(credit!) : undefined,
   };
 };
 
