@@ -7,6 +7,7 @@ import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
+import { StatementCache } from './statement-cache.js';
 import { settleTrades } from '../engine/settlement-credit.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
@@ -220,6 +221,8 @@ export class TradingReadModels {
   private readonly volume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
+  /** Statements of GET /trades, whose SQL follows the filters sent. */
+  private readonly filtered: StatementCache;
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -293,6 +296,7 @@ export class TradingReadModels {
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
+    this.filtered = new StatementCache(db);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
@@ -577,11 +581,11 @@ export class TradingReadModels {
     if (f.exchangeEventId !== undefined) add('exchange_event_id = ?', f.exchangeEventId);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const count = isCounted(f)
-      ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts ${clause}`).get(...args) as { n: number }).n
-      : (this.db.prepare(`SELECT COUNT(*) AS n FROM rm_trades ${clause}`).get(...args) as { n: number }).n;
+      ? (this.filtered.get(`SELECT COALESCE(SUM(n), 0) FROM rm_trade_counts ${clause}`).pluck().get(...args) as number)
+      : (this.filtered.get(`SELECT COUNT(*) FROM rm_trades ${clause}`).pluck().get(...args) as number);
     const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
-    const rows = this.db
-      .prepare(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
+    const rows = this.filtered
+      .get(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
       .raw()
       .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
