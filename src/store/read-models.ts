@@ -268,7 +268,8 @@ export class TradingReadModels {
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
-      tradesOfFills: trades('WHERE fill_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
+      // Pairs of [fill hash, bettor]: by the fill index, then the bettor (case-insensitive, as the column).
+      tradesOfFillBettors: trades(`WHERE (fill_hash, bettor) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?)) ORDER BY id`),
       tradesOfOrders: trades('WHERE order_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
       tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
       tradesOfBettorIn: trades('WHERE bettor = ? AND market_hash = ? ORDER BY id'),
@@ -529,10 +530,14 @@ export class TradingReadModels {
     return (this.s.tradesOfFill!.all(fillHash) as TradeRow[]).map(tradeOf);
   }
 
-  /** The trades of each of these fills, oldest first, read in one query. */
-  tradesOfFills(fillHashes: readonly string[]): Map<string, Trade[]> {
-    const byFill = new Map<string, Trade[]>(fillHashes.map((h) => [h, []]));
-    for (const row of this.s.tradesOfFills!.all(JSON.stringify([...byFill.keys()])) as TradeRow[]) byFill.get(row[1])!.push(tradeOf(row));
+  /**
+   * Each of these fills' trades of its bettor, oldest first, read in one query (a fill listed for several bettors
+   * holds each one's trades). The other side of a fill is not read: a consolidated entry is one bettor's.
+   */
+  tradesOfFillBettors(keys: readonly { fillHash: string; bettor: string }[]): Map<string, Trade[]> {
+    const byFill = new Map<string, Trade[]>(keys.map((k) => [k.fillHash, []]));
+    const pairs = JSON.stringify(keys.map((k) => [k.fillHash, k.bettor]));
+    for (const row of this.s.tradesOfFillBettors!.all(pairs) as TradeRow[]) byFill.get(row[1])!.push(tradeOf(row));
     return byFill;
   }
 
