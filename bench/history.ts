@@ -3,11 +3,15 @@
 // then starts the real server on it and prints: restart time, RSS after restart (next to an empty exchange's), and
 // p50/p99 of GET /trades?bettor= and GET /trades/consolidated for one busy bettor.
 //
-//   npx tsx bench/history.ts [sizes=10000,100000,1000000] [openOrders=10000]
+//   npx tsx bench/history.ts [sizes=10000,100000,1000000] [openOrders=10000] [keepDir]
+// With `keepDir`, each history is built once into keepDir/<size>-<openOrders> and reused by later runs (a 1M build
+// takes minutes); without it each run builds into a temporary dir and removes it. ODDEX_NODE_ARGS (e.g. --trace-gc)
+// is passed to the server. Each read also prints the server's CPU per request (from /proc), which the client's own
+// work and the other processes on the machine do not inflate.
 // (each read is sampled 200 times after 20 untimed ones; before, the settled /trades/consolidated read was sampled
 // 20 times and none was warmed up)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,7 +21,7 @@ import { Engine } from '../src/engine/engine.js';
 import type { Command, MarketRef } from '../src/engine/types.js';
 import { openDatabase } from '../src/store/db.js';
 import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-store.js';
-import { fmt, httpClient, percentiles } from './lib.js';
+import { fmt, httpClient, percentiles, processCpuSeconds } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;
@@ -119,21 +123,25 @@ function build(commands: number, openOrders: number, dir: string): void {
 }
 
 /** Starts the server on `dir` in a child process; resolves with its URL and how long it took to listen. */
-function startServer(dir: string): Promise<{ url: string; ms: number; rebuildMs: number; stop: () => void }> {
+function startServer(dir: string): Promise<{ url: string; pid: number; ms: number; rebuildMs: number; stop: () => void }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const nodeArgs = process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ODDEX_DATA_DIR: dir, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO: 'false', ODDEX_RATE_LIMITS: 'false', ODDEX_ADMIN_TOKEN: 'bench' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // --trace-gc lines go to stdout: pass them on, so pauses show next to the reads.
+  const passOn = nodeArgs.some((a) => a.startsWith('--trace-gc'));
   let rebuildMs = NaN;
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (passOn && !line.startsWith('{')) console.log(`  [server] ${line}`);
       const rebuilt = /"rebuildMs":(\d+)/.exec(line);
       if (rebuilt) rebuildMs = Number(rebuilt[1]);
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(line);
-      if (m) resolve({ url: m[1]!, ms: performance.now() - started, rebuildMs, stop: () => child.kill('SIGKILL') });
+      if (m) resolve({ url: m[1]!, pid: child.pid!, ms: performance.now() - started, rebuildMs, stop: () => child.kill('SIGKILL') });
     });
   });
 }
@@ -144,18 +152,20 @@ async function rssMb(call: ReturnType<typeof httpClient>): Promise<number> {
   return m ? Number(m[1]) / 1_048_576 : NaN;
 }
 
-async function timeReads(call: ReturnType<typeof httpClient>, path: string, n = 200): Promise<string> {
+async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number, path: string, n = 200): Promise<string> {
   // Untimed warm-up: the first requests after start compile the route's code and fill SQLite's page cache.
   for (let i = 0; i < 20; i++) await call('GET', path);
   const samples: number[] = [];
+  const cpuBefore = processCpuSeconds(serverPid);
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     const res = await call('GET', path);
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 200)}`);
     samples.push(performance.now() - t);
   }
+  const cpuMs = ((processCpuSeconds(serverPid) - cpuBefore) * 1000) / n;
   const p = percentiles(samples);
-  return `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}`;
+  return `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}  server CPU ${fmt(cpuMs)}/request`;
 }
 
 function buildInChild(commands: number, openOrders: number, dir: string): Promise<string> {
@@ -177,6 +187,7 @@ async function main(): Promise<void> {
   }
   const sizes = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
   const openOrders = Number(process.argv[3] ?? 10_000);
+  const keepDir = process.argv[4];
 
   const emptyDir = mkdtempSync(join(tmpdir(), 'oddex-history-empty-'));
   const empty = await startServer(emptyDir);
@@ -187,22 +198,30 @@ async function main(): Promise<void> {
   console.log(`empty exchange: process start to listening ${fmt(empty.ms)}, RSS ${emptyRss.toFixed(0)} MB`);
 
   for (const size of sizes) {
-    const dir = mkdtempSync(join(tmpdir(), 'oddex-history-'));
-    const t = performance.now();
-    const built = await buildInChild(size, openOrders, dir);
-    console.log(`\n${size} commands: built in ${((performance.now() - t) / 1000).toFixed(1)} s ${built}`);
+    const dir = keepDir ? join(keepDir, `${size}-${openOrders}`) : mkdtempSync(join(tmpdir(), 'oddex-history-'));
+    const builtFile = join(dir, 'history-built.json');
+    if (keepDir && existsSync(builtFile)) {
+      console.log(`\n${size} commands: reusing ${dir} ${readFileSync(builtFile, 'utf8')}`);
+    } else {
+      if (keepDir) rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const t = performance.now();
+      const built = await buildInChild(size, openOrders, dir);
+      if (keepDir) writeFileSync(builtFile, built);
+      console.log(`\n${size} commands: built in ${((performance.now() - t) / 1000).toFixed(1)} s ${built}`);
+    }
     const server = await startServer(dir);
     const call = httpClient(server.url, 1);
     await new Promise((r) => setTimeout(r, 500));
     console.log(`  restart: engine rebuilt in ${fmt(server.rebuildMs)} (process start to listening ${fmt(server.ms)}, empty ${fmt(empty.ms)})`);
     console.log(`  RSS after restart: ${(await rssMb(call)).toFixed(0)} MB (empty: ${emptyRss.toFixed(0)} MB)`);
     const bettor = takers[0]!;
-    console.log(`  GET /trades?bettor=                              ${await timeReads(call, `/trades?bettor=${bettor}`)}`);
-    console.log(`  GET /trades?bettor=&settled=false               ${await timeReads(call, `/trades?bettor=${bettor}&settled=false`)}`);
-    console.log(`  GET /trades/consolidated?bettor=&settled=false    ${await timeReads(call, `/trades/consolidated?bettor=${bettor}&settled=false&page=0&perPage=50&sortAsc=false`)}`);
-    console.log(`  GET /trades/consolidated?bettor=&settled=true     ${await timeReads(call, `/trades/consolidated?bettor=${bettor}&settled=true&page=0&perPage=50&sortAsc=false`)}`);
+    console.log(`  GET /trades?bettor=                              ${await timeReads(call, server.pid, `/trades?bettor=${bettor}`)}`);
+    console.log(`  GET /trades?bettor=&settled=false               ${await timeReads(call, server.pid, `/trades?bettor=${bettor}&settled=false`)}`);
+    console.log(`  GET /trades/consolidated?bettor=&settled=false    ${await timeReads(call, server.pid, `/trades/consolidated?bettor=${bettor}&settled=false&page=0&perPage=50&sortAsc=false`)}`);
+    console.log(`  GET /trades/consolidated?bettor=&settled=true     ${await timeReads(call, server.pid, `/trades/consolidated?bettor=${bettor}&settled=true&page=0&perPage=50&sortAsc=false`)}`);
     server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (!keepDir) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -10,14 +10,19 @@ export const remainingTakerSpace = (remainingMakerSpace: bigint, makerOdds: bigi
   (remainingMakerSpace * (ODDS_SCALE - makerOdds)) / makerOdds;
 
 
-/** Wei to a human-unit decimal string without floating point (e.g. 1500000n, 6 -> "1.5"). */
+/**
+ * Wei to a human-unit decimal string without floating point (e.g. 1500000n, 6 -> "1.5"). Cut from the digits'
+ * text rather than by bigint division: listings format several amounts per row.
+ */
 export function toHumanUnits(wei: bigint, decimals: number): string {
   const negative = wei < 0n;
-  const abs = negative ? -wei : wei;
-  const base = 10n ** BigInt(decimals);
-  const whole = abs / base;
-  const frac = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
+  const digits = (negative ? -wei : wei).toString();
+  const cut = digits.length - decimals;
+  const whole = cut > 0 ? digits.slice(0, cut) : '0';
+  const frac = cut > 0 ? digits.slice(cut) : '0'.repeat(-cut) + digits;
+  let end = frac.length;
+  while (end > 0 && frac.charCodeAt(end - 1) === 48 /* '0' */) end--;
+  return (negative ? '-' : '') + whole + (end > 0 ? '.' + frac.slice(0, end) : '');
 }
 
 /** Human-unit number for fields the spec types as number (betTimeValue, settleValue). */

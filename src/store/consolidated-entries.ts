@@ -8,6 +8,7 @@ import type { Trade } from '../engine/types.js';
 import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
 import { ChangedTrades } from '../trading/changed-trades.js';
 import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
+import { StatementCache } from './statement-cache.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
 export const SQL_SORT_COLUMNS = {
@@ -56,6 +57,8 @@ export class ConsolidatedEntries {
   private readonly upsert;
   private readonly fillOfTrade;
   private readonly tradesOfFill: (fillHash: string) => Trade[];
+  /** Statements of listings, whose SQL follows the filters and sort sent. */
+  private readonly filtered: StatementCache;
 
   constructor(
     private readonly db: Db,
@@ -70,6 +73,7 @@ export class ConsolidatedEntries {
       @betting_outcome, @total_stake, @weighted_odds, @net_return, @settle_net_return, @total_return)
       ON CONFLICT (fill_hash, bettor, market_hash, kind) DO UPDATE SET ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`);
     this.fillOfTrade = db.prepare('SELECT fill_hash FROM rm_trades WHERE id = ?').pluck();
+    this.filtered = new StatementCache(db);
   }
 
   /**
@@ -162,10 +166,10 @@ export class ConsolidatedEntries {
     // per counted combination for everyone (never more rows than the entries themselves).
     const counted = q.exchangeEventId === undefined && q.marketHash === undefined;
     const count = counted
-      ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) FROM rm_consolidated_counts WHERE ${clause}`).pluck().get(...args) as number)
-      : (this.db.prepare(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number);
-    const rows = this.db
-      .prepare(
+      ? (this.filtered.get(`SELECT COALESCE(SUM(n), 0) FROM rm_consolidated_counts WHERE ${clause}`).pluck().get(...args) as number)
+      : (this.filtered.get(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number);
+    const rows = this.filtered
+      .get(
         `SELECT fill_hash, bettor, market_hash, kind FROM rm_consolidated WHERE ${clause}
          ORDER BY ${SQL_SORT_COLUMNS[sortBy]} ${dir}, ord ${dir} LIMIT ? OFFSET ?`,
       )

@@ -181,4 +181,31 @@ describe('page lookups', () => {
     expect(fills.map(onChain)).toEqual(fills.map((f) => rm.fillOnChain(f)));
     expect(onChain(fills[0]!)).toEqual({ attempts: ['0x' + 'ee'.repeat(32)], lastAttemptAt: 7 });
   });
+
+  it("read each listed fill's trades of its bettor only, whatever the address case", () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS);
+    const rm = new TradingReadModels(db);
+    const fill = (n: number) => '0x' + n.toString(16).padStart(64, '0');
+    const OTHER = '0x' + 'dd'.repeat(20);
+    const trade = (id: number, fillHash: string, bettor: string): Change => ({
+      type: 'tradeRecorded',
+      trade: {
+        id: String(id), fillHash, orderHash: '0x' + 'ab'.repeat(32), marketHash: MARKET, exchangeEventId: 'e1', baseToken: TOKEN, bettor,
+        counterparty: TOKEN, maker: bettor !== BETTOR, bettingOutcomeOne: true, stake: BigInt(id), counterStake: 1n, odds: 1n, betTime: id, affiliate: TOKEN,
+      },
+    });
+    // Fill 1: two trades of BETTOR and one of OTHER; fill 2: one of each; fill 3 is not asked.
+    rm.apply([trade(1, fill(1), BETTOR), trade(2, fill(1), OTHER), trade(3, fill(1), BETTOR), trade(4, fill(2), OTHER), trade(5, fill(2), BETTOR), trade(6, fill(3), BETTOR)]);
+    const byFill = rm.tradesOfFillBettors([
+      { fillHash: fill(1), bettor: BETTOR.toLowerCase() },
+      { fillHash: fill(2), bettor: OTHER },
+      { fillHash: fill(2), bettor: BETTOR },
+      { fillHash: fill(9), bettor: BETTOR },
+    ]);
+    const ids = (f: string) => byFill.get(f)!.map((t) => t.id);
+    expect([...byFill.keys()]).toEqual([fill(1), fill(2), fill(9)]);
+    expect([ids(fill(1)), ids(fill(2)), ids(fill(9))]).toEqual([['1', '3'], ['4', '5'], []]);
+    expect(byFill.get(fill(1))).toEqual(rm.tradesOfFill(fill(1)).filter((t) => t.bettor === BETTOR));
+  });
 });

@@ -7,6 +7,7 @@ import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
+import { StatementCache } from './statement-cache.js';
 import { settleTrades } from '../engine/settlement-credit.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
@@ -102,15 +103,17 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
   ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
 });
 
+/** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
 const tradeOf = (r: TradeRow): Trade => {
   const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
     stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
+  const isSettled = settled === 1;
   return {
     id: String(id),
     fillHash,
     orderHash,
     marketHash,
-    ...(parentMarketHash !== null ? { quarterLineParentMarketHash: parentMarketHash } : {}),
+    quarterLineParentMarketHash: parentMarketHash ?? undefined,
     exchangeEventId,
     baseToken,
     bettor,
@@ -124,16 +127,12 @@ const tradeOf = (r: TradeRow): Trade => {
     betTime,
     updatedAt,
     affiliate,
-    settled: settled === 1,
-    ...(settled === 1
-      ? {
-          settleDate: settleDate!,
-          ...(settleTxHash !== null ? { settleTxHash } : {}),
-          outcome: outcome as Outcome,
-          payout: BigInt(payout!),
-          credit: BigInt(credit!),
-        }
-      : {}),
+    settled: isSettled,
+    settleDate: isSettled ? settleDate! : undefined,
+    settleTxHash: isSettled ? (settleTxHash ?? undefined) : undefined,
+    outcome: isSettled ? (outcome as Outcome) : undefined,
+    payout: isSettled ? BigInt(payout!) : undefined,
+    credit: isSettled ? BigInt(credit!) : undefined,
   };
 };
 
@@ -222,6 +221,8 @@ export class TradingReadModels {
   private readonly volume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
+  /** Statements of GET /trades, whose SQL follows the filters sent. */
+  private readonly filtered: StatementCache;
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -267,7 +268,8 @@ export class TradingReadModels {
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
-      tradesOfFills: trades('WHERE fill_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
+      // Pairs of [fill hash, bettor]: by the fill index, then the bettor (case-insensitive, as the column).
+      tradesOfFillBettors: trades(`WHERE (fill_hash, bettor) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?)) ORDER BY id`),
       tradesOfOrders: trades('WHERE order_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
       tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
       tradesOfBettorIn: trades('WHERE bettor = ? AND market_hash = ? ORDER BY id'),
@@ -295,6 +297,7 @@ export class TradingReadModels {
       tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
+    this.filtered = new StatementCache(db);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
@@ -527,10 +530,14 @@ export class TradingReadModels {
     return (this.s.tradesOfFill!.all(fillHash) as TradeRow[]).map(tradeOf);
   }
 
-  /** The trades of each of these fills, oldest first, read in one query. */
-  tradesOfFills(fillHashes: readonly string[]): Map<string, Trade[]> {
-    const byFill = new Map<string, Trade[]>(fillHashes.map((h) => [h, []]));
-    for (const row of this.s.tradesOfFills!.all(JSON.stringify([...byFill.keys()])) as TradeRow[]) byFill.get(row[1])!.push(tradeOf(row));
+  /**
+   * Each of these fills' trades of its bettor, oldest first, read in one query (a fill listed for several bettors
+   * holds each one's trades). The other side of a fill is not read: a consolidated entry is one bettor's.
+   */
+  tradesOfFillBettors(keys: readonly { fillHash: string; bettor: string }[]): Map<string, Trade[]> {
+    const byFill = new Map<string, Trade[]>(keys.map((k) => [k.fillHash, []]));
+    const pairs = JSON.stringify(keys.map((k) => [k.fillHash, k.bettor]));
+    for (const row of this.s.tradesOfFillBettors!.all(pairs) as TradeRow[]) byFill.get(row[1])!.push(tradeOf(row));
     return byFill;
   }
 
@@ -579,11 +586,11 @@ export class TradingReadModels {
     if (f.exchangeEventId !== undefined) add('exchange_event_id = ?', f.exchangeEventId);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const count = isCounted(f)
-      ? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts ${clause}`).get(...args) as { n: number }).n
-      : (this.db.prepare(`SELECT COUNT(*) AS n FROM rm_trades ${clause}`).get(...args) as { n: number }).n;
+      ? (this.filtered.get(`SELECT COALESCE(SUM(n), 0) FROM rm_trade_counts ${clause}`).pluck().get(...args) as number)
+      : (this.filtered.get(`SELECT COUNT(*) FROM rm_trades ${clause}`).pluck().get(...args) as number);
     const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
-    const rows = this.db
-      .prepare(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
+    const rows = this.filtered
+      .get(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
       .raw()
       .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
     return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };

@@ -187,8 +187,8 @@ export function listConsolidated(
 ): { trades: Record<string, unknown>[]; count: number } {
   if (!(sort.sortBy in SQL_SORT_COLUMNS)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
   const { keys, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
-  // The page's fills and their refund lookups are read in one query each, not per entry.
-  const byFill = readModels.tradesOfFills(keys.map((k) => k.fillHash));
+  // The page's fills (the listed bettors' trades of them) and their refund lookups are read in one query each, not per entry.
+  const byFill = readModels.tradesOfFillBettors(keys);
   const pageCc: ConsolidatedContext = { ...cc, hasRefunds: readModels.refundsSeen([...byFill.values()].flat()) };
   const indexes = new Map([...byFill].map(([fillHash, trades]) => [fillHash, new TradeIndex(trades)]));
   const trades = keys.flatMap((k) => {
