@@ -1,9 +1,14 @@
 // Soak: makers quoting both sides of several markets and takers filling both sides (so refunds are paid) against
 // the real server process, for a fixed time, through the public HTTP API only. Every minute it prints fills/s,
-// p99 fill and create latency, the server's RSS and heap, and its CPU per fill; at the end, RSS and CPU per fill
-// after 10k fills against the last minute, the figures that must stay flat.
-// Usage: npx tsx bench/soak.ts [--minutes 10] [--makers 4] [--takers 4] [--markets 4]
-import { readFileSync } from 'node:fs';
+// p99 fill and create latency, the server's RSS and heap, and its CPU per fill. RSS is also sampled every second, so
+// the end names the figures the target needs: RSS right after 10k and 100k fills (or at the end, if the run stops
+// earlier), its minimum and maximum over the run, and CPU per fill in the reporting interval of each mark.
+// Usage: npx tsx bench/soak.ts [--minutes 10] [--max-fills N] [--makers 4] [--takers 4] [--markets 4]
+//   [--heap-snapshots DIR]: heap snapshots of the server at 10k and 100k fills, written into DIR (for diagnosis: a
+//   snapshot takes seconds and itself adds resident memory, so runs quoted for the target take none).
+// The server's node flags come from ODDEX_NODE_ARGS, as in the tests.
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +23,8 @@ const { values: args } = parseArgs({
     takers: { type: 'string', default: '4' },
     markets: { type: 'string', default: '4' },
     'report-seconds': { type: 'string', default: '60' },
+    'max-fills': { type: 'string', default: 'Infinity' },
+    'heap-snapshots': { type: 'string' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -25,6 +32,10 @@ const MAKERS = Number(args.makers);
 const TAKERS = Number(args.takers);
 const MARKETS = Number(args.markets);
 const REPORT_MS = Number(args['report-seconds']) * 1000;
+const MAX_FILLS = Number(args['max-fills']);
+const SNAPSHOT_DIR = args['heap-snapshots'] === undefined ? undefined : resolve(args['heap-snapshots']);
+/** The fill counts whose RSS and CPU per fill the target compares. */
+const MARKS = [10_000, 100_000];
 const ADMIN = 'soak-admin';
 const E18 = 10n ** 18n;
 const USDC = 1_000_000n;
@@ -39,6 +50,10 @@ interface Metadata {
   addresses: Record<string, { USDC: string }>;
 }
 
+if (SNAPSHOT_DIR) {
+  mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  process.env.ODDEX_NODE_ARGS = `${process.env.ODDEX_NODE_ARGS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}`;
+}
 const { server, stop } = await startBenchServer(ADMIN, { ODDEX_DELAY_PREGAME_MS: '0', ODDEX_CHAIN_CONFIRM_MS: '200' });
 const request = httpClient(server.url, 32);
 /** A call's status and `data`, or for a failure the whole envelope (errorCode, message) in `data`. */
@@ -54,11 +69,22 @@ function serverProcess(): { rss: number; cpuSeconds: number } {
   const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
   return { rss, cpuSeconds: processCpuSeconds(server.child.pid!) };
 }
-/** The server's V8 heap: in use, and committed (what the heap holds of the RSS, garbage included). */
-async function serverHeap(): Promise<{ used: number; total: number }> {
+/** The server's memory by part, from its /metrics: V8 heap in use and committed, new space committed, external. */
+async function serverHeap(): Promise<{ used: number; total: number; newSpace: number; external: number }> {
   const text = (await request('GET', '/metrics')).body;
-  const gauge = (name: string) => Number(new RegExp(`^oddex_process_nodejs_heap_size_${name}_bytes (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { used: gauge('used'), total: gauge('total') };
+  const gauge = (pattern: string) => Number(new RegExp(`^oddex_process_nodejs_${pattern} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    used: gauge('heap_size_used_bytes'),
+    total: gauge('heap_size_total_bytes'),
+    newSpace: gauge('heap_space_size_total_bytes\\{space="new"\\}'),
+    external: gauge('external_memory_bytes'),
+  };
+}
+/** The server's resident memory split into anonymous (heaps, malloc) and file-backed pages, from /proc. */
+function serverRollup(): { anon: number; file: number } {
+  const text = readFileSync(`/proc/${server.child.pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
+  return { anon: kb('Anonymous'), file: kb('Rss') - kb('Anonymous') };
 }
 
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0) + ' MB';
@@ -87,7 +113,7 @@ try {
   }
 
   const deadline = Date.now() + MINUTES * 60_000;
-  const running = () => Date.now() < deadline;
+  const running = () => Date.now() < deadline && stats.fills < MAX_FILLS;
 
   /** A maker posts both sides of every market per round, and cancels all it has every 20 rounds. */
   async function maker(m: { key: Uint8Array; address: string }): Promise<void> {
@@ -168,17 +194,59 @@ try {
   console.log(
     `soak: ${MAKERS} makers, ${TAKERS} takers, ${markets.length} markets, ${MINUTES} min; server pid ${server.child.pid}`,
   );
-  console.log('   min | fills | fills/s | fill p99 | create p99 | fill errors | RSS | heap used | heap total | server CPU/fill');
+  console.log(
+    '   min | fills | fills/s | fill p99 | create p99 | fill errors | RSS | heap used | heap total | new space | external | anon | server CPU/fill',
+  );
   const started = Date.now();
   let last = { at: started, fills: 0, cpu: serverProcess().cpuSeconds };
-  let at10k: { rss: number; cpuPerFill: number } | undefined;
-  let lastLine = { rss: 0, cpuPerFill: 0 };
-  const reporter = (async () => {
-    for (let minute = 1; running(); minute++) {
-      await sleep(Math.max(0, started + minute * REPORT_MS - Date.now()));
+  /** RSS once a mark's fill count is passed (first 1 s sample after it), and CPU per fill of the interval holding it. */
+  const marks = new Map<number, { fills: number; rss: number; cpuPerFill?: number }>();
+  const rssRange = { min: Infinity, max: 0 };
+  let lastSample = { fills: 0, rss: 0 };
+  const sampleRss = async () => {
+    // Samples once more after the run stops: a run cut at --max-fills still gets its last mark.
+    for (;;) {
+      const { rss } = serverProcess();
+      lastSample = { fills: stats.fills, rss };
+      for (const mark of MARKS) if (stats.fills >= mark && !marks.has(mark)) marks.set(mark, { fills: stats.fills, rss });
+      // The range counts from the first mark: before it the heap is still growing to its working size.
+      if (marks.size > 0) {
+        rssRange.min = Math.min(rssRange.min, rss);
+        rssRange.max = Math.max(rssRange.max, rss);
+      }
+      if (SNAPSHOT_DIR) await snapshotAtMarks();
+      if (!running()) break;
+      await sleep(1000);
+    }
+  };
+  const snapshotsTaken = new Set<number>();
+  const snapshotAtMarks = async () => {
+    for (const mark of marks.keys()) {
+      if (snapshotsTaken.has(mark)) continue;
+      snapshotsTaken.add(mark);
+      const before = new Set(readdirSync(SNAPSHOT_DIR!));
+      server.child.kill('SIGUSR2');
+      // The server writes the snapshot synchronously on its main thread; wait until the file appears and stops growing.
+      for (let size = -1; ; await sleep(2000)) {
+        const added = readdirSync(SNAPSHOT_DIR!).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+        if (added.length === 0) continue;
+        const now = statSync(resolve(SNAPSHOT_DIR!, added[0]!)).size;
+        if (now === size && now > 0) {
+          console.log(`heap snapshot at ${stats.fills} fills (mark ${mark}): ${resolve(SNAPSHOT_DIR!, added[0]!)}`);
+          break;
+        }
+        size = now;
+      }
+    }
+  };
+  const reporter = async () => {
+    // Reports at every interval, and once more for the last partial one when the run stops.
+    for (let minute = 1; ; minute++) {
+      while (running() && Date.now() < started + minute * REPORT_MS) await sleep(Math.min(1000, started + minute * REPORT_MS - Date.now()));
       const now = Date.now();
       const proc = serverProcess();
       const heap = await serverHeap();
+      const rollup = serverRollup();
       const fills = stats.fills - last.fills;
       const cpuPerFill = fills > 0 ? ((proc.cpuSeconds - last.cpu) * 1000) / fills : NaN;
       const fillP99 = percentiles(stats.fillMs).p99;
@@ -186,23 +254,34 @@ try {
       console.log(
         `${((now - started) / 60_000).toFixed(1).padStart(6)} | ${String(stats.fills).padStart(7)} | ${(fills / ((now - last.at) / 1000)).toFixed(0).padStart(7)} | ` +
           `${fillP99.toFixed(1).padStart(6)} ms | ${createP99.toFixed(1).padStart(7)} ms | ${String(stats.fillErrors).padStart(6)} | ` +
-          `${mb(proc.rss).padStart(7)} | ${mb(heap.used).padStart(7)} | ${mb(heap.total).padStart(8)} | ${cpuPerFill.toFixed(2)} ms`,
+          `${mb(proc.rss).padStart(7)} | ${mb(heap.used).padStart(7)} | ${mb(heap.total).padStart(8)} | ${mb(heap.newSpace).padStart(6)} | ` +
+          `${mb(heap.external).padStart(6)} | ${mb(rollup.anon).padStart(7)} | ${cpuPerFill.toFixed(2)} ms`,
       );
       stats.fillMs = [];
       stats.createMs = [];
-      lastLine = { rss: proc.rss, cpuPerFill };
-      if (!at10k && stats.fills >= 10_000) at10k = lastLine;
+      for (const [mark, at] of marks) {
+        if (at.cpuPerFill === undefined && last.fills < mark) at.cpuPerFill = cpuPerFill;
+      }
       last = { at: now, fills: stats.fills, cpu: proc.cpuSeconds };
+      if (!running()) break;
     }
-  })();
-  await Promise.all([...makers.map(maker), ...takers.map(taker), reporter]);
+  };
+  await Promise.all([...makers.map(maker), ...takers.map(taker), reporter(), sampleRss()]);
 
   console.log(`total: ${stats.fills} fills, ${stats.creates} orders accepted, ${stats.createErrors} refused order batches`);
-  if (at10k) {
-    const pct = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(0)}%`;
+  const first = marks.get(MARKS[0]!);
+  if (first) {
+    const second = marks.get(MARKS[1]!);
+    const end = second ?? { fills: lastSample.fills, rss: lastSample.rss, cpuPerFill: NaN };
+    const pct = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(0)}%`;
+    console.log(`RSS after ${first.fills} fills: ${mb(first.rss)}; CPU/fill in that interval ${first.cpuPerFill?.toFixed(2)} ms`);
     console.log(
-      `after 10k fills: RSS ${mb(at10k.rss)}, CPU/fill ${at10k.cpuPerFill.toFixed(2)} ms; at the end: RSS ${mb(lastLine.rss)} (${pct(at10k.rss, lastLine.rss)}), ` +
-        `CPU/fill ${lastLine.cpuPerFill.toFixed(2)} ms (${pct(at10k.cpuPerFill, lastLine.cpuPerFill)})`,
+      `RSS ${second ? `after ${end.fills} fills` : `at the end (${end.fills} fills, before ${MARKS[1]})`}: ${mb(end.rss)} (${pct(first.rss, end.rss)})` +
+        (second ? `; CPU/fill in that interval ${end.cpuPerFill?.toFixed(2)} ms (${pct(first.cpuPerFill!, end.cpuPerFill!)})` : ''),
+    );
+    console.log(
+      `RSS from ${MARKS[0]} fills to the end, 1 s samples: min ${mb(rssRange.min)}, max ${mb(rssRange.max)} ` +
+        `(${pct(first.rss, rssRange.min)} / ${pct(first.rss, rssRange.max)} of the ${MARKS[0]} figure)`,
     );
   } else {
     console.log('fewer than 10k fills: run longer for the flatness figures');

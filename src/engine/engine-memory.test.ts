@@ -1,5 +1,6 @@
 // What the engine keeps must follow what is live, not history: queued expiries of closed orders are dropped in
-// bulk, and cancel salts past the timestamp window are forgotten, while expiries still fire for open orders.
+// bulk, and cancel salts past the timestamp window are forgotten, while expiries still fire for open orders. The
+// window of recently closed orders (replay protection for reposts) stays at its size, entries of its expiry queue included.
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
 import { defaultEngineParams, USDC } from './test-params.js';
@@ -49,5 +50,31 @@ describe('engine memory follows live state', () => {
     const { changes } = apply({ kind: 'expire', at: earlyExpiry * 1000 });
     expect(changes.filter((c) => c.type === 'orderChanged' && c.state.status === 'EXPIRED')).toHaveLength(10);
     expect(engine.openOrderCount()).toBe(0);
+  });
+
+  it('keeps the closed-order window and its expiry queue at their bound over 6,000 post-and-cancels, refusing recent reposts', () => {
+    const WINDOW = 100;
+    const engine = new Engine({ ...defaultEngineParams(TOKEN), recentClosedOrderWindow: WINDOW });
+    let at = START;
+    engine.apply({ kind: 'faucet', at, address: MAKER, amount: 10n ** 30n });
+    let maxClosed = 0;
+    let maxQueued = 0;
+    for (let i = 0; i < 6000; i++) {
+      // Expiries far ahead: only the window's size can drop a closed order here, never its expiry.
+      engine.apply({ kind: 'postOrders', at: ++at, markets: [MARKET], orders: [order(i, 2_000_000_000 + i)] });
+      engine.apply({ kind: 'cancelOrders', at: ++at, maker: MAKER, salt: `c${i}`, timestamp: Math.floor(at / 1000), orderHashes: [hash(i)] });
+      const { closedOrders, queuedClosedOrderExpiries } = engine.stats();
+      maxClosed = Math.max(maxClosed, closedOrders);
+      maxQueued = Math.max(maxQueued, queuedClosedOrderExpiries);
+    }
+    expect(maxClosed).toBe(WINDOW);
+    expect(maxQueued).toBeLessThanOrEqual(2 * WINDOW + 1024 + 1);
+    expect(engine.openOrderCount()).toBe(0);
+    // The newest closed order is still known (a repost is refused), the oldest has left the window.
+    const repost = (i: number) => void engine.apply({ kind: 'postOrders', at: ++at, markets: [MARKET], orders: [order(i, 2_000_000_000 + i)] });
+    repost(5999);
+    expect(engine.openOrderCount()).toBe(0);
+    repost(0);
+    expect(engine.openOrderCount()).toBe(1);
   });
 });

@@ -495,6 +495,7 @@ export class Engine {
       usedFills: this.fillCount,
       recentFills: this.recentFillHashes.size,
       closedOrders: this.closedOrders.size,
+      queuedClosedOrderExpiries: this.closedOrderExpiries.size,
       trades: this.tradeCount,
       refunds: this.refundCount,
       heartbeats: this.heartbeats.size,
