@@ -4,6 +4,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { Command, MarketRef } from '../engine/types.js';
 import type { JournalEntry } from './trading-store.js';
+import { restingOrder } from '../engine/test-params.js';
 
 const E18 = 10n ** 18n;
 const USDC = 10n ** 6n;
@@ -42,20 +43,14 @@ export class FillWorkload {
         at: ++this.at,
         markets: [market],
         orders: [
-          {
+          restingOrder({
             orderHash: hashOf(1, i),
             marketHash: market.marketHash,
             maker: this.makers[i % this.makers.length]!,
-            baseToken: this.token,
-            executor: this.token,
-            totalBetSize: 10n * USDC,
-            percentageOdds: 50n * E18,
-            expiry: 2_000_000_000,
-            apiExpiry: 2_000_000_000,
+            token: this.token,
+            size: 10n * USDC,
             salt: String(i),
-            isMakerBettingOutcomeOne: false,
-            signature: '0x',
-          },
+          }),
         ],
       };
     });

@@ -6,7 +6,7 @@ import { MIGRATIONS } from './migrations.js';
 import { SqliteTradingStore } from './trading-store.js';
 import { Engine } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
-import { defaultEngineParams, USDC } from '../engine/test-params.js';
+import { defaultEngineParams, restingOrder, USDC } from '../engine/test-params.js';
 import type { Command, MarketRef } from '../engine/types.js';
 
 export const E18 = 10n ** 18n;
@@ -40,20 +40,9 @@ export function tradingFixture(makerSize = 40n * USDC) {
     kind: 'postOrders',
     at: next(),
     markets: [MARKET],
-    orders: MAKERS.map((maker, i) => ({
-      orderHash: testHash('a', i),
-      marketHash: MARKET.marketHash,
-      maker,
-      baseToken: TOKEN,
-      executor: TOKEN,
-      totalBetSize: makerSize,
-      percentageOdds: 50n * E18,
-      expiry: 2_000_000_000,
-      apiExpiry: 2_000_000_000,
-      salt: String(i),
-      isMakerBettingOutcomeOne: false,
-      signature: '0x',
-    })),
+    orders: MAKERS.map((maker, i) =>
+      restingOrder({ orderHash: testHash('a', i), marketHash: MARKET.marketHash, maker, token: TOKEN, size: makerSize, salt: String(i) }),
+    ),
   });
   /** The taker's fill of `stake` on outcome one. */
   const fillCommand = (n: number, stake: bigint): Command => ({
