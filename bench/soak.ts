@@ -200,7 +200,8 @@ try {
   const started = Date.now();
   let last = { at: started, fills: 0, cpu: serverProcess().cpuSeconds };
   /** RSS once a mark's fill count is passed (first 1 s sample after it), and CPU per fill of the interval holding it. */
-  const marks = new Map<number, { fills: number; rss: number; cpuPerFill?: number }>();
+  const marks = new Map<number, { fills: number; rss: number }>();
+  const cpuPerFillAt = new Map<number, number>();
   const rssRange = { min: Infinity, max: 0 };
   let lastSample = { fills: 0, rss: 0 };
   const sampleRss = async () => {
@@ -259,9 +260,8 @@ try {
       );
       stats.fillMs = [];
       stats.createMs = [];
-      for (const [mark, at] of marks) {
-        if (at.cpuPerFill === undefined && last.fills < mark) at.cpuPerFill = cpuPerFill;
-      }
+      // By the mark's fill count, not by `marks`: the RSS sampler may record the last mark after this final report.
+      for (const mark of MARKS) if (last.fills < mark && stats.fills >= mark) cpuPerFillAt.set(mark, cpuPerFill);
       last = { at: now, fills: stats.fills, cpu: proc.cpuSeconds };
       if (!running()) break;
     }
@@ -272,12 +272,13 @@ try {
   const first = marks.get(MARKS[0]!);
   if (first) {
     const second = marks.get(MARKS[1]!);
-    const end = second ?? { fills: lastSample.fills, rss: lastSample.rss, cpuPerFill: NaN };
+    const end = second ?? lastSample;
+    const [firstCpu, endCpu] = MARKS.map((mark) => cpuPerFillAt.get(mark) ?? NaN) as [number, number];
     const pct = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(0)}%`;
-    console.log(`RSS after ${first.fills} fills: ${mb(first.rss)}; CPU/fill in that interval ${first.cpuPerFill?.toFixed(2)} ms`);
+    console.log(`RSS after ${first.fills} fills: ${mb(first.rss)}; CPU/fill in that interval ${firstCpu.toFixed(2)} ms`);
     console.log(
       `RSS ${second ? `after ${end.fills} fills` : `at the end (${end.fills} fills, before ${MARKS[1]})`}: ${mb(end.rss)} (${pct(first.rss, end.rss)})` +
-        (second ? `; CPU/fill in that interval ${end.cpuPerFill?.toFixed(2)} ms (${pct(first.cpuPerFill!, end.cpuPerFill!)})` : ''),
+        (second ? `; CPU/fill in that interval ${endCpu.toFixed(2)} ms (${pct(firstCpu, endCpu)})` : ''),
     );
     console.log(
       `RSS from ${MARKS[0]} fills to the end, 1 s samples: min ${mb(rssRange.min)}, max ${mb(rssRange.max)} ` +
