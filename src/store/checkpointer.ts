@@ -3,6 +3,11 @@
 // pages, and that commit (on the writer thread) waits for the copy and two syncs: a stall of many milliseconds every
 // few hundred group commits. A PASSIVE checkpoint never blocks writers, so the trading connection turns its own
 // automatic checkpoints off while this thread runs, and turns them back on if the thread fails.
+// A passive checkpoint copies only the frames that existed when it began; under commits without pauses the writer
+// has always appended more by then, so SQLite never starts the WAL afresh and the file grows for as long as the load
+// lasts (900 MB in a 3-minute soak). Past `truncateAtFrames` the thread therefore runs one TRUNCATE checkpoint: it
+// holds new commits back only while it copies the frames written since the passive run just before, then empties the
+// file. Its connection waits at most `busyMs` for the writer and readers, and tries again on a later run otherwise.
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Db } from './db.js';
@@ -11,11 +16,14 @@ import type { Db } from './db.js';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path);
+const db = new Database(workerData.path, { timeout: workerData.busyMs });
 const run = () => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed });
+    if (r.log >= workerData.truncateAtFrames) {
+      const [t] = db.pragma('wal_checkpoint(TRUNCATE)');
+      parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, truncated: t.busy === 0 });
+    } else if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, truncated: false });
   } catch (err) {
     parentPort.postMessage({ error: String((err && err.message) || err) });
   }
@@ -32,10 +40,14 @@ export interface CheckpointRun {
   /** Frames in the WAL when the checkpoint ran, and how many of them are now in the database file. */
   walFrames: number;
   checkpointed: number;
+  /** Whether a TRUNCATE checkpoint followed and emptied the WAL file. */
+  truncated: boolean;
 }
 
 export interface CheckpointerOptions {
   everyMs?: number;
+  /** WAL frames (pages) past which the WAL file is checkpointed in full and emptied: 8,192 (32 MB of 4 KB pages). */
+  truncateAtFrames?: number;
   onRun?: (run: CheckpointRun) => void;
   onProblem: (err: unknown) => void;
 }
@@ -57,7 +69,13 @@ export class Checkpointer {
     };
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path: writer.name, everyMs: opts.everyMs ?? 100 },
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        path: writer.name,
+        everyMs: opts.everyMs ?? 100,
+        truncateAtFrames: opts.truncateAtFrames ?? 8192,
+        busyMs: 200,
+      },
     });
     this.worker.unref();
     this.worker.on('message', (m: CheckpointRun | { error: string }) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase, openTradingConnection } from './db.js';
+import { DB_FILE, openDatabase, openTradingConnection } from './db.js';
 import { COMMITS_ALREADY_DURABLE, walSyncOf } from './wal-sync.js';
 
 describe('WAL sync of the trading connection', () => {
@@ -56,5 +56,36 @@ describe('WAL checkpoints off the writer thread', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('empties the WAL file under commits that never pause, where passive checkpoints alone let it grow', async () => {
+    const { Checkpointer } = await import('./checkpointer.js');
+    const walBytesAfterLoad = async (truncateAtFrames: number) => {
+      const dir = mkdtempSync(join(tmpdir(), 'oddex-checkpoint-'));
+      try {
+        const main = openDatabase(dir);
+        const trading = openTradingConnection(dir);
+        const checkpointer = new Checkpointer(trading, { everyMs: 5, truncateAtFrames, onProblem: () => {} });
+        const insert = trading.prepare('INSERT INTO settings (key, value) VALUES (?, ?)');
+        // Commits back to back for 1.5 s, yielding only to let the checkpoint thread's messages through.
+        let i = 0;
+        for (const until = Date.now() + 1500; Date.now() < until; ) {
+          for (let j = 0; j < 20; j++) insert.run(`k${i++}`, 'x'.repeat(3000));
+          await new Promise((r) => setImmediate(r));
+        }
+        const bytes = statSync(join(dir, `${DB_FILE}-wal`)).size;
+        checkpointer.stop();
+        trading.close();
+        main.close();
+        return { bytes, commits: i };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const bounded = await walBytesAfterLoad(256);
+    const passiveOnly = await walBytesAfterLoad(Number.MAX_SAFE_INTEGER);
+    // Each commit adds at least one 4 KB page: without truncation the file holds about every commit of the run.
+    expect(passiveOnly.bytes).toBeGreaterThan(passiveOnly.commits * 4096 * 0.5);
+    expect(bounded.bytes).toBeLessThan(passiveOnly.bytes / 4);
   });
 });
