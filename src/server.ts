@@ -112,7 +112,7 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   try {
     return await startOnStorage(storage, config, log, now, opts.createChain ?? evm?.createChain, evm?.chain);
   } catch (err) {
-    storage.close(); // a failed start gives the data dir back
+    await storage.close(); // a failed start gives the data dir back
     throw err;
   }
 }
@@ -234,7 +234,7 @@ async function startOnStorage(
       await app.close(); // waits for in-flight requests
       trading.stop();
       await verifier.close();
-      storage.close();
+      await storage.close();
     })());
   const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };

@@ -516,4 +516,18 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
     expect(() => restored.apply({ kind: 'faucet', at: 100_000, address: TAKER, amount: USDC })).toThrow(/on chain/);
     expect(() => restored.apply({ kind: 'cancelAll', at: 100_000, maker: MAKER2, salt: '0x01', timestamp: 10 })).toThrow(/timestamp/);
   });
+
+  it('snapshots a heartbeat deadline once, however often it was set to the same time', () => {
+    const heartbeat = (at: number, timeoutSeconds: number): Command => ({ kind: 'heartbeat', at, requestor: MAKER, timeoutSeconds });
+    const again = new Engine(params);
+    again.apply(heartbeat(1000, 29)); // deadline 30,000
+    again.apply(heartbeat(8000, 0));
+    again.apply(heartbeat(15_000, 15)); // the same deadline, set again
+    const once = new Engine(params);
+    once.apply(heartbeat(15_000, 15));
+    expect(again.snapshot().expiries).toEqual([{ at: 30_000, key: `hb:${MAKER}` }]);
+    expect(Engine.restore(params, again.snapshot()).snapshot().expiries).toEqual(once.snapshot().expiries);
+    // The deadline still fires once.
+    expect(again.apply({ kind: 'expire', at: 30_000 }).changes).toEqual([{ type: 'heartbeatExpired', requestor: MAKER, at: 30_000 }]);
+  });
 });

@@ -68,8 +68,15 @@ const orderExposure = (o: Order) => (isOpen(o) ? o.totalBetSize - o.fillAmount :
 const DEFAULT_RECENT_FILL_WINDOW = 10_000;
 const DEFAULT_RECENT_CLOSED_ORDER_WINDOW = 20_000;
 /** Sorted by time then key: a valid heap, and one order for the same set of entries. */
+/**
+ * A queue's live entries in (time, key) order, each once: a heartbeat set, cleared and set again to the same deadline
+ * queues that deadline twice, and which copies a queue still holds depends on its history, not on the state.
+ */
 const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: number; key: string }) => boolean) =>
-  entries.filter(isLive).sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  entries
+    .filter(isLive)
+    .sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .filter((e, i, sorted) => i === 0 || e.at !== sorted[i - 1]!.at || e.key !== sorted[i - 1]!.key);
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 /** A taker could match it now: active, unexpired and with more than dust left. */
 const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n;

@@ -56,6 +56,7 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 
 export class Checkpointer {
   private readonly worker: Worker;
+  private readonly exited: Promise<void>;
   private stopped = false;
 
   /** Starts checkpointing the database that `writer` (a file connection) writes to, and stops `writer`'s own. */
@@ -78,6 +79,7 @@ export class Checkpointer {
       },
     });
     this.worker.unref();
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (m: CheckpointRun | { error: string }) => {
       if ('error' in m) opts.onProblem(new Error(`WAL checkpoint failed: ${m.error}`));
       else opts.onRun?.(m);
@@ -86,10 +88,18 @@ export class Checkpointer {
     this.worker.on('exit', (code) => fallBack(new Error(`the WAL checkpoint thread exited (code ${code})`)));
   }
 
-  /** Asks the thread to close its connection and end; the writer's connection closes right after, so no fallback. */
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.worker.postMessage('stop');
+  /**
+   * Asks the thread to close its connection and resolves once it has ended, so no checkpoint is still inside SQLite
+   * when the caller closes the writer, gives the data dir's lock up or lets the process exit (a thread torn down by
+   * process exit in the middle of a native call can crash it). The thread finishes a running checkpoint first: at most
+   * `busyMs` of waiting plus the copy.
+   */
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.worker.ref(); // an unreferenced thread's exit would not keep the event loop alive for whoever awaits it
+      this.worker.postMessage('stop');
+    }
+    return this.exited;
   }
 }

@@ -19,8 +19,8 @@ export interface Storage {
   tradingSync: WalSync;
   /** What the WAL check found before recovery ran. */
   wal: WalReport;
-  /** Closes the database, then gives the data dir up. */
-  close(): void;
+  /** Waits for the checkpoint thread to end, closes the database, then gives the data dir up. */
+  close(): Promise<void>;
 }
 
 /**
@@ -64,8 +64,8 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
         tradingDb: trading,
         tradingSync,
         wal,
-        close() {
-          checkpointer.stop();
+        async close() {
+          await checkpointer.stop();
           tradingSync.close();
           trading.close();
           db.close();

@@ -50,7 +50,7 @@ describe('WAL checkpoints off the writer thread', () => {
       const done = runs.find((r) => r.checkpointed === r.walFrames);
       expect(done?.walFrames).toBeGreaterThanOrEqual(50);
       expect(problems).toEqual([]);
-      checkpointer.stop();
+      await checkpointer.stop();
       trading.close();
       main.close();
     } finally {
@@ -74,7 +74,7 @@ describe('WAL checkpoints off the writer thread', () => {
           await new Promise((r) => setImmediate(r));
         }
         const bytes = statSync(join(dir, `${DB_FILE}-wal`)).size;
-        checkpointer.stop();
+        await checkpointer.stop();
         trading.close();
         main.close();
         return { bytes, commits: i };
