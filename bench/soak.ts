@@ -36,6 +36,8 @@ const MAX_FILLS = Number(args['max-fills']);
 const SNAPSHOT_DIR = args['heap-snapshots'] === undefined ? undefined : resolve(args['heap-snapshots']);
 /** The fill counts whose RSS and CPU per fill the target compares. */
 const MARKS = [10_000, 100_000];
+/** The window before each mark whose median RSS is printed beside the mark's own sample. */
+const MEDIAN_WINDOW_MS = 30_000;
 const ADMIN = 'soak-admin';
 const E18 = 10n ** 18n;
 const USDC = 1_000_000n;
@@ -200,16 +202,19 @@ try {
   const started = Date.now();
   let last = { at: started, fills: 0, cpu: serverProcess().cpuSeconds };
   /** RSS once a mark's fill count is passed (first 1 s sample after it), and CPU per fill of the interval holding it. */
-  const marks = new Map<number, { fills: number; rss: number }>();
+  const marks = new Map<number, { fills: number; rss: number; at: number }>();
   const cpuPerFillAt = new Map<number, number>();
   const rssRange = { min: Infinity, max: 0 };
   let lastSample = { fills: 0, rss: 0 };
+  /** Every 1 s sample, for the median around each mark (about 60 a minute: a 16-minute run keeps under 1,000). */
+  const samples: { at: number; rss: number }[] = [];
   const sampleRss = async () => {
     // Samples once more after the run stops: a run cut at --max-fills still gets its last mark.
     for (;;) {
       const { rss } = serverProcess();
       lastSample = { fills: stats.fills, rss };
-      for (const mark of MARKS) if (stats.fills >= mark && !marks.has(mark)) marks.set(mark, { fills: stats.fills, rss });
+      samples.push({ at: Date.now(), rss });
+      for (const mark of MARKS) if (stats.fills >= mark && !marks.has(mark)) marks.set(mark, { fills: stats.fills, rss, at: Date.now() });
       // The range counts from the first mark: before it the heap is still growing to its working size.
       if (marks.size > 0) {
         rssRange.min = Math.min(rssRange.min, rss);
@@ -279,6 +284,18 @@ try {
     console.log(
       `RSS ${second ? `after ${end.fills} fills` : `at the end (${end.fills} fills, before ${MARKS[1]})`}: ${mb(end.rss)} (${pct(first.rss, end.rss)})` +
         (second ? `; CPU/fill in that interval ${endCpu.toFixed(2)} ms (${pct(firstCpu, endCpu)})` : ''),
+    );
+    // One sample lands anywhere in V8's collection cycle (the old generation fills with garbage and is swept, moving
+    // RSS by 100 MB within a minute), so the median of the samples just before each mark is printed beside it.
+    const medianBefore = (at: number) => {
+      const window = samples.filter((s) => s.at > at - MEDIAN_WINDOW_MS && s.at <= at).map((s) => s.rss).sort((a, b) => a - b);
+      return window[Math.floor(window.length / 2)] ?? NaN;
+    };
+    const firstMedian = medianBefore(first.at);
+    const endMedian = medianBefore(second?.at ?? samples[samples.length - 1]!.at);
+    console.log(
+      `median RSS of the 1 s samples in the ${MEDIAN_WINDOW_MS / 1000} s up to each mark: ${mb(firstMedian)} at ${MARKS[0]}, ` +
+        `${mb(endMedian)} at ${second ? MARKS[1] : 'the end'} (${pct(firstMedian, endMedian)})`,
     );
     console.log(
       `RSS from ${MARKS[0]} fills to the end, 1 s samples: min ${mb(rssRange.min)}, max ${mb(rssRange.max)} ` +
