@@ -1,6 +1,6 @@
 // In-process cost of the two history reads, piece by piece, on a data dir bench/history.ts built: the parts of
-// GET /trades?bettor= (total, page, rendering, JSON) and of GET /trades/consolidated?settled=true (SQL page,
-// the page's trades, rendering), timed over many repetitions, plus the page query's plan.
+// GET /trades?bettor= (total, page, rendering, JSON) and of GET /trades/consolidated?settled=true (SQL page with
+// the entries' trades, rendering), timed over many repetitions, plus the page query's plan.
 //
 //   npx tsx bench/history.ts build 100000 100000 /tmp/dir   # once: leaves the data dir behind
 //   npx tsx bench/trade-reads.ts /tmp/dir [bettor]
@@ -59,14 +59,14 @@ time('render 100 trades, lookups per page', () => {
 });
 const rendered = { status: 'success', data: { trades: page.trades.map((t) => tradeToRest(t, render)), nextKey: 'x', pageSize: 100, count: page.count } };
 time('JSON.stringify of the reply', () => JSON.stringify(rendered));
-time('all of it', () => {
+time('all of it (lookups in the page statement)', () => {
   const p = rm.tradesPage(filter, Infinity, 100);
-  const rc = pageRender(p.trades);
+  const rc: TradeRenderContext = { ...render, hasRefunds: p.hasRefunds, fillOnChain: p.fillOnChain };
   return JSON.stringify(p.trades.map((t) => tradeToRest(t, rc)));
 });
 
 console.log('GET /trades/consolidated?settled=true pieces:');
-time('entries.page (count + 50 keys)', () => rm.entries.page({ bettor, settled: true }, 'betTime', false, 0, 50));
+time('entries.page (count + 50 entries with trades)', () => rm.entries.page({ bettor, settled: true }, 'betTime', false, 0, 50));
 time('listConsolidated, 50 entries', () => listConsolidated(rm, consolidated, { bettor, settled: true }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
 time('listConsolidated, unsettled', () => listConsolidated(rm, consolidated, { bettor, settled: false }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
 
