@@ -56,7 +56,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { trades: page, count, more, hasRefunds, fillOnChain } = readModels.tradesPage(
+    const { trades: page, count, more } = readModels.tradesPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -73,7 +73,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       q.pageSize,
     );
     const last = page[page.length - 1];
-    const pageRender: TradeRenderContext = { ...render, hasRefunds, ...(render.fillOnChain ? { fillOnChain } : {}) };
+    const pageRender = renderPage(page);
     return ok({
       trades: page.map((t) => tradeToRest(t, pageRender)),
       nextKey: more && last ? encodeKey(Number(last.id)) : '',

@@ -180,14 +180,6 @@ describe('page lookups', () => {
     const fills = [...trades.map((t) => t.fillHash), '0x' + '99'.repeat(32)];
     expect(fills.map(onChain)).toEqual(fills.map((f) => rm.fillOnChain(f)));
     expect(onChain(fills[0]!)).toEqual({ attempts: ['0x' + 'ee'.repeat(32)], lastAttemptAt: 7 });
-    // A /trades page reads the same answers in its own statement, for its trades and (one at a time) for others.
-    for (const [filter, size] of [[{}, 3], [{ bettor: BETTOR.toLowerCase() }, 1], [{ startMs: 0 }, 2]] as const) {
-      const page = rm.tradesPage(filter, Infinity, size);
-      expect(page.trades.map((t) => page.hasRefunds(t.marketHash, t.bettor))).toEqual(page.trades.map((t) => rm.hasRefunds(t.marketHash, t.bettor)));
-      expect(pairs.map(([m, b]) => page.hasRefunds(m, b))).toEqual([true, true, false, false, false]);
-      expect(fills.map((f) => page.fillOnChain(f))).toEqual(fills.map((f) => rm.fillOnChain(f)));
-    }
-    expect(rm.tradesPage({}, Infinity, 3).trades.map((t) => t.id)).toEqual(['3', '2', '1']);
   });
 
   it("read a consolidated page with each entry's trades of its bettor only and its refund flag, whatever the address case", () => {

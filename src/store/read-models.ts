@@ -102,21 +102,6 @@ const refundOf = (r: RefundRow): RefundPaid => ({
   createdAt: r.created_at,
 });
 
-const pairKey = (marketHash: string, bettor: string) => `${marketHash}|${bettor}`;
-
-/** Where a /trades page row's own columns start, after the trade's: the fill's chain columns, then the refund flag. */
-const PAGE_FILL = TRADE_COLUMNS.split(',').length;
-const PAGE_REFUNDED = PAGE_FILL + 5;
-
-/** A page of GET /trades, with its trades' refund flags and fills' chain state. */
-export interface TradesPage {
-  trades: Trade[];
-  count: number;
-  more: boolean;
-  hasRefunds(marketHash: string, bettor: string): boolean;
-  fillOnChain(fillHash: string): FillOnChain | undefined;
-}
-
 /** Filters of GET /trades (all optional; addresses compare case-insensitively). */
 export interface TradeFilter {
   startMs?: number;
@@ -454,6 +439,7 @@ export class TradingReadModels {
    * Pairs outside the page are still answered, one at a time.
    */
   refundsSeen(trades: readonly Trade[]): (marketHash: string, bettor: string) => boolean {
+    const pairKey = (marketHash: string, bettor: string) => `${marketHash}|${bettor}`;
     const asked = new Map<string, [string, string]>();
     for (const t of trades) asked.set(pairKey(t.marketHash, t.bettor), [t.bettor, t.marketHash]);
     const found = new Set<string>();
@@ -497,12 +483,8 @@ export class TradingReadModels {
     return (this.s.tradesOfBettorIn!.all(bettor, marketHash) as TradeRow[]).map(tradeOf);
   }
 
-  /**
-   * One page of GET /trades: newest first, below the cursor id; the count of every match; and the page's refund
-   * flags and chain state, read in the page's statement (`hasRefunds` and `fillOnChain` answer other trades one at a
-   * time).
-   */
-  tradesPage(f: TradeFilter, belowId: number, pageSize: number): TradesPage {
+  /** One page of GET /trades: newest first, below the cursor id; and the count of every match. */
+  tradesPage(f: TradeFilter, belowId: number, pageSize: number): { trades: Trade[]; count: number; more: boolean } {
     const where: string[] = [];
     const args: (string | number)[] = [];
     const add = (clause: string, ...values: (string | number)[]) => {
@@ -528,33 +510,10 @@ export class TradingReadModels {
       : (this.filtered.get(`SELECT COUNT(*) FROM rm_trades ${clause}`).pluck().get(...args) as number);
     const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
     const rows = this.filtered
-      .get(
-        `SELECT page.*, f.fill_hash, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason,
-           EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = page.bettor AND r.market_hash = page.market_hash)
-         FROM (SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?) page
-         LEFT JOIN rm_fills f ON f.fill_hash = page.fill_hash ORDER BY page.id DESC`,
-      )
+      .get(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
       .raw()
-      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as unknown[][];
-    const listed = rows.slice(0, pageSize);
-    const refunded = new Map<string, boolean>();
-    const onChain = new Map<string, FillOnChain | undefined>();
-    const trades = listed.map((row) => {
-      const t = tradeOf(row as unknown as TradeRow);
-      refunded.set(pairKey(t.marketHash, t.bettor), row[PAGE_REFUNDED] === 1);
-      const fill = row.slice(PAGE_FILL, PAGE_REFUNDED) as [string | null, string | null, number | null, string | null, string | null];
-      if (!onChain.has(t.fillHash)) {
-        onChain.set(t.fillHash, fill[0] === null ? undefined : fillOnChainOf({ fill_hash: fill[0], attempts: fill[1], last_attempt_at: fill[2], tx_hash: fill[3], failure_reason: fill[4] }));
-      }
-      return t;
-    });
-    return {
-      trades,
-      count,
-      more: rows.length > pageSize,
-      hasRefunds: (marketHash, bettor) => refunded.get(pairKey(marketHash, bettor)) ?? this.hasRefunds(marketHash, bettor),
-      fillOnChain: (fillHash) => (onChain.has(fillHash) ? onChain.get(fillHash) : this.fillOnChain(fillHash)),
-    };
+      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
+    return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
   }
 
   /** Those of these order hashes that were ever posted. */
