@@ -98,24 +98,32 @@ describe('WAL checkpoints off the writer thread', () => {
   });
 
   it('empties the WAL file under group commits without pauses a passive checkpoint can use, where it alone lets the file grow', async () => {
-    const walBytesAfterLoad = (truncateAtFrames: number) =>
-      withCheckpointer({ everyMs: 5, truncateAtFrames }, async ({ dir, trading, insertRow }) => {
+    const runs: CheckpointRun[] = [];
+    const commitUntil = (until: () => boolean) =>
+      async ({ dir, trading, insertRow }: { dir: string; trading: Db; insertRow: (key: string) => void }) => {
         let rows = 0;
         const groupCommit = trading.transaction(() => {
           for (let j = 0; j < 20; j++) insertRow(`k${rows++}`);
         });
-        // Group commits for 1.5 s with a millisecond between them, as while the server syncs a group: too short for a
-        // passive checkpoint to catch up with the writer.
-        for (const until = Date.now() + 1500; Date.now() < until; ) {
+        // Group commits with a millisecond between them, as while the server syncs a group: too short for a passive
+        // checkpoint to catch up with the writer.
+        while (!until()) {
           groupCommit();
           await new Promise((r) => setTimeout(r, 1));
         }
-        return { bytes: statSync(join(dir, `${DB_FILE}-wal`)).size, rows };
-      });
-    const bounded = await walBytesAfterLoad(256);
-    const passiveOnly = await walBytesAfterLoad(Number.MAX_SAFE_INTEGER);
-    // Each 3,000-byte row fills most of a 4 KB page: without truncation the file holds about every row of the run.
-    expect(passiveOnly.bytes).toBeGreaterThan(passiveOnly.rows * 4096 * 0.5);
-    expect(bounded.bytes).toBeLessThan(passiveOnly.bytes / 4);
+        return { bytes: statSync(join(dir, `${DB_FILE}-wal`)).size };
+      };
+    const passiveEnd = Date.now() + 1500;
+    const passiveOnly = await withCheckpointer({ everyMs: 5, truncateAtFrames: Number.MAX_SAFE_INTEGER }, commitUntil(() => Date.now() > passiveEnd));
+    // Passive checkpoints alone leave the file past the 256 frames (4 KB pages) at which it is emptied below; how far
+    // past depends on how often the writer let one catch up (about every row's page when it never did).
+    expect(passiveOnly.bytes).toBeGreaterThan(256 * 4096 * 4);
+    // The same commits with emptying past 256 frames: it happens (on a loaded machine it may take a few runs).
+    const boundedEnd = Date.now() + 10_000;
+    await withCheckpointer(
+      { everyMs: 5, truncateAtFrames: 256, onRun: (r) => runs.push(r) },
+      commitUntil(() => runs.some((r) => r.emptying === 'emptied') || Date.now() > boundedEnd),
+    );
+    expect(runs.map((r) => r.emptying)).toContain('emptied');
   });
 });
