@@ -18,6 +18,8 @@ export class ChannelStream {
   bytes = 0;
 
   constructor(
+    /** Names this stream's numbering: a stream dropped and started again for the same channel gets another one. */
+    readonly epoch: string,
     readonly capacity: number,
     private readonly ttlMs: number,
     /** Most bytes of publications kept; the oldest go first (a few large publications cannot pin memory). */
