@@ -149,8 +149,8 @@ export function packElements(items: readonly string[], budget: number, oversize:
  * subscribe, and history of a channel without a stream gives none that recovers). A stream whose last subscriber
  * leaves before its first publication is dropped, so subscriptions to channels that never publish hold no memory;
  * a stream started again for the channel has another epoch, so a position in the dropped one never recovers.
- * A publication is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`, so 5,000
- * subscribers on a book never hold the writer for more than a slice. Between two slices the broker gives up a
+ * A publication is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`,
+ * so 5,000 subscribers on a book never hold the writer for more than a slice. Between two slices the broker gives up a
  * whole event-loop turn: the I/O that arrived meanwhile (requests, a commit's sync completing, hence its replies)
  * and the writer's own check-phase work (writing the next group) all run before the next slice, so each step of a
  * command waits for at most the one slice under way when it became ready. Publications reach each subscriber in
