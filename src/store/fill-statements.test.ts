@@ -41,8 +41,6 @@ describe('statements per fill', () => {
       'INSERT journal': 1,
       'INSERT rm_fills': 1,
       'INSERT rm_trades': 2,
-      // Counted per bettor and filter values, once per commit (here the maker's and the taker's).
-      'INSERT rm_trade_counts': 2,
       'UPDATE rm_orders': 1,
       'UPDATE rm_position': 1,
       COMMIT: 1,
@@ -52,8 +50,6 @@ describe('statements per fill', () => {
       'INSERT journal': 1,
       'UPDATE rm_fills': 1,
       'UPDATE rm_trades': 1,
-      // Each bettor's trade leaves PENDING for SUCCESS: two counts each.
-      'INSERT rm_trade_counts': 4,
       'INSERT rm_volume': 1,
       'UPDATE rm_orders': 1,
       'INSERT rm_consolidated': 2,
@@ -73,15 +69,12 @@ describe('statements per fill', () => {
       'INSERT journal': 1,
       'INSERT rm_fills': 1,
       'INSERT rm_trades': 6,
-      // Six trades, four bettors: the taker's three trades count in one statement.
-      'INSERT rm_trade_counts': 4,
       'UPDATE rm_orders': 3,
       'UPDATE rm_position': 1,
       COMMIT: 1,
     });
     const confirm = kinds(confirmed);
     expect(confirm['UPDATE rm_trades']).toBe(1);
-    expect(confirm['INSERT rm_trade_counts']).toBe(8); // four bettors, two counts each
     expect(Object.keys(confirm).filter((k) => k.startsWith('SELECT'))).toEqual([]);
     // One consolidated entry per bettor of the fill: three makers and the taker.
     expect(confirm['INSERT rm_consolidated']).toBe(4);

@@ -341,24 +341,3 @@ MIGRATIONS.push({
     END;
   `,
 });
-
-MIGRATIONS.push({
-  version: 12,
-  name: 'trade counts batched per commit',
-  sql: `
-    -- Trades recorded and their status changes (the hot path: every fill and its confirmation) are counted by the
-    -- writer, one row update per bettor and filter values per commit (see trade-counts.ts), instead of a trigger
-    -- run per trade. Settlement keeps its trigger: it is rare, and sets settled on rows the writer does not hold.
-    DROP TRIGGER rm_trade_counts_insert;
-    DROP TRIGGER rm_trade_counts_update;
-    -- Both of its changes are upserts, so that they add up with the writer's, made at the end of the same commit,
-    -- in any order (a trade recorded and settled in one commit is not in the counts yet when it settles).
-    CREATE TRIGGER rm_trade_counts_settled AFTER UPDATE OF settled ON rm_trades
-      WHEN OLD.settled IS NOT NEW.settled BEGIN
-      INSERT INTO rm_trade_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.base_token, OLD.affiliate, -1)
-        ON CONFLICT DO UPDATE SET n = n - 1;
-      INSERT INTO rm_trade_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.base_token, NEW.affiliate, 1)
-        ON CONFLICT DO UPDATE SET n = n + 1;
-    END;
-  `,
-});

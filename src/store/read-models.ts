@@ -8,7 +8,6 @@ import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
-import { TradeCounts, type CountedTrade } from './trade-counts.js';
 import { settleTrades } from '../engine/settlement-credit.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
@@ -222,8 +221,6 @@ export class TradingReadModels {
   private readonly volume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
-  /** rm_trade_counts, summed per commit. */
-  private readonly counts: TradeCounts;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
 
@@ -239,10 +236,8 @@ export class TradingReadModels {
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
       // A fill's trades take its status together: one statement per fill, returning what matched volume counts.
-      // A fill's trades are recorded PENDING and executed once (the engine forgets the fill then): they leave PENDING
-      // here, and only here. Returns what matched volume and the trade counts (trade-counts.ts) need.
-      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ? WHERE fill_hash = ? AND status = 'PENDING'
-        RETURNING COALESCE(parent_market_hash, market_hash) AS market, stake, bettor, settled, maker, base_token, affiliate`),
+      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ? WHERE fill_hash = ?
+        RETURNING COALESCE(parent_market_hash, market_hash) AS market, stake`),
       fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
         WHERE fill_hash = ?`),
       fillOnChain: p('SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
@@ -303,7 +298,6 @@ export class TradingReadModels {
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
-    this.counts = new TradeCounts(db);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
@@ -342,15 +336,6 @@ export class TradingReadModels {
 
   /** Projects change records. The caller runs this inside the transaction that appends their commands. */
   apply(changes: readonly Change[]): void {
-    try {
-      this.project(changes);
-      this.counts.write();
-    } finally {
-      this.counts.discard(); // a projection that threw leaves nothing counted for the next commit
-    }
-  }
-
-  private project(changes: readonly Change[]): void {
     const s = this.s;
     /** Per market this command settles: its open positions' trades by bettor, and the fills they belong to. */
     let settling: Map<string, Map<string, OpenPositionRow[]>> | undefined;
@@ -390,11 +375,7 @@ export class TradingReadModels {
           break;
         case 'fillExecuted': {
           s.updateFill!.run(c.status, c.txHash ?? null, c.failureReason ?? null, c.fillHash);
-          const traded = s.fillTradesStatus!.all(c.status, c.at, c.fillHash) as (CountedTrade & { market: string; stake: string })[];
-          for (const t of traded) {
-            this.counts.count({ ...t, status: 'PENDING' }, -1);
-            this.counts.count({ ...t, status: c.status }, 1);
-          }
+          const traded = s.fillTradesStatus!.all(c.status, c.at, c.fillHash) as { market: string; stake: string }[];
           if (c.status === 'SUCCESS') this.countVolume(traded);
           break;
         }
@@ -423,7 +404,6 @@ export class TradingReadModels {
             updated_at: t.betTime,
             affiliate: t.affiliate,
           });
-          this.counts.count({ bettor: t.bettor, settled: 0, status: 'PENDING', maker: t.maker ? 1 : 0, base_token: t.baseToken, affiliate: t.affiliate }, 1);
           break;
         }
         case 'tradeStatusChanged':
