@@ -7,7 +7,7 @@
 // With `keepDir`, each history is built once into keepDir/<size>-<openOrders> and reused by later runs (a 1M build
 // takes minutes); without it each run builds into a temporary dir and removes it. ODDEX_NODE_ARGS (e.g. --trace-gc)
 // is passed to the server. Each read also prints the server's CPU per request (from /proc), which the client's own
-// work and the other processes on the machine do not inflate.
+// work and the other processes on the machine do not inflate, and the load average and host CPU steal while it ran.
 // (each read is sampled 200 times after 20 untimed ones; before, the settled /trades/consolidated read was sampled
 // 20 times and none was warmed up)
 import { spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ import { Engine } from '../src/engine/engine.js';
 import type { Command, MarketRef } from '../src/engine/types.js';
 import { openDatabase } from '../src/store/db.js';
 import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-store.js';
-import { fmt, httpClient, percentiles, processCpuSeconds } from './lib.js';
+import { fmt, httpClient, machineConditions, percentiles, processCpuSeconds } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;
@@ -156,6 +156,7 @@ async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number,
   // Untimed warm-up: the first requests after start compile the route's code and fill SQLite's page cache.
   for (let i = 0; i < 20; i++) await call('GET', path);
   const samples: number[] = [];
+  const machine = machineConditions();
   const cpuBefore = processCpuSeconds(serverPid);
   for (let i = 0; i < n; i++) {
     const t = performance.now();
@@ -165,7 +166,7 @@ async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number,
   }
   const cpuMs = ((processCpuSeconds(serverPid) - cpuBefore) * 1000) / n;
   const p = percentiles(samples);
-  return `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}  server CPU ${fmt(cpuMs)}/request`;
+  return `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}  server CPU ${fmt(cpuMs)}/request  (${machineConditions(machine.jiffies).text})`;
 }
 
 function buildInChild(commands: number, openOrders: number, dir: string): Promise<string> {

@@ -1,6 +1,6 @@
 // In-process cost of the two history reads, piece by piece, on a data dir bench/history.ts built: the parts of
-// GET /trades?bettor= (total, page, rendering, JSON) and of GET /trades/consolidated?settled=true (SQL page,
-// the page's trades, rendering), timed over many repetitions, plus the page query's plan.
+// GET /trades?bettor= (total, page, rendering, JSON) and of GET /trades/consolidated?settled=true (SQL page with
+// the entries' trades, rendering), timed over many repetitions, plus the page query's plan.
 //
 //   npx tsx bench/history.ts build 100000 100000 /tmp/dir   # once: leaves the data dir behind
 //   npx tsx bench/trade-reads.ts /tmp/dir [bettor]
@@ -66,7 +66,7 @@ time('all of it', () => {
 });
 
 console.log('GET /trades/consolidated?settled=true pieces:');
-time('entries.page (count + 50 keys)', () => rm.entries.page({ bettor, settled: true }, 'betTime', false, 0, 50));
+time('entries.page (count + 50 entries with trades)', () => rm.entries.page({ bettor, settled: true }, 'betTime', false, 0, 50));
 time('listConsolidated, 50 entries', () => listConsolidated(rm, consolidated, { bettor, settled: true }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
 time('listConsolidated, unsettled', () => listConsolidated(rm, consolidated, { bettor, settled: false }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
 

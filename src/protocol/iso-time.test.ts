@@ -9,8 +9,11 @@ describe('isoTime', () => {
     let seed = 12345;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const samples = [...edges, ...Array.from({ length: 20_000 }, () => Math.floor((random() - 0.3) * 5e12))];
-    // Neighbours share a day, so the one-day cache is both hit and replaced.
-    for (const ms of samples) for (const near of [ms, ms + 1, ms + 61_001]) expect(isoTime(near)).toBe(new Date(near).toISOString());
+    // Neighbours share a day, and times of two fixed days come between them (as a game time and a settle date
+    // alternate), so both kept days are hit and replaced.
+    for (const ms of samples) {
+      for (const near of [ms, 7, ms + 1, 3 * 86_400_000 + 5, ms + 61_001, 9]) expect(isoTime(near)).toBe(new Date(near).toISOString());
+    }
   });
 
   it('throws as Date#toISOString does for a time it cannot write', () => {

@@ -9,6 +9,7 @@ import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
 import { ChangedTrades } from '../trading/changed-trades.js';
 import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
 import { StatementCache } from './statement-cache.js';
+import { TRADE_COLUMNS, tradeOf, type TradeRow } from './trade-rows.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
 export const SQL_SORT_COLUMNS = {
@@ -39,13 +40,21 @@ export interface EntryQuery {
   hideQuarterLineLegs?: boolean;
 }
 
-/** An entry's key: which group of which fill to render. */
-export interface EntryKey {
-  fillHash: string;
-  bettor: string;
-  marketHash: string;
+/** An entry of a page: which group to render, its trades (oldest first), and whether its bettor was refunded on their markets. */
+export interface PageEntry {
   kind: ConsolidatedGroup['kind'];
+  marketHash: string;
+  trades: Trade[];
+  refunded: boolean;
 }
+
+const TRADE_COLUMN_NAMES = TRADE_COLUMNS.split(',').map((c) => c.trim());
+const PAGE_TRADE_COLUMNS = TRADE_COLUMN_NAMES.map((c) => `t.${c}`).join(', ');
+/** Where a page row's own columns start: after the trade's, the entry's ord, kind and market, and the refund flag (0 or 1). */
+const ORD = TRADE_COLUMN_NAMES.length;
+const KIND = ORD + 1;
+const MARKET = ORD + 2;
+const REFUNDED = ORD + 3;
 
 const DIGITS = 40;
 const OFFSET = 10n ** BigInt(DIGITS);
@@ -134,8 +143,12 @@ export class ConsolidatedEntries {
     }
   }
 
-  /** Matching entries, sorted by one field with creation order breaking ties, one page, and the count. */
-  page(q: EntryQuery, sortBy: SqlSortField, ascending: boolean, offset: number, limit: number): { keys: EntryKey[]; count: number } {
+  /**
+   * Matching entries, sorted by one field with creation order breaking ties, one page, and the count. The page is
+   * read in one statement with each entry's trades (its bettor's trades of the fill on the entry's market, or on the
+   * legs of a quarter-line parent) and whether the bettor was refunded on their markets.
+   */
+  page(q: EntryQuery, sortBy: SqlSortField, ascending: boolean, offset: number, limit: number): { entries: PageEntry[]; count: number } {
     const where = ['settled = ?'];
     const args: (string | number)[] = [q.settled ? 1 : 0];
     if (q.bettor !== undefined) {
@@ -168,12 +181,32 @@ export class ConsolidatedEntries {
     const count = counted
       ? (this.filtered.get(`SELECT COALESCE(SUM(n), 0) FROM rm_consolidated_counts WHERE ${clause}`).pluck().get(...args) as number)
       : (this.filtered.get(`SELECT COUNT(*) FROM rm_consolidated WHERE ${clause}`).pluck().get(...args) as number);
+    // The outer ORDER BY repeats the page's: (sort value, ord) is unique, since ord is unique per entry.
     const rows = this.filtered
       .get(
-        `SELECT fill_hash, bettor, market_hash, kind FROM rm_consolidated WHERE ${clause}
-         ORDER BY ${SQL_SORT_COLUMNS[sortBy]} ${dir}, ord ${dir} LIMIT ? OFFSET ?`,
+        `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${SQL_SORT_COLUMNS[sortBy]} AS sort_value, ord
+           FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${dir} LIMIT ? OFFSET ?)
+         SELECT ${PAGE_TRADE_COLUMNS}, page.ord, page.kind, page.market_hash,
+           EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash)
+         FROM page JOIN rm_trades t ON t.fill_hash = page.fill_hash AND t.bettor = page.bettor
+           AND (CASE page.kind WHEN 'parent' THEN t.parent_market_hash ELSE t.market_hash END) = page.market_hash
+         ORDER BY page.sort_value ${dir}, page.ord ${dir}, t.id`,
       )
-      .all(...args, limit, offset) as { fill_hash: string; bettor: string; market_hash: string; kind: EntryKey['kind'] }[];
-    return { keys: rows.map((r) => ({ fillHash: r.fill_hash, bettor: r.bettor, marketHash: r.market_hash, kind: r.kind })), count };
+      .raw()
+      .all(...args, limit, offset) as unknown[][];
+    const entries: PageEntry[] = [];
+    let last: PageEntry | undefined;
+    let lastOrd = NaN;
+    for (const row of rows) {
+      const ord = row[ORD] as number;
+      if (ord !== lastOrd) {
+        last = { kind: row[KIND] as PageEntry['kind'], marketHash: row[MARKET] as string, trades: [], refunded: false };
+        entries.push(last);
+        lastOrd = ord;
+      }
+      last!.trades.push(tradeOf(row as unknown as TradeRow));
+      if (row[REFUNDED] === 1) last!.refunded = true;
+    }
+    return { entries, count };
   }
 }

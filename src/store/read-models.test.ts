@@ -189,30 +189,56 @@ describe('page lookups', () => {
     expect(onChain(fills[0]!)).toEqual({ attempts: ['0x' + 'ee'.repeat(32)], lastAttemptAt: 7 });
   });
 
-  it("read each listed fill's trades of its bettor only, whatever the address case", () => {
+  it("read a consolidated page with each entry's trades of its bettor only and its refund flag, whatever the address case", () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     const fill = (n: number) => '0x' + n.toString(16).padStart(64, '0');
+    const [QUARTER, LOW, HIGH, OTHER_MARKET] = ['0x' + 'a2'.repeat(32), '0x' + 'a3'.repeat(32), '0x' + 'a4'.repeat(32), '0x' + 'a5'.repeat(32)];
     const OTHER = '0x' + 'dd'.repeat(20);
-    const trade = (id: number, fillHash: string, bettor: string): Change => ({
-      type: 'tradeRecorded',
-      trade: {
-        id: String(id), fillHash, orderHash: '0x' + 'ab'.repeat(32), marketHash: MARKET, exchangeEventId: 'e1', baseToken: TOKEN, bettor,
-        counterparty: TOKEN, maker: bettor !== BETTOR, bettingOutcomeOne: true, stake: BigInt(id), counterStake: 1n, odds: 1n, betTime: id, affiliate: TOKEN,
-      },
-    });
-    // Fill 1: two trades of BETTOR and one of OTHER; fill 2: one of each; fill 3 is not asked.
-    rm.apply([trade(1, fill(1), BETTOR), trade(2, fill(1), OTHER), trade(3, fill(1), BETTOR), trade(4, fill(2), OTHER), trade(5, fill(2), BETTOR), trade(6, fill(3), BETTOR)]);
-    const byFill = rm.tradesOfFillBettors([
-      { fillHash: fill(1), bettor: BETTOR.toLowerCase() },
-      { fillHash: fill(2), bettor: OTHER },
-      { fillHash: fill(2), bettor: BETTOR },
-      { fillHash: fill(9), bettor: BETTOR },
+    const recorded = new Map<number, TradeFacts>();
+    const trade = (id: number, fillHash: string, bettor: string, marketHash = MARKET, parent?: string): Change => {
+      const t: TradeFacts = {
+        id: String(id), fillHash, orderHash: '0x' + 'ab'.repeat(32), marketHash, ...(parent ? { quarterLineParentMarketHash: parent } : {}),
+        exchangeEventId: 'e1', baseToken: TOKEN, bettor, counterparty: TOKEN, maker: bettor !== BETTOR, bettingOutcomeOne: true,
+        stake: BigInt(id), counterStake: 1n, odds: 1n, betTime: id * 1000, affiliate: TOKEN,
+      };
+      recorded.set(id, t);
+      return { type: 'tradeRecorded', trade: t };
+    };
+    const executed = (f: number, ids: number[]): Change[] => [
+      { type: 'fillExecuted', fillHash: fill(f), status: 'SUCCESS', at: 1 },
+      ...ids.map((id): Change => ({ type: 'tradeStatusChanged', tradeId: String(id), status: 'SUCCESS', at: 1, trade: recorded.get(id)! })),
+    ];
+    // Fill 1: two trades of BETTOR and one of OTHER; fill 2: a quarter-line bet of both (legs LOW, HIGH); fill 3:
+    // BETTOR alone on another market, where BETTOR was refunded; fill 4 stays pending (not listed).
+    rm.apply([trade(1, fill(1), BETTOR), trade(2, fill(1), OTHER), trade(3, fill(1), BETTOR)]);
+    rm.apply([trade(4, fill(2), BETTOR, LOW, QUARTER), trade(5, fill(2), OTHER, LOW, QUARTER), trade(6, fill(2), BETTOR, HIGH, QUARTER), trade(7, fill(2), OTHER, HIGH, QUARTER)]);
+    rm.apply([trade(8, fill(3), BETTOR, OTHER_MARKET), trade(9, fill(4), BETTOR)]);
+    rm.apply([...executed(1, [1, 2, 3]), ...executed(2, [4, 5, 6, 7]), ...executed(3, [8])]);
+    rm.apply([{ type: 'refundPaid', refund: { ...refund(1, 5n, OTHER_MARKET), bettor: BETTOR.toLowerCase() } }]);
+    const shape = (entries: ReturnType<typeof rm.entries.page>['entries']) =>
+      entries.map((e) => [e.kind, e.marketHash, e.trades.map((t) => t.id), e.refunded]);
+    const page = rm.entries.page({ bettor: BETTOR.toUpperCase().replace('0X', '0x'), settled: false }, 'betTime', true, 0, 10);
+    expect(page.count).toBe(5);
+    expect(shape(page.entries)).toEqual([
+      ['plain', MARKET, ['1', '3'], false],
+      ['parent', QUARTER, ['4', '6'], false],
+      ['leg', LOW, ['4'], false],
+      ['leg', HIGH, ['6'], false],
+      ['plain', OTHER_MARKET, ['8'], true],
     ]);
-    const ids = (f: string) => byFill.get(f)!.map((t) => t.id);
-    expect([...byFill.keys()]).toEqual([fill(1), fill(2), fill(9)]);
-    expect([ids(fill(1)), ids(fill(2)), ids(fill(9))]).toEqual([['1', '3'], ['4', '5'], []]);
-    expect(byFill.get(fill(1))).toEqual(rm.tradesOfFill(fill(1)).filter((t) => t.bettor === BETTOR));
+    expect(page.entries[0]!.trades).toEqual(rm.tradesOfFill(fill(1)).filter((t) => t.bettor === BETTOR));
+    // Newest first, second page of two.
+    expect(shape(rm.entries.page({ bettor: BETTOR, settled: false }, 'betTime', false, 2, 2).entries)).toEqual([
+      ['leg', LOW, ['4'], false],
+      ['parent', QUARTER, ['4', '6'], false],
+    ]);
+    expect(shape(rm.entries.page({ bettor: OTHER, settled: false }, 'totalStake', true, 0, 10).entries)).toEqual([
+      ['plain', MARKET, ['2'], false],
+      ['leg', LOW, ['5'], false],
+      ['leg', HIGH, ['7'], false],
+      ['parent', QUARTER, ['5', '7'], false],
+    ]);
   });
 });

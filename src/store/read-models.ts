@@ -9,6 +9,7 @@ import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../eng
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { settleTrades } from '../engine/settlement-credit.js';
+import { TRADE_COLUMNS, tradeOf, type TradeRow } from './trade-rows.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
 interface OpenPositionRow {
@@ -19,41 +20,6 @@ interface OpenPositionRow {
   counter_stake: string;
   outcome_one: number;
 }
-
-/**
- * A trade row as an array, in TRADE_COLUMNS order: trade queries read rows raw, since better-sqlite3 builds a keyed
- * object per row at about twice the cost, and a page of trades is most of a listing's time.
- */
-type TradeRow = [
-  id: number,
-  fillHash: string,
-  orderHash: string,
-  marketHash: string,
-  parentMarketHash: string | null,
-  exchangeEventId: string,
-  baseToken: string,
-  bettor: string,
-  counterparty: string,
-  maker: number,
-  outcomeOne: number,
-  stake: string,
-  counterStake: string,
-  odds: string,
-  status: string,
-  betTime: number,
-  updatedAt: number,
-  affiliate: string,
-  settled: number,
-  settleDate: number | null,
-  settleTxHash: string | null,
-  outcome: number | null,
-  payout: string | null,
-  credit: string | null,
-];
-
-const TRADE_COLUMNS = `id, fill_hash, order_hash, market_hash, parent_market_hash, exchange_event_id, base_token, bettor, counterparty,
-  maker, outcome_one, stake, counter_stake, odds, status, bet_time, updated_at, affiliate, settled, settle_date, settle_tx_hash,
-  outcome, payout, credit`;
 
 interface OrderRow {
   order_hash: string;
@@ -102,39 +68,6 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
   ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
   ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
 });
-
-/** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
-const tradeOf = (r: TradeRow): Trade => {
-  const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
-    stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
-  const isSettled = settled === 1;
-  return {
-    id: String(id),
-    fillHash,
-    orderHash,
-    marketHash,
-    quarterLineParentMarketHash: parentMarketHash ?? undefined,
-    exchangeEventId,
-    baseToken,
-    bettor,
-    counterparty,
-    maker: maker === 1,
-    bettingOutcomeOne: outcomeOne === 1,
-    stake: BigInt(stake),
-    counterStake: BigInt(counterStake),
-    odds: BigInt(odds),
-    status: status as TradeStatus,
-    betTime,
-    updatedAt,
-    affiliate,
-    settled: isSettled,
-    settleDate: isSettled ? settleDate! : undefined,
-    settleTxHash: isSettled ? (settleTxHash ?? undefined) : undefined,
-    outcome: isSettled ? (outcome as Outcome) : undefined,
-    payout: isSettled ? BigInt(payout!) : undefined,
-    credit: isSettled ? BigInt(credit!) : undefined,
-  };
-};
 
 const orderOf = (r: OrderRow): OrderView => ({
   orderHash: r.order_hash,
@@ -268,8 +201,6 @@ export class TradingReadModels {
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
-      // Pairs of [fill hash, bettor]: by the fill index, then the bettor (case-insensitive, as the column).
-      tradesOfFillBettors: trades(`WHERE (fill_hash, bettor) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?)) ORDER BY id`),
       tradesOfOrders: trades('WHERE order_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
       tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
       tradesOfBettorIn: trades('WHERE bettor = ? AND market_hash = ? ORDER BY id'),
@@ -528,17 +459,6 @@ export class TradingReadModels {
 
   tradesOfFill(fillHash: string): Trade[] {
     return (this.s.tradesOfFill!.all(fillHash) as TradeRow[]).map(tradeOf);
-  }
-
-  /**
-   * Each of these fills' trades of its bettor, oldest first, read in one query (a fill listed for several bettors
-   * holds each one's trades). The other side of a fill is not read: a consolidated entry is one bettor's.
-   */
-  tradesOfFillBettors(keys: readonly { fillHash: string; bettor: string }[]): Map<string, Trade[]> {
-    const byFill = new Map<string, Trade[]>(keys.map((k) => [k.fillHash, []]));
-    const pairs = JSON.stringify(keys.map((k) => [k.fillHash, k.bettor]));
-    for (const row of this.s.tradesOfFillBettors!.all(pairs) as TradeRow[]) byFill.get(row[1])!.push(tradeOf(row));
-    return byFill;
   }
 
   /** Trades of the given orders, oldest first, read in one query. */

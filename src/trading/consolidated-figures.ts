@@ -22,26 +22,45 @@ export interface EntryFigures {
   bettingOutcome: 1 | 2;
 }
 
-const sum = (xs: readonly bigint[]) => xs.reduce((s, x) => s + x, 0n);
-
+/** Sums and extremes of the entry's trades in one pass: a page renders dozens of entries, so no array per figure. */
 export function entryFigures(group: ConsolidatedGroup): EntryFigures {
   const trades: Trade[] = group.kind === 'parent' ? group.legs.flatMap((l) => l.trades) : group.trades;
   const first = trades[0]!;
-  const settled = trades.every((t) => t.settled) && (group.kind !== 'parent' || group.legs.length === 2);
-  const totalStake = sum(trades.map((t) => t.stake));
+  let allSettled = true;
+  let totalStake = 0n;
+  let weightedStake = 0n;
+  let totalReturn = 0n;
+  let netReturn = 0n;
+  let settleNetReturn = 0n;
+  let lastSettleDate = -Infinity;
+  let firstBetTime = Infinity;
+  for (const t of trades) {
+    totalStake += t.stake;
+    weightedStake += t.stake * t.odds;
+    if (t.settled) {
+      totalReturn += t.payout ?? 0n;
+      if (t.settleDate! > lastSettleDate) lastSettleDate = t.settleDate!;
+    } else {
+      allSettled = false;
+    }
+    netReturn += netReturnWei(t);
+    settleNetReturn += settleNetReturnWei(t);
+    if (t.betTime < firstBetTime) firstBetTime = t.betTime;
+  }
+  const settled = allSettled && (group.kind !== 'parent' || group.legs.length === 2);
   return {
     trades,
     first,
     settled,
     status: first.status,
     totalStake,
-    weightedAverageOdds: totalStake === 0n ? 0n : sum(trades.map((t) => t.stake * t.odds)) / totalStake,
-    totalReturn: sum(trades.map((t) => (t.settled ? (t.payout ?? 0n) : 0n))),
-    netReturn: sum(trades.map(netReturnWei)),
-    settleNetReturn: sum(trades.map(settleNetReturnWei)),
+    weightedAverageOdds: totalStake === 0n ? 0n : weightedStake / totalStake,
+    totalReturn,
+    netReturn,
+    settleNetReturn,
     outcome: settled ? outcomeOf(group, first) : undefined,
-    settleDate: settled ? Math.max(...trades.map((t) => t.settleDate!)) : undefined,
-    betTime: Math.floor(Math.min(...trades.map((t) => t.betTime)) / 1000),
+    settleDate: settled ? lastSettleDate : undefined,
+    betTime: Math.floor(firstBetTime / 1000),
     bettingOutcome: first.bettingOutcomeOne ? 1 : 2,
   };
 }

@@ -11,7 +11,8 @@ import { keccakText } from '../protocol/keccak.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { Trade, TradeStatus } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import { entryFigures } from './consolidated-figures.js';
+import { entryFigures, type EntryFigures } from './consolidated-figures.js';
+import { isoTime } from '../protocol/iso-time.js';
 import type { ChangedTrades } from './changed-trades.js';
 import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
 import type { TradingReadModels } from '../store/read-models.js';
@@ -66,20 +67,12 @@ export interface ConsolidatedEntry {
 export const quarterLineParentFillHash = (fillHash: string, bettor: string): string =>
   keccakText(`quarter:${fillHash}${bettor.toLowerCase()}`);
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Renders one group (a plain or leg group, or a quarter-line parent) as a consolidated entry. */
-export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedContext): ConsolidatedEntry {
-  const { trades, first, settled, totalStake, weightedAverageOdds, totalReturn, netReturn, settleNetReturn, outcome, settleDate, betTime } =
-    entryFigures(group);
-  const market = cc.market(group.marketHash);
-  const gameLabel = market ? `${market.teamOneName} vs ${market.teamTwoName}` : '';
-  const bettingOutcomeLabel = market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
-  const gameTime = market ? market.gameTime : 0;
+/** The wire object of one group, from its figures; `marketHasRefunds`: its bettor was refunded on its trades' markets. */
+function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRecord | undefined, cc: ConsolidatedContext, marketHasRefunds: boolean): Record<string, unknown> {
+  const { first, settled, totalStake, netReturn } = f;
   const isLeg = group.kind === 'leg';
   const d = cc.decimals;
-
-  const render = (): Record<string, unknown> => ({
+  const o: Record<string, unknown> = {
     baseToken: first.baseToken,
     bettor: first.bettor,
     marketHash: group.marketHash,
@@ -89,30 +82,43 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
     tradeStatus: first.status,
     totalStake: toHumanUnits(totalStake, d),
     totalBetTimeValue: toHumanUnits(totalStake, d),
-    weightedAverageOdds: weightedAverageOdds.toString(),
+    weightedAverageOdds: f.weightedAverageOdds.toString(),
     netReturn: toHumanUnits(netReturn, d),
-    totalReturn: toHumanUnits(totalReturn, d),
+    totalReturn: toHumanUnits(f.totalReturn, d),
     // Oddex settles on one chain: nothing is bridged, so the cross-chain net return is the net return.
     crosschainNetReturn: toHumanUnits(netReturn, d),
     netReturnBetTimeValue: toHumanNumber(netReturn, d),
-    settleNetReturnValue: toHumanUnits(settleNetReturn, d),
+    settleNetReturnValue: toHumanUnits(f.settleNetReturn, d),
     maker: first.maker,
     settled,
-    marketHasRefunds: trades.some((t) => cc.hasRefunds(t.marketHash, t.bettor)),
-    gameLabel,
+    marketHasRefunds,
+    gameLabel: market ? `${market.teamOneName} vs ${market.teamTwoName}` : '',
     leagueLabel: market?.leagueLabel ?? '',
-    bettingOutcomeLabel,
+    bettingOutcomeLabel: market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '',
     bettingOutcome: first.bettingOutcomeOne ? 1 : 2,
     exchangeEventId: first.exchangeEventId,
-    gameTime: iso(gameTime * 1000),
+    gameTime: isoTime((market ? market.gameTime : 0) * 1000),
     sportId: market?.sportId ?? 0,
     marketType: market?.type ?? 0,
-    betTime,
+    betTime: f.betTime,
     quarterLineFillHash: isLeg ? quarterLineParentFillHash(first.fillHash, first.bettor) : null,
     isQuarterLineParent: group.kind === 'parent',
     isQuarterLineLeg: isLeg,
-    ...(settled ? { outcome, settleDate: iso(settleDate!) } : {}),
-  });
+  };
+  if (settled) {
+    o.outcome = f.outcome;
+    o.settleDate = isoTime(f.settleDate!);
+  }
+  return o;
+}
+
+/** Renders one group (a plain or leg group, or a quarter-line parent) as a consolidated entry. */
+export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedContext): ConsolidatedEntry {
+  const f = entryFigures(group);
+  const { trades, first, settled, totalStake, weightedAverageOdds, totalReturn, netReturn, settleNetReturn, outcome, settleDate, betTime } = f;
+  const market = cc.market(group.marketHash);
+  const bettingOutcomeLabel = market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
+  const isLeg = group.kind === 'leg';
   return {
     seq: group.seq,
     bettor: first.bettor,
@@ -132,16 +138,16 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
       netReturnBetTimeValue: netReturn,
       settleNetReturnValue: settleNetReturn,
       outcome,
-      gameLabel,
+      gameLabel: market ? `${market.teamOneName} vs ${market.teamTwoName}` : '',
       bettingOutcome: first.bettingOutcomeOne ? 1 : 2,
-      gameTime,
+      gameTime: market ? market.gameTime : 0,
       leagueLabel: market?.leagueLabel ?? '',
       bettingOutcomeLabel,
       betTime,
       settleDate,
       totalReturn,
     },
-    render,
+    render: () => renderEntry(group, f, market, cc, trades.some((t) => cc.hasRefunds(t.marketHash, t.bettor))),
   };
 }
 
@@ -186,15 +192,13 @@ export function listConsolidated(
   page: { page: number; perPage: number },
 ): { trades: Record<string, unknown>[]; count: number } {
   if (!(sort.sortBy in SQL_SORT_COLUMNS)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
-  const { keys, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
-  // The page's fills (the listed bettors' trades of them) and their refund lookups are read in one query each, not per entry.
-  const byFill = readModels.tradesOfFillBettors(keys);
-  const pageCc: ConsolidatedContext = { ...cc, hasRefunds: readModels.refundsSeen([...byFill.values()].flat()) };
-  const indexes = new Map([...byFill].map(([fillHash, trades]) => [fillHash, new TradeIndex(trades)]));
-  const trades = keys.flatMap((k) => {
-    const group = indexes.get(k.fillHash)!.groups(k.bettor).find((g) => g.kind === k.kind && g.marketHash === k.marketHash);
-    return group ? [consolidatedEntry(group, pageCc).render()] : [];
-  });
+  const { entries, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
+  // The page query read each entry's trades and refund flag: render straight from them.
+  const trades: Record<string, unknown>[] = [];
+  for (const e of entries) {
+    const group = new TradeIndex(e.trades).groups().find((g) => g.kind === e.kind && g.marketHash === e.marketHash);
+    if (group) trades.push(renderEntry(group, entryFigures(group), cc.market(group.marketHash), cc, e.refunded));
+  }
   return { trades, count };
 }
 

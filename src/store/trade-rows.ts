@@ -1,0 +1,72 @@
+// Trade rows as the read models store them, and the Trade each one stands for: shared by every query that reads
+// whole trades (the trade listings and the consolidated page).
+import type { Outcome, Trade, TradeStatus } from '../engine/types.js';
+
+/**
+ * A trade row as an array, in TRADE_COLUMNS order: trade queries read rows raw, since better-sqlite3 builds a keyed
+ * object per row at about twice the cost, and a page of trades is most of a listing's time.
+ */
+export type TradeRow = [
+  id: number,
+  fillHash: string,
+  orderHash: string,
+  marketHash: string,
+  parentMarketHash: string | null,
+  exchangeEventId: string,
+  baseToken: string,
+  bettor: string,
+  counterparty: string,
+  maker: number,
+  outcomeOne: number,
+  stake: string,
+  counterStake: string,
+  odds: string,
+  status: string,
+  betTime: number,
+  updatedAt: number,
+  affiliate: string,
+  settled: number,
+  settleDate: number | null,
+  settleTxHash: string | null,
+  outcome: number | null,
+  payout: string | null,
+  credit: string | null,
+];
+
+export const TRADE_COLUMNS = `id, fill_hash, order_hash, market_hash, parent_market_hash, exchange_event_id, base_token, bettor, counterparty,
+  maker, outcome_one, stake, counter_stake, odds, status, bet_time, updated_at, affiliate, settled, settle_date, settle_tx_hash,
+  outcome, payout, credit`;
+
+/** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
+export const tradeOf = (r: TradeRow): Trade => {
+  const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
+    stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
+  const isSettled = settled === 1;
+  return {
+    id: String(id),
+    fillHash,
+    orderHash,
+    marketHash,
+    quarterLineParentMarketHash: parentMarketHash ?? undefined,
+    exchangeEventId,
+    baseToken,
+    bettor,
+    counterparty,
+    maker: maker === 1,
+    bettingOutcomeOne: outcomeOne === 1,
+    stake: BigInt(stake),
+    counterStake: BigInt(counterStake),
+    odds: BigInt(odds),
+    status: status as TradeStatus,
+    betTime,
+    updatedAt,
+    affiliate,
+    settled: isSettled,
+    settleDate: isSettled ? settleDate! : undefined,
+    settleTxHash: isSettled ? (settleTxHash ?? undefined) : undefined,
+    outcome: isSettled ? (outcome as Outcome) : undefined,
+    payout: isSettled ? BigInt(payout!) : undefined,
+    credit: isSettled ? BigInt(credit!) : undefined,
+  };
+};
+
