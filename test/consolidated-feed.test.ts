@@ -2,7 +2,7 @@
 // when a bettor's first refund in a market flips marketHasRefunds, that bettor's entries there once. Refunds on
 // later fills republish nothing else, so a publication's size does not grow with the bettor's history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, waitFor } from './helpers/bets.js';
 
@@ -15,6 +15,7 @@ describe('consolidated feed', () => {
   beforeAll(async () => {
     ex = await startTestExchange(betTestConfig());
     ex.ctx.bus.on('consolidatedTrades', (entries) => publications.push(entries as Entry[]));
+    renderForEveryChannel(ex);
   });
   afterAll(async () => ex.destroy());
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keccak256, toBytes } from 'viem';
 import type { PrivateKeyAccount } from 'viem';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { listConsolidated } from '../src/trading/consolidated.js';
 import { balanceOf, betTestConfig, humanToWei, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -33,6 +33,7 @@ describe('GET /trades/consolidated', () => {
   beforeAll(async () => {
     ex = await startTestExchange(betTestConfig());
     ex.ctx.bus.on('consolidatedTrades', (entries) => published.push(entries as Entry[]));
+    renderForEveryChannel(ex);
     cat = await createSoccerLeague(ex);
   });
   afterAll(async () => ex.destroy());

@@ -167,7 +167,9 @@ describe('subscribe', () => {
     );
     const replies = await Promise.all(ids.map((id) => c.reply(id)));
     expect(c.messages.slice(0, 3).map((m) => m.id)).toEqual(ids);
-    const epoch = ex.ctx.realtime!.broker.epoch;
+    // Each channel's stream has its own epoch, within the server start's.
+    const epoch = replies[1].subscribe.epoch as string;
+    expect(epoch.startsWith(`${ex.ctx.realtime!.broker.epoch}-`)).toBe(true);
     expect(replies[1]).toEqual({
       id: ids[1],
       subscribe: { recoverable: true, positioned: true, epoch, offset: 0, was_recovering: false, recovered: false, publications: [] },
@@ -211,8 +213,13 @@ describe('subscribe', () => {
     const { connect, ex } = await setup();
     const channel = `order_book:market_${hash(5)}`;
     const orders = (n: number) => ({ marketHash: hash(5), exchangeEventId: 'e1', orders: [{ orderHash: hash(n), maker: MAKER_CHECKSUMMED }] });
-    for (let n = 1; n <= 3; n++) ex.ctx.bus.emit('orders', orders(n));
-    const epoch = ex.ctx.realtime!.broker.epoch;
+    // A subscriber that saw publication 1, then left: the channel stays recorded while nobody is subscribed.
+    const before = await connect();
+    const { epoch } = (await before.call({ subscribe: { channel } })).subscribe as { epoch: string };
+    ex.ctx.bus.emit('orders', orders(1));
+    await waitFor(() => before.pushes(channel)[0]);
+    expect(await before.call({ unsubscribe: { channel } })).toMatchObject({ unsubscribe: {} });
+    for (let n = 2; n <= 3; n++) ex.ctx.bus.emit('orders', orders(n));
     const c = await connect();
     const r = await c.call({ subscribe: { channel, recover: true, offset: 1, epoch } });
     expect(r.subscribe).toEqual({
@@ -239,9 +246,14 @@ describe('subscribe', () => {
 describe('history', () => {
   it('serves history on channels that keep it, 108 on those that do not, 112 for another epoch', async () => {
     const { connect, ex } = await setup();
-    for (let i = 1; i <= 3; i++) ex.ctx.bus.emit('trades', [{ fillHash: hash(i) }]);
-    const epoch = ex.ctx.realtime!.broker.epoch;
     const c = await connect();
+    // Before anyone subscribed, nothing is recorded, and the position given recovers nothing.
+    ex.ctx.bus.emit('trades', [{ fillHash: hash(9) }]);
+    const unrecorded = (await c.call({ history: { channel: 'recent_trades:global', limit: -1 } })).history;
+    expect(unrecorded).toEqual({ publications: [], epoch: `${ex.ctx.realtime!.broker.epoch}-0`, offset: 0 });
+    expect((await c.call({ history: { channel: 'recent_trades:global', since: { offset: 0, epoch: unrecorded.epoch } } })).error.code).toBe(112);
+    const { epoch } = (await c.call({ subscribe: { channel: 'recent_trades:global' } })).subscribe as { epoch: string };
+    for (let i = 1; i <= 3; i++) ex.ctx.bus.emit('trades', [{ fillHash: hash(i) }]);
     const all = await c.call({ history: { channel: 'recent_trades:global', limit: -1 } });
     expect(all.history).toEqual({
       // One trade object per publication on the trade channels.

@@ -3,7 +3,7 @@
 // market settles as outcome one, outcome two or void and refunds plus settlement must pay exactly what the bettor
 // would have received without refunds. Then every bad input of GET /trades/portfolio/refunds.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { centrifugeClient, createApiKey, fetchToken, wsUrl } from './helpers/realtime.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, humanToWei, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -33,6 +33,7 @@ describe('capital-efficiency refunds', () => {
   beforeAll(async () => {
     ex = await startTestExchange(betTestConfig());
     ex.ctx.bus.on('refunds', (update) => published.push(update as { bettor: string; groups: ChannelGroup[] }));
+    renderForEveryChannel(ex);
     cat = await createSoccerLeague(ex);
     await fund(ex, maker, FUNDS);
     await fund(ex, taker, FUNDS);

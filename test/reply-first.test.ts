@@ -1,7 +1,7 @@
 // Reply first, fan out after: the poster's HTTP response is written before the commit's realtime rendering starts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fund } from './helpers/bets.js';
 import { E18, USDC, newWallet, signedOrder } from './helpers/wallets.js';
 
@@ -30,6 +30,7 @@ describe('reply first, fan out after', () => {
     };
     ex.app.server.on('request', onRequest);
     ex.ctx.bus.on('orders', onOrders);
+    renderForEveryChannel(ex);
     try {
       const res = await ex.post('/orders/new', { orders: [order.body] });
       expect(res.body.data.statuses).toEqual({ [order.hash]: 'OK' });

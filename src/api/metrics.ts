@@ -5,7 +5,7 @@ import type { TradingService } from '../trading/service.js';
 import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
-  trading: Pick<TradingService, 'engine' | 'readModels' | 'chain'>;
+  trading: Pick<TradingService, 'engine' | 'readModels' | 'chain' | 'rendered'>;
   realtime: Pick<RealtimeServer, 'connectionCount'>;
 }
 
@@ -67,6 +67,16 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     registers: [registry],
     collect() {
       this.set(chain().backlog);
+    },
+  });
+  new Counter({
+    name: 'oddex_realtime_items_rendered_total',
+    help: 'Orders, trades, consolidated trades and refund groups rendered for realtime channels (only for channels someone can receive)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [kind, n] of Object.entries(trading.rendered)) this.inc({ kind }, n);
     },
   });
   new Gauge({

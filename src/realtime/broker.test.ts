@@ -10,7 +10,7 @@ const enc = (tag: string) => (o: number) => `{"data":"${tag}","offset":${o}}`;
 
 describe('ChannelStream', () => {
   it('keeps offsets contiguous and serves exactly the publications after an offset while history covers them', () => {
-    const s = new ChannelStream(3, 1000);
+    const s = new ChannelStream('e', 3, 1000);
     for (const t of ['a', 'b', 'c', 'd']) s.append(enc(t), 0);
     expect(s.top).toBe(4);
     // Capacity 3 keeps offsets 2..4.
@@ -22,7 +22,7 @@ describe('ChannelStream', () => {
   });
 
   it('drops publications older than the retention', () => {
-    const s = new ChannelStream(100, 1000);
+    const s = new ChannelStream('e', 100, 1000);
     s.append(enc('a'), 0);
     s.append(enc('b'), 500);
     expect(s.after(0, 999)).toHaveLength(2);
@@ -35,7 +35,7 @@ describe('ChannelStream', () => {
   it('never answers partially: after(k) is either the exact suffix or undefined (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), (cap, n, k) => {
-        const s = new ChannelStream(cap, 1e9);
+        const s = new ChannelStream('e', cap, 1e9);
         for (let i = 0; i < n; i++) s.append(enc(String(i + 1)), 0);
         const got = s.after(k, 0);
         const covered = k <= n && k >= n - cap;
@@ -54,7 +54,7 @@ describe('MemoryBroker', () => {
     const got: Delivery[] = [];
     await b.subscribe('h:x', (d) => got.push(d));
     await b.subscribe('h:x', (d) => got.push(d));
-    expect(await b.publish('h:x', [{ a: 1 }])).toEqual({ offset: 1, epoch: b.epoch });
+    expect(await b.publish('h:x', [{ a: 1 }])).toEqual({ offset: 1, epoch: `${b.epoch}-1` });
     expect(got).toHaveLength(2);
     expect(got[0]!.frame).toBe(got[1]!.frame);
     expect(framePayload(got[0]!.frame).toString()).toBe('{"push":{"channel":"h:x","pub":{"data":[{"a":1}],"offset":1}}}');
@@ -62,19 +62,22 @@ describe('MemoryBroker', () => {
 
   it('history: all, since a position, limit, reverse, and failure for another epoch or an uncovered gap', async () => {
     const b = new MemoryBroker(policy, () => 0);
+    await b.subscribe('h:x', () => {});
+    await b.subscribe('n:x', () => {});
+    const epoch = (await b.history('h:x', { limit: 0 })).epoch;
     for (let i = 1; i <= 3; i++) await b.publish('h:x', i);
     const pub = (i: number) => `{"data":${i},"offset":${i}}`;
-    expect(await b.history('h:x', { limit: -1 })).toEqual({ publications: [pub(2), pub(3)], complete: true, offset: 3, epoch: b.epoch });
+    expect(await b.history('h:x', { limit: -1 })).toEqual({ publications: [pub(2), pub(3)], complete: true, offset: 3, epoch });
     expect((await b.history('h:x', { limit: -1, reverse: true })).publications).toEqual([pub(3), pub(2)]);
     expect((await b.history('h:x', { limit: 1 })).publications).toEqual([pub(2)]);
     expect((await b.history('h:x', { limit: 0 })).publications).toEqual([]);
-    expect((await b.history('h:x', { limit: -1, since: { offset: 2, epoch: b.epoch } })).publications).toEqual([pub(3)]);
-    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: b.epoch } })).complete).toBe(false);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 2, epoch } })).publications).toEqual([pub(3)]);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch } })).complete).toBe(false);
     expect((await b.history('h:x', { limit: -1, since: { offset: 2, epoch: 'other' } })).complete).toBe(false);
-    expect((await b.history('h:never', { limit: -1, since: { offset: 0, epoch: b.epoch } })).complete).toBe(true);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 2, epoch: b.epoch } })).complete).toBe(false); // another stream's
     // No history kept: positions still advance.
     await b.publish('n:x', 1);
-    expect(await b.history('n:x', { limit: -1 })).toEqual({ publications: [], complete: true, offset: 1, epoch: b.epoch });
+    expect(await b.history('n:x', { limit: -1 })).toMatchObject({ publications: [], complete: true, offset: 1 });
   });
 
   it('a throwing subscriber does not keep the others from their publication', async () => {
@@ -169,6 +172,7 @@ describe('MemoryBroker', () => {
 
   it('bounds a channel history by bytes as well as count: 2,000 publications of ~1 KB keep at most 64 KB', async () => {
     const b = new MemoryBroker({ size: () => 1000, ttlMs: 60_000, maxBytes: 65_536 }, () => 0);
+    await b.subscribe('h:big', () => {});
     const item = 'x'.repeat(1000);
     for (let i = 0; i < 2000; i++) await b.publish('h:big', [item]);
     const kept = await b.history('h:big', { limit: -1 });
@@ -177,7 +181,8 @@ describe('MemoryBroker', () => {
     expect(kept.publications).toHaveLength(Math.floor(65_536 / Buffer.byteLength(kept.publications[0]!)));
     expect(kept.publications.at(-1)).toBe(`{"data":["${item}"],"offset":2000}`);
     // A recovery from before the retained bytes is refused, never partial.
-    expect((await b.history('h:big', { limit: -1, since: { offset: 1900, epoch: b.epoch } })).complete).toBe(false);
+    expect((await b.history('h:big', { limit: -1, since: { offset: 1900, epoch: kept.epoch } })).complete).toBe(false);
+    expect((await b.history('h:big', { limit: -1, since: { offset: 1999, epoch: kept.epoch } })).complete).toBe(true);
   });
 
   it('splits an array publication larger than a subscriber queue into ordered parts that each fit', async () => {
@@ -193,7 +198,7 @@ describe('MemoryBroker', () => {
     expect(got.length).toBeGreaterThan(5);
     for (const d of got) expect(d.frame.length).toBeLessThanOrEqual(4096);
     expect(got.map((d) => d.offset)).toEqual(got.map((_, i) => i + 1));
-    expect(position).toEqual({ offset: got.length, epoch: b.epoch });
+    expect(position).toEqual({ offset: got.length, epoch: `${b.epoch}-1` });
     // Every order arrives once, in order; the one element that cannot fit any queue is reported, not sent.
     const delivered = got.flatMap((d) => (JSON.parse(d.pubJson) as { data: { orderHash: number }[] }).data);
     expect(delivered).toEqual(orders);
@@ -202,6 +207,57 @@ describe('MemoryBroker', () => {
     await b.publish('h:book', { pad: 'z'.repeat(5000) });
     expect(oversize).toHaveLength(2);
     expect((await b.history('h:book', { limit: 0 })).offset).toBe(got.length);
+  });
+
+  it('records a channel from its first subscription on: before it, publications are dropped and cost no stream', async () => {
+    const b = new MemoryBroker(policy, () => 0);
+    expect(b.interested('h:x')).toBe(false);
+    expect(await b.publish('h:x', 'unseen')).toEqual({ offset: 0, epoch: `${b.epoch}-0` });
+    // No position handed out for a channel without a stream recovers anything.
+    const none = await b.history('h:x', { limit: -1 });
+    expect(none).toEqual({ publications: [], complete: true, offset: 0, epoch: `${b.epoch}-0` });
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: none.epoch } })).complete).toBe(false);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: '' } })).complete).toBe(false);
+
+    const sub = () => {};
+    await b.subscribe('h:x', sub);
+    expect(b.interested('h:x')).toBe(true);
+    const start = await b.history('h:x', { limit: 0 });
+    expect(start.offset).toBe(0);
+    await b.publish('h:x', 'seen');
+    await b.unsubscribe('h:x', sub);
+    // Still recorded with nobody subscribed: whoever left at offset 0 or 1 recovers exactly what it missed.
+    expect(b.interested('h:x')).toBe(true);
+    await b.publish('h:x', 'while away');
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: start.epoch } })).publications).toEqual([
+      '{"data":"seen","offset":1}',
+      '{"data":"while away","offset":2}',
+    ]);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 1, epoch: start.epoch } })).publications).toEqual(['{"data":"while away","offset":2}']);
+
+    // A channel without history (best_odds): only its subscribers make it publish.
+    await b.subscribe('n:x', sub);
+    expect(b.interested('n:x')).toBe(true);
+    await b.publish('n:x', 1);
+    await b.unsubscribe('n:x', sub);
+    expect(b.interested('n:x')).toBe(false);
+    expect((await b.publish('n:x', 2)).offset).toBe(1);
+  });
+
+  it('drops a stream whose last subscriber leaves before its first publication; a new one has another epoch', async () => {
+    const b = new MemoryBroker(policy, () => 0);
+    const sub = () => {};
+    await b.subscribe('h:x', sub);
+    const first = await b.history('h:x', { limit: 0 });
+    await b.unsubscribe('h:x', sub);
+    expect(b.interested('h:x')).toBe(false);
+    await b.publish('h:x', 'dropped'); // nobody is subscribed and nothing is recorded
+    await b.subscribe('h:x', sub);
+    const second = await b.history('h:x', { limit: 0 });
+    expect(second.epoch).not.toBe(first.epoch);
+    // The position of the dropped stream does not pass for one that missed nothing.
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: first.epoch } })).complete).toBe(false);
+    expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: second.epoch } })).complete).toBe(true);
   });
 
   it('each broker (server start) has its own epoch', () => {

@@ -58,7 +58,14 @@ export interface HistoryPolicy {
 const FRAME_OVERHEAD = 96;
 
 export interface Broker {
+  /** This broker's (server start's) epoch: every stream's epoch begins with it. */
   readonly epoch: string;
+  /**
+   * Whether a publication on the channel could reach anyone: it has a subscriber, or its stream is recorded
+   * because a client may hold a position in it (recovery, history). Publications of other channels are dropped
+   * unrecorded, so a publisher may skip building them. Synchronous so that publishers can ask per commit.
+   */
+  interested(channel: string): boolean;
   /** `data` is any JSON value, or an EncodedArray whose elements are already encoded. */
   publish(channel: string, data: unknown): Promise<StreamPosition>;
   subscribe(channel: string, subscriber: Subscriber): Promise<void>;
@@ -135,9 +142,15 @@ export function packElements(items: readonly string[], budget: number, oversize:
 }
 
 /**
- * Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. A publication
- * is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`, so 5,000
- * subscribers on a book never hold the writer for more than a slice. Between two slices the broker gives up a
+ * Single-process broker: streams and subscriber sets in memory; the epoch changes on every start. A channel's
+ * stream starts at its first subscription and is recorded from then on, whether subscribed or not, so every
+ * position a client was given stays exactly recoverable while history covers it. A channel nobody ever subscribed
+ * to has no stream: its publications are dropped, and nobody can hold a position in it (positions come from a
+ * subscribe, and history of a channel without a stream gives none that recovers). A stream whose last subscriber
+ * leaves before its first publication is dropped, so subscriptions to channels that never publish hold no memory;
+ * a stream started again for the channel has another epoch, so a position in the dropped one never recovers.
+ * A publication is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`,
+ * so 5,000 subscribers on a book never hold the writer for more than a slice. Between two slices the broker gives up a
  * whole event-loop turn: the I/O that arrived meanwhile (requests, a commit's sync completing, hence its replies)
  * and the writer's own check-phase work (writing the next group) all run before the next slice, so each step of a
  * command waits for at most the one slice under way when it became ready. Publications reach each subscriber in
@@ -146,6 +159,8 @@ export function packElements(items: readonly string[], budget: number, oversize:
 export class MemoryBroker implements Broker {
   readonly epoch = randomBytes(4).toString('hex');
   private readonly streams = new Map<string, ChannelStream>();
+  /** Streams started so far: numbers each stream's epoch. */
+  private streamsStarted = 0;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private fanouts: Fanout[] = [];
   private fanoutHead = 0;
@@ -164,10 +179,15 @@ export class MemoryBroker implements Broker {
   private stream(channel: string): ChannelStream {
     let s = this.streams.get(channel);
     if (!s) {
-      s = new ChannelStream(this.policy.size(channel), this.policy.ttlMs, this.policy.maxBytes);
+      const epoch = `${this.epoch}-${(++this.streamsStarted).toString(36)}`;
+      s = new ChannelStream(epoch, this.policy.size(channel), this.policy.ttlMs, this.policy.maxBytes);
       this.streams.set(channel, s);
     }
     return s;
+  }
+
+  interested(channel: string): boolean {
+    return this.subscribers.has(channel) || (this.streams.get(channel)?.capacity ?? 0) > 0;
   }
 
   /**
@@ -175,16 +195,22 @@ export class MemoryBroker implements Broker {
    * have it too unless earlier fan-outs are still under way or this one needs more than one slice.
    */
   publishNow(channel: string, data: unknown): StreamPosition {
+    if (!this.interested(channel)) {
+      const stream = this.streams.get(channel);
+      return stream ? { offset: stream.top, epoch: stream.epoch } : { offset: 0, epoch: this.noStreamEpoch };
+    }
     const budget = (this.policy.maxPublicationBytes ?? Infinity) - FRAME_OVERHEAD - Buffer.byteLength(channel);
     const encoded = data instanceof EncodedArray ? data : undefined;
     const whole = encoded ? encoded.json : JSON.stringify(data);
     if (Buffer.byteLength(whole) <= budget) return this.publishJson(channel, whole);
     if (!encoded && !Array.isArray(data)) {
       this.onOversize(channel, Buffer.byteLength(whole));
-      return { offset: this.stream(channel).top, epoch: this.epoch };
+      const stream = this.stream(channel);
+      return { offset: stream.top, epoch: stream.epoch };
     }
     const items = encoded ? encoded.items : (data as unknown[]).map((item) => JSON.stringify(item));
-    let position: StreamPosition = { offset: this.stream(channel).top, epoch: this.epoch };
+    const stream = this.stream(channel);
+    let position: StreamPosition = { offset: stream.top, epoch: stream.epoch };
     for (const part of packElements(items, budget, (bytes) => this.onOversize(channel, bytes))) {
       position = this.publishJson(channel, part);
     }
@@ -192,14 +218,20 @@ export class MemoryBroker implements Broker {
   }
 
   private publishJson(channel: string, dataJson: string): StreamPosition {
-    const { offset, json } = this.stream(channel).append((o) => `{"data":${dataJson},"offset":${o}}`, this.now());
+    const stream = this.stream(channel);
+    const { offset, json } = stream.append((o) => `{"data":${dataJson},"offset":${o}}`, this.now());
     const subs = this.subscribers.get(channel);
     if (subs && subs.size > 0) {
       const delivery: Delivery = { channel, offset, pubJson: json, frame: textFrame(encodePublicationPush(channel, json)) };
       this.enqueue(delivery);
       if (!this.nextSlice) this.fanOut();
     }
-    return { offset, epoch: this.epoch };
+    return { offset, epoch: stream.epoch };
+  }
+
+  /** The epoch of a position in a channel without a stream: it matches no stream, so it never recovers. */
+  private get noStreamEpoch(): string {
+    return `${this.epoch}-0`;
   }
 
   /**
@@ -283,30 +315,34 @@ export class MemoryBroker implements Broker {
     let subs = this.subscribers.get(channel);
     if (!subs) this.subscribers.set(channel, (subs = new Set()));
     subs.add(subscriber);
+    this.stream(channel); // recorded from now on: the subscriber is about to be given a position in it
   }
 
   async unsubscribe(channel: string, subscriber: Subscriber): Promise<void> {
     const subs = this.subscribers.get(channel);
     if (!subs) return;
     subs.delete(subscriber);
-    if (subs.size === 0) this.subscribers.delete(channel);
+    if (subs.size > 0) return;
+    this.subscribers.delete(channel);
+    // Nothing was published: no position in it can miss anything once its epoch is gone.
+    if (this.streams.get(channel)?.top === 0) this.streams.delete(channel);
   }
 
   async history(channel: string, query: HistoryQuery): Promise<HistoryResult> {
     const stream = this.streams.get(channel);
     const now = this.now();
-    const top = stream?.top ?? 0;
     const result = (publications: string[], complete: boolean): HistoryResult => ({
       publications,
       complete,
-      offset: top,
-      epoch: this.epoch,
+      offset: stream?.top ?? 0,
+      epoch: stream?.epoch ?? this.noStreamEpoch,
     });
     let pubs: string[];
     if (query.since) {
-      // An empty epoch means "any epoch" to the client library (it sends one only when it has it).
-      if (query.since.epoch !== '' && query.since.epoch !== this.epoch) return result([], false);
-      const after = stream ? stream.after(query.since.offset, now) : query.since.offset === 0 ? [] : undefined;
+      // Without a stream, what was published is unknown. An empty epoch means "any epoch" to the client library
+      // (it sends one only when it has it).
+      if (!stream || (query.since.epoch !== '' && query.since.epoch !== stream.epoch)) return result([], false);
+      const after = stream.after(query.since.offset, now);
       if (!after) return result([], false);
       pubs = after;
     } else {

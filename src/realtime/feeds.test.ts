@@ -49,6 +49,8 @@ describe('order feeds', () => {
     const items = Array.from({ length: 30 }, (_, i) => ({ i, pad: 'x'.repeat(20) }));
     const plain = new MemoryBroker(policy, () => 0);
     const encoded = new MemoryBroker(policy, () => 0);
+    // Recorded from a first subscription on.
+    for (const broker of [plain, encoded]) await broker.subscribe('h:a', () => {});
     await plain.publish('h:a', items);
     await encoded.publish('h:a', EncodedArray.of(items));
     const all = async (b: MemoryBroker) => (await b.history('h:a', { limit: -1 })).publications;

@@ -1,11 +1,17 @@
 // Bus events -> channel publications. Publication data is the array of REST objects as emitted, except on the
 // trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventBus, ExchangeEvents, RestObject } from '../events.js';
+import { EventBus, type ExchangeEvents, type RestObject } from '../events.js';
 import { EncodedArray, type Broker } from './broker.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
 
-/** Subscribes the broker to the bus; returns the function that detaches it. */
+const RECENT_TRADES = 'recent_trades:global';
+const RECENT_CONSOLIDATED = 'recent_trades_consolidated:global';
+
+/**
+ * Subscribes the broker to the bus and tells the bus's publishers which of these events someone can receive (the
+ * broker drops publications of channels it does not record); returns the function that detaches it.
+ */
 export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger): () => void {
   const publish = (channel: string, data: RestObject | RestObject[] | EncodedArray) => {
     broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
@@ -27,8 +33,8 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
     fixtures: global('fixtures:global'),
     liveScores: global('fixtures:live_scores'),
     bestOdds: global('best_odds:global'),
-    trades: oneByOne('recent_trades:global'),
-    consolidatedTrades: oneByOne('recent_trades_consolidated:global'),
+    trades: oneByOne(RECENT_TRADES),
+    consolidatedTrades: oneByOne(RECENT_CONSOLIDATED),
     parlayMarkets: global('parlay_markets:global'),
     orders: ({ marketHash, exchangeEventId, orders }) => {
       if (orders.length === 0) return;
@@ -48,7 +54,16 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
 
   const names = Object.keys(handlers) as (keyof ExchangeEvents)[];
   for (const name of names) bus.on(name, handlers[name] as never);
+  bus.audience = {
+    book: (marketHash, exchangeEventId) =>
+      broker.interested(orderBookMarketChannel(marketHash)) || broker.interested(orderBookEventChannel(exchangeEventId)),
+    maker: (maker) => broker.interested(activeOrdersChannel(maker)),
+    trades: () => broker.interested(RECENT_TRADES),
+    consolidatedTrades: () => broker.interested(RECENT_CONSOLIDATED),
+    refunds: (bettor) => broker.interested(refundsChannel(bettor)),
+  };
   return () => {
+    bus.audience = EventBus.nobody;
     for (const name of names) bus.off(name, handlers[name] as never);
   };
 }

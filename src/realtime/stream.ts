@@ -18,12 +18,16 @@ export class ChannelStream {
   bytes = 0;
 
   constructor(
+    /** Names this stream's numbering: a stream dropped and started again for the same channel gets another one. */
+    readonly epoch: string,
     readonly capacity: number,
     private readonly ttlMs: number,
     /** Most bytes of publications kept; the oldest go first (a few large publications cannot pin memory). */
     readonly maxBytes = Infinity,
   ) {
-    this.ring = new Array<Entry | undefined>(capacity);
+    // Grows as publications come (in order from slot 0): a stream opened by a subscription to a channel that never
+    // publishes holds no slots.
+    this.ring = [];
   }
 
   /** Appends a publication; `encode` receives its offset. Returns the entry's JSON and offset. */

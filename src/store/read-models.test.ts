@@ -145,6 +145,13 @@ describe('listing totals (migration 11)', () => {
     expectTotalsMatchRows(db, rm);
     rm.apply([...executed(3, 'SUCCESS', [5, 6]), recorded(7, 4, A, false), recorded(8, 4, B, true)]);
     rm.apply([settle(5), settle(6), ...executed(4, 'SUCCESS', [7, 8])]);
+    // Recorded and failed in one commit.
+    rm.apply([recorded(9, 5, A, true), recorded(10, 5, B, false), ...executed(5, 'FAILED', [9, 10])]);
+    expect(rm.tradesPage({ bettor: A, tradeStatus: 'FAILED' }, Infinity, 1).count).toBe(2);
+    // Recorded and settled in one commit.
+    rm.apply([recorded(11, 6, A, true), settle(11)]);
+    expect(rm.tradesPage({ bettor: A, settled: true, tradeStatus: 'PENDING' }, Infinity, 1).count).toBe(1);
+    expect(rm.tradesPage({ bettor: A, settled: false, tradeStatus: 'PENDING' }, Infinity, 1).count).toBe(0);
     expect(rm.tradesPage({ bettor: A, settled: true, tradeStatus: 'SUCCESS' }, Infinity, 1).count).toBe(2);
     expect(rm.entries.page({ bettor: A, settled: true }, 'betTime', true, 0, 1).count).toBe(2);
     expectTotalsMatchRows(db, rm);

@@ -61,6 +61,8 @@ export class TradingService {
   readonly consolidated: ConsolidatedContext;
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
   readonly chain: ChainSubmitter;
+  /** Items rendered for the realtime feeds since start, by kind: only what someone can receive is rendered. */
+  readonly rendered = { orders: 0, trades: 0, consolidatedTrades: 0, refundGroups: 0 };
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
   private sweep: NodeJS.Timeout | undefined;
@@ -320,12 +322,30 @@ export class TradingService {
 
   /**
    * Right after a group is written (the engine and the read models exactly as it left them): renders what its
-   * publications show. Returns the fan-out, which the runner calls once the group is durable.
+   * publications show, for the channels someone can receive (the bus's audience); best odds always, since main
+   * lines follow them. Returns the fan-out, which the runner calls once the group is durable. A channel first
+   * subscribed after this point misses nothing its subscriber can see: its REST snapshot already holds the group.
    */
   private prepareFanOut(changes: readonly Change[]): () => void {
+    const audience = this.deps.bus.audience;
+    const wantsTrades = audience.trades();
+    const wantsConsolidated = audience.consolidatedTrades();
+    const wantsAnyTrade = wantsTrades || wantsConsolidated;
+    /** Per market: whether one of its book channels is read (asked once per market and commit). */
+    const bookRead = new Map<string, boolean>();
+    const wantsOrder = (marketHash: string, maker: string): boolean => {
+      let book = bookRead.get(marketHash);
+      if (book === undefined) {
+        const eventId = this.deps.catalogue.getMarket(marketHash)?.exchangeEventId;
+        book = audience.book(marketHash, eventId ?? '');
+        bookRead.set(marketHash, book);
+      }
+      return book || audience.maker(maker);
+    };
+    /** Markets whose orders changed: their best odds are refreshed whoever reads them. */
+    const markets = new Set<string>();
     // Orders render from the state their change records carry: a closed order may have left the engine since.
     const orderStates = new Map<string, OrderState>();
-    const orderHashes = new Set<string>();
     const tradeIds = new Set<string>();
     const refunds: RefundPaid[] = [];
     /** Markets whose positions a report settled: their trades are read once per market, not per bettor. */
@@ -333,25 +353,25 @@ export class TradingService {
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded':
-          orderHashes.add(c.order.orderHash);
-          orderStates.set(c.order.orderHash, c.state);
+          markets.add(c.order.marketHash);
+          if (wantsOrder(c.order.marketHash, c.order.maker)) orderStates.set(c.order.orderHash, c.state);
           break;
         case 'orderChanged':
-          orderHashes.add(c.orderHash);
-          orderStates.set(c.orderHash, c.state);
+          markets.add(c.marketHash);
+          if (wantsOrder(c.marketHash, c.maker)) orderStates.set(c.orderHash, c.state);
           break;
         case 'tradeRecorded':
-          tradeIds.add(c.trade.id);
+          if (wantsAnyTrade) tradeIds.add(c.trade.id);
           break;
         case 'tradeStatusChanged':
         case 'tradeSettled':
-          tradeIds.add(c.tradeId);
+          if (wantsAnyTrade) tradeIds.add(c.tradeId);
           break;
         case 'positionSettled':
-          settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
+          if (wantsAnyTrade) settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
           break;
         case 'positionPaidOnChain':
-          for (const id of this.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
+          if (wantsAnyTrade) for (const id of this.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
           break;
         case 'refundPaid':
           refunds.push(c.refund);
@@ -361,53 +381,73 @@ export class TradingService {
       }
     }
     for (const m of settledMarkets.values()) for (const id of this.readModels.tradesSettledIn(m.marketHash, m.settleDate)) tradeIds.add(id);
-    return this.renderPublications(orderHashes, orderStates, tradeIds, new ChangedTrades(changes), refunds);
+    const emits: (() => void)[] = [];
+    const at = this.deps.now();
+    if (orderStates.size > 0) this.renderOrders(orderStates, emits);
+    const moved = [...markets].flatMap((m) => this.refreshBestOdds(m, at));
+    const bus = this.deps.bus;
+    if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
+    if (tradeIds.size > 0) this.renderTrades(tradeIds, new ChangedTrades(changes), refunds, { trades: wantsTrades, consolidated: wantsConsolidated }, emits);
+    const readRefunds = refunds.filter((r) => audience.refunds(r.bettor));
+    if (readRefunds.length > 0) {
+      for (const update of changedRefundGroups(this.readModels, readRefunds, this.render.decimals)) {
+        this.rendered.refundGroups += update.groups.length;
+        emits.push(() => bus.emit('refunds', update));
+      }
+    }
+    return () => {
+      for (const emit of emits) emit();
+    };
   }
 
-  private renderPublications(
-    orderHashes: ReadonlySet<string>,
-    orderStates: ReadonlyMap<string, OrderState>,
-    tradeIds: ReadonlySet<string>,
-    changed: ChangedTrades,
-    refunds: readonly RefundPaid[],
-  ): () => void {
+  /** The changed orders as their channels show them, one `orders` event per market. */
+  private renderOrders(orderStates: ReadonlyMap<string, OrderState>, emits: (() => void)[]): void {
     const bus = this.deps.bus;
-    const at = this.deps.now();
-    const emits: (() => void)[] = [];
     const byMarket = new Map<string, OrderView[]>();
-    for (const hash of orderHashes) {
+    for (const [hash, state] of orderStates) {
       // The signed facts never change; the state is the one committed with this batch.
       const facts = this.engine.order(hash) ?? this.readModels.order(hash);
       if (!facts) continue;
-      const o: OrderView = { ...facts, ...orderStates.get(hash) };
+      const o: OrderView = { ...facts, ...state };
       const list = byMarket.get(o.marketHash);
       if (list) list.push(o);
       else byMarket.set(o.marketHash, [o]);
     }
     for (const [marketHash, orders] of byMarket) {
       const update = { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) };
+      this.rendered.orders += orders.length;
       emits.push(() => bus.emit('orders', update));
     }
-    const moved = [...byMarket.keys()].flatMap((m) => this.refreshBestOdds(m, at));
-    if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
-    if (tradeIds.size > 0) {
-      // What the change records describe is rendered from them; only the rest is read from the store.
-      const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.readModels.trade(id) ?? []);
-      // The trades' refund flags and the fills the change records do not describe: one read each for the commit.
-      const hasRefunds = this.readModels.refundsSeen(trades);
+  }
+
+  /** The changed trades for recent_trades and, from the same facts, their consolidated entries: each only if read. */
+  private renderTrades(
+    tradeIds: ReadonlySet<string>,
+    changed: ChangedTrades,
+    refunds: readonly RefundPaid[],
+    read: { trades: boolean; consolidated: boolean },
+    emits: (() => void)[],
+  ): void {
+    const bus = this.deps.bus;
+    // What the change records describe is rendered from them; only the rest is read from the store.
+    const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.readModels.trade(id) ?? []);
+    // The trades' refund flags: one read for the commit, shared by both renderings.
+    const hasRefunds = this.readModels.refundsSeen(trades);
+    if (read.trades) {
+      // The fills the change records do not describe: one read for the commit.
       const stored = this.readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash])));
       const rc: TradeRenderContext = { ...this.render, hasRefunds, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? stored(fillHash) };
       const rendered = trades.map((t) => tradeToRest(t, rc));
+      this.rendered.trades += rendered.length;
       emits.push(() => bus.emit('trades', rendered));
+    }
+    if (read.consolidated) {
       // The entries ask the same (market, bettor) refund questions as the trades.
       const cc = { ...this.consolidated, hasRefunds };
       const consolidated = changedConsolidated(this.readModels, cc, trades, this.firstRefunds(refunds), changed);
+      this.rendered.consolidatedTrades += consolidated.length;
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
     }
-    for (const update of changedRefundGroups(this.readModels, refunds, this.render.decimals)) emits.push(() => bus.emit('refunds', update));
-    return () => {
-      for (const emit of emits) emit();
-    };
   }
 
   /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */

@@ -81,3 +81,11 @@ export async function startTestExchange(
   };
   return t;
 }
+
+/**
+ * For tests that read the trading side's events on the bus itself: the events are rendered as if every channel
+ * had a subscriber (without one, nothing is rendered for realtime).
+ */
+export function renderForEveryChannel(ex: Pick<TestExchange, 'ctx'>): void {
+  ex.ctx.bus.audience = { book: () => true, maker: () => true, trades: () => true, consolidatedTrades: () => true, refunds: () => true };
+}
