@@ -6,8 +6,7 @@
 // Usage: npx tsx bench/soak.ts [--minutes 10] [--max-fills N] [--makers 4] [--takers 4] [--markets 4]
 //   [--heap-snapshots DIR]: heap snapshots of the server at 10k and 100k fills, written into DIR (for diagnosis: a
 //   snapshot takes seconds and itself adds resident memory, so runs quoted for the target take none).
-// The server's node flags come from ODDEX_NODE_ARGS, as in the tests: to measure the server as `npm start` runs it,
-// pass its flags (ODDEX_NODE_ARGS=--heap-growing-percent=50). One sample of RSS lands anywhere in V8's collection
+// The server's node flags come from ODDEX_NODE_ARGS, as in the tests (to compare V8 settings). One sample of RSS lands anywhere in V8's collection
 // cycle, so the end also prints the median of the 30 s of samples up to each mark.
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
