@@ -1,8 +1,7 @@
 // GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { TradingReadModels } from '../store/read-models.js';
-import type { Trade } from '../engine/types.js';
+import type { ListedTrades, TradingReadModels } from '../store/read-models.js';
 import { badRequest, ok } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
@@ -33,16 +32,16 @@ function decodeKey(key: string): number {
 }
 
 export interface TradeRouteDeps {
-  readModels: Pick<TradingReadModels, 'tradesPage' | 'tradesOfOrders' | 'refundsSeen' | 'fillsOnChain'>;
+  readModels: Pick<TradingReadModels, 'tradesPage' | 'tradesOfOrders'>;
   render: TradeRenderContext;
 }
 
 export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app, { readModels, render }) => {
-  /** The render context for one reply: its trades' refund and chain lookups read once for the page, not per trade. */
-  const renderPage = (trades: readonly Trade[]): TradeRenderContext => ({
+  /** The render context for one reply: its trades' refund flags and chain records, read with the trades. */
+  const renderPage = (listed: ListedTrades): TradeRenderContext => ({
     ...render,
-    hasRefunds: readModels.refundsSeen(trades),
-    ...(render.fillOnChain ? { fillOnChain: readModels.fillsOnChain(trades.map((t) => t.fillHash)) } : {}),
+    hasRefunds: listed.hasRefunds,
+    ...(render.fillOnChain ? { fillOnChain: listed.fillOnChain } : {}),
   });
   const description =
     'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
@@ -56,7 +55,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { trades: page, count, more } = readModels.tradesPage(
+    const listed = readModels.tradesPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -72,8 +71,9 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       below,
       q.pageSize,
     );
+    const { trades: page, count, more } = listed;
     const last = page[page.length - 1];
-    const pageRender = renderPage(page);
+    const pageRender = renderPage(listed);
     return ok({
       trades: page.map((t) => tradeToRest(t, pageRender)),
       nextKey: more && last ? encodeKey(Number(last.id)) : '',
@@ -88,8 +88,8 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
-    const trades = readModels.tradesOfOrders([...hashes]);
-    const pageRender = renderPage(trades);
-    return ok({ trades: trades.map((t) => tradeToOrderTradeRest(t, pageRender)) });
+    const listed = readModels.tradesOfOrders([...hashes]);
+    const pageRender = renderPage(listed);
+    return ok({ trades: listed.trades.map((t) => tradeToOrderTradeRest(t, pageRender)) });
   });
 };

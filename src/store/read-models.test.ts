@@ -162,7 +162,7 @@ describe('listing totals (migration 11)', () => {
 });
 
 describe('page lookups', () => {
-  it('answer as the lookups per trade do, for the page and for pairs outside it', () => {
+  it('answer as the lookups per trade do, for the page and for pairs outside it, and so do the listings', () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
@@ -187,6 +187,13 @@ describe('page lookups', () => {
     const fills = [...trades.map((t) => t.fillHash), '0x' + '99'.repeat(32)];
     expect(fills.map(onChain)).toEqual(fills.map((f) => rm.fillOnChain(f)));
     expect(onChain(fills[0]!)).toEqual({ attempts: ['0x' + 'ee'.repeat(32)], lastAttemptAt: 7 });
+    // Listings read the same answers in the statement that reads their trades.
+    const listings = [rm.tradesPage({ marketHashes: [MARKET, other] }, Infinity, 10), rm.tradesOfOrders(['0x' + 'ab'.repeat(32)])];
+    for (const listed of listings) {
+      expect(listed.trades.map((t) => t.id).sort()).toEqual(['1', '2', '3']);
+      expect(pairs.map(([m, b]) => listed.hasRefunds(m, b))).toEqual([true, true, false, false, false]);
+      expect(fills.map(listed.fillOnChain)).toEqual(fills.map((f) => rm.fillOnChain(f)));
+    }
   });
 
   it("read a consolidated page with each entry's trades of its bettor only and its refund flag, whatever the address case", () => {

@@ -9,7 +9,7 @@ import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../eng
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { settleTrades } from '../engine/settlement-credit.js';
-import { TRADE_COLUMNS, tradeOf, type TradeRow } from './trade-rows.js';
+import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, TRADE_COLUMNS, tradeOf, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
 interface OpenPositionRow {
@@ -68,6 +68,13 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
   ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
   ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
 });
+
+/** Trades of a listing, and the answers rendering them needs that are not in the trade (read with the trades). */
+export interface ListedTrades {
+  trades: Trade[];
+  hasRefunds(marketHash: string, bettor: string): boolean;
+  fillOnChain(fillHash: string): FillOnChain | undefined;
+}
 
 const orderOf = (r: OrderRow): OrderView => ({
   orderHash: r.order_hash,
@@ -201,7 +208,8 @@ export class TradingReadModels {
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
-      tradesOfOrders: trades('WHERE order_hash IN (SELECT value FROM json_each(?)) ORDER BY id'),
+      tradesOfOrders: p(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM}
+        WHERE t.order_hash IN (SELECT value FROM json_each(?)) ORDER BY t.id`).raw(),
       tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
       tradesOfBettorIn: trades('WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       allTrades: trades('ORDER BY id'),
@@ -462,8 +470,27 @@ export class TradingReadModels {
   }
 
   /** Trades of the given orders, oldest first, read in one query. */
-  tradesOfOrders(orderHashes: readonly string[]): Trade[] {
-    return (this.s.tradesOfOrders!.all(JSON.stringify(orderHashes)) as TradeRow[]).map(tradeOf);
+  tradesOfOrders(orderHashes: readonly string[]): ListedTrades {
+    return this.listed(this.s.tradesOfOrders!.all(JSON.stringify(orderHashes)) as ListedTradeRow[]);
+  }
+
+  /** The trades of listed rows, with their rows' refund flags and fill records (others are read one at a time). */
+  private listed(rows: readonly ListedTradeRow[]): ListedTrades {
+    const trades: Trade[] = [];
+    const refunded = new Map<string, boolean>();
+    const fills = new Map<string, FillOnChain | undefined>();
+    for (const row of rows) {
+      const t = tradeOf(row);
+      trades.push(t);
+      refunded.set(`${t.marketHash}|${t.bettor}`, row[24] === 1);
+      const fill = row[25] === 1 ? { fill_hash: t.fillHash, attempts: row[26], last_attempt_at: row[27], tx_hash: row[28], failure_reason: row[29] } : undefined;
+      fills.set(t.fillHash, fill && fillOnChainOf(fill));
+    }
+    return {
+      trades,
+      hasRefunds: (marketHash, bettor) => refunded.get(`${marketHash}|${bettor}`) ?? this.hasRefunds(marketHash, bettor),
+      fillOnChain: (fillHash) => (fills.has(fillHash) ? fills.get(fillHash) : this.fillOnChain(fillHash)),
+    };
   }
 
   /**
@@ -484,36 +511,36 @@ export class TradingReadModels {
   }
 
   /** One page of GET /trades: newest first, below the cursor id; and the count of every match. */
-  tradesPage(f: TradeFilter, belowId: number, pageSize: number): { trades: Trade[]; count: number; more: boolean } {
+  tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean } {
     const where: string[] = [];
     const args: (string | number)[] = [];
     const add = (clause: string, ...values: (string | number)[]) => {
       where.push(clause);
       args.push(...values);
     };
-    if (f.startMs !== undefined) add('bet_time >= ?', f.startMs);
-    if (f.endMs !== undefined) add('bet_time < ?', f.endMs);
-    if (f.bettor !== undefined) add('bettor = ?', f.bettor);
-    if (f.settled !== undefined) add('settled = ?', f.settled ? 1 : 0);
+    if (f.startMs !== undefined) add('t.bet_time >= ?', f.startMs);
+    if (f.endMs !== undefined) add('t.bet_time < ?', f.endMs);
+    if (f.bettor !== undefined) add('t.bettor = ?', f.bettor);
+    if (f.settled !== undefined) add('t.settled = ?', f.settled ? 1 : 0);
     if (f.marketHashes !== undefined) {
       const marks = f.marketHashes.map(() => '?').join(', ');
-      add(`(market_hash IN (${marks}) OR parent_market_hash IN (${marks}))`, ...f.marketHashes, ...f.marketHashes);
+      add(`(t.market_hash IN (${marks}) OR t.parent_market_hash IN (${marks}))`, ...f.marketHashes, ...f.marketHashes);
     }
-    if (f.baseToken !== undefined) add('base_token = ?', f.baseToken);
-    if (f.maker !== undefined) add('maker = ?', f.maker ? 1 : 0);
-    if (f.affiliate !== undefined) add('affiliate = ?', f.affiliate);
-    if (f.tradeStatus !== undefined) add('status = ?', f.tradeStatus);
-    if (f.exchangeEventId !== undefined) add('exchange_event_id = ?', f.exchangeEventId);
+    if (f.baseToken !== undefined) add('t.base_token = ?', f.baseToken);
+    if (f.maker !== undefined) add('t.maker = ?', f.maker ? 1 : 0);
+    if (f.affiliate !== undefined) add('t.affiliate = ?', f.affiliate);
+    if (f.tradeStatus !== undefined) add('t.status = ?', f.tradeStatus);
+    if (f.exchangeEventId !== undefined) add('t.exchange_event_id = ?', f.exchangeEventId);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const count = isCounted(f)
-      ? (this.filtered.get(`SELECT COALESCE(SUM(n), 0) FROM rm_trade_counts ${clause}`).pluck().get(...args) as number)
-      : (this.filtered.get(`SELECT COUNT(*) FROM rm_trades ${clause}`).pluck().get(...args) as number);
-    const pageWhere = where.length > 0 ? `${clause} AND id < ?` : 'WHERE id < ?';
+      ? (this.filtered.get(`SELECT COALESCE(SUM(n), 0) FROM rm_trade_counts t ${clause}`).pluck().get(...args) as number)
+      : (this.filtered.get(`SELECT COUNT(*) FROM rm_trades t ${clause}`).pluck().get(...args) as number);
+    const pageWhere = where.length > 0 ? `${clause} AND t.id < ?` : 'WHERE t.id < ?';
     const rows = this.filtered
-      .get(`SELECT ${TRADE_COLUMNS} FROM rm_trades ${pageWhere} ORDER BY id DESC LIMIT ?`)
+      .get(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM} ${pageWhere} ORDER BY t.id DESC LIMIT ?`)
       .raw()
-      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as TradeRow[];
-    return { trades: rows.slice(0, pageSize).map(tradeOf), count, more: rows.length > pageSize };
+      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as ListedTradeRow[];
+    return { ...this.listed(rows.slice(0, pageSize)), count, more: rows.length > pageSize };
   }
 
   /** Those of these order hashes that were ever posted. */

@@ -37,8 +37,31 @@ export const TRADE_COLUMNS = `id, fill_hash, order_hash, market_hash, parent_mar
   maker, outcome_one, stake, counter_stake, odds, status, bet_time, updated_at, affiliate, settled, settle_date, settle_tx_hash,
   outcome, payout, credit`;
 
+/**
+ * A trade row of a listing, followed by what rendering the trade reads besides it: whether its bettor received
+ * refunds in its market, and its fill's chain record (if the fill is recorded).
+ */
+export type ListedTradeRow = [
+  ...TradeRow,
+  hasRefunds: number,
+  fillRecorded: number,
+  attempts: string | null,
+  lastAttemptAt: number | null,
+  txHash: string | null,
+  failureReason: string | null,
+];
+
+/**
+ * Columns of a ListedTradeRow, from `rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash`: one statement
+ * reads a listing's page and its render lookups (one index probe per trade for each).
+ */
+export const LISTED_TRADE_COLUMNS = `${TRADE_COLUMNS.replace(/(\w+)/g, 't.$1')},
+  EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash),
+  f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason`;
+export const LISTED_TRADES_FROM = 'rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash';
+
 /** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
-export const tradeOf = (r: TradeRow): Trade => {
+export const tradeOf = (r: TradeRow | ListedTradeRow): Trade => {
   const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
     stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
   const isSettled = settled === 1;
