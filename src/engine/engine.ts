@@ -19,6 +19,7 @@ import { SmallSet } from './small-set.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
 import { NO_PENDING_FILLS, packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
+import { hasTakeableSpace } from './maker-space-floor.js';
 import { LiveOrder, MatchRecord, PendingFillRecord, TradeRecord } from './records.js';
 import type { Change, ChangeOf, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
@@ -80,7 +81,9 @@ const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: nu
     .filter((e, i, sorted) => i === 0 || e.at !== sorted[i - 1]!.at || e.key !== sorted[i - 1]!.key);
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 /** A taker could match it now: active, unexpired and with more than dust left. */
-const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n;
+const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && hasFillableSpace(o);
+/** fillableTakerSpace(o) > 0n, by one comparison (see maker-space-floor.ts). */
+const hasFillableSpace = (o: OrderSpace) => hasTakeableSpace(freeMakerSpace(o), o.percentageOdds);
 
 /** What one applied command produced. */
 export interface Applied<R extends CommandResult = CommandResult> {
@@ -841,8 +844,9 @@ export class Engine {
       for (const o of side.ordersAt(i)) {
         // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
         if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
-        const takerSpace = fillableTakerSpace(o);
-        if (takerSpace === 0n) continue;
+        const free = freeMakerSpace(o);
+        if (!hasTakeableSpace(free, o.percentageOdds)) continue;
+        const takerSpace = remainingTakerSpace(free, o.percentageOdds);
         sawLiquidity = true;
         // Sorted best first: once an order is worse than the slippage bound, so is every later one.
         if (ODDS_SCALE - o.percentageOdds < minTakerOdds) break walk;
@@ -899,7 +903,7 @@ export class Engine {
       o.pendingFillAmount += m.makerStake;
       if (o.pendingFills === NO_PENDING_FILLS) o.pendingFills = new Map();
       o.pendingFills.set(cmd.fillHash, m.makerStake);
-      if (fillableTakerSpace(o) === 0n) o.status = 'INACTIVE';
+      if (!hasFillableSpace(o)) o.status = 'INACTIVE';
       this.orderUpdated(o, true, exposureBefore, at);
       this.recordTrades(record, o, m, market, at);
     }
@@ -1030,7 +1034,7 @@ export class Engine {
       else o.pendingFills.delete(fillHash);
       if (funded) o.fillAmount += m.makerStake;
       if (wasOpen) {
-        const exhausted = fillableTakerSpace(o) === 0n;
+        const exhausted = !hasFillableSpace(o);
         if (exhausted && o.pendingFillAmount === 0n) o.status = 'FILLED';
         else o.status = exhausted ? 'INACTIVE' : 'ACTIVE';
       }
