@@ -7,7 +7,11 @@
 // has always appended more by then, so SQLite never starts the WAL afresh and the file grows for as long as the load
 // lasts (900 MB in a 3-minute soak). Past `truncateAtFrames` the thread therefore runs one TRUNCATE checkpoint: it
 // holds new commits back only while it copies the frames written since the passive run just before, then empties the
-// file. Its connection waits at most `busyMs` for the writer and readers, and tries again on a later run otherwise.
+// file. While a TRUNCATE checkpoint waits for readers it holds the write lock, so a read transaction left open (an
+// operator's sqlite3 shell, a backup) would hold every commit back behind it, and fail them past the writer's busy
+// timeout. Such a reader also stops passive runs from copying further, so the thread runs a TRUNCATE only when the
+// passive run just before made progress or left nothing to copy; it waits at most `busyMs` for the writer and
+// readers, and tries again on a later run.
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Db } from './db.js';
@@ -17,13 +21,17 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyMs });
+let last = { log: 0, checkpointed: 0 };
 const run = () => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (r.log >= workerData.truncateAtFrames) {
+    // A WAL that started afresh, more frames copied than last time, or none left: no reader holds an old snapshot.
+    const progressed = r.log < last.log || r.checkpointed > last.checkpointed || r.checkpointed === r.log;
+    last = r;
+    if (r.log >= workerData.truncateAtFrames && progressed) {
       const [t] = db.pragma('wal_checkpoint(TRUNCATE)');
-      parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, truncated: t.busy === 0 });
-    } else if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, truncated: false });
+      parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, emptying: t.busy === 0 ? 'emptied' : 'busy' });
+    } else if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, emptying: 'none' });
   } catch (err) {
     parentPort.postMessage({ error: String((err && err.message) || err) });
   }
@@ -40,8 +48,8 @@ export interface CheckpointRun {
   /** Frames in the WAL when the checkpoint ran, and how many of them are now in the database file. */
   walFrames: number;
   checkpointed: number;
-  /** Whether a TRUNCATE checkpoint followed and emptied the WAL file. */
-  truncated: boolean;
+  /** Whether a TRUNCATE checkpoint followed, and whether it emptied the WAL file or found it busy. */
+  emptying: 'none' | 'emptied' | 'busy';
 }
 
 export interface CheckpointerOptions {
@@ -75,7 +83,7 @@ export class Checkpointer {
         path: writer.name,
         everyMs: opts.everyMs ?? 100,
         truncateAtFrames: opts.truncateAtFrames ?? 8192,
-        busyMs: 200,
+        busyMs: 100,
       },
     });
     this.worker.unref();

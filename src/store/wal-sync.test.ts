@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { DB_FILE, openDatabase, openTradingConnection } from './db.js';
+import { DB_FILE, openDatabase, openTradingConnection, type Db } from './db.js';
 import { COMMITS_ALREADY_DURABLE, walSyncOf } from './wal-sync.js';
+import type { CheckpointRun, CheckpointerOptions } from './checkpointer.js';
 
 describe('WAL sync of the trading connection', () => {
   it('commits on the trading connection without syncing (NORMAL) and syncs the WAL file off the thread', async () => {
@@ -33,59 +34,88 @@ describe('WAL sync of the trading connection', () => {
   });
 });
 
-describe('WAL checkpoints off the writer thread', () => {
-  it('turns the writer connection\'s automatic checkpoints off and checkpoints its commits from its own thread', async () => {
-    const { Checkpointer } = await import('./checkpointer.js');
-    const dir = mkdtempSync(join(tmpdir(), 'oddex-checkpoint-'));
+/** Runs `body` on a fresh data dir's two connections with a checkpoint thread on the trading one, then stops and removes all. */
+async function withCheckpointer<T>(
+  opts: Omit<CheckpointerOptions, 'onProblem'> & { onProblem?: CheckpointerOptions['onProblem'] },
+  body: (db: { dir: string; trading: Db; insertRow: (key: string) => void }) => Promise<T>,
+): Promise<T> {
+  const { Checkpointer } = await import('./checkpointer.js');
+  const dir = mkdtempSync(join(tmpdir(), 'oddex-checkpoint-'));
+  try {
+    const main = openDatabase(dir);
+    const trading = openTradingConnection(dir);
+    const checkpointer = new Checkpointer(trading, { onProblem: () => {}, ...opts });
+    const insert = trading.prepare('INSERT INTO settings (key, value) VALUES (?, ?)');
     try {
-      const main = openDatabase(dir);
-      const trading = openTradingConnection(dir);
-      const runs: { walFrames: number; checkpointed: number }[] = [];
-      const problems: unknown[] = [];
-      const checkpointer = new Checkpointer(trading, { everyMs: 20, onRun: (r) => runs.push(r), onProblem: (e) => problems.push(e) });
-      expect(trading.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
-      const insert = trading.prepare('INSERT INTO settings (key, value) VALUES (?, ?)');
-      for (let i = 0; i < 50; i++) insert.run(`k${i}`, 'x'.repeat(2000));
-      for (let i = 0; i < 100 && !runs.some((r) => r.checkpointed === r.walFrames); i++) await new Promise((r) => setTimeout(r, 20));
-      const done = runs.find((r) => r.checkpointed === r.walFrames);
-      expect(done?.walFrames).toBeGreaterThanOrEqual(50);
-      expect(problems).toEqual([]);
+      return await body({ dir, trading, insertRow: (key) => insert.run(key, 'x'.repeat(3000)) });
+    } finally {
       await checkpointer.stop();
       trading.close();
       main.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('WAL checkpoints off the writer thread', () => {
+  it('turns the writer connection\'s automatic checkpoints off and checkpoints its commits from its own thread', async () => {
+    const runs: CheckpointRun[] = [];
+    const problems: unknown[] = [];
+    await withCheckpointer({ everyMs: 20, onRun: (r) => runs.push(r), onProblem: (e) => problems.push(e) }, async ({ trading, insertRow }) => {
+      expect(trading.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      for (let i = 0; i < 50; i++) insertRow(`k${i}`);
+      for (let i = 0; i < 100 && !runs.some((r) => r.checkpointed === r.walFrames); i++) await new Promise((r) => setTimeout(r, 20));
+    });
+    const done = runs.find((r) => r.checkpointed === r.walFrames);
+    expect(done?.walFrames).toBeGreaterThanOrEqual(50);
+    expect(problems).toEqual([]);
   });
 
-  it('empties the WAL file under commits that never pause, where passive checkpoints alone let it grow', async () => {
-    const { Checkpointer } = await import('./checkpointer.js');
-    const walBytesAfterLoad = async (truncateAtFrames: number) => {
-      const dir = mkdtempSync(join(tmpdir(), 'oddex-checkpoint-'));
-      try {
-        const main = openDatabase(dir);
-        const trading = openTradingConnection(dir);
-        const checkpointer = new Checkpointer(trading, { everyMs: 5, truncateAtFrames, onProblem: () => {} });
-        const insert = trading.prepare('INSERT INTO settings (key, value) VALUES (?, ?)');
-        // Commits back to back for 1.5 s, yielding only to let the checkpoint thread's messages through.
-        let i = 0;
-        for (const until = Date.now() + 1500; Date.now() < until; ) {
-          for (let j = 0; j < 20; j++) insert.run(`k${i++}`, 'x'.repeat(3000));
-          await new Promise((r) => setImmediate(r));
+  it('does not keep taking the write lock while a read transaction is left open, and empties the WAL once it closes', async () => {
+    const runs: CheckpointRun[] = [];
+    await withCheckpointer({ everyMs: 5, truncateAtFrames: 64, onRun: (r) => runs.push(r) }, async ({ dir, insertRow }) => {
+      let i = 0;
+      const commitFor = async (ms: number) => {
+        for (const until = Date.now() + ms; Date.now() < until; ) {
+          for (let j = 0; j < 5; j++) insertRow(`k${i++}`);
+          await new Promise((r) => setTimeout(r, 1));
         }
-        const bytes = statSync(join(dir, `${DB_FILE}-wal`)).size;
-        await checkpointer.stop();
-        trading.close();
-        main.close();
-        return { bytes, commits: i };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    };
+      };
+      const reader = openTradingConnection(dir);
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM settings').get();
+      await commitFor(1000);
+      // Each TRUNCATE attempt held commits back while it waited for the reader: at most the first one is made.
+      const whileHeld = runs.splice(0).map((r) => r.emptying);
+      expect(whileHeld.length).toBeGreaterThan(10);
+      expect(whileHeld.filter((e) => e !== 'none').length).toBeLessThanOrEqual(1);
+      reader.exec('COMMIT');
+      reader.close();
+      await commitFor(500);
+    });
+    expect(runs.map((r) => r.emptying)).toContain('emptied');
+  });
+
+  it('empties the WAL file under group commits without pauses a passive checkpoint can use, where it alone lets the file grow', async () => {
+    const walBytesAfterLoad = (truncateAtFrames: number) =>
+      withCheckpointer({ everyMs: 5, truncateAtFrames }, async ({ dir, trading, insertRow }) => {
+        let rows = 0;
+        const groupCommit = trading.transaction(() => {
+          for (let j = 0; j < 20; j++) insertRow(`k${rows++}`);
+        });
+        // Group commits for 1.5 s with a millisecond between them, as while the server syncs a group: too short for a
+        // passive checkpoint to catch up with the writer.
+        for (const until = Date.now() + 1500; Date.now() < until; ) {
+          groupCommit();
+          await new Promise((r) => setTimeout(r, 1));
+        }
+        return { bytes: statSync(join(dir, `${DB_FILE}-wal`)).size, rows };
+      });
     const bounded = await walBytesAfterLoad(256);
     const passiveOnly = await walBytesAfterLoad(Number.MAX_SAFE_INTEGER);
-    // Each commit adds at least one 4 KB page: without truncation the file holds about every commit of the run.
-    expect(passiveOnly.bytes).toBeGreaterThan(passiveOnly.commits * 4096 * 0.5);
+    // Each 3,000-byte row fills most of a 4 KB page: without truncation the file holds about every row of the run.
+    expect(passiveOnly.bytes).toBeGreaterThan(passiveOnly.rows * 4096 * 0.5);
     expect(bounded.bytes).toBeLessThan(passiveOnly.bytes / 4);
   });
 });
