@@ -7,7 +7,7 @@
 // Objects built by a constructor stay young-first whatever their siblings did.
 // Optional fields are `declare`d: set only when present, so the objects hold the same own keys literals did.
 import type { TradeFacts, FillMatch } from './changes.js';
-import type { FillRecord, Order, OrderStatus, PendingTrade, SignedFill, TradeStatus } from './types.js';
+import type { FillRecord, Order, OrderStatus, PendingTrade } from './types.js';
 
 /** The engine's own order (see Order); the fields in the order of OrderView. */
 export class LiveOrder implements Order {
@@ -75,27 +75,14 @@ export class MatchRecord implements FillMatch {
 const NO_TRADES: PendingTrade[] = [];
 
 /**
- * A fill waiting for the chain (see FillRecord); its trades are set once recorded. Fields are assigned in
- * the order the record's literal had, so a copy of it (snapshots) lists its keys as before.
+ * A fill waiting for the chain (see FillRecord); its trades are set once recorded. The fields are FillRecord's,
+ * declared there once (the interface merges into the class), and assigned in the order the record's literal had,
+ * so a copy of it (snapshots) lists its keys as before.
  */
-export class PendingFillRecord implements FillRecord {
-  fillHash: string;
-  taker: string;
-  marketHash: string;
-  baseToken: string;
-  isTakerBettingOutcomeOne: boolean;
-  fillSalt: string;
-  status: TradeStatus;
-  acceptedAt: number;
-  matches: MatchRecord[];
-  trades: PendingTrade[];
-  totalTakerStake: bigint;
-  declare signed?: SignedFill;
-  declare attempts?: string[];
-  declare lastAttemptAt?: number;
-  declare txHash?: string;
-  declare failureReason?: string;
-
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface PendingFillRecord extends FillRecord {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class PendingFillRecord {
   constructor(
     fillHash: string,
     taker: string,
