@@ -19,6 +19,8 @@ import { SmallSet } from './small-set.js';
 import { MarketLife, type MarketLifeState } from './market-life.js';
 import { NO_PENDING_FILLS, packOrders, unpackOrders, type PackedOrders } from './order-pack.js';
 import { DomainError } from './errors.js';
+import { hasTakeableSpace } from './maker-space-floor.js';
+import { LiveOrder, MatchRecord, PendingFillRecord, TradeRecord } from './records.js';
 import type { Change, ChangeOf, OrderFacts, OrderState, TradeFacts } from './changes.js';
 import type {
   AccountRestriction,
@@ -79,7 +81,9 @@ const liveSorted = (entries: { at: number; key: string }[], isLive: (e: { at: nu
     .filter((e, i, sorted) => i === 0 || e.at !== sorted[i - 1]!.at || e.key !== sorted[i - 1]!.key);
 const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) => o.apiExpiry * 1000 <= at || o.expiry * 1000 <= at;
 /** A taker could match it now: active, unexpired and with more than dust left. */
-const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && fillableTakerSpace(o) > 0n;
+const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && hasFillableSpace(o);
+/** fillableTakerSpace(o) > 0n, by one comparison (see maker-space-floor.ts). */
+const hasFillableSpace = (o: OrderSpace) => hasTakeableSpace(freeMakerSpace(o), o.percentageOdds);
 
 /** What one applied command produced. */
 export interface Applied<R extends CommandResult = CommandResult> {
@@ -234,7 +238,7 @@ export class Engine {
   /** Last block whose chain events were applied (chain adapters resume after it); -1 before any. */
   private chainBlock = -1;
   private seq = 0;
-  /** The current command's change records (a fresh array per command: the caller keeps it). */
+  /** The current command's change records: changeScratch during a command (the caller gets a copy). */
   private changes: Change[] = NO_CHANGES;
   /** Accounts whose balance, escrow or exposure the current command touched (one set, cleared per command). */
   private readonly touched = new SmallSet();
@@ -246,6 +250,14 @@ export class Engine {
   private readonly seenScratch = new Set<string>();
   /** The orders a fill matched, in the order of its matches (no second lookup by hash). */
   private readonly matchedScratch: Order[] = [];
+  /**
+   * A fill's matches and trades, and a command's change records, are gathered in these and copied out once complete
+   * (`slice`): an array literal per command is an allocation site V8 moves to old space once fills wait long enough,
+   * and a dead old array keeps the young records it points to alive through the next collections.
+   */
+  private readonly matchScratch: MatchRecord[] = [];
+  private readonly tradeScratch: TradeRecord[] = [];
+  private readonly changeScratch: Change[] = [];
 
   constructor(private readonly params: EngineParams) {
     this.wallets = params.walletsOnChain ? new ChainWallets() : new LocalLedger();
@@ -350,7 +362,8 @@ export class Engine {
 
   /** Applies one command. Throws DomainError (no state changed) or returns its result and change records. */
   apply<C extends Command>(cmd: C): Applied<ResultOf<C>> {
-    const changes: Change[] = [];
+    const changes = this.changeScratch;
+    changes.length = 0;
     this.changes = changes;
     try {
       const result = this.dispatch(cmd) as ResultOf<C>;
@@ -366,8 +379,9 @@ export class Engine {
           pendingTakerStake: this.pendingTakerStakeOf(address),
         });
       }
-      return { result, changes };
+      return { result, changes: changes.slice() };
     } finally {
+      changes.length = 0;
       this.changes = NO_CHANGES;
       this.touched.clear();
     }
@@ -761,28 +775,28 @@ export class Engine {
     // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's entry
     // of the open-order index, the parameters), not kept as a fresh copy per parsed order.
     const known = this.openByMaker.get(n.maker);
-    const order: Order = {
-      orderHash: n.orderHash,
-      marketHash: market.marketHash,
-      exchangeEventId: market.exchangeEventId,
-      maker: known?.maker ?? n.maker,
-      baseToken: n.baseToken === this.params.baseToken ? this.params.baseToken : n.baseToken,
-      executor: known?.executor === n.executor ? known.executor : n.executor,
-      totalBetSize: n.totalBetSize,
-      percentageOdds: n.percentageOdds,
-      fillAmount: 0n,
-      pendingFillAmount: 0n,
-      expiry: n.expiry,
-      apiExpiry: n.apiExpiry,
-      salt: n.salt,
-      isMakerBettingOutcomeOne: n.isMakerBettingOutcomeOne,
-      signature: n.signature,
-      status: 'ACTIVE',
-      seq: ++this.seq,
-      createdAt: at,
-      updatedAt: at,
-      pendingFills: NO_PENDING_FILLS,
-    };
+    const order = new LiveOrder(
+      n.orderHash,
+      market.marketHash,
+      market.exchangeEventId,
+      known?.maker ?? n.maker,
+      n.baseToken === this.params.baseToken ? this.params.baseToken : n.baseToken,
+      known?.executor === n.executor ? known.executor : n.executor,
+      n.totalBetSize,
+      n.percentageOdds,
+      0n,
+      0n,
+      n.expiry,
+      n.apiExpiry,
+      n.salt,
+      n.isMakerBettingOutcomeOne,
+      n.signature,
+      'ACTIVE',
+      ++this.seq,
+      at,
+      at,
+      NO_PENDING_FILLS,
+    );
     this.orders.set(order.orderHash, order);
     this.indexOpen(order);
     this.bookOf(order.marketHash).side(order.isMakerBettingOutcomeOne).insert(order);
@@ -819,7 +833,8 @@ export class Engine {
     const minTakerOdds = cmd.oddsSlippage === 0 ? cmd.desiredOdds : (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
     // Reads only: a refused fill must not even create an empty book.
     const side = this.books.get(market.marketHash)?.side(!cmd.isTakerBettingOutcomeOne);
-    const matches: FillRecord['matches'] = [];
+    const matchScratch = this.matchScratch;
+    matchScratch.length = 0;
     const matched = this.matchedScratch;
     matched.length = 0;
     let remaining = cmd.stakeWei;
@@ -829,8 +844,9 @@ export class Engine {
       for (const o of side.ordersAt(i)) {
         // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
         if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
-        const takerSpace = fillableTakerSpace(o);
-        if (takerSpace === 0n) continue;
+        const free = freeMakerSpace(o);
+        if (!hasTakeableSpace(free, o.percentageOdds)) continue;
+        const takerSpace = remainingTakerSpace(free, o.percentageOdds);
         sawLiquidity = true;
         // Sorted best first: once an order is worse than the slippage bound, so is every later one.
         if (ODDS_SCALE - o.percentageOdds < minTakerOdds) break walk;
@@ -839,13 +855,13 @@ export class Engine {
         // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
         if (makerStake === 0n) break walk;
         // The record and the change record share it (neither changes it).
-        matches.push({ orderHash: o.orderHash, maker: o.maker, makerStake, takerStake, odds: o.percentageOdds });
+        matchScratch.push(new MatchRecord(o.orderHash, o.maker, makerStake, takerStake, o.percentageOdds));
         matched.push(o);
         remaining -= takerStake;
         if (remaining === 0n) break walk;
       }
     }
-    if (matches.length === 0) {
+    if (matchScratch.length === 0) {
       throw new DomainError(sawLiquidity ? 'INVALID_ODDS_SLIPPAGE' : 'INSUFFICIENT_SPACE');
     }
     const totalTakerStake = cmd.stakeWei - remaining;
@@ -853,19 +869,20 @@ export class Engine {
       throw new DomainError('INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
     }
 
-    const record: FillRecord = {
-      fillHash: cmd.fillHash,
+    const matches = matchScratch.slice();
+    matchScratch.length = 0;
+    this.tradeScratch.length = 0;
+    const record = new PendingFillRecord(
+      cmd.fillHash,
       taker,
-      marketHash: market.marketHash,
-      baseToken: cmd.baseToken,
-      isTakerBettingOutcomeOne: cmd.isTakerBettingOutcomeOne,
-      fillSalt: cmd.fillSalt,
-      status: 'PENDING',
-      acceptedAt: at,
+      market.marketHash,
+      cmd.baseToken,
+      cmd.isTakerBettingOutcomeOne,
+      cmd.fillSalt,
+      at,
       matches,
-      trades: [],
       totalTakerStake,
-    };
+    );
     // Assigned, not spread into the literal: a spread copies through the runtime's generic path.
     if (cmd.signed) record.signed = cmd.signed;
     this.emit({
@@ -886,11 +903,13 @@ export class Engine {
       o.pendingFillAmount += m.makerStake;
       if (o.pendingFills === NO_PENDING_FILLS) o.pendingFills = new Map();
       o.pendingFills.set(cmd.fillHash, m.makerStake);
-      if (fillableTakerSpace(o) === 0n) o.status = 'INACTIVE';
+      if (!hasFillableSpace(o)) o.status = 'INACTIVE';
       this.orderUpdated(o, true, exposureBefore, at);
       this.recordTrades(record, o, m, market, at);
     }
     matched.length = 0;
+    record.trades = this.tradeScratch.slice();
+    this.tradeScratch.length = 0;
     this.pendingFillRecords.set(record.fillHash, record);
     this.rememberFill(record.fillHash, cmd.fillSalt);
     this.addTo(this.pendingTakerStake, taker, totalTakerStake);
@@ -925,8 +944,8 @@ export class Engine {
     at: number,
   ): void {
     const takerOdds = ODDS_SCALE - o.percentageOdds;
-    this.addTrade(record, this.tradeFacts(record, o, market, marketHash, parentMarketHash, true, makerStake, takerStake, o.percentageOdds, at));
-    this.addTrade(record, this.tradeFacts(record, o, market, marketHash, parentMarketHash, false, takerStake, makerStake, takerOdds, at));
+    this.addTrade(this.tradeFacts(record, o, market, marketHash, parentMarketHash, true, makerStake, takerStake, o.percentageOdds, at));
+    this.addTrade(this.tradeFacts(record, o, market, marketHash, parentMarketHash, false, takerStake, makerStake, takerOdds, at));
   }
 
   /** One side of a matched pair: the maker's (`maker`) or the taker's, with that side's stake and odds. */
@@ -941,31 +960,30 @@ export class Engine {
     counterStake: bigint,
     odds: bigint,
     at: number,
-  ): TradeFacts {
-    const facts: Mutable<TradeFacts> = {
-      id: String(++this.tradeCount),
-      fillHash: record.fillHash,
-      orderHash: o.orderHash,
+  ): TradeRecord {
+    return new TradeRecord(
+      String(++this.tradeCount),
+      record.fillHash,
+      o.orderHash,
       marketHash,
-      exchangeEventId: market.exchangeEventId,
-      baseToken: o.baseToken,
-      bettor: maker ? o.maker : record.taker,
-      counterparty: maker ? record.taker : o.maker,
+      market.exchangeEventId,
+      o.baseToken,
+      maker ? o.maker : record.taker,
+      maker ? record.taker : o.maker,
       maker,
-      bettingOutcomeOne: maker ? o.isMakerBettingOutcomeOne : record.isTakerBettingOutcomeOne,
+      maker ? o.isMakerBettingOutcomeOne : record.isTakerBettingOutcomeOne,
       stake,
       counterStake,
       odds,
-      betTime: at,
-      affiliate: this.params.affiliate,
-    };
-    if (parentMarketHash !== undefined) facts.quarterLineParentMarketHash = parentMarketHash;
-    return facts;
+      at,
+      this.params.affiliate,
+      parentMarketHash,
+    );
   }
 
   /** The trade's facts go out as they are, and the fill's record keeps the same object. */
-  private addTrade(record: FillRecord, facts: TradeFacts): void {
-    record.trades.push(facts);
+  private addTrade(facts: TradeRecord): void {
+    this.tradeScratch.push(facts);
     this.emit({ type: 'tradeRecorded', trade: facts });
   }
 
@@ -1016,7 +1034,7 @@ export class Engine {
       else o.pendingFills.delete(fillHash);
       if (funded) o.fillAmount += m.makerStake;
       if (wasOpen) {
-        const exhausted = fillableTakerSpace(o) === 0n;
+        const exhausted = !hasFillableSpace(o);
         if (exhausted && o.pendingFillAmount === 0n) o.status = 'FILLED';
         else o.status = exhausted ? 'INACTIVE' : 'ACTIVE';
       }
