@@ -7,7 +7,9 @@
 // With `keepDir`, each history is built once into keepDir/<size>-<openOrders> and reused by later runs (a 1M build
 // takes minutes); without it each run builds into a temporary dir and removes it. ODDEX_NODE_ARGS (e.g. --trace-gc)
 // is passed to the server. Each read also prints the server's CPU per request (from /proc), which the client's own
-// work and the other processes on the machine do not inflate, and the load average and host CPU steal while it ran.
+// work and the other processes on the machine do not inflate, the share of its replies the server's own duration
+// histogram counted within 10 ms (the client's p99 adds this machine's scheduling of both processes and the
+// transfer), and the load average and host CPU steal while it ran.
 // (each read is sampled 200 times after 20 untimed ones; before, the settled /trades/consolidated read was sampled
 // 20 times and none was warmed up)
 import { spawn } from 'node:child_process';
@@ -152,12 +154,27 @@ async function rssMb(call: ReturnType<typeof httpClient>): Promise<number> {
   return m ? Number(m[1]) / 1_048_576 : NaN;
 }
 
+/**
+ * How many 200 replies of a route the server's own duration histogram (GET /metrics) has counted, and how many of
+ * them it finished within 10 ms: the time from the request's arrival to its reply's last byte handed to the socket.
+ */
+async function handledWithin10ms(call: ReturnType<typeof httpClient>, route: string): Promise<{ all: number; within: number }> {
+  const text = (await call('GET', '/metrics')).body;
+  const bucket = (le: string) => {
+    const m = new RegExp(`^oddex_http_request_duration_seconds_bucket\\{le="${le.replace('+', '\\+')}",method="GET",route="${route}",status="200"\\} (\\d+)`, 'm').exec(text);
+    return m ? Number(m[1]) : 0;
+  };
+  return { all: bucket('+Inf'), within: bucket('0.01') };
+}
+
 async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number, path: string, n = 200): Promise<string> {
+  const route = path.split('?')[0]!;
   // Untimed warm-up: the first requests after start compile the route's code and fill SQLite's page cache.
   for (let i = 0; i < 20; i++) await call('GET', path);
   const samples: number[] = [];
   const machine = machineConditions();
   const cpuBefore = processCpuSeconds(serverPid);
+  const handledBefore = await handledWithin10ms(call, route);
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     const res = await call('GET', path);
@@ -165,8 +182,13 @@ async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number,
     samples.push(performance.now() - t);
   }
   const cpuMs = ((processCpuSeconds(serverPid) - cpuBefore) * 1000) / n;
+  const handled = await handledWithin10ms(call, route);
+  const within = (100 * (handled.within - handledBefore.within)) / (handled.all - handledBefore.all);
   const p = percentiles(samples);
-  return `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}  server CPU ${fmt(cpuMs)}/request  (${machineConditions(machine.jiffies).text})`;
+  return (
+    `p50 ${fmt(p.p50)}  p99 ${fmt(p.p99)}  max ${fmt(p.max)}  server CPU ${fmt(cpuMs)}/request, ${within.toFixed(1)}% handled ` +
+    `within 10 ms by the server's clock  (${machineConditions(machine.jiffies).text})`
+  );
 }
 
 function buildInChild(commands: number, openOrders: number, dir: string): Promise<string> {
