@@ -9,7 +9,7 @@ import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
 import { ChangedTrades } from '../trading/changed-trades.js';
 import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
 import { StatementCache } from './statement-cache.js';
-import { TRADE_COLUMNS, tradeOf, type TradeRow } from './trade-rows.js';
+import { T_BETTOR_REFUNDED, T_TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type TradeRow } from './trade-rows.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
 export const SQL_SORT_COLUMNS = {
@@ -48,10 +48,8 @@ export interface PageEntry {
   refunded: boolean;
 }
 
-const TRADE_COLUMN_NAMES = TRADE_COLUMNS.split(',').map((c) => c.trim());
-const PAGE_TRADE_COLUMNS = TRADE_COLUMN_NAMES.map((c) => `t.${c}`).join(', ');
 /** Where a page row's own columns start: after the trade's, the entry's ord, kind and market, and the refund flag (0 or 1). */
-const ORD = TRADE_COLUMN_NAMES.length;
+const ORD = TRADE_ROW_LENGTH;
 const KIND = ORD + 1;
 const MARKET = ORD + 2;
 const REFUNDED = ORD + 3;
@@ -186,8 +184,7 @@ export class ConsolidatedEntries {
       .get(
         `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${SQL_SORT_COLUMNS[sortBy]} AS sort_value, ord
            FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${dir} LIMIT ? OFFSET ?)
-         SELECT ${PAGE_TRADE_COLUMNS}, page.ord, page.kind, page.market_hash,
-           EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash)
+         SELECT ${T_TRADE_COLUMNS}, page.ord, page.kind, page.market_hash, ${T_BETTOR_REFUNDED}
          FROM page JOIN rm_trades t ON t.fill_hash = page.fill_hash AND t.bettor = page.bettor
            AND (CASE page.kind WHEN 'parent' THEN t.parent_market_hash ELSE t.market_hash END) = page.market_hash
          ORDER BY page.sort_value ${dir}, page.ord ${dir}, t.id`,

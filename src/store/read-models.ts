@@ -9,7 +9,7 @@ import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../eng
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { settleTrades } from '../engine/settlement-credit.js';
-import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, TRADE_COLUMNS, tradeOf, type ListedTradeRow, type TradeRow } from './trade-rows.js';
+import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
 interface OpenPositionRow {
@@ -482,8 +482,9 @@ export class TradingReadModels {
     for (const row of rows) {
       const t = tradeOf(row);
       trades.push(t);
-      refunded.set(`${t.marketHash}|${t.bettor}`, row[24] === 1);
-      const fill = row[25] === 1 ? { fill_hash: t.fillHash, attempts: row[26], last_attempt_at: row[27], tx_hash: row[28], failure_reason: row[29] } : undefined;
+      const [hasRefunds, fillRecorded, attempts, lastAttemptAt, txHash, failureReason] = row.slice(TRADE_ROW_LENGTH) as ListedExtras;
+      refunded.set(`${t.marketHash}|${t.bettor}`, hasRefunds === 1);
+      const fill = fillRecorded === 1 ? { fill_hash: t.fillHash, attempts, last_attempt_at: lastAttemptAt, tx_hash: txHash, failure_reason: failureReason } : undefined;
       fills.set(t.fillHash, fill && fillOnChainOf(fill));
     }
     return {

@@ -37,12 +37,23 @@ export const TRADE_COLUMNS = `id, fill_hash, order_hash, market_hash, parent_mar
   maker, outcome_one, stake, counter_stake, odds, status, bet_time, updated_at, affiliate, settled, settle_date, settle_tx_hash,
   outcome, payout, credit`;
 
+/** How many columns a TradeRow has: where the columns a query reads after the trade's start. */
+export const TRADE_ROW_LENGTH = TRADE_COLUMNS.split(',').length;
+
+/** TRADE_COLUMNS of the trades table aliased `t`, for queries that join it. */
+export const T_TRADE_COLUMNS = TRADE_COLUMNS.replace(/(\w+)/g, 't.$1');
+
+/** 1 if the bettor of trade `t` received a refund in its market, else 0 (one probe of rm_refunds_by_bettor). */
+export const T_BETTOR_REFUNDED = 'EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash)';
+
 /**
  * A trade row of a listing, followed by what rendering the trade reads besides it: whether its bettor received
  * refunds in its market, and its fill's chain record (if the fill is recorded).
  */
-export type ListedTradeRow = [
-  ...TradeRow,
+export type ListedTradeRow = [...TradeRow, ...ListedExtras];
+
+/** The columns of a ListedTradeRow after the trade's. */
+export type ListedExtras = [
   hasRefunds: number,
   fillRecorded: number,
   attempts: string | null,
@@ -55,8 +66,7 @@ export type ListedTradeRow = [
  * Columns of a ListedTradeRow, from `rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash`: one statement
  * reads a listing's page and its render lookups (one index probe per trade for each).
  */
-export const LISTED_TRADE_COLUMNS = `${TRADE_COLUMNS.replace(/(\w+)/g, 't.$1')},
-  EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash),
+export const LISTED_TRADE_COLUMNS = `${T_TRADE_COLUMNS}, ${T_BETTOR_REFUNDED},
   f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason`;
 export const LISTED_TRADES_FROM = 'rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash';
 

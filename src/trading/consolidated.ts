@@ -67,6 +67,10 @@ export interface ConsolidatedEntry {
 export const quarterLineParentFillHash = (fillHash: string, bettor: string): string =>
   keccakText(`quarter:${fillHash}${bettor.toLowerCase()}`);
 
+const gameLabelOf = (market: MarketRecord | undefined) => (market ? `${market.teamOneName} vs ${market.teamTwoName}` : '');
+const bettingOutcomeLabelOf = (market: MarketRecord | undefined, first: Trade) =>
+  market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
+
 /** The wire object of one group, from its figures; `marketHasRefunds`: its bettor was refunded on its trades' markets. */
 function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRecord | undefined, cc: ConsolidatedContext, marketHasRefunds: boolean): Record<string, unknown> {
   const { first, settled, totalStake, netReturn } = f;
@@ -92,9 +96,9 @@ function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRe
     maker: first.maker,
     settled,
     marketHasRefunds,
-    gameLabel: market ? `${market.teamOneName} vs ${market.teamTwoName}` : '',
+    gameLabel: gameLabelOf(market),
     leagueLabel: market?.leagueLabel ?? '',
-    bettingOutcomeLabel: market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '',
+    bettingOutcomeLabel: bettingOutcomeLabelOf(market, first),
     bettingOutcome: first.bettingOutcomeOne ? 1 : 2,
     exchangeEventId: first.exchangeEventId,
     gameTime: isoTime((market ? market.gameTime : 0) * 1000),
@@ -117,7 +121,6 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
   const f = entryFigures(group);
   const { trades, first, settled, totalStake, weightedAverageOdds, totalReturn, netReturn, settleNetReturn, outcome, settleDate, betTime } = f;
   const market = cc.market(group.marketHash);
-  const bettingOutcomeLabel = market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
   const isLeg = group.kind === 'leg';
   return {
     seq: group.seq,
@@ -138,11 +141,11 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
       netReturnBetTimeValue: netReturn,
       settleNetReturnValue: settleNetReturn,
       outcome,
-      gameLabel: market ? `${market.teamOneName} vs ${market.teamTwoName}` : '',
+      gameLabel: gameLabelOf(market),
       bettingOutcome: first.bettingOutcomeOne ? 1 : 2,
       gameTime: market ? market.gameTime : 0,
       leagueLabel: market?.leagueLabel ?? '',
-      bettingOutcomeLabel,
+      bettingOutcomeLabel: bettingOutcomeLabelOf(market, first),
       betTime,
       settleDate,
       totalReturn,
