@@ -67,6 +67,9 @@ describe('capital-efficiency refunds', () => {
         [w(m0 - 20_000_000n), '20000000'],
         [w(t0 - 20_000_000n), '20000000'],
       ]);
+      // Listed before any refund (so the listing keeps this item rendered): no refunds in the market yet.
+      const before = (await ex.get(`/trades?bettor=${maker.address}&marketHashes=${market}`)).body.data.trades;
+      expect(before.map((t: { marketHasRefunds: boolean }) => t.marketHasRefunds)).toEqual([false]);
 
       // Fill 2: the maker backs outcome two at 40%, the taker outcome one with 15 (maker stake 10).
       // Maker: worst case loss 5 of 30 held -> refund 25. Taker: worst case 10 of 35 held -> refund 25.

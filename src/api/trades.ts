@@ -1,12 +1,13 @@
 // GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { ListedTrades, TradingReadModels } from '../store/read-models.js';
-import { badRequest, ok } from './envelope.js';
+import { badRequest, ok, type Success } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
 import { responses } from './schemas/envelope.js';
-import { OrderTrades, TradesPage } from './schemas/trades.js';
+import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
+import { RenderedTrades } from '../trading/rendered-trades.js';
 
 const TradesQuery = Type.Object({
   startDate: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -31,8 +32,16 @@ function decodeKey(key: string): number {
   return Number(m[1]);
 }
 
+/**
+ * GET /trades items kept rendered across requests (about 2 KB each with their JSON text): a hundred pages of 100
+ * trades. A listing renders only the trades it does not find here at their current version.
+ */
+const KEPT_TRADE_ITEMS = 10_000;
+
+type TradeItem = Static<typeof Trade>;
+
 export interface TradeRouteDeps {
-  readModels: Pick<TradingReadModels, 'tradesPage' | 'tradesOfOrders'>;
+  readModels: Pick<TradingReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'hasRefunds'>;
   render: TradeRenderContext;
 }
 
@@ -43,10 +52,42 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     hasRefunds: listed.hasRefunds,
     ...(render.fillOnChain ? { fillOnChain: listed.fillOnChain } : {}),
   });
+  const kept = new RenderedTrades<TradeItem>(KEPT_TRADE_ITEMS);
+  /** Items of these trades (ids with their versions, read together): kept ones as they are, the rest read and rendered. */
+  const renderedItems = (ids: readonly number[], versions: readonly number[]): TradeItem[] => {
+    // What an item shows that its trade's version does not cover is compared on each use: its market's betType (the
+    // catalogue's) and its bettor's refund flag in the market (read once per market and bettor of the page).
+    const refunded = new Map<string, boolean>();
+    const isCurrent = (item: TradeItem) => {
+      const pair = `${item.marketHash}|${item.bettor}`;
+      let hasRefunds = refunded.get(pair);
+      if (hasRefunds === undefined) refunded.set(pair, (hasRefunds = readModels.hasRefunds(item.marketHash, item.bettor)));
+      return item.marketHasRefunds === hasRefunds && item.betType === (render.marketType(item.quarterLineParentMarketHash ?? item.marketHash) ?? 0);
+    };
+    const hits = ids.map((id, i) => {
+      const item = kept.get(id, versions[i]!);
+      return item !== undefined && isCurrent(item) ? item : undefined;
+    });
+    const missing = ids.filter((_, i) => hits[i] === undefined);
+    const rendered = new Map<number, TradeItem>();
+    if (missing.length > 0) {
+      const listed = readModels.listedTrades(missing);
+      const pageRender = renderPage(listed);
+      listed.trades.forEach((t, i) => {
+        const item = tradeToRest(t, pageRender);
+        kept.set(Number(t.id), listed.versions[i]!, item);
+        rendered.set(Number(t.id), item);
+      });
+    }
+    return ids.flatMap((id, i) => hits[i] ?? rendered.get(id) ?? []);
+  };
   const description =
     'Trades per order and side. recent_trades:global publishes each new or changed trade in this shape, one trade ' +
     'object per publication (not an array).';
-  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request) => {
+  /** A listing's reply as JSON.stringify writes it, with the kept items' JSON text (the envelope's keys first). */
+  const listingJson = ({ status, data: { trades, ...rest } }: Success<Static<typeof TradesPage>>) =>
+    `{"status":${JSON.stringify(status)},"data":{"trades":${kept.json(trades)},${JSON.stringify(rest).slice(1)}}`;
+  app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request, reply) => {
     const q = request.query;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
       throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
@@ -55,7 +96,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const listed = readModels.tradesPage(
+    const { ids, versions, count, more } = readModels.tradeVersionsPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -71,12 +112,11 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       below,
       q.pageSize,
     );
-    const { trades: page, count, more } = listed;
-    const last = page[page.length - 1];
-    const pageRender = renderPage(listed);
+    const last = ids[ids.length - 1];
+    reply.serializer(listingJson);
     return ok({
-      trades: page.map((t) => tradeToRest(t, pageRender)),
-      nextKey: more && last ? encodeKey(Number(last.id)) : '',
+      trades: renderedItems(ids, versions),
+      nextKey: more && last !== undefined ? encodeKey(last) : '',
       pageSize: q.pageSize,
       count,
     });

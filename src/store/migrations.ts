@@ -341,3 +341,13 @@ MIGRATIONS.push({
     END;
   `,
 });
+
+MIGRATIONS.push({
+  version: 12,
+  name: 'trade revisions',
+  sql: `
+    -- A trade's revision, incremented by every change to its row or to its fill's chain record: listings keep
+    -- rendered trades and use one while its revision is unchanged (trade-rows.ts, T_TRADE_VERSION).
+    ALTER TABLE rm_trades ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+  `,
+});

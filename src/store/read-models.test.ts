@@ -1,6 +1,9 @@
 // Refund totals of the read side: kept per bettor, market and token as refunds are projected, and filled once, in
 // exact bigint arithmetic, for a data dir whose refunds predate the totals table.
 import Database from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
@@ -134,9 +137,13 @@ describe('listing totals (migration 11)', () => {
   it('are filled from the rows of an older data dir, then kept as trades are recorded, executed and settled', () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS.filter((m) => m.version < 11));
+    // Today's read side writes the trade revisions of migration 12: the older rows are written with that column,
+    // which is dropped again before migrating.
+    db.exec('ALTER TABLE rm_trades ADD COLUMN rev INTEGER NOT NULL DEFAULT 0');
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
+    db.exec('ALTER TABLE rm_trades DROP COLUMN rev');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);
@@ -247,5 +254,55 @@ describe('page lookups', () => {
       ['leg', HIGH, ['7'], false],
       ['parent', QUARTER, ['5', '7'], false],
     ]);
+  });
+});
+
+describe('trade versions', () => {
+  const FILL = '0x' + 'f1'.repeat(32);
+  const tradeOfFill = (id: number, bettor: string, fillHash = FILL): Change => ({
+    type: 'tradeRecorded',
+    trade: {
+      id: String(id), fillHash, orderHash: '0x' + 'ab'.repeat(32), marketHash: MARKET, exchangeEventId: 'e1',
+      baseToken: TOKEN, bettor, counterparty: TOKEN, maker: false, bettingOutcomeOne: true, stake: 2n, counterStake: 2n, odds: 1n, betTime: id, affiliate: TOKEN,
+    },
+  });
+
+  it("change with every change to the trade's row or to its fill's chain record, and with nothing else", () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS);
+    const rm = new TradingReadModels(db);
+    rm.apply([tradeOfFill(1, BETTOR)]);
+    const version = () => rm.tradeVersionsPage({ bettor: BETTOR }, Infinity, 10).versions[0]!;
+    const seen = [version()];
+    const step = (changes: Change[]) => {
+      rm.apply(changes);
+      expect(seen).not.toContain(version());
+      seen.push(version());
+    };
+    const unchangedBy = (changes: Change[]) => {
+      rm.apply(changes);
+      expect(version()).toBe(seen.at(-1));
+    };
+    // Another bettor's trade and refunds leave it; so does a refund of its own bettor (listings compare the refund
+    // flag on each use).
+    unchangedBy([tradeOfFill(2, TOKEN, '0x' + 'f2'.repeat(32)), { type: 'refundPaid', refund: refund(9, 1n) }]);
+    // A fill is accepted before its trades are recorded; its record with no attempt renders as no record does.
+    unchangedBy([{ type: 'fillAccepted', fillHash: FILL, fillSalt: '1', taker: BETTOR, marketHash: MARKET, totalTakerStake: 2n, acceptedAt: 1, matches: [] }]);
+    step([{ type: 'fillAttempted', fillHash: FILL, txHash: '0x' + 'e1'.repeat(32), at: 7 }]);
+    step([{ type: 'fillAttempted', fillHash: FILL, txHash: '0x' + 'e2'.repeat(32), at: 7 }]);
+    step([{ type: 'fillExecuted', fillHash: FILL, status: 'SUCCESS', at: 7, txHash: '0x' + 'e2'.repeat(32) }]);
+    step([{ type: 'tradeSettled', tradeId: '1', outcome: 1, payout: 4n, credit: 3n, settleDate: 7 }]);
+    step([{ type: 'positionPaidOnChain', marketHash: MARKET, bettor: BETTOR, txHash: '0x' + 'e3'.repeat(32), at: 7 }]);
+    // A listing's rows carry the same version as its page of versions.
+    expect(rm.listedTrades([1]).versions).toEqual([seen.at(-1)]);
+    expect(rm.tradesPage({ bettor: BETTOR }, Infinity, 10).versions).toEqual([seen.at(-1)]);
+  });
+
+  it('are incremented by every UPDATE of rm_trades the read side makes', () => {
+    const dir = fileURLToPath(new URL('.', import.meta.url));
+    const sources = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'migrations.ts');
+    const updates = sources.flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/UPDATE rm_trades SET ([\s\S]*?) WHERE/g)].map((m) => m[1]!));
+    expect(updates.length).toBeGreaterThanOrEqual(4);
+    for (const assignments of updates) expect(assignments.trim()).toMatch(/\brev = rev \+ 1$/);
   });
 });

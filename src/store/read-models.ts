@@ -9,7 +9,7 @@ import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../eng
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { settleTrades } from '../engine/settlement-credit.js';
-import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
+import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
 /** A confirmed, unsettled trade as settling a position reads it. */
 interface OpenPositionRow {
@@ -72,6 +72,8 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
 /** Trades of a listing, and the answers rendering them needs that are not in the trade (read with the trades). */
 export interface ListedTrades {
   trades: Trade[];
+  /** Each trade's version (T_TRADE_VERSION), in the order of `trades`. */
+  versions: number[];
   hasRefunds(marketHash: string, bettor: string): boolean;
   fillOnChain(fillHash: string): FillOnChain | undefined;
 }
@@ -176,20 +178,22 @@ export class TradingReadModels {
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
       // A fill's trades take its status together: one statement per fill, returning what matched volume counts.
-      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ? WHERE fill_hash = ?
+      // Every UPDATE of rm_trades increments its rev (T_TRADE_VERSION), and so does a change of a trade's fill record.
+      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ?, rev = rev + 1 WHERE fill_hash = ?
         RETURNING COALESCE(parent_market_hash, market_hash) AS market, stake`),
       fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
         WHERE fill_hash = ?`),
+      fillTradesRevised: p('UPDATE rm_trades SET rev = rev + 1 WHERE fill_hash = ?'),
       fillOnChain: p('SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
       fillsOnChain: p(`SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills
         WHERE fill_hash IN (SELECT value FROM json_each(?))`),
       insertTrade: p(`INSERT INTO rm_trades VALUES (@id, @fill_hash, @order_hash, @market_hash, @parent_market_hash, @exchange_event_id,
         @base_token, @bettor, @counterparty, @maker, @outcome_one, @stake, @counter_stake, @odds, @status, @bet_time, @updated_at,
-        @affiliate, 0, NULL, NULL, NULL, NULL, NULL)`),
+        @affiliate, 0, NULL, NULL, NULL, NULL, NULL, 0)`),
       settleTrade: p(
-        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, updated_at = ? WHERE id = ?',
+        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, updated_at = ?, rev = rev + 1 WHERE id = ?',
       ),
-      positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?
+      positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?, rev = rev + 1
         WHERE market_hash = ? AND bettor = ? AND settled = 1 AND settle_tx_hash IS NULL`),
       // A market's confirmed, unsettled trades: the positions a report settles (read once per market and command).
       openPositionTrades: p(`SELECT id, fill_hash, bettor, stake, counter_stake, outcome_one FROM rm_trades
@@ -208,6 +212,8 @@ export class TradingReadModels {
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
+      listedTrades: p(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM}
+        WHERE t.id IN (SELECT value FROM json_each(?))`).raw(),
       tradesOfOrders: p(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM}
         WHERE t.order_hash IN (SELECT value FROM json_each(?)) ORDER BY t.id`).raw(),
       tradesOfBettor: trades('WHERE bettor = ? ORDER BY id'),
@@ -320,6 +326,7 @@ export class TradingReadModels {
         }
         case 'fillAttempted':
           s.fillAttempted!.run(c.txHash, c.at, c.fillHash);
+          s.fillTradesRevised!.run(c.fillHash);
           break;
         case 'tradeRecorded': {
           const t = c.trade;
@@ -477,18 +484,21 @@ export class TradingReadModels {
   /** The trades of listed rows, with their rows' refund flags and fill records (others are read one at a time). */
   private listed(rows: readonly ListedTradeRow[]): ListedTrades {
     const trades: Trade[] = [];
+    const versions: number[] = [];
     const refunded = new Map<string, boolean>();
     const fills = new Map<string, FillOnChain | undefined>();
     for (const row of rows) {
       const t = tradeOf(row);
       trades.push(t);
-      const [hasRefunds, fillRecorded, attempts, lastAttemptAt, txHash, failureReason] = row.slice(TRADE_ROW_LENGTH) as ListedExtras;
+      const [hasRefunds, fillRecorded, attempts, lastAttemptAt, txHash, failureReason, version] = row.slice(TRADE_ROW_LENGTH) as ListedExtras;
+      versions.push(version);
       refunded.set(`${t.marketHash}|${t.bettor}`, hasRefunds === 1);
       const fill = fillRecorded === 1 ? { fill_hash: t.fillHash, attempts, last_attempt_at: lastAttemptAt, tx_hash: txHash, failure_reason: failureReason } : undefined;
       fills.set(t.fillHash, fill && fillOnChainOf(fill));
     }
     return {
       trades,
+      versions,
       hasRefunds: (marketHash, bettor) => refunded.get(`${marketHash}|${bettor}`) ?? this.hasRefunds(marketHash, bettor),
       fillOnChain: (fillHash) => (fills.has(fillHash) ? fills.get(fillHash) : this.fillOnChain(fillHash)),
     };
@@ -512,7 +522,17 @@ export class TradingReadModels {
   }
 
   /** One page of GET /trades: newest first, below the cursor id; and the count of every match. */
+  /** A page of trades and the total under the filters: tradeVersionsPage, then the page's trades. */
   tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean } {
+    const { ids, count, more } = this.tradeVersionsPage(f, belowId, pageSize);
+    return { ...this.listedTrades(ids), count, more };
+  }
+
+  /**
+   * The trades under the filters below `belowId`, newest first, as their ids and versions (T_TRADE_VERSION), with
+   * the total and whether more follow: what a listing that keeps rendered trades needs to tell which it must read.
+   */
+  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean } {
     const where: string[] = [];
     const args: (string | number)[] = [];
     const add = (clause: string, ...values: (string | number)[]) => {
@@ -538,10 +558,19 @@ export class TradingReadModels {
       : (this.filtered.get(`SELECT COUNT(*) FROM rm_trades t ${clause}`).pluck().get(...args) as number);
     const pageWhere = where.length > 0 ? `${clause} AND t.id < ?` : 'WHERE t.id < ?';
     const rows = this.filtered
-      .get(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM} ${pageWhere} ORDER BY t.id DESC LIMIT ?`)
+      .get(`SELECT t.id, ${T_TRADE_VERSION} FROM rm_trades t ${pageWhere} ORDER BY t.id DESC LIMIT ?`)
       .raw()
-      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as ListedTradeRow[];
-    return { ...this.listed(rows.slice(0, pageSize)), count, more: rows.length > pageSize };
+      .all(...args, Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER, pageSize + 1) as [number, number][];
+    const page = rows.slice(0, pageSize);
+    return { ids: page.map((r) => r[0]), versions: page.map((r) => r[1]), count, more: rows.length > pageSize };
+  }
+
+  /** These trades (ids that are not trades are left out), in the order given, with what rendering them reads. */
+  listedTrades(ids: readonly number[]): ListedTrades {
+    const rows = this.s.listedTrades!.all(JSON.stringify(ids)) as ListedTradeRow[];
+    const position = new Map(ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => position.get(a[0])! - position.get(b[0])!);
+    return this.listed(rows);
   }
 
   /** Those of these order hashes that were ever posted. */

@@ -48,7 +48,7 @@ export const T_BETTOR_REFUNDED = 'EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bet
 
 /**
  * A trade row of a listing, followed by what rendering the trade reads besides it: whether its bettor received
- * refunds in its market, and its fill's chain record (if the fill is recorded).
+ * refunds in its market, and its fill's chain record (if the fill is recorded); then the row's version.
  */
 export type ListedTradeRow = [...TradeRow, ...ListedExtras];
 
@@ -60,14 +60,21 @@ export type ListedExtras = [
   lastAttemptAt: number | null,
   txHash: string | null,
   failureReason: string | null,
+  version: number,
 ];
+
+/**
+ * A listed trade's version: its row's revision, which every change to the row or to its fill's chain record
+ * increments (read-models.ts). Two reads of a trade at one revision read the same row and fill record.
+ */
+export const T_TRADE_VERSION = 't.rev';
 
 /**
  * Columns of a ListedTradeRow, from `rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash`: one statement
  * reads a listing's page and its render lookups (one index probe per trade for each).
  */
 export const LISTED_TRADE_COLUMNS = `${T_TRADE_COLUMNS}, ${T_BETTOR_REFUNDED},
-  f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason`;
+  f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason, ${T_TRADE_VERSION}`;
 export const LISTED_TRADES_FROM = 'rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash';
 
 /** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
