@@ -1,5 +1,6 @@
 // In-process cost of the two history reads, piece by piece, on a data dir bench/history.ts built: the parts of
-// GET /trades?bettor= (total, page, rendering, JSON) and of GET /trades/consolidated?settled=true (SQL page with
+// GET /trades?bettor= (total, page, rendering, JSON; and the ids and revisions a listing reads when it keeps the page's
+// items rendered) and of GET /trades/consolidated?settled=true (SQL page with
 // the entries' trades, rendering), timed over many repetitions, plus the page query's plan.
 //
 //   npx tsx bench/history.ts build 100000 100000 /tmp/dir   # once: leaves the data dir behind
@@ -47,6 +48,8 @@ time('total from rm_trade_counts', () => db.prepare('SELECT SUM(n) FROM rm_trade
 time('101-row page', () => db.prepare('SELECT * FROM rm_trades WHERE bettor = ? AND id < ? ORDER BY id DESC LIMIT ?').all(bettor, Number.MAX_SAFE_INTEGER, 101));
 time('tradesPage (total, 101 rows, lookups)', () => rm.tradesPage(filter, Infinity, 100));
 time('tradesPage, settled=true', () => rm.tradesPage({ bettor, settled: true }, Infinity, 100));
+// What GET /trades reads when it keeps the page's items rendered (a bettor polling the same page).
+time('tradeVersionsPage (total, ids and revisions)', () => rm.tradeVersionsPage(filter, Infinity, 100));
 const pageRender = (listed: typeof page): TradeRenderContext => ({ ...render, hasRefunds: listed.hasRefunds, fillOnChain: listed.fillOnChain });
 time('render 100 trades, two lookups per trade', () => page.trades.map((t) => tradeToRest(t, render)));
 time('render 100 trades, lookups read in page', () => {
