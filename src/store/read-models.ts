@@ -521,8 +521,7 @@ export class TradingReadModels {
     return (this.s.tradesOfBettorIn!.all(bettor, marketHash) as TradeRow[]).map(tradeOf);
   }
 
-  /** One page of GET /trades: newest first, below the cursor id; and the count of every match. */
-  /** A page of trades and the total under the filters: tradeVersionsPage, then the page's trades. */
+  /** One page of GET /trades (newest first, below the cursor id) with the count of every match: tradeVersionsPage, then the page's trades. */
   tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean } {
     const { ids, count, more } = this.tradeVersionsPage(f, belowId, pageSize);
     return { ...this.listedTrades(ids), count, more };
