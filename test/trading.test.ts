@@ -103,6 +103,10 @@ describe('trading over HTTP', () => {
     expect(pendingOrder).toMatchObject({ fillAmount: '0', pendingFillAmount: '20000000', orderStatus: 'ACTIVE' });
     const pendingTrades = (await ex.get(`/trades?bettor=${taker.address}`)).body.data;
     expect(pendingTrades.trades.map((t: { tradeStatus: string }) => t.tradeStatus)).toEqual(['PENDING']);
+    // The fill's maker and taker trades, and the fill waiting for the chain, as /metrics counts them.
+    const metrics = (await ex.get('/metrics')).body as string;
+    expect(metrics).toMatch(/^oddex_trades 2$/m);
+    expect(metrics).toMatch(/^oddex_pending_fills 1$/m);
 
     const trades = await waitFor(
       () => ex.get(`/trades/orders?orderHashes=${order.hash}`),

@@ -5,7 +5,7 @@ import type { TradingService } from '../trading/service.js';
 import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
-  trading: Pick<TradingService, 'engine' | 'readModels' | 'chain' | 'rendered'>;
+  trading: Pick<TradingService, 'engine' | 'chain' | 'rendered'>;
   realtime: Pick<RealtimeServer, 'connectionCount'>;
 }
 
@@ -39,8 +39,9 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     name: 'oddex_trades',
     help: 'Trades recorded since the exchange began',
     registers: [registry],
+    // The engine's counter: counting the read side's rows cost 25 ms of the event loop per scrape at 660k trades.
     collect() {
-      this.set(trading.readModels.tradeCount());
+      this.set(engine().stats().trades);
     },
   });
   new Gauge({
@@ -48,7 +49,7 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     help: 'Fills waiting for chain confirmation',
     registers: [registry],
     collect() {
-      this.set(engine().pendingFills().length);
+      this.set(engine().stats().pendingFills);
     },
   });
   const chain = () => trading.chain;

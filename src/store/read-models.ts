@@ -239,7 +239,6 @@ export class TradingReadModels {
       // Reports the catalogue does not show yet: only a data dir from before its status was written with the journal.
       reportsBehind: p(`SELECT r.* FROM rm_market_reports r JOIN markets m ON m.market_hash = r.market_hash
         WHERE m.status <> 'SETTLED' ORDER BY r.reported_at, r.market_hash`),
-      tradeCount: p('SELECT COUNT(*) AS n FROM rm_trades'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
@@ -612,10 +611,6 @@ export class TradingReadModels {
       at: r.reported_at,
       ...(r.team_one_score !== null && r.team_two_score !== null ? { teamOneScore: r.team_one_score, teamTwoScore: r.team_two_score } : {}),
     }));
-  }
-
-  tradeCount(): number {
-    return (this.s.tradeCount!.get() as { n: number }).n;
   }
 
   /** Refunds an on-chain escrow has not reported paying yet, oldest first (handed to the chain again at start). */
