@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ListedTrades, TradingReadModels } from '../store/read-models.js';
 import { badRequest, ok, type Success } from './envelope.js';
 import { Address, isHash, parseCommaList } from './params.js';
-import { tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
+import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
 import { RenderedTrades } from '../trading/rendered-trades.js';
@@ -62,7 +62,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       const pair = `${item.marketHash}|${item.bettor}`;
       let hasRefunds = refunded.get(pair);
       if (hasRefunds === undefined) refunded.set(pair, (hasRefunds = readModels.hasRefunds(item.marketHash, item.bettor)));
-      return item.marketHasRefunds === hasRefunds && item.betType === (render.marketType(item.quarterLineParentMarketHash ?? item.marketHash) ?? 0);
+      return item.marketHasRefunds === hasRefunds && item.betType === betTypeOf(render, item.marketHash, item.quarterLineParentMarketHash);
     };
     const hits = ids.map((id, i) => {
       const item = kept.get(id, versions[i]!);

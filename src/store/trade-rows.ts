@@ -71,7 +71,7 @@ export const T_TRADE_VERSION = 't.rev';
 
 /**
  * Columns of a ListedTradeRow, from `rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash`: one statement
- * reads a listing's page and its render lookups (one index probe per trade for each).
+ * reads a listing's trades (by id or by order) and their render lookups (one index probe per trade for each).
  */
 export const LISTED_TRADE_COLUMNS = `${T_TRADE_COLUMNS}, ${T_BETTOR_REFUNDED},
   f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason, ${T_TRADE_VERSION}`;

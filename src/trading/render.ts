@@ -65,6 +65,10 @@ export interface TradeRenderContext {
   fillOnChain?(fillHash: string): FillOnChain | undefined;
 }
 
+/** A trade's betType: its market's type, for a quarter-line leg its parent's (0 when the catalogue does not know it). */
+export const betTypeOf = (rc: Pick<TradeRenderContext, 'marketType'>, marketHash: string, parentMarketHash: string | undefined) =>
+  rc.marketType(parentMarketHash ?? marketHash) ?? 0;
+
 /** Net result of a settled trade in wei: payout minus stake. */
 export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - t.stake : 0n);
 
@@ -100,7 +104,7 @@ function writeTradeFields(o: TradeFieldsRest, t: Trade, rc: TradeRenderContext):
   o.fillHash = t.fillHash;
   o.tradeStatus = t.status;
   o.valid = t.status !== 'FAILED';
-  o.betType = rc.marketType(t.quarterLineParentMarketHash ?? t.marketHash) ?? 0;
+  o.betType = betTypeOf(rc, t.marketHash, t.quarterLineParentMarketHash);
   o.settleDate = settled ? isoTime(t.settleDate!) : undefined;
   o.outcome = settled ? t.outcome : undefined;
   o.settleTxHash = settled ? t.settleTxHash : undefined;
