@@ -159,8 +159,10 @@ const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
 
 export class TradingReadModels {
   private readonly s: Record<string, Statement>;
-  /** Matched volume per market: one small row per market, kept in memory for /markets/popular. */
+  /** Matched volume per market: one small row per market, kept in memory for /markets/popular (committed totals). */
   private readonly volume = new Map<string, bigint>();
+  /** Totals the transaction under way wrote: they join `volume` only if it commits (see `transactionEnded`). */
+  private readonly stagedVolume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
@@ -415,9 +417,18 @@ export class TradingReadModels {
   private countVolume(rows: readonly { market: string; stake: string }[]): void {
     if (rows.length === 0) return;
     const market = rows[0]!.market;
-    const next = rows.reduce((sum, r) => sum + BigInt(r.stake), this.volume.get(market) ?? 0n);
+    const next = rows.reduce((sum, r) => sum + BigInt(r.stake), this.stagedVolume.get(market) ?? this.volume.get(market) ?? 0n);
     this.s.putVolume!.run(market, next.toString());
-    this.volume.set(market, next);
+    this.stagedVolume.set(market, next);
+  }
+
+  /**
+   * The transaction that ran `apply` ended: what it staged in memory is kept if it committed and forgotten if it
+   * rolled back, so memory never counts what the disk does not hold (a retried group would count it twice).
+   */
+  transactionEnded(committed: boolean): void {
+    if (committed) for (const [market, volume] of this.stagedVolume) this.volume.set(market, volume);
+    this.stagedVolume.clear();
   }
 
   // ---- queries --------------------------------------------------------------------------------

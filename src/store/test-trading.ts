@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
-import { SqliteTradingStore } from './trading-store.js';
+import { SqliteTradingStore, type JournalEntry } from './trading-store.js';
 import { Engine } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { defaultEngineParams, restingOrder, USDC } from '../engine/test-params.js';
@@ -26,6 +26,8 @@ export function tradingFixture(makerSize = 40n * USDC) {
   const engine = new Engine(defaultEngineParams(TOKEN));
   let at = 1_700_000_000_000;
   const next = () => ++at;
+  /** Applies one command to the engine only: the journal entry a commit would write. */
+  const apply = (cmd: Command): JournalEntry => ({ cmd, changes: engine.apply(cmd).changes });
   /** Applies and commits one command; returns its change records and the statements its commit ran. */
   const commit = (cmd: Command): { changes: readonly Change[]; statements: string[] } => {
     const applied = engine.apply(cmd);
@@ -58,5 +60,5 @@ export function tradingFixture(makerSize = 40n * USDC) {
     oddsSlippage: 0,
     fillSalt: String(n),
   });
-  return { commit, next, fillCommand, store };
+  return { commit, apply, next, fillCommand, store, db };
 }

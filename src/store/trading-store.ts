@@ -3,6 +3,7 @@
 // Writing and making durable are two steps: `commit` writes (on the calling thread), `sync` makes every written
 // commit durable without holding that thread, so the runner can apply the next commands meanwhile.
 // Domain code sees only this interface; another database would implement it the same way.
+import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
@@ -12,6 +13,20 @@ import { SnapshotStore } from './snapshots.js';
 import { CatalogueStatusProjection } from './catalogue-status.js';
 import type { EngineSnapshot } from '../engine/engine.js';
 import { COMMITS_ALREADY_DURABLE, type WalSync } from './wal-sync.js';
+
+/**
+ * The database was locked by another connection (an operator's shell, a checkpoint emptying the WAL) for longer than
+ * the connection would wait. Nothing of the commit was written; the same entries can be committed again later.
+ */
+export class StoreBusyError extends Error {
+  constructor(cause: unknown) {
+    super(`the database is busy: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreBusyError';
+  }
+}
+
+/** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, ...): another connection holds a lock this one needs. */
+const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && /^SQLITE_BUSY(_|$)/.test(err.code);
 
 export interface JournalEntry {
   cmd: Command;
@@ -23,7 +38,9 @@ export interface TradingStore {
   readonly snapshots: SnapshotStore<EngineSnapshot>;
   /**
    * Appends the commands and projects their changes, all or nothing. Returns the last command's position. The rows
-   * survive a process kill at once; they are durable (power loss) once a later `sync` resolves.
+   * survive a process kill at once; they are durable (power loss) once a later `sync` resolves. Throws
+   * StoreBusyError when another connection held the database too long: nothing was written, and committing the same
+   * entries again may succeed.
    */
   commit(entries: readonly JournalEntry[]): number;
   /** Makes every commit written so far durable, off the calling thread. Rejects if the disk refused. */
@@ -73,7 +90,20 @@ export class SqliteTradingStore implements TradingStore {
   }
 
   commit(entries: readonly JournalEntry[]): number {
-    return this.commitTx(entries);
+    return this.inTransaction(() => this.commitTx(entries));
+  }
+
+  /** Runs a transaction of read-model writes, and keeps what they staged in memory only if it committed. */
+  private inTransaction<T>(tx: () => T): T {
+    let result: T;
+    try {
+      result = tx();
+    } catch (err) {
+      this.readModels.transactionEnded(false);
+      throw isBusy(err) ? new StoreBusyError(err) : err;
+    }
+    this.readModels.transactionEnded(true);
+    return result;
   }
 
   sync(): Promise<void> {
@@ -89,6 +119,6 @@ export class SqliteTradingStore implements TradingStore {
   }
 
   catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void {
-    this.catchUpTx(entries);
+    this.inTransaction(() => this.catchUpTx(entries));
   }
 }

@@ -1,7 +1,10 @@
 // The runner's pipelined group commit against a real engine and store, with the WAL sync under the test's control:
 // callers wait for durability, the engine goes on meanwhile, publications carry only durable groups, and a failed
 // sync refuses its group and everything applied after it.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Engine } from '../engine/engine.js';
 import { defaultEngineParams, USDC } from '../engine/test-params.js';
@@ -10,15 +13,16 @@ import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
 import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations.js';
-import { SqliteTradingStore } from '../store/trading-store.js';
+import { SqliteTradingStore, StoreBusyError } from '../store/trading-store.js';
 import type { WalSync } from '../store/wal-sync.js';
-import { EngineRunner } from './runner.js';
+import { EngineRunner, type RunnerOptions } from './runner.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000B1';
 const A = '0x00000000000000000000000000000000000000A1';
 const B = '0x00000000000000000000000000000000000000A2';
 const faucet = (address: string, usdc: bigint): Command => ({ kind: 'faucet', at: 1000, address, amount: usdc * USDC });
 const turn = () => new Promise((r) => setImmediate(r));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A WAL sync that completes only when the test says so; blocking syncs succeed unless `failNow` is set. */
 class HeldSync implements WalSync {
@@ -35,8 +39,16 @@ class HeldSync implements WalSync {
   close(): void {}
 }
 
-function setUp() {
-  const db = new Database(':memory:');
+/**
+ * A runner over an in-memory store, or over a file database (`dataDir`) whose trading connection does not wait for
+ * locks, so that another connection can make it busy at once.
+ */
+function setUp(opts: { dataDir?: string; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
+  const db = new Database(opts.dataDir ? join(opts.dataDir, 'oddex.sqlite') : ':memory:');
+  if (opts.dataDir) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 0');
+  }
   migrate(db, MIGRATIONS);
   const wal = new HeldSync();
   const store = new SqliteTradingStore(db, wal);
@@ -57,6 +69,7 @@ function setUp() {
     now: () => 1000,
     snapshotEveryCommands: 1_000_000,
     snapshotEveryMs: 1_000_000_000,
+    busyRetry: opts.busyRetry ?? { attempts: 0, delayMs: 1 },
   });
   runner.replay();
   const journaled = () => [...store.replay()].length;
@@ -149,5 +162,63 @@ describe('pipelined group commit', () => {
     expect(runner.snapshotNow()).toBe(2);
     await first;
     expect(wal.blockingSyncs).toBe(3);
+  });
+});
+
+describe('a database another connection holds', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  /** A runner on a file database, and a second connection that takes its write lock. */
+  function setUpHeld(busyRetry: RunnerOptions['busyRetry']) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'oddex-runner-'));
+    dirs.push(dataDir);
+    const t = setUp({ dataDir, busyRetry });
+    const other = new Database(join(dataDir, 'oddex.sqlite'));
+    return { ...t, hold: () => other.exec('BEGIN IMMEDIATE'), release: () => other.exec('ROLLBACK') };
+  }
+
+  it('is waited out: the group is written once the lock is free, with what was applied meanwhile, and nothing is refused', async () => {
+    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ attempts: 1000, delayMs: 2 });
+    hold();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await sleep(20);
+    const second = track(runner.submit(faucet(B, 7n)), 'b1');
+    await sleep(20);
+    // Several writes were refused as busy; the engine kept both commands and nobody was answered.
+    expect(journaled()).toBe(0);
+    expect(log).toEqual([]);
+    expect(failures).toEqual([]);
+    expect([balance(A), balance(B)]).toEqual([10n, 7n]);
+
+    release();
+    for (let i = 0; i < 100 && wal.waiting.length === 0; i++) await sleep(2);
+    expect(journaled()).toBe(2);
+    expect(log).toEqual(['written 2 (A=10 B=7)']);
+    wal.waiting[0]!.resolve();
+    await Promise.all([first, second]);
+    expect(log.slice(1)).toEqual(['durable 2', 'answered a1', 'answered b1']);
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses the group and rebuilds the engine from disk once it stays busy past the retries', async () => {
+    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ attempts: 3, delayMs: 1 });
+    hold();
+    await track(runner.submit(faucet(A, 10n)), 'a1');
+    expect(log).toEqual(['refused a1 STORAGE_FAILED']);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.rebuilt).toBe(true);
+    expect(failures[0]!.err).toBeInstanceOf(StoreBusyError);
+    expect(balance(A)).toBe(0n);
+
+    // Trading goes on once the lock is free.
+    release();
+    const next = track(runner.submit(faucet(B, 7n)), 'b1');
+    await turn();
+    expect(journaled()).toBe(1);
+    wal.waiting[0]!.resolve();
+    await next;
+    expect(log.at(-1)).toBe('answered b1');
   });
 });

@@ -3,8 +3,10 @@
 // event loop, the engine goes on applying the next commands, which form the next group. A caller is answered only
 // once its group is durable. Start-up restores the newest valid snapshot and replays the journal's tail; snapshots
 // are taken between commits.
-// A failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is rebuilt
-// from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what the disk
+// A write the database refused because another connection held it (StoreBusyError) wrote nothing: the group waits
+// and is written again a little later, with the commands applied meanwhile behind it, for as long as `busyRetry`
+// allows. Any other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the
+// engine is rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what the disk
 // holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
 // Realtime shows committed changes only: a group's publications are gathered right after it is written (while the
 // engine and read models are exactly as it left them) and fanned out once it is durable, after its callers' replies.
@@ -12,7 +14,7 @@ import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
 import type { Command, CommandResult, ResultOf } from '../engine/types.js';
-import type { TradingStore } from '../store/trading-store.js';
+import { StoreBusyError, type TradingStore } from '../store/trading-store.js';
 
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */
@@ -32,6 +34,8 @@ export interface RunnerOptions {
   snapshotEveryMs: number;
   /** A snapshot could not be written or loaded (trading goes on; start-up falls back to an older one). */
   onSnapshotProblem?: (err: unknown, what: string) => void;
+  /** How often and how long apart a group the database was too busy to take is written again before it is refused. */
+  busyRetry: { attempts: number; delayMs: number };
 }
 
 export interface ReplayReport {
@@ -57,6 +61,12 @@ interface Group {
 
 const REPLAY_CATCH_UP_BATCH = 2000;
 
+/** The database was too busy to take the group; it is back at the head of the queue. */
+const BUSY = 'busy';
+
+/** Blocks the thread (shutdown and snapshots on request, which must finish before they return). */
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
 export class EngineRunner {
   /** Applied, not yet written: the next group. */
   private queue: Pending[] = [];
@@ -73,6 +83,8 @@ export class EngineRunner {
   private lastSeq = 0;
   private snapshotSeq = 0;
   private snapshotAt: number;
+  /** Consecutive writes the database was too busy to take. */
+  private busyWrites = 0;
 
   constructor(
     private readonly store: TradingStore,
@@ -191,6 +203,12 @@ export class EngineRunner {
     this.flushScheduled = false;
     if (this.syncing) return;
     const group = this.write();
+    if (group === BUSY) {
+      // Held as scheduled, so that commands applied meanwhile only join the queue.
+      this.flushScheduled = true;
+      setTimeout(() => this.flush(), this.opts.busyRetry.delayMs);
+      return;
+    }
     if (!group) return;
     this.syncing = group;
     this.store.sync().then(
@@ -205,7 +223,7 @@ export class EngineRunner {
    * Writes the queue as one transaction and gathers its publications; the caller makes it durable. A failed write
    * rolls back: memory is ahead of disk, so the group is refused and the engine rebuilt from disk.
    */
-  private write(): Group | undefined {
+  private write(): Group | typeof BUSY | undefined {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return undefined;
@@ -216,10 +234,17 @@ export class EngineRunner {
     try {
       this.lastSeq = this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
     } catch (err) {
+      if (err instanceof StoreBusyError && this.busyWrites < this.opts.busyRetry.attempts) {
+        this.busyWrites++;
+        this.queue = batch;
+        return BUSY;
+      }
+      this.busyWrites = 0;
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
       this.recover(err);
       return undefined;
     }
+    this.busyWrites = 0;
     const changes: Change[] = [];
     for (const p of batch) for (const c of p.applied.changes) changes.push(c);
     const group = { batch, changes, fanOut: this.opts.prepareFanOut(changes) };
@@ -268,7 +293,11 @@ export class EngineRunner {
       this.syncing = undefined;
       this.complete(inFlight);
     }
-    const group = this.write();
+    let group = this.write();
+    while (group === BUSY) {
+      sleepSync(this.opts.busyRetry.delayMs);
+      group = this.write();
+    }
     if (!group) return;
     this.syncing = group;
     if (!this.syncNowOrBreak(group)) return;

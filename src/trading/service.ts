@@ -37,6 +37,7 @@ export interface TradingDeps {
     | 'chainVersion'
     | 'snapshotEveryCommands'
     | 'snapshotEveryMs'
+    | 'storageBusyTimeoutMs'
     | 'killAfterCommitOf'
     | 'chain'
     | 'chainSubmit'
@@ -53,6 +54,9 @@ export interface TradingDeps {
   archiveDir: string;
   expirySweepMs?: number;
 }
+
+/** How long apart the runner writes again a group the database was too busy to take. */
+const BUSY_RETRY_MS = 10;
 
 export class TradingService {
   readonly runner: EngineRunner;
@@ -87,6 +91,8 @@ export class TradingService {
       now: deps.now,
       snapshotEveryCommands: c.snapshotEveryCommands,
       snapshotEveryMs: c.snapshotEveryMs,
+      // A busy database is waited out for as long as a write would wait for SQLite's lock.
+      busyRetry: { delayMs: BUSY_RETRY_MS, attempts: Math.ceil(c.storageBusyTimeoutMs / BUSY_RETRY_MS) },
       onSnapshotProblem: (err, what) => deps.log.error({ err }, what),
       committed: (changes) => {
         if (c.killAfterCommitOf && changes.some((ch) => ch.type === c.killAfterCommitOf)) process.kill(process.pid, 'SIGKILL');

@@ -1,0 +1,69 @@
+// The unit of work all or nothing: a commit that fails leaves neither rows nor in-memory totals behind, and one
+// refused because another connection held the database reports it as busy, so that the runner can commit it again.
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { USDC } from '../engine/test-params.js';
+import { migrate } from './db.js';
+import { MIGRATIONS } from './migrations.js';
+import { SqliteTradingStore, StoreBusyError, type JournalEntry } from './trading-store.js';
+import { MARKET, testHash, tradingFixture } from './test-trading.js';
+
+const volumeRow = (db: Database.Database) =>
+  (db.prepare('SELECT volume FROM rm_volume WHERE market_hash = ?').pluck().get(MARKET.marketHash) as string | undefined) ?? null;
+
+describe('a failed commit', () => {
+  it('keeps no matched volume of its rolled-back fills in memory, so committing them again counts them once', () => {
+    const fx = tradingFixture();
+    const accepted = fx.commit(fx.fillCommand(1, 30n * USDC)).changes;
+    const confirm = fx.apply({ kind: 'confirmFill', at: fx.next(), fillHash: testHash('f', 1) });
+    // The confirmation, then a command whose trade row already exists: the transaction fails after counting volume.
+    const duplicate: JournalEntry = { cmd: confirm.cmd, changes: accepted.filter((c) => c.type === 'tradeRecorded') };
+    expect(() => fx.store.commit([confirm, duplicate])).toThrow(/UNIQUE constraint failed: rm_trades.id/);
+    expect(fx.store.readModels.matchedVolume().get(MARKET.marketHash)).toBeUndefined();
+    expect(volumeRow(fx.db)).toBeNull();
+
+    fx.store.commit([confirm]);
+    // The taker's 30 USDC at 50% matched 30 USDC of makers' stake: 60 USDC traded.
+    expect(fx.store.readModels.matchedVolume().get(MARKET.marketHash)).toBe(60n * USDC);
+    expect(volumeRow(fx.db)).toBe(String(60n * USDC));
+  });
+});
+
+describe('a database another connection holds', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('refuses the commit as busy and writes nothing; the same entries commit once the lock is free', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-store-'));
+    dirs.push(dir);
+    const db = new Database(join(dir, 'oddex.sqlite'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 0');
+    migrate(db, MIGRATIONS);
+    const store = new SqliteTradingStore(db);
+    const other = new Database(join(dir, 'oddex.sqlite'));
+    const entry: JournalEntry = { cmd: { kind: 'faucet', at: 1000, address: '0x' + 'a1'.padStart(40, '0'), amount: USDC }, changes: [] };
+
+    other.exec('BEGIN IMMEDIATE');
+    let refusal: unknown;
+    try {
+      store.commit([entry]);
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toBeInstanceOf(StoreBusyError);
+    expect((refusal as StoreBusyError).cause).toMatchObject({ code: 'SQLITE_BUSY' });
+    other.exec('ROLLBACK');
+    expect([...store.replay()]).toEqual([]);
+
+    expect(store.commit([entry])).toBe(1);
+    expect([...store.replay()].map((r) => r.seq)).toEqual([1]);
+    other.close();
+    db.close();
+  });
+});
