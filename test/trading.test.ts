@@ -107,6 +107,7 @@ describe('trading over HTTP', () => {
     const metrics = (await ex.get('/metrics')).body as string;
     expect(metrics).toMatch(/^oddex_trades 2$/m);
     expect(metrics).toMatch(/^oddex_pending_fills 1$/m);
+    expect(metrics).toMatch(/^oddex_storage_busy_waits_total 0$/m);
 
     const trades = await waitFor(
       () => ex.get(`/trades/orders?orderHashes=${order.hash}`),

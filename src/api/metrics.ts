@@ -5,7 +5,7 @@ import type { TradingService } from '../trading/service.js';
 import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
-  trading: Pick<TradingService, 'engine' | 'chain' | 'rendered'>;
+  trading: Pick<TradingService, 'engine' | 'chain' | 'rendered' | 'runner'>;
   realtime: Pick<RealtimeServer, 'connectionCount'>;
 }
 
@@ -50,6 +50,15 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     registers: [registry],
     collect() {
       this.set(engine().stats().pendingFills);
+    },
+  });
+  new Counter({
+    name: 'oddex_storage_busy_waits_total',
+    help: 'Group commits the database was too busy to take (another connection held it), written again after a short wait',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(trading.runner.busyWaits);
     },
   });
   const chain = () => trading.chain;

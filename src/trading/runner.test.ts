@@ -187,6 +187,7 @@ describe('a database another connection holds', () => {
     const second = track(runner.submit(faucet(B, 7n)), 'b1');
     await sleep(20);
     // Several writes were refused as busy; the engine kept both commands and nobody was answered.
+    expect(runner.busyWaits).toBeGreaterThan(1);
     expect(journaled()).toBe(0);
     expect(log).toEqual([]);
     expect(failures).toEqual([]);

@@ -85,6 +85,7 @@ export class EngineRunner {
   private snapshotAt: number;
   /** Consecutive writes the database was too busy to take. */
   private busyWrites = 0;
+  private busyWaitCount = 0;
 
   constructor(
     private readonly store: TradingStore,
@@ -92,6 +93,11 @@ export class EngineRunner {
   ) {
     this.current = opts.createEngine();
     this.snapshotAt = opts.now();
+  }
+
+  /** Writes of a group the database was too busy to take, each followed by a wait and a new attempt (since start). */
+  get busyWaits(): number {
+    return this.busyWaitCount;
   }
 
   /** The live engine (replaced when rebuilt after a storage failure). */
@@ -236,6 +242,7 @@ export class EngineRunner {
     } catch (err) {
       if (err instanceof StoreBusyError && this.busyWrites < this.opts.busyRetry.attempts) {
         this.busyWrites++;
+        this.busyWaitCount++;
         this.queue = batch;
         return BUSY;
       }
