@@ -69,7 +69,7 @@ function setUp(opts: { dataDir?: string; busyRetry?: RunnerOptions['busyRetry'] 
     now: () => 1000,
     snapshotEveryCommands: 1_000_000,
     snapshotEveryMs: 1_000_000_000,
-    busyRetry: opts.busyRetry ?? { attempts: 0, delayMs: 1 },
+    busyRetry: opts.busyRetry ?? { forMs: 0, delayMs: 1 },
   });
   runner.replay();
   const journaled = () => [...store.replay()].length;
@@ -180,7 +180,7 @@ describe('a database another connection holds', () => {
   }
 
   it('is waited out: the group is written once the lock is free, with what was applied meanwhile, and nothing is refused', async () => {
-    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ attempts: 1000, delayMs: 2 });
+    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ forMs: 10_000, delayMs: 2 });
     hold();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await sleep(20);
@@ -203,10 +203,13 @@ describe('a database another connection holds', () => {
     expect(failures).toEqual([]);
   });
 
-  it('refuses the group and rebuilds the engine from disk once it stays busy past the retries', async () => {
-    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ attempts: 3, delayMs: 1 });
+  it('refuses the group and rebuilds the engine from disk once the database stays busy past busyRetry.forMs', async () => {
+    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ forMs: 30, delayMs: 1 });
     hold();
+    const started = performance.now();
     await track(runner.submit(faucet(A, 10n)), 'a1');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(30);
+    expect(runner.busyWaits).toBeGreaterThan(1);
     expect(log).toEqual(['refused a1 STORAGE_FAILED']);
     expect(failures).toHaveLength(1);
     expect(failures[0]!.rebuilt).toBe(true);

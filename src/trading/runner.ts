@@ -4,8 +4,9 @@
 // once its group is durable. Start-up restores the newest valid snapshot and replays the journal's tail; snapshots
 // are taken between commits.
 // A write the database refused because another connection held it (StoreBusyError) wrote nothing: the group waits
-// and is written again a little later, with the commands applied meanwhile behind it, for as long as `busyRetry`
-// allows. Any other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the
+// and is written again a little later, with the commands applied meanwhile behind it, until the database has been
+// busy for `busyRetry.forMs` (each attempt also waits for the lock itself, up to the connection's busy timeout). Any
+// other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the
 // engine is rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what the disk
 // holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
 // Realtime shows committed changes only: a group's publications are gathered right after it is written (while the
@@ -34,8 +35,11 @@ export interface RunnerOptions {
   snapshotEveryMs: number;
   /** A snapshot could not be written or loaded (trading goes on; start-up falls back to an older one). */
   onSnapshotProblem?: (err: unknown, what: string) => void;
-  /** How often and how long apart a group the database was too busy to take is written again before it is refused. */
-  busyRetry: { attempts: number; delayMs: number };
+  /**
+   * A group the database was too busy to take is written again every `delayMs` until the database has been busy
+   * for `forMs` (on the monotonic clock), and refused after that.
+   */
+  busyRetry: { forMs: number; delayMs: number };
 }
 
 export interface ReplayReport {
@@ -83,8 +87,8 @@ export class EngineRunner {
   private lastSeq = 0;
   private snapshotSeq = 0;
   private snapshotAt: number;
-  /** Consecutive writes the database was too busy to take. */
-  private busyWrites = 0;
+  /** When the write attempts of the current group began to find the database busy (performance.now()). */
+  private busySince: number | undefined;
   private busyWaitCount = 0;
 
   constructor(
@@ -237,21 +241,25 @@ export class EngineRunner {
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
       return undefined;
     }
+    // An attempt may itself wait for the lock (the connection's busy timeout): that wait counts as busy time too.
+    const attemptAt = performance.now();
     try {
       this.lastSeq = this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));
     } catch (err) {
-      if (err instanceof StoreBusyError && this.busyWrites < this.opts.busyRetry.attempts) {
-        this.busyWrites++;
-        this.busyWaitCount++;
-        this.queue = batch;
-        return BUSY;
+      if (err instanceof StoreBusyError) {
+        this.busySince ??= attemptAt;
+        if (performance.now() - this.busySince < this.opts.busyRetry.forMs) {
+          this.busyWaitCount++;
+          this.queue = batch;
+          return BUSY;
+        }
       }
-      this.busyWrites = 0;
+      this.busySince = undefined;
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
       this.recover(err);
       return undefined;
     }
-    this.busyWrites = 0;
+    this.busySince = undefined;
     const changes: Change[] = [];
     for (const p of batch) for (const c of p.applied.changes) changes.push(c);
     const group = { batch, changes, fanOut: this.opts.prepareFanOut(changes) };

@@ -91,8 +91,8 @@ export class TradingService {
       now: deps.now,
       snapshotEveryCommands: c.snapshotEveryCommands,
       snapshotEveryMs: c.snapshotEveryMs,
-      // A busy database is waited out for as long as a write would wait for SQLite's lock.
-      busyRetry: { delayMs: BUSY_RETRY_MS, attempts: Math.ceil(c.storageBusyTimeoutMs / BUSY_RETRY_MS) },
+      // A busy database is waited out for as long as a write waits for SQLite's lock.
+      busyRetry: { delayMs: BUSY_RETRY_MS, forMs: c.storageBusyTimeoutMs },
       onSnapshotProblem: (err, what) => deps.log.error({ err }, what),
       committed: (changes) => {
         if (c.killAfterCommitOf && changes.some((ch) => ch.type === c.killAfterCommitOf)) process.kill(process.pid, 'SIGKILL');
