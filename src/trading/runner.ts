@@ -6,9 +6,9 @@
 // A write the database refused because another connection held it (StoreBusyError) wrote nothing: the group waits
 // and is written again a little later, with the commands applied meanwhile behind it, until the database has been
 // busy for `busyRetry.forMs` (each attempt also waits for the lock itself, up to the connection's busy timeout). Any
-// other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the
-// engine is rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what the disk
-// holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
+// other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is
+// rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what
+// the disk holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
 // Realtime shows committed changes only: a group's publications are gathered right after it is written (while the
 // engine and read models are exactly as it left them) and fanned out once it is durable, after its callers' replies.
 import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
@@ -230,8 +230,9 @@ export class EngineRunner {
   }
 
   /**
-   * Writes the queue as one transaction and gathers its publications; the caller makes it durable. A failed write
-   * rolls back: memory is ahead of disk, so the group is refused and the engine rebuilt from disk.
+   * Writes the queue as one transaction and gathers its publications; the caller makes it durable. A database too
+   * busy to take it gives BUSY, with the queue as it was, until busyRetry.forMs is spent. A failed write rolls back:
+   * memory is ahead of disk, so the group is refused and the engine rebuilt from disk.
    */
   private write(): Group | typeof BUSY | undefined {
     const batch = this.queue;
