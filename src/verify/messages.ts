@@ -2,10 +2,8 @@
 import type { Verified } from './jobs.js';
 import type { WireJob } from './wire.js';
 
-export interface ToWorker {
-  batch: number;
-  jobs: WireJob[];
-}
+/** A batch of jobs, or the request to end: the worker closes its port and its thread exits on its own. */
+export type ToWorker = { batch: number; jobs: WireJob[] } | { close: true };
 
 /** A job that threw (a field the schema should have refused) comes back as its message. */
 export type JobOutcome = Verified | { error: string };

@@ -58,6 +58,7 @@ const newPool = (opts: Partial<ConstructorParameters<typeof VerifyPool>[0]> = {}
 const stuckWorker = new URL('../../test/helpers/verify-workers/stuck.ts', import.meta.url).href;
 const crashingWorker = new URL('../../test/helpers/verify-workers/crashing.ts', import.meta.url).href;
 const crashOnceWorker = new URL('../../test/helpers/verify-workers/crash-once.ts', import.meta.url).href;
+const slowStartWorker = new URL('../../test/helpers/verify-workers/slow-start.ts', import.meta.url).href;
 
 async function untilLive(pool: VerifyPool, n: number) {
   const end = Date.now() + 20_000;
@@ -162,6 +163,20 @@ describe('VerifyPool', () => {
     expect(pool.liveWorkers).toBe(0);
     expect(await pool.verify([job])).toEqual([{ hash, signer: account.address }]);
     expect(pool.stats.jobsInline).toBe(2);
+    expect(warnings).toEqual([]);
+  });
+
+  it('close lets a worker still loading its modules finish loading and end on its own, instead of terminating it', async () => {
+    const pool = newPool({ threads: 1, workerModule: slowStartWorker });
+    const { job, hash } = await orderJob(12n);
+    const verified = pool.verify([job]);
+    for (let i = 0; i < 2000 && pool.threadCount === 0; i++) await sleep(1);
+    expect([pool.threadCount, pool.liveWorkers]).toEqual([1, 0]);
+    const started = performance.now();
+    await pool.close();
+    // Terminating would have ended the thread at once; it ended only once loaded (300 ms after it started).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    expect(await verified).toEqual([{ hash, signer: account.address }]);
     expect(warnings).toEqual([]);
   });
 

@@ -81,6 +81,11 @@ export class VerifyPool {
     this.stallMs = opts.stallMs ?? 5000;
   }
 
+  /** Worker threads running, whether ready or still loading (tests). */
+  get threadCount(): number {
+    return this.workers.length;
+  }
+
   /** Workers that are up and answering (tests and metrics). */
   get liveWorkers(): number {
     return this.workers.filter((w) => w.ready && !w.dead).length;
@@ -100,7 +105,12 @@ export class VerifyPool {
     });
   }
 
-  /** Terminates the workers; jobs still queued or in flight are finished on this thread. */
+  /**
+   * Ends the workers; jobs still queued or in flight are finished on this thread. Each worker is asked to end and
+   * exits once it is between batches: terminating a thread inside the native signature addon (loading it, or in a
+   * call) makes the addon throw a C++ exception nothing catches, which aborts the whole process. Only a worker that
+   * has not ended after the stall timeout is terminated.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -110,7 +120,16 @@ export class VerifyPool {
     const workers = this.workers.splice(0);
     for (const w of workers) this.retire(w);
     this.flush();
-    await Promise.all(workers.map((w) => w.thread.terminate()));
+    await Promise.all(workers.map((w) => this.end(w.thread)));
+  }
+
+  private end(thread: Worker): Promise<void> {
+    if (thread.threadId === -1) return Promise.resolve(); // already exited
+    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    thread.ref(); // an unreferenced thread's exit would not keep the event loop alive for whoever awaits it
+    thread.postMessage({ close: true } satisfies ToWorker);
+    const deadline = setTimeout(() => void thread.terminate(), this.stallMs);
+    return exited.finally(() => clearTimeout(deadline));
   }
 
   /**

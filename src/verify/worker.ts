@@ -21,7 +21,8 @@ const runSafely = (job: WireJob) => {
 };
 
 port.on('message', (message: ToWorker) => {
-  answer({ batch: message.batch, results: message.jobs.map(runSafely) });
+  if ('close' in message) port.close();
+  else answer({ batch: message.batch, results: message.jobs.map(runSafely) });
 });
 
 // Announce readiness once the fast keccak is in place, so the first batch does not run on the slow one.
