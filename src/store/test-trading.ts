@@ -1,6 +1,9 @@
 // An engine over an in-memory trading store, for tests of what commits write: three makers' orders on one market,
 // a funded taker, and SQLite's statement trace of each commit.
 import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteTradingStore, type JournalEntry } from './trading-store.js';
@@ -61,4 +64,27 @@ export function tradingFixture(makerSize = 40n * USDC) {
     fillSalt: String(n),
   });
   return { commit, apply, next, fillCommand, store, db };
+}
+
+/**
+ * A migrated file database whose connection does not wait for locks, and a second connection that takes and gives
+ * back its write lock: a busy database as the trading store meets it. `remove` closes both and deletes the dir.
+ */
+export function lockableDatabase() {
+  const dir = mkdtempSync(join(tmpdir(), 'oddex-lockable-'));
+  const db = new Database(join(dir, 'oddex.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 0');
+  migrate(db, MIGRATIONS);
+  const other = new Database(join(dir, 'oddex.sqlite'));
+  return {
+    db,
+    hold: () => other.exec('BEGIN IMMEDIATE'),
+    release: () => other.exec('ROLLBACK'),
+    remove() {
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,15 +1,10 @@
 // The unit of work all or nothing: a commit that fails leaves neither rows nor in-memory totals behind, and one
 // refused because another connection held the database reports it as busy, so that the runner can commit it again.
 import { afterEach, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { USDC } from '../engine/test-params.js';
-import { migrate } from './db.js';
-import { MIGRATIONS } from './migrations.js';
 import { SqliteTradingStore, StoreBusyError, type JournalEntry } from './trading-store.js';
-import { MARKET, testHash, tradingFixture } from './test-trading.js';
+import { MARKET, lockableDatabase, testHash, tradingFixture } from './test-trading.js';
 
 const volumeRow = (db: Database.Database) =>
   (db.prepare('SELECT volume FROM rm_volume WHERE market_hash = ?').pluck().get(MARKET.marketHash) as string | undefined) ?? null;
@@ -33,23 +28,18 @@ describe('a failed commit', () => {
 });
 
 describe('a database another connection holds', () => {
-  const dirs: string[] = [];
+  const removals: (() => void)[] = [];
   afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    for (const remove of removals.splice(0)) remove();
   });
 
   it('refuses the commit as busy and writes nothing; the same entries commit once the lock is free', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'oddex-store-'));
-    dirs.push(dir);
-    const db = new Database(join(dir, 'oddex.sqlite'));
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 0');
-    migrate(db, MIGRATIONS);
+    const { db, hold, release, remove } = lockableDatabase();
+    removals.push(remove);
     const store = new SqliteTradingStore(db);
-    const other = new Database(join(dir, 'oddex.sqlite'));
     const entry: JournalEntry = { cmd: { kind: 'faucet', at: 1000, address: '0x' + 'a1'.padStart(40, '0'), amount: USDC }, changes: [] };
 
-    other.exec('BEGIN IMMEDIATE');
+    hold();
     let refusal: unknown;
     try {
       store.commit([entry]);
@@ -58,12 +48,10 @@ describe('a database another connection holds', () => {
     }
     expect(refusal).toBeInstanceOf(StoreBusyError);
     expect((refusal as StoreBusyError).cause).toMatchObject({ code: 'SQLITE_BUSY' });
-    other.exec('ROLLBACK');
+    release();
     expect([...store.replay()]).toEqual([]);
 
     expect(store.commit([entry])).toBe(1);
     expect([...store.replay()].map((r) => r.seq)).toEqual([1]);
-    other.close();
-    db.close();
   });
 });

@@ -2,16 +2,14 @@
 // callers wait for durability, the engine goes on meanwhile, publications carry only durable groups, and a failed
 // sync refuses its group and everything applied after it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Engine } from '../engine/engine.js';
 import { defaultEngineParams, USDC } from '../engine/test-params.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
-import { migrate } from '../store/db.js';
+import { migrate, type Db } from '../store/db.js';
+import { lockableDatabase } from '../store/test-trading.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { SqliteTradingStore, StoreBusyError } from '../store/trading-store.js';
 import type { WalSync } from '../store/wal-sync.js';
@@ -39,17 +37,10 @@ class HeldSync implements WalSync {
   close(): void {}
 }
 
-/**
- * A runner over an in-memory store, or over a file database (`dataDir`) whose trading connection does not wait for
- * locks, so that another connection can make it busy at once.
- */
-function setUp(opts: { dataDir?: string; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
-  const db = new Database(opts.dataDir ? join(opts.dataDir, 'oddex.sqlite') : ':memory:');
-  if (opts.dataDir) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 0');
-  }
-  migrate(db, MIGRATIONS);
+/** A runner over an in-memory store, or over `db` (a busy database, in the tests of one). */
+function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
+  const db = opts.db ?? new Database(':memory:');
+  if (!opts.db) migrate(db, MIGRATIONS);
   const wal = new HeldSync();
   const store = new SqliteTradingStore(db, wal);
   const log: string[] = [];
@@ -166,17 +157,15 @@ describe('pipelined group commit', () => {
 });
 
 describe('a database another connection holds', () => {
-  const dirs: string[] = [];
+  const removals: (() => void)[] = [];
   afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    for (const remove of removals.splice(0)) remove();
   });
-  /** A runner on a file database, and a second connection that takes its write lock. */
+  /** A runner on a database whose write lock a second connection takes and gives back. */
   function setUpHeld(busyRetry: RunnerOptions['busyRetry']) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'oddex-runner-'));
-    dirs.push(dataDir);
-    const t = setUp({ dataDir, busyRetry });
-    const other = new Database(join(dataDir, 'oddex.sqlite'));
-    return { ...t, hold: () => other.exec('BEGIN IMMEDIATE'), release: () => other.exec('ROLLBACK') };
+    const { db, hold, release, remove } = lockableDatabase();
+    removals.push(remove);
+    return { ...setUp({ db, busyRetry }), hold, release };
   }
 
   it('is waited out: the group is written once the lock is free, with what was applied meanwhile, and nothing is refused', async () => {
