@@ -22,6 +22,8 @@ export interface RealtimeConfig {
   maxBufferedBytes: number;
   /** How long publications stay in channel history. */
   historyTtlMs: number;
+  /** How long a channel's stream (epoch and offset) outlives its last publication once nobody subscribes. */
+  idleStreamTtlMs: number;
   /** Grace after a connection token's exp before an unrefreshed connection is closed (3005). */
   expiredCloseDelayMs: number;
   /** Time a new WebSocket has to send its connect command. */
@@ -323,6 +325,7 @@ export function defaultConfig(): Config {
       maxChannelsPerConnection: 512,
       maxBufferedBytes: 1_048_576,
       historyTtlMs: 300_000,
+      idleStreamTtlMs: 86_400_000,
       expiredCloseDelayMs: 25_000,
       connectTimeoutMs: 10_000,
       commandBurst: 2000,
@@ -406,6 +409,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REALTIME_MAX_CHANNELS', int(1, 100_000), (c, v) => (c.realtime.maxChannelsPerConnection = v)),
   setting('ODDEX_REALTIME_MAX_BUFFERED_BYTES', int(1024, 1 << 30), (c, v) => (c.realtime.maxBufferedBytes = v)),
   setting('ODDEX_REALTIME_HISTORY_TTL_MS', int(1000, 86_400_000), (c, v) => (c.realtime.historyTtlMs = v)),
+  setting('ODDEX_REALTIME_IDLE_STREAM_TTL_MS', int(1000, 2_592_000_000), (c, v) => (c.realtime.idleStreamTtlMs = v)),
 ];
 
 /** `--data-dir x` and `--data-dir=x` map to ODDEX_DATA_DIR. */

@@ -1,5 +1,6 @@
 // A subscriber's queue limit holds against the exchange's own publications: a large book change arrives in parts
-// that each fit, and a channel's history (what a recovery replays) stays within the queue too.
+// that each fit, and a channel's history (what a recovery replays) stays within the queue too. History is also bounded
+// in time: what outlived its retention leaves memory although nobody reads the channel again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
@@ -67,5 +68,59 @@ describe('realtime publications and history within a subscriber queue', () => {
     const fromStart = await client.call({ history: { channel, limit: -1, since: { offset: 0, epoch: start } } });
     expect(fromStart.error).toEqual({ code: 112, message: 'unrecoverable position' });
     expect(client.closeCode).toBeUndefined();
+  });
+});
+
+describe('realtime history and streams leave memory once retention ends', () => {
+  let ex: TestExchange;
+  let client: RawClient | undefined;
+  beforeAll(async () => {
+    ex = await startTestExchange({
+      demo: true,
+      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+      realtime: { ...defaultConfig().realtime, historyTtlMs: 1000, idleStreamTtlMs: 1500 },
+    });
+  });
+  afterAll(async () => {
+    client?.close();
+    await ex.destroy();
+  });
+
+  const gauges = async () => {
+    const text = (await ex.get('/metrics')).body as string;
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    return { streams: gauge('oddex_realtime_streams'), bytes: gauge('oddex_realtime_history_bytes') };
+  };
+
+  it('releases a book channel history nobody reads, then its stream; an old position then restarts, never recovers', async () => {
+    const market = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets.find(
+      (m: { liveEnabled: boolean }) => !m.liveEnabled,
+    ).marketHash as string;
+    const channel = `order_book:market_${market}`;
+    const maker = newWallet();
+    await fund(ex, maker, 1000n * USDC);
+    const token = await fetchToken(ex, await createApiKey(ex, maker.address));
+    client = await rawConnected(wsUrl(ex), token);
+    const sub = await client.call({ subscribe: { channel } });
+    const order = await signedOrder(maker, ex.ctx.config, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
+    await waitFor(() => (client!.pushes(channel).length > 0 ? true : undefined), 5000, 'the order on the book channel');
+    const held = await gauges();
+    expect(held.streams).toBe(1);
+    expect(held.bytes).toBeGreaterThan(Buffer.byteLength(order.hash));
+
+    // Subscribed: the history goes after 1 s, the stream stays.
+    await waitFor(async () => ((await gauges()).bytes === 0 ? true : undefined), 5000, 'history released');
+    expect(await gauges()).toEqual({ streams: 1, bytes: 0 });
+    client.close();
+    client = undefined;
+    // Nobody subscribed and nothing published for 1.5 s: the stream goes too.
+    await waitFor(async () => ((await gauges()).streams === 0 ? true : undefined), 6000, 'stream dropped');
+
+    client = await rawConnected(wsUrl(ex), token);
+    const again = await client.call({ subscribe: { channel, recover: true, offset: 1, epoch: sub.subscribe.epoch } });
+    expect(again.subscribe).toMatchObject({ recoverable: true, was_recovering: true, recovered: false, offset: 0 });
+    expect(again.subscribe.epoch).not.toBe(sub.subscribe.epoch);
   });
 });

@@ -6,7 +6,7 @@ import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
   trading: Pick<TradingService, 'engine' | 'chain' | 'rendered' | 'runner'>;
-  realtime: Pick<RealtimeServer, 'connectionCount'>;
+  realtime: Pick<RealtimeServer, 'connectionCount' | 'history'>;
 }
 
 /** Installed on the root instance: the latency hook must see every route. */
@@ -95,6 +95,22 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     registers: [registry],
     collect() {
       this.set(realtime.connectionCount);
+    },
+  });
+  new Gauge({
+    name: 'oddex_realtime_streams',
+    help: 'Channel streams held in memory (channels subscribed to, or published to within the idle stream retention)',
+    registers: [registry],
+    collect() {
+      this.set(realtime.history.streams);
+    },
+  });
+  new Gauge({
+    name: 'oddex_realtime_history_bytes',
+    help: 'Bytes of publications retained in channel history for recovery',
+    registers: [registry],
+    collect() {
+      this.set(realtime.history.bytes);
     },
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { ChannelStream } from './stream.js';
 import { MemoryBroker, SUBSCRIBERS_PER_CLOCK_READ, type Delivery } from './broker.js';
@@ -258,6 +258,113 @@ describe('MemoryBroker', () => {
     // The position of the dropped stream does not pass for one that missed nothing.
     expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: first.epoch } })).complete).toBe(false);
     expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: second.epoch } })).complete).toBe(true);
+  });
+
+  describe('sweep', () => {
+    // History kept 1 s; a stream nobody subscribes to is kept 10 s after its last publication.
+    const swept = { ...policy, ttlMs: 1000, idleStreamTtlMs: 10_000 };
+    const bytesOf = (...pubs: string[]) => pubs.reduce((n, p) => n + Buffer.byteLength(p), 0);
+
+    it('releases publications past their retention without a read, and the position still recovers', async () => {
+      let now = 0;
+      const b = new MemoryBroker(swept, () => now);
+      await b.subscribe('h:x', () => {});
+      await b.publish('h:x', 'a');
+      now = 400;
+      const { epoch } = await b.publish('h:x', 'b');
+      b.sweep();
+      expect(b.retained()).toEqual({ streams: 1, bytes: bytesOf('{"data":"a","offset":1}', '{"data":"b","offset":2}') });
+      now = 1000; // 'a' is 1 s old
+      b.sweep();
+      expect(b.retained()).toEqual({ streams: 1, bytes: bytesOf('{"data":"b","offset":2}') });
+      now = 1400;
+      b.sweep();
+      expect(b.retained()).toEqual({ streams: 1, bytes: 0 });
+      // Nothing was missed after offset 2, so that position recovers; an earlier one does not.
+      expect(await b.history('h:x', { limit: -1, since: { offset: 2, epoch } })).toEqual({ publications: [], complete: true, offset: 2, epoch });
+      expect((await b.history('h:x', { limit: -1, since: { offset: 1, epoch } })).complete).toBe(false);
+    });
+
+    it('drops the stream of a channel nobody subscribes to once idle for idleStreamTtlMs; the next has another epoch', async () => {
+      let now = 0;
+      const b = new MemoryBroker(swept, () => now);
+      const sub = () => {};
+      await b.subscribe('h:x', sub);
+      now = 5000;
+      const { epoch } = await b.publish('h:x', 'a'); // the last publication: idle from 5 s on
+      await b.unsubscribe('h:x', sub);
+      now = 14_999;
+      b.sweep();
+      expect(b.retained()).toEqual({ streams: 1, bytes: 0 });
+      expect(b.interested('h:x')).toBe(true);
+      expect((await b.history('h:x', { limit: -1, since: { offset: 1, epoch } })).complete).toBe(true);
+
+      now = 15_000;
+      b.sweep();
+      expect(b.retained()).toEqual({ streams: 0, bytes: 0 });
+      expect(b.interested('h:x')).toBe(false);
+      expect((await b.history('h:x', { limit: -1, since: { offset: 1, epoch } })).complete).toBe(false);
+      await b.subscribe('h:x', sub);
+      const restarted = await b.history('h:x', { limit: 0 });
+      expect(restarted.offset).toBe(0);
+      expect(restarted.epoch).not.toBe(epoch);
+    });
+
+    it('keeps the stream of a subscribed channel however long it is idle, and counts idleness from the last publication', async () => {
+      let now = 0;
+      const b = new MemoryBroker(swept, () => now);
+      const sub = () => {};
+      await b.subscribe('h:kept', sub);
+      await b.subscribe('h:busy', sub);
+      const { epoch } = await b.publish('h:kept', 'a');
+      now = 9000;
+      await b.publish('h:busy', 'b');
+      await b.unsubscribe('h:busy', sub);
+      now = 1e9; // long past both TTLs for h:kept, which still has its subscriber
+      b.sweep();
+      expect(b.retained().streams).toBe(1);
+      expect(await b.publish('h:kept', 'c')).toEqual({ offset: 2, epoch });
+
+      // A stream opened by a subscription that never publishes counts from its opening.
+      now = 0;
+      const c = new MemoryBroker(swept, () => now);
+      await c.subscribe('h:quiet', sub);
+      now = 9000;
+      await c.publish('h:quiet', 'late'); // idle from 9 s on
+      await c.unsubscribe('h:quiet', sub);
+      now = 18_999;
+      c.sweep();
+      expect(c.retained().streams).toBe(1);
+      now = 19_000;
+      c.sweep();
+      expect(c.retained().streams).toBe(0);
+    });
+
+    it('sweeps on a timer from sweepEvery until closed', async () => {
+      vi.useFakeTimers();
+      try {
+        let now = 0;
+        const b = new MemoryBroker(swept, () => now).sweepEvery(500);
+        const sub = () => {};
+        await b.subscribe('h:x', sub);
+        await b.publish('h:x', 'a');
+        await b.unsubscribe('h:x', sub);
+        now = 10_000;
+        vi.advanceTimersByTime(499);
+        expect(b.retained().streams).toBe(1);
+        vi.advanceTimersByTime(1);
+        expect(b.retained()).toEqual({ streams: 0, bytes: 0 });
+        await b.subscribe('h:y', sub);
+        await b.publish('h:y', 'b');
+        await b.unsubscribe('h:y', sub);
+        await b.close();
+        now = 1e9;
+        vi.advanceTimersByTime(10_000);
+        expect(vi.getTimerCount()).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 
   it('each broker (server start) has its own epoch', () => {

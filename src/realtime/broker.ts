@@ -52,6 +52,11 @@ export interface HistoryPolicy {
    * cannot be delivered to anyone and is dropped (reported through onOversize).
    */
   maxPublicationBytes?: number;
+  /**
+   * How long the stream of a channel without subscribers is kept after its last publication (default: for good).
+   * Past it the stream is dropped: positions in it no longer recover, since its next stream has another epoch.
+   */
+  idleStreamTtlMs?: number;
 }
 
 /** Room in a frame for the push wrapper, the channel name, the offset and the WebSocket header. */
@@ -71,6 +76,8 @@ export interface Broker {
   subscribe(channel: string, subscriber: Subscriber): Promise<void>;
   unsubscribe(channel: string, subscriber: Subscriber): Promise<void>;
   history(channel: string, query: HistoryQuery): Promise<HistoryResult>;
+  /** Streams this process holds and the bytes of publications they retain (metrics; synchronous for scrapes). */
+  retained(): { streams: number; bytes: number };
   close(): Promise<void>;
 }
 
@@ -167,6 +174,7 @@ export class MemoryBroker implements Broker {
   /** Per channel, the queued fan-out not yet started, which the channel's next publication joins. */
   private readonly waiting = new Map<string, Fanout>();
   private nextSlice: NodeJS.Immediate | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly policy: HistoryPolicy,
@@ -180,7 +188,7 @@ export class MemoryBroker implements Broker {
     let s = this.streams.get(channel);
     if (!s) {
       const epoch = `${this.epoch}-${(++this.streamsStarted).toString(36)}`;
-      s = new ChannelStream(epoch, this.policy.size(channel), this.policy.ttlMs, this.policy.maxBytes);
+      s = new ChannelStream(epoch, this.policy.size(channel), this.policy.ttlMs, this.policy.maxBytes, this.now());
       this.streams.set(channel, s);
     }
     return s;
@@ -354,7 +362,37 @@ export class MemoryBroker implements Broker {
     return result(pubs, true);
   }
 
+  retained(): { streams: number; bytes: number } {
+    let bytes = 0;
+    for (const s of this.streams.values()) bytes += s.bytes;
+    return { streams: this.streams.size, bytes };
+  }
+
+  /**
+   * Releases what outlived its retention. Reads expire a stream's old publications too, but a channel nobody reads
+   * again (a settled market's book) would keep its last ones for good; and a stream nobody subscribes to and
+   * nothing publishes on for `idleStreamTtlMs` is dropped, so memory follows the channels in use, not every channel
+   * a month has seen. A client holding a position in a dropped stream resubscribes without recovery, as after a
+   * restart.
+   */
+  sweep(): void {
+    const now = this.now();
+    const idleTtl = this.policy.idleStreamTtlMs ?? Infinity;
+    for (const [channel, stream] of this.streams) {
+      stream.expire(now);
+      if (!this.subscribers.has(channel) && now - stream.lastActiveAt >= idleTtl) this.streams.delete(channel);
+    }
+  }
+
+  /** Sweeps every `ms` until closed; the timer does not keep the process alive. */
+  sweepEvery(ms: number): this {
+    clearInterval(this.sweeper);
+    this.sweeper = setInterval(() => this.sweep(), ms).unref();
+    return this;
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     if (this.nextSlice) clearImmediate(this.nextSlice);
     this.nextSlice = undefined;
     this.fanouts = [];

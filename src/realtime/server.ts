@@ -32,6 +32,9 @@ export interface RealtimeDeps {
   log: FastifyBaseLogger;
 }
 
+/** Expired publications are released within a fifth of their retention, checked at most every second. */
+const sweepPeriodMs = (historyTtlMs: number) => Math.min(60_000, Math.max(1000, Math.floor(historyTtlMs / 5)));
+
 export class RealtimeServer {
   readonly broker: Broker;
   // No compression: connections write prebuilt, uncompressed frames straight to the socket (ws-frame.ts).
@@ -47,7 +50,7 @@ export class RealtimeServer {
     private readonly deps: RealtimeDeps,
     broker?: Broker,
   ) {
-    const { historyTtlMs, maxBufferedBytes } = deps.config.realtime;
+    const { historyTtlMs, idleStreamTtlMs, maxBufferedBytes } = deps.config.realtime;
     const log = deps.log;
     // Both must fit in a subscriber's queue with room to spare: a recovery reply (all retained history of a
     // channel) and any single publication.
@@ -56,6 +59,7 @@ export class RealtimeServer {
       ttlMs: historyTtlMs,
       maxBytes: Math.floor(maxBufferedBytes / 2),
       maxPublicationBytes: Math.floor(maxBufferedBytes / 4),
+      idleStreamTtlMs,
     };
     this.broker =
       broker ??
@@ -64,7 +68,7 @@ export class RealtimeServer {
         deps.now,
         (err) => log.error({ err }, 'realtime subscriber failed'),
         (channel, bytes) => log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
-      );
+      ).sweepEvery(sweepPeriodMs(historyTtlMs));
     this.detachFeeds = connectFeeds(deps.bus, this.broker, log);
     this.stopMainLines = trackMainLines(deps.bus, deps.catalogue, log);
   }
@@ -74,6 +78,11 @@ export class RealtimeServer {
     this.server = server;
     server.on('upgrade', this.onUpgrade);
     return this;
+  }
+
+  /** Channel streams held in memory and the bytes of history they retain. */
+  get history(): { streams: number; bytes: number } {
+    return this.broker.retained();
   }
 
   get connectionCount(): number {

@@ -16,6 +16,8 @@ export class ChannelStream {
   private count = 0;
   /** UTF-8 bytes of the retained publications. */
   bytes = 0;
+  /** When the stream was opened or last published to: how long it has been idle. */
+  lastActiveAt: number;
 
   constructor(
     /** Names this stream's numbering: a stream dropped and started again for the same channel gets another one. */
@@ -24,7 +26,9 @@ export class ChannelStream {
     private readonly ttlMs: number,
     /** Most bytes of publications kept; the oldest go first (a few large publications cannot pin memory). */
     readonly maxBytes = Infinity,
+    openedAt = 0,
   ) {
+    this.lastActiveAt = openedAt;
     // Grows as publications come (in order from slot 0): a stream opened by a subscription to a channel that never
     // publishes holds no slots.
     this.ring = [];
@@ -34,6 +38,7 @@ export class ChannelStream {
   append(encode: (offset: number) => string, now: number): { offset: number; json: string } {
     const offset = ++this.top;
     const json = encode(offset);
+    this.lastActiveAt = now;
     if (this.capacity > 0) {
       if (this.count === this.capacity) this.dropOldest();
       const entry = { offset, time: now, json, bytes: Buffer.byteLength(json) };

@@ -29,11 +29,11 @@ export function centrifugeClient(url: string, opts: Partial<Options>): Centrifug
   });
 }
 
-/** Polls until the probe returns something truthy. */
-export async function waitFor<T>(probe: () => T, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
+/** Polls until the probe returns (or resolves to) something truthy. */
+export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
   const start = Date.now();
   for (;;) {
-    const v = probe();
+    const v = await probe();
     if (v) return v as NonNullable<T>;
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
