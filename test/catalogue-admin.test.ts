@@ -316,11 +316,31 @@ describe('operator catalogue API', () => {
       sports: await ok('GET', '/sports'),
     };
     ex = await ex.restart();
+    // Settled markets stay on disk until asked for: memory holds the two open ones of L2 (1.25 and its 1 leg).
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 2, settled: 0 });
     expect(await find(hashes)).toEqual(before.find);
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 2, settled: 4 });
     expect(await ok('GET', '/markets/active')).toEqual(before.active);
     expect(await ok('GET', '/live-scores?exchangeEventIds=L1')).toEqual(before.scores);
     expect(await ok('GET', '/teams')).toEqual(before.teams);
     expect(await ok('GET', '/sports')).toEqual(before.sports);
     expect(ex.ctx.catalogue.getMarket(hashOf('L1', 3, '-0.75'))!.legMarketHashes).toEqual([hashOf('L1', 3, '-1'), hashOf('L1', 3, '-0.5')]);
+  });
+
+  it('after a restart, still refuses to create or report again a market that is settled on disk only', async () => {
+    expect(ex.ctx.catalogue.getMarket(hashOf('L1', 3, '-0.5'))).toMatchObject({ status: 'SETTLED', outcome: 1 });
+    await fail('/admin/markets', { exchangeEventId: 'L1', type: 2, line: 2.5 }, 409, 'MARKET_EXISTS');
+    await fail('/admin/markets', { exchangeEventId: 'L1', type: 3, line: -0.25 }, 409, 'MARKET_ALREADY_REPORTED', 'is settled');
+    await fail(`/admin/markets/${hashOf('L1', 2, '2')}/report`, { outcome: 1 }, 409, 'MARKET_ALREADY_REPORTED');
+    await fail('/admin/fixtures/L1/result', { teamOneScore: 2, teamTwoScore: 0 }, 409, 'MARKET_ALREADY_REPORTED');
+    // Reporting the open leg settles it and its quarter parent (legs 2 and 1: half lost, half won), which leave
+    // memory for the settled cache.
+    const settled = await ok('POST', `/admin/markets/${hashOf('L2', 2, '1')}/report`, { outcome: 2, teamOneScore: 0, teamTwoScore: 1 });
+    expect(settled.map((m: Record<string, unknown>) => [m.line, m.status, m.outcome])).toEqual([
+      [1, 'SETTLED', 2],
+      [1.25, 'SETTLED', 0],
+    ]);
+    expect(ex.ctx.catalogue.marketsInMemory.open).toBe(0);
+    expect((await find([hashOf('L2', 2, '1.25')]))[0]).toMatchObject({ status: 'SETTLED', outcome: 0 });
   });
 });

@@ -13,7 +13,7 @@ const SearchQuery = Type.Object({
 const MAX_RESULTS = 8;
 
 export interface SearchRouteDeps {
-  catalogue: Pick<Catalogue, 'fixtures' | 'isActiveFixture' | 'marketsOfEvent' | 'teamName'>;
+  catalogue: Pick<Catalogue, 'fixtures' | 'isActiveFixture' | 'openMarketsOfEvent' | 'teamName'>;
 }
 
 export const searchRoutes: FastifyPluginAsyncTypebox<SearchRouteDeps> = async (app, { catalogue }) => {
@@ -22,7 +22,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRouteDeps> = async (a
     const hits = catalogue
       .fixtures()
       .filter((f) => catalogue.isActiveFixture(f))
-      .map((f) => ({ f, markets: catalogue.marketsOfEvent(f.exchangeEventId).filter((m) => m.status === 'ACTIVE') }))
+      .map((f) => ({ f, markets: catalogue.openMarketsOfEvent(f.exchangeEventId).filter((m) => m.status === 'ACTIVE') }))
       // A fixture without an open market has nothing to bet on.
       .filter(({ markets }) => markets.length > 0)
       .filter(({ f }) => [f.teamOneId, f.teamTwoId].some((id) => catalogue.teamName(id).toLowerCase().includes(needle)))

@@ -1,8 +1,11 @@
 // The market catalogue: sports, leagues, teams, fixtures, markets and live scores. Held in memory (every lookup
-// is synchronous), written through to SQLite, changes announced on the bus as REST-shaped objects.
+// is synchronous), written through to SQLite, changes announced on the bus as REST-shaped objects. Settled markets
+// are the exception: they never change again and a month of trading leaves tens of thousands of them, so they are
+// read from SQLite when asked for, the most recent in a bounded cache.
 import type { Db } from '../store/db.js';
 import type { EventBus } from '../events.js';
 import { ApiError, badRequest, notFound } from '../api/envelope.js';
+import { LRUCache } from 'lru-cache';
 import { CatalogueStore, type StoredMarket } from './store.js';
 import {
   ACTIVE_FIXTURE_STATUSES,
@@ -62,8 +65,11 @@ export class Catalogue {
   private readonly leaguesById = new Map<number, League>();
   private readonly teamsById = new Map<number, Team>();
   private readonly fixturesById = new Map<string, Fixture>();
+  /** Markets not SETTLED, whose status may still change. */
   private readonly marketsByHash = new Map<string, MarketRecord>();
   private readonly marketsByEvent = new Map<string, MarketRecord[]>();
+  /** Settled markets read lately (records are immutable once settled). */
+  private readonly settled = new LRUCache<string, MarketRecord>({ max: SETTLED_MARKETS_CACHED });
   private readonly liveScoresByEvent = new Map<string, LiveScore>();
   /** ACTIVE markets by (gameTime, marketHash); rebuilt lazily after a change. */
   private activeSorted: MarketRecord[] | undefined;
@@ -82,23 +88,35 @@ export class Catalogue {
     for (const l of this.store.loadLeagues()) this.leaguesById.set(l.leagueId, l);
     for (const t of this.store.loadTeams()) this.teamsById.set(t.teamId, t);
     for (const f of this.store.loadFixtures()) this.fixturesById.set(f.exchangeEventId, f);
-    for (const m of this.store.loadMarkets()) this.cacheMarket(this.recordOf(m));
+    for (const m of this.store.loadOpenMarkets()) this.cacheMarket(this.recordOf(m));
     for (const s of this.store.loadLiveScores()) this.liveScoresByEvent.set(s.exchangeEventId, s);
   }
 
   // ---- reads used per request by the trading side -------------------------------------------------
 
-  /** Any status. Hashes are lower case. */
+  /** Any status (a settled market not read lately costs one indexed read). Hashes are lower case. */
   getMarket(marketHash: string): MarketRecord | undefined {
-    return this.marketsByHash.get(marketHash);
+    return this.marketsByHash.get(marketHash) ?? this.settledMarket(marketHash);
   }
 
   getMarketByIdentity(exchangeEventId: string, type: number, line?: number, selection?: Selection): MarketRecord | undefined {
-    return this.marketsByHash.get(marketHashOf({ exchangeEventId, type, line, selection }));
+    return this.getMarket(marketHashOf({ exchangeEventId, type, line, selection }));
   }
 
-  marketsOfEvent(exchangeEventId: string): MarketRecord[] {
+  /** The event's markets that are not settled, from memory. */
+  openMarketsOfEvent(exchangeEventId: string): readonly MarketRecord[] {
     return this.marketsByEvent.get(exchangeEventId) ?? [];
+  }
+
+  /** All the event's markets; the settled ones are read from disk (operator paths, not per request). */
+  marketsOfEvent(exchangeEventId: string): MarketRecord[] {
+    const settled = this.store.loadSettledMarketsOfEvent(exchangeEventId).map((m) => this.settled.get(m.marketHash) ?? this.rememberSettled(this.recordOf(m)));
+    return [...this.openMarketsOfEvent(exchangeEventId), ...settled];
+  }
+
+  /** Markets held in memory: those not settled, and the settled ones read lately (bounded). */
+  get marketsInMemory(): { open: number; settled: number } {
+    return { open: this.marketsByHash.size, settled: this.settled.size };
   }
 
   /** ACTIVE markets of these leagues. */
@@ -279,14 +297,14 @@ export class Catalogue {
       ...(hasLine(type) ? { mainLine: false } : {}),
     }));
     for (const m of requested) {
-      if (this.marketsByHash.has(m.marketHash)) throw conflict('MARKET_EXISTS', `market ${m.marketHash} exists`);
+      if (this.getMarket(m.marketHash)) throw conflict('MARKET_EXISTS', `market ${m.marketHash} exists`);
     }
     const legs: StoredMarket[] = [];
     const parent = requested[0]!;
     if (parent.line !== undefined && isQuarterLine(parent.line)) {
       const legHashes = legLines(parent.line).map((line) => {
         const marketHash = marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line });
-        const existing = this.marketsByHash.get(marketHash);
+        const existing = this.getMarket(marketHash);
         if (existing?.status === 'SETTLED') throw conflict('MARKET_ALREADY_REPORTED', `leg market ${marketHash} is settled`);
         if (!existing) legs.push({ ...parent, marketHash, line, mainLine: false });
         return marketHash;
@@ -301,7 +319,7 @@ export class Catalogue {
     this.bus.emit('markets', created.map((m) => this.toRestMarket(this.marketsByHash.get(m.marketHash)!)));
     if (input.mainLine) this.setMainLine(parent.marketHash);
     const linked = parent.legMarketHashes?.filter((h) => !legs.some((l) => l.marketHash === h)) ?? [];
-    return [...created.map((m) => m.marketHash), ...linked].map((h) => this.marketsByHash.get(h)!);
+    return [...created.map((m) => m.marketHash), ...linked].map((h) => this.getMarket(h)!);
   }
 
   /** Makes this market the main line of its event+type group and clears the flag on the others. */
@@ -315,7 +333,7 @@ export class Catalogue {
       for (const m of changed) this.store.putMarket(storedOf({ ...m, mainLine: m.marketHash === marketHash }));
     });
     for (const m of changed) this.cacheMarket({ ...m, mainLine: m.marketHash === marketHash });
-    const main = this.marketsByHash.get(marketHash)!;
+    const main = this.getMarket(marketHash)!;
     this.bus.emit('mainLine', [this.toRestMarket(main)]);
     return main;
   }
@@ -381,7 +399,7 @@ export class Catalogue {
   /** Claims markets for reporting: 409 if one is settled or already being reported. Release with endReporting. */
   beginReporting(marketHashes: string[]): void {
     for (const h of marketHashes) {
-      if (this.marketsByHash.get(h)?.status === 'SETTLED' || this.reporting.has(h)) {
+      if (this.getMarket(h)?.status === 'SETTLED' || this.reporting.has(h)) {
         throw conflict('MARKET_ALREADY_REPORTED', `market ${h} is already reported`);
       }
     }
@@ -401,7 +419,7 @@ export class Catalogue {
   }
 
   requireMarket(marketHash: string): MarketRecord {
-    const market = this.marketsByHash.get(marketHash.toLowerCase());
+    const market = this.getMarket(marketHash.toLowerCase());
     if (!market) throw notFound('MARKET_NOT_FOUND', `no market ${marketHash}`);
     return market;
   }
@@ -430,16 +448,40 @@ export class Catalogue {
     return records;
   }
 
+  /** Puts a new or changed record in memory; a settled one leaves the open markets for the settled cache. */
   private cacheMarket(m: MarketRecord): MarketRecord {
     const previous = this.marketsByHash.get(m.marketHash);
-    this.marketsByHash.set(m.marketHash, m);
     const ofEvent = this.marketsByEvent.get(m.exchangeEventId) ?? [];
     const at = previous ? ofEvent.indexOf(previous) : -1;
+    this.activeSorted = undefined;
+    if (m.status === 'SETTLED') {
+      this.marketsByHash.delete(m.marketHash);
+      if (at >= 0) ofEvent.splice(at, 1);
+      if (ofEvent.length === 0) this.marketsByEvent.delete(m.exchangeEventId);
+      return this.rememberSettled(m);
+    }
+    this.marketsByHash.set(m.marketHash, m);
     if (at >= 0) ofEvent[at] = m;
     else ofEvent.push(m);
     this.marketsByEvent.set(m.exchangeEventId, ofEvent);
-    this.activeSorted = undefined;
     return m;
+  }
+
+  private rememberSettled(m: MarketRecord): MarketRecord {
+    this.settled.set(m.marketHash, m);
+    return m;
+  }
+
+  /**
+   * A market missing from memory is settled or unknown. Its status on disk is written in the journal's transaction
+   * before memory follows (applyCommitted), so a row found here that is not settled yet is in memory, found first.
+   */
+  private settledMarket(marketHash: string): MarketRecord | undefined {
+    const cached = this.settled.get(marketHash);
+    if (cached) return cached;
+    const stored = this.store.loadMarket(marketHash);
+    if (!stored || stored.status !== 'SETTLED') return undefined;
+    return this.rememberSettled(this.recordOf(stored));
   }
 
   /** The full record: the stored market plus its fixture's names, league, sport and game time. */
@@ -472,6 +514,9 @@ export class Catalogue {
     return `L${n}`;
   }
 }
+
+/** Settled markets kept in memory after a read: about 1.3 KB each. */
+const SETTLED_MARKETS_CACHED = 10_000;
 
 function settledRecord(m: MarketRecord, s: Omit<Settlement, 'marketHash'>, reportedDate: string): MarketRecord {
   const settled: MarketRecord = { ...m, status: 'SETTLED', outcome: s.outcome, reportedDate };

@@ -29,8 +29,8 @@ export async function setFixtureStatus(ctx: Deps, exchangeEventId: string, statu
   const fixture = ctx.catalogue.requireFixture(exchangeEventId);
   if (fixture.status === status) return fixture;
   const closedInPlay = ctx.catalogue
-    .marketsOfEvent(exchangeEventId)
-    .filter((m) => !m.liveEnabled && m.status !== 'SETTLED')
+    .openMarketsOfEvent(exchangeEventId)
+    .filter((m) => !m.liveEnabled)
     .map((m) => m.marketHash);
   await ctx.trading.submit({
     kind: 'setFixtureStatus',

@@ -27,7 +27,7 @@ export function withQuarterLineParents(
   const settlements = [...batch];
   const toSuspend: MarketRecord[] = [];
   for (const eventId of events) {
-    for (const parent of catalogue.marketsOfEvent(eventId ?? '')) {
+    for (const parent of catalogue.openMarketsOfEvent(eventId ?? '')) {
       const legs = parent.legMarketHashes;
       if (!legs || parent.status === 'SETTLED' || inBatch.has(parent.marketHash)) continue;
       if (!legs.some((h) => inBatch.has(h))) continue;

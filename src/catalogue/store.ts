@@ -1,4 +1,5 @@
 // SQLite persistence of the catalogue (migration 3). Rows in, domain records out; no rules here.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
 import type { Fixture, League, LiveScore, MarketStatus, Outcome, Selection, Sport, Team } from './model.js';
 
@@ -58,6 +59,9 @@ function marketFromRow(r: MarketRow): StoredMarket {
 const bool = (b: boolean | undefined) => (b === undefined ? null : b ? 1 : 0);
 
 export class CatalogueStore {
+  private byHash: Statement | undefined;
+  private settledOfEvent: Statement | undefined;
+
   constructor(private readonly db: Db) {}
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */
@@ -90,8 +94,21 @@ export class CatalogueStore {
       .all() as Fixture[];
   }
 
-  loadMarkets(): StoredMarket[] {
-    return (this.db.prepare('SELECT * FROM markets').all() as MarketRow[]).map(marketFromRow);
+  /** Markets whose status may still change (not SETTLED): what the catalogue holds in memory. */
+  loadOpenMarkets(): StoredMarket[] {
+    return (this.db.prepare("SELECT * FROM markets WHERE status <> 'SETTLED'").all() as MarketRow[]).map(marketFromRow);
+  }
+
+  loadMarket(marketHash: string): StoredMarket | undefined {
+    const row = (this.byHash ??= this.db.prepare('SELECT * FROM markets WHERE market_hash = ?')).get(marketHash) as MarketRow | undefined;
+    return row && marketFromRow(row);
+  }
+
+  loadSettledMarketsOfEvent(exchangeEventId: string): StoredMarket[] {
+    const rows = (this.settledOfEvent ??= this.db.prepare("SELECT * FROM markets WHERE exchange_event_id = ? AND status = 'SETTLED'")).all(
+      exchangeEventId,
+    ) as MarketRow[];
+    return rows.map(marketFromRow);
   }
 
   loadLiveScores(): LiveScore[] {

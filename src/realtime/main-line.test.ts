@@ -48,7 +48,7 @@ describe('trackMainLines', () => {
     const calls: string[] = [];
     const cat: MainLineCatalogue = {
       getMarket: (h) => markets.find((m) => m.marketHash === h),
-      marketsOfEvent: (e) => markets.filter((m) => m.exchangeEventId === e),
+      openMarketsOfEvent: (e) => markets.filter((m) => m.exchangeEventId === e),
       setMainLine: (h) => {
         calls.push(h);
         for (const m of markets) if (m.type === markets.find((x) => x.marketHash === h)!.type) m.mainLine = m.marketHash === h;

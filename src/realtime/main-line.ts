@@ -12,7 +12,7 @@ const ONE = 2n * HALF;
 /** What main-line tracking needs from the catalogue. */
 export interface MainLineCatalogue {
   getMarket(marketHash: string): LineMarket | undefined;
-  marketsOfEvent(exchangeEventId: string): readonly LineMarket[];
+  openMarketsOfEvent(exchangeEventId: string): readonly LineMarket[];
   setMainLine(marketHash: string): unknown;
 }
 
@@ -82,7 +82,7 @@ export function trackMainLines(bus: EventBus, catalogue: MainLineCatalogue, log:
     }
     for (const market of groups.values()) {
       const group = catalogue
-        .marketsOfEvent(market.exchangeEventId)
+        .openMarketsOfEvent(market.exchangeEventId)
         .filter((m) => m.type === market.type && m.status === 'ACTIVE' && !m.isQuarterLineMarket);
       const main = chooseMainLine(group, (h) => outcomeOneOdds(sides.get(h)));
       if (!main || main.mainLine) continue;
