@@ -6,7 +6,8 @@
 // A passive checkpoint copies only the frames that existed when it began; under commits without pauses the writer
 // has always appended more by then, so SQLite never starts the WAL afresh and the file grows for as long as the load
 // lasts (900 MB in a 3-minute soak). Past `restartAtFrames` the thread therefore runs one RESTART checkpoint: it
-// holds new commits back while it copies the frames written since the passive run just before, and the next commit
+// holds new commits back while it copies the frames written since the passive runs just before (run back to back
+// until they catch up, so few are left: a whole WAL's copy lets commits append hundreds), and the next commit
 // writes the WAL from its start again; with `journal_size_limit` (twice that size) that commit also cuts a file a
 // burst grew past the limit back to it. A TRUNCATE checkpoint would empty the file, but cutting it to zero under the
 // write lock held commits back 55-125 ms per run, against 9-45 ms for RESTART (fills from 16 clients: p99 102-129 ms
@@ -19,6 +20,10 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Db } from './db.js';
 
+/** Passive runs before a RESTART: until one finds at most CATCH_UP_FRAMES new frames, at most CATCH_UP_RUNS of them. */
+const CATCH_UP_RUNS = 8;
+const CATCH_UP_FRAMES = 64;
+
 /** Plain CommonJS, so the thread starts without the TypeScript loader. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -27,11 +32,19 @@ const db = new Database(workerData.path, { timeout: workerData.busyMs });
 let last = { log: 0, checkpointed: 0 };
 const run = () => {
   try {
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
+    let [r] = db.pragma('wal_checkpoint(PASSIVE)');
     // A WAL that started afresh, more frames copied than last time, or none left: no reader holds an old snapshot.
     const progressed = r.log < last.log || r.checkpointed > last.checkpointed || r.checkpointed === r.log;
     last = r;
     if (r.log >= workerData.restartAtFrames && progressed) {
+      // Catch up first: the RESTART holds commits back while it copies what was appended since the passive run before
+      // it, and that run took long enough (a whole WAL's copy and sync) for commits to append hundreds of frames.
+      for (let i = 0; i < ${CATCH_UP_RUNS}; i++) {
+        const before = r.log;
+        [r] = db.pragma('wal_checkpoint(PASSIVE)');
+        last = r;
+        if (r.log - before <= ${CATCH_UP_FRAMES}) break;
+      }
       const [t] = db.pragma('wal_checkpoint(RESTART)');
       parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, restart: t.busy === 0 ? 'done' : 'busy' });
     } else if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, restart: 'none' });

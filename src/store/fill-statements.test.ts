@@ -17,6 +17,9 @@ function kinds(statements: readonly string[]): Record<string, number> {
   return out;
 }
 
+/** Each commit turns the connection's wait for a lock off and back on (trading-store.ts): per commit, not per fill. */
+const LOCK_WAIT_TOGGLES = { 'PRAGMA busy_timeout ': 2 };
+
 function exchange() {
   const fx = tradingFixture();
   /** A fill of `stake` and its confirmation: the statements of each commit, and its trades. */
@@ -44,6 +47,7 @@ describe('statements per fill', () => {
       'UPDATE rm_orders': 1,
       'UPDATE rm_position': 1,
       COMMIT: 1,
+      ...LOCK_WAIT_TOGGLES,
     });
     expect(kinds(confirmed)).toEqual({
       BEGIN: 1,
@@ -55,6 +59,7 @@ describe('statements per fill', () => {
       'INSERT rm_consolidated': 2,
       'UPDATE rm_position': 1,
       COMMIT: 1,
+      ...LOCK_WAIT_TOGGLES,
     });
   });
 
@@ -72,6 +77,7 @@ describe('statements per fill', () => {
       'UPDATE rm_orders': 3,
       'UPDATE rm_position': 1,
       COMMIT: 1,
+      ...LOCK_WAIT_TOGGLES,
     });
     const confirm = kinds(confirmed);
     expect(confirm['UPDATE rm_trades']).toBe(1);

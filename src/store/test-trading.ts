@@ -70,11 +70,11 @@ export function tradingFixture(makerSize = 40n * USDC) {
  * A migrated file database whose connection does not wait for locks, and a second connection that takes and gives
  * back its write lock: a busy database as the trading store meets it. `remove` closes both and deletes the dir.
  */
-export function lockableDatabase() {
+export function lockableDatabase(busyTimeoutMs = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-lockable-'));
   const db = new Database(join(dir, 'oddex.sqlite'));
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 0');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   migrate(db, MIGRATIONS);
   const other = new Database(join(dir, 'oddex.sqlite'));
   return {

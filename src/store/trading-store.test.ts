@@ -54,4 +54,21 @@ describe('a database another connection holds', () => {
     expect(store.commit([entry])).toBe(1);
     expect([...store.replay()].map((r) => r.seq)).toEqual([1]);
   });
+
+  it('does not wait for the lock inside a commit, and leaves the connection waiting for it otherwise', () => {
+    // SQLite's busy handler sleeps 1, 2, 5, 10, 15 ms...: a few ms of lock become up to 33 ms of commit. The runner
+    // retries every millisecond instead.
+    const { db, hold, release, remove } = lockableDatabase(5000);
+    removals.push(remove);
+    const store = new SqliteTradingStore(db);
+    const entry: JournalEntry = { cmd: { kind: 'faucet', at: 1000, address: '0x' + 'a2'.padStart(40, '0'), amount: USDC }, changes: [] };
+    hold();
+    const started = performance.now();
+    expect(() => store.commit([entry])).toThrow(StoreBusyError);
+    expect(performance.now() - started).toBeLessThan(1000); // the connection would have waited 5,000 ms
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    release();
+    expect(store.commit([entry])).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
 });

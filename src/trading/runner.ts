@@ -5,7 +5,7 @@
 // are taken between commits.
 // A write the database refused because another connection held it (StoreBusyError) wrote nothing: the group waits
 // and is written again a little later, with the commands applied meanwhile behind it, until the database has been
-// busy for `busyRetry.forMs` (each attempt also waits for the lock itself, up to the connection's busy timeout). Any
+// busy for `busyRetry.forMs` (counted from the first attempt, including any wait for the lock inside one). Any
 // other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is
 // rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what
 // the disk holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
@@ -242,7 +242,7 @@ export class EngineRunner {
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
       return undefined;
     }
-    // An attempt may itself wait for the lock (the connection's busy timeout): that wait counts as busy time too.
+    // A store may wait for the lock inside an attempt: that wait counts as busy time too.
     const attemptAt = performance.now();
     try {
       this.lastSeq = this.store.commit(batch.map((p) => ({ cmd: p.cmd, changes: p.applied.changes })));

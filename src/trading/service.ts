@@ -55,8 +55,11 @@ export interface TradingDeps {
   expirySweepMs?: number;
 }
 
-/** How long apart the runner writes again a group the database was too busy to take. */
-const BUSY_RETRY_MS = 10;
+/**
+ * How long apart the runner writes again a group the database was too busy to take: the WAL checkpoint thread holds
+ * the lock for a few milliseconds at a time, and the SQLite store's commits do not wait for it themselves.
+ */
+const BUSY_RETRY_MS = 1;
 
 export class TradingService {
   readonly runner: EngineRunner;
