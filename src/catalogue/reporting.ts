@@ -29,7 +29,7 @@ export function withQuarterLineParents(
   for (const eventId of events) {
     for (const parent of catalogue.openMarketsOfEvent(eventId ?? '')) {
       const legs = parent.legMarketHashes;
-      if (!legs || parent.status === 'SETTLED' || inBatch.has(parent.marketHash)) continue;
+      if (!legs || inBatch.has(parent.marketHash)) continue;
       if (!legs.some((h) => inBatch.has(h))) continue;
       const [lower, higher] = legs.map(legOutcome);
       if (lower && higher) {

@@ -32,7 +32,7 @@ export interface RealtimeDeps {
   log: FastifyBaseLogger;
 }
 
-/** Expired publications are released within a fifth of their retention, checked at most every second. */
+/** Expired publications are released within a fifth of their retention: swept once a second at most, once a minute at least. */
 const sweepPeriodMs = (historyTtlMs: number) => Math.min(60_000, Math.max(1000, Math.floor(historyTtlMs / 5)));
 
 export class RealtimeServer {
