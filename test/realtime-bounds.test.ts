@@ -11,6 +11,17 @@ import { fund } from './helpers/bets.js';
 
 const QUEUE = 16_384;
 
+/** A pre-game moneyline market's book channel, and a maker funded with `amount` holding a realtime token. */
+async function fundedMakerOnABook(ex: TestExchange, amount: bigint) {
+  const market = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets.find(
+    (m: { liveEnabled: boolean }) => !m.liveEnabled,
+  ).marketHash as string;
+  const maker = newWallet();
+  await fund(ex, maker, amount);
+  const token = await fetchToken(ex, await createApiKey(ex, maker.address));
+  return { market, channel: `order_book:market_${market}`, maker, token };
+}
+
 describe('realtime publications and history within a subscriber queue', () => {
   let ex: TestExchange;
   let client: RawClient;
@@ -28,13 +39,8 @@ describe('realtime publications and history within a subscriber queue', () => {
   });
 
   it('delivers 60 orders posted in one request to a 16 KB subscriber queue in parts, then recovers them from history', async () => {
-    const market = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets.find(
-      (m: { liveEnabled: boolean }) => !m.liveEnabled,
-    ).marketHash as string;
-    const channel = `order_book:market_${market}`;
-    const maker = newWallet();
-    await fund(ex, maker, 100_000n * USDC);
-    client = await rawConnected(wsUrl(ex), await fetchToken(ex, await createApiKey(ex, maker.address)));
+    const { market, channel, maker, token } = await fundedMakerOnABook(ex, 100_000n * USDC);
+    client = await rawConnected(wsUrl(ex), token);
     const sub = await client.call({ subscribe: { channel } });
     expect(sub.subscribe).toMatchObject({ recoverable: true, offset: 0 });
     const start = sub.subscribe.epoch as string;
@@ -94,13 +100,7 @@ describe('realtime history and streams leave memory once retention ends', () => 
   };
 
   it('releases a book channel history nobody reads, then its stream; an old position then restarts, never recovers', async () => {
-    const market = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets.find(
-      (m: { liveEnabled: boolean }) => !m.liveEnabled,
-    ).marketHash as string;
-    const channel = `order_book:market_${market}`;
-    const maker = newWallet();
-    await fund(ex, maker, 1000n * USDC);
-    const token = await fetchToken(ex, await createApiKey(ex, maker.address));
+    const { market, channel, maker, token } = await fundedMakerOnABook(ex, 1000n * USDC);
     client = await rawConnected(wsUrl(ex), token);
     const sub = await client.call({ subscribe: { channel } });
     const order = await signedOrder(maker, ex.ctx.config, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
