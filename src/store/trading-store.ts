@@ -39,8 +39,8 @@ export interface TradingStore {
   /**
    * Appends the commands and projects their changes, all or nothing. Returns the last command's position. The rows
    * survive a process kill at once; they are durable (power loss) once a later `sync` resolves. Throws
-   * StoreBusyError when another connection held the database too long: nothing was written, and committing the same
-   * entries again may succeed.
+   * StoreBusyError when another connection holds the database (the SQLite store does not wait for it): nothing was
+   * written, and committing the same entries again may succeed.
    */
   commit(entries: readonly JournalEntry[]): number;
   /** Makes every commit written so far durable, off the calling thread. Rejects if the disk refused. */
