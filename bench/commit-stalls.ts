@@ -4,29 +4,15 @@
 // runner does, and its time counts from the first attempt. Prints commit time p50/p99/p99.9/max, how many took over
 // 5 and 20 ms, the busy retries, and the WAL restarts the checkpoint thread ran.
 // Usage: npx tsx bench/commit-stalls.ts [seconds = 15] [orders per commit = 4]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDatabase, openTradingConnection } from '../src/store/db.js';
-import { SqliteTradingStore, StoreBusyError } from '../src/store/trading-store.js';
-import { FillWorkload } from '../src/store/fill-workload.js';
+import { StoreBusyError } from '../src/store/trading-store.js';
 import { Checkpointer, type CheckpointRun } from '../src/store/checkpointer.js';
 import { walSyncOf } from '../src/store/wal-sync.js';
-import { Engine } from '../src/engine/engine.js';
-import { defaultEngineParams } from '../src/engine/test-params.js';
-import { fmt } from './lib.js';
+import { fmt, withFillWorkloadStore } from './lib.js';
 
 const [seconds = 15, perGroup = 4] = process.argv.slice(2).map(Number);
-const TOKEN = '0x00000000000000000000000000000000000000C1';
 
-const dir = mkdtempSync(join(tmpdir(), 'oddex-commit-stalls-'));
-try {
-  openDatabase(dir).close();
-  const db = openTradingConnection(dir);
-  const store = new SqliteTradingStore(db);
-  const workload = new FillWorkload(new Engine(defaultEngineParams(TOKEN)), TOKEN);
-  store.commit(workload.funding());
+await withFillWorkloadStore('commit-stalls', async ({ db, store, workload }) => {
   const runs: CheckpointRun[] = [];
   const checkpointer = new Checkpointer(db, { onRun: (r) => runs.push(r), onProblem: (err) => console.error(err) });
   const durability = walSyncOf(db);
@@ -52,7 +38,6 @@ try {
   }
   await checkpointer.stop();
   durability.close();
-  db.close();
   times.sort((a, b) => a - b);
   const at = (q: number) => fmt(times[Math.floor(q * (times.length - 1))]!);
   const over = (ms: number) => times.filter((t) => t > ms).length;
@@ -60,6 +45,4 @@ try {
     `${times.length} commits of ${perGroup} orders in ${seconds} s: p50 ${at(0.5)}  p99 ${at(0.99)}  p99.9 ${at(0.999)}  max ${at(1)}; ` +
       `over 5 ms: ${over(5)}, over 20 ms: ${over(20)}; busy retries ${busyRetries}; WAL restarts ${runs.filter((r) => r.restart === 'done').length}`,
   );
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+});

@@ -5,23 +5,13 @@
 // and the database pages they wrote to the WAL per fill (an exact count: the WAL is checkpointed between groups,
 // outside the timing, so each group starts it afresh). Ends with the pages of one more group by table and index.
 // Usage: npx tsx bench/fill-commit.ts [fills = 20000] [fills per group = 32]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase, openTradingConnection } from '../src/store/db.js';
-import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-store.js';
-import { FillWorkload } from '../src/store/fill-workload.js';
+import type { JournalEntry } from '../src/store/trading-store.js';
 import { checkpointAll, totalPages, walPagesByTree } from '../src/store/wal-pages.js';
-import { Engine } from '../src/engine/engine.js';
-import { defaultEngineParams } from '../src/engine/test-params.js';
+import { withFillWorkloadStore } from './lib.js';
 
 const [fills = 20_000, perGroup = 32] = process.argv.slice(2).map(Number);
-const TOKEN = '0x00000000000000000000000000000000000000C1';
 
-const dir = mkdtempSync(join(tmpdir(), 'oddex-fill-commit-'));
-try {
-  openDatabase(dir).close();
-  const db = openTradingConnection(dir);
+await withFillWorkloadStore('fill-commit', ({ db, store, workload }) => {
   db.pragma('wal_autocheckpoint = 0');
   /** Frames the WAL holds, that is pages written since the last call; all are checkpointed, so the WAL starts afresh. */
   const walFrames = () => {
@@ -29,9 +19,6 @@ try {
     checkpointAll(db);
     return n;
   };
-  const store = new SqliteTradingStore(db);
-  const workload = new FillWorkload(new Engine(defaultEngineParams(TOKEN)), TOKEN);
-  store.commit(workload.funding());
   walFrames();
 
   const cpuMs = (commit: () => void) => {
@@ -70,7 +57,4 @@ try {
     const top = [...byTree].sort((a, b) => b[1] - a[1]).map(([tree, n]) => `${tree} ${n}`);
     console.log(`  ${label} commit: ${totalPages(byTree)} pages: ${top.join(', ')}`);
   }
-  db.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+});

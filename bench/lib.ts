@@ -9,6 +9,37 @@ import type * as Secp256k1 from 'secp256k1';
 import { spawnExchange, type ChildExchange } from '../test/helpers/process.js';
 import { orderHash, type OrderHashFields } from '../src/protocol/hashing.js';
 import { signOrder } from '../src/sdk/signing.js';
+import { openDatabase, openTradingConnection, type Db } from '../src/store/db.js';
+import { SqliteTradingStore } from '../src/store/trading-store.js';
+import { FillWorkload } from '../src/store/fill-workload.js';
+import { Engine } from '../src/engine/engine.js';
+import { defaultEngineParams } from '../src/engine/test-params.js';
+
+/**
+ * A trading store on a fresh file database in a temporary dir, with the fill workload's makers and takers funded
+ * (src/store/fill-workload.ts). `use` runs on it; then the connection is closed and the dir removed.
+ */
+export async function withFillWorkloadStore<T>(
+  name: string,
+  use: (s: { db: Db; store: SqliteTradingStore; workload: FillWorkload }) => T | Promise<T>,
+): Promise<T> {
+  const token = '0x00000000000000000000000000000000000000C1';
+  const dir = mkdtempSync(join(tmpdir(), `oddex-${name}-`));
+  try {
+    openDatabase(dir).close();
+    const db = openTradingConnection(dir);
+    try {
+      const store = new SqliteTradingStore(db);
+      const workload = new FillWorkload(new Engine(defaultEngineParams(token)), token);
+      store.commit(workload.funding());
+      return await use({ db, store, workload });
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** An order signed by `key` with its hash, and the body POST /orders/new takes (apiExpiry = expiry). */
 export function signedOrderBody(fields: OrderHashFields, key: Uint8Array, sign: (fields: OrderHashFields, key: Uint8Array) => string = signOrder) {

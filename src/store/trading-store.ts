@@ -15,8 +15,9 @@ import type { EngineSnapshot } from '../engine/engine.js';
 import { COMMITS_ALREADY_DURABLE, type WalSync } from './wal-sync.js';
 
 /**
- * The database was locked by another connection (an operator's shell, a checkpoint restarting the WAL) for longer than
- * the connection would wait. Nothing of the commit was written; the same entries can be committed again later.
+ * The database was locked by another connection (an operator's shell, a checkpoint restarting the WAL): a commit does
+ * not wait for it, other writes wait up to the connection's busy timeout. Nothing was written; the same entries can
+ * be committed again later.
  */
 export class StoreBusyError extends Error {
   constructor(cause: unknown) {
