@@ -60,15 +60,15 @@ export class SqliteTradingStore implements TradingStore {
   private readonly journal: Journal;
   private readonly commitTx;
   private readonly catchUpTx;
-  /** The connection's wait for a lock another connection holds, turned off during commits. */
-  private readonly busyTimeoutMs: number;
+  /** Restores the connection's wait for a lock another connection holds, which commits turn off. */
+  private readonly restoreBusyTimeout: string;
 
   /** `durability` syncs what `db` commits: the default fits a synchronous=FULL (or in-memory) connection. */
   constructor(
     private readonly db: Db,
     private readonly durability: WalSync = COMMITS_ALREADY_DURABLE,
   ) {
-    this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+    this.restoreBusyTimeout = `PRAGMA busy_timeout = ${db.pragma('busy_timeout', { simple: true }) as number}`;
     this.journal = new Journal(db);
     this.readModels = new TradingReadModels(db);
     this.snapshots = new SnapshotStore(db);
@@ -96,12 +96,13 @@ export class SqliteTradingStore implements TradingStore {
   commit(entries: readonly JournalEntry[]): number {
     // Not in SQLite's busy handler: its sleeps of 1, 2, 5, 10 and 15 ms turn a checkpoint that holds the lock for a
     // few milliseconds into a stall of 8-33. The caller retries at its own pace (the runner: every millisecond).
-    // A pragma acts when prepared (SQLite's pragma.c), so each toggle is prepared anew.
-    this.db.pragma('busy_timeout = 0');
+    // A pragma acts when prepared (SQLite's pragma.c), so each toggle is compiled anew; exec does that without the
+    // statement object db.pragma builds (0.8 µs a toggle against 3.6).
+    this.db.exec('PRAGMA busy_timeout = 0');
     try {
       return this.inTransaction(() => this.commitTx(entries));
     } finally {
-      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+      this.db.exec(this.restoreBusyTimeout);
     }
   }
 
