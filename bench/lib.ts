@@ -191,9 +191,11 @@ export async function measureCpu<T>(pid: number, ops: number, work: () => Promis
   const cpuBefore = processCpuSeconds(pid);
   const mainBefore = processCpuSeconds(pid, pid);
   const hostBefore = hostCpuJiffies();
+  const benchBefore = process.cpuUsage();
   const t0 = performance.now();
   const result = await work();
   const seconds = (performance.now() - t0) / 1000;
+  const bench = process.cpuUsage(benchBefore);
   const cpu = processCpuSeconds(pid) - cpuBefore;
   const mainCpu = processCpuSeconds(pid, pid) - mainBefore;
   const hostAfter = hostCpuJiffies();
@@ -204,13 +206,16 @@ export async function measureCpu<T>(pid: number, ops: number, work: () => Promis
     cpuMsPerOp: (cpu * 1000) / ops,
     mainThreadMsPerOp: (mainCpu * 1000) / ops,
     coresUsed: cpu / seconds,
+    /** Cores this process (the load generator) kept busy: on a shared machine, what the server could not have. */
+    benchCores: (bench.user + bench.system) / 1e6 / seconds,
     stealShare: hostTotal > 0 ? (hostAfter.steal - hostBefore.steal) / hostTotal : 0,
     loadAverage: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
   };
 }
 
 /** The machine conditions of a measureCpu result, for a bench's output line. */
-export const conditions = (m: { stealShare: number; loadAverage: number }) =>
+export const conditions = (m: { stealShare: number; loadAverage: number; benchCores?: number }) =>
+  (m.benchCores === undefined ? '' : `load generator ${m.benchCores.toFixed(2)} cores, `) +
   `host steal ${(100 * m.stealShare).toFixed(1)}%, load ${m.loadAverage.toFixed(1)}`;
 
 /**

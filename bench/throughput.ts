@@ -46,9 +46,12 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
     const taker = newAccount();
     await ex.fund(maker);
     await ex.fund(taker);
-    // Batch b goes to market b (round robin). Fills take the markets of even batches, cancels the orders of odd ones.
+    // Even batches go to the even-indexed markets and odd batches to the odd-indexed ones, round robin: fills take the
+    // markets of even batches and cancels the orders of odd ones, so no fill consumes an order a cancel is meant for.
     const batches = Math.ceil(orderCount / BATCH);
-    const marketOf = (b: number) => ex.markets[b % ex.markets.length]!;
+    const pairs = Math.floor(ex.markets.length / 2);
+    if (pairs === 0) throw new Error('the bench needs at least two demo markets');
+    const marketOf = (b: number) => ex.markets[2 * (Math.floor(b / 2) % pairs) + (b % 2)]!;
     const evenBatches = Array.from({ length: Math.ceil(batches / 2) }, (_, k) => 2 * k);
     const bodies = Array.from({ length: batches }, (_, b) => {
       const market = marketOf(b);
@@ -60,7 +63,6 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
       signedFill(taker, marketOf(evenBatches[i % evenBatches.length]!), { stake: FILL_STAKE, odds: 100n * E18 - MAKER_ODDS, outcomeOne: false }),
     );
     const cancellable = bodies.flatMap((batch, b) => (b % 2 === 1 ? batch.map((o) => o.hash) : []));
-    const cancels = cancellable.slice(0, cancelCount).map((hash) => signedCancelV2(maker, [hash]));
     // Warm-up: JIT, the connection pool and the verification workers.
     for (let i = 0; i < 200; i++) {
       await ex.post('/orders/new', { orders: [signedOrder(maker, ex.markets[0]!, { odds: 20n * E18, size: ORDER_SIZE, outcomeOne: false }).body] });
@@ -86,9 +88,16 @@ async function run(label: string, env: Record<string, string>): Promise<Record<'
     const filled = await measureCpu(ex.pid, fillCount, () =>
       drive(fillCount, requestClients, async (i) => ((await ex.post('/orders/fill/v2', fills[i])).status === 200 ? 1 : 0)),
     );
+    // Signed now, not with the orders: a cancel's timestamp must be within 60 s of the server's clock when it arrives.
+    const cancels = cancellable.slice(0, cancelCount).map((hash) => signedCancelV2(maker, [hash]));
+    let refusalShown = false;
     const cancelled = await measureCpu(ex.pid, cancels.length, () =>
       drive(cancels.length, requestClients, async (i) => {
         const r = await ex.post('/orders/cancel/v2', cancels[i]);
+        if (r.status !== 200 && !refusalShown) {
+          refusalShown = true;
+          console.log('cancel refused:', JSON.stringify(r.body).slice(0, 200));
+        }
         return r.status === 200 ? Number((r.body.data as { cancelledCount?: number } | undefined)?.cancelledCount ?? 0) : 0;
       }),
     );
