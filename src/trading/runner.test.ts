@@ -1,6 +1,6 @@
 // The runner's pipelined group commit against a real engine and store, with the WAL sync under the test's control:
-// callers wait for a sync that started after their group was written, the engine and the writer go on meanwhile,
-// publications carry only durable groups, and a failed sync refuses its groups and everything applied after them.
+// callers wait for durability, the engine goes on meanwhile, publications carry only durable groups, and a failed
+// sync refuses its group and everything applied after it.
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { Engine } from '../engine/engine.js';
@@ -73,76 +73,54 @@ function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
 }
 
 describe('pipelined group commit', () => {
-  it('writes what is applied during a sync at once, and answers it only after a sync that started after that write', async () => {
+  it('answers a group only once it is durable, and writes everything applied during its sync as the next group', async () => {
     const { runner, wal, log, balance, journaled, track } = setUp();
     void track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
     expect(journaled()).toBe(1);
     expect(wal.waiting).toHaveLength(1);
 
-    // While the first group syncs, the engine applies the next commands at once, and each turn's are written as a
-    // group of their own; no second sync starts while one is under way.
+    // While the first group syncs, the engine applies the next commands at once; none is written yet.
     void track(runner.submit(faucet(A, 5n)), 'a2');
     void track(runner.submit(faucet(B, 7n)), 'b1');
     expect([balance(A), balance(B)]).toEqual([15n, 7n]);
     await turn();
-    void track(runner.submit(faucet(B, 1n)), 'b2');
     await turn();
-    expect(journaled()).toBe(4);
-    expect(wal.waiting).toHaveLength(1);
-    expect(log).toEqual(['written 1 (A=10 B=0)', 'written 2 (A=15 B=7)', 'written 1 (A=15 B=8)']);
+    expect(journaled()).toBe(1);
+    expect(log).toEqual(['written 1 (A=10 B=0)']);
 
-    // The first sync may not cover what was written while it ran: it answers the first group only, and the next sync
-    // starts at once for the two groups written meanwhile.
     wal.waiting[0]!.resolve();
     await turn();
     await turn();
+    // The second group holds both commands in one transaction and its own sync; its callers still wait.
+    expect(journaled()).toBe(3);
     expect(wal.waiting).toHaveLength(2);
-    expect(log.slice(3)).toEqual(['durable 1', 'answered a1', 'fan-out (A=10 B=0)']);
+    expect(log).toEqual(['written 1 (A=10 B=0)', 'durable 1', 'answered a1', 'written 2 (A=15 B=7)', 'fan-out (A=10 B=0)']);
 
     wal.waiting[1]!.resolve();
     await turn();
     await turn();
-    expect(log.slice(6)).toEqual([
-      'durable 2',
-      'durable 1',
-      'answered a2',
-      'answered b1',
-      'answered b2',
-      'fan-out (A=15 B=7)',
-      'fan-out (A=15 B=8)',
-    ]);
-    expect(wal.waiting).toHaveLength(2);
+    expect(log.slice(5)).toEqual(['durable 2', 'answered a2', 'answered b1', 'fan-out (A=15 B=7)']);
   });
 
-  it('refuses the groups whose sync failed, the groups written and the commands applied after them, and trading until a restart', async () => {
+  it('refuses the group whose sync failed, every command applied after it, and trading until a restart', async () => {
     const { runner, wal, log, failures, track } = setUp();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
     const second = track(runner.submit(faucet(B, 7n)), 'b1');
-    await turn(); // written, waiting for the next sync
-    const third = track(runner.submit(faucet(B, 1n)), 'b2'); // applied, not written
     const diskError = new Error('EIO: i/o error, fdatasync');
     wal.waiting[0]!.reject(diskError);
-    await Promise.all([first, second, third]);
-    const fourth = track(runner.submit(faucet(B, 1n)), 'b3');
-    await fourth;
+    await Promise.all([first, second]);
+    const third = track(runner.submit(faucet(B, 1n)), 'b2');
+    await third;
     await turn();
-    expect(log).toEqual([
-      'written 1 (A=10 B=0)',
-      'written 1 (A=10 B=7)',
-      'refused a1 STORAGE_FAILED',
-      'refused b1 STORAGE_FAILED',
-      'refused b2 STORAGE_FAILED',
-      'refused b3 STORAGE_FAILED',
-    ]);
-    expect(wal.waiting).toHaveLength(1);
+    expect(log).toEqual(['written 1 (A=10 B=0)', 'refused a1 STORAGE_FAILED', 'refused b1 STORAGE_FAILED', 'refused b2 STORAGE_FAILED']);
     expect(failures).toEqual([{ err: diskError, rebuilt: false }]);
     // Nothing of a refused group was published.
     expect(log.some((l) => l.startsWith('fan-out'))).toBe(false);
   });
 
-  it('stop writes the queue, completes it and the group being synced with one blocking sync, then fans them out', async () => {
+  it('stop completes the group being synced and the queue with blocking syncs, then fans them out', async () => {
     const { runner, wal, log, journaled, track } = setUp();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
@@ -150,11 +128,11 @@ describe('pipelined group commit', () => {
     runner.stop();
     await Promise.all([first, second]);
     expect(journaled()).toBe(2);
-    expect(wal.blockingSyncs).toBe(1);
+    expect(wal.blockingSyncs).toBe(2);
     expect(log).toEqual([
       'written 1 (A=10 B=0)',
-      'written 1 (A=10 B=7)',
       'durable 1',
+      'written 1 (A=10 B=7)',
       'durable 1',
       'fan-out (A=10 B=0)',
       'fan-out (A=10 B=7)',
@@ -174,8 +152,7 @@ describe('pipelined group commit', () => {
     void track(runner.submit(faucet(B, 7n)), 'b1');
     expect(runner.snapshotNow()).toBe(2);
     await first;
-    // One for the pipeline (the group under way and the queue), one for the snapshot.
-    expect(wal.blockingSyncs).toBe(2);
+    expect(wal.blockingSyncs).toBe(3);
   });
 });
 

@@ -1,9 +1,8 @@
 // Drives the pure engine: applies commands one at a time and commits them with their change records (journal and
-// read models in one transaction per group) in a pipeline: while one sync of the WAL runs off the event loop, the
-// engine goes on applying the next commands and the writer goes on writing them as groups; the next sync starts when
-// that one ends and covers every group written meanwhile. A caller is answered only once a sync that started after
-// its group was written has completed: the writer never waits for the disk, and the disk never waits for a write.
-// Start-up restores the newest valid snapshot and replays the journal's tail; snapshots are taken between commits.
+// read models in one transaction per group) in a pipeline: while one group's commit is being synced to disk off the
+// event loop, the engine goes on applying the next commands, which form the next group. A caller is answered only
+// once its group is durable. Start-up restores the newest valid snapshot and replays the journal's tail; snapshots
+// are taken between commits.
 // A write the database refused because another connection held it (StoreBusyError) wrote nothing: the group waits
 // and is written again a little later, with the commands applied meanwhile behind it, until the database has been
 // busy for `busyRetry.forMs` (counted from the first attempt, including any wait for the lock inside one). Any
@@ -76,10 +75,8 @@ export class EngineRunner {
   /** Applied, not yet written: the next group. */
   private queue: Pending[] = [];
   private flushScheduled = false;
-  /** Written groups that no sync under way covers, oldest first: the next sync covers them all. */
-  private unsynced: Group[] = [];
-  /** The groups the sync under way covers (one sync at a time: it started after they were written). */
-  private syncing: Group[] | undefined;
+  /** Written, being synced: at most one group at a time, so the next one gathers everything applied meanwhile. */
+  private syncing: Group | undefined;
   /** Fan-outs of durable groups, run in order on the next turn. */
   private fanOuts: (() => void)[] = [];
   private fanOutScheduled = false;
@@ -201,19 +198,20 @@ export class EngineRunner {
     this.scheduleFanOuts();
     if (this.broken) return this.snapshotSeq;
     this.writeSnapshot();
-    this.syncNowOrBreak();
+    this.syncNowOrBreak(undefined);
     return this.snapshotSeq;
   }
 
-  /** What was applied in one turn of the event loop is written as one group, whether or not a sync is under way. */
+  /** A group is written when none is being synced: one sync at a time, each covering all that was applied before. */
   private scheduleFlush(): void {
-    if (this.flushScheduled) return;
+    if (this.flushScheduled || this.syncing) return;
     this.flushScheduled = true;
     setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    if (this.syncing) return;
     const group = this.write();
     if (group === BUSY) {
       // Held as scheduled, so that commands applied meanwhile only join the queue.
@@ -221,20 +219,12 @@ export class EngineRunner {
       setTimeout(() => this.flush(), this.opts.busyRetry.delayMs);
       return;
     }
-    if (group) this.unsynced.push(group);
-    this.startSync();
-  }
-
-  /** One sync at a time, each covering every group written before it started. */
-  private startSync(): void {
-    if (this.syncing || this.unsynced.length === 0) return;
-    const groups = this.unsynced;
-    this.unsynced = [];
-    this.syncing = groups;
+    if (!group) return;
+    this.syncing = group;
     this.store.sync().then(
-      () => this.durable(groups),
+      () => this.durable(group),
       (err: unknown) => {
-        if (this.syncing === groups) this.syncFailed(err);
+        if (this.syncing === group) this.syncFailed(group, err);
       },
     );
   }
@@ -281,14 +271,14 @@ export class EngineRunner {
     return group;
   }
 
-  /** Groups are on disk: hand them on, answer their callers, sync what was written meanwhile, fan them out. */
-  private durable(groups: Group[]): void {
-    if (this.syncing !== groups) return; // already completed by a blocking drain
+  /** A group is on disk: hand it on, answer its callers, then write the next group and fan this one out. */
+  private durable(group: Group): void {
+    if (this.syncing !== group) return; // already completed by a blocking drain
     this.syncing = undefined;
-    for (const group of groups) this.complete(group);
-    // Replies go out in the microtasks after this callback; the fan-out runs on this turn's check phase, while the
-    // next sync is under way.
-    this.startSync();
+    this.complete(group);
+    // Replies go out in the microtasks after this callback; the next group is written on this turn's check phase,
+    // and the fan-out runs after it, while that group's sync is under way.
+    if (this.queue.length > 0) this.scheduleFlush();
     this.scheduleFanOuts();
   }
 
@@ -299,46 +289,44 @@ export class EngineRunner {
   }
 
   /**
-   * The disk refused a sync: what it holds of the groups it covered is unknown, and every command applied after them
-   * built on them. Refuse them all and stop trading; a restart rebuilds from whatever the disk holds.
+   * The disk refused a sync: what it holds of this group is unknown, and the commands applied after it built on it.
+   * Refuse them all and stop trading; a restart rebuilds from whatever the disk holds.
    */
-  private syncFailed(err: unknown): void {
-    this.broken = true;
-    const groups = [...(this.syncing ?? []), ...this.unsynced];
-    const refused = [...groups.flatMap((g) => g.batch), ...this.queue];
+  private syncFailed(group: Group | undefined, err: unknown): void {
     this.syncing = undefined;
-    this.unsynced = [];
+    this.broken = true;
+    const refused = [...(group?.batch ?? []), ...this.queue];
     this.queue = [];
     for (const p of refused) p.reject(new DomainError('STORAGE_FAILED'));
     this.opts.onStorageFailure(err, false);
   }
 
-  /**
-   * Blocking: writes what the queue holds, then one sync covers it, the groups written before it and those of the
-   * sync under way (whose completion later changes nothing); all are completed in order.
-   */
+  /** Blocking: completes the group being synced, then writes and syncs what the queue holds. */
   private drainNow(): void {
+    const inFlight = this.syncing;
+    if (inFlight) {
+      if (!this.syncNowOrBreak(inFlight)) return;
+      this.syncing = undefined;
+      this.complete(inFlight);
+    }
     let group = this.write();
     while (group === BUSY) {
       sleepSync(this.opts.busyRetry.delayMs);
       group = this.write();
     }
-    if (group) this.unsynced.push(group);
-    const groups = [...(this.syncing ?? []), ...this.unsynced];
-    if (groups.length === 0) return;
-    this.syncing = groups;
-    this.unsynced = [];
-    if (!this.syncNowOrBreak()) return;
+    if (!group) return;
+    this.syncing = group;
+    if (!this.syncNowOrBreak(group)) return;
     this.syncing = undefined;
-    for (const g of groups) this.complete(g);
+    this.complete(group);
   }
 
-  private syncNowOrBreak(): boolean {
+  private syncNowOrBreak(group: Group | undefined): boolean {
     try {
       this.store.syncNow();
       return true;
     } catch (err) {
-      this.syncFailed(err);
+      this.syncFailed(group, err);
       return false;
     }
   }
