@@ -44,6 +44,8 @@ describe('statements per fill', () => {
       'INSERT journal': 1,
       'INSERT rm_fills': 1,
       'INSERT rm_trades': 2,
+      // The listing totals of the maker's and the taker's trades.
+      'INSERT rm_trade_counts': 2,
       'UPDATE rm_orders': 1,
       'UPDATE rm_position': 1,
       COMMIT: 1,
@@ -54,6 +56,8 @@ describe('statements per fill', () => {
       'INSERT journal': 1,
       'UPDATE rm_fills': 1,
       'UPDATE rm_trades': 1,
+      // Each bettor's totals: one trade fewer PENDING, one more SUCCESS.
+      'INSERT rm_trade_counts': 4,
       'INSERT rm_volume': 1,
       'UPDATE rm_orders': 1,
       'INSERT rm_consolidated': 2,
@@ -74,6 +78,8 @@ describe('statements per fill', () => {
       'INSERT journal': 1,
       'INSERT rm_fills': 1,
       'INSERT rm_trades': 6,
+      // Four bettors: the three makers, and the taker's three trades under one total.
+      'INSERT rm_trade_counts': 4,
       'UPDATE rm_orders': 3,
       'UPDATE rm_position': 1,
       COMMIT: 1,
@@ -81,6 +87,7 @@ describe('statements per fill', () => {
     });
     const confirm = kinds(confirmed);
     expect(confirm['UPDATE rm_trades']).toBe(1);
+    expect(confirm['INSERT rm_trade_counts']).toBe(8);
     expect(Object.keys(confirm).filter((k) => k.startsWith('SELECT'))).toEqual([]);
     // One consolidated entry per bettor of the fill: three makers and the taker.
     expect(confirm['INSERT rm_consolidated']).toBe(4);

@@ -351,3 +351,28 @@ MIGRATIONS.push({
     ALTER TABLE rm_trades ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
   `,
 });
+
+MIGRATIONS.push({
+  version: 13,
+  name: 'trade totals written per commit',
+  sql: `
+    -- Recording trades and giving them their fill's outcome change rm_trade_counts from the read models, summed per
+    -- key over a group commit and written just before it commits (trade-counts.ts); the triggers keep what is rare:
+    -- settlement and deletion. Every change is an upsert of a delta, so the totals come out the same in whatever order
+    -- a transaction's triggers and its summed deltas are written (a trade recorded and settled in one commit).
+    DROP TRIGGER rm_trade_counts_insert;
+    DROP TRIGGER rm_trade_counts_update;
+    DROP TRIGGER rm_trade_counts_delete;
+    CREATE TRIGGER rm_trade_counts_settled AFTER UPDATE OF settled ON rm_trades
+      WHEN OLD.settled IS NOT NEW.settled BEGIN
+      INSERT INTO rm_trade_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.base_token, OLD.affiliate, -1)
+        ON CONFLICT DO UPDATE SET n = n - 1;
+      INSERT INTO rm_trade_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.base_token, NEW.affiliate, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_trade_counts_delete AFTER DELETE ON rm_trades BEGIN
+      INSERT INTO rm_trade_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.base_token, OLD.affiliate, -1)
+        ON CONFLICT DO UPDATE SET n = n - 1;
+    END;
+  `,
+});

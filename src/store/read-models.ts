@@ -8,8 +8,20 @@ import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
+import { TradeCountDeltas } from './trade-counts.js';
 import { settleTrades } from '../engine/settlement-credit.js';
 import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
+
+/** A trade whose fill the chain executed, as the status update returns it. */
+interface ExecutedTradeRow {
+  market: string;
+  stake: string;
+  bettor: string;
+  settled: 0 | 1;
+  maker: 0 | 1;
+  base_token: string;
+  affiliate: string;
+}
 
 /** A confirmed, unsettled trade as settling a position reads it. */
 interface OpenPositionRow {
@@ -165,6 +177,8 @@ export class TradingReadModels {
   private readonly stagedVolume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
+  /** The listing totals the transaction under way changes by recording trades and their fills' outcomes. */
+  private readonly tradeCounts: TradeCountDeltas;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
 
@@ -179,10 +193,11 @@ export class TradingReadModels {
       insertFill: p(`INSERT INTO rm_fills (fill_hash, fill_salt, taker, market_hash, total_taker_stake, status, accepted_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
-      // A fill's trades take its status together: one statement per fill, returning what matched volume counts.
+      // A fill's trades take its status together: one statement per fill, returning what matched volume and the
+      // listing totals count. Trades are recorded PENDING and a fill is executed once, so each row was PENDING.
       // Every UPDATE of rm_trades increments its rev (T_TRADE_VERSION), and so does a change of a trade's fill record.
-      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ?, rev = rev + 1 WHERE fill_hash = ?
-        RETURNING COALESCE(parent_market_hash, market_hash) AS market, stake`),
+      fillTradesStatus: p(`UPDATE rm_trades SET status = ?, updated_at = ?, rev = rev + 1 WHERE fill_hash = ? AND status = 'PENDING'
+        RETURNING COALESCE(parent_market_hash, market_hash) AS market, stake, bettor, settled, maker, base_token, affiliate`),
       fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
         WHERE fill_hash = ?`),
       fillTradesRevised: p('UPDATE rm_trades SET rev = rev + 1 WHERE fill_hash = ?'),
@@ -244,6 +259,7 @@ export class TradingReadModels {
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
+    this.tradeCounts = new TradeCountDeltas(db);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
@@ -282,6 +298,19 @@ export class TradingReadModels {
 
   /** Projects change records. The caller runs this inside the transaction that appends their commands. */
   apply(changes: readonly Change[]): void {
+    this.applyGroup([changes]);
+  }
+
+  /**
+   * Projects the change records of several commands, in order, inside one transaction: the listing totals they
+   * change are written once for all of them, at the end.
+   */
+  applyGroup(commands: readonly (readonly Change[])[]): void {
+    for (const changes of commands) this.applyCommand(changes);
+    this.tradeCounts.write();
+  }
+
+  private applyCommand(changes: readonly Change[]): void {
     const s = this.s;
     /** Per market this command settles: its open positions' trades by bettor, and the fills they belong to. */
     let settling: Map<string, Map<string, OpenPositionRow[]>> | undefined;
@@ -321,7 +350,11 @@ export class TradingReadModels {
           break;
         case 'fillExecuted': {
           s.updateFill!.run(c.status, c.txHash ?? null, c.failureReason ?? null, c.fillHash);
-          const traded = s.fillTradesStatus!.all(c.status, c.at, c.fillHash) as { market: string; stake: string }[];
+          const traded = s.fillTradesStatus!.all(c.status, c.at, c.fillHash) as ExecutedTradeRow[];
+          for (const t of traded) {
+            this.tradeCounts.add([t.bettor, t.settled, 'PENDING', t.maker, t.base_token, t.affiliate], -1);
+            this.tradeCounts.add([t.bettor, t.settled, c.status, t.maker, t.base_token, t.affiliate], 1);
+          }
           if (c.status === 'SUCCESS') this.countVolume(traded);
           break;
         }
@@ -351,6 +384,7 @@ export class TradingReadModels {
             updated_at: t.betTime,
             affiliate: t.affiliate,
           });
+          this.tradeCounts.add([t.bettor, 0, 'PENDING', t.maker ? 1 : 0, t.baseToken, t.affiliate], 1);
           break;
         }
         case 'tradeStatusChanged':
@@ -429,6 +463,7 @@ export class TradingReadModels {
   transactionEnded(committed: boolean): void {
     if (committed) for (const [market, volume] of this.stagedVolume) this.volume.set(market, volume);
     this.stagedVolume.clear();
+    this.tradeCounts.discard();
   }
 
   // ---- queries --------------------------------------------------------------------------------

@@ -77,17 +77,15 @@ export class SqliteTradingStore implements TradingStore {
       let seq = 0;
       for (const e of entries) {
         seq = this.journal.append(e.cmd);
-        this.readModels.apply(e.changes);
         catalogueStatus.apply(e.changes);
       }
+      this.readModels.applyGroup(entries.map((e) => e.changes));
       if (seq > 0) this.readModels.setPosition(seq);
       return seq;
     });
     this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) => {
-      for (const e of entries) {
-        this.readModels.apply(e.changes);
-        catalogueStatus.apply(e.changes);
-      }
+      for (const e of entries) catalogueStatus.apply(e.changes);
+      this.readModels.applyGroup(entries.map((e) => e.changes));
       const last = entries[entries.length - 1];
       if (last) this.readModels.setPosition(last.seq);
     });
