@@ -9,6 +9,7 @@ import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
 import { ChangedTrades } from '../trading/changed-trades.js';
 import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
 import { StatementCache } from './statement-cache.js';
+import { CountDeltas } from './count-deltas.js';
 import { T_BETTOR_REFUNDED, T_TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type TradeRow } from './trade-rows.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
@@ -61,7 +62,11 @@ export const sortableAmount = (x: bigint): string =>
   x >= 0n ? 'p' + x.toString().padStart(DIGITS, '0') : 'n' + (OFFSET + x).toString().padStart(DIGITS, '0');
 
 export class ConsolidatedEntries {
+  /** Lists a new entry; a fill's entries are written when the chain has spoken, so nearly every one is new. */
+  private readonly insert;
   private readonly upsert;
+  /** The listing totals the transaction under way changes by listing new entries (rm_consolidated_counts). */
+  private readonly counts: CountDeltas;
   private readonly fillOfTrade;
   private readonly tradesOfFill: (fillHash: string) => Trade[];
   /** Statements of listings, whose SQL follows the filters and sort sent. */
@@ -72,13 +77,16 @@ export class ConsolidatedEntries {
     tradesOfFill: (fillHash: string) => Trade[],
   ) {
     this.tradesOfFill = tradesOfFill;
-    // An upsert, not INSERT OR REPLACE: the listing totals' triggers see a changed entry as an update.
+    // An entry already listed is updated, not replaced: the listing totals' trigger sees a changed entry as an update.
     const updated = ['quarter_market_hash', 'exchange_event_id', 'maker', 'status', 'settled', 'ord', 'bet_time', 'settle_date',
       'outcome', 'betting_outcome', 'total_stake', 'weighted_odds', 'net_return', 'settle_net_return', 'total_return'];
-    this.upsert = db.prepare(`INSERT INTO rm_consolidated VALUES (@fill_hash, @bettor, @market_hash, @kind,
+    const insert = `INSERT INTO rm_consolidated VALUES (@fill_hash, @bettor, @market_hash, @kind,
       @quarter_market_hash, @exchange_event_id, @maker, @status, @settled, @ord, @bet_time, @settle_date, @outcome,
       @betting_outcome, @total_stake, @weighted_odds, @net_return, @settle_net_return, @total_return)
-      ON CONFLICT (fill_hash, bettor, market_hash, kind) DO UPDATE SET ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`);
+      ON CONFLICT (fill_hash, bettor, market_hash, kind)`;
+    this.insert = db.prepare(`${insert} DO NOTHING`);
+    this.upsert = db.prepare(`${insert} DO UPDATE SET ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`);
+    this.counts = new CountDeltas(db, 'rm_consolidated_counts', 5);
     this.fillOfTrade = db.prepare('SELECT fill_hash FROM rm_trades WHERE id = ?').pluck();
     this.filtered = new StatementCache(db);
   }
@@ -103,11 +111,24 @@ export class ConsolidatedEntries {
     for (const fillHash of fills ?? []) this.rewriteFill(fillHash, changed?.tradesOfFill(fillHash));
   }
 
-  /** Fills the table from the trades (a data dir from before it existed). */
+  /** Writes the listing totals the transaction under way changed (just before it commits). */
+  writeCounts(): void {
+    this.counts.write();
+  }
+
+  /** Forgets the listing totals of a transaction that rolled back. */
+  discardCounts(): void {
+    this.counts.discard();
+  }
+
+  /** Fills the table from the trades (a data dir from before it existed), with its totals, in one transaction. */
   rebuildIfEmpty(): void {
     if (this.db.prepare('SELECT 1 FROM rm_consolidated LIMIT 1').get() !== undefined) return;
-    const fills = this.db.prepare('SELECT DISTINCT fill_hash FROM rm_trades').pluck().iterate() as Iterable<string>;
-    for (const fillHash of [...fills]) this.rewriteFill(fillHash);
+    const fills = this.db.prepare('SELECT DISTINCT fill_hash FROM rm_trades').pluck().all() as string[];
+    this.db.transaction(() => {
+      for (const fillHash of fills) this.rewriteFill(fillHash);
+      this.counts.write();
+    })();
   }
 
   /** `known`: the fill's trades as the commit left them, when its change records describe them all. */
@@ -117,7 +138,7 @@ export class ConsolidatedEntries {
       // Fills waiting on the chain are not listed: their entries are written once the chain has spoken, so a
       // listing's count and page read the bettor index alone.
       if (f.status === 'PENDING') continue;
-      this.upsert.run({
+      const entry = {
         fill_hash: fillHash,
         bettor: f.first.bettor.toLowerCase(),
         market_hash: g.marketHash,
@@ -137,7 +158,9 @@ export class ConsolidatedEntries {
         net_return: sortableAmount(f.netReturn),
         settle_net_return: sortableAmount(f.settleNetReturn),
         total_return: sortableAmount(f.totalReturn),
-      });
+      };
+      if (this.insert.run(entry).changes === 1) this.counts.add([entry.bettor, entry.settled, entry.status, entry.maker, entry.kind], 1);
+      else this.upsert.run(entry);
     }
   }
 

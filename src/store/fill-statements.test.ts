@@ -61,6 +61,7 @@ describe('statements per fill', () => {
       'INSERT rm_volume': 1,
       'UPDATE rm_orders': 1,
       'INSERT rm_consolidated': 2,
+      'INSERT rm_consolidated_counts': 2,
       'UPDATE rm_position': 1,
       COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,

@@ -354,12 +354,13 @@ MIGRATIONS.push({
 
 MIGRATIONS.push({
   version: 13,
-  name: 'trade totals written per commit',
+  name: 'listing totals written per commit',
   sql: `
-    -- Recording trades and giving them their fill's outcome change rm_trade_counts from the read models, summed per
-    -- key over a group commit and written just before it commits (trade-counts.ts); the triggers keep what is rare:
-    -- settlement and deletion. Every change is an upsert of a delta, so the totals come out the same in whatever order
-    -- a transaction's triggers and its summed deltas are written (a trade recorded and settled in one commit).
+    -- Recording trades, giving them their fill's outcome and listing new consolidated entries change the listing
+    -- totals from the read models, summed per key over a group commit and written just before it commits
+    -- (count-deltas.ts); the triggers keep what is rare: settling or changing an entry, deleting. Every change is an
+    -- upsert of a delta, so the totals come out the same in whatever order a transaction's triggers and its summed
+    -- deltas are written (a trade recorded and settled in one commit).
     DROP TRIGGER rm_trade_counts_insert;
     DROP TRIGGER rm_trade_counts_update;
     DROP TRIGGER rm_trade_counts_delete;
@@ -372,6 +373,21 @@ MIGRATIONS.push({
     END;
     CREATE TRIGGER rm_trade_counts_delete AFTER DELETE ON rm_trades BEGIN
       INSERT INTO rm_trade_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.base_token, OLD.affiliate, -1)
+        ON CONFLICT DO UPDATE SET n = n - 1;
+    END;
+
+    DROP TRIGGER rm_consolidated_counts_insert;
+    DROP TRIGGER rm_consolidated_counts_update;
+    DROP TRIGGER rm_consolidated_counts_delete;
+    CREATE TRIGGER rm_consolidated_counts_update AFTER UPDATE OF settled, status, maker ON rm_consolidated
+      WHEN OLD.settled IS NOT NEW.settled OR OLD.status IS NOT NEW.status OR OLD.maker IS NOT NEW.maker BEGIN
+      INSERT INTO rm_consolidated_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.kind, -1)
+        ON CONFLICT DO UPDATE SET n = n - 1;
+      INSERT INTO rm_consolidated_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.kind, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_consolidated_counts_delete AFTER DELETE ON rm_consolidated BEGIN
+      INSERT INTO rm_consolidated_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.kind, -1)
         ON CONFLICT DO UPDATE SET n = n - 1;
     END;
   `,

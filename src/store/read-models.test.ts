@@ -140,15 +140,17 @@ describe('listing totals (migration 11)', () => {
     // Today's read side writes the trade revisions of migration 12: the older rows are written with that column,
     // which is dropped again before migrating.
     db.exec('ALTER TABLE rm_trades ADD COLUMN rev INTEGER NOT NULL DEFAULT 0');
-    // So does it write the listing totals (migration 13): the table is there for it, and dropped again too.
+    // So does it write the listing totals (migration 13): the tables are there for it, and dropped again too.
     db.exec(`CREATE TABLE rm_trade_counts (bettor TEXT NOT NULL COLLATE NOCASE, settled INTEGER NOT NULL, status TEXT NOT NULL,
       maker INTEGER NOT NULL, base_token TEXT NOT NULL COLLATE NOCASE, affiliate TEXT NOT NULL COLLATE NOCASE, n INTEGER NOT NULL,
-      PRIMARY KEY (bettor, settled, status, maker, base_token, affiliate)) WITHOUT ROWID`);
+      PRIMARY KEY (bettor, settled, status, maker, base_token, affiliate)) WITHOUT ROWID;
+      CREATE TABLE rm_consolidated_counts (bettor TEXT NOT NULL COLLATE NOCASE, settled INTEGER NOT NULL, status TEXT NOT NULL,
+      maker INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (bettor, settled, status, maker, kind)) WITHOUT ROWID`);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
     db.exec('ALTER TABLE rm_trades DROP COLUMN rev');
-    db.exec('DROP TABLE rm_trade_counts');
+    db.exec('DROP TABLE rm_trade_counts; DROP TABLE rm_consolidated_counts');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);

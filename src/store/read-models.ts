@@ -8,7 +8,7 @@ import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
-import { TradeCountDeltas } from './trade-counts.js';
+import { CountDeltas } from './count-deltas.js';
 import { settleTrades } from '../engine/settlement-credit.js';
 import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
@@ -178,7 +178,7 @@ export class TradingReadModels {
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
   /** The listing totals the transaction under way changes by recording trades and their fills' outcomes. */
-  private readonly tradeCounts: TradeCountDeltas;
+  private readonly tradeCounts: CountDeltas;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
 
@@ -259,7 +259,7 @@ export class TradingReadModels {
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
-    this.tradeCounts = new TradeCountDeltas(db);
+    this.tradeCounts = new CountDeltas(db, 'rm_trade_counts', 6);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
@@ -308,6 +308,7 @@ export class TradingReadModels {
   applyGroup(commands: readonly (readonly Change[])[]): void {
     for (const changes of commands) this.applyCommand(changes);
     this.tradeCounts.write();
+    this.entries.writeCounts();
   }
 
   private applyCommand(changes: readonly Change[]): void {
@@ -464,6 +465,7 @@ export class TradingReadModels {
     if (committed) for (const [market, volume] of this.stagedVolume) this.volume.set(market, volume);
     this.stagedVolume.clear();
     this.tradeCounts.discard();
+    this.entries.discardCounts();
   }
 
   // ---- queries --------------------------------------------------------------------------------

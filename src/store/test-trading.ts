@@ -31,14 +31,26 @@ export function tradingFixture(makerSize = 40n * USDC) {
   const next = () => ++at;
   /** Applies one command to the engine only: the journal entry a commit would write. */
   const apply = (cmd: Command): JournalEntry => ({ cmd, changes: engine.apply(cmd).changes });
-  /** Applies and commits one command; returns its change records and the statements its commit ran. */
-  const commit = (cmd: Command): { changes: readonly Change[]; statements: string[] } => {
-    const applied = engine.apply(cmd);
+  /** The statements `run` makes the database run. */
+  const traced = (run: () => void): string[] => {
     statements.length = 0;
     tracing = true;
-    store.commit([{ cmd, changes: applied.changes }]);
-    tracing = false;
-    return { changes: applied.changes, statements: [...statements] };
+    try {
+      run();
+    } finally {
+      tracing = false;
+    }
+    return [...statements];
+  };
+  /** Applies and commits commands as one group; returns the statements its commit ran. */
+  const commitGroup = (cmds: readonly Command[]): string[] => {
+    const entries = cmds.map(apply);
+    return traced(() => store.commit(entries));
+  };
+  /** Applies and commits one command; returns its change records and the statements its commit ran. */
+  const commit = (cmd: Command): { changes: readonly Change[]; statements: string[] } => {
+    const entry = apply(cmd);
+    return { changes: entry.changes, statements: traced(() => store.commit([entry])) };
   };
   for (const a of [...MAKERS, TAKER]) commit({ kind: 'faucet', at, address: a, amount: 1000n * USDC });
   commit({
@@ -63,7 +75,7 @@ export function tradingFixture(makerSize = 40n * USDC) {
     oddsSlippage: 0,
     fillSalt: String(n),
   });
-  return { commit, apply, next, fillCommand, store, db };
+  return { commit, commitGroup, apply, next, fillCommand, store, db };
 }
 
 /**
