@@ -73,22 +73,21 @@ export class SqliteTradingStore implements TradingStore {
     this.readModels = new TradingReadModels(db);
     this.snapshots = new SnapshotStore(db);
     const catalogueStatus = new CatalogueStatusProjection(db);
-    this.commitTx = db.transaction((entries: readonly JournalEntry[]): number => {
-      let seq = 0;
-      for (const e of entries) {
-        seq = this.journal.append(e.cmd);
-        catalogueStatus.apply(e.changes);
-      }
-      this.readModels.applyGroup(entries.map((e) => e.changes));
-      if (seq > 0) this.readModels.setPosition(seq);
-      return seq;
-    });
-    this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) => {
+    /** Projects the change records of commands through journal position `seq` (0: none) in the caller's transaction. */
+    const project = (entries: readonly { changes: readonly Change[] }[], seq: number) => {
       for (const e of entries) catalogueStatus.apply(e.changes);
       this.readModels.applyGroup(entries.map((e) => e.changes));
-      const last = entries[entries.length - 1];
-      if (last) this.readModels.setPosition(last.seq);
+      if (seq > 0) this.readModels.setPosition(seq);
+    };
+    this.commitTx = db.transaction((entries: readonly JournalEntry[]): number => {
+      let seq = 0;
+      for (const e of entries) seq = this.journal.append(e.cmd);
+      project(entries, seq);
+      return seq;
     });
+    this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) =>
+      project(entries, entries[entries.length - 1]?.seq ?? 0),
+    );
   }
 
   commit(entries: readonly JournalEntry[]): number {
