@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
 import { defaultConfig, type Config } from '../src/config.js';
 import { CloseCode } from '../src/realtime/protocol.js';
+import type { MemoryBroker } from '../src/realtime/broker.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, freePort, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill } from './helpers/wallets.js';
@@ -413,5 +414,56 @@ describe('realtime across a restart of the real engine', () => {
     const snapshot: Rest[] = (await ex.get(`/orders?marketHashes=${market}`)).body.data;
     expect(snapshot.map(asPublished)).toEqual(book!.pubs[0]!.data);
     expect(snapshot.map((o) => o.orderHash)).toEqual([hash]);
+  });
+});
+
+describe('realtime recovery of a book nobody else follows', () => {
+  // The server's clock runs `skewMs` ahead of the real one, so the test can let a minute pass without waiting for it.
+  let skewMs = 0;
+  let ex: TestExchange;
+  beforeAll(async () => {
+    ex = await startTestExchange(exchangeConfig(), { now: () => Date.now() + skewMs });
+  });
+  afterAll(async () => ex.destroy());
+
+  /**
+   * The only subscriber of a new market's book is dropped before anything is published on it; three orders are
+   * posted `awayMs` after it left; it comes back and must recover exactly those three.
+   */
+  async function dropQuietBookThenPost(marketHash: string, awayMs: number) {
+    const maker = await fundedWallet(ex);
+    const me = newWallet().address;
+    const c = await connectAs(ex, me, { minReconnectDelay: 2000, maxReconnectDelay: 2000 });
+    const [book] = await subscribed(c, `order_book:market_${marketHash}`);
+    expect(book!.subscribed[0]).toMatchObject({ positioned: true, recoverable: true, streamPosition: { offset: 0 } });
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === me)).toBe(1);
+    skewMs += awayMs;
+    (ex.ctx.realtime!.broker as MemoryBroker).sweep(); // what the broker's timer does meanwhile
+    const posted: string[] = [];
+    for (const odds of [30n, 31n, 32n]) {
+      posted.push(await postOrder(ex, maker, { marketHash, totalBetSize: 10n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: false }));
+    }
+    expect(book!.subscribed).toHaveLength(1); // still away
+
+    await waitFor(() => book!.subscribed.length === 2, 8000, 'resubscribe');
+    expect(book!.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: true });
+    expect(book!.subscribed[1]!.streamPosition!.epoch).toBe(book!.subscribed[0]!.streamPosition!.epoch);
+    await waitFor(() => book!.pubs.length === 3, 5000, 'recovered publications');
+    await sleep(50);
+    expect(book!.pubs.map((p) => p.offset)).toEqual([1, 2, 3]);
+    expect(book!.pubs.map((p) => (p.data as Rest[]).map((o) => [o.orderHash, o.orderStatus]))).toEqual(posted.map((h) => [[h, 'ACTIVE']]));
+  }
+
+  const preGameMoneylines = async (): Promise<string[]> =>
+    (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets
+      .filter((m: { liveEnabled: boolean }) => !m.liveEnabled)
+      .map((m: { marketHash: string }) => m.marketHash);
+
+  it('recovers the three orders posted right after the only subscriber was dropped', async () => {
+    await dropQuietBookThenPost((await preGameMoneylines())[0]!, 0);
+  });
+
+  it('recovers the three orders posted a minute after the only subscriber was dropped', async () => {
+    await dropQuietBookThenPost((await preGameMoneylines())[1]!, 60_000);
   });
 });

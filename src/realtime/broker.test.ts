@@ -244,12 +244,40 @@ describe('MemoryBroker', () => {
     expect((await b.publish('n:x', 2)).offset).toBe(1);
   });
 
-  it('drops a stream whose last subscriber leaves before its first publication; a new one has another epoch', async () => {
-    const b = new MemoryBroker(policy, () => 0);
+  it('keeps recording a stream whose last subscriber leaves before its first publication: the leaver recovers', async () => {
+    let now = 0;
+    const b = new MemoryBroker({ size: () => 100, ttlMs: 300_000 }, () => now);
     const sub = () => {};
     await b.subscribe('h:x', sub);
+    const left = await b.history('h:x', { limit: 0 });
+    await b.unsubscribe('h:x', sub);
+    expect(b.interested('h:x')).toBe(true);
+    now = 60_000; // a minute later, with nobody subscribed
+    b.sweep();
+    for (const data of ['a', 'b', 'c']) await b.publish('h:x', data);
+    expect(await b.history('h:x', { limit: -1, since: { offset: left.offset, epoch: left.epoch } })).toEqual({
+      publications: ['{"data":"a","offset":1}', '{"data":"b","offset":2}', '{"data":"c","offset":3}'],
+      complete: true,
+      offset: 3,
+      epoch: left.epoch,
+    });
+  });
+
+  it('drops a stream that never published one history retention after its last subscriber left', async () => {
+    let now = 0;
+    const b = new MemoryBroker({ ...policy, ttlMs: 1000, idleStreamTtlMs: 10_000 }, () => now);
+    const sub = () => {};
+    await b.subscribe('h:x', sub);
+    now = 5000;
+    await b.subscribe('h:x', sub); // still subscribed at 5 s: the retention counts from the leave, not the opening
     const first = await b.history('h:x', { limit: 0 });
     await b.unsubscribe('h:x', sub);
+    now = 5999;
+    b.sweep();
+    expect(b.retained().streams).toBe(1);
+    now = 6000;
+    b.sweep();
+    expect(b.retained().streams).toBe(0);
     expect(b.interested('h:x')).toBe(false);
     await b.publish('h:x', 'dropped'); // nobody is subscribed and nothing is recorded
     await b.subscribe('h:x', sub);
@@ -258,6 +286,26 @@ describe('MemoryBroker', () => {
     // The position of the dropped stream does not pass for one that missed nothing.
     expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: first.epoch } })).complete).toBe(false);
     expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: second.epoch } })).complete).toBe(true);
+  });
+
+  it('counts a published stream idle from its last subscriber leaving, and keeps it at least one history retention', async () => {
+    let now = 0;
+    const b = new MemoryBroker({ ...policy, ttlMs: 20_000, idleStreamTtlMs: 10_000 }, () => now);
+    const sub = () => {};
+    await b.subscribe('h:x', sub);
+    const { epoch } = await b.publish('h:x', 'a');
+    now = 100_000; // long idle, but subscribed until now
+    await b.unsubscribe('h:x', sub);
+    now = 119_999;
+    b.sweep();
+    await b.publish('h:x', 'b');
+    expect((await b.history('h:x', { limit: -1, since: { offset: 1, epoch } })).publications).toEqual(['{"data":"b","offset":2}']);
+    now = 139_998; // 'b' at 119,999 is the last activity
+    b.sweep();
+    expect(b.retained().streams).toBe(1);
+    now = 139_999;
+    b.sweep();
+    expect(b.retained().streams).toBe(0);
   });
 
   describe('sweep', () => {

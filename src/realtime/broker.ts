@@ -153,9 +153,10 @@ export function packElements(items: readonly string[], budget: number, oversize:
  * stream starts at its first subscription and is recorded from then on, whether subscribed or not, so every
  * position a client was given stays exactly recoverable while history covers it. A channel nobody ever subscribed
  * to has no stream: its publications are dropped, and nobody can hold a position in it (positions come from a
- * subscribe, and history of a channel without a stream gives none that recovers). A stream whose last subscriber
- * leaves before its first publication is dropped, so subscriptions to channels that never publish hold no memory;
- * a stream started again for the channel has another epoch, so a position in the dropped one never recovers.
+ * subscribe, and history of a channel without a stream gives none that recovers). A stream nobody subscribes to is
+ * swept once idle (see `sweep`): one history retention after its last subscriber left when it never published, so
+ * subscriptions to channels that never publish hold no memory for long; a stream started again for the channel has
+ * another epoch, so a position in the dropped one never recovers.
  * A publication is numbered, stored and encoded at once; its socket writes go out in slices of at most `sliceMs`,
  * so 5,000 subscribers on a book never hold the writer for more than a slice. Between two slices the broker gives up a
  * whole event-loop turn: the I/O that arrived meanwhile (requests, a commit's sync completing, hence its replies)
@@ -332,8 +333,8 @@ export class MemoryBroker implements Broker {
     subs.delete(subscriber);
     if (subs.size > 0) return;
     this.subscribers.delete(channel);
-    // Nothing was published: no position in it can miss anything once its epoch is gone.
-    if (this.streams.get(channel)?.top === 0) this.streams.delete(channel);
+    // The leaver holds a position in the stream: it stays recorded, and its idleness counts from now.
+    this.streams.get(channel)?.touch(this.now());
   }
 
   async history(channel: string, query: HistoryQuery): Promise<HistoryResult> {
@@ -377,11 +378,20 @@ export class MemoryBroker implements Broker {
    */
   sweep(): void {
     const now = this.now();
-    const idleTtl = this.policy.idleStreamTtlMs ?? Infinity;
     for (const [channel, stream] of this.streams) {
       stream.expire(now);
-      if (!this.subscribers.has(channel) && now - stream.lastActiveAt >= idleTtl) this.streams.delete(channel);
+      if (!this.subscribers.has(channel) && now - stream.lastActiveAt >= this.idleTtl(stream)) this.streams.delete(channel);
     }
+  }
+
+  /**
+   * How long a stream nobody subscribes to is kept after its last activity. Never less than history retention: a
+   * position handed out before that stays recoverable while history would cover its gap. A stream that never
+   * published holds nothing but that promise, so it goes as soon as the promise ends.
+   */
+  private idleTtl(stream: ChannelStream): number {
+    if (stream.top === 0) return this.policy.ttlMs;
+    return Math.max(this.policy.idleStreamTtlMs ?? Infinity, this.policy.ttlMs);
   }
 
   /** Sweeps every `ms` until closed; the timer does not keep the process alive. */

@@ -16,7 +16,7 @@ export class ChannelStream {
   private count = 0;
   /** UTF-8 bytes of the retained publications. */
   bytes = 0;
-  /** When the stream was opened or last published to: how long it has been idle. */
+  /** When the stream was opened, last published to or last left by its subscribers: how long it has been idle. */
   lastActiveAt: number;
 
   constructor(
@@ -32,6 +32,11 @@ export class ChannelStream {
     // Grows as publications come (in order from slot 0): a stream opened by a subscription to a channel that never
     // publishes holds no slots.
     this.ring = [];
+  }
+
+  /** Counts idleness from `now` (the last subscriber left: a position was handed out until then). */
+  touch(now: number): void {
+    this.lastActiveAt = Math.max(this.lastActiveAt, now);
   }
 
   /** Appends a publication; `encode` receives its offset. Returns the entry's JSON and offset. */
