@@ -2,6 +2,9 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
+/** How logs are written: `auto` is readable on a terminal and JSON lines otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
 export interface BettingDelayConfig {
   preGameMs: number;
   inPlayDefaultMs: number;
@@ -57,6 +60,7 @@ export interface Config {
   /** With demo on: fund demo wallets and run the market maker and a demo taker in process. */
   demoLiquidity: boolean;
   logLevel: string;
+  logFormat: LogFormat;
   chainId: number;
   chainVersion: string;
   domainVersion: string;
@@ -259,6 +263,7 @@ export function defaultConfig(): Config {
     demo: true,
     demoLiquidity: true,
     logLevel: 'info',
+    logFormat: 'auto',
     chainId: 4162,
     chainVersion: 'v1',
     domainVersion: '1.0',
@@ -345,6 +350,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
   setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
+  setting('ODDEX_LOG_FORMAT', oneOf(['auto', 'json', 'pretty'] as const), (c, v) => (c.logFormat = v)),
   setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),
   setting('ODDEX_CHAIN_VERSION', str, (c, v) => (c.chainVersion = v)),
   setting('ODDEX_DOMAIN_VERSION', str, (c, v) => (c.domainVersion = v)),

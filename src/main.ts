@@ -1,6 +1,7 @@
 // Entry point: `npm start [-- --port 8080 ...]`.
 import { ConfigError, loadConfig } from './config.js';
 import { startExchange } from './server.js';
+import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/data-dir.js';
 
 async function main(): Promise<void> {
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
   }
   const exchange = await startExchange(config);
   // Printed whatever the log level, so people and scripts always learn the port (ODDEX_PORT=0 picks one).
-  console.log(`Oddex listening on ${exchange.url}`);
+  if (exchange.ctx.config.logFormat === 'pretty') console.log(startupBanner(exchange.url, exchange.ctx.config).join('\n'));
+  else console.log(`Oddex listening on ${exchange.url}`);
   const stop = (signal: string) => {
     exchange.ctx.log.info({ signal }, 'shutting down');
     exchange.close().then(

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pino from 'pino';
+import type pino from 'pino';
+import { createLoggers, resolveLogFormat } from './log.js';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -103,14 +104,15 @@ const REBUILD_WORTH_COLLECTING = 10_000;
 const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
-  const log = pino({ level: baseConfig.logLevel }, opts.logDestination ?? process.stdout);
+  const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
+  const { log, http: httpLog } = createLoggers(baseConfig.logLevel, logFormat, opts.logDestination);
   // Loaded only when used: viem is a large import the local ledger does not need.
   const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
-  const config = evm?.config ?? baseConfig;
+  const config = { ...(evm?.config ?? baseConfig), logFormat };
   const now = opts.now ?? Date.now;
   const storage = openStorage(config.dataDir, config.storageBusyTimeoutMs, log, now());
   try {
-    return await startOnStorage(storage, config, log, now, opts.createChain ?? evm?.createChain, evm?.chain);
+    return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evm?.chain);
   } catch (err) {
     await storage.close(); // a failed start gives the data dir back
     throw err;
@@ -120,7 +122,7 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
 async function startOnStorage(
   storage: Storage,
   config: Config,
-  log: pino.Logger,
+  { log, httpLog }: { log: pino.Logger; httpLog: pino.Logger },
   now: () => number,
   createChain: TradingDeps['createChain'] | undefined,
   evmChain: ExchangeParts['evm'],
@@ -197,7 +199,7 @@ async function startOnStorage(
   };
   const app = await buildApp({
     config,
-    log,
+    log: httpLog,
     now,
     adminToken,
     isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
@@ -212,7 +214,7 @@ async function startOnStorage(
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
   const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ready = true));
-  log.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
+  httpLog.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.
   let demo: DemoLiquidity | undefined;
