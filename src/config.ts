@@ -49,6 +49,19 @@ export interface RateLimitConfig {
   adminAuthFailuresPerWindow: number;
 }
 
+/** Self-service test funds of demo mode: a fixed grant, a ceiling on what an address holds, grants per window. */
+export interface DemoFundsConfig {
+  /** Wei of the base token per grant. */
+  amount: bigint;
+  /** No grant lifts an address's balance plus escrow above this (wei). */
+  maxBalance: bigint;
+  windowMs: number;
+  /** Grants per address per window. */
+  perAddress: number;
+  /** Requests per client address (IP) per window. */
+  perClient: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -59,6 +72,8 @@ export interface Config {
   demo: boolean;
   /** With demo on: fund demo wallets and run the market maker and a demo taker in process. */
   demoLiquidity: boolean;
+  /** With demo on, on the local ledger: POST /user/demo-funds, so a new wallet can bet without the operator. */
+  demoFunds: DemoFundsConfig;
   logLevel: string;
   logFormat: LogFormat;
   chainId: number;
@@ -177,6 +192,11 @@ const wei: Parser<bigint> = (raw, setting) => {
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(setting, `expected an unsigned integer, got "${raw}"`);
   return BigInt(raw.trim());
 };
+const positiveWei: Parser<bigint> = (raw, setting) => {
+  const v = wei(raw, setting);
+  if (v === 0n) throw new ConfigError(setting, 'expected a positive amount');
+  return v;
+};
 const address: Parser<string> = (raw, setting) => {
   if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(setting, `expected a 0x address, got "${raw}"`);
   return raw;
@@ -262,6 +282,8 @@ export function defaultConfig(): Config {
     adminToken: undefined,
     demo: true,
     demoLiquidity: true,
+    // 100 and 1,000 test USDC (6 decimals): a few bets' worth, and a ceiling well below a demo maker's funds.
+    demoFunds: { amount: 100_000_000n, maxBalance: 1_000_000_000n, windowMs: 3_600_000, perAddress: 3, perClient: 10 },
     logLevel: 'info',
     logFormat: 'auto',
     chainId: 4162,
@@ -349,6 +371,11 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
   setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),
+  setting('ODDEX_DEMO_FUNDS_AMOUNT', positiveWei, (c, v) => (c.demoFunds.amount = v)),
+  setting('ODDEX_DEMO_FUNDS_MAX_BALANCE', positiveWei, (c, v) => (c.demoFunds.maxBalance = v)),
+  setting('ODDEX_DEMO_FUNDS_WINDOW_MS', int(1000, 86_400_000 * 30), (c, v) => (c.demoFunds.windowMs = v)),
+  setting('ODDEX_DEMO_FUNDS_PER_ADDRESS', int(1, 1_000_000), (c, v) => (c.demoFunds.perAddress = v)),
+  setting('ODDEX_DEMO_FUNDS_PER_CLIENT', int(1, 1_000_000), (c, v) => (c.demoFunds.perClient = v)),
   setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
   setting('ODDEX_LOG_FORMAT', oneOf(['auto', 'json', 'pretty'] as const), (c, v) => (c.logFormat = v)),
   setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),

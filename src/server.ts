@@ -38,6 +38,7 @@ import { chainAdminRoutes } from './admin/chain.js';
 import { accountAdminRoutes } from './admin/accounts.js';
 import { journalAdminRoutes } from './admin/journal.js';
 import { balanceRoutes } from './api/balances.js';
+import { demoFundsRoutes } from './api/demo-funds.js';
 import { orderRoutes } from './api/orders.js';
 import { fillRoutes } from './api/fills.js';
 import { cancelRoutes } from './api/cancels.js';
@@ -188,6 +189,7 @@ async function startOnStorage(
     await api.register(accountAdminRoutes, { ...balanceDeps, now });
     await api.register(journalAdminRoutes, { journal: trading });
     await api.register(balanceRoutes, balanceDeps);
+    await api.register(demoFundsRoutes, { ...balanceDeps, now });
     await api.register(orderRoutes, { config, catalogue, trading, verifier, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });

@@ -333,6 +333,7 @@ describe('catalogue read API (demo catalogue)', () => {
       domainVersion: '1.0',
       chainId: 4162,
       domainNames: { fill: 'Oddex', cancelV2: 'CancelOrderV2Oddex', cancelEvent: 'CancelOrderEventsOddex', cancelAll: 'CancelAllOrdersOddex' },
+      demoFunds: { amount: '100000000', maxBalance: '1000000000' },
     });
   });
 
@@ -359,6 +360,7 @@ describe('catalogue read API (demo catalogue)', () => {
       expect([m.cashoutFee, m.exchangeAffiliate.amount, m.bridgeFee, m.depositBridgeFee, m.withdrawalBridgeFee]).toEqual(['7', '12', 0.5, 1, 0]);
       expect(m.crosschainFees).toEqual({ '99': 0, '1': 2.5 });
       expect([m.chainId, m.domainVersion, m.popularSports, m.leagueOrderingBySport]).toEqual([99, '2.0', [], {}]);
+      expect(m.demoFunds).toBeNull(); // not in demo mode
     } finally {
       await other.destroy();
     }

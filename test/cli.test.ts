@@ -78,7 +78,7 @@ describe('oddex basics', () => {
     const help = await oddex(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: oddex');
-    for (const name of ['faucet', 'api-keys', 'fixtures', 'markets', 'report', 'account', 'search', 'book', 'best', 'post', 'fill', 'cancel', 'orders', 'trades', 'positions', 'watch']) {
+    for (const name of ['faucet', 'api-keys', 'fixtures', 'markets', 'report', 'account', 'demo-funds', 'search', 'book', 'best', 'post', 'fill', 'cancel', 'orders', 'trades', 'positions', 'watch']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
     expect((await oddex(['no-such-command'])).code).toBe(2);
@@ -249,6 +249,32 @@ describe('trader commands', () => {
     expect(line.offset).toBeGreaterThanOrEqual(1);
     expect(line.data[0]).toMatchObject({ marketHash: fresh, maker: maker.address, percentageOdds: (50n * E18).toString() });
     await asMaker(['cancel', '--all']);
+  });
+});
+
+describe('demo funds', () => {
+  it('a new wallet funds itself with demo-funds, no admin token needed; outside demo mode the refusal says why', async () => {
+    const demo = await startTestExchange({ demo: true });
+    try {
+      const file = join(dir, 'demo.key');
+      expect((await oddex(['wallet', file])).code).toBe(0);
+      const key = readFileSync(file, 'utf8').trim();
+      secrets.push(key, key.slice(2));
+      const address = privateKeyToAccount(key as `0x${string}`).address;
+      const noToken = { ODDEX_URL: demo.url, ODDEX_ADMIN_TOKEN: '', ODDEX_KEY_FILE: file };
+      const r = await oddex(['--json', 'demo-funds'], noToken);
+      expect(r.code).toBe(0);
+      expect(r.json).toMatchObject({ address, balance: (100n * USDC).toString(), escrowed: '0' });
+      expect((await demo.get(`/balances/${address}`)).body.data.balance).toBe('100000000');
+      const human = await oddex(['demo-funds'], noToken);
+      expect(human.stdout).toBe(`${address} now holds 200 (escrowed 0)\n`);
+    } finally {
+      await demo.destroy();
+    }
+
+    // The suite's exchange is not in demo mode.
+    const off = await oddex(['--json', 'demo-funds', taker.address]);
+    expect([off.code, off.json.errorCode, off.json.httpStatus]).toEqual([1, 'DEMO_MODE_OFF', 403]);
   });
 });
 

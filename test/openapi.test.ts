@@ -20,7 +20,7 @@ let ex: TestExchange;
 let doc: Doc;
 
 beforeAll(async () => {
-  ex = await startTestExchange(betTestConfig());
+  ex = await startTestExchange({ ...betTestConfig(), demo: true }); // demo mode: POST /user/demo-funds answers 200
   doc = (await ex.get('/openapi.json')).body;
 });
 afterAll(() => ex?.destroy());
@@ -159,6 +159,8 @@ describe('/openapi.json', () => {
     const spare = newWallet();
     await fund(ex, spare, 10n * USDC);
     await admin('POST', '/admin/chain/transfer', { from: spare.address, to: taker.address, amount: '1000000' });
+    await post('/user/demo-funds', { address: spare.address });
+    await post('/user/demo-funds', { address: '0x1234' }); // 400
     const key = (await admin('POST', '/admin/api-keys', { address: spare.address })).body.data;
     await admin('DELETE', `/admin/api-keys/${key.id}`);
     await admin('DELETE', `/admin/api-keys/${key.id}`); // 404 failure envelope

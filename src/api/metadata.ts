@@ -8,6 +8,7 @@ import { BRIDGE_FEE_NAMES } from '../config.js';
 import type { MarketRecord } from '../catalogue/model.js';
 import { recordResponses } from './schemas/envelope.js';
 import { Metadata } from './schemas/metadata.js';
+import { demoFundsOffer } from './demo-funds.js';
 
 const ORACLE_FEE_KEYS = ['0', '1', '2', '3'] as const;
 const POPULAR_SPORTS = 5;
@@ -59,6 +60,7 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
     domainVersion: c.domainVersion,
     chainId: c.chainId,
     domainNames: { ...c.domainNames },
+    demoFunds: demoFundsOffer(c),
   };
 }
 
@@ -66,6 +68,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<MetadataDeps> = async (ap
   const description =
     'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
     'cancelAll} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
-    'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared).';
+    'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared). ' +
+    'demoFunds (additive) says whether POST /user/demo-funds grants test funds here.';
   app.get('/metadata', { schema: { tags: ['metadata'], description, response: recordResponses(Metadata) } }, async () => ok(metadataOf(deps)));
 };

@@ -31,7 +31,7 @@ function needsApiKey(schema: unknown): boolean {
 const unknownKey = () => new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
 
 /** Whole seconds until the window resets, at least 1 (a client retrying after 0 s would be refused again). */
-const resetSeconds = (d: RateDecision) => Math.max(1, Math.ceil(d.resetMs / 1000));
+export const resetSeconds = (d: RateDecision) => Math.max(1, Math.ceil(d.resetMs / 1000));
 
 function quotaHeaders(d: RateDecision): Record<string, string> {
   return {

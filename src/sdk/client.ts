@@ -492,6 +492,16 @@ export class OddexClient {
     return parseBalance(await this.http.request<unknown>('GET', `/balances/${who}`));
   }
 
+  /**
+   * Demo mode on the local ledger (`demoFunds` in /metadata): the exchange grants test funds to the address
+   * (default: the signer's) and answers its new balance.
+   */
+  async requestDemoFunds(address?: string): Promise<Balance> {
+    const who = checksumAddress(address ?? this.address);
+    // Sent once: a refusal's Retry-After runs to minutes, far past any wait a retry would make.
+    return parseBalance(await this.http.request<unknown>('POST', '/user/demo-funds', { body: { address: who }, attempts: 1 }));
+  }
+
   // ---- realtime ------------------------------------------------------------------------------------
 
   /** A realtime connection token for the API key's address. */

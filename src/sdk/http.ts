@@ -33,6 +33,8 @@ export interface RequestOptions {
   onAttempt?: (attempt: number) => void;
   /** Keep the whole JSON body instead of unwrapping the envelope's `data`. */
   raw?: boolean;
+  /** Attempts in all for this request (default: the transport's policy). */
+  attempts?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -74,13 +76,14 @@ export class HttpTransport {
   async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
     const url = this.baseUrl + path + queryString(opts.query);
     const retryOnNetwork = opts.retryOnNetworkError ?? method === 'GET';
+    const attempts = opts.attempts ?? this.retry.attempts;
     for (let attempt = 1; ; attempt++) {
       opts.onAttempt?.(attempt);
       let res: Response;
       try {
         res = await this.send(method, url, opts);
       } catch (err) {
-        if (retryOnNetwork && attempt < this.retry.attempts) {
+        if (retryOnNetwork && attempt < attempts) {
           await sleep(this.backoff(attempt));
           continue;
         }
@@ -95,7 +98,7 @@ export class HttpTransport {
       }
       const wait = retryAfterMs(res.headers.get('retry-after'));
       const error = apiError(res.status, body, text, wait);
-      if ((res.status === 429 || res.status === 503) && attempt < this.retry.attempts) {
+      if ((res.status === 429 || res.status === 503) && attempt < attempts) {
         await sleep(Math.min(wait ?? this.backoff(attempt), this.retry.maxDelayMs));
         continue;
       }

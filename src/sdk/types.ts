@@ -21,7 +21,15 @@ export interface Metadata {
   domainVersion: string;
   chainId: number;
   domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  /** Demo mode on the local ledger: what `requestDemoFunds` grants; null (or absent, older servers) where it gives nothing. */
+  demoFunds?: DemoFundsOffer | null;
   [more: string]: unknown;
+}
+
+/** Wei strings: one grant, and the balance plus escrow no grant lifts an address above. */
+export interface DemoFundsOffer {
+  amount: string;
+  maxBalance: string;
 }
 
 /** What signing and validation need from /metadata, read once per client. */

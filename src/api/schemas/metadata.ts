@@ -1,6 +1,7 @@
-// Response data of GET /metadata (spec 4.9 plus the additive chainId and domainNames).
+// Response data of GET /metadata (spec 4.9 plus the additive chainId, domainNames and demoFunds).
 import { Type } from '@sinclair/typebox';
 import { BRIDGE_FEE_NAMES } from '../../config.js';
+import { Nullable, WeiString } from './envelope.js';
 
 const StringMap = Type.Record(Type.String(), Type.String());
 
@@ -23,4 +24,17 @@ export const Metadata = Type.Object({
   domainVersion: Type.String(),
   chainId: Type.Integer(),
   domainNames: Type.Object({ fill: Type.String(), cancelV2: Type.String(), cancelEvent: Type.String(), cancelAll: Type.String() }),
+  demoFunds: Nullable(
+    Type.Object(
+      {
+        amount: WeiString,
+        maxBalance: WeiString,
+      },
+      {
+        description:
+          'POST /user/demo-funds (demo mode, local ledger): amount is the wei of one grant; no grant lifts an address\'s ' +
+          'balance plus escrow above maxBalance. null where it gives nothing.',
+      },
+    ),
+  ),
 });

@@ -65,6 +65,15 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     });
 
   program
+    .command('demo-funds')
+    .argument('[address]', 'default: the wallet')
+    .description('demo mode: test funds from the exchange itself, no admin token needed')
+    .action(async (address?: string) => {
+      const b = await (address ? cli.client() : cli.client(true)).requestDemoFunds(address);
+      cli.print(b, () => `${b.address} now holds ${units(b.balance)} (escrowed ${units(b.escrowed)})`);
+    });
+
+  program
     .command('search')
     .argument('<query>', 'part of a team name (3 to 100 characters)')
     .description('active fixtures by team name')

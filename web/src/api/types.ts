@@ -4,6 +4,7 @@ export type {
   Balance,
   BestOdds,
   CancelResult,
+  DemoFundsOffer,
   Fixture,
   FillResult,
   League,

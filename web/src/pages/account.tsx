@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
+import { DemoFunds } from '../components/demo-funds';
 import { OpenOrderCells } from '../components/open-order-cells';
 import { betDate, money, ODDS_SCALE, showOdds, shortHash } from '../format';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
@@ -49,6 +50,7 @@ const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${mo
 export function AccountPage() {
   const { wallet, realtime, oddsFormat } = useSession();
   const balance = useLoad(() => exchange.balance(wallet.address), wallet.address);
+  const demoFunds = useLoad(() => exchange.demoFundsOffer(), 'demoFunds');
   const trades = useMyTrades(realtime, wallet.address);
   const orders = useMyOrders(realtime, wallet.address);
   const refunds = useLoad(() => exchange.refunds(wallet.address), wallet.address);
@@ -106,7 +108,12 @@ export function AccountPage() {
             <dd>{money(balance.data.openExposure)}</dd>
           </dl>
         )}
-        {balance.data && balance.data.balance === 0n && <p className="notice">This wallet has no funds yet. An operator can send test funds from the console (Faucet).</p>}
+        {balance.data && demoFunds.data && (
+          <DemoFunds address={wallet.address} offer={demoFunds.data} empty={balance.data.balance === 0n} onGranted={balance.reload} />
+        )}
+        {balance.data && demoFunds.data === null && balance.data.balance === 0n && (
+          <p className="notice">This wallet has no funds yet. An operator can send test funds from the console (Faucet).</p>
+        )}
       </section>
 
       <section className="card" aria-label="Open orders">

@@ -1,0 +1,81 @@
+// A first bet without the operator, in a real browser (Debian chromium through playwright-core): on a freshly
+// started demo exchange, with its demo market makers quoting, a person opens the page, gets demo funds with the
+// button, bets on a market and sees the bet settle. Only the result comes from the operator (the admin API).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { ensureWebBuild, launchBrowser, openPage, type WatchedPage } from './helpers/browser.js';
+
+let ex: TestExchange;
+let browser: Browser;
+let w: WatchedPage | undefined;
+
+beforeAll(async () => {
+  ensureWebBuild(); // before the server starts: it gives each file of the build its own route at start-up
+  ex = await startTestExchange({ demo: true, demoLiquidity: true });
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ex?.destroy();
+});
+
+interface Trade {
+  stake: string;
+  odds: string;
+  tradeStatus: string;
+}
+
+it('a new development wallet gets demo funds from the page, bets, and sees the bet settle', async () => {
+  w = await openPage(browser);
+  const { page } = w;
+  await page.goto(`${ex.url}/`);
+  await page.getByRole('tab', { name: 'Soccer' }).waitFor();
+
+  // My account: no funds, and the exchange offers demo funds.
+  await page.getByRole('link', { name: 'My account' }).click();
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance')).toBe('0');
+  await page.getByText('This wallet has no funds yet.', { exact: false }).waitFor();
+  await page.getByRole('button', { name: 'Get demo funds' }).click();
+  await page.getByText('Received 100.00 USDC. Your balance is now 100.00 USDC.').waitFor();
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance')).toBe('100000000');
+  await w.screenshot('demo-funds');
+  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
+
+  // Find a fixture, open its moneyline: the demo makers quote it.
+  await page.getByRole('link', { name: 'Markets' }).click();
+  await page.getByLabel('Search fixtures').fill('atletico');
+  const hit = page.getByLabel('Search results').getByRole('link').first();
+  await hit.click();
+  await page.waitForURL(/#\/fixture\//);
+  const eventId = decodeURIComponent(page.url().split('#/fixture/')[1]!);
+  const markets = (await ex.get(`/markets/active?eventId=${eventId}`)).body.data.markets as { marketHash: string; type: number; outcomeOneName: string }[];
+  const market = markets.find((m) => m.type === 52)!;
+  await page.locator(`a[data-market-hash="${market.marketHash}"]`).click();
+  await page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
+  const ticket = page.getByLabel('Bet ticket');
+  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer/);
+
+  // Bet 10 USDC on outcome one, with room for the demo makers moving their quotes meanwhile.
+  await ticket.getByLabel('Stake').fill('10');
+  await ticket.getByLabel('Slippage').fill('5');
+  await ticket.getByRole('button', { name: `Bet on ${market.outcomeOneName}` }).click();
+  await ticket.getByText(/Filled: 10\.00 USDC/).waitFor({ timeout: 30_000 });
+  await ticket.locator('.status.SUCCESS').waitFor();
+  await w.screenshot('demo-funds-bet');
+
+  // The operator reports outcome one; the page shows the position settled, to the wei of the trade's odds.
+  expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/report`, { outcome: 1 })).status).toBe(200);
+  const trades = (await ex.get(`/trades?bettor=${wallet}&maker=false`)).body.data.trades as Trade[];
+  expect(trades.map((t) => [t.stake, t.tradeStatus])).toEqual([['10000000', 'SUCCESS']]);
+  const pot = (10_000_000n * 10n ** 20n) / BigInt(trades[0]!.odds);
+  await page.getByRole('link', { name: 'My account' }).click();
+  const position = page.locator(`[data-position="${market.marketHash}"] [data-settled-pnl]`);
+  await expect.poll(() => position.getAttribute('data-settled-pnl'), { timeout: 10_000 }).toBe((pot - 10_000_000n).toString());
+  await page.getByLabel('Trades').locator('.status.settled').waitFor();
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 10_000 }).toBe((100_000_000n - 10_000_000n + pot).toString());
+  expect((await ex.get(`/balances/${wallet}`)).body.data.balance).toBe((100_000_000n - 10_000_000n + pot).toString());
+  await w.screenshot('demo-funds-settled');
+  expect(w.errors).toEqual([]);
+}, 120_000);
