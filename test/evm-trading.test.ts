@@ -1,35 +1,40 @@
 // ODDEX_CHAIN=evm end to end: anvil from the npm package, the contracts deployed, the real server following the
-// chain. Wallets fund and approve on chain; fills go PENDING, then SUCCESS with a real transaction, or FAILED
-// with the revert reason; a restart with a fill in flight settles it once. Every balance is read on chain.
+// chain. The tests trade as a client does: every address and signing value comes from /metadata over HTTP; wallets
+// get tokens from the operator's faucet and approve, with viem, the spender /metadata names. Fills go PENDING, then
+// SUCCESS with a real transaction, or FAILED with the revert reason; a restart with a fill in flight settles it
+// once. Every balance is read on chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEventLogs, type PrivateKeyAccount, type PublicClient } from 'viem';
+import { parseEventLogs, type Address, type PrivateKeyAccount, type PublicClient } from 'viem';
 import { spawnSync } from 'node:child_process';
 import { defaultConfig } from '../src/config.js';
 import { checkFunds } from '../src/chain/evm/funds.js';
-import { oddexSettlementAbi, oddexTokenAbi } from '../src/chain/evm/contracts.js';
+import { oddexSettlementAbi, oddexTokenAbi, tokenTransferProxyAbi } from '../src/chain/evm/contracts.js';
+import type { Metadata } from '../src/sdk/types.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { waitFor as waitWithin } from './helpers/bets.js';
-import { startTestChain, type TestChain } from './helpers/evm.js';
-import { E18, USDC, signedFill, signedOrder } from './helpers/wallets.js';
+import { clientViewOf, startExchangeNode, type ClientView, type Node } from './helpers/evm.js';
+import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
 /** Chain round trips get more time than the helper's default on a loaded machine. */
 const waitFor = <T>(probe: () => Promise<T>, done: (v: T) => boolean) => waitWithin(probe, done, 15_000);
 
 describe('trading with ODDEX_CHAIN=evm on anvil', () => {
-  let c: TestChain;
+  let node: Node;
   let ex: TestExchange;
   let dataDir: string;
   let markets: string[];
   let overrides: Parameters<typeof startTestExchange>[0];
+  /** What a client read in /metadata. */
+  let meta: Metadata;
+  let view: ClientView;
 
   beforeAll(async () => {
-    c = await startTestChain();
     dataDir = mkdtempSync(join(tmpdir(), 'oddex-evm-'));
     const deploymentFile = join(dataDir, 'evm-deployment.json');
-    writeFileSync(deploymentFile, JSON.stringify(c.deployment));
+    node = await startExchangeNode(deploymentFile);
     overrides = {
       demo: true,
       chain: 'evm',
@@ -38,18 +43,31 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
     };
     ex = await startTestExchange(overrides, { dataDir });
+    meta = (await ex.get('/metadata')).body.data;
+    view = clientViewOf(meta);
     const active = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets;
     markets = active.filter((m: { liveEnabled: boolean }) => !m.liveEnabled).map((m: { marketHash: string }) => m.marketHash);
   }, 60_000);
   afterAll(async () => {
     await ex?.destroy();
-    await c?.stop();
+    await node?.stop();
   });
 
   const balance = async (w: PrivateKeyAccount) => (await ex.get(`/balances/${w.address}`)).body.data;
-  /** A wallet funded and approved on chain, once the exchange has seen it. */
+  const balanceOf = (address: Address) => node.pub.readContract({ address: view.token, abi: oddexTokenAbi, functionName: 'balanceOf', args: [address] });
+  const held = (market: string) => node.pub.readContract({ address: view.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [market as `0x${string}`] });
+  /** The wallet lets the spender /metadata names take `amount`. */
+  async function approve(w: PrivateKeyAccount, amount: bigint, fees: { maxPriorityFeePerGas?: bigint; maxFeePerGas?: bigint } = {}) {
+    return node.walletOf(w).writeContract({ chain: node.chain, account: w, address: view.token, abi: oddexTokenAbi, functionName: 'approve', args: [view.proxy, amount], ...fees });
+  }
+  /** A new wallet as a bot sets one up: gas, the approval, then `amount` from the operator's faucet; once the exchange has seen it. */
   async function wallet(amount: bigint) {
-    const w = await c.fundedWallet(amount);
+    const w = newWallet();
+    await node.testClient.setBalance({ address: w.address, value: 10n ** 20n });
+    // Approved first: /balances shows the wallet's balance, not the allowance, and the faucet answers once the
+    // exchange has followed the chain to the mint, so past the approval too.
+    await node.pub.waitForTransactionReceipt({ hash: await approve(w, amount) });
+    if (amount > 0n) expect((await ex.admin('POST', '/admin/faucet', { address: w.address, amount: amount.toString() })).status).toBe(200);
     await waitFor(() => balance(w), (b) => b.balance === amount.toString());
     return w;
   }
@@ -61,30 +79,47 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   /** Each trade's settle transaction is a mined receipt whose logs pay that bettor's position in that market. */
   async function expectPaidOnChain(settled: Record<string, unknown>[]) {
     for (const t of settled) {
-      const receipt = await c.pub.getTransactionReceipt({ hash: t.settleTxHash as `0x${string}` });
-      expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', c.deployment.settlement.toLowerCase()]);
+      const receipt = await node.pub.getTransactionReceipt({ hash: t.settleTxHash as `0x${string}` });
+      expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', view.settlement.toLowerCase()]);
       const claims = parseEventLogs({ abi: oddexSettlementAbi, logs: receipt.logs, eventName: 'Claimed' });
       expect(claims.map((l) => [l.args.marketHash, l.args.bettor.toLowerCase()])).toContainEqual([t.marketHash, (t.bettor as string).toLowerCase()]);
     }
   }
 
-  it('reports the deployed contracts and chain id in /metadata', async () => {
-    const meta = (await ex.get('/metadata')).body.data;
-    expect(meta).toMatchObject({
-      chainId: 31337,
-      executorAddress: c.deployment.executor,
-      EIP712FillHasher: c.deployment.settlement,
-      addresses: { 31337: { USDC: c.deployment.token } },
-    });
+  it('names in /metadata the contracts deployed on the chain: token, transfer proxy, settlement, executor, chain id and fill domain', async () => {
+    expect(view.chainId).toBe(await node.pub.getChainId());
+    for (const address of [view.token, view.proxy, view.settlement]) expect(await node.pub.getCode({ address }), address).toMatch(/^0x[0-9a-f]+$/);
+    const settlement = { address: view.settlement, abi: oddexSettlementAbi } as const;
+    // The proxy wallets approve is the one settlement pulls stakes through, and it lets settlement do so.
+    expect(await node.pub.readContract({ ...settlement, functionName: 'proxy' })).toBe(view.proxy);
+    expect(await node.pub.readContract({ address: view.proxy, abi: tokenTransferProxyAbi, functionName: 'authorised', args: [view.settlement] })).toBe(true);
+    expect(await node.pub.readContract({ ...settlement, functionName: 'token' })).toBe(view.token);
+    expect(await node.pub.readContract({ ...settlement, functionName: 'executor' })).toBe(view.executor);
+    expect(await node.pub.readContract({ address: view.token, abi: oddexTokenAbi, functionName: 'symbol' })).toBe(view.tokenSymbol);
+    // The fill domain a taker signs with /metadata's values is the one the contract verifies (EIP-5267).
+    const [, name, version, chainId, verifyingContract] = await node.pub.readContract({ ...settlement, functionName: 'eip712Domain' });
+    expect({ name, version, chainId, verifyingContract }).toEqual({ name: meta.domainNames.fill, version: meta.domainVersion, chainId: BigInt(meta.chainId), verifyingContract: view.settlement });
   });
 
-  it('sees wallet funds and the approval on chain, fills PENDING then SUCCESS with a real transaction, to the wei', async () => {
+  it('refuses to start when a configured address contradicts the deployment', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'oddex-evm-'));
+    try {
+      const token = `0x${'11'.repeat(20)}`;
+      await expect(startTestExchange({ ...overrides, baseTokenAddress: token }, { dataDir: elsewhere })).rejects.toThrow(
+        `ODDEX_BASE_TOKEN_ADDRESS is ${token} but the deployment in ${join(dataDir, 'evm-deployment.json')} has ${view.token.toLowerCase()}`,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('trades as a bot: approves what /metadata names, fills PENDING then SUCCESS in a mined transaction, is paid at settlement, to the wei', async () => {
     const maker = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
-    const order = await signedOrder(maker, config, { marketHash: markets[0]!, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const market = markets[0]!;
+    const order = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
-    const fill = await signedFill(taker, config, { market: markets[0]!, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+    const fill = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
     const filled = await ex.post('/orders/fill/v2', fill);
     expect(filled.status).toBe(200);
     expect((await trades(order.hash)).map((t) => t.tradeStatus)).toEqual(['PENDING', 'PENDING']);
@@ -93,36 +128,45 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
     const txHash = done[0]!.fillOrderHash as `0x${string}`;
     expect(done[0]).toMatchObject({ fillHash: filled.body.data.fillHash, fillOrderHashAttempts: [txHash] });
-    const receipt = await c.pub.getTransactionReceipt({ hash: txHash });
-    expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', c.deployment.settlement.toLowerCase()]);
+    // A mined transaction to the settlement contract that settled this very fill (the contract checked both signatures).
+    const receipt = await node.pub.getTransactionReceipt({ hash: txHash });
+    expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', view.settlement.toLowerCase()]);
+    const settledFills = parseEventLogs({ abi: oddexSettlementAbi, logs: receipt.logs, eventName: 'FillSettled' });
+    expect(settledFills.map((l) => [l.args.fillHash, l.args.takerStake, l.args.makerStake])).toEqual([[filled.body.data.fillHash, 30n * USDC, 20n * USDC]]);
 
     // Taker 30 at maker odds 40%: maker 20. On chain and in the exchange's view.
-    expect(await c.balanceOf(maker.address)).toBe(80n * USDC);
-    expect(await c.balanceOf(taker.address)).toBe(70n * USDC);
-    expect(await c.balanceOf(c.deployment.settlement)).toBe(50n * USDC);
+    expect(await balanceOf(maker.address)).toBe(80n * USDC);
+    expect(await balanceOf(taker.address)).toBe(70n * USDC);
+    expect(await balanceOf(view.settlement)).toBe(50n * USDC);
     expect(await balance(maker)).toMatchObject({ balance: '80000000', escrowed: '20000000', openExposure: '30000000' });
     expect(await balance(taker)).toMatchObject({ balance: '70000000', escrowed: '30000000', pendingTakerStake: '0' });
+
+    // The operator reports outcome two, the taker's: the escrow pays the taker the pot of 50.
+    expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 2 })).status).toBe(200);
+    await expectPaidOnChain(await paidTrades(order.hash, 2));
+    expect([await balanceOf(maker.address), await balanceOf(taker.address), await held(market)]).toEqual([80n * USDC, 120n * USDC, 0n]);
+    expect(await waitFor(() => balance(taker), (b) => b.balance === '120000000')).toMatchObject({ balance: '120000000', escrowed: '0' });
+    expect(await balance(maker)).toMatchObject({ balance: '80000000', escrowed: '0', openExposure: '0' });
   });
 
   it('fails a fill whose maker moved the funds on chain after acceptance, with the revert reason, and changes nothing else', async () => {
     const maker = await wallet(20n * USDC);
     const taker = await wallet(50n * USDC);
     const sink = await wallet(0n);
-    const config = ex.ctx.config;
-    const order = await signedOrder(maker, config, { marketHash: markets[1]!, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const order = await signedOrder(maker, view.signing, { marketHash: markets[1]!, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     await ex.post('/orders/new', { orders: [order.body] });
-    const fill = await signedFill(taker, config, { market: markets[1]!, isTakerBettingOutcomeOne: false, stakeWei: 15n * USDC, desiredOdds: 60n * E18 });
+    const fill = await signedFill(taker, view.signing, { market: markets[1]!, isTakerBettingOutcomeOne: false, stakeWei: 15n * USDC, desiredOdds: 60n * E18 });
     expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
     // Before the batch goes out (it waits 400 ms), the maker empties the wallet.
-    const moved = await c.walletOf(maker).writeContract({ chain: c.executor.chain, account: maker, address: c.deployment.token, abi: oddexTokenAbi, functionName: 'transfer', args: [sink.address, 19n * USDC] });
-    await c.pub.waitForTransactionReceipt({ hash: moved });
+    const moved = await node.walletOf(maker).writeContract({ chain: node.chain, account: maker, address: view.token, abi: oddexTokenAbi, functionName: 'transfer', args: [sink.address, 19n * USDC] });
+    await node.pub.waitForTransactionReceipt({ hash: moved });
 
     const done = await settledTrades(order.hash);
     expect(done.map((t) => t.tradeStatus)).toEqual(['FAILED', 'FAILED']);
     expect(done[0]!.failureReason).toBe(`ERC20InsufficientBalance(${maker.address}, 1000000, 10000000)`);
-    const receipt = await c.pub.getTransactionReceipt({ hash: done[0]!.fillOrderHash as `0x${string}` });
+    const receipt = await node.pub.getTransactionReceipt({ hash: done[0]!.fillOrderHash as `0x${string}` });
     expect(receipt.status).toBe('success');
-    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address), await c.balanceOf(sink.address)]).toEqual([1n * USDC, 50n * USDC, 19n * USDC]);
+    expect([await balanceOf(maker.address), await balanceOf(taker.address), await balanceOf(sink.address)]).toEqual([1n * USDC, 50n * USDC, 19n * USDC]);
     expect(await balance(taker)).toMatchObject({ balance: '50000000', escrowed: '0', pendingTakerStake: '0' });
     expect(await balance(maker)).toMatchObject({ balance: '1000000', escrowed: '0', openExposure: '0' });
     expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data[0]).toMatchObject({ orderStatus: 'CANCELLED', fillAmount: '0', pendingFillAmount: '0' });
@@ -131,16 +175,15 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   it('settles a fill that was in flight across a restart exactly once', async () => {
     const maker = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
-    const order = await signedOrder(maker, config, { marketHash: markets[2]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    const order = await signedOrder(maker, view.signing, { marketHash: markets[2]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
     await ex.post('/orders/new', { orders: [order.body] });
-    const fill = await signedFill(taker, config, { market: markets[2]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 });
+    const fill = await signedFill(taker, view.signing, { market: markets[2]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 });
     expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
     ex = await ex.restart();
     const done = await settledTrades(order.hash);
     expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
-    expect(await c.balanceOf(maker.address)).toBe(90n * USDC);
-    expect(await c.balanceOf(taker.address)).toBe(90n * USDC);
+    expect(await balanceOf(maker.address)).toBe(90n * USDC);
+    expect(await balanceOf(taker.address)).toBe(90n * USDC);
     expect(await balance(maker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
     expect(await balance(taker)).toMatchObject({ balance: '90000000', escrowed: '10000000' });
   });
@@ -149,27 +192,26 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     const makerOne = await wallet(100n * USDC);
     const makerTwo = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
     const market = markets[4]!;
-    const onOne = await signedOrder(makerOne, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
-    const onTwo = await signedOrder(makerTwo, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+    const onOne = await signedOrder(makerOne, view.signing, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    const onTwo = await signedOrder(makerTwo, view.signing, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
     await ex.post('/orders/new', { orders: [onOne.body, onTwo.body] });
     // The taker backs both outcomes with 10 each at even odds: 20 comes back whatever happens, so it is refunded.
     for (const isTakerBettingOutcomeOne of [false, true]) {
-      const res = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+      const res = await ex.post('/orders/fill/v2', await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
       expect(res.status).toBe(200);
       await settledTrades(isTakerBettingOutcomeOne ? onTwo.hash : onOne.hash);
     }
     // The engine refunded 20 from escrow at once; the wallet shows it once the escrow's transfer is on chain.
     expect(await balance(taker)).toMatchObject({ escrowed: '0' });
-    expect(await waitFor(() => c.balanceOf(taker.address), (b) => b === 100n * USDC)).toBe(100n * USDC);
+    expect(await waitFor(() => balanceOf(taker.address), (b) => b === 100n * USDC)).toBe(100n * USDC);
     expect(await waitFor(() => balance(taker), (b) => b.balance === '100000000')).toMatchObject({ balance: '100000000', escrowed: '0' });
 
     expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
     // Outcome one: makerOne takes the pot of 20; makerTwo loses 10; the taker was paid in full by the refund.
-    expect(await waitFor(() => c.balanceOf(makerOne.address), (b) => b === 110n * USDC)).toBe(110n * USDC);
-    expect([await c.balanceOf(makerTwo.address), await c.balanceOf(taker.address)]).toEqual([90n * USDC, 100n * USDC]);
-    expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [market as `0x${string}`] })).toBe(0n);
+    expect(await waitFor(() => balanceOf(makerOne.address), (b) => b === 110n * USDC)).toBe(110n * USDC);
+    expect([await balanceOf(makerTwo.address), await balanceOf(taker.address)]).toEqual([90n * USDC, 100n * USDC]);
+    expect(await held(market)).toBe(0n);
     await waitFor(() => balance(makerOne), (b) => b.balance === '110000000');
     expect(await balance(makerOne)).toMatchObject({ balance: '110000000', escrowed: '0' });
     expect(await balance(makerTwo)).toMatchObject({ balance: '90000000', escrowed: '0' });
@@ -183,22 +225,22 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   });
 
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
-    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 770 to 10 wallets; escrow (the 11th account): 50 + 20.
-    const report = await checkFunds(c.pub as PublicClient, c.deployment);
-    expect(report).toEqual({ token: c.deployment.token, accounts: 11, wallets: 700n * USDC, escrowBalance: 70n * USDC, escrowHeld: 70n * USDC, minted: 770n * USDC, totalSupply: 770n * USDC, agrees: true });
+    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 770 to 10 wallets; escrow (the 11th
+    // account): the 20 of the market left open across the restart (the others were settled or failed).
+    const report = await checkFunds(node.pub as PublicClient, { token: view.token, settlement: view.settlement, deployBlock: '0' });
+    expect(report).toEqual({ token: view.token, accounts: 11, wallets: 750n * USDC, escrowBalance: 20n * USDC, escrowHeld: 20n * USDC, minted: 770n * USDC, totalSupply: 770n * USDC, agrees: true });
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/chain/evm/funds-check.ts'], { env: { ...process.env, ODDEX_DATA_DIR: dataDir }, encoding: 'utf8' });
     expect(cli.status).toBe(0);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '700000000', escrowBalance: '70000000', minted: '770000000', agrees: true });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '750000000', escrowBalance: '20000000', minted: '770000000', agrees: true });
   });
 
   /** A maker (50 on outcome one at `odds` %) and a taker, 100 each on chain; the taker's fill of `takerStake` executed. */
   async function matchedBet(market: string, odds: bigint, takerStake: bigint) {
     const maker = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
-    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: true });
+    const order = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: true });
     expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
-    const fill = await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: takerStake, desiredOdds: (100n - odds) * E18 });
+    const fill = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: false, stakeWei: takerStake, desiredOdds: (100n - odds) * E18 });
     expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
     const executed = await settledTrades(order.hash);
     expect(executed.every((t) => t.tradeStatus === 'SUCCESS')).toBe(true);
@@ -208,15 +250,15 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   it('reports a market void: each side gets its stake back on chain, and the trades name the paying transaction', async () => {
     const market = markets[5]!;
     const { maker, taker, order } = await matchedBet(market, 40n, 30n * USDC);
-    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([80n * USDC, 70n * USDC]);
+    expect([await balanceOf(maker.address), await balanceOf(taker.address)]).toEqual([80n * USDC, 70n * USDC]);
 
     expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 0 })).status).toBe(200);
     // Settled in the exchange at once, but no settle transaction until the escrow has paid on chain.
     const reported = await trades(order.hash);
     expect(reported.every((t) => t.settled === true && t.outcome === 0)).toBe(true);
     const settled = await paidTrades(order.hash, 2);
-    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([100n * USDC, 100n * USDC]);
-    expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [market as `0x${string}`] })).toBe(0n);
+    expect([await balanceOf(maker.address), await balanceOf(taker.address)]).toEqual([100n * USDC, 100n * USDC]);
+    expect(await held(market)).toBe(0n);
     expect(await balance(maker)).toMatchObject({ balance: '100000000', escrowed: '0', openExposure: '0' });
     expect(await balance(taker)).toMatchObject({ balance: '100000000', escrowed: '0' });
     await expectPaidOnChain(settled);
@@ -230,17 +272,17 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     // An odd stake: the lower line's leg takes the odd wei (taker 10,000,001 + 10,000,000; the maker the same at 50%).
     const { maker, taker, order } = await matchedBet(parent, 50n, 20_000_001n);
     expect(await trades(order.hash)).toHaveLength(4);
-    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([100n * USDC - 20_000_001n, 100n * USDC - 20_000_001n]);
+    expect([await balanceOf(maker.address), await balanceOf(taker.address)]).toEqual([100n * USDC - 20_000_001n, 100n * USDC - 20_000_001n]);
 
     // The lower line pushes (void), the higher line goes to outcome one (the maker's side).
     expect((await ex.admin('POST', `/admin/markets/${lowLeg}/report`, { outcome: 0 })).status).toBe(200);
     expect((await ex.admin('POST', `/admin/markets/${highLeg}/report`, { outcome: 1 })).status).toBe(200);
     const settled = await paidTrades(order.hash, 4);
     // Maker: 10,000,001 back from the push, 20,000,000 from the won half. Taker: 10,000,001 back, the other half lost.
-    expect(await c.balanceOf(maker.address)).toBe(100n * USDC - 20_000_001n + 10_000_001n + 20_000_000n);
-    expect(await c.balanceOf(taker.address)).toBe(100n * USDC - 20_000_001n + 10_000_001n);
+    expect(await balanceOf(maker.address)).toBe(100n * USDC - 20_000_001n + 10_000_001n + 20_000_000n);
+    expect(await balanceOf(taker.address)).toBe(100n * USDC - 20_000_001n + 10_000_001n);
     for (const leg of [lowLeg, highLeg]) {
-      expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'held', args: [leg as `0x${string}`] })).toBe(0n);
+      expect(await held(leg)).toBe(0n);
     }
     expect(await balance(maker)).toMatchObject({ balance: String(110n * USDC), escrowed: '0' });
     expect(await balance(taker)).toMatchObject({ balance: String(90n * USDC), escrowed: '0' });
@@ -252,35 +294,31 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   it('applies an approval and a fill mined in one block in log order: the fill spends the new allowance', async () => {
     const maker = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);
-    const config = ex.ctx.config;
     const market = markets[6]!;
-    const order = await signedOrder(maker, config, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const order = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     await ex.post('/orders/new', { orders: [order.body] });
-    await c.testClient.setAutomine(false);
+    await node.testClient.setAutomine(false);
     try {
-      expect((await ex.post('/orders/fill/v2', await signedFill(taker, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 }))).status).toBe(200);
+      expect((await ex.post('/orders/fill/v2', await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 60n * E18 }))).status).toBe(200);
       // The maker lowers the approval to 60 in the same block, ahead of the settlement (a higher tip orders it first).
-      const approve = await c.walletOf(maker).writeContract({
-        chain: c.executor.chain, account: maker, address: c.deployment.token, abi: oddexTokenAbi, functionName: 'approve', args: [c.deployment.proxy, 60n * USDC],
-        maxPriorityFeePerGas: 100n * 10n ** 9n, maxFeePerGas: 200n * 10n ** 9n,
-      });
+      const lowered = await approve(maker, 60n * USDC, { maxPriorityFeePerGas: 100n * 10n ** 9n, maxFeePerGas: 200n * 10n ** 9n });
       // Sent: its attempts name a transaction rather than the fill hash.
       await waitFor(() => trades(order.hash), (t) => t.length > 0 && (t[0]!.fillOrderHashAttempts as string[])[0] !== t[0]!.fillHash);
-      await c.testClient.mine({ blocks: 1 });
+      await node.testClient.mine({ blocks: 1 });
       const done = await settledTrades(order.hash);
       expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
-      const [approval, settlement] = await Promise.all([approve, done[0]!.fillOrderHash as `0x${string}`].map((hash) => c.pub.getTransactionReceipt({ hash })));
+      const [approval, settlement] = await Promise.all([lowered, done[0]!.fillOrderHash as `0x${string}`].map((hash) => node.pub.getTransactionReceipt({ hash })));
       expect(approval!.blockNumber).toBe(settlement!.blockNumber);
       expect(approval!.transactionIndex).toBeLessThan(settlement!.transactionIndex);
     } finally {
-      await c.testClient.setAutomine(true);
+      await node.testClient.setAutomine(true);
     }
     // On chain: 60 approved, then 20 spent by the fill. The open rest of the order (30) leaves exactly 10 to commit;
     // applying the approval after the fill would have counted 60 and let another 20 in.
-    expect(await c.pub.readContract({ address: c.deployment.token, abi: oddexTokenAbi, functionName: 'allowance', args: [maker.address, c.deployment.proxy] })).toBe(40n * USDC);
-    const more = await signedOrder(maker, config, { marketHash: market, totalBetSize: 10n * USDC + 1n, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    expect(await node.pub.readContract({ address: view.token, abi: oddexTokenAbi, functionName: 'allowance', args: [maker.address, view.proxy] })).toBe(40n * USDC);
+    const more = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 10n * USDC + 1n, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     expect((await ex.post('/orders/new', { orders: [more.body] })).body.data.statuses).toEqual({ [more.hash]: 'INSUFFICIENT_BALANCE' });
-    const exact = await signedOrder(maker, config, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const exact = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     expect((await ex.post('/orders/new', { orders: [exact.body] })).body.data.statuses).toEqual({ [exact.hash]: 'OK' });
   });
 
@@ -289,21 +327,21 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     const { maker, taker, order } = await matchedBet(market, 50n, 10n * USDC);
 
     // The report is journaled, but its transaction is lost (dropped from the node's pool) before the process stops.
-    await c.testClient.setAutomine(false);
+    await node.testClient.setAutomine(false);
     try {
       expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
-      const pool = await waitFor(() => c.testClient.getTxpoolContent(), (p) => Object.keys(p.pending).length > 0);
-      for (const byNonce of Object.values(pool.pending)) for (const tx of Object.values(byNonce)) await c.testClient.dropTransaction({ hash: tx.hash });
+      const pool = await waitFor(() => node.testClient.getTxpoolContent(), (p) => Object.keys(p.pending).length > 0);
+      for (const byNonce of Object.values(pool.pending)) for (const tx of Object.values(byNonce)) await node.testClient.dropTransaction({ hash: tx.hash });
       expect(ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([{ marketHash: market, outcome: 1, bettors: expect.arrayContaining([maker.address, taker.address]) }]);
     } finally {
-      await c.testClient.setAutomine(true);
+      await node.testClient.setAutomine(true);
     }
-    expect(await c.balanceOf(maker.address)).toBe(90n * USDC);
+    expect(await balanceOf(maker.address)).toBe(90n * USDC);
 
     ex = await ex.restart();
     const settled = await paidTrades(order.hash, 2);
     await expectPaidOnChain(settled);
-    expect([await c.balanceOf(maker.address), await c.balanceOf(taker.address)]).toEqual([110n * USDC, 90n * USDC]);
+    expect([await balanceOf(maker.address), await balanceOf(taker.address)]).toEqual([110n * USDC, 90n * USDC]);
     expect(ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([]);
   });
 
@@ -324,18 +362,17 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     const taker = await wallet(100n * USDC);
     await ex.close();
     ex = await startTestExchange({ ...overrides, chainSubmit: { timeoutMs: 300, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 1 } }, { dataDir });
-    const config = ex.ctx.config;
-    const order = await signedOrder(maker, config, { marketHash: markets[3]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    const order = await signedOrder(maker, view.signing, { marketHash: markets[3]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
     expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
-    await c.stop();
-    const first = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+    await node.stop();
+    const first = await ex.post('/orders/fill/v2', await signedFill(taker, view.signing, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
     expect(first.status).toBe(200);
     const metrics = await waitFor(async () => (await ex.get('/metrics')).body as string, (m) => /^oddex_chain_submit_failures_total [1-9]/m.test(m));
     expect(metrics).toMatch(/^oddex_chain_submit_backlog 1$/m);
     expect((await trades(order.hash)).map((t) => t.tradeStatus)).toEqual(['PENDING', 'PENDING']);
     expect((await ex.get('/health/ready')).status).toBe(200);
     expect(await balance(taker)).toMatchObject({ balance: '100000000', pendingTakerStake: '10000000' });
-    const second = await ex.post('/orders/fill/v2', await signedFill(taker, config, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
+    const second = await ex.post('/orders/fill/v2', await signedFill(taker, view.signing, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
     expect([second.status, second.body.errorCode]).toEqual([503, 'CHAIN_BACKLOG']);
   });
 });

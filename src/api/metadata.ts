@@ -69,6 +69,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<MetadataDeps> = async (ap
     'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
     'cancelAll} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
     'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared). ' +
-    'demoFunds (additive) says whether POST /user/demo-funds grants test funds here.';
+    'demoFunds (additive) says whether POST /user/demo-funds grants test funds here. ' +
+    'With ODDEX_CHAIN=evm every address, the chain id and the fill domain are the deployed contracts\'.';
   app.get('/metadata', { schema: { tags: ['metadata'], description, response: recordResponses(Metadata) } }, async () => ok(metadataOf(deps)));
 };

@@ -4,6 +4,9 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../src/config.js';
 
+/** The values orders, fills and cancels are signed with: a server's config, or what a client read in /metadata. */
+export type SigningParams = Pick<Config, 'chainId' | 'baseTokenAddress' | 'executorAddress' | 'eip712FillHasher' | 'domainNames' | 'domainVersion'>;
+
 export const E18 = 10n ** 18n;
 export const USDC = 1_000_000n;
 export const randomSalt = () => BigInt('0x' + randomBytes(32).toString('hex'));
@@ -23,7 +26,7 @@ export interface OrderInput {
   salt?: bigint;
 }
 
-export async function signedOrder(wallet: PrivateKeyAccount, config: Config, o: OrderInput) {
+export async function signedOrder(wallet: PrivateKeyAccount, config: SigningParams, o: OrderInput) {
   const expiry = o.expiry ?? Math.floor(Date.now() / 1000) + 3600;
   const salt = o.salt ?? randomSalt();
   const hash = keccak256(
@@ -135,7 +138,7 @@ export interface FillInput {
   fillSalt?: bigint;
 }
 
-export async function signedFill(wallet: PrivateKeyAccount, config: Config, f: FillInput) {
+export async function signedFill(wallet: PrivateKeyAccount, config: SigningParams, f: FillInput) {
   const fillSalt = f.fillSalt ?? randomSalt();
   const oddsSlippage = f.oddsSlippage ?? 0;
   const takerSig = await signFillRequest(
@@ -160,7 +163,7 @@ type CancelKind = 'v2' | 'event' | 'all';
 
 export async function signedCancel(
   wallet: PrivateKeyAccount,
-  config: Config,
+  config: SigningParams,
   kind: CancelKind,
   fields: { orderHashes?: string[]; exchangeEventId?: string; timestamp?: number; salt?: Hex } = {},
 ) {

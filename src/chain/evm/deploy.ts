@@ -3,13 +3,21 @@ import { createPublicClient, createWalletClient, getAddress, http, type Address,
 import { privateKeyToAccount } from 'viem/accounts';
 import { bytecodeOf, oddexSettlementAbi, oddexTokenAbi, tokenTransferProxyAbi } from './contracts.js';
 
-/** What the exchange needs to find the contracts: written by `npm run chain`, read with ODDEX_CHAIN=evm. */
+/**
+ * What the exchange needs to find the contracts: written by `npm run chain`, read with ODDEX_CHAIN=evm. It is the
+ * one source of every address, id and signing value /metadata gives clients in that mode (setup.ts).
+ */
 export interface Deployment {
   chainId: number;
   rpcUrl: string;
   token: Address;
+  tokenSymbol: string;
+  tokenDecimals: number;
   proxy: Address;
   settlement: Address;
+  /** The settlement contract's EIP-712 fill domain (fixed at construction): what a taker's signature must name. */
+  domainName: string;
+  domainVersion: string;
   operator: Address;
   executor: Address;
   /** First block to scan for events. */
@@ -39,10 +47,12 @@ export async function deployContracts(o: DeployOptions): Promise<Deployment> {
     if (!receipt.contractAddress || receipt.status !== 'success') throw new Error(`deployment ${hash} failed`);
     return receipt;
   };
+  const tokenSymbol = o.tokenSymbol ?? 'USDC';
   const tokenReceipt = await deployed(
-    await wallet.deployContract({ abi: oddexTokenAbi, bytecode: bytecodeOf('OddexToken'), args: [o.tokenName ?? 'Oddex USD', o.tokenSymbol ?? 'USDC', account.address] }),
+    await wallet.deployContract({ abi: oddexTokenAbi, bytecode: bytecodeOf('OddexToken'), args: [o.tokenName ?? 'Oddex USD', tokenSymbol, account.address] }),
   );
   const token = tokenReceipt.contractAddress!;
+  const tokenDecimals = await pub.readContract({ address: token, abi: oddexTokenAbi, functionName: 'decimals' });
   const proxy = (await deployed(await wallet.deployContract({ abi: tokenTransferProxyAbi, bytecode: bytecodeOf('TokenTransferProxy'), args: [account.address] })))
     .contractAddress!;
   const settlement = (
@@ -60,8 +70,12 @@ export async function deployContracts(o: DeployOptions): Promise<Deployment> {
     chainId,
     rpcUrl: o.rpcUrl,
     token: getAddress(token),
+    tokenSymbol,
+    tokenDecimals,
     proxy: getAddress(proxy),
     settlement: getAddress(settlement),
+    domainName: o.domainName,
+    domainVersion: o.domainVersion,
     operator: account.address,
     executor: getAddress(o.executor),
     deployBlock: tokenReceipt.blockNumber.toString(),

@@ -19,7 +19,7 @@ export interface FundsReport {
   agrees: boolean;
 }
 
-export async function checkFunds(pub: PublicClient, deployment: Deployment): Promise<FundsReport> {
+export async function checkFunds(pub: PublicClient, deployment: Pick<Deployment, 'token' | 'settlement' | 'deployBlock'>): Promise<FundsReport> {
   const logs = await pub.getLogs({ address: deployment.token, fromBlock: BigInt(deployment.deployBlock), toBlock: 'latest' });
   const accounts = new Set<Address>();
   let minted = 0n;

@@ -1,10 +1,11 @@
-// ODDEX_CHAIN=evm: reads the deployment, points the exchange's configuration at the deployed contracts (so
-// /metadata reports the real addresses and chain id) and builds the EVM chain for the runner.
+// ODDEX_CHAIN=evm: reads the deployment, points the exchange's configuration at the deployed contracts and builds
+// the EVM chain for the runner. The server reads only the pointed configuration, so /metadata, the signature
+// checks and the contracts cannot disagree.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Config } from '../../config.js';
+import { defaultConfig, type Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ChainSink } from '../settlement-chain.js';
 import type { Deployment } from './deploy.js';
@@ -26,12 +27,66 @@ export function readDeployment(config: Config): Deployment {
   for (const key of ['token', 'proxy', 'settlement', 'executor'] as const) {
     if (!/^0x[0-9a-fA-F]{40}$/.test(String(d[key]))) throw new Error(`${file}: ${key} is not an address`);
   }
-  if (!Number.isInteger(d.chainId)) throw new Error(`${file}: chainId is not an integer`);
+  for (const key of ['chainId', 'tokenDecimals'] as const) {
+    if (!Number.isInteger(d[key])) throw new Error(`${file}: ${key} is not an integer`);
+  }
+  // Files written before the domain and token details were recorded lack them: guessing could name a domain the
+  // contract does not verify.
+  for (const key of ['tokenSymbol', 'domainName', 'domainVersion'] as const) {
+    if (typeof d[key] !== 'string' || d[key] === '') throw new Error(`${file}: ${key} is missing; deploy again with \`npm run chain\``);
+  }
   return d;
 }
 
+/**
+ * The values the deployment defines, by the setting that could say otherwise. The last three have no environment
+ * setting; only a configuration built in code can set them.
+ */
+const DEFINED_BY_DEPLOYMENT: readonly [setting: string, value: (c: Config) => string | number][] = [
+  ['ODDEX_CHAIN_ID', (c) => c.chainId],
+  ['ODDEX_EXECUTOR_ADDRESS', (c) => c.executorAddress.toLowerCase()],
+  ['ODDEX_FILL_HASHER_ADDRESS', (c) => c.eip712FillHasher.toLowerCase()],
+  ['ODDEX_BASE_TOKEN_ADDRESS', (c) => c.baseTokenAddress.toLowerCase()],
+  ['ODDEX_DOMAIN_FILL', (c) => c.domainNames.fill],
+  ['ODDEX_DOMAIN_VERSION', (c) => c.domainVersion],
+  ['tokenTransferProxy', (c) => c.tokenTransferProxy.toLowerCase()],
+  ['baseTokenSymbol', (c) => c.baseTokenSymbol],
+  ['baseTokenDecimals', (c) => c.baseTokenDecimals],
+];
+
+/**
+ * The configuration with every address, id and signing value from the deployment: the chain id, the executor,
+ * the token (address, symbol, decimals), the transfer proxy wallets approve, and the fill domain (the settlement
+ * contract is its verifyingContract, EIP712FillHasher; its name and version were fixed when it was deployed).
+ * Defaults are the local ledger's placeholders and give way silently; a value configured otherwise that
+ * contradicts the deployment stops the start, since the operator meant another deployment than the one found.
+ */
+export function pointAtDeployment(config: Config, d: Deployment, file: string): Config {
+  const pointed: Config = {
+    ...config,
+    chainId: d.chainId,
+    executorAddress: d.executor,
+    eip712FillHasher: d.settlement,
+    tokenTransferProxy: d.proxy,
+    baseTokenAddress: d.token,
+    baseTokenSymbol: d.tokenSymbol,
+    baseTokenDecimals: d.tokenDecimals,
+    domainNames: { ...config.domainNames, fill: d.domainName },
+    domainVersion: d.domainVersion,
+  };
+  const defaults = defaultConfig();
+  for (const [setting, value] of DEFINED_BY_DEPLOYMENT) {
+    if (value(config) === value(defaults) || value(config) === value(pointed)) continue;
+    throw new Error(
+      `${setting} is ${String(value(config))} but the deployment in ${file} has ${String(value(pointed))}: with ODDEX_CHAIN=evm the deployment ` +
+        'defines it; remove the setting (ODDEX_COMPAT sets several) or point ODDEX_EVM_DEPLOYMENT at the deployment meant',
+    );
+  }
+  return pointed;
+}
+
 export interface EvmSetup {
-  /** The configuration pointed at the deployment. */
+  /** The configuration pointed at the deployment (pointAtDeployment): the only one the server reads. */
   config: Config;
   deployment: Deployment;
   createChain(sink: ChainSink, engine: () => Engine): EvmChain;
@@ -41,6 +96,7 @@ export interface EvmSetup {
 
 export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
   const deployment = readDeployment(config);
+  const pointed = pointAtDeployment(config, deployment, deploymentFileOf(config));
   const executorKey = (config.evm.executorKey ?? DEV_EXECUTOR_KEY) as Hex;
   const operatorKey = (config.evm.operatorKey ?? DEV_OPERATOR_KEY) as Hex;
   const executor = privateKeyToAccount(executorKey).address;
@@ -48,13 +104,6 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
     throw new Error(`the executor key is for ${executor} but the settlement contract's executor is ${deployment.executor}`);
   }
   const rpcUrl = config.evm.rpcUrl ?? deployment.rpcUrl;
-  const pointed: Config = {
-    ...config,
-    chainId: deployment.chainId,
-    baseTokenAddress: deployment.token,
-    eip712FillHasher: deployment.settlement,
-    executorAddress: deployment.executor,
-  };
   let chain: EvmChain | undefined;
   return {
     config: pointed,
