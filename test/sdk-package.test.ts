@@ -63,6 +63,7 @@ describe('the @oddex/sdk package', () => {
   });
 
   it('trades from a plain node script: markets, a signed order, a fill, a cancel and the book over realtime', async () => {
+    if (!existsSync(join(project, 'node_modules', '@oddex', 'sdk'))) throw new Error('the package is not installed: see the test above');
     const cat = await createSoccerLeague(ex);
     const { exchangeEventId, markets } = await createFixtureMarket(ex, cat, { type: 52 });
     const marketHash = markets[0]!.marketHash;
