@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'dist', 'coverage'] },
+  { ignores: ['node_modules', 'data', 'dist', 'coverage', 'packages/*/dist'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },

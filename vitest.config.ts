@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -18,8 +19,10 @@ const plainSummary: Reporter = {
 };
 
 export default defineConfig({
+  // Tests use the client's source, not a build of it (tsconfig.json's `paths` says why).
+  resolve: { alias: { '@oddex/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) } },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -8,7 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as Secp256k1 from 'secp256k1';
 import { spawnExchange, type ChildExchange } from '../test/helpers/process.js';
 import { orderHash, type OrderHashFields } from '../src/protocol/hashing.js';
-import { signOrder } from '../src/sdk/signing.js';
+import { signOrder } from '../src/protocol/signing.js';
+// Benches hash tens of thousands of orders up front: with the WebAssembly keccak, as the server does.
+import '../src/protocol/keccak-wasm.js';
 import { openDatabase, openTradingConnection, type Db } from '../src/store/db.js';
 import { SqliteTradingStore } from '../src/store/trading-store.js';
 import { FillWorkload } from '../src/store/fill-workload.js';
@@ -220,7 +222,7 @@ export const conditions = (m: { stealShare: number; loadAverage: number; benchCo
 
 /**
  * Signs digests with the native libsecp256k1 addon: benches sign tens of thousands of orders up front, and the
- * pure-JS signer would take minutes. Same wire format as src/sdk/signing.ts (r || s || v, v = 27 or 28, low s).
+ * pure-JS signer would take minutes. Same wire format as src/protocol/signing.ts (r || s || v, v = 27 or 28, low s).
  */
 const nativeSecp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1;
 export function signDigestNative(digest: Uint8Array, key: Uint8Array): string {

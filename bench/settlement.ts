@@ -15,7 +15,7 @@ import { deployContracts } from '../src/chain/evm/deploy.js';
 import { oddexTokenAbi } from '../src/chain/evm/contracts.js';
 import { DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from '../src/chain/evm/dev-accounts.js';
 import { orderHash } from '../src/protocol/hashing.js';
-import { signFill, signOrder } from '../src/sdk/signing.js';
+import { signFill, signOrder } from '../src/protocol/signing.js';
 import { fmt, httpClient, openLoop, percentiles } from './lib.js';
 
 const fills = Number(process.argv[2] ?? 3000);

@@ -4,8 +4,9 @@ import { performance } from 'node:perf_hooks';
 import { fillDigest, recoverTypedDataSigner, type FillRequest } from '../src/protocol/eip712.js';
 import { orderHash, recoverOrderSigner, type OrderHashFields } from '../src/protocol/hashing.js';
 import { forceNobleFallback, recoveryBackend } from '../src/protocol/signatures.js';
-import { keccakBackend, keccakWasmReady } from '../src/protocol/keccak.js';
-import { addressOf, signFill, signOrder } from '../src/sdk/signing.js';
+import { keccakBackend } from '../src/protocol/keccak.js';
+import { keccakWasmReady } from '../src/protocol/keccak-wasm.js';
+import { addressOf, signFill, signOrder } from '../src/protocol/signing.js';
 
 const COUNT = 20_000;
 /** The pure-JS fallback is ~10x slower; fewer runs keep the bench short on a shared machine. */

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { addressOf, signCancelAll, signFill } from '../src/sdk/signing.js';
+import { addressOf, signCancelAll, signFill } from '../src/protocol/signing.js';
 import { httpClient, percentiles, processCpuSeconds, signedOrderBody, startBenchServer } from './lib.js';
 
 const { values: args } = parseArgs({

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { defaultConfig } from '../src/config.js';
 import { checkFunds } from '../src/chain/evm/funds.js';
 import { oddexSettlementAbi, oddexTokenAbi, tokenTransferProxyAbi } from '../src/chain/evm/contracts.js';
-import type { Metadata } from '../src/sdk/types.js';
+import type { Metadata } from '@oddex/sdk';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { waitFor as waitWithin } from './helpers/bets.js';
 import { clientViewOf, startExchangeNode, type ClientView, type Node } from './helpers/evm.js';

@@ -3,7 +3,7 @@
 // orders when it stops without saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { OddexAdmin, OddexClient, type Market } from 'oddex/sdk';
+import { OddexAdmin, OddexClient, type Market } from '@oddex/sdk';
 import { MarketMaker, quoteOdds } from '../examples/market-maker/market-maker.js';
 import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, waitFor } from './helpers/bets.js';

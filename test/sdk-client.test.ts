@@ -1,10 +1,10 @@
-// The typed client (oddex/sdk) against the real server: every endpoint method, signing through a viem account,
+// The typed client (@oddex/sdk) against the real server: every endpoint method, signing through a viem account,
 // safe retries, cancels, the heartbeat keeper, and a local order book across recovery and lost continuity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { recoverMessageAddress, type Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { OddexApiError, OddexClient, OddexAdmin, payoutFor, type Order } from 'oddex/sdk';
+import { OddexApiError, OddexClient, OddexAdmin, payoutFor, type Order } from '@oddex/sdk';
 import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, waitFor } from './helpers/bets.js';
 import { newWallet, USDC } from './helpers/wallets.js';

@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  // The page bundles the client from its source (../tsconfig.json's `paths` says why).
+  resolve: { alias: { '@oddex/sdk': fileURLToPath(new URL('../packages/sdk/src/index.ts', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

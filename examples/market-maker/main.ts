@@ -1,6 +1,6 @@
 // Runs the reference market maker against an exchange: `npm run market-maker` (see README.md beside this file).
 import { WebSocket } from 'ws';
-import { OddexClient, parseUnits, type Market } from 'oddex/sdk';
+import { OddexClient, parseUnits, type Market } from '@oddex/sdk';
 import { MarketMaker } from './market-maker.js';
 
 function setting(name: string, fallback?: string): string {

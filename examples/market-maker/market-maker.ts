@@ -1,4 +1,4 @@
-// A reference market maker on the public Oddex API (oddex/sdk). It quotes both outcomes of its markets around a
+// A reference market maker on the public Oddex API (@oddex/sdk). It quotes both outcomes of its markets around a
 // fair probability, with a spread, on the odds ladder; re-quotes when its orders fill, get cancelled or expire
 // (told by its active_orders channel, checked again on a timer); keeps a heartbeat so the exchange cancels its
 // orders if it dies; and never posts more than its free balance covers.
@@ -11,7 +11,7 @@ import {
   type OddexClient,
   type Order,
   type OrderInput,
-} from 'oddex/sdk';
+} from '@oddex/sdk';
 
 export type Log = (message: string, fields?: Record<string, unknown>) => void;
 

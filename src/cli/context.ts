@@ -1,7 +1,7 @@
 // What every command shares: the global options, the clients built from them, unit parsing and printing.
 import type { Command } from 'commander';
 import { WebSocket } from 'ws';
-import { OddexAdmin, OddexClient, parseUnits, roundToLadder, ODDS_SCALE } from '../sdk/index.js';
+import { OddexAdmin, OddexClient, parseUnits, roundToLadder, ODDS_SCALE } from '@oddex/sdk';
 import { adminTokenFrom, apiKeyFrom, privateKeyFrom, UsageError } from './credentials.js';
 import { toJson } from './output.js';
 

@@ -1,7 +1,7 @@
 // `oddex`: the operator's and trader's command line, on the typed client (public HTTP and realtime API only).
 // Exit codes: 0 done, 1 the exchange refused (errorCode printed), 2 bad usage, 3 no answer from the exchange.
 import { Command, CommanderError, Option } from 'commander';
-import { OddexApiError, OddexNetworkError } from '../sdk/index.js';
+import { OddexApiError, OddexNetworkError } from '@oddex/sdk';
 import { CliContext } from './context.js';
 import { UsageError } from './credentials.js';
 import { registerOperatorCommands } from './commands/operator.js';

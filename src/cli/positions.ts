@@ -1,6 +1,6 @@
 // A bettor's positions per market from its trades: what is settled, and the profit or loss of the open
 // trades for each outcome. Exact bigint wei; a trade's payout if it wins is stake * 10^20 / odds.
-import { payoutFor, parseUnits, type Trade } from '../sdk/index.js';
+import { payoutFor, parseUnits, type Trade } from '@oddex/sdk';
 
 export interface Position {
   marketHash: string;

@@ -1,7 +1,7 @@
 // The demo's bettor: now and then backs one outcome of a random market at the best odds, sometimes the other
 // side of a market it already holds (which earns capital-efficiency refunds), so trades, settlement and the
 // realtime channels have something to show. Public API only.
-import { OddexApiError, takerOddsOf, type OddexClient } from '../sdk/index.js';
+import { OddexApiError, takerOddsOf, type OddexClient } from '@oddex/sdk';
 
 export interface DemoTakerOptions {
   client: OddexClient;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pino from 'pino';
 import { WebSocket } from 'ws';
-import { generatePrivateKey, OddexAdmin, OddexClient, privateKeyAccount, type Market } from '../sdk/index.js';
+import { generatePrivateKey, OddexAdmin, OddexClient, privateKeyAccount, type Market } from '@oddex/sdk';
 import { MarketMaker } from '../../examples/market-maker/market-maker.js';
 import { DemoTaker } from './demo-taker.js';
 

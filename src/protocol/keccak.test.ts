@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { keccak256 as viemKeccak256, stringToBytes, toHex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keccak256, keccak256Noble, keccakBackend, keccakText, keccakWasmReady } from './keccak.js';
+import { keccak256, keccak256Noble, keccakBackend, keccakText } from './keccak.js';
+import { keccakWasmReady } from './keccak-wasm.js';
 
 const hex = (bytes: Uint8Array) => toHex(bytes);
 

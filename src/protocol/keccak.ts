@@ -1,35 +1,25 @@
-// keccak256 for the request path. hash-wasm's WebAssembly keccak hashes a 221-byte order in about 1.8 µs where
-// pure-JS @noble/hashes takes about 20 µs. Its hasher is created asynchronously, so until it is ready (the first
-// milliseconds after import) and if WebAssembly is unavailable, noble answers: both give the same bytes.
-import { createKeccak, type IHasher } from 'hash-wasm';
+// keccak256 for all the hashing in this folder. Pure-JS @noble/hashes answers unless a faster implementation is
+// installed: the server installs hash-wasm's WebAssembly keccak (keccak-wasm.ts), which the client package
+// (packages/sdk, built from this folder) thus neither bundles nor depends on. Both give the same bytes.
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
-let wasmHasher: IHasher | undefined;
+/** keccak256 of `data` as a new 32-byte array. */
+export type Keccak256 = (data: Uint8Array) => Uint8Array;
 
-/** Resolves once the WebAssembly hasher is in use, or with false when it could not be created (noble stays). */
-export const keccakWasmReady: Promise<boolean> = createKeccak(256).then(
-  (hasher) => {
-    wasmHasher = hasher;
-    return true;
-  },
-  () => false,
-);
+let wasmKeccak: Keccak256 | undefined;
+
+/** Makes keccak256 use the WebAssembly hasher from now on (keccak-wasm.ts calls this once it is created). */
+export function installWasmKeccak(hash: Keccak256): void {
+  wasmKeccak = hash;
+}
 
 export type KeccakBackend = 'wasm' | 'noble';
 
-export const keccakBackend = (): KeccakBackend => (wasmHasher ? 'wasm' : 'noble');
+export const keccakBackend = (): KeccakBackend => (wasmKeccak ? 'wasm' : 'noble');
 
-/**
- * keccak256 of `data` as a new 32-byte array. The wasm hasher is one shared state machine, but init, update and
- * digest run back to back without yielding, so calls cannot interleave within a thread.
- */
 export function keccak256(data: Uint8Array): Uint8Array {
-  const hasher = wasmHasher;
-  if (!hasher) return nobleKeccak256(data);
-  hasher.init();
-  hasher.update(data);
-  return hasher.digest('binary');
+  return wasmKeccak ? wasmKeccak(data) : nobleKeccak256(data);
 }
 
 /** 0x + lower-hex keccak256 of a text's UTF-8 bytes. */

@@ -1,6 +1,6 @@
 // A verification worker thread: receives batches of jobs, answers with their results in the same order.
 import { parentPort } from 'node:worker_threads';
-import { keccakWasmReady } from '../protocol/keccak.js';
+import { keccakWasmReady } from '../protocol/keccak-wasm.js';
 import { runVerifyJob } from './jobs.js';
 import { fromWire, type WireJob } from './wire.js';
 import type { FromWorker, ToWorker } from './messages.js';

@@ -20,7 +20,7 @@ function chromiumPath(): string {
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** What the page is built from: its own sources and the typed client it bundles. */
-const PAGE_SOURCES = ['web', 'src/sdk', 'src/protocol'].map((d) => join(ROOT, d));
+const PAGE_SOURCES = ['web', 'packages/sdk/src', 'src/protocol'].map((d) => join(ROOT, d));
 
 function newestChange(dir: string): number {
   let newest = 0;

@@ -8,7 +8,7 @@ import { startAnvil, type Anvil } from '../../src/chain/evm/anvil.js';
 import { deployContracts, type Deployment } from '../../src/chain/evm/deploy.js';
 import { oddexSettlementAbi, oddexTokenAbi } from '../../src/chain/evm/contracts.js';
 import { DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from '../../src/chain/evm/dev-accounts.js';
-import type { Metadata } from '../../src/sdk/types.js';
+import type { Metadata } from '@oddex/sdk';
 import { signFillRequest, type SignedFillFields, type SigningParams } from './wallets.js';
 
 export const FILL_DOMAIN = { name: 'Oddex', version: '1.0' };

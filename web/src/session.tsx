@@ -1,6 +1,6 @@
 // What every page shares: the wallet, the realtime connection made for it, and the odds format.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { OddexRealtime } from '../../src/sdk/index.js';
+import type { OddexRealtime } from '@oddex/sdk';
 import { realtimeClient } from './realtime/connection';
 import { developmentWallet, injectedWallet, resetDevelopmentWallet, type Wallet } from './wallet/wallet';
 import type { OddsFormat } from './format';

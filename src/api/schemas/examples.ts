@@ -2,7 +2,7 @@
 // executor by a published example key (never fund it), so a reader can check them with any EIP-191/712 library.
 import type { FastifySchema } from 'fastify';
 import type { Config } from '../../config.js';
-import { addressOf, signCancelAll, signCancelEvent, signCancelV2, signFill, signOrder } from '../../sdk/signing.js';
+import { addressOf, signCancelAll, signCancelEvent, signCancelV2, signFill, signOrder } from '../../protocol/signing.js';
 
 /** The example wallet's private key: public on purpose, for documentation only. */
 export const EXAMPLE_PRIVATE_KEY = '0x' + '0123456789abcdef'.repeat(4);

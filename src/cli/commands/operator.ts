@@ -1,7 +1,7 @@
 // Operator commands (admin token): faucet, API keys, fixtures and markets, results, accounts.
 import type { Command } from 'commander';
-import { formatUnits } from '../../sdk/index.js';
-import type { Market, Outcome } from '../../sdk/index.js';
+import { formatUnits } from '@oddex/sdk';
+import type { Market, Outcome } from '@oddex/sdk';
 import { amount, integer, TOKEN_DECIMALS, type CliContext } from '../context.js';
 import { UsageError } from '../credentials.js';
 import { record, table } from '../output.js';

@@ -1,8 +1,8 @@
 // Trader commands: markets to bets, signed with the wallet key (ODDEX_PRIVATE_KEY or a key file).
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, takerOddsOf } from '../../sdk/index.js';
-import type { Order, Trade } from '../../sdk/index.js';
+import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, takerOddsOf } from '@oddex/sdk';
+import type { Order, Trade } from '@oddex/sdk';
 import { amount, integer, outcomeSide, pct, percentOdds, TOKEN_DECIMALS, type CliContext } from '../context.js';
 import { UsageError } from '../credentials.js';
 import { record, table, toJson } from '../output.js';

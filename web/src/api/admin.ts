@@ -1,7 +1,6 @@
 // The operator API through the typed client's OddexAdmin, with the admin token the operator entered for this
 // browser session. Main lines and live scores, which OddexAdmin has no method for, go through its transport.
-import { OddexAdmin, type Market } from '../../../src/sdk/index.js';
-import type { AccountView } from '../../../src/sdk/admin.js';
+import { OddexAdmin, type AccountView, type Market } from '@oddex/sdk';
 
 const TOKEN_STORAGE = 'oddex.adminToken';
 

@@ -1,7 +1,7 @@
-// The page's access to the exchange: the typed client (src/sdk, `oddex/sdk`) for every public read and for
+// The page's access to the exchange: the typed client (`@oddex/sdk`) for every public read and for
 // signing orders, fills and cancels with the page's wallet. Only the wallet sign-in for a realtime token is
 // done here, because the client gets its tokens from an API key, which a bettor in a browser does not have.
-import { OddexClient, type Order, type RefundGroup, type Trade } from '../../../src/sdk/index.js';
+import { OddexClient, type Order, type RefundGroup, type Trade } from '@oddex/sdk';
 import type { Wallet } from '../wallet/wallet';
 
 const reader = new OddexClient({ url: location.origin });

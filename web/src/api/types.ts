@@ -1,6 +1,6 @@
 // The records the page shows: the typed client's (amounts and odds as bigint), plus the operator's account view.
-export type { AccountView } from '../../../src/sdk/admin.js';
 export type {
+  AccountView,
   Balance,
   BestOdds,
   CancelResult,
@@ -16,4 +16,4 @@ export type {
   SearchResult,
   Sport,
   Trade,
-} from '../../../src/sdk/index.js';
+} from '@oddex/sdk';

@@ -1,6 +1,6 @@
 // Loading, empty and error states, the same on every page.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from '../../../src/sdk/index.js';
+import { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from '@oddex/sdk';
 
 export function errorText(err: unknown): { code: string; message: string } {
   // The client's message is "<CODE> (HTTP <status>): <text>"; the page shows the text and the code apart.

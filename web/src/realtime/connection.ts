@@ -1,7 +1,7 @@
 // One Centrifuge connection per page and wallet. The token comes from the wallet's signed sign-in
 // (POST /user/realtime-token/wallet), so the page can also follow the wallet's own channels.
 import type { Centrifuge, PublicationContext, SubscribedContext, Subscription } from 'centrifuge';
-import { OddexRealtime } from '../../../src/sdk/index.js';
+import { OddexRealtime } from '@oddex/sdk';
 import { exchange } from '../api/exchange';
 import type { Wallet } from '../wallet/wallet';
 

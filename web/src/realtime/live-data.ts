@@ -1,6 +1,6 @@
 // Account data kept live: read over REST, read again when a realtime channel says it changed.
 import { useEffect, useRef } from 'react';
-import type { OddexRealtime } from '../../../src/sdk/index.js';
+import type { OddexRealtime } from '@oddex/sdk';
 import { exchange } from '../api/exchange';
 import type { Order, Trade } from '../api/types';
 import { useLoad, type Loaded } from '../components/status';

@@ -1,7 +1,7 @@
 // A market's order book kept in the page by the typed client's LocalOrderBook (REST snapshot plus the
 // order_book channel, recovered after a drop or rebuilt when history no longer covers the gap), as React state.
 import { useEffect, useState } from 'react';
-import { LocalOrderBook, type OddexRealtime } from '../../../src/sdk/index.js';
+import { LocalOrderBook, type OddexRealtime } from '@oddex/sdk';
 import { exchange } from '../api/exchange';
 import type { Order } from '../api/types';
 import { errorText } from '../components/status';

@@ -1,7 +1,7 @@
 // The page's wallet: a browser wallet through EIP-1193 when one is injected, else a development wallet whose
 // private key is generated and kept in this browser's localStorage (for demos and tests; never for real funds).
 import { createWalletClient, custom, type EIP1193Provider, type Hex, type SignableMessage, type TypedDataDefinition } from 'viem';
-import type { AccountLike, TypedDataToSign } from '../../../src/sdk/index.js';
+import type { AccountLike, TypedDataToSign } from '@oddex/sdk';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 export type WalletKind = 'injected' | 'development';

@@ -120,7 +120,7 @@ export interface Fixture {
 }
 
 /** A live score (spec 2.6): the same record the exchange's catalogue serves. */
-export type { LiveScore } from '../catalogue/model.js';
+export type { LiveScore } from '../../../src/catalogue/model.js';
 
 export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPIRED';
 

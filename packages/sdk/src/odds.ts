@@ -1,7 +1,7 @@
 // Odds and stake arithmetic for clients (DECISIONS.md "Odds and amounts"): bigint on the 10^20 = 100% scale,
 // rounding down like the exchange. Floating point appears only in the human conversions (decimal odds, %).
-import { ODDS_SCALE, ladderStep } from '../protocol/odds.js';
-import { makerSpaceForTakerStake, remainingTakerSpace, toHumanUnits } from '../protocol/amounts.js';
+import { ODDS_SCALE, ladderStep } from '../../../src/protocol/odds.js';
+import { makerSpaceForTakerStake, remainingTakerSpace, toHumanUnits } from '../../../src/protocol/amounts.js';
 
 export { ODDS_SCALE, makerSpaceForTakerStake, remainingTakerSpace };
 

@@ -1,4 +1,4 @@
-// oddex/sdk: the typed client of the Oddex API. Browser-safe: no Node-only imports (fetch and WebSocket are
+// @oddex/sdk: the typed client of the Oddex API. Browser-safe: no Node-only imports (fetch and WebSocket are
 // the globals unless passed in). Node-only helpers (key files) live in the CLI.
 export {
   OddexClient,
@@ -13,7 +13,7 @@ export {
   type ConsolidatedQuery,
   type RefundsQuery,
 } from './client.js';
-export { OddexAdmin, type OddexAdminOptions } from './admin.js';
+export { OddexAdmin, type OddexAdminOptions, type AccountView, type NewFixture, type NewMarket } from './admin.js';
 export { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from './errors.js';
 export { DEFAULT_RETRY, type FetchLike, type RetryPolicy } from './http.js';
 export { privateKeyAccount, toAccount, type AccountLike, type SignerInput, type TypedDataToSign } from './signer.js';

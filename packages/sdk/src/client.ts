@@ -1,9 +1,9 @@
 // OddexClient: typed methods for every public endpoint, signing of orders, fills and cancels, safe retries,
 // a heartbeat keeper and realtime order books. It speaks only the public HTTP and WebSocket API, so it works
 // against any Oddex; it uses the global fetch and WebSocket unless others are passed (e.g. `ws` on Node).
-import { checksumAddress } from '../protocol/address.js';
-import { orderHash } from '../protocol/hashing.js';
-import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes } from '../protocol/eip712.js';
+import { checksumAddress } from '../../../src/protocol/address.js';
+import { orderHash } from '../../../src/protocol/hashing.js';
+import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes } from '../../../src/protocol/eip712.js';
 import { OddexApiError } from './errors.js';
 import { HttpTransport, type FetchLike, type RetryPolicy } from './http.js';
 import {

@@ -1,10 +1,10 @@
 // Who signs for the client: a raw private key (signed here, no wallet needed) or any viem-compatible account
 // (a viem LocalAccount, or a browser wallet adapted to the same two methods).
-import { hashTypedData, type TypeDefinitions, type TypedDataDomain } from '../protocol/typed-data.js';
-import { fixedHexToBytes } from '../protocol/hex.js';
-import { personalMessageDigest } from '../protocol/hashing.js';
-import { checksumAddress } from '../protocol/address.js';
-import { addressOf, signDigest, type PrivateKey } from './signing.js';
+import { hashTypedData, type TypeDefinitions, type TypedDataDomain } from '../../../src/protocol/typed-data.js';
+import { fixedHexToBytes } from '../../../src/protocol/hex.js';
+import { personalMessageDigest } from '../../../src/protocol/hashing.js';
+import { checksumAddress } from '../../../src/protocol/address.js';
+import { addressOf, signDigest, type PrivateKey } from '../../../src/protocol/signing.js';
 
 export type Hex = `0x${string}`;
 

@@ -1,5 +1,6 @@
-// Client-side signing with a raw private key (CLI, benches, bots): the counterpart of protocol/ verification.
-// Signatures are deterministic (RFC 6979), low-s, and encoded r || s || v with v = 27 or 28, like a wallet's.
+// Signing with a raw private key (the client package, the CLI, benches, the OpenAPI examples): the counterpart of
+// this folder's verification. Signatures are deterministic (RFC 6979), low-s, and encoded r || s || v with
+// v = 27 or 28, like a wallet's.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import {
   cancelAllDigest,
@@ -9,10 +10,10 @@ import {
   type CancelDomain,
   type FillDomain,
   type FillRequest,
-} from '../protocol/eip712.js';
-import { orderHash, personalMessageDigest, type OrderHashFields } from '../protocol/hashing.js';
-import { bytesToHex, fixedHexToBytes } from '../protocol/hex.js';
-import { publicKeyToAddress } from '../protocol/signatures.js';
+} from './eip712.js';
+import { orderHash, personalMessageDigest, type OrderHashFields } from './hashing.js';
+import { bytesToHex, fixedHexToBytes } from './hex.js';
+import { publicKeyToAddress } from './signatures.js';
 
 /** A private key as `0x` + 64 hex or 32 bytes. */
 export type PrivateKey = string | Uint8Array;

@@ -14,8 +14,8 @@ import {
   timestampArb,
   word,
 } from '../../test/helpers/protocol-arbitraries.js';
-import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes } from '../protocol/eip712.js';
-import { orderHash } from '../protocol/hashing.js';
+import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes } from './eip712.js';
+import { orderHash } from './hashing.js';
 import { addressOf, signCancelAll, signCancelEvent, signCancelV2, signDigest, signFill, signOrder } from './signing.js';
 
 const RUNS = { numRuns: 100 };
