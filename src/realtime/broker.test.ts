@@ -268,8 +268,7 @@ describe('MemoryBroker', () => {
     const b = new MemoryBroker({ ...policy, ttlMs: 1000, idleStreamTtlMs: 10_000 }, () => now);
     const sub = () => {};
     await b.subscribe('h:x', sub);
-    now = 5000;
-    await b.subscribe('h:x', sub); // still subscribed at 5 s: the retention counts from the leave, not the opening
+    now = 5000; // subscribed until 5 s: the retention counts from the leave, not the opening
     const first = await b.history('h:x', { limit: 0 });
     await b.unsubscribe('h:x', sub);
     now = 5999;
