@@ -2,7 +2,7 @@
 // started demo exchange, with its demo market makers quoting, a person opens the page, gets demo funds with the
 // button, bets on a market and sees the bet settle. Only the result comes from the operator (the admin API).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { ensureWebBuild, launchBrowser, openPage, type WatchedPage } from './helpers/browser.js';
 
@@ -20,6 +20,23 @@ afterAll(async () => {
   await browser?.close();
   await ex?.destroy();
 });
+
+/** From the Markets tab, the `nth` fixture search finds and its moneyline, once the demo makers quote it. */
+async function openQuotedMoneyline(page: Page, nth: number) {
+  await page.getByRole('link', { name: 'Markets' }).click();
+  await page.getByLabel('Search fixtures').fill('atletico');
+  const hit = page.getByLabel('Search results').getByRole('link').nth(nth);
+  await hit.click();
+  await page.waitForURL(/#\/fixture\//);
+  const eventId = decodeURIComponent(page.url().split('#/fixture/')[1]!);
+  const markets = (await ex.get(`/markets/active?eventId=${eventId}`)).body.data.markets as { marketHash: string; type: number; outcomeOneName: string }[];
+  const market = markets.find((m) => m.type === 52)!;
+  await page.locator(`a[data-market-hash="${market.marketHash}"]`).click();
+  await page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
+  const ticket = page.getByLabel('Bet ticket');
+  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer/);
+  return { market, ticket };
+}
 
 interface Trade {
   stake: string;
@@ -43,19 +60,7 @@ it('a new development wallet gets demo funds from the page, bets, and sees the b
   await w.screenshot('demo-funds');
   const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
 
-  // Find a fixture, open its moneyline: the demo makers quote it.
-  await page.getByRole('link', { name: 'Markets' }).click();
-  await page.getByLabel('Search fixtures').fill('atletico');
-  const hit = page.getByLabel('Search results').getByRole('link').first();
-  await hit.click();
-  await page.waitForURL(/#\/fixture\//);
-  const eventId = decodeURIComponent(page.url().split('#/fixture/')[1]!);
-  const markets = (await ex.get(`/markets/active?eventId=${eventId}`)).body.data.markets as { marketHash: string; type: number; outcomeOneName: string }[];
-  const market = markets.find((m) => m.type === 52)!;
-  await page.locator(`a[data-market-hash="${market.marketHash}"]`).click();
-  await page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
-  const ticket = page.getByLabel('Bet ticket');
-  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer/);
+  const { market, ticket } = await openQuotedMoneyline(page, 0);
 
   // Bet 10 USDC on outcome one, with room for the demo makers moving their quotes meanwhile.
   await ticket.getByLabel('Stake').fill('10');
@@ -78,4 +83,25 @@ it('a new development wallet gets demo funds from the page, bets, and sees the b
   expect((await ex.get(`/balances/${wallet}`)).body.data.balance).toBe((100_000_000n - 10_000_000n + pot).toString());
   await w.screenshot('demo-funds-settled');
   expect(w.errors).toEqual([]);
+}, 120_000);
+
+it('a bet refused for want of funds offers demo funds in the ticket, and the next try is filled', async () => {
+  const fresh = await openPage(browser); // a new browser profile: a new development wallet with nothing
+  const { page } = fresh;
+  await page.goto(`${ex.url}/`);
+  await page.getByRole('tab', { name: 'Soccer' }).waitFor();
+  const { market, ticket } = await openQuotedMoneyline(page, 1); // the first one's moneyline is settled by now
+  await ticket.getByLabel('Stake').fill('10');
+  await ticket.getByLabel('Slippage').fill('5');
+  const bet = ticket.getByRole('button', { name: `Bet on ${market.outcomeOneName}` });
+  await bet.click();
+  await ticket.getByText('Your bet was refused.').waitFor({ timeout: 30_000 });
+  await ticket.getByText('INSUFFICIENT_BALANCE', { exact: false }).waitFor();
+  await ticket.getByRole('button', { name: 'Get demo funds' }).click();
+  await ticket.getByText('Received 100.00 USDC. Your balance is now 100.00 USDC.').waitFor();
+  await bet.click();
+  await ticket.getByText(/Filled: 10\.00 USDC/).waitFor({ timeout: 30_000 });
+  await fresh.screenshot('demo-funds-ticket');
+  // The browser reports the refused fill's 400 itself; nothing else went wrong.
+  expect(fresh.errors).toEqual([expect.stringMatching(/status of 400 .*\/orders\/fill\/v2$/)]);
 }, 120_000);

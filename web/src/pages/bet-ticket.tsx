@@ -2,7 +2,9 @@
 import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { FillResult, Market, Order, Trade } from '../api/types';
-import { ErrorBox } from '../components/status';
+import { OddexApiError } from '@oddex/sdk';
+import { DemoFunds } from '../components/demo-funds';
+import { ErrorBox, useLoad } from '../components/status';
 import { OutcomeToggle } from '../components/outcome-toggle';
 import { money, parseAmount, payoutFor, showOdds, takerOdds, type OddsFormat } from '../format';
 import { useSession } from '../session';
@@ -31,6 +33,7 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
   const [stakeText, setStakeText] = useState('');
   const [slippage, setSlippage] = useState(1);
   const [state, setState] = useState<TicketState>({ step: 'editing' });
+  const demoFunds = useLoad(() => exchange.demoFundsOffer(), 'demoFunds');
   const elapsed = useElapsed(state.step === 'waiting' ? state.since : undefined);
 
   const best = offersFor(orders.values(), outcomeOne)[0];
@@ -93,6 +96,10 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
         <div role="status">
           <p>Your bet was refused.</p>
           <ErrorBox error={state.error} />
+          {/* A new wallet's first bet: where the exchange gives demo funds, offer them right here. */}
+          {state.error instanceof OddexApiError && state.error.errorCode === 'INSUFFICIENT_BALANCE' && demoFunds.data && (
+            <DemoFunds address={wallet.address} offer={demoFunds.data} empty={false} onGranted={() => {}} />
+          )}
         </div>
       )}
     </section>
