@@ -22,8 +22,9 @@ export const httpStatusOfCode = (code: ErrorCode): number => HTTP_STATUS[ERRORS[
 
 /**
  * A catalogue error as HTTP answers it: its status, reply headers (Retry-After, ratelimit-*), and a status that
- * overrides the kind's for one case only: Fastify's own 4xx errors we have no code for pass through as BAD_REQUEST
- * with the status Fastify chose (e.g. 405 or 406), so clients keep seeing what HTTP says went wrong.
+ * overrides the kind's for one case only: 4xx errors of Fastify or a plugin that we have no code for pass through as
+ * BAD_REQUEST with the status they chose (FST_ERR_NOT_FOUND's 404, for one), as they always have:
+ * the status says more than the generic code, and a table entry per foreign status would invent codes.
  */
 export class ApiError extends ExchangeError {
   readonly httpStatus: number;
@@ -43,7 +44,8 @@ export const httpStatusOf = (err: ExchangeError): number =>
 export const apiDescription = (): string =>
   'Order-book betting exchange\n\n## Error codes\n\nEvery failure reply is `{status: "failure", errorCode, message, details?}`. ' +
   'The errorCodes, their HTTP status and what they mean (the message of a reply may say more):\n\n' +
-  errorCodeTable();
+  errorCodeTable() +
+  '\n\nBAD_REQUEST also carries the 4xx status of framework errors that have no code of their own.';
 
 /** The catalogue as a Markdown table (errorCode | HTTP status | meaning). */
 export function errorCodeTable(): string {
