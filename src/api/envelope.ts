@@ -13,8 +13,6 @@ export function ok<T>(data: T): Success<T> {
   return { status: 'success', data };
 }
 
-export type { ErrorDetail } from '../protocol/errors.js';
-
 export function sendFailure(reply: FastifyReply, err: ExchangeError): FastifyReply {
   if (err instanceof ApiError && err.headers) reply.headers(err.headers);
   return reply.status(httpStatusOf(err)).send({

@@ -1,6 +1,6 @@
 // HTTP for the error catalogue (src/protocol/errors.ts): the one table from an error's kind to its status, and what
 // only HTTP carries (reply headers). Domain modules throw ExchangeError with no status; the envelope renders it here.
-import { ERRORS, ExchangeError, type ErrorCode, type ErrorDetail, type ErrorKind } from '../protocol/errors.js';
+import { ERROR_CODES, ERRORS, ExchangeError, type ErrorCode, type ErrorDetail, type ErrorKind } from '../protocol/errors.js';
 
 export const HTTP_STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -49,6 +49,6 @@ export const apiDescription = (): string =>
 
 /** The catalogue as a Markdown table (errorCode | HTTP status | meaning). */
 export function errorCodeTable(): string {
-  const rows = (Object.keys(ERRORS) as ErrorCode[]).map((code) => `| ${code} | ${httpStatusOfCode(code)} | ${ERRORS[code].message.replace(/\|/g, '\\|')} |`);
+  const rows = ERROR_CODES.map((code) => `| ${code} | ${httpStatusOfCode(code)} | ${ERRORS[code].message.replace(/\|/g, '\\|')} |`);
   return ['| errorCode | HTTP status | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }

@@ -114,8 +114,6 @@ export type ErrorCode = keyof typeof ERRORS;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
-export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
-
 /**
  * Codes clients make up themselves, never answered by the exchange: the SDK (BAD_METADATA), the CLI (USAGE,
  * UNREACHABLE, INTERNAL). Listed so one namespace stays free of clashes.
@@ -126,8 +124,6 @@ export const CLIENT_ERRORS = {
   UNREACHABLE: 'the exchange did not answer',
   INTERNAL: 'the client failed',
 } as const;
-
-export type ClientErrorCode = keyof typeof CLIENT_ERRORS;
 
 /** One validation failure: which field broke which rule. */
 export interface ErrorDetail {
