@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Ajv } from 'ajv';
 import type { Config } from './config.js';
 import { installEnvelope, replyToFrameworkError } from './api/envelope.js';
+import { apiDescription } from './api/errors.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics, type MetricsDeps } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
@@ -57,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, {
     transform: exampleTransform(signedExamples(config)),
     openapi: {
-      info: { title: 'Oddex exchange API', version: '1.0.0', description: 'Order-book betting exchange' },
+      info: { title: 'Oddex exchange API', version: '1.0.0', description: apiDescription() },
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },

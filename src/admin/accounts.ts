@@ -5,13 +5,13 @@ import type { Config } from '../config.js';
 import { ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
 import { balanceView, type BalanceDeps } from '../api/balances.js';
-import { submitToEngine, type CommandSubmitter } from '../api/engine-errors.js';
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Account } from '../api/schemas/admin.js';
+import type { TradingService } from '../trading/service.js';
 
 export interface AccountAdminDeps {
-  trading: BalanceDeps['trading'] & CommandSubmitter;
+  trading: BalanceDeps['trading'] & Pick<TradingService, 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
 }
@@ -37,7 +37,7 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox<AccountAdminDeps> = a
   );
   app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) => {
     const address = checksumAddress(request.params.address);
-    await submitToEngine(deps.trading, { kind: 'liftRestriction', at: deps.now(), address });
+    await deps.trading.submit({ kind: 'liftRestriction', at: deps.now(), address });
     return ok(accountView(deps, address));
   });
 };

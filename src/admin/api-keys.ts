@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../store/db.js';
-import { ApiError, ok } from '../api/envelope.js';
+import { ok } from '../api/envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address } from '../api/params.js';
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
@@ -67,9 +68,9 @@ export class ApiKeys {
 /** The live key of the request's X-Api-Key, or a 401. */
 export function authenticateKey(keys: Pick<ApiKeys, 'keyOf'>, request: FastifyRequest): LiveKey {
   const key = request.headers['x-api-key'];
-  if (typeof key !== 'string' || key === '') throw new ApiError(401, 'MISSING_API_KEY', 'send your API key in X-Api-Key');
+  if (typeof key !== 'string' || key === '') throw new ExchangeError('MISSING_API_KEY');
   const live = keys.keyOf(key);
-  if (!live) throw new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
+  if (!live) throw new ExchangeError('INVALID_API_KEY');
   return live;
 }
 
@@ -102,7 +103,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRouteDeps> = async (a
     async (request) => {
       const { id } = request.params;
       if (!apiKeys.revoke(id, new Date(now()).toISOString())) {
-        throw new ApiError(404, 'API_KEY_NOT_FOUND', `no live API key ${id}`);
+        throw new ExchangeError('API_KEY_NOT_FOUND', `no live API key ${id}`);
       }
       // Revocation is immediate: realtime sessions opened with the key end now, not when their token expires.
       disconnectKey(id);

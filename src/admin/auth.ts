@@ -2,7 +2,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { ApiError } from '../api/envelope.js';
+import { ApiError } from '../api/errors.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { AuthFailures } from './auth-failures.js';
 
 function sameSecret(a: string, b: string): boolean {
@@ -22,7 +23,7 @@ export const requireAdmin = (adminToken: string) => async (request: FastifyReque
   const header = request.headers.authorization ?? '';
   const match = /^Bearer (.+)$/.exec(header);
   if (!match?.[1] || !sameSecret(match[1], adminToken)) {
-    throw new ApiError(401, 'UNAUTHORIZED', 'admin routes need Authorization: Bearer <admin token>');
+    throw new ExchangeError('UNAUTHORIZED');
   }
 };
 
@@ -41,8 +42,8 @@ export function installAdminAuth(app: FastifyInstance, { adminToken, config, now
     const wait = failures.blockedFor(request.ip, now());
     if (wait > 0) {
       const seconds = String(Math.max(1, Math.ceil(wait / 1000)));
-      throw new ApiError(429, 'RATE_LIMITED', `too many failed admin authentications; retry after ${seconds} s`, undefined, {
-        'retry-after': seconds,
+      throw new ApiError('RATE_LIMITED', `too many failed admin authentications; retry after ${seconds} s`, {
+        headers: { 'retry-after': seconds },
       });
     }
     try {

@@ -1,7 +1,8 @@
 // Operator API for the catalogue: sports, leagues, teams, fixtures, markets, live scores, main lines, results.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { badRequest, ok } from '../api/envelope.js';
+import { ok } from '../api/envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { FixtureStatusCode } from '../catalogue/model.js';
@@ -87,7 +88,7 @@ function checkExtra(extra: string): string {
       const o = p as Record<string, unknown> | null;
       return typeof o === 'object' && o !== null && typeof o.Name === 'string' && typeof o.Value === 'string';
     });
-  if (!pairs) throw badRequest('INVALID_PARAMETER', 'extra must be a JSON-encoded array of {Name, Value} string pairs');
+  if (!pairs) throw new ExchangeError('INVALID_PARAMETER', 'extra must be a JSON-encoded array of {Name, Value} string pairs');
   return extra;
 }
 
@@ -171,7 +172,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
       const { marketHash } = request.params;
       const { outcome, teamOneScore, teamTwoScore } = request.body;
       if ((teamOneScore === undefined) !== (teamTwoScore === undefined)) {
-        throw badRequest('INVALID_PARAMETER', 'teamOneScore and teamTwoScore go together: send both or neither');
+        throw new ExchangeError('INVALID_PARAMETER', 'teamOneScore and teamTwoScore go together: send both or neither');
       }
       return ok(rest(await reportMarket(deps, marketHash, outcome, { teamOneScore, teamTwoScore })));
     },

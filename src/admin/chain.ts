@@ -2,15 +2,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { EvmChain } from '../chain/evm/evm-chain.js';
-import { ApiError, ok } from '../api/envelope.js';
+import { ok } from '../api/envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address } from '../api/params.js';
 import { parseWei } from '../api/trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
-import { submitToEngine, type CommandSubmitter } from '../api/engine-errors.js';
 import { balanceView, type BalanceDeps } from '../api/balances.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Balance } from '../api/schemas/trading.js';
 import { Transfer as TransferResult } from '../api/schemas/admin.js';
+import type { TradingService } from '../trading/service.js';
 
 const Faucet = Type.Object({ address: Address, amount: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
 const Transfer = Type.Object(
@@ -19,7 +20,7 @@ const Transfer = Type.Object(
 );
 
 export interface ChainAdminDeps extends BalanceDeps {
-  trading: BalanceDeps['trading'] & CommandSubmitter;
+  trading: BalanceDeps['trading'] & Pick<TradingService, 'submit'>;
   now: () => number;
   /** With ODDEX_CHAIN=evm: the chain, once it runs; absent on the local ledger. */
   evm?: (() => EvmChain | undefined) | undefined;
@@ -32,14 +33,14 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async
     const evm = deps.evm?.();
     // On a chain the faucet mints real tokens; the balance follows from the chain's Transfer event.
     if (evm) await evm.mint(checksumAddress(b.address) as `0x${string}`, amount);
-    else await submitToEngine(deps.trading, { kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
+    else await deps.trading.submit({ kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
     return ok(balanceView(deps, b.address));
   });
   app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer, response: responses(TransferResult) } }, async (request) => {
     const b = request.body;
     const amount = parseWei(b.amount, 'amount', 'INVALID_AMOUNT', { positive: true });
-    if (deps.evm) throw new ApiError(400, 'NOT_ON_LOCAL_LEDGER', 'on a chain, wallets move their own funds: send an ERC-20 transfer');
-    await submitToEngine(deps.trading, {
+    if (deps.evm) throw new ExchangeError('NOT_ON_LOCAL_LEDGER', 'on a chain, wallets move their own funds: send an ERC-20 transfer');
+    await deps.trading.submit({
       kind: 'transfer',
       at: deps.now(),
       from: checksumAddress(b.from),

@@ -2,7 +2,8 @@
 // already covers (they move to a gzip'd file under the data dir and leave the database).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ok, ApiError } from '../api/envelope.js';
+import { ok } from '../api/envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { responses } from '../api/schemas/envelope.js';
 
 const SnapshotTaken = Type.Object({ journalSeq: Type.Integer({ description: 'journal position the snapshot covers' }) });
@@ -24,7 +25,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ journal: JournalAdm
   app.post('/admin/journal/snapshot', { schema: { tags: ['admin'], response: responses(SnapshotTaken) } }, async () => ok({ journalSeq: journal.snapshotNow() }));
   app.post('/admin/journal/archive', { schema: { tags: ['admin'], response: responses(Archived) } }, async () => {
     const archived = journal.archiveJournal();
-    if (!archived) throw new ApiError(409, 'NOTHING_TO_ARCHIVE', 'no journal rows are covered by the oldest kept snapshot yet');
+    if (!archived) throw new ExchangeError('NOTHING_TO_ARCHIVE');
     return ok(archived);
   });
 };

@@ -8,10 +8,10 @@ import { Address, Hash, HASH_PATTERN } from './params.js';
 import { requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { VerifyJob } from '../verify/jobs.js';
-import { submitToEngine, type CommandSubmitter } from './engine-errors.js';
 import type { Command } from '../engine/types.js';
 import { responses } from './schemas/envelope.js';
 import { CancelResult } from './schemas/trading.js';
+import type { TradingService } from '../trading/service.js';
 
 const signed = <T extends TProperties>(fields: T) =>
   Type.Object(
@@ -33,7 +33,7 @@ type CancelCommand = Extract<Command, { kind: 'cancelOrders' | 'cancelEvent' | '
 
 export interface CancelRouteDeps {
   config: Pick<Config, 'chainId' | 'domainNames'>;
-  trading: CommandSubmitter;
+  trading: Pick<TradingService, 'submit'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }
@@ -50,7 +50,7 @@ export const cancelRoutes: FastifyPluginAsyncTypebox<CancelRouteDeps> = async (a
     const result = await verifier.inClientOrder([b.maker], [job], ([verified]) => {
       requireSigner(verified!.signer, b.maker, 'MAKER_SIGNATURE_MISMATCH', 'cancel');
       const base = { at: now(), maker: checksumAddress(b.maker), salt: b.salt.toLowerCase(), timestamp: b.timestamp };
-      return submitToEngine(trading, command(base));
+      return trading.submit(command(base));
     });
     return ok(result.cancel);
   }

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { TradingReadModels } from '../store/read-models.js';
-import { badRequest, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address, HASH_PATTERN } from './params.js';
 import { CONSOLIDATED_SORT_FIELDS, listConsolidated, type ConsolidatedContext } from '../trading/consolidated.js';
 import { recordResponses } from './schemas/envelope.js';
@@ -43,7 +44,7 @@ export const consolidatedRoutes: FastifyPluginAsyncTypebox<ConsolidatedRouteDeps
   app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: recordResponses(ConsolidatedPage) } }, async (request) => {
     const q = request.query;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
-      throw badRequest('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
+      throw new ExchangeError('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
     }
     return ok(
       listConsolidated(

@@ -5,23 +5,25 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import { checksumAddress } from '../protocol/address.js';
-import { ApiError, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ApiError } from './errors.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address } from './params.js';
 import { balanceView, type BalanceDeps } from './balances.js';
-import { submitToEngine, type CommandSubmitter } from './engine-errors.js';
 import { resetSeconds } from './rate-limit.js';
 import { InProcessRateLimiter, type ClientKey } from './rate-limit/limiter.js';
 import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
+import type { TradingService } from '../trading/service.js';
 
 type DemoFundsSettings = Pick<Config, 'demo' | 'chain' | 'demoFunds'>;
 
-/** Why this exchange gives no demo funds, or undefined when it does. */
+/** Why this exchange gives no demo funds (with the HTTP status it answers), or undefined when it does. */
 export function demoFundsRefusal(c: DemoFundsSettings): ApiError | undefined {
   if (c.chain === 'evm') {
-    return new ApiError(400, 'NOT_ON_LOCAL_LEDGER', 'demo funds exist only on the local ledger: on a chain they would be real token mints (ask the operator)');
+    return new ApiError('NOT_ON_LOCAL_LEDGER', 'demo funds exist only on the local ledger: on a chain they would be real token mints (ask the operator)');
   }
-  if (!c.demo) return new ApiError(403, 'DEMO_MODE_OFF', 'demo funds are given only in demo mode (ODDEX_DEMO): ask the operator for funds');
+  if (!c.demo) return new ApiError('DEMO_MODE_OFF');
   return undefined;
 }
 
@@ -40,7 +42,7 @@ const DemoFundsRequest = Type.Object({ address: Address }, { additionalPropertie
 
 export interface DemoFundsDeps extends BalanceDeps {
   config: BalanceDeps['config'] & DemoFundsSettings;
-  trading: BalanceDeps['trading'] & CommandSubmitter;
+  trading: BalanceDeps['trading'] & Pick<TradingService, 'submit'>;
   now: () => number;
 }
 
@@ -53,7 +55,7 @@ export const demoFundsRoutes: FastifyPluginAsyncTypebox<DemoFundsDeps> = async (
     if (d.allowed) return;
     const retryAfter = String(resetSeconds(d));
     const message = `demo funds: ${d.limit} per ${windowMs / 1000} s for ${who} are used up; retry after ${retryAfter} s`;
-    throw new ApiError(429, 'RATE_LIMITED', message, undefined, { 'retry-after': retryAfter });
+    throw new ApiError('RATE_LIMITED', message, { headers: { 'retry-after': retryAfter } });
   };
 
   // Grants run one at a time: the ceiling is checked against a balance no other grant is about to change.
@@ -86,12 +88,12 @@ export const demoFundsRoutes: FastifyPluginAsyncTypebox<DemoFundsDeps> = async (
         const held = deps.trading.engine.balances(address);
         if (held.balance + held.escrowed + amount > maxBalance) {
           const message = `a grant of ${amount} wei would lift this address's balance plus escrow above the demo ceiling of ${maxBalance} wei`;
-          throw new ApiError(409, 'DEMO_FUNDS_CAP_REACHED', message);
+          throw new ExchangeError('DEMO_FUNDS_CAP_REACHED', message);
         }
         // The client first: its requests count whichever address they name.
         consume(byClient, request.ip, 'this client address');
         consume(byAddress, address, 'this address');
-        await submitToEngine(deps.trading, { kind: 'faucet', at: deps.now(), address, amount });
+        await deps.trading.submit({ kind: 'faucet', at: deps.now(), address, amount });
         return balanceView(deps, address);
       });
       return ok(balance);

@@ -1,6 +1,8 @@
 // The wire envelope of DECISIONS.md: {status:"success", data} or {status:"failure", errorCode, message, details?}.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Database from 'better-sqlite3';
+import { ExchangeError } from '../protocol/errors.js';
+import { ApiError, httpStatusOf } from './errors.js';
 
 export interface Success<T> {
   status: 'success';
@@ -11,32 +13,9 @@ export function ok<T>(data: T): Success<T> {
   return { status: 'success', data };
 }
 
-export interface ErrorDetail {
-  field: string;
-  rule: string;
-  message: string;
-}
-
-/** A failure the client caused or must handle; carries its HTTP status and errorCode. */
-export class ApiError extends Error {
-  constructor(
-    readonly httpStatus: number,
-    readonly errorCode: string,
-    message: string,
-    readonly details?: ErrorDetail[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (errorCode: string, message: string, details?: ErrorDetail[]) =>
-  new ApiError(400, errorCode, message, details);
-export const notFound = (errorCode: string, message: string) => new ApiError(404, errorCode, message);
-
-export function sendFailure(reply: FastifyReply, err: ApiError): FastifyReply {
-  if (err.headers) reply.headers(err.headers);
-  return reply.status(err.httpStatus).send({
+export function sendFailure(reply: FastifyReply, err: ExchangeError): FastifyReply {
+  if (err instanceof ApiError && err.headers) reply.headers(err.headers);
+  return reply.status(httpStatusOf(err)).send({
     status: 'failure',
     errorCode: err.errorCode,
     message: err.message,
@@ -45,7 +24,7 @@ export function sendFailure(reply: FastifyReply, err: ApiError): FastifyReply {
 }
 
 /** Fastify's own errors (schema, body parsing, limits) mapped onto the failure envelope. */
-function fromFastifyError(err: FastifyError): ApiError | undefined {
+function fromFastifyError(err: FastifyError): ExchangeError | undefined {
   if (err.validation) {
     const context = err.validationContext ?? 'request';
     const details = err.validation.map((v) => {
@@ -55,25 +34,26 @@ function fromFastifyError(err: FastifyError): ApiError | undefined {
       return { field, rule: v.keyword, message: `${field} ${v.message ?? 'is invalid'}` };
     });
     const first = details[0];
-    return badRequest('INVALID_PARAMETER', first ? `${context} ${first.message}` : err.message, details);
+    return new ExchangeError('INVALID_PARAMETER', first ? `${context} ${first.message}` : err.message, details);
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return badRequest('MALFORMED_JSON', 'request body is not valid JSON');
+      return new ExchangeError('MALFORMED_JSON');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'BODY_TOO_LARGE', 'request body is larger than the server accepts');
+      return new ExchangeError('BODY_TOO_LARGE');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send request bodies as application/json');
+      return new ExchangeError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return badRequest('BAD_CONTENT_LENGTH', 'content-length does not match the body');
+      return new ExchangeError('BAD_CONTENT_LENGTH');
     case 'FST_ERR_BAD_URL':
-      return badRequest('BAD_URL', 'the URL is not valid (bad percent-encoding)');
+      return new ExchangeError('BAD_URL');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ApiError(414, 'PATH_PARAMETER_TOO_LONG', 'a path parameter is longer than the server accepts');
+      return new ExchangeError('PATH_PARAMETER_TOO_LONG');
   }
+  // Any other client error Fastify raises keeps Fastify's status (see ApiError): the one status not from the table.
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return new ApiError(err.statusCode, 'BAD_REQUEST', err.message);
+    return new ApiError('BAD_REQUEST', err.message, { status: err.statusCode });
   }
   return undefined;
 }
@@ -81,31 +61,31 @@ function fromFastifyError(err: FastifyError): ApiError | undefined {
 /** Fastify's `frameworkErrors`: the router refuses a URL (bad percent-encoding, over-long path parameter) before
  * any route or error handler runs; without this the reply would leave the failure envelope. */
 export function replyToFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void sendFailure(reply, fromFastifyError(error) ?? new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
+  void sendFailure(reply, fromFastifyError(error) ?? new ExchangeError('INTERNAL_ERROR'));
 }
 
 /** SQLite result codes that mean the storage cannot take the write now (a retry may succeed), not a bad request. */
 const STORAGE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL|NOLFS)/;
 
 /** A write the disk refused (full, read-only, locked by another program): 503, so clients retry later. */
-function fromStorageError(err: unknown): ApiError | undefined {
+function fromStorageError(err: unknown): ExchangeError | undefined {
   if (!(err instanceof Database.SqliteError) || !STORAGE_UNAVAILABLE.test(err.code)) return undefined;
-  return new ApiError(503, 'STORAGE_UNAVAILABLE', 'the exchange cannot write to its storage now; retry later');
+  return new ExchangeError('STORAGE_UNAVAILABLE');
 }
 
 export function installEnvelope(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromFastifyError(error);
-    if (apiError) return sendFailure(reply, apiError);
+  app.setErrorHandler((error: FastifyError | ExchangeError, request, reply) => {
+    const known = error instanceof ExchangeError ? error : fromFastifyError(error);
+    if (known) return sendFailure(reply, known);
     const storageError = fromStorageError(error);
     if (storageError) {
       request.log.error({ err: error }, 'storage write failed');
       return sendFailure(reply, storageError);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return sendFailure(reply, new ApiError(500, 'INTERNAL_ERROR', 'internal error'));
+    return sendFailure(reply, new ExchangeError('INTERNAL_ERROR'));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendFailure(reply, notFound('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
+    sendFailure(reply, new ExchangeError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
 }

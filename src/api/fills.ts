@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
 import type { TradingService } from '../trading/service.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
-import { ApiError, badRequest, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address, Hash } from './params.js';
 import {
   parseOdds,
@@ -20,7 +21,6 @@ import {
 } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { VerifyJob } from '../verify/jobs.js';
-import { submitToEngine } from './engine-errors.js';
 import { responses } from './schemas/envelope.js';
 import { FillResult } from './schemas/trading.js';
 
@@ -70,11 +70,11 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     const b = request.body;
     const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
     if (stakeWei < c.takerMinimum) {
-      throw badRequest('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${c.takerMinimum}`);
+      throw new ExchangeError('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${c.takerMinimum}`);
     }
     const desiredOdds = parseOdds(b.desiredOdds, 'desiredOdds');
     if (b.oddsSlippage < 0 || b.oddsSlippage > 100) {
-      throw badRequest('INVALID_ODDS_SLIPPAGE', 'oddsSlippage must be an integer from 0 to 100');
+      throw new ExchangeError('INVALID_ODDS_SLIPPAGE', 'oddsSlippage must be an integer from 0 to 100');
     }
     const fillSalt = parseSalt(b.fillSalt, 'fillSalt');
     requireBaseToken(c, b.baseToken);
@@ -99,14 +99,14 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
       requireSigner(verified!.signer, b.taker, 'TAKER_SIGNATURE_MISMATCH', 'takerSig: fill');
       return verified!.hash;
     });
-    if (market.status !== 'ACTIVE') throw badRequest('MARKET_NOT_TRADEABLE', 'the market is not open for trading');
+    if (market.status !== 'ACTIVE') throw new ExchangeError('MARKET_NOT_TRADEABLE');
     requireNotClosedInPlay(catalogue, market);
 
     if (trading.chain.backlog >= c.chainSubmit.maxBacklog) {
-      throw new ApiError(503, 'CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
+      throw new ExchangeError('CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
     }
     const saltKey = fillSalt.toString();
-    if (inFlightSalts.has(saltKey)) throw new ApiError(409, 'FILL_ALREADY_SUBMITTED', 'this fillSalt was already used');
+    if (inFlightSalts.has(saltKey)) throw new ExchangeError('FILL_ALREADY_SUBMITTED');
     inFlightSalts.add(saltKey);
     try {
       const delay = bettingDelayMs(deps, market);
@@ -115,7 +115,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
       const current = catalogue.getMarket(market.marketHash) ?? market;
       // The fixture may have gone live during the delay.
       requireNotClosedInPlay(catalogue, current);
-      const result = await submitToEngine(trading, {
+      const result = await trading.submit({
         kind: 'fill',
         at: now(),
         fillHash: digest,

@@ -1,7 +1,8 @@
 // GET /health/live and /health/ready.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../store/db.js';
-import { ApiError, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { responses } from './schemas/envelope.js';
 import { Live, Ready } from './schemas/admin.js';
 
@@ -15,7 +16,7 @@ export interface HealthDeps {
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { isReady, db }) => {
   app.get('/health/live', { schema: { tags: ['health'], response: responses(Live) } }, async () => ok({ live: true }));
   app.get('/health/ready', { schema: { tags: ['health'], response: responses(Ready) } }, async () => {
-    if (!isReady()) throw new ApiError(503, 'NOT_READY', 'the exchange is starting or shutting down');
+    if (!isReady()) throw new ExchangeError('NOT_READY');
     db.prepare('SELECT 1').get();
     return ok({ ready: true });
   });

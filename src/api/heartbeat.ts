@@ -2,13 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
-import { ApiError, badRequest, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address } from './params.js';
 import { authenticateApiKey, type ApiKeys } from '../admin/api-keys.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
-import { submitToEngine, type CommandSubmitter } from './engine-errors.js';
 import { responses } from './schemas/envelope.js';
 import { Heartbeat } from './schemas/trading.js';
+import type { TradingService } from '../trading/service.js';
 
 const HeartbeatBody = Type.Object(
   { requestor: Address, timeoutSeconds: Type.Integer() },
@@ -17,7 +18,7 @@ const HeartbeatBody = Type.Object(
 
 export interface HeartbeatDeps {
   apiKeys: Pick<ApiKeys, 'keyOf'>;
-  trading: CommandSubmitter;
+  trading: Pick<TradingService, 'submit'>;
   config: Pick<Config, 'heartbeatMaxSeconds'>;
   now: () => number;
 }
@@ -41,14 +42,14 @@ export const heartbeatRoutes: FastifyPluginAsyncTypebox<HeartbeatDeps> = async (
       const owner = authenticateApiKey(apiKeys, request);
       const b = request.body;
       if (!sameAddress(owner, b.requestor)) {
-        throw new ApiError(403, 'API_KEY_ADDRESS_MISMATCH', 'the API key belongs to another address than requestor');
+        throw new ExchangeError('API_KEY_ADDRESS_MISMATCH');
       }
       const max = config.heartbeatMaxSeconds;
       if (b.timeoutSeconds < 0 || b.timeoutSeconds > max) {
-        throw badRequest('INVALID_TIMEOUT', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`);
+        throw new ExchangeError('INVALID_TIMEOUT', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`);
       }
       const at = now();
-      const result = await submitToEngine(trading, {
+      const result = await trading.submit({
         kind: 'heartbeat',
         at,
         requestor: checksumAddress(b.requestor),

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { TradingService } from '../trading/service.js';
-import { badRequest, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
 import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
 import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
@@ -37,11 +38,11 @@ const intList = (raw: string, field: string) =>
 /** The market types a query asks for: betGroup xor type, or undefined for all. */
 function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
   if (q.betGroup !== undefined && q.type !== undefined) {
-    throw badRequest('INVALID_PARAMETER', 'betGroup and type are mutually exclusive: send one of them');
+    throw new ExchangeError('INVALID_PARAMETER', 'betGroup and type are mutually exclusive: send one of them');
   }
   if (q.betGroup !== undefined) {
     const types = BET_GROUPS[q.betGroup];
-    if (!types) throw badRequest('INVALID_PARAMETER', `betGroup must be one of ${Object.keys(BET_GROUPS).join(', ')}`);
+    if (!types) throw new ExchangeError('INVALID_PARAMETER', `betGroup must be one of ${Object.keys(BET_GROUPS).join(', ')}`);
     return new Set(types);
   }
   return q.type === undefined ? undefined : intList(q.type, 'type');
@@ -58,7 +59,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
   app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
     const q = request.query;
     const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
-    if (q.paginationKey && !after) throw badRequest('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
+    if (q.paginationKey && !after) throw new ExchangeError('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
     const page = pageOfMarkets(
       catalogue.activeMarkets(),
       {
@@ -77,7 +78,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
 
   app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: responses(MarketList) } }, async (request) => {
     const { marketHashes } = request.query;
-    if (!marketHashes) throw badRequest('BAD_MARKET_HASHES', 'marketHashes is required: 1 to 30 comma-separated market hashes');
+    if (!marketHashes) throw new ExchangeError('BAD_MARKET_HASHES');
     const hashes = parseCommaList(marketHashes, 'marketHashes', {
       max: MAX_FIND_HASHES,
       errorCode: 'BAD_MARKET_HASHES',

@@ -6,14 +6,14 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { TradingService } from '../trading/service.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import type { NewOrder, OrderView } from '../engine/types.js';
-import { badRequest, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
 import type { Verified, VerifyJob } from '../verify/jobs.js';
 import { orderToRest } from '../trading/render.js';
-import { submitToEngine } from './engine-errors.js';
 import { recordResponses, responses } from './schemas/envelope.js';
 import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
 
@@ -86,17 +86,17 @@ function checkOrder(config: OrderRouteDeps['config'], o: SignedOrder, i: number,
   const totalBetSize = parseWei(o.totalBetSize, field('totalBetSize'), 'INVALID_AMOUNT', { positive: true });
   const percentageOdds = parseOdds(o.percentageOdds, field('percentageOdds'));
   if (!isValidMakerOdds(percentageOdds, config.oddsLadderStepSize)) {
-    throw badRequest('INVALID_ODDS', `${field('percentageOdds')} is not on the odds ladder (step ${config.oddsLadderStepSize})`);
+    throw new ExchangeError('INVALID_ODDS', `${field('percentageOdds')} is not on the odds ladder (step ${config.oddsLadderStepSize})`);
   }
   if (totalBetSize < config.makerMinimum) {
-    throw badRequest('MAKER_AMOUNT_TOO_LOW', `${field('totalBetSize')} is below the maker minimum ${config.makerMinimum}`);
+    throw new ExchangeError('MAKER_AMOUNT_TOO_LOW', `${field('totalBetSize')} is below the maker minimum ${config.makerMinimum}`);
   }
   requireBaseToken(config, o.baseToken, field('baseToken'));
   if (!sameAddress(o.executor, config.executorAddress)) {
-    throw badRequest('INVALID_EXECUTOR', `${field('executor')} must be ${config.executorAddress}`);
+    throw new ExchangeError('INVALID_EXECUTOR', `${field('executor')} must be ${config.executorAddress}`);
   }
   if (o.apiExpiry <= nowSeconds || o.expiry <= nowSeconds) {
-    throw badRequest('ORDER_EXPIRED', `${field(o.apiExpiry <= nowSeconds ? 'apiExpiry' : 'expiry')} is in the past`);
+    throw new ExchangeError('ORDER_EXPIRED', `${field(o.apiExpiry <= nowSeconds ? 'apiExpiry' : 'expiry')} is in the past`);
   }
   const salt = parseSalt(o.salt, field('salt'));
   const order = {
@@ -184,12 +184,12 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
         const checked = toNewOrders(verified);
         const marketHashes = new Set(checked.map((o) => o.marketHash));
         if (marketHashes.size > config.maxMarketsPerRequest) {
-          throw badRequest('TOO_MANY_MARKETS', `one request may post to at most ${config.maxMarketsPerRequest} markets`);
+          throw new ExchangeError('TOO_MANY_MARKETS', `one request may post to at most ${config.maxMarketsPerRequest} markets`);
         }
         const records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
         for (const m of records) requireNotClosedInPlay(catalogue, m);
         const markets = records.map((m) => trading.marketRef(m));
-        return submitToEngine(trading, { kind: 'postOrders', at: now(), orders: checked, markets });
+        return trading.submit({ kind: 'postOrders', at: now(), orders: checked, markets });
       });
       const statuses: Record<string, string> = {};
       for (const s of result.statuses) statuses[s.orderHash] = s.status;
@@ -208,10 +208,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
   app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
     const q = request.query;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
-      throw badRequest('MISSING_FILTER', 'one of marketHashes, maker or orderHashes is required');
+      throw new ExchangeError('MISSING_FILTER');
     }
     if (q.marketHashes && q.exchangeEventId) {
-      throw badRequest('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
+      throw new ExchangeError('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
     const { engine, readModels } = trading;
     const marketHashes = q.marketHashes
@@ -254,7 +254,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
   app.get('/orders/odds/best', { schema: { tags: ['orders'], description: bestOddsDescription, querystring: BestOddsQuery, response: recordResponses(BestOdds) } }, async (request) => {
     const q = request.query;
     if (Boolean(q.marketHashes) === Boolean(q.leagueIds)) {
-      throw badRequest('EXACTLY_ONE_OF', 'send exactly one of marketHashes or leagueIds');
+      throw new ExchangeError('EXACTLY_ONE_OF');
     }
     requireBaseToken(config, q.baseToken);
     let hashes: string[];

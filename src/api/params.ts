@@ -1,6 +1,6 @@
 // Shared TypeBox schemas and parsers for wire values (hashes, addresses, comma lists, wei strings).
 import { Type } from '@sinclair/typebox';
-import { badRequest } from './envelope.js';
+import { ExchangeError, type ErrorCode } from '../protocol/errors.js';
 
 export const HASH_PATTERN = '^0x[0-9a-fA-F]{64}$';
 export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
@@ -15,15 +15,15 @@ export const UintString = Type.String({ pattern: UINT_PATTERN });
 export function parseCommaList(
   raw: string,
   field: string,
-  opts: { max: number; errorCode?: string; valid?: (item: string) => boolean },
+  opts: { max: number; errorCode?: ErrorCode; valid?: (item: string) => boolean },
 ): string[] {
   const items = raw.split(',').map((s) => s.trim());
-  const code = opts.errorCode ?? 'INVALID_PARAMETER';
-  if (items.length === 0 || items.some((s) => s === '')) throw badRequest(code, `${field} must be a comma-separated list`);
-  if (items.length > opts.max) throw badRequest(code, `${field} takes at most ${opts.max} items`);
+  const code: ErrorCode = opts.errorCode ?? 'INVALID_PARAMETER';
+  if (items.length === 0 || items.some((s) => s === '')) throw new ExchangeError(code, `${field} must be a comma-separated list`);
+  if (items.length > opts.max) throw new ExchangeError(code, `${field} takes at most ${opts.max} items`);
   if (opts.valid) {
     const bad = items.find((s) => !opts.valid!(s));
-    if (bad !== undefined) throw badRequest(code, `${field} has an invalid item "${bad.slice(0, 80)}"`);
+    if (bad !== undefined) throw new ExchangeError(code, `${field} has an invalid item "${bad.slice(0, 80)}"`);
   }
   return items;
 }

@@ -2,7 +2,8 @@
 // with Retry-After when a bucket or the global ceiling is exhausted, and report the quota on every counted reply.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RateLimitConfig } from '../config.js';
-import { ApiError } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
+import { ApiError } from './errors.js';
 import { classifyRoute, EXEMPT } from './rate-limit/buckets.js';
 import { clientKeyOf } from './rate-limit/client-key.js';
 import {
@@ -28,7 +29,7 @@ function needsApiKey(schema: unknown): boolean {
   return security?.some((s) => 'apiKey' in s) ?? false;
 }
 
-const unknownKey = () => new ApiError(401, 'INVALID_API_KEY', 'the API key is unknown or revoked');
+const unknownKey = () => new ExchangeError('INVALID_API_KEY');
 
 /** Whole seconds until the window resets, at least 1 (a client retrying after 0 s would be refused again). */
 export const resetSeconds = (d: RateDecision) => Math.max(1, Math.ceil(d.resetMs / 1000));
@@ -47,7 +48,7 @@ function applyDecision(d: RateDecision, reply: FastifyReply): ApiError | undefin
     headers['retry-after'] = headers['ratelimit-reset']!;
     const what = d.scope === 'global' ? 'the global request ceiling' : `the ${d.scope} request limit`;
     const message = `${what} of ${d.limit} is exhausted; retry after ${headers['retry-after']} s`;
-    return new ApiError(429, 'RATE_LIMITED', message, undefined, headers);
+    return new ApiError('RATE_LIMITED', message, { headers });
   }
   reply.headers(headers);
   return undefined;

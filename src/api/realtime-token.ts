@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { authenticateKey, type ApiKeys } from '../admin/api-keys.js';
 import type { RealtimeTokens } from '../realtime/tokens.js';
-import { ApiError, badRequest, ok } from './envelope.js';
+import { ok } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address } from './params.js';
 import { bareResponses, responses } from './schemas/envelope.js';
 import { RealtimeToken } from './schemas/trading.js';
@@ -67,11 +68,11 @@ export const realtimeTokenRoutes: FastifyPluginAsyncTypebox<RealtimeTokenDeps> =
     async (request) => {
       const { address, timestamp, signature } = request.body;
       if (Math.abs(timestamp - Math.floor(now() / 1000)) > SIGN_IN_WINDOW_SECONDS) {
-        throw badRequest('STALE_TIMESTAMP', `timestamp must be within ${SIGN_IN_WINDOW_SECONDS} s of server time`);
+        throw new ExchangeError('STALE_TIMESTAMP', `timestamp must be within ${SIGN_IN_WINDOW_SECONDS} s of server time`);
       }
       const signer = recoverSigner(personalTextDigest(walletSignInText(address, timestamp)), signature);
       if (!signer || !sameAddress(signer, address)) {
-        throw new ApiError(403, 'SIGNATURE_MISMATCH', 'the signature is not the address signing the sign-in text');
+        throw new ExchangeError('SIGNATURE_MISMATCH');
       }
       return ok({ token: await tokens.issue(checksumAddress(address)) });
     },

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { ListedTrades, TradingReadModels } from '../store/read-models.js';
-import { badRequest, ok, type Success } from './envelope.js';
+import { ok, type Success } from './envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
 import { responses } from './schemas/envelope.js';
@@ -28,7 +29,7 @@ const TradesQuery = Type.Object({
 const encodeKey = (id: number) => Buffer.from(`t:${id}`).toString('base64url');
 function decodeKey(key: string): number {
   const m = /^t:(\d{1,15})$/.exec(Buffer.from(key, 'base64url').toString());
-  if (!m) throw badRequest('INVALID_PAGINATION_KEY', 'paginationKey is not a nextKey this server returned');
+  if (!m) throw new ExchangeError('INVALID_PAGINATION_KEY');
   return Number(m[1]);
 }
 
@@ -90,7 +91,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
   app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request, reply) => {
     const q = request.query;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
-      throw badRequest('MISSING_SCOPE_FILTER', 'send at least one of bettor, marketHashes, exchangeEventId or startDate');
+      throw new ExchangeError('MISSING_SCOPE_FILTER');
     }
     const marketHashes = q.marketHashes
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]

@@ -1,7 +1,7 @@
-// Checks shared by the trading routes: wire strings to bigint, market lookup, signatures. All failures are ApiErrors.
+// Checks shared by the trading routes: wire strings to bigint, market lookup, signatures. All failures are ExchangeErrors.
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import { ApiError, badRequest } from './envelope.js';
+import { ExchangeError, type ErrorCode } from '../protocol/errors.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { sameAddress } from '../protocol/address.js';
 
@@ -9,51 +9,50 @@ export const SIGNATURE_PATTERN = '^0x[0-9a-fA-F]{130}$';
 const UINT256_MAX = (1n << 256n) - 1n;
 
 /** A decimal string (already schema-checked) as bigint, rejecting zero when asked and anything past uint256. */
-export function parseWei(raw: string, field: string, errorCode = 'INVALID_AMOUNT', opts: { positive?: boolean } = {}): bigint {
-  if (!/^\d+$/.test(raw)) throw badRequest(errorCode, `${field} must be a decimal string of an unsigned integer`);
+export function parseWei(raw: string, field: string, errorCode: ErrorCode = 'INVALID_AMOUNT', opts: { positive?: boolean } = {}): bigint {
+  if (!/^\d+$/.test(raw)) throw new ExchangeError(errorCode, `${field} must be a decimal string of an unsigned integer`);
   const value = BigInt(raw);
-  if (value > UINT256_MAX) throw badRequest(errorCode, `${field} does not fit in uint256`);
-  if (opts.positive && value === 0n) throw badRequest(errorCode, `${field} must be greater than 0`);
+  if (value > UINT256_MAX) throw new ExchangeError(errorCode, `${field} does not fit in uint256`);
+  if (opts.positive && value === 0n) throw new ExchangeError(errorCode, `${field} must be greater than 0`);
   return value;
 }
 
 /** A 256-bit salt given as a decimal string or 0x hex. */
 export function parseSalt(raw: string, field: string): bigint {
   const ok = /^\d{1,78}$/.test(raw) || /^0x[0-9a-fA-F]{1,64}$/.test(raw);
-  if (!ok || BigInt(raw) > UINT256_MAX) throw badRequest('INVALID_SALT', `${field} must be a 256-bit number (decimal or 0x hex)`);
+  if (!ok || BigInt(raw) > UINT256_MAX) throw new ExchangeError('INVALID_SALT', `${field} must be a 256-bit number (decimal or 0x hex)`);
   return BigInt(raw);
 }
 
 export function parseOdds(raw: string, field: string): bigint {
   const p = parseWei(raw, field, 'INVALID_ODDS');
-  if (p <= 0n || p >= ODDS_SCALE) throw badRequest('INVALID_ODDS', `${field} must be strictly between 0 and 10^20`);
+  if (p <= 0n || p >= ODDS_SCALE) throw new ExchangeError('INVALID_ODDS', `${field} must be strictly between 0 and 10^20`);
   return p;
 }
 
 export function requireBaseToken(config: Pick<Config, 'baseTokenAddress'>, baseToken: string, field = 'baseToken'): void {
   if (!sameAddress(baseToken, config.baseTokenAddress)) {
-    throw badRequest('INVALID_BASE_TOKEN', `${field} must be the base token ${config.baseTokenAddress}`);
+    throw new ExchangeError('INVALID_BASE_TOKEN', `${field} must be the base token ${config.baseTokenAddress}`);
   }
 }
 
 export function requireMarket(catalogue: Pick<Catalogue, 'getMarket'>, marketHash: string): MarketRecord {
   const market = catalogue.getMarket(marketHash.toLowerCase());
-  if (!market) throw new ApiError(404, 'MARKET_NOT_FOUND', `no market ${marketHash}`);
+  if (!market) throw new ExchangeError('MARKET_NOT_FOUND', `no market ${marketHash}`);
   return market;
 }
 
 /** A market not enabled for in-play betting takes no orders or fills while its fixture is live. */
 export function requireNotClosedInPlay(catalogue: Pick<Catalogue, 'isClosedInPlay'>, market: MarketRecord): void {
   if (catalogue.isClosedInPlay(market)) {
-    throw badRequest(
-      'MARKET_NOT_LIVE_ENABLED',
+    throw new ExchangeError('MARKET_NOT_LIVE_ENABLED',
       `market ${market.marketHash} is not enabled for in-play betting and its fixture is live`,
     );
   }
 }
 
-export function requireSigner(recovered: string | undefined, expected: string, errorCode: string, what: string): void {
+export function requireSigner(recovered: string | undefined, expected: string, errorCode: ErrorCode, what: string): void {
   if (!recovered || !sameAddress(recovered, expected)) {
-    throw new ApiError(403, errorCode, `${what} signature does not match ${expected}`);
+    throw new ExchangeError(errorCode, `${what} signature does not match ${expected}`);
   }
 }

@@ -4,7 +4,7 @@
 // read from SQLite when asked for, the most recent in a bounded cache.
 import type { Db } from '../store/db.js';
 import type { EventBus } from '../events.js';
-import { ApiError, badRequest, notFound } from '../api/envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { LRUCache } from 'lru-cache';
 import { CatalogueStore, type StoredMarket } from './store.js';
 import {
@@ -52,7 +52,6 @@ export interface Settlement {
   teamTwoScore?: number;
 }
 
-const conflict = (errorCode: string, message: string) => new ApiError(409, errorCode, message);
 /** Totals below this make no sense (a quarter total's lower leg must reach it too). */
 const MIN_TOTAL_LINE = 0.5;
 const MAX_ABS_LINE = 1000;
@@ -209,8 +208,8 @@ export class Catalogue {
 
   createSport(input: { sportId?: number; label: string }): Sport {
     const sportId = input.sportId ?? nextId(this.sportsById.keys());
-    if (this.sportsById.has(sportId)) throw conflict('SPORT_EXISTS', `sportId ${sportId} exists`);
-    if (this.sports().some((s) => sameName(s.label, input.label))) throw conflict('SPORT_EXISTS', `a sport "${input.label}" exists`);
+    if (this.sportsById.has(sportId)) throw new ExchangeError('SPORT_EXISTS', `sportId ${sportId} exists`);
+    if (this.sports().some((s) => sameName(s.label, input.label))) throw new ExchangeError('SPORT_EXISTS', `a sport "${input.label}" exists`);
     const sport: Sport = { sportId, label: input.label };
     this.store.insertSport(sport);
     this.sportsById.set(sportId, sport);
@@ -220,9 +219,9 @@ export class Catalogue {
   createLeague(input: { leagueId?: number; sportId: number; label: string; active?: boolean }): League {
     this.requireSport(input.sportId);
     const leagueId = input.leagueId ?? nextId(this.leaguesById.keys());
-    if (this.leaguesById.has(leagueId)) throw conflict('LEAGUE_EXISTS', `leagueId ${leagueId} exists`);
+    if (this.leaguesById.has(leagueId)) throw new ExchangeError('LEAGUE_EXISTS', `leagueId ${leagueId} exists`);
     if (this.leagues().some((l) => l.sportId === input.sportId && sameName(l.label, input.label))) {
-      throw conflict('LEAGUE_EXISTS', `sport ${input.sportId} has a league "${input.label}"`);
+      throw new ExchangeError('LEAGUE_EXISTS', `sport ${input.sportId} has a league "${input.label}"`);
     }
     const league: League = { leagueId, sportId: input.sportId, label: input.label, active: input.active ?? true };
     this.store.insertLeague(league);
@@ -233,9 +232,9 @@ export class Catalogue {
   createTeam(input: { teamId?: number; sportId: number; name: string }): Team {
     this.requireSport(input.sportId);
     const teamId = input.teamId ?? nextId(this.teamsById.keys());
-    if (this.teamsById.has(teamId)) throw conflict('TEAM_EXISTS', `teamId ${teamId} exists`);
+    if (this.teamsById.has(teamId)) throw new ExchangeError('TEAM_EXISTS', `teamId ${teamId} exists`);
     if (this.teams().some((t) => t.sportId === input.sportId && sameName(t.name, input.name))) {
-      throw conflict('TEAM_EXISTS', `sport ${input.sportId} has a team "${input.name}"`);
+      throw new ExchangeError('TEAM_EXISTS', `sport ${input.sportId} has a team "${input.name}"`);
     }
     const team: Team = { teamId, sportId: input.sportId, name: input.name };
     this.store.insertTeam(team);
@@ -252,17 +251,17 @@ export class Catalogue {
     status?: FixtureStatusCode;
   }): Fixture {
     const league = this.leaguesById.get(input.leagueId);
-    if (!league) throw notFound('LEAGUE_NOT_FOUND', `no league ${input.leagueId}`);
+    if (!league) throw new ExchangeError('LEAGUE_NOT_FOUND', `no league ${input.leagueId}`);
     for (const field of ['teamOneId', 'teamTwoId'] as const) {
       const team = this.teamsById.get(input[field]);
-      if (!team) throw notFound('TEAM_NOT_FOUND', `${field}: no team ${input[field]}`);
+      if (!team) throw new ExchangeError('TEAM_NOT_FOUND', `${field}: no team ${input[field]}`);
       if (team.sportId !== league.sportId) {
-        throw badRequest('TEAM_NOT_IN_SPORT', `${field}: team ${team.teamId} plays sport ${team.sportId}, the league sport ${league.sportId}`);
+        throw new ExchangeError('TEAM_NOT_IN_SPORT', `${field}: team ${team.teamId} plays sport ${team.sportId}, the league sport ${league.sportId}`);
       }
     }
-    if (input.teamOneId === input.teamTwoId) throw badRequest('INVALID_PARAMETER', 'teamTwoId must differ from teamOneId');
+    if (input.teamOneId === input.teamTwoId) throw new ExchangeError('INVALID_PARAMETER', 'teamTwoId must differ from teamOneId');
     const exchangeEventId = input.exchangeEventId ?? this.nextEventId();
-    if (this.fixturesById.has(exchangeEventId)) throw conflict('FIXTURE_EXISTS', `fixture ${exchangeEventId} exists`);
+    if (this.fixturesById.has(exchangeEventId)) throw new ExchangeError('FIXTURE_EXISTS', `fixture ${exchangeEventId} exists`);
     const fixture: Fixture = {
       exchangeEventId,
       leagueId: input.leagueId,
@@ -297,7 +296,7 @@ export class Catalogue {
       ...(hasLine(type) ? { mainLine: false } : {}),
     }));
     for (const m of requested) {
-      if (this.getMarket(m.marketHash)) throw conflict('MARKET_EXISTS', `market ${m.marketHash} exists`);
+      if (this.getMarket(m.marketHash)) throw new ExchangeError('MARKET_EXISTS', `market ${m.marketHash} exists`);
     }
     const legs: StoredMarket[] = [];
     const parent = requested[0]!;
@@ -305,7 +304,7 @@ export class Catalogue {
       const legHashes = legLines(parent.line).map((line) => {
         const marketHash = marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line });
         const existing = this.getMarket(marketHash);
-        if (existing?.status === 'SETTLED') throw conflict('MARKET_ALREADY_REPORTED', `leg market ${marketHash} is settled`);
+        if (existing?.status === 'SETTLED') throw new ExchangeError('MARKET_ALREADY_REPORTED', `leg market ${marketHash} is settled`);
         if (!existing) legs.push({ ...parent, marketHash, line, mainLine: false });
         return marketHash;
       }) as [string, string];
@@ -325,7 +324,7 @@ export class Catalogue {
   /** Makes this market the main line of its event+type group and clears the flag on the others. */
   setMainLine(marketHash: string): MarketRecord {
     const market = this.requireMarket(marketHash);
-    if (!LINE_TYPES.has(market.type)) throw badRequest('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
+    if (!LINE_TYPES.has(market.type)) throw new ExchangeError('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
     const group = this.marketsOfEvent(market.exchangeEventId).filter((m) => m.type === market.type);
     const changed = group.filter((m) => m.mainLine !== (m.marketHash === marketHash));
     if (changed.length === 0) return market;
@@ -342,7 +341,7 @@ export class Catalogue {
   requireUnreported(marketHash: string): MarketRecord {
     const market = this.requireMarket(marketHash);
     if (market.status === 'SETTLED' || this.reporting.has(market.marketHash)) {
-      throw conflict('MARKET_ALREADY_REPORTED', `market ${market.marketHash} is reported`);
+      throw new ExchangeError('MARKET_ALREADY_REPORTED', `market ${market.marketHash} is reported`);
     }
     return market;
   }
@@ -400,7 +399,7 @@ export class Catalogue {
   beginReporting(marketHashes: string[]): void {
     for (const h of marketHashes) {
       if (this.getMarket(h)?.status === 'SETTLED' || this.reporting.has(h)) {
-        throw conflict('MARKET_ALREADY_REPORTED', `market ${h} is already reported`);
+        throw new ExchangeError('MARKET_ALREADY_REPORTED', `market ${h} is already reported`);
       }
     }
     for (const h of marketHashes) this.reporting.add(h);
@@ -420,13 +419,13 @@ export class Catalogue {
 
   requireMarket(marketHash: string): MarketRecord {
     const market = this.getMarket(marketHash.toLowerCase());
-    if (!market) throw notFound('MARKET_NOT_FOUND', `no market ${marketHash}`);
+    if (!market) throw new ExchangeError('MARKET_NOT_FOUND', `no market ${marketHash}`);
     return market;
   }
 
   requireFixture(exchangeEventId: string): Fixture {
     const fixture = this.fixturesById.get(exchangeEventId);
-    if (!fixture) throw notFound('FIXTURE_NOT_FOUND', `no fixture ${exchangeEventId}`);
+    if (!fixture) throw new ExchangeError('FIXTURE_NOT_FOUND', `no fixture ${exchangeEventId}`);
     return fixture;
   }
 
@@ -434,7 +433,7 @@ export class Catalogue {
 
   private requireSport(sportId: number): Sport {
     const sport = this.sportsById.get(sportId);
-    if (!sport) throw notFound('SPORT_NOT_FOUND', `no sport ${sportId}`);
+    if (!sport) throw new ExchangeError('SPORT_NOT_FOUND', `no sport ${sportId}`);
     return sport;
   }
 
@@ -543,22 +542,22 @@ function storedOf(m: MarketRecord): StoredMarket {
 /** Checks type, line and selection together; returns the type. */
 function checkMarketType(input: NewMarket): MarketTypeCode {
   const { type, line } = input;
-  if (!MARKET_TYPES.includes(type)) throw badRequest('INVALID_MARKET_TYPE', `type must be one of ${MARKET_TYPES.join(', ')}`);
+  if (!MARKET_TYPES.includes(type)) throw new ExchangeError('INVALID_MARKET_TYPE', `type must be one of ${MARKET_TYPES.join(', ')}`);
   if (input.selection !== undefined && type !== MarketType.ONE_X_TWO) {
-    throw badRequest('INVALID_PARAMETER', 'selection is only for 1X2 (type 1) markets');
+    throw new ExchangeError('INVALID_PARAMETER', 'selection is only for 1X2 (type 1) markets');
   }
   if (!hasLine(type)) {
-    if (line !== undefined) throw badRequest('INVALID_LINE', `line is only for spread and total markets, not type ${type}`);
-    if (input.mainLine) throw badRequest('INVALID_PARAMETER', `mainLine is only for spread and total markets, not type ${type}`);
+    if (line !== undefined) throw new ExchangeError('INVALID_LINE', `line is only for spread and total markets, not type ${type}`);
+    if (input.mainLine) throw new ExchangeError('INVALID_PARAMETER', `mainLine is only for spread and total markets, not type ${type}`);
     return type as MarketTypeCode;
   }
-  if (line === undefined) throw badRequest('INVALID_LINE', `line is required for type ${type}`);
+  if (line === undefined) throw new ExchangeError('INVALID_LINE', `line is required for type ${type}`);
   if (!isQuarterStep(line) || Math.abs(line) > MAX_ABS_LINE) {
-    throw badRequest('INVALID_LINE', `line must be a multiple of 0.25 within ±${MAX_ABS_LINE}`);
+    throw new ExchangeError('INVALID_LINE', `line must be a multiple of 0.25 within ±${MAX_ABS_LINE}`);
   }
   const lowest = isQuarterLine(line) ? legLines(line)[0] : line;
   if (type === MarketType.TOTALS && lowest < MIN_TOTAL_LINE) {
-    throw badRequest('INVALID_LINE', `a total line (and a quarter total's lower leg) must be at least ${MIN_TOTAL_LINE}`);
+    throw new ExchangeError('INVALID_LINE', `a total line (and a quarter total's lower leg) must be at least ${MIN_TOTAL_LINE}`);
   }
   return type as MarketTypeCode;
 }

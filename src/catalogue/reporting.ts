@@ -1,7 +1,7 @@
 // Reporting results: one journaled engine command cancels the markets' orders, pays their trades and, in the same
 // commit, sets their catalogue status SETTLED (and suspends quarter-line parents left with one settled leg, and
 // finishes a fixture whose result it is). Quarter-line parents follow their legs.
-import { ApiError, badRequest } from '../api/envelope.js';
+import { ExchangeError } from '../protocol/errors.js';
 import type { Catalogue, MarketRecord, Settlement } from './catalogue.js';
 import type { TradingService } from '../trading/service.js';
 import { ACTIVE_FIXTURE_STATUSES, FixtureStatus, type Outcome } from './model.js';
@@ -106,7 +106,7 @@ export async function reportMarket(
 ): Promise<MarketRecord[]> {
   const market = deps.catalogue.requireMarket(marketHash);
   if (market.isQuarterLineMarket) {
-    throw badRequest('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
+    throw new ExchangeError('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
   }
   return reportMarkets(deps, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
 }
@@ -126,7 +126,7 @@ export async function reportFixtureResult(
   const markets = catalogue.marketsOfEvent(exchangeEventId);
   const open = markets.filter((m) => m.status !== 'SETTLED');
   if (markets.length > 0 && open.length === 0) {
-    throw new ApiError(409, 'MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);
+    throw new ExchangeError('MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);
   }
   const batch = open
     .filter((m) => !m.isQuarterLineMarket)

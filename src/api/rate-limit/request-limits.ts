@@ -3,7 +3,8 @@ import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { ApiError } from '../envelope.js';
+import { ERRORS, ExchangeError, type ErrorCode } from '../../protocol/errors.js';
+import { httpStatusOfCode } from '../errors.js';
 
 /** Refuses a query string longer than `maxQueryBytes` (414 QUERY_TOO_LONG) before anything parses it. */
 export function installQueryLimit(app: FastifyInstance, maxQueryBytes: number): void {
@@ -11,7 +12,7 @@ export function installQueryLimit(app: FastifyInstance, maxQueryBytes: number): 
     const url = request.url; // raw and percent-encoded: length is bytes
     const q = url.indexOf('?');
     if (q >= 0 && url.length - q - 1 > maxQueryBytes) {
-      return done(new ApiError(414, 'QUERY_TOO_LONG', `the query string is longer than ${maxQueryBytes} bytes`));
+      return done(new ExchangeError('QUERY_TOO_LONG', `the query string is longer than ${maxQueryBytes} bytes`));
     }
     done();
   });
@@ -44,9 +45,9 @@ export function slowClientLimits(config: Config): SlowClientLimits {
   };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'the request did not arrive in time'],
-  HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'the request line and headers are too large'],
+const CLIENT_ERRORS: Record<string, ErrorCode> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
 };
 
 /**
@@ -55,7 +56,9 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
  */
 export function replyToClientError(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, errorCode, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'BAD_REQUEST', 'malformed HTTP request'];
+  const errorCode = CLIENT_ERRORS[err.code ?? ''] ?? 'BAD_REQUEST';
+  const status = httpStatusOfCode(errorCode);
+  const message = ERRORS[errorCode].message;
   if (socket.writable) {
     const body = JSON.stringify({ status: 'failure', errorCode, message });
     socket.write(

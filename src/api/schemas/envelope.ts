@@ -7,7 +7,12 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const FailureEnvelope = Type.Object(
   {
     status: Type.Literal('failure'),
-    errorCode: Type.String({ description: 'UPPER_SNAKE error code', examples: ['INVALID_PARAMETER'] }),
+    // The codes are listed once, in info.description (src/api/errors.ts), not as an enum here: this schema is
+    // inlined in every operation's 4xx and 5xx replies, and the enum would double the document's size.
+    errorCode: Type.String({
+      description: 'UPPER_SNAKE error code: the table in the API description gives each its HTTP status',
+      examples: ['INVALID_PARAMETER'],
+    }),
     message: Type.String(),
     details: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), rule: Type.String(), message: Type.String() }), {
