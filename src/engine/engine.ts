@@ -4,9 +4,9 @@
 // journal rebuilds exactly the same state. A command either applies whole or throws DomainError and changes nothing.
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the engine's fields, which hold only what trading needs (settled trades and paid fills leave memory).
-import { LocalLedger } from '../chain/local-ledger.js';
-import { ChainWallets } from '../chain/chain-wallets.js';
-import type { Wallets, WalletsState } from './wallets.js';
+import { LocalLedger } from './wallets/local-ledger.js';
+import { ChainWallets } from './wallets/chain-wallets.js';
+import type { Wallets, WalletsState } from './wallets/wallets.js';
 import { makerSpaceForTakerStake, remainingTakerSpace, weightedTakerOdds } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { MarketBook } from './book.js';
