@@ -14,12 +14,12 @@ import { DomainError } from './errors.js';
 import { heartbeatOf, Liveness } from './liveness.js';
 import { MarketLife } from './market-life.js';
 import { bestMakerOdds, crossesBook, FillWalk, matchFill } from './matching.js';
-import { NO_PENDING_FILLS } from './order-pack.js';
-import { hasFillableSpace, isExpired, isOpen, orderExposure } from './order-space.js';
+import { isExpired } from './order-space.js';
+import { OrderLifecycle } from './order-lifecycle.js';
 import { OrderStore } from './order-store.js';
 import { copyFill, factsOf, stateOf, viewOf } from './order-views.js';
 import { PendingFills } from './pending-fills.js';
-import { LiveOrder, PendingFillRecord } from './records.js';
+import { PendingFillRecord } from './records.js';
 import { ReplayGuards } from './replay-guards.js';
 import { Settlement } from './settlement.js';
 import { SNAPSHOT_VERSION, type EngineSnapshot } from './snapshot.js';
@@ -27,7 +27,6 @@ import { walletsFor } from './wallets/wallets-for.js';
 import type {
   AccountRestriction,
   BalanceView,
-  CancelResult,
   ChainExecution,
   Command,
   CommandResult,
@@ -39,11 +38,8 @@ import type {
   MarketRef,
   MarketResult,
   NewOrder,
-  Order,
-  OrderStatus,
   OrderStatusCode,
   OrderView,
-  PendingTrade,
   ResultOf,
 } from './types.js';
 
@@ -79,16 +75,13 @@ export class Engine {
   private readonly liveness: Liveness;
   private readonly guards: ReplayGuards;
   private readonly life: MarketLife;
+  private readonly lifecycle: OrderLifecycle;
   /** Last block whose chain events were applied (chain adapters resume after it); -1 before any. */
   private chainBlock: number;
   /** The matching walk's output, reused by every fill. */
   private readonly walk = new FillWalk();
-  /** Scratch of confirmFill and cancels, cleared per use. */
+  /** Scratch of confirmFill, cleared per use. */
   private readonly owedScratch = new Map<string, bigint>();
-  /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
-  private readonly partiesScratch: PendingTrade[] = [];
-  private readonly partyIndexScratch = new Map<string, number>();
-  private readonly seenScratch = new Set<string>();
 
   /** A fresh engine, or (`snap`) one in exactly the state a snapshot recorded. */
   constructor(
@@ -103,6 +96,7 @@ export class Engine {
     this.liveness = snap ? Liveness.from(this.orders, snap) : new Liveness(this.orders);
     this.guards = snap ? ReplayGuards.from(params, snap) : new ReplayGuards(params);
     this.life = MarketLife.from(snap?.life);
+    this.lifecycle = new OrderLifecycle(this.orders, this.commitments, this.guards, this.liveness, this.log);
     this.chainBlock = snap?.chainBlock ?? -1;
   }
 
@@ -195,7 +189,7 @@ export class Engine {
               ? this.orders.maker(cmd.maker)?.byEvent.get(cmd.exchangeEventId)
               : undefined;
         const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
-        const cancel = this.cancelOrders(cmd.maker, hashes, cmd.at);
+        const cancel = this.lifecycle.cancel(cmd.maker, hashes, cmd.at);
         this.guards.rememberCancel(cmd.maker, cmd.salt, cmd.timestamp);
         return { kind: 'cancel', cancel };
       }
@@ -218,7 +212,7 @@ export class Engine {
         this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at);
         return NONE;
       case 'cancelMarketOrders':
-        for (const marketHash of cmd.marketHashes) this.cancelBook(marketHash, cmd.at);
+        for (const marketHash of cmd.marketHashes) this.lifecycle.cancelBook(marketHash, cmd.at);
         return NONE;
       case 'liftRestriction':
         this.commitments.liftRestriction(this.log, cmd.address);
@@ -382,7 +376,7 @@ export class Engine {
     }
     for (const address of moved) {
       this.log.touch(address);
-      this.enforceExposure(address, cmd.at);
+      this.lifecycle.enforceExposure(address, cmd.at);
     }
     this.chainBlock = cmd.toBlock;
   }
@@ -395,50 +389,11 @@ export class Engine {
     wallets.transfer(from, to, amount);
     this.log.touch(from);
     this.log.touch(to);
-    this.enforceExposure(from, at);
+    this.lifecycle.enforceExposure(from, at);
     return NONE;
   }
 
-  /** When a balance no longer covers the open orders, the newest orders leave the book until it does. */
-  private enforceExposure(address: string, at: number): void {
-    if (this.freeBalance(address) >= 0n) return;
-    const orders = this.orders.openOf(address);
-    let removed = 0;
-    for (let i = orders.length - 1; i >= 0 && this.freeBalance(address) < 0n; i--) {
-      this.setOrderStatus(orders[i]!, 'CANCELLED', at);
-      removed++;
-    }
-    if (removed > 0) this.commitments.recordShortfall(this.log, address, at);
-  }
-
   // ---- orders ---------------------------------------------------------------------------------
-
-  /** Closes an open order (or marks a closed one) with `status`. */
-  private setOrderStatus(o: Order, status: OrderStatus, at: number): void {
-    const wasOpen = isOpen(o);
-    const exposureBefore = orderExposure(o);
-    o.status = status;
-    this.orderUpdated(o, wasOpen, exposureBefore, at);
-  }
-
-  /**
-   * Every order mutation ends here (given whether the order was open and what it committed before), so exposure,
-   * the book, the open-order indexes and the records stay in step.
-   */
-  private orderUpdated(o: Order, wasOpen: boolean, exposureBefore: bigint, at: number): void {
-    o.updatedAt = at;
-    const exposureAfter = orderExposure(o);
-    if (exposureAfter !== exposureBefore) this.commitments.addExposure(o.maker, exposureAfter - exposureBefore);
-    const open = isOpen(o);
-    if (wasOpen && !open) this.orders.closed(o);
-    this.log.emit({ type: 'orderChanged', orderHash: o.orderHash, marketHash: o.marketHash, maker: o.maker, state: stateOf(o) });
-    this.log.touch(o.maker);
-    // A closed order with no fill pending has nothing left for trading: it leaves memory (the read side keeps it).
-    if (open || o.pendingFillAmount !== 0n) return;
-    this.orders.evict(o);
-    this.guards.orderClosed(o);
-    this.liveness.compact();
-  }
 
   // Plain loops on this path: a closure per call costs an allocation (and a name definition under tsx).
   private postOrders(orders: readonly NewOrder[], markets: readonly MarketRef[], at: number) {
@@ -465,32 +420,7 @@ export class Engine {
     if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
     if (crossesBook(this.orders.sideOf(n.marketHash, !n.isMakerBettingOutcomeOne), n.percentageOdds, at)) return 'ORDER_WOULD_CROSS';
-    // Strings many orders repeat are taken from where the engine already holds them (the market, the maker's entry
-    // of the open-order index, the parameters), not kept as a fresh copy per parsed order.
-    const known = this.orders.maker(n.maker);
-    const order = new LiveOrder(
-      n.orderHash,
-      market.marketHash,
-      market.exchangeEventId,
-      known?.maker ?? n.maker,
-      n.baseToken === this.params.baseToken ? this.params.baseToken : n.baseToken,
-      known?.executor === n.executor ? known.executor : n.executor,
-      n.totalBetSize,
-      n.percentageOdds,
-      0n,
-      0n,
-      n.expiry,
-      n.apiExpiry,
-      n.salt,
-      n.isMakerBettingOutcomeOne,
-      n.signature,
-      'ACTIVE',
-      ++this.orders.seq,
-      at,
-      at,
-      NO_PENDING_FILLS,
-    );
-    this.orders.add(order);
+    const order = this.orders.post(n, market, at, this.params.baseToken);
     this.liveness.orderPosted(order);
     this.commitments.addExposure(order.maker, order.totalBetSize);
     this.log.emit({ type: 'orderAdded', order: factsOf(order), state: stateOf(order) });
@@ -548,12 +478,7 @@ export class Engine {
     for (let i = 0; i < matches.length; i++) {
       const m = matches[i]!;
       const o = matched[i]!;
-      const exposureBefore = orderExposure(o);
-      o.pendingFillAmount += m.makerStake;
-      if (o.pendingFills === NO_PENDING_FILLS) o.pendingFills = new Map();
-      o.pendingFills.set(cmd.fillHash, m.makerStake);
-      if (!hasFillableSpace(o)) o.status = 'INACTIVE';
-      this.orderUpdated(o, true, exposureBefore, at);
+      this.lifecycle.reserve(o, cmd.fillHash, m.makerStake, at);
       this.fills.recordTrades(record, o, m, market, at);
     }
     walk.reset(0n);
@@ -595,77 +520,13 @@ export class Engine {
     }
     this.log.emit(executed);
 
-    for (const m of record.matches) {
-      const o = this.orders.get(m.orderHash)!;
-      const wasOpen = isOpen(o);
-      const exposureBefore = orderExposure(o);
-      o.pendingFillAmount -= m.makerStake;
-      // The last pending fill takes the map with it: deleting a Map's last entry allocates it a fresh empty table.
-      if (o.pendingFills.size === 1 && o.pendingFills.has(fillHash)) o.pendingFills = NO_PENDING_FILLS;
-      else o.pendingFills.delete(fillHash);
-      if (funded) o.fillAmount += m.makerStake;
-      if (wasOpen) {
-        const exhausted = !hasFillableSpace(o);
-        if (exhausted && o.pendingFillAmount === 0n) o.status = 'FILLED';
-        else o.status = exhausted ? 'INACTIVE' : 'ACTIVE';
-      }
-      this.orderUpdated(o, wasOpen, exposureBefore, at);
-    }
+    for (const m of record.matches) this.lifecycle.release(this.orders.get(m.orderHash)!, fillHash, m.makerStake, funded, at);
     this.commitments.addPendingTakerStake(record.taker, -record.totalTakerStake);
-    const parties = this.partiesScratch;
-    parties.length = 0;
-    const partyIndex = this.partyIndexScratch;
-    if (partyIndex.size > 0) partyIndex.clear();
-    for (const t of record.trades) {
-      this.log.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: record.status, at, trade: t });
-      if (!funded || !this.settlement.tradeConfirmed(t, at)) continue;
-      // A linear search while the fill has few parties (no key strings to build); an index past that.
-      let same = -1;
-      if (parties.length <= 8) {
-        for (let i = 0; i < parties.length && same < 0; i++) if (parties[i]!.marketHash === t.marketHash && parties[i]!.bettor === t.bettor) same = i;
-      } else {
-        if (partyIndex.size === 0) parties.forEach((p, i) => partyIndex.set(`${p.marketHash}:${p.bettor}`, i));
-        same = partyIndex.get(`${t.marketHash}:${t.bettor}`) ?? -1;
-        if (same < 0) partyIndex.set(`${t.marketHash}:${t.bettor}`, parties.length);
-      }
-      if (same >= 0) parties[same] = t;
-      else parties.push(t);
-    }
-    for (const t of parties) this.settlement.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
+    this.settlement.fillExecuted(record, funded, at);
     for (const address of owed.keys()) this.log.touch(address);
   }
 
   // ---- cancels and expiry ------------------------------------------------------------------------
-
-  private cancelOrders(maker: string, orderHashes: string[], at: number): CancelResult {
-    const result: CancelResult = { cancelledCount: 0, orders: [], notCancelled: [] };
-    const seen = this.seenScratch;
-    // Clearing a Set allocates a new table: only when the last use filled it.
-    if (seen.size > 0) seen.clear();
-    for (const hash of orderHashes) {
-      const o = this.orders.get(hash);
-      if (seen.has(hash)) continue;
-      if (orderHashes.length > 1) seen.add(hash);
-      if (!o || o.maker !== maker) {
-        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
-      } else if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) {
-        result.notCancelled.push({ orderHash: hash, reason: 'already_pending_cancel' });
-      } else if (!isOpen(o)) {
-        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
-      } else if (o.status === 'INACTIVE') {
-        // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
-        result.notCancelled.push({ orderHash: hash, reason: 'order_locked' });
-      } else {
-        this.setOrderStatus(o, 'CANCELLED', at);
-        result.cancelledCount++;
-        result.orders.push({
-          orderHash: hash,
-          pendingFills: o.pendingFills.size === 0 ? [] : [...o.pendingFills].map(([fillHash, amount]) => ({ fillHash, pendingFillAmount: amount.toString() })),
-        });
-      }
-    }
-    return result;
-  }
 
   /** Deadlines due: a lapsed heartbeat cancels its requestor's open orders, an expired order closes. */
   private expire(at: number): void {
@@ -673,9 +534,9 @@ export class Engine {
       const requestor = heartbeatOf(key);
       if (requestor !== undefined) {
         this.liveness.heartbeatExpired(this.log, requestor, at);
-        for (const o of this.orders.openOf(requestor)) this.setOrderStatus(o, 'CANCELLED', at);
+        this.lifecycle.cancelAllOf(requestor, at);
       } else {
-        this.setOrderStatus(this.orders.get(key)!, 'EXPIRED', at);
+        this.lifecycle.setStatus(this.orders.get(key)!, 'EXPIRED', at);
       }
     }
   }
@@ -695,22 +556,14 @@ export class Engine {
     this.life.setInPlay(change.exchangeEventId, inPlay);
     this.log.emit({ type: 'fixtureStatusChanged', exchangeEventId: change.exchangeEventId, status: change.status, at });
     // Kick-off: quotes on markets closed in play go at once.
-    if (inPlay) for (const marketHash of closedInPlay) this.cancelBook(marketHash, at);
-  }
-
-  /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
-  private cancelBook(marketHash: string, at: number): void {
-    const book = this.orders.book(marketHash);
-    for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
-      for (const o of side.snapshot()) this.setOrderStatus(o, 'CANCELLED', at);
-    }
+    if (inPlay) for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, at);
   }
 
   /** The outcome closes the market's book and pays its positions from escrow. */
   private reportMarket(result: MarketResult, at: number): void {
     if (!this.settlement.report(result, at)) return;
     this.life.forget(result.marketHash);
-    this.cancelBook(result.marketHash, at);
+    this.lifecycle.cancelBook(result.marketHash, at);
     this.settlement.settleMarket(result.marketHash, at);
     this.orders.dropBook(result.marketHash);
   }

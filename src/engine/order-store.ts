@@ -6,7 +6,8 @@ import { NO_PENDING_FILLS, packOrders, unpackOrders, type PackedOrders } from '.
 import { isOpen } from './order-space.js';
 import { viewOf } from './order-views.js';
 import type { OrderData } from './snapshot.js';
-import type { Order } from './types.js';
+import { LiveOrder } from './records.js';
+import type { MarketRef, NewOrder, Order } from './types.js';
 
 export interface OrderStoreState {
   orders: PackedOrders | OrderData[];
@@ -19,7 +20,7 @@ export class OrderStore {
   /** Open orders per maker, in posting order and per event: what cancel-all and cancel-event touch. */
   private readonly openByMaker = new Map<string, MakerOpenOrders>();
   /** The last order's posting number. */
-  seq = 0;
+  private seq = 0;
 
   get(orderHash: string): Order | undefined {
     return this.orders.get(orderHash);
@@ -37,8 +38,40 @@ export class OrderStore {
     return this.books.size;
   }
 
-  /** A new open order: held, indexed for its maker and on its book. */
-  add(o: Order): void {
+  /**
+   * Posts a checked order: the next posting number, ACTIVE, held, indexed and on its book. Strings many orders repeat
+   * are taken from where the engine already holds them (the market, the maker's entry of the open-order index, the
+   * base token), not kept as a fresh copy per parsed order.
+   */
+  post(n: NewOrder, market: MarketRef, at: number, baseToken: string): Order {
+    const known = this.openByMaker.get(n.maker);
+    const order = new LiveOrder(
+      n.orderHash,
+      market.marketHash,
+      market.exchangeEventId,
+      known?.maker ?? n.maker,
+      n.baseToken === baseToken ? baseToken : n.baseToken,
+      known?.executor === n.executor ? known.executor : n.executor,
+      n.totalBetSize,
+      n.percentageOdds,
+      0n,
+      0n,
+      n.expiry,
+      n.apiExpiry,
+      n.salt,
+      n.isMakerBettingOutcomeOne,
+      n.signature,
+      'ACTIVE',
+      ++this.seq,
+      at,
+      at,
+      NO_PENDING_FILLS,
+    );
+    this.add(order);
+    return order;
+  }
+
+  private add(o: Order): void {
     this.orders.set(o.orderHash, o);
     this.indexOpen(o);
     this.bookOf(o.marketHash).side(o.isMakerBettingOutcomeOne).insert(o);

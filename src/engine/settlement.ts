@@ -7,7 +7,7 @@ import type { ChangeLog } from './change-log.js';
 import type { TradeFacts } from './changes.js';
 import { DomainError } from './errors.js';
 import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
-import type { MarketResult, Outcome } from './types.js';
+import type { FillRecord, MarketResult, Outcome, PendingTrade } from './types.js';
 import type { Wallets } from './wallets/wallets.js';
 
 export interface SettlementState {
@@ -24,6 +24,9 @@ export class Settlement {
   /** Refunded wei per market and bettor, netted at settlement. */
   private readonly refunded = new Map<string, Map<string, bigint>>();
   private refundCount = 0;
+  /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
+  private readonly partiesScratch: PendingTrade[] = [];
+  private readonly partyIndexScratch = new Map<string, number>();
 
   constructor(
     private readonly wallets: Wallets,
@@ -65,10 +68,37 @@ export class Settlement {
   }
 
   /**
+   * A fill left the chain's queue: its trades take its status; an executed fill's stakes go to escrow and join the
+   * positions, and each (market, bettor) it touched is refunded the escrow its position no longer needs.
+   */
+  fillExecuted(record: FillRecord, funded: boolean, at: number): void {
+    const parties = this.partiesScratch;
+    parties.length = 0;
+    const partyIndex = this.partyIndexScratch;
+    if (partyIndex.size > 0) partyIndex.clear();
+    for (const t of record.trades) {
+      this.log.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: record.status, at, trade: t });
+      if (!funded || !this.tradeConfirmed(t, at)) continue;
+      // A linear search while the fill has few parties (no key strings to build); an index past that.
+      let same = -1;
+      if (parties.length <= 8) {
+        for (let i = 0; i < parties.length && same < 0; i++) if (parties[i]!.marketHash === t.marketHash && parties[i]!.bettor === t.bettor) same = i;
+      } else {
+        if (partyIndex.size === 0) parties.forEach((p, i) => partyIndex.set(`${p.marketHash}:${p.bettor}`, i));
+        same = partyIndex.get(`${t.marketHash}:${t.bettor}`) ?? -1;
+        if (same < 0) partyIndex.set(`${t.marketHash}:${t.bettor}`, parties.length);
+      }
+      if (same >= 0) parties[same] = t;
+      else parties.push(t);
+    }
+    for (const t of parties) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
+  }
+
+  /**
    * A trade of an executed fill: its stake goes to escrow and joins the bettor's position; false when its market was
    * reported already, so it settles on its own (outside the refunded positions) instead.
    */
-  tradeConfirmed(t: TradeFacts, at: number): boolean {
+  private tradeConfirmed(t: TradeFacts, at: number): boolean {
     this.wallets.hold(t.bettor, t.marketHash, t.stake);
     const outcome = this.reported.get(t.marketHash);
     if (outcome !== undefined) {
@@ -80,7 +110,7 @@ export class Settlement {
   }
 
   /** Escrow above the position's worst-case loss goes back to the wallet at once. */
-  refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
+  private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
     const held = this.wallets.escrowIn(bettor, marketHash);
     const needed = this.positionOf(marketHash, bettor).worstCaseLoss();
     if (held <= needed) return;
