@@ -440,7 +440,7 @@ export class Engine {
     const minTakerOdds = cmd.oddsSlippage === 0 ? cmd.desiredOdds : (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
     // Reads only: a refused fill must not even create an empty book.
     const side = this.orders.sideOf(market.marketHash, !cmd.isTakerBettingOutcomeOne);
-    const walk = matchFill(side, { taker, stakeWei: cmd.stakeWei, minTakerOdds, at }, this.walk);
+    const walk = matchFill(side, taker, cmd.stakeWei, minTakerOdds, at, this.walk);
     if (walk.matches.length === 0) throw new DomainError(walk.sawLiquidity ? 'INVALID_ODDS_SLIPPAGE' : 'INSUFFICIENT_SPACE');
     const remaining = walk.remaining;
     const totalTakerStake = cmd.stakeWei - remaining;

@@ -34,7 +34,7 @@ function book(...orders: Partial<NewOrder>[]) {
 }
 
 const walk = (b: ReturnType<typeof book>, stakeWei: bigint, minTakerOdds = 0n) =>
-  matchFill(b.side, { taker: TAKER, stakeWei, minTakerOdds, at: 5000 }, new FillWalk());
+  matchFill(b.side, TAKER, stakeWei, minTakerOdds, 5000, new FillWalk());
 
 describe('matchFill', () => {
   it('takes the lowest maker odds first, and the oldest order first within a level', () => {

@@ -15,14 +15,6 @@ import { freeMakerSpace, isExpired, isTakeable } from './order-space.js';
 import { MatchRecord } from './records.js';
 import type { Order } from './types.js';
 
-export interface FillRequest {
-  taker: string;
-  stakeWei: bigint;
-  /** The worst taker odds accepted (desired odds less slippage). */
-  minTakerOdds: bigint;
-  at: number;
-}
-
 /**
  * Where a walk writes its result: the engine keeps one and reuses its arrays, so a fill allocates only its records.
  * `matches[i]` matched `orders[i]`.
@@ -43,10 +35,12 @@ export class FillWalk {
   }
 }
 
-/** Walks `side` (the makers opposite the taker's outcome) for a fill, into `out`. */
-export function matchFill(side: BookSide | undefined, request: FillRequest, out: FillWalk): FillWalk {
-  const { taker, minTakerOdds, at } = request;
-  out.reset(request.stakeWei);
+/**
+ * Walks `side` (the makers opposite the taker's outcome) for `taker`'s stake at no worse than `minTakerOdds` (desired
+ * odds less slippage), into `out`. Arguments, not a request object: this runs once per fill.
+ */
+export function matchFill(side: BookSide | undefined, taker: string, stakeWei: bigint, minTakerOdds: bigint, at: number, out: FillWalk): FillWalk {
+  out.reset(stakeWei);
   // Walked by index (no iterator objects), best level first.
   for (let i = 0; side !== undefined && i < side.levelCount; i++) {
     for (const o of side.ordersAt(i)) {
