@@ -1,7 +1,7 @@
 // Where accepted fills go to settle. The chain decides when a fill executes and reports back in journaled commands:
 // the local chain by a bare confirmation (the in-process ledger then decides by its balances), an on-chain
 // settlement by its blocks' events in log order (wallets moved, fills executed or failed, escrow payouts), which the
-// engine's mirror of the wallets follows (see src/engine/wallets.ts).
+// engine's mirror of the wallets follows (see src/engine/wallets/wallets.ts).
 import type { ChainEntry, ChainExecution, Outcome } from '../engine/types.js';
 import type { RefundPaid } from '../engine/changes.js';
 

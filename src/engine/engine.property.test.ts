@@ -82,7 +82,7 @@ const params = {
   restrictionThreshold: 3,
   restrictionMs: 900_000,
   affiliate: ADDRS[0]!,
-  // The in-process ledger behind the engine's Wallets interface (src/engine/wallets.ts), as ODDEX_CHAIN=local runs.
+  // The in-process ledger behind the engine's Wallets interface (src/engine/wallets/wallets.ts), as ODDEX_CHAIN=local runs.
   walletsOnChain: false,
 };
 

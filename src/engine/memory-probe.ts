@@ -57,8 +57,8 @@ export function engineWithOpenOrders(count: number): Engine {
   for (let i = 0; i < count; i += 100) {
     const orders: NewOrder[] = [];
     for (let j = i; j < Math.min(count, i + 100); j++) {
-      const o = JSON.parse(orderJson(j)) as Record<string, unknown>;
-      orders.push({ ...(o as unknown as NewOrder), totalBetSize: BigInt(o.totalBetSize as string), percentageOdds: BigInt(o.percentageOdds as string) });
+      const o = JSON.parse(orderJson(j)) as Omit<NewOrder, 'totalBetSize' | 'percentageOdds'> & { totalBetSize: string; percentageOdds: string };
+      orders.push({ ...o, totalBetSize: BigInt(o.totalBetSize), percentageOdds: BigInt(o.percentageOdds) });
     }
     engine.apply({ kind: 'postOrders', at: at + i, orders, markets: MARKETS });
   }

@@ -44,7 +44,7 @@ describe('OrderedKeySet', () => {
       if (i % 100 !== 0) set.delete(`k${i}`);
     }
     expect(set.size).toBe(500);
-    const queued = (set as unknown as { keys: { size: number } }).keys.size;
+    const queued = set.queued;
     expect(queued).toBeLessThanOrEqual(2 * 500 + 1024);
     expect(set.deleteOldest()).toBe('k0');
     expect(set.deleteOldest()).toBe('k100');

@@ -14,6 +14,11 @@ export class OrderedKeySet {
     return this.serialOf.size;
   }
 
+  /** Entries in the insertion queue, stale ones included: what the bound on its growth is about. */
+  get queued(): number {
+    return this.keys.size;
+  }
+
   has(key: string): boolean {
     return this.serialOf.has(key);
   }

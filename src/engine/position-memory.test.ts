@@ -114,7 +114,7 @@ describe('positions', () => {
     trade(150);
     const snap = engine.snapshot();
     // The format written before: each confirmed, unsettled trade of the position.
-    const legacy = {
+    const legacy: EngineSnapshot = {
       ...snap,
       positions: snap.positions.map((p) => ({
         market: p.market,
@@ -123,7 +123,7 @@ describe('positions', () => {
           .filter((t) => t.marketHash === p.market && t.bettor === p.bettor && t.status === 'SUCCESS' && !t.settled)
           .map((t) => ({ id: t.id, fillHash: t.fillHash, stake: t.stake, counterStake: t.counterStake, bettingOutcomeOne: t.bettingOutcomeOne })),
       })),
-    } as unknown as EngineSnapshot;
+    };
     expect(encodeJson(legacy)).not.toBe(encodeJson(snap));
     const restored = Engine.restore(params, decodeJson<EngineSnapshot>(encodeJson(legacy)));
     expect(encodeJson(restored.snapshot())).toBe(encodeJson(snap));

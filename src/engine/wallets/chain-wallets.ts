@@ -2,8 +2,8 @@
 // chain's token events say, applied in log order from journaled commands; escrow per (bettor, market) is what our
 // settlement contract holds for the engine's confirmed trades. Nothing here moves a wallet: settlement pulls stakes
 // and pays out on chain, and the wallets follow when those transfers are seen.
-import type { ChainExecution } from '../engine/types.js';
-import type { Wallets, WalletsState } from '../engine/wallets.js';
+import type { ChainExecution } from '../types.js';
+import type { Wallets, WalletsState } from './wallets.js';
 import { WalletBook } from './wallet-book.js';
 
 const MAX_UINT256 = (1n << 256n) - 1n;

@@ -1,9 +1,9 @@
 // The engine's view of wallets and escrow. The engine itself tracks only its commitments (open-order exposure,
 // pending taker stakes, positions); what wallets hold, what they allow the transfer proxy to take and whether a
 // fill executed belong to the settlement chain, behind this interface. Two implementations: the in-process ledger
-// (src/chain/local-ledger.ts, ODDEX_CHAIN=local), which is the chain and moves funds itself, and the mirror of an
-// EVM chain (src/chain/chain-wallets.ts), which only follows what the chain reports in journaled commands.
-import type { ChainExecution } from './types.js';
+// (local-ledger.ts, ODDEX_CHAIN=local), which is the chain and moves funds itself, and the mirror of an
+// EVM chain (chain-wallets.ts), which only follows what the chain reports in journaled commands.
+import type { ChainExecution } from '../types.js';
 
 export interface WalletsState {
   balances: [string, bigint][];

@@ -1,7 +1,7 @@
 // The default chain: an in-process ERC-20-like ledger of the base token (ODDEX_CHAIN=local). Deterministic, driven
 // by engine commands: it is the chain, so it decides whether a fill executes and moves the funds itself.
 // Free balances per address, plus escrow per (address, market) for bets waiting on their market's outcome.
-import type { Wallets, WalletsState } from '../engine/wallets.js';
+import type { Wallets, WalletsState } from './wallets.js';
 import { WalletBook } from './wallet-book.js';
 
 export class LocalLedger extends WalletBook implements Wallets {

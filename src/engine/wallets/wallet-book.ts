@@ -1,6 +1,6 @@
 // Balances, allowances and escrow per (address, market) as plain maps: the storage both implementations of the
 // engine's Wallets share (the in-process ledger and the EVM mirror); they differ in how funds move.
-import type { WalletsState } from '../engine/wallets.js';
+import type { WalletsState } from './wallets.js';
 
 export abstract class WalletBook {
   protected readonly balances = new Map<string, bigint>();

@@ -1,0 +1,92 @@
+// The matching walk alone: price-time priority, what it skips, the slippage bound, the dust rule, the cross check.
+import { describe, expect, it } from 'vitest';
+import { ODDS_SCALE } from '../protocol/odds.js';
+import { bestMakerOdds, crossesBook, FillWalk, highestMakerOdds, matchFill } from './matching.js';
+import { OrderStore } from './order-store.js';
+import type { MarketRef, NewOrder } from './types.js';
+
+const E18 = 10n ** 18n;
+const TOKEN = '0xc1';
+const TAKER = '0xb1';
+const M: MarketRef = { marketHash: '0xm', exchangeEventId: 'ev', tradeable: true };
+
+let n = 0;
+const newOrder = (over: Partial<NewOrder>): NewOrder => ({
+  orderHash: `0x${++n}`,
+  marketHash: M.marketHash,
+  maker: '0xa1',
+  baseToken: TOKEN,
+  executor: TOKEN,
+  totalBetSize: 100n,
+  percentageOdds: 40n * E18,
+  expiry: 2_000_000_000,
+  apiExpiry: 2_000_000_000,
+  salt: String(n),
+  isMakerBettingOutcomeOne: true,
+  signature: '0x',
+  ...over,
+});
+
+function book(...orders: Partial<NewOrder>[]) {
+  const store = new OrderStore();
+  const posted = orders.map((o, i) => store.post(newOrder(o), M, 1000 + i, TOKEN));
+  return { side: store.sideOf(M.marketHash, true), posted, store };
+}
+
+const walk = (b: ReturnType<typeof book>, stakeWei: bigint, minTakerOdds = 0n) =>
+  matchFill(b.side, TAKER, stakeWei, minTakerOdds, 5000, new FillWalk());
+
+describe('matchFill', () => {
+  it('takes the lowest maker odds first, and the oldest order first within a level', () => {
+    const b = book({ percentageOdds: 45n * E18 }, { percentageOdds: 40n * E18 }, { percentageOdds: 40n * E18 });
+    const w = walk(b, 10_000n);
+    expect(w.orders.map((o) => o.orderHash)).toEqual([b.posted[1]!.orderHash, b.posted[2]!.orderHash, b.posted[0]!.orderHash]);
+    // At 45% the taker space rounds down: the last order keeps a wei of dust.
+    expect(w.matches.map((m) => m.makerStake)).toEqual([100n, 100n, 99n]);
+    expect(w.remaining).toBe(10_000n - w.matches.reduce((s, m) => s + m.takerStake, 0n));
+  });
+
+  it('skips the taker’s own, expired and inactive orders, and changes nothing', () => {
+    const b = book({ maker: TAKER }, { expiry: 4 }, {}, {});
+    b.posted[3]!.status = 'INACTIVE';
+    const before = b.posted.map((o) => ({ ...o }));
+    const w = walk(b, 150n);
+    expect(w.orders).toEqual([b.posted[2]]);
+    expect(w.matches[0]!.takerStake).toBe(150n);
+    expect(b.posted.map((o) => ({ ...o }))).toEqual(before);
+  });
+
+  it('stops at the first order worse than the slippage bound, having seen liquidity', () => {
+    const b = book({ percentageOdds: 40n * E18 }, { percentageOdds: 45n * E18 });
+    const w = walk(b, 10_000n, ODDS_SCALE - 42n * E18);
+    expect(w.orders).toEqual([b.posted[0]]);
+    const none = walk(b, 10_000n, ODDS_SCALE - 39n * E18);
+    expect(none.matches).toEqual([]);
+    expect(none.sawLiquidity).toBe(true);
+    expect(walk(book(), 10n).sawLiquidity).toBe(false);
+  });
+
+  it('dust rule: a stake that buys no maker wei matches nothing, and an order with dust left is no liquidity', () => {
+    // At 45%, one taker wei buys 0.81... maker wei: nothing.
+    const b = book({ percentageOdds: 45n * E18 });
+    expect(walk(b, 1n).matches).toEqual([]);
+    b.posted[0]!.pendingFillAmount = 99n;
+    expect(walk(b, 1000n).sawLiquidity).toBe(false);
+  });
+});
+
+describe('best odds and the cross check', () => {
+  it('reads the most and least aggressive takeable makers of a side', () => {
+    const b = book({ percentageOdds: 40n * E18 }, { percentageOdds: 45n * E18 }, { percentageOdds: 50n * E18, expiry: 4 });
+    expect(bestMakerOdds(b.side, 5000)).toBe(40n * E18);
+    expect(highestMakerOdds(b.side, 5000)).toBe(45n * E18);
+    expect(bestMakerOdds(undefined, 0)).toBeUndefined();
+  });
+
+  it('no crossed book: opposite odds may sum to 100% but not past it', () => {
+    const b = book({ percentageOdds: 45n * E18 });
+    expect(crossesBook(b.side, 55n * E18, 5000)).toBe(false);
+    expect(crossesBook(b.side, 56n * E18, 5000)).toBe(true);
+    expect(crossesBook(undefined, 99n * E18, 5000)).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+// The matching walk, pure: given one side of a book and a taker's request, which resting orders match and for how
+// much. It changes nothing; the engine applies the matches it returns.
+// Invariants:
+// - Price-time priority: levels best odds for the taker first (lowest maker odds), and within a level the oldest
+//   order first (book.ts keeps that order); an order is skipped only when it cannot match (inactive, expired, the
+//   taker's own, or dust).
+// - The dust rule: an order whose free space matches no maker wei is not liquidity, and the walk stops once what is
+//   left of the taker's stake buys no maker wei.
+// - No crossed book: makers on opposite outcomes whose odds sum past 100% never rest together (see crossesBook).
+import { makerSpaceForTakerStake, remainingTakerSpace } from '../protocol/amounts.js';
+import { ODDS_SCALE } from '../protocol/odds.js';
+import type { BookSide } from './book.js';
+import { hasTakeableSpace } from './maker-space-floor.js';
+import { freeMakerSpace, isExpired, isTakeable } from './order-space.js';
+import { MatchRecord } from './records.js';
+import type { Order } from './types.js';
+
+/**
+ * Where a walk writes its result: the engine keeps one and reuses its arrays, so a fill allocates only its records.
+ * `matches[i]` matched `orders[i]`.
+ */
+export class FillWalk {
+  readonly matches: MatchRecord[] = [];
+  readonly orders: Order[] = [];
+  /** The taker stake left unmatched. */
+  remaining = 0n;
+  /** Whether any order could have matched but for the slippage bound. */
+  sawLiquidity = false;
+
+  reset(stakeWei: bigint): void {
+    this.matches.length = 0;
+    this.orders.length = 0;
+    this.remaining = stakeWei;
+    this.sawLiquidity = false;
+  }
+}
+
+/**
+ * Walks `side` (the makers opposite the taker's outcome) for `taker`'s stake at no worse than `minTakerOdds` (desired
+ * odds less slippage), into `out`. Arguments, not a request object: this runs once per fill.
+ */
+export function matchFill(side: BookSide | undefined, taker: string, stakeWei: bigint, minTakerOdds: bigint, at: number, out: FillWalk): FillWalk {
+  out.reset(stakeWei);
+  // Walked by index (no iterator objects), best level first.
+  for (let i = 0; side !== undefined && i < side.levelCount; i++) {
+    for (const o of side.ordersAt(i)) {
+      // An INACTIVE order has no fillable space (its status says so without the bigint arithmetic).
+      if (o.status !== 'ACTIVE' || o.maker === taker || isExpired(o, at)) continue;
+      const free = freeMakerSpace(o);
+      if (!hasTakeableSpace(free, o.percentageOdds)) continue;
+      const takerSpace = remainingTakerSpace(free, o.percentageOdds);
+      out.sawLiquidity = true;
+      // Sorted best first: once an order is worse than the slippage bound, so is every later one.
+      if (ODDS_SCALE - o.percentageOdds < minTakerOdds) return out;
+      const takerStake = out.remaining < takerSpace ? out.remaining : takerSpace;
+      const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
+      // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
+      if (makerStake === 0n) return out;
+      out.matches.push(new MatchRecord(o.orderHash, o.maker, makerStake, takerStake, o.percentageOdds));
+      out.orders.push(o);
+      out.remaining -= takerStake;
+      if (out.remaining === 0n) return out;
+    }
+  }
+  return out;
+}
+
+/** Lowest maker odds with free space on a side (the best price for a taker), or undefined. */
+export function bestMakerOdds(side: BookSide | undefined, at: number): bigint | undefined {
+  for (let i = 0; side !== undefined && i < side.levelCount; i++) {
+    for (const o of side.ordersAt(i)) if (isTakeable(o, at)) return o.percentageOdds;
+  }
+  return undefined;
+}
+
+/** Highest maker odds with free space on a side: the side's most aggressive maker. */
+export function highestMakerOdds(side: BookSide | undefined, at: number): bigint | undefined {
+  // Walked by index, worst level and newest order first: no iterator objects on the posting path.
+  for (let i = (side?.levelCount ?? 0) - 1; side !== undefined && i >= 0; i--) {
+    const orders = side.ordersAt(i);
+    for (let j = orders.length - 1; j >= 0; j--) if (isTakeable(orders[j]!, at)) return orders[j]!.percentageOdds;
+  }
+  return undefined;
+}
+
+/** Whether a maker at `percentageOdds` would cross the opposite side: the two odds would sum past 100%. */
+export function crossesBook(opposite: BookSide | undefined, percentageOdds: bigint, at: number): boolean {
+  const best = highestMakerOdds(opposite, at);
+  return best !== undefined && best + percentageOdds > ODDS_SCALE;
+}

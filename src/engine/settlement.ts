@@ -1,0 +1,193 @@
+// Confirmed trades until their market's outcome: positions per market and bettor (as sums), the escrow refunded
+// early, and the outcomes reported.
+// Invariants: conservation of funds (escrow moves only to the bettor's wallet, and a bettor is never paid more than
+// its position's payout: early refunds are netted from it); escrow never exceeds a position's worst-case loss once
+// its fill is confirmed; a market is reported once, with one outcome.
+import type { ChangeLog } from './change-log.js';
+import type { TradeFacts } from './changes.js';
+import { DomainError } from './errors.js';
+import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
+import type { FillRecord, MarketResult, Outcome, PendingTrade } from './types.js';
+import type { Wallets } from './wallets/wallets.js';
+
+export interface SettlementState {
+  reported: [string, Outcome][];
+  positions: ({ market: string; bettor: string } & (PositionTotals | { trades: PositionTrade[] }))[];
+  refunded: [string, [string, bigint][]][];
+  refundCount: number;
+}
+
+export class Settlement {
+  private readonly reported = new Map<string, Outcome>();
+  /** Confirmed, unsettled trades per market and bettor, as sums: what escrow must cover and settlement pays. */
+  private readonly positions = new Map<string, Map<string, Position>>();
+  /** Refunded wei per market and bettor, netted at settlement. */
+  private readonly refunded = new Map<string, Map<string, bigint>>();
+  private refundCount = 0;
+  /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
+  private readonly partiesScratch: PendingTrade[] = [];
+  private readonly partyIndexScratch = new Map<string, number>();
+
+  constructor(
+    private readonly wallets: Wallets,
+    private readonly log: ChangeLog,
+  ) {}
+
+  isReported(marketHash: string): boolean {
+    return this.reported.has(marketHash);
+  }
+
+  get reportedCount(): number {
+    return this.reported.size;
+  }
+
+  get refunds(): number {
+    return this.refundCount;
+  }
+
+  /** Bettors holding confirmed, unsettled trades in a market. */
+  bettorsIn(marketHash: string): string[] {
+    return [...(this.positions.get(marketHash)?.keys() ?? [])];
+  }
+
+  /** A market is reported once: the same outcome again changes nothing, another outcome is refused. */
+  checkReports(reports: readonly { marketHash: string; outcome: Outcome }[]): void {
+    const outcomes = new Map(this.reported);
+    for (const r of reports) {
+      const known = outcomes.get(r.marketHash);
+      if (known !== undefined && known !== r.outcome) {
+        throw new DomainError('MARKET_ALREADY_REPORTED', `${r.marketHash} was already reported with outcome ${known}`);
+      }
+      outcomes.set(r.marketHash, r.outcome);
+    }
+  }
+
+  checkNotReported(marketHashes: readonly string[]): void {
+    const reported = marketHashes.find((h) => this.reported.has(h));
+    if (reported) throw new DomainError('MARKET_ALREADY_REPORTED', `${reported} is reported: its status is SETTLED for good`);
+  }
+
+  /**
+   * A fill left the chain's queue: its trades take its status; an executed fill's stakes go to escrow and join the
+   * positions, and each (market, bettor) it touched is refunded the escrow its position no longer needs.
+   */
+  fillExecuted(record: FillRecord, funded: boolean, at: number): void {
+    const parties = this.partiesScratch;
+    parties.length = 0;
+    const partyIndex = this.partyIndexScratch;
+    if (partyIndex.size > 0) partyIndex.clear();
+    for (const t of record.trades) {
+      this.log.emit({ type: 'tradeStatusChanged', tradeId: t.id, status: record.status, at, trade: t });
+      if (!funded || !this.tradeConfirmed(t, at)) continue;
+      // A linear search while the fill has few parties (no key strings to build); an index past that.
+      let same = -1;
+      if (parties.length <= 8) {
+        for (let i = 0; i < parties.length && same < 0; i++) if (parties[i]!.marketHash === t.marketHash && parties[i]!.bettor === t.bettor) same = i;
+      } else {
+        if (partyIndex.size === 0) parties.forEach((p, i) => partyIndex.set(`${p.marketHash}:${p.bettor}`, i));
+        same = partyIndex.get(`${t.marketHash}:${t.bettor}`) ?? -1;
+        if (same < 0) partyIndex.set(`${t.marketHash}:${t.bettor}`, parties.length);
+      }
+      if (same >= 0) parties[same] = t;
+      else parties.push(t);
+    }
+    for (const t of parties) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
+  }
+
+  /**
+   * A trade of an executed fill: its stake goes to escrow and joins the bettor's position; false when its market was
+   * reported already, so it settles on its own (outside the refunded positions) instead.
+   */
+  private tradeConfirmed(t: TradeFacts, at: number): boolean {
+    this.wallets.hold(t.bettor, t.marketHash, t.stake);
+    const outcome = this.reported.get(t.marketHash);
+    if (outcome !== undefined) {
+      this.settleLateTrade(t, outcome, at);
+      return false;
+    }
+    this.positionOf(t.marketHash, t.bettor).add(t);
+    return true;
+  }
+
+  /** Escrow above the position's worst-case loss goes back to the wallet at once. */
+  private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
+    const held = this.wallets.escrowIn(bettor, marketHash);
+    const needed = this.positionOf(marketHash, bettor).worstCaseLoss();
+    if (held <= needed) return;
+    const amount = held - needed;
+    this.wallets.payOut(bettor, marketHash, amount, amount);
+    let perMarket = this.refunded.get(marketHash);
+    if (!perMarket) this.refunded.set(marketHash, (perMarket = new Map()));
+    perMarket.set(bettor, (perMarket.get(bettor) ?? 0n) + amount);
+    const refund = { id: ++this.refundCount, marketHash, baseToken, bettor, maker, fillOrderHash: fillHash, amount, createdAt: at };
+    this.log.emit({ type: 'refundPaid', refund });
+  }
+
+  /** Records a market's outcome; false when it was reported already (nothing to do). */
+  report(result: MarketResult, at: number): boolean {
+    if (this.reported.has(result.marketHash)) return false;
+    this.reported.set(result.marketHash, result.outcome);
+    this.log.emit({ type: 'marketReported', ...result, at });
+    return true;
+  }
+
+  /** Pays every position of a reported market and forgets them. */
+  settleMarket(marketHash: string, at: number): void {
+    const outcome = this.reported.get(marketHash)!;
+    for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
+      this.settlePosition(marketHash, bettor, position, outcome, this.refunded.get(marketHash)?.get(bettor) ?? 0n, at);
+    }
+    this.positions.delete(marketHash);
+    this.refunded.delete(marketHash);
+  }
+
+  private positionOf(marketHash: string, bettor: string): Position {
+    let perMarket = this.positions.get(marketHash);
+    if (!perMarket) this.positions.set(marketHash, (perMarket = new Map()));
+    let position = perMarket.get(bettor);
+    if (!position) perMarket.set(bettor, (position = new Position()));
+    return position;
+  }
+
+  /**
+   * Pays a bettor's position in a market from escrow: each trade's stake back on void, stake plus the counterparty's
+   * stake on a win, less what refunds already paid out early. One change says so; the read side splits it per trade.
+   */
+  private settlePosition(marketHash: string, bettor: string, position: Position, outcome: Outcome, refunded: bigint, at: number): void {
+    const payout = position.payout(outcome);
+    if (payout < refunded) throw new Error(`refunds of ${bettor} in ${marketHash} exceed its settlement payout`);
+    this.log.emit({ type: 'positionSettled', marketHash, bettor, outcome, payout, credit: payout - refunded, settleDate: at });
+    this.wallets.payOut(bettor, marketHash, position.stakes() - refunded, payout - refunded);
+    this.log.touch(bettor);
+  }
+
+  /** A trade confirmed after its market was reported: no refund touched it, so it is credited its payout. */
+  private settleLateTrade(t: TradeFacts, outcome: Outcome, at: number): void {
+    const payout = tradePayout(t, outcome);
+    this.log.emit({ type: 'tradeSettled', tradeId: t.id, outcome, payout, credit: payout, settleDate: at });
+    this.wallets.payOut(t.bettor, t.marketHash, t.stake, payout);
+    this.log.touch(t.bettor);
+  }
+
+  snapshot(): SettlementState {
+    return {
+      reported: [...this.reported],
+      positions: [...this.positions].flatMap(([market, perBettor]) => [...perBettor].map(([bettor, p]) => ({ market, bettor, ...p.totals() }))),
+      refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
+      refundCount: this.refundCount,
+    };
+  }
+
+  static from(wallets: Wallets, log: ChangeLog, state: SettlementState): Settlement {
+    const s = new Settlement(wallets, log);
+    for (const [market, outcome] of state.reported) s.reported.set(market, outcome);
+    for (const p of state.positions) {
+      const position = s.positionOf(p.market, p.bettor);
+      if ('trades' in p) for (const t of p.trades) position.add(t);
+      else position.addTotals(p);
+    }
+    for (const [market, perBettor] of state.refunded) s.refunded.set(market, new Map(perBettor));
+    s.refundCount = state.refundCount;
+    return s;
+  }
+}
