@@ -1,7 +1,7 @@
 // The page's access to the exchange: the typed client (`@oddex/sdk`) for every public read and for
 // signing orders, fills and cancels with the page's wallet. Only the wallet sign-in for a realtime token is
 // done here, because the client gets its tokens from an API key, which a bettor in a browser does not have.
-import { OddexClient, type Order, type RefundGroup, type Trade } from '@oddex/sdk';
+import { OddexClient, type LiveScore, type Order, type RefundGroup, type Trade } from '@oddex/sdk';
 import type { Wallet } from '../wallet/wallet';
 
 const reader = new OddexClient({ url: location.origin });
@@ -56,6 +56,13 @@ export const exchange = {
   async bestOdds(marketHashes: string[]) {
     const out = [];
     for (let i = 0; i < marketHashes.length; i += 20) out.push(...(await reader.bestOdds({ marketHashes: marketHashes.slice(i, i + 20) })));
+    return out;
+  },
+
+  /** Live scores of these fixtures (those that have one); GET /live-scores takes up to 50 ids a request. */
+  async liveScores(eventIds: readonly string[]): Promise<LiveScore[]> {
+    const out = [];
+    for (let i = 0; i < eventIds.length; i += 50) out.push(...(await reader.liveScores(eventIds.slice(i, i + 50))));
     return out;
   },
 

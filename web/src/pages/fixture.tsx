@@ -2,8 +2,10 @@
 import { exchange } from '../api/exchange';
 import type { BestOdds, Market } from '../api/types';
 import { OddsToggle } from '../components/odds-toggle';
+import { LiveState } from '../components/live-state';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { gameTimeText, marketTypeName, showOdds, takerOdds } from '../format';
+import { useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
 import { linkTo } from '../route';
 import { useSession } from '../session';
 
@@ -24,8 +26,11 @@ function groupByType(markets: Market[]): [string, Market[]][] {
 }
 
 export function FixturePage({ eventId }: { eventId: string }) {
-  const { oddsFormat } = useSession();
+  const { oddsFormat, realtime } = useSession();
   const markets = useLoad(() => exchange.marketsOfEvent(eventId), eventId);
+  // The fixture's status (in play or not) is its league's fixture list's; the markets name the league.
+  const fixtures = useLeagueFixtures(realtime, markets.data?.[0]?.leagueId);
+  const score = useLiveScores(realtime, [eventId]).get(eventId);
   const best = useLoad(async () => {
     const list = markets.data ? await exchange.bestOdds(markets.data.map((m) => m.marketHash)) : [];
     return new Map(list.map((e) => [e.marketHash, e]));
@@ -47,6 +52,7 @@ export function FixturePage({ eventId }: { eventId: string }) {
           {first && ` › ${first.sportLabel} › ${first.leagueLabel}`}
         </p>
         <h1>{first ? `${first.teamOneName} v ${first.teamTwoName}` : eventId}</h1>
+        <LiveState status={fixtures.records?.get(eventId)?.status} score={score} periods />
         {first && <p className="muted">{gameTimeText(first.gameTime)}</p>}
         <OddsToggle />
       </section>

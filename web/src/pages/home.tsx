@@ -2,9 +2,12 @@
 import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Fixture, SearchResult } from '../api/types';
+import { LiveState } from '../components/live-state';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { gameTimeText } from '../format';
+import { isActiveFixture, useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
 import { linkTo } from '../route';
+import { useSession } from '../session';
 
 function Search() {
   const [query, setQuery] = useState('');
@@ -55,18 +58,23 @@ function Search() {
   );
 }
 
+const byStart = (a: Fixture, b: Fixture) => Date.parse(a.startDate) - Date.parse(b.startDate) || a.eventId.localeCompare(b.eventId);
+
+/** A league's active fixtures, kept live: new ones appear, finished ones leave, in-play ones show their score. */
 function LeagueFixtures({ leagueId }: { leagueId: number }) {
-  const fixtures = useLoad<Fixture[]>(() => exchange.fixtures(leagueId), String(leagueId));
-  if (fixtures.error) return <ErrorBox error={fixtures.error} />;
-  if (!fixtures.data) return <Loading what="fixtures" />;
-  if (fixtures.data.length === 0) return <Empty>No active fixture in this league.</Empty>;
+  const { realtime } = useSession();
+  const fixtures = useLeagueFixtures(realtime, leagueId);
+  const list = [...(fixtures.records?.values() ?? [])].filter(isActiveFixture).sort(byStart);
+  const scores = useLiveScores(realtime, list.map((f) => f.eventId));
+  if (!fixtures.records) return fixtures.error ? <ErrorBox error={fixtures.error} /> : <Loading what="fixtures" />;
+  if (list.length === 0) return <Empty>No active fixture in this league.</Empty>;
   return (
     <ul className="list">
-      {fixtures.data.map((f) => (
+      {list.map((f) => (
         <li key={f.eventId}>
           <a href={linkTo.fixture(f.eventId)} className="row-link">
             <span>
-              {f.participantOneName} v {f.participantTwoName}
+              {f.participantOneName} v {f.participantTwoName} <LiveState status={f.status} score={scores.get(f.eventId)} />
             </span>
             <span className="muted">{gameTimeText(Date.parse(f.startDate) / 1000)}</span>
           </a>

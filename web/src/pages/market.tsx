@@ -2,8 +2,10 @@
 import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { OddsToggle } from '../components/odds-toggle';
+import { LiveState } from '../components/live-state';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { betDate, gameTimeText, marketTypeName, money, showOdds } from '../format';
+import { IN_PLAY, useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { useLocalBook } from '../realtime/local-book';
 import { linkTo } from '../route';
@@ -47,12 +49,16 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
   useChannelRefresh<Trade | Trade[]>(realtime, 'recent_trades:global', (d) => [d].flat().some((t) => t.marketHash === marketHash), trades.reload);
   const myTrades = useMyTrades(realtime, wallet.address);
   const myOrders = useMyOrders(realtime, wallet.address);
+  const eventId = found.data?.[0]?.exchangeEventId;
+  const fixtures = useLeagueFixtures(realtime, found.data?.[0]?.leagueId);
+  const score = useLiveScores(realtime, eventId ? [eventId] : []).get(eventId ?? '');
 
   if (found.error) return <ErrorBox error={found.error} />;
   if (!found.data) return <Loading what="market" />;
   const market = found.data[0];
   if (!market) return <Empty>No market {marketHash}.</Empty>;
   const settled = market.outcome !== undefined && market.reportedDate !== undefined;
+  const status = fixtures.records?.get(market.exchangeEventId)?.status;
 
   return (
     <>
@@ -63,9 +69,11 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
         <h1>
           {marketTypeName(market.type)}: {market.outcomeOneName} / {market.outcomeTwoName}
         </h1>
+        <LiveState status={status} score={score} />
         <p className="muted">
           {market.leagueLabel} · {gameTimeText(market.gameTime)} · {settled ? `settled, outcome ${market.outcome}` : market.status}
         </p>
+        {status === IN_PLAY && !market.liveEnabled && !settled && <p className="notice">This market does not trade in play: it takes no bets or orders while its fixture is in progress.</p>}
         <OddsToggle />
       </section>
       <div className="columns">
