@@ -10,13 +10,14 @@ import { Address } from './params.js';
 /** How far a signed timestamp may be from server time, like the cancel endpoints' replay window. */
 export const SIGNED_TEXT_WINDOW_SECONDS = 60;
 
-export const signedTextFields = {
-  address: Address,
-  timestamp: Type.Integer({ minimum: 0, description: `UNIX seconds, within ${SIGNED_TEXT_WINDOW_SECONDS} s of server time` }),
-  signature: Type.String({ maxLength: 200, description: 'personal_sign of the signed text by the address' }),
-};
-
-export const SignedByWallet = Type.Object(signedTextFields, { additionalProperties: false });
+export const SignedByWallet = Type.Object(
+  {
+    address: Address,
+    timestamp: Type.Integer({ minimum: 0, description: `UNIX seconds, within ${SIGNED_TEXT_WINDOW_SECONDS} s of server time` }),
+    signature: Type.String({ maxLength: 200, description: 'personal_sign of the signed text by the address' }),
+  },
+  { additionalProperties: false },
+);
 
 export interface SignedText {
   address: string;
