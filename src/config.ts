@@ -119,6 +119,8 @@ export interface Config {
    */
   killAfterCommitOf: 'marketReported' | 'marketStatusChanged' | 'fixtureStatusChanged' | undefined;
   realtimeTokenTtlSeconds: number;
+  /** Live API keys an address may hold before POST /user/api-keys refuses another (operator-issued ones count). */
+  userApiKeysPerAddress: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
   maxBodyBytes: number;
@@ -324,6 +326,7 @@ export function defaultConfig(): Config {
     snapshotEveryMs: 300_000,
     killAfterCommitOf: undefined,
     realtimeTokenTtlSeconds: 3600,
+    userApiKeysPerAddress: 5,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
     maxBodyBytes: 1_048_576,
@@ -418,6 +421,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_SNAPSHOT_EVERY_MS', int(1000, 86_400_000), (c, v) => (c.snapshotEveryMs = v)),
   setting('ODDEX_TEST_KILL_AFTER_COMMIT_OF', oneOf(['marketReported', 'marketStatusChanged', 'fixtureStatusChanged'] as const), (c, v) => (c.killAfterCommitOf = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),
+  setting('ODDEX_USER_API_KEYS_PER_ADDRESS', int(1, 1000), (c, v) => (c.userApiKeysPerAddress = v)),
   setting('ODDEX_VERIFY_THREADS', int(0, 64), (c, v) => (c.verifyThreads = v)),
   setting('ODDEX_MAX_BODY_BYTES', int(1024, 64 * 1_048_576), (c, v) => (c.maxBodyBytes = v)),
   setting('ODDEX_MAX_QUERY_BYTES', int(256, 1_048_576), (c, v) => (c.maxQueryBytes = v)),

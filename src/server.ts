@@ -49,6 +49,7 @@ import { tradeRoutes } from './api/trades.js';
 import { consolidatedRoutes } from './api/consolidated.js';
 import { refundRoutes } from './api/refunds.js';
 import { realtimeTokenRoutes } from './api/realtime-token.js';
+import { userApiKeyRoutes } from './api/user-api-keys.js';
 
 /**
  * The objects one exchange process is made of, handed to whoever started it (main.ts, tests) to observe or stop
@@ -186,7 +187,9 @@ async function startOnStorage(
     await api.register(fixtureRoutes, { catalogue });
     await api.register(metadataRoutes, { config, catalogue });
     await api.register(catalogueAdminRoutes, { catalogue, trading, now });
-    await api.register(apiKeyRoutes, { apiKeys, now, disconnectKey: (keyId) => realtime.disconnectKey(keyId) });
+    const disconnectKey = (keyId: string) => realtime.disconnectKey(keyId);
+    await api.register(apiKeyRoutes, { apiKeys, now, disconnectKey });
+    await api.register(userApiKeyRoutes, { apiKeys, config, now, disconnectKey });
     await api.register(chainAdminRoutes, { ...balanceDeps, now, evm: evmChain });
     await api.register(accountAdminRoutes, { ...balanceDeps, now });
     await api.register(journalAdminRoutes, { journal: trading });

@@ -78,7 +78,7 @@ describe('oddex basics', () => {
     const help = await oddex(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: oddex');
-    for (const name of ['faucet', 'api-keys', 'fixtures', 'markets', 'report', 'account', 'demo-funds', 'search', 'book', 'best', 'post', 'fill', 'cancel', 'orders', 'trades', 'positions', 'watch']) {
+    for (const name of ['faucet', 'api-keys', 'keys', 'fixtures', 'markets', 'report', 'account', 'demo-funds', 'search', 'book', 'best', 'post', 'fill', 'cancel', 'orders', 'trades', 'positions', 'watch']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
     expect((await oddex(['no-such-command'])).code).toBe(2);
@@ -231,7 +231,8 @@ describe('trader commands', () => {
   });
 
   it('watch prints a channel\'s publications and stops after --count', async () => {
-    const key = (await ex.admin('POST', '/admin/api-keys', { address: maker.address })).body.data.apiKey as string;
+    // The wallet's own key: no operator involved.
+    const key = (await asMaker(['keys', 'create'], { ODDEX_ADMIN_TOKEN: '' })).json.apiKey as string;
     const fresh = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
     const watching = oddex(['--json', 'watch', `order_book:market_${fresh}`, '--count', '1', '--timeout', '20'], { ODDEX_API_KEY: key });
     // Post once the watcher is subscribed (its stderr says so), retrying until the publication is seen.
@@ -249,6 +250,37 @@ describe('trader commands', () => {
     expect(line.offset).toBeGreaterThanOrEqual(1);
     expect(line.data[0]).toMatchObject({ marketHash: fresh, maker: maker.address, percentageOdds: (50n * E18).toString() });
     await asMaker(['cancel', '--all']);
+  });
+});
+
+describe('wallet API keys', () => {
+  it('keys create, list and revoke sign with the wallet key, without the admin token', async () => {
+    const walletKey = generatePrivateKey();
+    secrets.push(walletKey, walletKey.slice(2));
+    const wallet = privateKeyToAccount(walletKey);
+    const asWallet = (args: string[]) => oddex(args, { ODDEX_ADMIN_TOKEN: '', ODDEX_PRIVATE_KEY: walletKey });
+
+    const created = await asWallet(['--json', 'keys', 'create']);
+    expect(created.code).toBe(0);
+    expect(created.json).toEqual({ id: expect.any(String), apiKey: expect.any(String), address: wallet.address });
+    expect((await ex.get('/user/realtime-token/api-key', { 'x-api-key': created.json.apiKey })).status).toBe(200);
+    const human = await asWallet(['keys', 'create']);
+    expect(human.stdout).toContain('use it as ODDEX_API_KEY');
+
+    const listed = await asWallet(['--json', 'keys', 'list']);
+    expect(listed.json.map((k: { id: string }) => k.id)).toEqual([created.json.id, expect.any(String)]);
+    expect(listed.json[0]).toEqual({ id: created.json.id, createdAt: expect.any(String) });
+    expect((await asWallet(['keys', 'list'])).stdout).toContain(created.json.id);
+
+    const revoked = await asWallet(['--json', 'keys', 'revoke', created.json.id]);
+    expect(revoked.json).toEqual({ id: created.json.id, revoked: true });
+    expect((await ex.get('/user/realtime-token/api-key', { 'x-api-key': created.json.apiKey })).status).toBe(401);
+    const again = await asWallet(['--json', 'keys', 'revoke', created.json.id]);
+    expect([again.code, again.json.errorCode, again.json.httpStatus]).toEqual([1, 'API_KEY_NOT_FOUND', 404]);
+    expect((await asWallet(['--json', 'keys', 'list'])).json.map((k: { id: string }) => k.id)).not.toContain(created.json.id);
+
+    const noKey = await oddex(['--json', 'keys', 'list']);
+    expect([noKey.code, noKey.json.errorCode]).toEqual([2, 'USAGE']);
   });
 });
 

@@ -187,6 +187,12 @@ describe('/openapi.json', () => {
     const signIn = `Oddex realtime sign-in\naddress: ${maker.address}\ntimestamp: ${signInAt}`;
     await post('/user/realtime-token/wallet', { address: maker.address, timestamp: signInAt, signature: await maker.signMessage({ message: signIn }) });
     await post('/user/realtime-token/wallet', { address: maker.address, timestamp: signInAt, signature: '0x00' }); // 403
+    const walletSigned = async (text: string) => ({ address: maker.address, timestamp: signInAt, signature: await maker.signMessage({ message: `Oddex API key\n${text}address: ${maker.address}\ntimestamp: ${signInAt}` }) });
+    const ownKey = (await post('/user/api-keys', await walletSigned(''))).body.data;
+    await post('/user/api-keys/list', await walletSigned('action: list\n'));
+    await post(`/user/api-keys/${ownKey.id}/revoke`, await walletSigned(`action: revoke ${ownKey.id}\n`));
+    await post(`/user/api-keys/${ownKey.id}/revoke`, await walletSigned(`action: revoke ${ownKey.id}\n`)); // 404
+    await post('/user/api-keys/list', { address: maker.address, timestamp: signInAt, signature: '0x00' }); // 403
 
     // Reads, with items in every list.
     await get('/health/live');

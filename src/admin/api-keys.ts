@@ -16,6 +16,12 @@ export interface LiveKey {
   address: string;
 }
 
+/** A live key as its owner's listing shows it (never the key itself: only its hash is stored). */
+export interface OwnedKey {
+  id: string;
+  createdAt: string;
+}
+
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeys {
@@ -23,9 +29,13 @@ export class ApiKeys {
   private readonly cache = new Map<string, LiveKey>();
   private readonly lookup;
   private readonly liveById;
+  private readonly liveOfAddress;
   constructor(private readonly db: Db) {
     this.lookup = db.prepare('SELECT id, address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL');
     this.liveById = db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL');
+    this.liveOfAddress = db.prepare(
+      'SELECT id, created_at AS createdAt FROM api_keys WHERE address = ? AND revoked_at IS NULL ORDER BY created_at, rowid',
+    );
   }
 
   create(address: string, nowIso: string): { id: string; apiKey: string; address: string } {
@@ -36,6 +46,11 @@ export class ApiKeys {
       .prepare('INSERT INTO api_keys (id, address, key_hash, created_at) VALUES (?, ?, ?, ?)')
       .run(id, owner, hashKey(apiKey), nowIso);
     return { id, apiKey, address: owner };
+  }
+
+  /** The live keys of an address, however issued (operator or wallet), oldest first. */
+  liveOf(address: string): OwnedKey[] {
+    return this.liveOfAddress.all(checksumAddress(address)) as OwnedKey[];
   }
 
   /** The key's id and checksummed address while it is live, else undefined. */
@@ -58,8 +73,13 @@ export class ApiKeys {
     return this.liveById.get(id) !== undefined;
   }
 
-  revoke(id: string, nowIso: string): boolean {
-    const res = this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso, id);
+  /** Revokes a live key; with `owner`, only a key of that address (a wallet revokes only its own). */
+  revoke(id: string, nowIso: string, owner?: string): boolean {
+    const res = owner === undefined
+      ? this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso, id)
+      : this.db
+          .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND address = ? AND revoked_at IS NULL')
+          .run(nowIso, id, checksumAddress(owner));
     this.cache.clear();
     return res.changes > 0;
   }

@@ -52,8 +52,10 @@ export function personalMessageDigest(hash32: Uint8Array): Uint8Array {
 }
 
 /** The digest a wallet signs for personal_sign over a UTF-8 text message (EIP-191 version 0x45). */
-export function personalTextDigest(text: string): Uint8Array {
-  const body = new TextEncoder().encode(text);
+export const personalTextDigest = (text: string): Uint8Array => personalBytesDigest(new TextEncoder().encode(text));
+
+/** The digest a wallet signs for personal_sign over raw bytes of any length (a text is signed as its UTF-8 bytes). */
+export function personalBytesDigest(body: Uint8Array): Uint8Array {
   const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${body.length}`);
   const message = new Uint8Array(prefix.length + body.length);
   message.set(prefix, 0);

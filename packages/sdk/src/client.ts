@@ -3,6 +3,7 @@
 // against any Oddex; it uses the global fetch and WebSocket unless others are passed (e.g. `ws` on Node).
 import { checksumAddress } from '../../../src/protocol/address.js';
 import { orderHash } from '../../../src/protocol/hashing.js';
+import { apiKeyText, type ApiKeyAction } from '../../../src/protocol/wallet-texts.js';
 import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes } from '../../../src/protocol/eip712.js';
 import { OddexApiError } from './errors.js';
 import { HttpTransport, type FetchLike, type RetryPolicy } from './http.js';
@@ -21,6 +22,7 @@ import { HeartbeatKeeper, type HeartbeatKeeperOptions } from './heartbeat.js';
 import { OddexRealtime, type WebSocketConstructor } from './realtime.js';
 import { LocalOrderBook } from './order-book.js';
 import type {
+  ApiKeyInfo,
   Balance,
   BestOdds,
   CancelResult,
@@ -33,6 +35,7 @@ import type {
   LiveScore,
   Market,
   MarketPage,
+  NewApiKey,
   Metadata,
   Order,
   PostOrdersResult,
@@ -49,7 +52,7 @@ export interface OddexClientOptions {
   url: string;
   /** A private key (`0x` + 64 hex) or a viem-compatible account; needed for orders, fills and cancels. */
   signer?: SignerInput;
-  /** An API key (`POST /admin/api-keys`) of the signer's address: heartbeat and realtime tokens. */
+  /** An API key of the signer's address (`createApiKey`, or the operator's): heartbeat and realtime tokens. */
   apiKey?: string;
   fetch?: FetchLike;
   /** WebSocket implementation for realtime (default: the global one; pass `ws` on Node 20). */
@@ -212,7 +215,7 @@ export class OddexClient {
   }
 
   private requireApiKey(): string {
-    if (!this.apiKey) throw new TypeError('this needs an API key: pass `apiKey` (issued by POST /admin/api-keys)');
+    if (!this.apiKey) throw new TypeError('this needs an API key: pass `apiKey` (from createApiKey or the operator)');
     return this.apiKey;
   }
 
@@ -460,6 +463,32 @@ export class OddexClient {
     const keeper = new HeartbeatKeeper((t) => this.heartbeat(t), opts);
     keeper.start();
     return keeper;
+  }
+
+  // ---- API keys (signed by the wallet, no operator) --------------------------------------------------
+
+  /** Issues an API key for the signer's address; the key is shown once. Pass it as `apiKey` to a client. */
+  async createApiKey(): Promise<NewApiKey> {
+    return this.http.request<NewApiKey>('POST', '/user/api-keys', { body: await this.signedApiKeyAction({ kind: 'create' }) });
+  }
+
+  /** The live API keys of the signer's address (ids and creation times), operator-issued ones included. */
+  async listApiKeys(): Promise<ApiKeyInfo[]> {
+    return this.http.request<ApiKeyInfo[]>('POST', '/user/api-keys/list', { body: await this.signedApiKeyAction({ kind: 'list' }) });
+  }
+
+  /** Revokes one API key of the signer's address; its realtime sessions end at once. */
+  async revokeApiKey(id: string): Promise<{ id: string; revoked: boolean }> {
+    const body = await this.signedApiKeyAction({ kind: 'revoke', id });
+    return this.http.request('POST', `/user/api-keys/${encodeURIComponent(id)}/revoke`, { body });
+  }
+
+  /** The wallet's personal_sign over the action's text (its UTF-8 bytes, exactly what signing the text signs). */
+  private async signedApiKeyAction(action: ApiKeyAction): Promise<{ address: string; timestamp: number; signature: string }> {
+    const account = this.requireAccount();
+    const timestamp = nowSeconds();
+    const raw = toHex(new TextEncoder().encode(apiKeyText(action, account.address, timestamp)));
+    return { address: account.address, timestamp, signature: await account.signMessage({ message: { raw } }) };
   }
 
   // ---- trades, refunds, balances -------------------------------------------------------------------

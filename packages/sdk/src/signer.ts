@@ -1,8 +1,8 @@
 // Who signs for the client: a raw private key (signed here, no wallet needed) or any viem-compatible account
 // (a viem LocalAccount, or a browser wallet adapted to the same two methods).
 import { hashTypedData, type TypeDefinitions, type TypedDataDomain } from '../../../src/protocol/typed-data.js';
-import { fixedHexToBytes } from '../../../src/protocol/hex.js';
-import { personalMessageDigest } from '../../../src/protocol/hashing.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { personalBytesDigest } from '../../../src/protocol/hashing.js';
 import { checksumAddress } from '../../../src/protocol/address.js';
 import { addressOf, signDigest, type PrivateKey } from '../../../src/protocol/signing.js';
 
@@ -24,7 +24,7 @@ export interface TypedDataToSign {
 /** The two signing methods the client needs, shaped like viem's account methods. */
 export interface AccountLike {
   readonly address: string;
-  /** EIP-191 personal_sign over raw bytes (the client passes the 32-byte order hash). */
+  /** EIP-191 personal_sign over raw bytes: the 32-byte order hash, or the UTF-8 bytes of a text (API keys). */
   signMessage(args: { message: { raw: Hex } }): Promise<string>;
   /** EIP-712 typed data (fills and cancels). */
   signTypedData(args: TypedDataToSign): Promise<string>;
@@ -38,7 +38,7 @@ export function privateKeyAccount(key: PrivateKey): AccountLike {
   const address = addressOf(key);
   return {
     address,
-    signMessage: async ({ message }) => signDigest(personalMessageDigest(fixedHexToBytes(message.raw, 32)!), key),
+    signMessage: async ({ message }) => signDigest(personalBytesDigest(hexToBytes(message.raw.slice(2))), key),
     signTypedData: async ({ domain, types, primaryType, message }) =>
       signDigest(hashTypedData(domain, types, primaryType, message), key),
   };

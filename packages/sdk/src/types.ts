@@ -282,3 +282,17 @@ export interface Heartbeat {
   timeoutSeconds: number;
   expiresAt: string;
 }
+
+/** An API key as issued: the key itself is shown this once (the exchange keeps only its hash). */
+export interface NewApiKey {
+  id: string;
+  apiKey: string;
+  address: string;
+}
+
+/** A live API key in its owner's listing. */
+export interface ApiKeyInfo {
+  id: string;
+  /** ISO 8601. */
+  createdAt: string;
+}

@@ -1,4 +1,4 @@
-// Response data of the operator routes and health checks.
+// Response data of the operator routes, API keys and health checks.
 import { Type } from '@sinclair/typebox';
 import { IsoDate, Nullable } from './envelope.js';
 import { Balance } from './trading.js';
@@ -10,6 +10,9 @@ export const ApiKeyCreated = Type.Object({
 });
 
 export const ApiKeyRevoked = Type.Object({ id: Type.String(), revoked: Type.Boolean() });
+
+/** A live key in its owner's listing: the key itself is never shown again. */
+export const OwnedApiKey = Type.Object({ id: Type.String(), createdAt: IsoDate });
 
 export const Account = Type.Composite([
   Balance,

@@ -73,6 +73,30 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
       cli.print(b, () => `${b.address} now holds ${units(b.balance)} (escrowed ${units(b.escrowed)})`);
     });
 
+  const keys = program.command('keys').description('your wallet\'s API keys (heartbeat and realtime, e.g. watch), signed with the wallet key: no operator needed');
+  keys
+    .command('create')
+    .description('issue an API key for the wallet; it is shown once')
+    .action(async () => {
+      const k = await cli.client(true).createApiKey();
+      cli.print(k, () => record({ id: k.id, address: k.address, apiKey: k.apiKey }) + '\n(store the key now: it is shown once; use it as ODDEX_API_KEY)');
+    });
+  keys
+    .command('list')
+    .description('the wallet\'s live API keys (ids and creation times; operator-issued ones too)')
+    .action(async () => {
+      const list = await cli.client(true).listApiKeys();
+      cli.print(list, () => table(list.map((k) => ({ id: k.id, createdAt: k.createdAt }))));
+    });
+  keys
+    .command('revoke')
+    .argument('<id>', 'the key id printed by create or list')
+    .description('revoke one of the wallet\'s API keys; its realtime sessions end at once')
+    .action(async (id: string) => {
+      const r = await cli.client(true).revokeApiKey(id);
+      cli.print(r, () => `revoked ${r.id}`);
+    });
+
   program
     .command('search')
     .argument('<query>', 'part of a team name (3 to 100 characters)')
@@ -248,7 +272,7 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
   program
     .command('watch')
     .argument('<channel>', 'e.g. best_odds:global, order_book:market_<hash>, recent_trades:global, active_orders:<address>')
-    .description('print a realtime channel\'s publications as they come (needs ODDEX_API_KEY)')
+    .description('print a realtime channel\'s publications as they come (needs ODDEX_API_KEY: `oddex keys create`)')
     .option('--count <n>', 'stop after this many publications', integer)
     .option('--timeout <seconds>', 'stop after this long', integer)
     .action(async (channel: string, o: { count?: number; timeout?: number }) => {
