@@ -28,7 +28,7 @@ const SETTLE_MARKETS = [hash('a', 1), hash('a', 3), hash('a', 4), hash('a', 2)];
 type Op =
   | { op: 'faucet'; who: number; amount: bigint }
   | { op: 'post'; who: number; market: number; one: boolean; step: number; size: bigint; ttl: number }
-  | { op: 'fill'; who: number; market: number; one: boolean; stake: bigint; desiredStep: number; slippage: number }
+  | { op: 'fill'; who: number; market: number; one: boolean; stake: bigint; desiredStep: number; slippage: number; fillOrKill: boolean; minQuarters: number }
   | { op: 'confirm'; pick: number }
   | { op: 'cancel'; who: number; picks: number[] }
   | { op: 'cancelAll'; who: number }
@@ -60,6 +60,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     stake: fc.bigInt({ min: 1n, max: 300n * USDC }),
     desiredStep: fc.integer({ min: 1, max: 799 }),
     slippage: fc.integer({ min: 0, max: 100 }),
+    fillOrKill: fc.boolean(),
+    // minStakeWei as quarters of the stake; 0 sends none.
+    minQuarters: fc.integer({ min: 0, max: 4 }),
   })),
   w(4, fc.record({ op: fc.constant('confirm' as const), pick: fc.nat() })),
   w(1, fc.record({ op: fc.constant('cancel' as const), who, picks: fc.array(fc.nat(), { maxLength: 3 }) })),
@@ -333,10 +336,18 @@ describe('engine properties', () => {
                 oddsSlippage: op.slippage,
                 fillSalt: String(seq),
               };
+              if (op.fillOrKill) cmd.fillOrKill = true;
+              const minStakeWei = (op.stake * BigInt(op.minQuarters)) / 4n;
+              if (minStakeWei > 0n) cmd.minStakeWei = minStakeWei;
               const expected = engine.isReported(cmd.market.marketHash) || refuses(op.market) ? undefined : naiveMatch([...projection.orders.values()], cmd, at);
               const r = apply(cmd);
               const record = projection.fills.get(cmd.fillHash);
-              if (record) {
+              const matched = expected?.matches.reduce((sum, m) => sum + m[1], 0n) ?? 0n;
+              const narrowedAway = (cmd.fillOrKill === true && matched < cmd.stakeWei) || (cmd.minStakeWei !== undefined && matched < cmd.minStakeWei);
+              if (narrowedAway) {
+                // fillOrKill or minStakeWei refuses what the model would match only in part.
+                expect(record).toBeUndefined();
+              } else if (record) {
                 expect(record.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual(expected!.matches);
               } else if (expected && expected.matches.length > 0) {
                 // Only the taker's balance may refuse a fill the model can match.

@@ -444,6 +444,13 @@ export class Engine {
     if (walk.matches.length === 0) throw new DomainError(walk.sawLiquidity ? 'INVALID_ODDS_SLIPPAGE' : 'INSUFFICIENT_SPACE');
     const remaining = walk.remaining;
     const totalTakerStake = cmd.stakeWei - remaining;
+    // Checked before anything changes, so a refused fill leaves the book and balances as they were.
+    if (cmd.fillOrKill && remaining > 0n) {
+      throw new DomainError('FILL_OR_KILL_NOT_FILLED', `the book fills ${totalTakerStake} of a stake of ${cmd.stakeWei}`);
+    }
+    if (cmd.minStakeWei !== undefined && totalTakerStake < cmd.minStakeWei) {
+      throw new DomainError('FILL_BELOW_MIN_STAKE', `the book fills ${totalTakerStake}, below minStakeWei ${cmd.minStakeWei}`);
+    }
     if (this.freeBalance(taker) < totalTakerStake) {
       throw new DomainError('INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
     }

@@ -229,6 +229,10 @@ export type Command =
       oddsSlippage: number;
       fillSalt: string;
       signed?: SignedFill;
+      /** Unsigned, narrowing what the signature allows: fill the whole stake or refuse. */
+      fillOrKill?: true;
+      /** Unsigned, narrowing what the signature allows: refuse a fill matching less taker stake than this (wei). */
+      minStakeWei?: bigint;
     }
   | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
   | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }

@@ -55,6 +55,8 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
       oddsSlippage: fc.integer({ min: 0, max: 100 }),
       fillSalt: fc.nat().map(String),
       signed: fc.record({ market: fc.string(), baseToken: addr, stakeWei: wei, desiredOdds: wei, oddsSlippage: fc.nat(), takerSig: fc.string() }),
+      fillOrKill: fc.constant(true as const),
+      minStakeWei: wei,
     },
     { requiredKeys: ['kind', 'at', 'fillHash', 'market', 'taker', 'baseToken', 'isTakerBettingOutcomeOne', 'stakeWei', 'desiredOdds', 'oddsSlippage', 'fillSalt'] },
   ),
@@ -121,6 +123,19 @@ describe('journal row formats', () => {
     expect(post.kind === 'postOrders' && post.orders[0]!.totalBetSize).toBe(123_000_000n);
     // Chain events stay in the tagged format (rare; nested amounts).
     expect(encodeCommand({ kind: 'chainEvents', at: 1, toBlock: 2, entries: [{ kind: 'wallet', address: MAKER, delta: -3n, allowanceSpent: 3n }] })).toMatch(/^\{/);
+  });
+
+  it('reads a version 2 fill row written before fillOrKill and minStakeWei existed as a fill without them', () => {
+    // The row text of an ordinary fill as earlier releases wrote it.
+    const row =
+      '2{"kind":"fill","at":7,"fillHash":"' + hex(1, 'f') + '","market":' + JSON.stringify(market) + ',"taker":"' + TAKER + '","baseToken":"' + TOKEN +
+      '","isTakerBettingOutcomeOne":false,"stakeWei":"5000000","desiredOdds":"50000000000000000000","oddsSlippage":0,"fillSalt":"9"}';
+    const cmd = decodeCommand(row);
+    expect(cmd).toStrictEqual({ kind: 'fill', at: 7, fillHash: hex(1, 'f'), market, taker: TAKER, baseToken: TOKEN, isTakerBettingOutcomeOne: false, stakeWei: 5_000_000n, desiredOdds: 50n * E18, oddsSlippage: 0, fillSalt: '9' });
+    expect(encodeCommand(cmd)).toBe(row);
+    const narrowed = { ...cmd, fillOrKill: true as const, minStakeWei: 4_000_000n };
+    expect(JSON.parse(encodeCommand(narrowed).slice(1))).toMatchObject({ fillOrKill: true, minStakeWei: '4000000' });
+    expect(decodeCommand(encodeCommand(narrowed))).toStrictEqual(narrowed);
   });
 
   it('replays a journal whose older rows are version 1 to the same engine state as the commands applied directly', () => {

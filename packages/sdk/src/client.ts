@@ -95,6 +95,10 @@ export interface FillInput {
   desiredOdds: bigint;
   /** Percent tolerance below desiredOdds for the average taker odds, 0 to 100 (default 0). */
   oddsSlippage?: number;
+  /** Not signed: fill the whole stake or nothing (else the exchange answers FILL_OR_KILL_NOT_FILLED and nothing changes). */
+  fillOrKill?: boolean;
+  /** Not signed: refuse a fill matching less taker stake than this, 1 to stakeWei (else FILL_BELOW_MIN_STAKE). */
+  minStakeWei?: bigint;
 }
 
 export interface MarketQuery {
@@ -400,6 +404,8 @@ export class OddexClient {
         fillSalt: request.fillSalt.toString(),
         taker: account.address,
         takerSig,
+        ...(input.fillOrKill !== undefined ? { fillOrKill: input.fillOrKill } : {}),
+        ...(input.minStakeWei !== undefined ? { minStakeWei: input.minStakeWei.toString() } : {}),
       },
     });
     return parseFill(data);
