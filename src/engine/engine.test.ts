@@ -364,6 +364,58 @@ describe('engine matching and settlement', () => {
   });
 });
 
+describe('order persistence at kick-off', () => {
+  const LIVE: MarketRef = { ...M1, liveEnabled: true };
+  const CLOSED: MarketRef = { marketHash: '0x' + '2'.repeat(64), exchangeEventId: 'ev1', tradeable: true, liveEnabled: false };
+  const kickOff = (lapse: boolean): Command => ({
+    kind: 'setFixtureStatus',
+    at: 3000,
+    exchangeEventId: 'ev1',
+    status: 2,
+    inPlay: true,
+    closedInPlay: [CLOSED.marketHash],
+    ...(lapse ? { lapseInPlay: [LIVE.marketHash] } : {}),
+  });
+  const post = () => {
+    const s = setup();
+    const lapse = order();
+    const persist = order({ persistence: 'PERSIST', isMakerBettingOutcomeOne: false, percentageOdds: 50n * 10n ** 18n });
+    const closedPersist = order({ marketHash: CLOSED.marketHash, persistence: 'PERSIST' });
+    s.run({ kind: 'postOrders', at: 1500, orders: [lapse, persist, closedPersist], markets: [LIVE, CLOSED] });
+    return { ...s, lapse, persist, closedPersist };
+  };
+
+  it('cancels LAPSE orders in the kick-off command, keeps PERSIST ones, and closes markets not live-enabled whole', () => {
+    const { engine, run, order_, lapse, persist, closedPersist } = post();
+    run(kickOff(true));
+    expect([lapse, persist, closedPersist].map((o) => order_(o.orderHash)!.status)).toEqual(['CANCELLED', 'ACTIVE', 'CANCELLED']);
+    expect(engine.order(persist.orderHash)!.persistence).toBe('PERSIST');
+    expect(engine.exposureOf(MAKER)).toBe(100n * USDC);
+  });
+
+  it('replays a kick-off journaled before persistence existed as it ran: nothing lapses', () => {
+    const { run, order_, lapse, persist } = post();
+    run(kickOff(false));
+    expect([lapse, persist].map((o) => order_(o.orderHash)!.status)).toEqual(['ACTIVE', 'ACTIVE']);
+  });
+
+  it('keeps persistence through a snapshot; orders of snapshots written before it restore as LAPSE', () => {
+    const { engine, lapse, persist } = post();
+    const snap = engine.snapshot();
+    const restored = Engine.restore(params, snap);
+    expect(restored.snapshot()).toEqual(snap);
+    expect([lapse, persist].map((o) => restored.order(o.orderHash)!.persistence)).toEqual(['LAPSE', 'PERSIST']);
+    // An older snapshot's packed rows end at the pending fills.
+    const old = structuredClone(snap);
+    if (Array.isArray(old.orders)) throw new Error('snapshots pack their orders');
+    for (const row of old.orders.rows) row.length = 20;
+    const fromOld = Engine.restore(params, old);
+    expect(fromOld.order(persist.orderHash)!.persistence).toBe('LAPSE');
+    fromOld.apply(kickOff(true));
+    expect(fromOld.order(persist.orderHash)).toBeUndefined();
+  });
+});
+
 describe('bounded engine state', () => {
   it('lets closed orders leave memory while still refusing their hash until they expire', () => {
     const { engine, run, projection } = setup();

@@ -138,6 +138,28 @@ describe('journal row formats', () => {
     expect(decodeCommand(encodeCommand(narrowed))).toStrictEqual(narrowed);
   });
 
+  it('replays a kick-off journaled before order persistence existed as it ran: its orders stay on the book', () => {
+    // Rows as the release before order persistence wrote them: an order without persistence, a kick-off without
+    // lapseInPlay. Such an order restores as LAPSE, but that kick-off lapsed nothing, and its replay must not either.
+    const order =
+      '{"orderHash":"' + hex(1) + '","marketHash":"' + market.marketHash + '","maker":"' + MAKER + '","baseToken":"' + TOKEN + '","executor":"' + TOKEN +
+      '","totalBetSize":"100000000","percentageOdds":"40000000000000000000","expiry":2000000000,"apiExpiry":2000000000,"salt":"1",' +
+      '"isMakerBettingOutcomeOne":true,"signature":"0x"}';
+    const rows = [
+      '2{"kind":"faucet","at":1,"address":"' + MAKER + '","amount":"1000000000"}',
+      '2{"kind":"postOrders","at":2,"orders":[' + order + '],"markets":[' + JSON.stringify(market) + ']}',
+      '2{"kind":"setFixtureStatus","at":3,"exchangeEventId":"ev1","status":2,"inPlay":true,"closedInPlay":[]}',
+    ];
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    for (const row of rows) engine.apply(decodeCommand(row));
+    expect(engine.order(hex(1))).toMatchObject({ status: 'ACTIVE', persistence: 'LAPSE' });
+    // The same kick-off journaled today lists the live markets, and lapses the order.
+    const today = new Engine(defaultEngineParams(TOKEN));
+    for (const row of rows.slice(0, 2)) today.apply(decodeCommand(row));
+    today.apply(decodeCommand(encodeCommand({ kind: 'setFixtureStatus', at: 3, exchangeEventId: 'ev1', status: 2, inPlay: true, closedInPlay: [], lapseInPlay: [market.marketHash] })));
+    expect(today.order(hex(1))).toBeUndefined();
+  });
+
   it('replays a journal whose older rows are version 1 to the same engine state as the commands applied directly', () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS);

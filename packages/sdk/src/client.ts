@@ -70,6 +70,8 @@ export interface OrderInput {
   /** Defaults to `expiry`. */
   apiExpiry?: number;
   salt?: bigint;
+  /** Not signed: LAPSE (the exchange's default) is cancelled when the fixture goes live, PERSIST stays into play. */
+  persistence?: 'LAPSE' | 'PERSIST';
 }
 
 /** The body of one signed order for POST /orders/new. */
@@ -85,6 +87,7 @@ export interface SignedOrder {
   isMakerBettingOutcomeOne: boolean;
   salt: string;
   signature: string;
+  persistence?: 'LAPSE' | 'PERSIST';
 }
 
 export interface FillInput {
@@ -350,6 +353,7 @@ export class OddexClient {
         isMakerBettingOutcomeOne: input.isMakerBettingOutcomeOne,
         salt: salt.toString(),
         signature,
+        ...(input.persistence !== undefined ? { persistence: input.persistence } : {}),
       },
     };
   }
