@@ -34,7 +34,8 @@ const SignedOrder = Type.Object(
       Type.Union([Type.Literal('LAPSE'), Type.Literal('PERSIST')], {
         description:
           'Not signed. What the order does when its fixture goes live (status 2): LAPSE (default) is cancelled at ' +
-          'kick-off, PERSIST stays on the book into play. Markets not enabled for in-play betting cancel every order.',
+          'kick-off, PERSIST stays on the book into play. Markets not enabled for in-play betting cancel every order. ' +
+          'It acts at kick-off only: an order posted while the fixture is live rests whatever it says.',
       }),
     ),
   },
