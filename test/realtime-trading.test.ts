@@ -30,6 +30,8 @@ const ORDER_FIELDS = [
   'orderHash', 'marketHash', 'maker', 'totalBetSize', 'percentageOdds', 'fillAmount', 'pendingFillAmount', 'baseToken',
   'executor', 'expiry', 'apiExpiry', 'salt', 'isMakerBettingOutcomeOne', 'signature', 'exchangeEventId', 'orderStatus',
   'createdAt', 'updatedAt',
+  // Additive: what the order does at kick-off.
+  'persistence',
 ].sort();
 const CLOSED_ORDER = new Set(['CANCELLED', 'FILLED', 'EXPIRED']);
 /** A GET /orders object as the order channels carry it: plus status (ACTIVE on the book, else INACTIVE) and updateTime (ms). */

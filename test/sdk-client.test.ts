@@ -205,6 +205,13 @@ describe('OddexClient trading', () => {
     await expect(
       taker.client.fill({ marketHash: market, isTakerBettingOutcomeOne: false, stakeWei: USDC, desiredOdds: 50n * E18 }),
     ).rejects.toMatchObject({ errorCode: expect.stringMatching(/ODDS|SLIPPAGE|SPACE/), status: 400 });
+    // 27 USDC of taker space is left: fillOrKill and minStakeWei refuse asking for more, and fill nothing.
+    await expect(
+      taker.client.fill({ marketHash: market, isTakerBettingOutcomeOne: false, stakeWei: 28n * USDC, desiredOdds: 45n * E18, fillOrKill: true }),
+    ).rejects.toMatchObject({ errorCode: 'FILL_OR_KILL_NOT_FILLED', status: 400 });
+    await expect(
+      taker.client.fill({ marketHash: market, isTakerBettingOutcomeOne: false, stakeWei: 30n * USDC, desiredOdds: 45n * E18, minStakeWei: 27n * USDC + 1n }),
+    ).rejects.toMatchObject({ errorCode: 'FILL_BELOW_MIN_STAKE', status: 400 });
 
     const [order] = await maker.client.orders({ orderHashes: [o!.orderHash] });
     // Maker space per fill: 9 * 55 / 45 = 11 USDC.

@@ -156,7 +156,8 @@ describe('wire fidelity', () => {
       for (const [odds, one] of [[40n, true], [45n, false]] as const) {
         restingOrders.push(await postOrder(ex, maker, { marketHash: preGameOnly, totalBetSize: 30n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: one }));
       }
-      liveOrder = await postOrder(ex, maker, { marketHash: inPlay, totalBetSize: 30n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+      // PERSIST: it stays on its live-enabled market through kick-off (a LAPSE order would be cancelled there).
+      liveOrder = await postOrder(ex, maker, { marketHash: inPlay, totalBetSize: 30n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true, persistence: 'PERSIST' });
       // Pre-game the market trades: 6 USDC at taker odds 60% take 4 USDC of the first order.
       await fillAndConfirm(ex, taker, { market: preGameOnly, isTakerBettingOutcomeOne: false, stakeWei: 6n * USDC, desiredOdds: 60n * E18 });
 
@@ -174,7 +175,7 @@ describe('wire fidelity', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(PRE_GAME_DELAY_MS);
       expect([refused.status, refused.body.status, refused.body.errorCode]).toEqual([400, 'failure', 'MARKET_NOT_LIVE_ENABLED']);
 
-      // Cancelled before the status call answered; the in-play market keeps its order.
+      // Cancelled before the status call answered; the in-play market keeps its PERSIST order.
       const orders: Rest[] = (await ex.get(`/orders?orderHashes=${[...restingOrders, liveOrder].join(',')}`)).body.data;
       expect(orders.map((o) => [o.orderHash, o.orderStatus, o.fillAmount])).toEqual([
         [restingOrders[0], 'CANCELLED', '4000000'],

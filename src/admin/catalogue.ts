@@ -124,7 +124,8 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
       schema: schema({
         description:
           'Sets a fixture status. Status 2 (in progress): its markets with liveEnabled false take no orders or fills ' +
-          'while it lasts, and their resting orders are cancelled before this answers.',
+          'while it lasts, and their resting orders are cancelled before this answers; on its other markets, the ' +
+          'resting orders with persistence LAPSE (the default) are cancelled by the same command, PERSIST ones stay.',
         params: FixtureParams,
         body: Type.Object({ status: FixtureStatusSchema }, closed),
         response: responses(Fixture),
@@ -132,7 +133,8 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
     },
     async (request) => {
       const { exchangeEventId } = request.params;
-      // Kick-off (status 2) also cancels the resting quotes of its markets without liveEnabled, in the same command.
+      // Kick-off (status 2) also cancels the resting quotes of its markets without liveEnabled, and the LAPSE orders of
+      // the others, in the same command.
       return ok(catalogue.toRestFixture(await setFixtureStatus(deps, exchangeEventId, request.body.status)));
     },
   );

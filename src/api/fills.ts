@@ -35,6 +35,23 @@ const FillBody = Type.Object(
     fillSalt: Type.String({ maxLength: 80 }),
     taker: Address,
     takerSig: Type.String({ pattern: SIGNATURE_PATTERN }),
+    // Unsigned: they only narrow what the signature allows, so a taker may add them to any signed fill.
+    fillOrKill: Type.Optional(
+      Type.Boolean({
+        description:
+          'Not signed. true: fill the whole stakeWei or nothing; a fill the book cannot cover entirely is refused with ' +
+          '400 FILL_OR_KILL_NOT_FILLED and changes nothing.',
+      }),
+    ),
+    minStakeWei: Type.Optional(
+      Type.String({
+        maxLength: 80,
+        description:
+          'Not signed. Base-token wei, decimal string, from 1 to stakeWei (else 400 INVALID_MIN_STAKE); it may be below ' +
+          'the taker minimum, which bounds stakeWei, not what matches. A fill that would match less taker stake is ' +
+          'refused with 400 FILL_BELOW_MIN_STAKE and changes nothing.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -65,12 +82,17 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
   const description =
     'Fills maker orders as a taker after the betting delay (pre-game, or in play per league, sport or default). ' +
     'A market with liveEnabled false takes no fills while its fixture is live (status 2): 400 MARKET_NOT_LIVE_ENABLED, ' +
-    'also when the fixture goes live during the delay.';
+    'also when the fixture goes live during the delay. fillOrKill and minStakeWei (not signed) refuse a fill that would ' +
+    'match less than the whole stake or less than minStakeWei; a refused fill changes nothing.';
   app.post('/orders/fill/v2', { schema: { tags: ['orders'], description, body: FillBody, response: responses(FillResult) } }, async (request) => {
     const b = request.body;
     const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
     if (stakeWei < c.takerMinimum) {
       throw new ExchangeError('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${c.takerMinimum}`);
+    }
+    const minStakeWei = b.minStakeWei === undefined ? undefined : parseWei(b.minStakeWei, 'minStakeWei', 'INVALID_MIN_STAKE', { positive: true });
+    if (minStakeWei !== undefined && minStakeWei > stakeWei) {
+      throw new ExchangeError('INVALID_MIN_STAKE', 'minStakeWei must not exceed stakeWei: no fill could meet it');
     }
     const desiredOdds = parseOdds(b.desiredOdds, 'desiredOdds');
     if (b.oddsSlippage < 0 || b.oddsSlippage > 100) {
@@ -127,6 +149,9 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         desiredOdds,
         oddsSlippage: b.oddsSlippage,
         fillSalt: saltKey,
+        // Set only when asked for, so an ordinary fill journals as it always did.
+        ...(b.fillOrKill === true ? { fillOrKill: true as const } : {}),
+        ...(minStakeWei !== undefined ? { minStakeWei } : {}),
         // An on-chain executor must present the taker's signature over exactly these strings.
         ...(c.chain === 'evm'
           ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: b.takerSig } }

@@ -30,6 +30,14 @@ const SignedOrder = Type.Object(
     isMakerBettingOutcomeOne: Type.Boolean(),
     salt: Type.String({ maxLength: 80 }),
     signature: Type.String({ pattern: SIGNATURE_PATTERN }),
+    persistence: Type.Optional(
+      Type.Union([Type.Literal('LAPSE'), Type.Literal('PERSIST')], {
+        description:
+          'Not signed. What the order does when its fixture goes live (status 2): LAPSE (default) is cancelled at ' +
+          'kick-off, PERSIST stays on the book into play. Markets not enabled for in-play betting cancel every order. ' +
+          'It acts at kick-off only: an order posted while the fixture is live rests whatever it says.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -127,6 +135,8 @@ function checkOrder(config: OrderRouteDeps['config'], o: SignedOrder, i: number,
         salt: salt.toString(),
         isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
         signature: o.signature.toLowerCase(),
+        // Only PERSIST is carried: a LAPSE order journals as orders did before the field existed.
+        ...(o.persistence === 'PERSIST' ? { persistence: 'PERSIST' as const } : {}),
       };
     },
   };

@@ -23,22 +23,21 @@ export async function setMarketStatus(ctx: Deps, marketHash: string, status: 'AC
 
 /**
  * Sets a fixture's status. In play (status 2), its markets not enabled for in-play betting take no orders or fills,
- * and their resting orders are cancelled by the same command.
+ * and their resting orders are cancelled by the same command, as are the LAPSE orders of its other markets.
  */
 export async function setFixtureStatus(ctx: Deps, exchangeEventId: string, status: FixtureStatusCode): Promise<Fixture> {
   const fixture = ctx.catalogue.requireFixture(exchangeEventId);
   if (fixture.status === status) return fixture;
-  const closedInPlay = ctx.catalogue
-    .openMarketsOfEvent(exchangeEventId)
-    .filter((m) => !m.liveEnabled)
-    .map((m) => m.marketHash);
+  const open = ctx.catalogue.openMarketsOfEvent(exchangeEventId);
   await ctx.trading.submit({
     kind: 'setFixtureStatus',
     at: ctx.now(),
     exchangeEventId,
     status,
     inPlay: status === FixtureStatus.IN_PROGRESS,
-    closedInPlay,
+    closedInPlay: open.filter((m) => !m.liveEnabled).map((m) => m.marketHash),
+    // Always listed, even empty: the command says it applies order persistence, so its replay lapses the same orders.
+    lapseInPlay: open.filter((m) => m.liveEnabled).map((m) => m.marketHash),
   });
   return ctx.catalogue.requireFixture(exchangeEventId);
 }

@@ -22,6 +22,7 @@ const order = (oddsStep: number, seq = ++nextSeq): Order => ({
   salt: String(seq),
   isMakerBettingOutcomeOne: true,
   signature: '0x',
+  persistence: 'LAPSE',
   status: 'ACTIVE',
   seq,
   createdAt: 0,

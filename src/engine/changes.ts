@@ -2,7 +2,7 @@
 // type; not frozen at run time, which cost a runtime call per record on the engine's hot path), sharing nothing
 // the engine changes later, so the read side, the realtime feed and tests consume them without ever touching
 // engine state.
-import type { MarketLifeStatus, Outcome, OrderStatus, TradeStatus } from './types.js';
+import type { MarketLifeStatus, Outcome, OrderPersistence, OrderStatus, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */
 export interface OrderFacts {
@@ -19,6 +19,7 @@ export interface OrderFacts {
   readonly salt: string;
   readonly isMakerBettingOutcomeOne: boolean;
   readonly signature: string;
+  readonly persistence: OrderPersistence;
   readonly seq: number;
   readonly createdAt: number;
 }

@@ -27,8 +27,8 @@ const SETTLE_MARKETS = [hash('a', 1), hash('a', 3), hash('a', 4), hash('a', 2)];
 
 type Op =
   | { op: 'faucet'; who: number; amount: bigint }
-  | { op: 'post'; who: number; market: number; one: boolean; step: number; size: bigint; ttl: number }
-  | { op: 'fill'; who: number; market: number; one: boolean; stake: bigint; desiredStep: number; slippage: number }
+  | { op: 'post'; who: number; market: number; one: boolean; step: number; size: bigint; ttl: number; persist: boolean }
+  | { op: 'fill'; who: number; market: number; one: boolean; stake: bigint; desiredStep: number; slippage: number; fillOrKill: boolean; minQuarters: number }
   | { op: 'confirm'; pick: number }
   | { op: 'cancel'; who: number; picks: number[] }
   | { op: 'cancelAll'; who: number }
@@ -37,7 +37,7 @@ type Op =
   | { op: 'tick'; seconds: number }
   | { op: 'report'; market: number; outcome: 0 | 1 | 2 }
   | { op: 'suspend'; market: number; suspended: boolean }
-  | { op: 'fixture'; inPlay: boolean };
+  | { op: 'fixture'; inPlay: boolean; lapse: boolean };
 
 const who = fc.integer({ min: 0, max: 3 });
 const w = <T,>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
@@ -51,6 +51,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     step: fc.integer({ min: 1, max: 799 }),
     size: fc.bigInt({ min: 10n * USDC, max: 200n * USDC }),
     ttl: fc.integer({ min: 1, max: 120 }),
+    persist: fc.boolean(),
   })),
   w(5, fc.record({
     op: fc.constant('fill' as const),
@@ -60,6 +61,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     stake: fc.bigInt({ min: 1n, max: 300n * USDC }),
     desiredStep: fc.integer({ min: 1, max: 799 }),
     slippage: fc.integer({ min: 0, max: 100 }),
+    fillOrKill: fc.boolean(),
+    // minStakeWei as quarters of the stake; 0 sends none.
+    minQuarters: fc.integer({ min: 0, max: 4 }),
   })),
   w(4, fc.record({ op: fc.constant('confirm' as const), pick: fc.nat() })),
   w(1, fc.record({ op: fc.constant('cancel' as const), who, picks: fc.array(fc.nat(), { maxLength: 3 }) })),
@@ -68,7 +72,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   w(1, fc.record({ op: fc.constant('heartbeat' as const), who, seconds: fc.integer({ min: 0, max: 30 }) })),
   w(1, fc.record({ op: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 40 }) })),
   w(1, fc.record({ op: fc.constant('suspend' as const), market: fc.integer({ min: 0, max: 1 }), suspended: fc.boolean() })),
-  w(1, fc.record({ op: fc.constant('fixture' as const), inPlay: fc.boolean() })),
+  // lapse: false is a kick-off as journaled before order persistence existed (no lapseInPlay).
+  w(1, fc.record({ op: fc.constant('fixture' as const), inPlay: fc.boolean(), lapse: fc.boolean() })),
   w(1, fc.record({ op: fc.constant('report' as const), market: fc.integer({ min: 0, max: 3 }), outcome: fc.constantFrom(0 as const, 1 as const, 2 as const) })),
 );
 
@@ -313,6 +318,7 @@ describe('engine properties', () => {
                     salt: String(seq),
                     isMakerBettingOutcomeOne: op.one,
                     signature: '0x',
+                    ...(op.persist ? { persistence: 'PERSIST' as const } : {}),
                   },
                 ],
               });
@@ -333,10 +339,18 @@ describe('engine properties', () => {
                 oddsSlippage: op.slippage,
                 fillSalt: String(seq),
               };
+              if (op.fillOrKill) cmd.fillOrKill = true;
+              const minStakeWei = (op.stake * BigInt(op.minQuarters)) / 4n;
+              if (minStakeWei > 0n) cmd.minStakeWei = minStakeWei;
               const expected = engine.isReported(cmd.market.marketHash) || refuses(op.market) ? undefined : naiveMatch([...projection.orders.values()], cmd, at);
               const r = apply(cmd);
               const record = projection.fills.get(cmd.fillHash);
-              if (record) {
+              const matched = expected?.matches.reduce((sum, m) => sum + m[1], 0n) ?? 0n;
+              const narrowedAway = (cmd.fillOrKill === true && matched < cmd.stakeWei) || (cmd.minStakeWei !== undefined && matched < cmd.minStakeWei);
+              if (narrowedAway) {
+                // fillOrKill or minStakeWei refuses what the model would match only in part.
+                expect(record).toBeUndefined();
+              } else if (record) {
                 expect(record.matches.map((m) => [m.orderHash, m.takerStake, m.makerStake])).toEqual(expected!.matches);
               } else if (expected && expected.matches.length > 0) {
                 // Only the taker's balance may refuse a fill the model can match.
@@ -391,15 +405,31 @@ describe('engine properties', () => {
               else if (r) suspended.delete(op.market);
               break;
             }
-            case 'fixture':
-              apply({ kind: 'setFixtureStatus', at, exchangeEventId: 'e1', status: op.inPlay ? 2 : 1, inPlay: op.inPlay, closedInPlay: [MARKETS[0]!.marketHash] });
+            case 'fixture': {
+              const live = MARKETS[1]!.marketHash;
+              const openOnLive = () => [...projection.orders.values()].filter((o) => o.marketHash === live && (o.status === 'ACTIVE' || o.status === 'INACTIVE'));
+              const before = openOnLive();
+              apply({
+                kind: 'setFixtureStatus',
+                at,
+                exchangeEventId: 'e1',
+                status: op.inPlay ? 2 : 1,
+                inPlay: op.inPlay,
+                closedInPlay: [MARKETS[0]!.marketHash],
+                ...(op.lapse ? { lapseInPlay: [live] } : {}),
+              });
               inPlay = op.inPlay;
               if (inPlay) {
                 // Kick-off took every resting quote off the market closed in play.
                 const resting = [...projection.orders.values()].filter((o) => o.marketHash === MARKETS[0]!.marketHash && o.status === 'ACTIVE');
                 expect(resting).toEqual([]);
               }
+              // On the live market it lapsed exactly the LAPSE orders, and only when the command says it applies them.
+              const lapses = op.inPlay && op.lapse;
+              const kept = before.filter((o) => !lapses || o.persistence === 'PERSIST').map((o) => o.orderHash);
+              expect(openOnLive().map((o) => o.orderHash)).toEqual(kept);
               break;
+            }
           }
           // Orders that left the book other than by a cancel may not gain fills either.
           for (const o of projection.orders.values()) {

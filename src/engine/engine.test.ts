@@ -171,6 +171,62 @@ describe('engine matching and settlement', () => {
     expect(code(fill({ desiredOdds: 50n * 10n ** 18n }))).toBe('MARKET_NOT_TRADEABLE');
   });
 
+  describe('fillOrKill and minStakeWei', () => {
+    const snap = (engine: Engine) => JSON.stringify(engine.snapshot(), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const refusal = (engine: Engine, cmd: Command) => {
+      try {
+        engine.apply(cmd);
+        return 'applied';
+      } catch (e) {
+        return (e as DomainError).errorCode;
+      }
+    };
+    /** One maker order of 100 USDC at 40%: 150 USDC of taker space at 60%. */
+    const book = () => {
+      const s = setup();
+      s.run({ kind: 'postOrders', at: 1500, orders: [order()], markets: [M1] });
+      return s;
+    };
+    const TAKER_SPACE = 150n * USDC;
+
+    it('fillOrKill refuses a stake the book cannot cover whole and changes nothing, to the wei', () => {
+      const { engine } = book();
+      const before = snap(engine);
+      const balances = [MAKER, TAKER].map((a) => engine.balances(a));
+      expect(refusal(engine, fill({ stakeWei: TAKER_SPACE + 1n, fillOrKill: true }))).toBe('FILL_OR_KILL_NOT_FILLED');
+      expect(snap(engine)).toBe(before);
+      expect([MAKER, TAKER].map((a) => engine.balances(a))).toEqual(balances);
+      expect(engine.freeBalance(TAKER)).toBe(1000n * USDC);
+    });
+
+    it('fillOrKill fills a stake the book covers exactly', () => {
+      const { engine, run } = book();
+      const r = run(fill({ stakeWei: TAKER_SPACE, fillOrKill: true }));
+      expect(r).toMatchObject({ kind: 'fill', fill: { isPartialFill: false, totalFilled: TAKER_SPACE } });
+      expect(engine.freeBalance(TAKER)).toBe(1000n * USDC - TAKER_SPACE);
+    });
+
+    it('minStakeWei: a fill matching exactly the minimum passes, one wei more is refused unchanged', () => {
+      const passes = book();
+      const r = passes.run(fill({ stakeWei: 200n * USDC, minStakeWei: TAKER_SPACE }));
+      expect(r).toMatchObject({ kind: 'fill', fill: { isPartialFill: true, totalFilled: TAKER_SPACE } });
+
+      const { engine, run } = book();
+      const before = snap(engine);
+      const refused = fill({ stakeWei: 200n * USDC, minStakeWei: TAKER_SPACE + 1n });
+      expect(refusal(engine, refused)).toBe('FILL_BELOW_MIN_STAKE');
+      expect(snap(engine)).toBe(before);
+      // Its salt is still free: the same request without the minimum fills.
+      const { minStakeWei: _dropped, ...plain } = refused as Extract<Command, { kind: 'fill' }>;
+      expect(run(plain)).toMatchObject({ kind: 'fill', fill: { totalFilled: TAKER_SPACE } });
+    });
+
+    it('an empty book still answers INSUFFICIENT_SPACE, whatever the fields ask', () => {
+      const { engine } = setup();
+      expect(refusal(engine, fill({ fillOrKill: true, minStakeWei: 1n }))).toBe('INSUFFICIENT_SPACE');
+    });
+  });
+
   it('fails a fill whose maker moved the funds away, and gives the space back', () => {
     const { engine, run, projection, order_ } = setup();
     const o = order({ totalBetSize: 500n * USDC });
@@ -305,6 +361,58 @@ describe('engine matching and settlement', () => {
         { orderHash: fair.orderHash, status: 'OK' },
       ],
     });
+  });
+});
+
+describe('order persistence at kick-off', () => {
+  const LIVE: MarketRef = { ...M1, liveEnabled: true };
+  const CLOSED: MarketRef = { marketHash: '0x' + '2'.repeat(64), exchangeEventId: 'ev1', tradeable: true, liveEnabled: false };
+  const kickOff = (lapse: boolean): Command => ({
+    kind: 'setFixtureStatus',
+    at: 3000,
+    exchangeEventId: 'ev1',
+    status: 2,
+    inPlay: true,
+    closedInPlay: [CLOSED.marketHash],
+    ...(lapse ? { lapseInPlay: [LIVE.marketHash] } : {}),
+  });
+  const post = () => {
+    const s = setup();
+    const lapse = order();
+    const persist = order({ persistence: 'PERSIST', isMakerBettingOutcomeOne: false, percentageOdds: 50n * 10n ** 18n });
+    const closedPersist = order({ marketHash: CLOSED.marketHash, persistence: 'PERSIST' });
+    s.run({ kind: 'postOrders', at: 1500, orders: [lapse, persist, closedPersist], markets: [LIVE, CLOSED] });
+    return { ...s, lapse, persist, closedPersist };
+  };
+
+  it('cancels LAPSE orders in the kick-off command, keeps PERSIST ones, and closes markets not live-enabled whole', () => {
+    const { engine, run, order_, lapse, persist, closedPersist } = post();
+    run(kickOff(true));
+    expect([lapse, persist, closedPersist].map((o) => order_(o.orderHash)!.status)).toEqual(['CANCELLED', 'ACTIVE', 'CANCELLED']);
+    expect(engine.order(persist.orderHash)!.persistence).toBe('PERSIST');
+    expect(engine.exposureOf(MAKER)).toBe(100n * USDC);
+  });
+
+  it('replays a kick-off journaled before persistence existed as it ran: nothing lapses', () => {
+    const { run, order_, lapse, persist } = post();
+    run(kickOff(false));
+    expect([lapse, persist].map((o) => order_(o.orderHash)!.status)).toEqual(['ACTIVE', 'ACTIVE']);
+  });
+
+  it('keeps persistence through a snapshot; orders of snapshots written before it restore as LAPSE', () => {
+    const { engine, lapse, persist } = post();
+    const snap = engine.snapshot();
+    const restored = Engine.restore(params, snap);
+    expect(restored.snapshot()).toEqual(snap);
+    expect([lapse, persist].map((o) => restored.order(o.orderHash)!.persistence)).toEqual(['LAPSE', 'PERSIST']);
+    // An older snapshot's packed rows end at the pending fills.
+    const old = structuredClone(snap);
+    if (Array.isArray(old.orders)) throw new Error('snapshots pack their orders');
+    for (const row of old.orders.rows) row.length = 20;
+    const fromOld = Engine.restore(params, old);
+    expect(fromOld.order(persist.orderHash)!.persistence).toBe('LAPSE');
+    fromOld.apply(kickOff(true));
+    expect(fromOld.order(persist.orderHash)).toBeUndefined();
   });
 });
 

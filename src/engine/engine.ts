@@ -38,6 +38,7 @@ import type {
   MarketRef,
   MarketResult,
   NewOrder,
+  Order,
   OrderStatusCode,
   OrderView,
   ResultOf,
@@ -209,7 +210,7 @@ export class Engine {
         this.setMarketStatus(cmd.marketHashes, cmd.status, cmd.at);
         return NONE;
       case 'setFixtureStatus':
-        this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at);
+        this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at, cmd.lapseInPlay);
         return NONE;
       case 'cancelMarketOrders':
         for (const marketHash of cmd.marketHashes) this.lifecycle.cancelBook(marketHash, cmd.at);
@@ -444,6 +445,13 @@ export class Engine {
     if (walk.matches.length === 0) throw new DomainError(walk.sawLiquidity ? 'INVALID_ODDS_SLIPPAGE' : 'INSUFFICIENT_SPACE');
     const remaining = walk.remaining;
     const totalTakerStake = cmd.stakeWei - remaining;
+    // Checked before anything changes, so a refused fill leaves the book and balances as they were.
+    if (cmd.fillOrKill && remaining > 0n) {
+      throw new DomainError('FILL_OR_KILL_NOT_FILLED', `the book fills ${totalTakerStake} of a stake of ${cmd.stakeWei}`);
+    }
+    if (cmd.minStakeWei !== undefined && totalTakerStake < cmd.minStakeWei) {
+      throw new DomainError('FILL_BELOW_MIN_STAKE', `the book fills ${totalTakerStake}, below minStakeWei ${cmd.minStakeWei}`);
+    }
     if (this.freeBalance(taker) < totalTakerStake) {
       throw new DomainError('INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
     }
@@ -552,11 +560,13 @@ export class Engine {
     }
   }
 
-  private setFixtureStatus(change: FixtureStatusChange, inPlay: boolean, closedInPlay: readonly string[], at: number): void {
+  private setFixtureStatus(change: FixtureStatusChange, inPlay: boolean, closedInPlay: readonly string[], at: number, lapseInPlay: readonly string[] = []): void {
     this.life.setInPlay(change.exchangeEventId, inPlay);
     this.log.emit({ type: 'fixtureStatusChanged', exchangeEventId: change.exchangeEventId, status: change.status, at });
-    // Kick-off: quotes on markets closed in play go at once.
-    if (inPlay) for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, at);
+    if (!inPlay) return;
+    // Kick-off: quotes on markets closed in play go at once, and on the others every order not asking to persist.
+    for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, at);
+    for (const marketHash of lapseInPlay) this.lifecycle.cancelBook(marketHash, at, persists);
   }
 
   /** The outcome closes the market's book and pays its positions from escrow. */
@@ -568,3 +578,6 @@ export class Engine {
     this.orders.dropBook(result.marketHash);
   }
 }
+
+/** An order that stays on its book when its fixture goes live. */
+const persists = (o: Order) => o.persistence === 'PERSIST';

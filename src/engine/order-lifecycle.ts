@@ -98,10 +98,10 @@ export class OrderLifecycle {
   }
 
   /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
-  cancelBook(marketHash: string, at: number): void {
+  cancelBook(marketHash: string, at: number, keep?: (o: Order) => boolean): void {
     const book = this.orders.book(marketHash);
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
-      for (const o of side.snapshot()) this.setStatus(o, 'CANCELLED', at);
+      for (const o of side.snapshot()) if (!keep?.(o)) this.setStatus(o, 'CANCELLED', at);
     }
   }
 

@@ -44,6 +44,8 @@ type Row = [
   createdAt: number,
   updatedAt: number,
   pendingFills: PendingFills,
+  // Written only for PERSIST orders: rows of snapshots taken before the field existed, and LAPSE orders, lack it.
+  persist?: 1,
 ];
 
 export interface PackedOrders {
@@ -64,7 +66,7 @@ export function packOrders(orders: Iterable<Order>): PackedOrders {
   };
   const rows: Row[] = [];
   for (const o of orders) {
-    rows.push([
+    const row: Row = [
       o.orderHash,
       ref(o.marketHash),
       ref(o.exchangeEventId),
@@ -85,7 +87,9 @@ export function packOrders(orders: Iterable<Order>): PackedOrders {
       o.createdAt,
       o.updatedAt,
       [...o.pendingFills].map(([fill, amount]) => [fill, amount.toString()]),
-    ]);
+    ];
+    if (o.persistence === 'PERSIST') row.push(1);
+    rows.push(row);
   }
   return { shared, rows };
 }
@@ -109,6 +113,7 @@ export function unpackOrders(packed: PackedOrders): Order[] {
     salt: r[12],
     isMakerBettingOutcomeOne: r[13] === 1,
     signature: r[14],
+    persistence: r[20] === 1 ? 'PERSIST' : 'LAPSE',
     status: r[15],
     seq: r[16],
     createdAt: r[17],

@@ -61,6 +61,7 @@ export class OrderStore {
       n.salt,
       n.isMakerBettingOutcomeOne,
       n.signature,
+      n.persistence ?? 'LAPSE',
       'ACTIVE',
       ++this.seq,
       at,
@@ -142,7 +143,7 @@ export class OrderStore {
     const store = new OrderStore();
     const orders = Array.isArray(state.orders)
       ? state.orders.map((data): Order => {
-          const o = viewOf(data) as Order;
+          const o = viewOf({ ...data, persistence: data.persistence ?? 'LAPSE' }) as Order;
           o.pendingFills = data.pendingFills.length > 0 ? new Map(data.pendingFills) : NO_PENDING_FILLS;
           return o;
         })

@@ -19,6 +19,7 @@ export const viewOf = (o: OrderView): OrderView => ({
   salt: o.salt,
   isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
   signature: o.signature,
+  persistence: o.persistence,
   status: o.status,
   seq: o.seq,
   createdAt: o.createdAt,
@@ -47,6 +48,7 @@ export const factsOf = (o: Order): OrderFacts => ({
   salt: o.salt,
   isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
   signature: o.signature,
+  persistence: o.persistence,
   seq: o.seq,
   createdAt: o.createdAt,
 });

@@ -7,7 +7,7 @@
 // Objects built by a constructor stay young-first whatever their siblings did.
 // Optional fields are `declare`d: set only when present, so the objects hold the same own keys literals did.
 import type { TradeFacts, FillMatch } from './changes.js';
-import type { FillRecord, Order, OrderStatus, PendingTrade } from './types.js';
+import type { FillRecord, Order, OrderPersistence, OrderStatus, PendingTrade } from './types.js';
 
 /** The engine's own order (see Order); the fields in the order of OrderView. */
 export class LiveOrder implements Order {
@@ -27,6 +27,7 @@ export class LiveOrder implements Order {
     public salt: string,
     public isMakerBettingOutcomeOne: boolean,
     public signature: string,
+    public persistence: OrderPersistence,
     public status: OrderStatus,
     public seq: number,
     public createdAt: number,

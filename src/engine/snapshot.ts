@@ -8,7 +8,8 @@ import type { AccountRestriction, FillRecord, Heartbeat, Order, Outcome } from '
 
 export const SNAPSHOT_VERSION = 2;
 
-export type OrderData = Omit<Order, 'pendingFills'> & { pendingFills: [string, bigint][] };
+/** An order of the unpacked snapshot format; those written before order persistence existed lack it (LAPSE). */
+export type OrderData = Omit<Order, 'pendingFills' | 'persistence'> & { pendingFills: [string, bigint][]; persistence?: Order['persistence'] };
 
 /** A queued expiry: time (ms) and key. */
 export interface QueuedAt {

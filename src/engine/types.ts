@@ -3,6 +3,8 @@
 export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPIRED';
 export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 export type Outcome = 0 | 1 | 2;
+/** What an order does when its fixture goes live: LAPSE (cancelled at kick-off) or PERSIST (rests into play). */
+export type OrderPersistence = 'LAPSE' | 'PERSIST';
 
 /** An order and its fill state. */
 export interface OrderView {
@@ -23,6 +25,7 @@ export interface OrderView {
   salt: string;
   isMakerBettingOutcomeOne: boolean;
   signature: string;
+  persistence: OrderPersistence;
   status: OrderStatus;
   /** Global insertion sequence: time priority within a price. */
   seq: number;
@@ -194,6 +197,8 @@ export interface NewOrder {
   salt: string;
   isMakerBettingOutcomeOne: boolean;
   signature: string;
+  /** Set only to PERSIST: absent is LAPSE, so ordinary orders journal as they did before the field existed. */
+  persistence?: 'PERSIST';
 }
 
 /** A market's status as the operator sets it (SETTLED comes only from a report). */
@@ -229,6 +234,10 @@ export type Command =
       oddsSlippage: number;
       fillSalt: string;
       signed?: SignedFill;
+      /** Unsigned, narrowing what the signature allows: fill the whole stake or refuse. */
+      fillOrKill?: true;
+      /** Unsigned, narrowing what the signature allows: refuse a fill matching less taker stake than this (wei). */
+      minStakeWei?: bigint;
     }
   | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
   | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
@@ -247,9 +256,11 @@ export type Command =
   | { kind: 'setMarketStatus'; at: number; marketHashes: string[]; status: MarketLifeStatus }
   /**
    * A fixture's status changed. While `inPlay`, its markets not enabled for in-play betting refuse orders and fills,
-   * and going in play cancels the resting orders of `closedInPlay` (those markets).
+   * and going in play cancels the resting orders of `closedInPlay` (those markets) and the LAPSE orders of
+   * `lapseInPlay` (its other open markets). Commands journaled before order persistence existed have no
+   * `lapseInPlay`: they lapsed nothing, and replay must do the same.
    */
-  | { kind: 'setFixtureStatus'; at: number; exchangeEventId: string; status: number; inPlay: boolean; closedInPlay: string[] }
+  | { kind: 'setFixtureStatus'; at: number; exchangeEventId: string; status: number; inPlay: boolean; closedInPlay: string[]; lapseInPlay?: string[] }
   /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
   | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
   | { kind: 'liftRestriction'; at: number; address: string };

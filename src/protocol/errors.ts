@@ -70,6 +70,7 @@ export const ERRORS = {
   TOO_MANY_MARKETS: { kind: 'invalid', message: 'one request posts to too many markets' },
   MARKET_NOT_FOUND: { kind: 'not_found', message: 'no such market' },
   MARKET_NOT_LIVE_ENABLED: { kind: 'invalid', message: 'the market is not enabled for in-play betting and its fixture is live' },
+  INVALID_MIN_STAKE: { kind: 'invalid', message: 'minStakeWei is not a positive amount at most stakeWei' },
   CHAIN_BACKLOG: { kind: 'unavailable', message: 'too many fills are waiting for the settlement chain; try again later' },
 
   // Refusals of the engine (src/engine/errors.ts) or the runner in front of it.
@@ -78,6 +79,8 @@ export const ERRORS = {
   FILL_ALREADY_SUBMITTED: { kind: 'conflict', message: 'this fillSalt was already used' },
   INVALID_ODDS_SLIPPAGE: { kind: 'invalid', message: 'no order is within desiredOdds and oddsSlippage' },
   INSUFFICIENT_SPACE: { kind: 'invalid', message: 'no order is available to fill' },
+  FILL_OR_KILL_NOT_FILLED: { kind: 'invalid', message: 'fillOrKill: the book cannot fill the whole stake, so nothing was filled' },
+  FILL_BELOW_MIN_STAKE: { kind: 'invalid', message: 'the book would fill less than minStakeWei, so nothing was filled' },
   STALE_TIMESTAMP: { kind: 'invalid', message: 'the signed timestamp is too far from server time' },
   CANCEL_REQUEST_ALREADY_PROCESSED: { kind: 'conflict', message: 'this cancel salt was already used' },
   ACCOUNT_RESTRICTED: { kind: 'forbidden', message: 'the account may not post orders for a while after repeated balance shortfalls' },

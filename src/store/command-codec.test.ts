@@ -55,6 +55,8 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
       oddsSlippage: fc.integer({ min: 0, max: 100 }),
       fillSalt: fc.nat().map(String),
       signed: fc.record({ market: fc.string(), baseToken: addr, stakeWei: wei, desiredOdds: wei, oddsSlippage: fc.nat(), takerSig: fc.string() }),
+      fillOrKill: fc.constant(true as const),
+      minStakeWei: wei,
     },
     { requiredKeys: ['kind', 'at', 'fillHash', 'market', 'taker', 'baseToken', 'isTakerBettingOutcomeOne', 'stakeWei', 'desiredOdds', 'oddsSlippage', 'fillSalt'] },
   ),
@@ -121,6 +123,41 @@ describe('journal row formats', () => {
     expect(post.kind === 'postOrders' && post.orders[0]!.totalBetSize).toBe(123_000_000n);
     // Chain events stay in the tagged format (rare; nested amounts).
     expect(encodeCommand({ kind: 'chainEvents', at: 1, toBlock: 2, entries: [{ kind: 'wallet', address: MAKER, delta: -3n, allowanceSpent: 3n }] })).toMatch(/^\{/);
+  });
+
+  it('reads a version 2 fill row written before fillOrKill and minStakeWei existed as a fill without them', () => {
+    // The row text of an ordinary fill as earlier releases wrote it.
+    const row =
+      '2{"kind":"fill","at":7,"fillHash":"' + hex(1, 'f') + '","market":' + JSON.stringify(market) + ',"taker":"' + TAKER + '","baseToken":"' + TOKEN +
+      '","isTakerBettingOutcomeOne":false,"stakeWei":"5000000","desiredOdds":"50000000000000000000","oddsSlippage":0,"fillSalt":"9"}';
+    const cmd = decodeCommand(row);
+    expect(cmd).toStrictEqual({ kind: 'fill', at: 7, fillHash: hex(1, 'f'), market, taker: TAKER, baseToken: TOKEN, isTakerBettingOutcomeOne: false, stakeWei: 5_000_000n, desiredOdds: 50n * E18, oddsSlippage: 0, fillSalt: '9' });
+    expect(encodeCommand(cmd)).toBe(row);
+    const narrowed = { ...cmd, fillOrKill: true as const, minStakeWei: 4_000_000n };
+    expect(JSON.parse(encodeCommand(narrowed).slice(1))).toMatchObject({ fillOrKill: true, minStakeWei: '4000000' });
+    expect(decodeCommand(encodeCommand(narrowed))).toStrictEqual(narrowed);
+  });
+
+  it('replays a kick-off journaled before order persistence existed as it ran: its orders stay on the book', () => {
+    // Rows as the release before order persistence wrote them: an order without persistence, a kick-off without
+    // lapseInPlay. Such an order restores as LAPSE, but that kick-off lapsed nothing, and its replay must not either.
+    const order =
+      '{"orderHash":"' + hex(1) + '","marketHash":"' + market.marketHash + '","maker":"' + MAKER + '","baseToken":"' + TOKEN + '","executor":"' + TOKEN +
+      '","totalBetSize":"100000000","percentageOdds":"40000000000000000000","expiry":2000000000,"apiExpiry":2000000000,"salt":"1",' +
+      '"isMakerBettingOutcomeOne":true,"signature":"0x"}';
+    const rows = [
+      '2{"kind":"faucet","at":1,"address":"' + MAKER + '","amount":"1000000000"}',
+      '2{"kind":"postOrders","at":2,"orders":[' + order + '],"markets":[' + JSON.stringify(market) + ']}',
+      '2{"kind":"setFixtureStatus","at":3,"exchangeEventId":"ev1","status":2,"inPlay":true,"closedInPlay":[]}',
+    ];
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    for (const row of rows) engine.apply(decodeCommand(row));
+    expect(engine.order(hex(1))).toMatchObject({ status: 'ACTIVE', persistence: 'LAPSE' });
+    // The same kick-off journaled today lists the live markets, and lapses the order.
+    const today = new Engine(defaultEngineParams(TOKEN));
+    for (const row of rows.slice(0, 2)) today.apply(decodeCommand(row));
+    today.apply(decodeCommand(encodeCommand({ kind: 'setFixtureStatus', at: 3, exchangeEventId: 'ev1', status: 2, inPlay: true, closedInPlay: [], lapseInPlay: [market.marketHash] })));
+    expect(today.order(hex(1))).toBeUndefined();
   });
 
   it('replays a journal whose older rows are version 1 to the same engine state as the commands applied directly', () => {

@@ -69,10 +69,13 @@ const CODECS: { [K in Kind]: KindCodec<K> | 'tagged' } = {
       stakeWei: c.stakeWei.toString(),
       desiredOdds: c.desiredOdds.toString(),
       ...(c.signed ? { signed: { ...c.signed, stakeWei: c.signed.stakeWei.toString(), desiredOdds: c.signed.desiredOdds.toString() } } : {}),
+      ...(c.minStakeWei !== undefined ? { minStakeWei: c.minStakeWei.toString() } : {}),
     }),
     fromPlain: (p) => {
       p.stakeWei = big(p.stakeWei);
       p.desiredOdds = big(p.desiredOdds);
+      // Rows written before minStakeWei existed lack it, and decode as fills without a minimum, as they ran.
+      if (p.minStakeWei !== undefined) p.minStakeWei = big(p.minStakeWei);
       if (p.signed) signedFromPlain(p.signed as Plain);
       return p as unknown as CommandOf<'fill'>;
     },

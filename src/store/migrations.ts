@@ -392,3 +392,13 @@ MIGRATIONS.push({
     END;
   `,
 });
+
+MIGRATIONS.push({
+  version: 14,
+  name: 'order persistence',
+  sql: `
+    -- LAPSE orders are cancelled when their fixture goes live, PERSIST orders rest into play. Orders listed before
+    -- the field existed read as LAPSE, as the engine restores them.
+    ALTER TABLE rm_orders ADD COLUMN persistence TEXT NOT NULL DEFAULT 'LAPSE';
+  `,
+});

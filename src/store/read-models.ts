@@ -5,7 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
-import type { OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
@@ -53,6 +53,7 @@ interface OrderRow {
   seq: number;
   created_at: number;
   updated_at: number;
+  persistence: string;
 }
 
 interface RefundRow {
@@ -106,6 +107,7 @@ const orderOf = (r: OrderRow): OrderView => ({
   salt: r.salt,
   isMakerBettingOutcomeOne: r.maker_outcome_one === 1,
   signature: r.signature,
+  persistence: r.persistence as OrderPersistence,
   status: r.status as OrderStatus,
   seq: r.seq,
   createdAt: r.created_at,
@@ -188,7 +190,7 @@ export class TradingReadModels {
     this.s = {
       insertOrder: p(`INSERT INTO rm_orders VALUES (@order_hash, @market_hash, @exchange_event_id, @maker, @base_token, @executor,
         @total_bet_size, @percentage_odds, @fill_amount, @pending_fill_amount, @expiry, @api_expiry, @salt, @maker_outcome_one,
-        @signature, @status, @seq, @created_at, @updated_at)`),
+        @signature, @status, @seq, @created_at, @updated_at, @persistence)`),
       updateOrder: p('UPDATE rm_orders SET fill_amount = ?, pending_fill_amount = ?, status = ?, updated_at = ? WHERE order_hash = ?'),
       insertFill: p(`INSERT INTO rm_fills (fill_hash, fill_salt, taker, market_hash, total_taker_stake, status, accepted_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
@@ -340,6 +342,7 @@ export class TradingReadModels {
             seq: o.seq,
             created_at: o.createdAt,
             updated_at: c.state.updatedAt,
+            persistence: o.persistence,
           });
           break;
         }

@@ -24,6 +24,7 @@ export function orderToRest(o: OrderView): Static<typeof Order> {
     salt: o.salt,
     isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
     signature: o.signature,
+    persistence: o.persistence,
     exchangeEventId: o.exchangeEventId,
     orderStatus: o.status,
     createdAt: isoTime(o.createdAt),

@@ -45,7 +45,7 @@ export async function createSoccerLeague(ex: TestExchange): Promise<TestCatalogu
 }
 
 /** A fixture an hour from now with one market; returns the created market objects (a quarter line: parent, then legs). */
-export async function createFixtureMarket(ex: TestExchange, cat: TestCatalogue, market: { type: number; line?: number }) {
+export async function createFixtureMarket(ex: TestExchange, cat: TestCatalogue, market: { type: number; line?: number; liveEnabled?: boolean }) {
   const fixture = await adminOk(ex, '/admin/fixtures', {
     leagueId: cat.leagueId,
     teamOneId: cat.teamOneId,
@@ -75,10 +75,10 @@ export const balanceOf = async (ex: TestExchange, w: PrivateKeyAccount) => (awai
 export async function postOrder(
   ex: TestExchange,
   maker: PrivateKeyAccount,
-  o: { marketHash: string; totalBetSize: bigint; percentageOdds: bigint; isMakerBettingOutcomeOne: boolean },
+  o: { marketHash: string; totalBetSize: bigint; percentageOdds: bigint; isMakerBettingOutcomeOne: boolean; persistence?: 'LAPSE' | 'PERSIST' },
 ): Promise<string> {
   const order = await signedOrder(maker, ex.ctx.config, o);
-  const res = await ex.post('/orders/new', { orders: [order.body] });
+  const res = await ex.post('/orders/new', { orders: [{ ...order.body, ...(o.persistence ? { persistence: o.persistence } : {}) }] });
   expect(res.body.data?.statuses?.[order.hash]).toBe('OK');
   return order.hash;
 }

@@ -73,6 +73,8 @@ export interface OrderInput {
   /** Defaults to `expiry`. */
   apiExpiry?: number;
   salt?: bigint;
+  /** Not signed: LAPSE (the exchange's default) is cancelled when the fixture goes live, PERSIST stays into play. */
+  persistence?: 'LAPSE' | 'PERSIST';
 }
 
 /** The body of one signed order for POST /orders/new. */
@@ -88,6 +90,7 @@ export interface SignedOrder {
   isMakerBettingOutcomeOne: boolean;
   salt: string;
   signature: string;
+  persistence?: 'LAPSE' | 'PERSIST';
 }
 
 export interface FillInput {
@@ -98,6 +101,10 @@ export interface FillInput {
   desiredOdds: bigint;
   /** Percent tolerance below desiredOdds for the average taker odds, 0 to 100 (default 0). */
   oddsSlippage?: number;
+  /** Not signed: fill the whole stake or nothing (else the exchange answers FILL_OR_KILL_NOT_FILLED and nothing changes). */
+  fillOrKill?: boolean;
+  /** Not signed: refuse a fill matching less taker stake than this, 1 to stakeWei (else FILL_BELOW_MIN_STAKE). */
+  minStakeWei?: bigint;
 }
 
 export interface MarketQuery {
@@ -349,6 +356,7 @@ export class OddexClient {
         isMakerBettingOutcomeOne: input.isMakerBettingOutcomeOne,
         salt: salt.toString(),
         signature,
+        ...(input.persistence !== undefined ? { persistence: input.persistence } : {}),
       },
     };
   }
@@ -403,6 +411,8 @@ export class OddexClient {
         fillSalt: request.fillSalt.toString(),
         taker: account.address,
         takerSig,
+        ...(input.fillOrKill !== undefined ? { fillOrKill: input.fillOrKill } : {}),
+        ...(input.minStakeWei !== undefined ? { minStakeWei: input.minStakeWei.toString() } : {}),
       },
     });
     return parseFill(data);

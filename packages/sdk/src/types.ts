@@ -139,6 +139,8 @@ export interface Order {
   salt: string;
   isMakerBettingOutcomeOne: boolean;
   signature: string;
+  /** LAPSE: cancelled when the fixture goes live; PERSIST: stays on the book into play. */
+  persistence: 'LAPSE' | 'PERSIST';
   exchangeEventId: string;
   orderStatus: OrderStatus;
   createdAt: string;

@@ -17,6 +17,9 @@ export const Order = Type.Object({
   salt: Type.String(),
   isMakerBettingOutcomeOne: Type.Boolean(),
   signature: Type.String(),
+  persistence: Type.Union([Type.Literal('LAPSE'), Type.Literal('PERSIST')], {
+    description: 'LAPSE: cancelled when the fixture goes live; PERSIST: stays on the book into play',
+  }),
   exchangeEventId: Type.String(),
   orderStatus: Type.String({ description: 'ACTIVE, INACTIVE (exhausting fill pending), FILLED, CANCELLED, EXPIRED' }),
   createdAt: IsoDate,
