@@ -3,29 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { bestMakerOdds, crossesBook, FillWalk, highestMakerOdds, matchFill } from './matching.js';
 import { OrderStore } from './order-store.js';
-import type { MarketRef, NewOrder } from './types.js';
+import { E18, MARKET, newOrder, TOKEN } from './part-fixtures.js';
+import type { NewOrder } from './types.js';
 
-const E18 = 10n ** 18n;
-const TOKEN = '0xc1';
 const TAKER = '0xb1';
-const M: MarketRef = { marketHash: '0xm', exchangeEventId: 'ev', tradeable: true };
-
-let n = 0;
-const newOrder = (over: Partial<NewOrder>): NewOrder => ({
-  orderHash: `0x${++n}`,
-  marketHash: M.marketHash,
-  maker: '0xa1',
-  baseToken: TOKEN,
-  executor: TOKEN,
-  totalBetSize: 100n,
-  percentageOdds: 40n * E18,
-  expiry: 2_000_000_000,
-  apiExpiry: 2_000_000_000,
-  salt: String(n),
-  isMakerBettingOutcomeOne: true,
-  signature: '0x',
-  ...over,
-});
+const M = MARKET;
 
 function book(...orders: Partial<NewOrder>[]) {
   const store = new OrderStore();
