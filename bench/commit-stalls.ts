@@ -1,5 +1,5 @@
 // How long group commits stall behind the WAL checkpoint thread, in process: a commit of `perGroup` new orders
-// (src/store/fill-workload.ts) every millisecond for `seconds`, on a file database with the real Checkpointer and
+// (test/helpers/fill-workload.ts) every millisecond for `seconds`, on a file database with the real Checkpointer and
 // the off-thread WAL sync. A commit the database is too busy to take is written again a millisecond later, as the
 // runner does, and its time counts from the first attempt. Prints commit time p50/p99/p99.9/max, how many took over
 // 5 and 20 ms, the busy retries, and the WAL restarts the checkpoint thread ran.

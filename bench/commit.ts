@@ -12,7 +12,7 @@ import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-stor
 import { walSyncOf } from '../src/store/wal-sync.js';
 import { Checkpointer } from '../src/store/checkpointer.js';
 import { Engine } from '../src/engine/engine.js';
-import { defaultEngineParams, USDC } from '../src/engine/test-params.js';
+import { defaultEngineParams, USDC } from '../test/helpers/engine-params.js';
 import type { Command } from '../src/engine/types.js';
 import { fmt, percentiles, ratio } from './lib.js';
 

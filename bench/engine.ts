@@ -17,7 +17,7 @@
 //   node --expose-gc --import tsx bench/engine.ts [orders = 10000] [mixed iterations = 20000] [rounds = 5]
 import { OrderBook, Side } from 'nodejs-order-book';
 import { Engine } from '../src/engine/engine.js';
-import { defaultEngineParams } from '../src/engine/test-params.js';
+import { defaultEngineParams } from '../test/helpers/engine-params.js';
 import type { Change } from '../src/engine/changes.js';
 import type { MarketRef, NewOrder } from '../src/engine/types.js';
 import { percentiles, ratio } from './lib.js';

@@ -13,13 +13,13 @@ import { signOrder } from '../src/protocol/signing.js';
 import '../src/protocol/keccak-wasm.js';
 import { openDatabase, openTradingConnection, type Db } from '../src/store/db.js';
 import { SqliteTradingStore } from '../src/store/trading-store.js';
-import { FillWorkload } from '../src/store/fill-workload.js';
+import { FillWorkload } from '../test/helpers/fill-workload.js';
 import { Engine } from '../src/engine/engine.js';
-import { defaultEngineParams } from '../src/engine/test-params.js';
+import { defaultEngineParams } from '../test/helpers/engine-params.js';
 
 /**
  * A trading store on a fresh file database in a temporary dir, with the fill workload's makers and takers funded
- * (src/store/fill-workload.ts). `use` runs on it; then the connection is closed and the dir removed.
+ * (test/helpers/fill-workload.ts). `use` runs on it; then the connection is closed and the dir removed.
  */
 export async function withFillWorkloadStore<T>(
   name: string,

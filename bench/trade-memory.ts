@@ -3,9 +3,9 @@
 // at checkpoints; with positions kept as sums and bounded replay windows it must stay flat past the first 10k fills.
 //   node --expose-gc --import tsx bench/trade-memory.ts [fills = 100000]
 import { Engine } from '../src/engine/engine.js';
-import { defaultEngineParams, USDC } from '../src/engine/test-params.js';
+import { defaultEngineParams, USDC } from '../test/helpers/engine-params.js';
 import type { Command, MarketRef } from '../src/engine/types.js';
-import { heapUsedAfterCollection } from '../src/engine/memory-probe.js';
+import { heapUsedAfterCollection } from '../test/helpers/memory-probe.js';
 
 const FILLS = Number(process.argv[2] ?? 100_000);
 const E18 = 10n ** 18n;

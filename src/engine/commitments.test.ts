@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeLog } from './change-log.js';
 import { Commitments } from './commitments.js';
-import { defaultEngineParams } from './test-params.js';
+import { defaultEngineParams } from '../../test/helpers/engine-params.js';
 import { LocalLedger } from './wallets/local-ledger.js';
 import { walletsFor } from './wallets/wallets-for.js';
 

@@ -2,7 +2,7 @@
 // the confirmation's short linear list holds (ten makers and a taker).
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
-import { defaultEngineParams, USDC } from './test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef } from './types.js';
 
 const E18 = 10n ** 18n;

@@ -3,7 +3,7 @@
 // window of recently closed orders (replay protection for reposts) stays at its size, entries of its expiry queue included.
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
-import { defaultEngineParams, USDC } from './test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef, NewOrder } from './types.js';
 
 const E18 = 10n ** 18n;

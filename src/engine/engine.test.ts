@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine, splitQuarterLine } from './engine.js';
 import type { DomainError } from './errors.js';
 import { NaiveProjection } from './projection.js';
-import { defaultEngineParams, USDC } from './test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import { type ChainEntry, type Command, type MarketRef, type NewOrder } from './types.js';
 
 const MAKER = '0x00000000000000000000000000000000000000A1';

@@ -3,7 +3,7 @@
 // history of one taker trading both sides of one market (so every confirmation also pays a refund).
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
-import { defaultEngineParams, USDC } from './test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef } from './types.js';
 
 const E18 = 10n ** 18n;

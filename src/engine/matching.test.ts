@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { bestMakerOdds, crossesBook, FillWalk, highestMakerOdds, matchFill } from './matching.js';
 import { OrderStore } from './order-store.js';
-import { E18, MARKET, newOrder, TOKEN } from './part-fixtures.js';
+import { E18, MARKET, newOrder, TOKEN } from '../../test/helpers/engine-parts.js';
 import type { NewOrder } from './types.js';
 
 const TAKER = '0xb1';

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { Commitments } from './commitments.js';
 import { Liveness } from './liveness.js';
 import { OrderLifecycle } from './order-lifecycle.js';
-import { E18, MARKET, newOrder, openLog, TOKEN } from './part-fixtures.js';
+import { E18, MARKET, newOrder, openLog, TOKEN } from '../../test/helpers/engine-parts.js';
 import { OrderStore } from './order-store.js';
 import { ReplayGuards } from './replay-guards.js';
-import { defaultEngineParams } from './test-params.js';
+import { defaultEngineParams } from '../../test/helpers/engine-params.js';
 import { LocalLedger } from './wallets/local-ledger.js';
 
 function setup() {

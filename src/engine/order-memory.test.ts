@@ -3,7 +3,7 @@
 // orders (market, maker, token, executor, amounts, an empty pending-fill map, its hash in the expiry queue) must stay
 // shared. Before those were shared, an order cost about 1,100 bytes either way; now about 800.
 import { describe, expect, it } from 'vitest';
-import { heapPerOrder } from './memory-probe.js';
+import { heapPerOrder } from '../../test/helpers/memory-probe.js';
 
 const ORDERS = 20_000;
 const BOUND = 950;

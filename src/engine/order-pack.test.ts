@@ -2,7 +2,7 @@
 // same engine, with pending fills, partial fills and shared values intact.
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineSnapshot } from './engine.js';
-import { defaultEngineParams, USDC } from './test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { MarketRef, Order } from './types.js';
 import { decodeJson, encodeJson } from '../store/json-codec.js';
 import { unpackOrders, type PackedOrders } from './order-pack.js';

@@ -1,7 +1,7 @@
 // The order store alone: posting indexes and books an order, closing unbooks it, and a state round trip rebuilds
 // the books and indexes in posting order.
 import { describe, expect, it } from 'vitest';
-import { E18, MARKET, newOrder, TOKEN } from './part-fixtures.js';
+import { E18, MARKET, newOrder, TOKEN } from '../../test/helpers/engine-parts.js';
 import { OrderStore } from './order-store.js';
 
 describe('OrderStore', () => {

@@ -1,6 +1,6 @@
 // Pending fills alone: each match records a maker and a taker trade, quarter lines split in halves, attempts, state.
 import { describe, expect, it } from 'vitest';
-import { E18, MARKET, openLog, pendingFill, storeWith } from './part-fixtures.js';
+import { E18, MARKET, openLog, pendingFill, storeWith } from '../../test/helpers/engine-parts.js';
 import { PendingFills, splitQuarterLine } from './pending-fills.js';
 
 const affiliate = { affiliate: '0x00' };

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineSnapshot } from './engine.js';
 import { NaiveProjection } from './projection.js';
-import { defaultEngineParams, USDC } from './test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import { decodeJson, encodeJson } from '../store/json-codec.js';
 import type { Command, MarketRef } from './types.js';
 

@@ -1,7 +1,7 @@
 // Settlement alone: executed fills build positions and refund escrow above the worst case; a report pays each
 // position net of its refunds; funds are conserved throughout.
 import { describe, expect, it } from 'vitest';
-import { E18, openLog, pendingFill, storeWith } from './part-fixtures.js';
+import { E18, openLog, pendingFill, storeWith } from '../../test/helpers/engine-parts.js';
 import { PendingFills } from './pending-fills.js';
 import { Settlement } from './settlement.js';
 import { LocalLedger } from './wallets/local-ledger.js';

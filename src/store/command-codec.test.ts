@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine/engine.js';
-import { defaultEngineParams } from '../engine/test-params.js';
+import { defaultEngineParams } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef, NewOrder } from '../engine/types.js';
 import { decodeCommand, encodeCommand } from './command-codec.js';
 import { migrate } from './db.js';

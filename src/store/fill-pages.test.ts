@@ -1,5 +1,5 @@
 // What a fill costs the disk: the database pages its commits write to the WAL, per table and index, on a file
-// database with a few hundred fills of history spread over many bettors (src/store/fill-workload.ts). Each changed
+// database with a few hundred fills of history spread over many bettors (test/helpers/fill-workload.ts). Each changed
 // page is a 4 KiB WAL frame to checksum and write, then to copy back at the checkpoint: these counts fail if a fill
 // starts writing to another table or index, or writes many more pages than now (bench/fill-commit.ts measures the
 // same over a long history).
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, openTradingConnection, type Db } from './db.js';
 import { SqliteTradingStore } from './trading-store.js';
-import { FillWorkload } from './fill-workload.js';
+import { FillWorkload } from '../../test/helpers/fill-workload.js';
 import { checkpointAll, totalPages, walPagesByTree } from './wal-pages.js';
 import { Engine } from '../engine/engine.js';
-import { defaultEngineParams } from '../engine/test-params.js';
+import { defaultEngineParams } from '../../test/helpers/engine-params.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000C1';
 const GROUP = 16;

@@ -2,9 +2,9 @@
 // refused because another connection held the database reports it as busy, so that the runner can commit it again.
 import { afterEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
-import { USDC } from '../engine/test-params.js';
+import { USDC } from '../../test/helpers/engine-params.js';
 import { SqliteTradingStore, StoreBusyError, type JournalEntry } from './trading-store.js';
-import { MARKET, lockableDatabase, testHash, tradingFixture } from './test-trading.js';
+import { MARKET, lockableDatabase, testHash, tradingFixture } from '../../test/helpers/trading-store-fixture.js';
 
 const volumeRow = (db: Database.Database) =>
   (db.prepare('SELECT volume FROM rm_volume WHERE market_hash = ?').pluck().get(MARKET.marketHash) as string | undefined) ?? null;

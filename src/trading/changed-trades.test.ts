@@ -3,10 +3,10 @@
 // chain record the records describe, through accepts, chain attempts, confirmations, failures and settlement.
 import { describe, expect, it } from 'vitest';
 import { ChangedTrades } from './changed-trades.js';
-import { USDC } from '../engine/test-params.js';
+import { USDC } from '../../test/helpers/engine-params.js';
 import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
-import { MARKET, testHash, tradingFixture } from '../store/test-trading.js';
+import { MARKET, testHash, tradingFixture } from '../../test/helpers/trading-store-fixture.js';
 
 describe('trades and fills described by change records', () => {
   it('equal the store after every commit', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
-import { defaultEngineParams, USDC } from '../engine/test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef } from '../engine/types.js';
 import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations.js';

@@ -4,12 +4,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { Engine } from '../engine/engine.js';
-import { defaultEngineParams, USDC } from '../engine/test-params.js';
+import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
 import { migrate, type Db } from '../store/db.js';
-import { lockableDatabase } from '../store/test-trading.js';
+import { lockableDatabase } from '../../test/helpers/trading-store-fixture.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { SqliteTradingStore, StoreBusyError } from '../store/trading-store.js';
 import type { WalSync } from '../store/wal-sync.js';

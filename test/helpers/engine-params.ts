@@ -1,5 +1,5 @@
 // Engine parameters of the project's defaults, for engine tests and benches that build an engine directly.
-import type { EngineParams, NewOrder } from './types.js';
+import type { EngineParams, NewOrder } from '../../src/engine/types.js';
 
 export const USDC = 1_000_000n;
 

@@ -1,10 +1,10 @@
 // A small fixture for the parts' own tests: one market, orders posted straight to a store, fills built as the
 // engine builds them (without the engine).
-import { ChangeLog } from './change-log.js';
-import { OrderStore } from './order-store.js';
-import type { PendingFills } from './pending-fills.js';
-import { MatchRecord, PendingFillRecord } from './records.js';
-import type { MarketRef, NewOrder, Order } from './types.js';
+import { ChangeLog } from '../../src/engine/change-log.js';
+import { OrderStore } from '../../src/engine/order-store.js';
+import type { PendingFills } from '../../src/engine/pending-fills.js';
+import { MatchRecord, PendingFillRecord } from '../../src/engine/records.js';
+import type { MarketRef, NewOrder, Order } from '../../src/engine/types.js';
 
 export const E18 = 10n ** 18n;
 export const TOKEN = '0xc1';

@@ -1,10 +1,10 @@
 // A workload of fills as production spreads them, for measuring what the trading store writes per fill (the bench
 // bench/fill-commit.ts and the page-count test): many makers and takers, each fill on an order of its own posted just
 // before, so index keys (hashes, addresses) land all over their B-trees instead of on one hot page.
-import type { Engine } from '../engine/engine.js';
-import type { Command, MarketRef } from '../engine/types.js';
-import type { JournalEntry } from './trading-store.js';
-import { restingOrder } from '../engine/test-params.js';
+import type { Engine } from '../../src/engine/engine.js';
+import type { Command, MarketRef } from '../../src/engine/types.js';
+import type { JournalEntry } from '../../src/store/trading-store.js';
+import { restingOrder } from './engine-params.js';
 
 const E18 = 10n ** 18n;
 const USDC = 10n ** 6n;

@@ -2,10 +2,10 @@
 // (fresh strings per order, as over HTTP or from the journal), or come back from a snapshot.
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { Engine, type EngineSnapshot } from './engine.js';
-import { defaultEngineParams, USDC } from './test-params.js';
-import { decodeJson, encodeJson } from '../store/json-codec.js';
-import type { MarketRef, NewOrder } from './types.js';
+import { Engine, type EngineSnapshot } from '../../src/engine/engine.js';
+import { defaultEngineParams, USDC } from './engine-params.js';
+import { decodeJson, encodeJson } from '../../src/store/json-codec.js';
+import type { MarketRef, NewOrder } from '../../src/engine/types.js';
 
 const E18 = 10n ** 18n;
 const TOKEN = '0x00000000000000000000000000000000000000c1';
