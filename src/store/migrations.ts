@@ -402,3 +402,13 @@ MIGRATIONS.push({
     ALTER TABLE rm_orders ADD COLUMN persistence TEXT NOT NULL DEFAULT 'LAPSE';
   `,
 });
+
+MIGRATIONS.push({
+  version: 15,
+  name: 'live api keys by address',
+  sql: `
+    -- A wallet lists its live keys and is held to a per-address limit on every create: an index over live keys only,
+    -- so that lookup costs the same however many keys were revoked before.
+    CREATE INDEX api_keys_live_by_address ON api_keys (address, created_at) WHERE revoked_at IS NULL;
+  `,
+});
