@@ -2,24 +2,11 @@
 // with its demo catalogue: the operator (the admin API) publishes a score and puts a fixture in play; a fixture
 // page (desktop) and a market page (phone) show the badge, the score and the period, and a second score arrives
 // over the realtime connection without a reload. The league list on the home page shows them too.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
-import { ensureWebBuild, launchBrowser, openPage, PHONE } from './helpers/browser.js';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite, PHONE } from './helpers/browser.js';
 
-let ex: TestExchange;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureWebBuild(); // before the server starts: it gives each file of the build its own route at start-up
-  ex = await startTestExchange({ demo: true, demoLiquidity: false });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await ex?.destroy();
-});
+const suite = browserSuite({ demo: true, demoLiquidity: false });
 
 interface Fixture {
   eventId: string;
@@ -35,12 +22,12 @@ interface Market {
 
 /** A demo soccer fixture that has not started (no score yet), and one of its markets trading in play or not. */
 async function notStartedFixture(liveEnabled: boolean): Promise<{ fixture: Fixture; market: Market; leagueLabel: string }> {
-  const leagues = (await ex.get('/leagues/active')).body.data as { leagueId: number; label: string; sportId: number }[];
-  const soccer = ((await ex.get('/sports')).body.data as { sportId: number; label: string }[]).find((s) => s.label === 'Soccer')!;
+  const leagues = (await suite.ex.get('/leagues/active')).body.data as { leagueId: number; label: string; sportId: number }[];
+  const soccer = ((await suite.ex.get('/sports')).body.data as { sportId: number; label: string }[]).find((s) => s.label === 'Soccer')!;
   const league = leagues.find((l) => l.sportId === soccer.sportId)!;
-  const fixtures = (await ex.get(`/fixture/active?leagueId=${league.leagueId}`)).body.data as Fixture[];
+  const fixtures = (await suite.ex.get(`/fixture/active?leagueId=${league.leagueId}`)).body.data as Fixture[];
   for (const fixture of fixtures.filter((f) => f.status === 1)) {
-    const markets = (await ex.get(`/markets/active?eventId=${fixture.eventId}`)).body.data.markets as Market[];
+    const markets = (await suite.ex.get(`/markets/active?eventId=${fixture.eventId}`)).body.data.markets as Market[];
     const market = markets.find((m) => m.liveEnabled === liveEnabled);
     if (market) return { fixture, market, leagueLabel: league.label };
   }
@@ -64,10 +51,10 @@ const stillMarked = (page: Page) => page.evaluate('window.liveMark === 1');
 
 it('the fixture and market pages show the live score, the period and the in-play badge, kept live', async () => {
   const { fixture, market, leagueLabel } = await notStartedFixture(true);
-  const desktop = await openPage(browser);
-  const phone = await openPage(browser, PHONE);
-  await desktop.page.goto(`${ex.url}/#/fixture/${fixture.eventId}`);
-  await phone.page.goto(`${ex.url}/#/market/${market.marketHash}`);
+  const desktop = await suite.open();
+  const phone = await suite.open(PHONE);
+  await desktop.page.goto(`${suite.ex.url}/#/fixture/${fixture.eventId}`);
+  await phone.page.goto(`${suite.ex.url}/#/market/${market.marketHash}`);
   await desktop.page.locator(`a[data-market-hash="${market.marketHash}"]`).waitFor();
   await phone.page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
   // Not started and no score: nothing live is shown.
@@ -76,8 +63,8 @@ it('the fixture and market pages show the live score, the period and the in-play
   await markWindow(phone.page);
 
   // Kick-off and a first score.
-  expect((await ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 2 })).status).toBe(200);
-  expect((await ex.admin('POST', '/admin/live-scores', score(fixture.eventId, 1, 0, '1st Half', '12:00'))).status).toBe(200);
+  expect((await suite.ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 2 })).status).toBe(200);
+  expect((await suite.ex.admin('POST', '/admin/live-scores', score(fixture.eventId, 1, 0, '1st Half', '12:00'))).status).toBe(200);
   for (const p of [desktop.page, phone.page]) {
     await liveState(p).locator('[data-score="1-0"]').waitFor();
     expect(await liveState(p).getAttribute('data-in-play')).toBe('true');
@@ -85,7 +72,7 @@ it('the fixture and market pages show the live score, the period and the in-play
   }
 
   // A second score arrives over the realtime connection: same pages, no reload.
-  expect((await ex.admin('POST', '/admin/live-scores', score(fixture.eventId, 2, 1, '2nd Half', '51:00'))).status).toBe(200);
+  expect((await suite.ex.admin('POST', '/admin/live-scores', score(fixture.eventId, 2, 1, '2nd Half', '51:00'))).status).toBe(200);
   for (const p of [desktop.page, phone.page]) {
     await liveState(p).locator('[data-score="2-1"]').waitFor();
     expect(await liveState(p).innerText()).toMatch(/In play\s*2–1\s*2nd Half 51:00/i);
@@ -95,22 +82,22 @@ it('the fixture and market pages show the live score, the period and the in-play
   await phone.screenshot('live-scores-market-phone');
 
   // The other widths: the market page on desktop, the fixture page on a phone (both read the snapshot).
-  await desktop.page.goto(`${ex.url}/#/market/${market.marketHash}`);
-  await phone.page.goto(`${ex.url}/#/fixture/${fixture.eventId}`);
+  await desktop.page.goto(`${suite.ex.url}/#/market/${market.marketHash}`);
+  await phone.page.goto(`${suite.ex.url}/#/fixture/${fixture.eventId}`);
   for (const p of [desktop.page, phone.page]) await liveState(p).locator('[data-score="2-1"]').waitFor();
   await desktop.screenshot('live-scores-market');
   await phone.screenshot('live-scores-fixture-phone');
 
   // The home page's league list: the row of the fixture shows the badge and the score; the fixture's end takes
   // it off the list.
-  await desktop.page.goto(`${ex.url}/#/`);
+  await desktop.page.goto(`${suite.ex.url}/#/`);
   await desktop.page.getByRole('tab', { name: 'Soccer' }).click();
   await desktop.page.locator('summary', { hasText: leagueLabel }).click();
   const row = desktop.page.locator(`a[href="#/fixture/${fixture.eventId}"]`);
   await row.getByLabel('Live state').locator('[data-score="2-1"]').waitFor();
   expect(await row.innerText()).toMatch(/In play/i);
   await desktop.screenshot('live-scores-home');
-  expect((await ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 3 })).status).toBe(200);
+  expect((await suite.ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 3 })).status).toBe(200);
   await row.waitFor({ state: 'detached' });
 
   expect([...desktop.errors, ...phone.errors]).toEqual([]);
@@ -118,10 +105,10 @@ it('the fixture and market pages show the live score, the period and the in-play
 
 it('a market that does not trade in play says so while its fixture is in progress', async () => {
   const { fixture, market: closed } = await notStartedFixture(false);
-  const w = await openPage(browser);
-  await w.page.goto(`${ex.url}/#/market/${closed.marketHash}`);
+  const w = await suite.open();
+  await w.page.goto(`${suite.ex.url}/#/market/${closed.marketHash}`);
   await w.page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
-  expect((await ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 2 })).status).toBe(200);
+  expect((await suite.ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 2 })).status).toBe(200);
   await w.page.getByText('This market does not trade in play').waitFor();
   expect(await liveState(w.page).getAttribute('data-in-play')).toBe('true');
   expect(w.errors).toEqual([]);

@@ -4,7 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { WEB_BUILD_DIR } from '../../src/api/web-page.js';
+import type { Config } from '../../src/config.js';
+import { startTestExchange, type TestExchange } from './server.js';
 
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-output');
 export const PHONE = { width: 390, height: 844 };
@@ -95,5 +98,36 @@ export async function openPage(browser: Browser, viewport = DESKTOP): Promise<Wa
     screenshot: async (name) => {
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
     },
+  };
+}
+
+export interface BrowserSuite {
+  /** The exchange the file's pages talk to (set once the file's setup ran). */
+  readonly ex: TestExchange;
+  /** A fresh page (a new development wallet) on the suite's browser. */
+  open(viewport?: typeof DESKTOP): Promise<WatchedPage>;
+}
+
+/**
+ * One exchange and one browser for a test file: the page is built first (the server gives each file of the build
+ * its own route at start-up), and both are closed after the file.
+ */
+export function browserSuite(config: Partial<Config>): BrowserSuite {
+  let ex: TestExchange | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    ensureWebBuild();
+    ex = await startTestExchange(config);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await ex?.destroy();
+  });
+  return {
+    get ex() {
+      return ex!;
+    },
+    open: (viewport) => openPage(browser!, viewport),
   };
 }
