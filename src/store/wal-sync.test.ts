@@ -34,16 +34,22 @@ describe('WAL sync of the trading connection', () => {
   });
 });
 
-/** Runs `body` on a fresh data dir's two connections with a checkpoint thread on the trading one, then stops and removes all. */
+/**
+ * Runs `body` on a fresh data dir's two connections with a checkpoint thread on the trading one, then stops and removes
+ * all. `beforeStart` runs before the thread starts: the thread runs in parallel from its start, so what a test needs in
+ * place before the first checkpoint cannot wait for `body`.
+ */
 async function withCheckpointer<T>(
   opts: Omit<CheckpointerOptions, 'onProblem'> & { onProblem?: CheckpointerOptions['onProblem'] },
   body: (db: { dir: string; trading: Db; insertRow: (key: string) => void }) => Promise<T>,
+  beforeStart: (dir: string) => void = () => {},
 ): Promise<T> {
   const { Checkpointer } = await import('./checkpointer.js');
   const dir = mkdtempSync(join(tmpdir(), 'oddex-checkpoint-'));
   try {
     const main = openDatabase(dir);
     const trading = openTradingConnection(dir);
+    beforeStart(dir);
     const checkpointer = new Checkpointer(trading, { onProblem: () => {}, ...opts });
     const insert = trading.prepare('INSERT INTO settings (key, value) VALUES (?, ?)');
     try {
@@ -74,7 +80,15 @@ describe('WAL checkpoints off the writer thread', () => {
 
   it('does not keep taking the write lock while a read transaction is left open, and restarts the WAL once it closes', async () => {
     const runs: CheckpointRun[] = [];
-    await withCheckpointer({ everyMs: 5, restartAtFrames: 64, onRun: (r) => runs.push(r) }, async ({ dir, insertRow }) => {
+    let reader: Db | undefined;
+    // The reader holds its snapshot before the first checkpoint: a RESTART made before it would let the next commit
+    // start the WAL afresh, which counts as progress and allows one more (blocked) attempt.
+    const holdReader = (dir: string) => {
+      reader = openTradingConnection(dir);
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM settings').get();
+    };
+    await withCheckpointer({ everyMs: 5, restartAtFrames: 64, onRun: (r) => runs.push(r) }, async ({ insertRow }) => {
       let i = 0;
       const commitFor = async (ms: number) => {
         for (const until = Date.now() + ms; Date.now() < until; ) {
@@ -82,18 +96,15 @@ describe('WAL checkpoints off the writer thread', () => {
           await new Promise((r) => setTimeout(r, 1));
         }
       };
-      const reader = openTradingConnection(dir);
-      reader.exec('BEGIN');
-      reader.prepare('SELECT count(*) FROM settings').get();
       await commitFor(1000);
       // Each RESTART attempt held commits back while it waited for the reader: at most the first one is made.
       const whileHeld = runs.splice(0).map((r) => r.restart);
       expect(whileHeld.length).toBeGreaterThan(10);
       expect(whileHeld.filter((e) => e !== 'none').length).toBeLessThanOrEqual(1);
-      reader.exec('COMMIT');
-      reader.close();
+      reader?.exec('COMMIT');
+      reader?.close();
       await commitFor(500);
-    });
+    }, holdReader);
     expect(runs.map((r) => r.restart)).toContain('done');
   });
 
