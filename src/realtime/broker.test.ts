@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { ChannelStream } from './stream.js';
-import { MemoryBroker, SUBSCRIBERS_PER_CLOCK_READ, type Delivery } from './broker.js';
+import { MemoryBroker } from './broker.js';
+import { SUBSCRIBERS_PER_CLOCK_READ, type Delivery } from './hub.js';
 import { HISTORY_SIZE, parseChannel } from './channels.js';
 import { framePayload, textFrame } from './ws-frame.js';
 import { encodePublicationPush } from './protocol.js';

@@ -5,7 +5,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeConfig } from '../config.js';
-import type { Broker, Delivery, Subscriber } from './broker.js';
+import type { Broker } from './broker.js';
+import type { Delivery, Subscriber } from './hub.js';
 import type { RealtimeTokens } from './tokens.js';
 import { HISTORY_SIZE, parseChannel, type Channel } from './channels.js';
 import {

@@ -2,7 +2,8 @@
 // pre-encoded arrays keep every element exactly once, in order.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../events.js';
-import { EncodedArray, MemoryBroker, type Delivery } from './broker.js';
+import { EncodedArray, MemoryBroker } from './broker.js';
+import type { Delivery } from './hub.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel } from './channels.js';
 import { connectFeeds } from './feeds.js';
 
