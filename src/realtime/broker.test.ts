@@ -5,6 +5,7 @@ import { MemoryBroker } from './broker.js';
 import { SUBSCRIBERS_PER_CLOCK_READ, type Delivery } from './hub.js';
 import { HISTORY_SIZE, parseChannel } from './channels.js';
 import { framePayload, textFrame } from './ws-frame.js';
+import { brokerContract, CONTRACT_POLICY } from '../../test/helpers/broker-contract.js';
 import { encodePublicationPush } from './protocol.js';
 
 const enc = (tag: string) => (o: number) => `{"data":"${tag}","offset":${o}}`;
@@ -457,5 +458,12 @@ describe('parseChannel', () => {
     ]) {
       expect(parseChannel(bad), bad).toBeUndefined();
     }
+  });
+});
+
+describe('MemoryBroker keeps the broker contract', () => {
+  brokerContract(async (now) => {
+    const b = new MemoryBroker(CONTRACT_POLICY, now);
+    return { publisher: b, node: b, close: () => b.close() };
   });
 });
