@@ -36,6 +36,10 @@ export interface RealtimeConfig {
   commandsPerSecond: number;
 }
 
+/** The parts of the exchange a process runs (ODDEX_ROLES). */
+export const ROLES = ['gateway', 'sequencer', 'projector', 'realtime', 'settlement'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface RateLimitConfig {
   enabled: boolean;
   windowMs: number;
@@ -137,6 +141,12 @@ export interface Config {
   restriction: { windowMs: number; threshold: number; durationMs: number };
   rateLimits: RateLimitConfig;
   realtime: RealtimeConfig;
+  /** What this process runs: every role (one process, the default), or `realtime` alone (a realtime node). */
+  roles: readonly Role[];
+  /** Redis for the realtime broker shared by several processes; unset: the in-process broker. */
+  redisUrl: string | undefined;
+  /** HMAC secret of realtime tokens, shared by every process of one exchange; unset: one per data dir. */
+  realtimeTokenSecret: string | undefined;
 }
 
 export interface EvmConfig {
@@ -183,6 +193,26 @@ const oneOf =
 const privateKey: Parser<string> = (raw, setting) => {
   if (!/^0x[0-9a-fA-F]{64}$/.test(raw.trim())) throw new ConfigError(setting, 'expected 0x and 64 hex digits');
   return raw.trim();
+};
+/** A comma list of roles: all of them, or `realtime` alone (the roles that can run apart so far). */
+const roleList: Parser<readonly Role[]> = (raw, setting) => {
+  const roles = raw.split(',').map((r) => r.trim()).filter(Boolean);
+  for (const r of roles) {
+    if (!(ROLES as readonly string[]).includes(r)) throw new ConfigError(setting, `unknown role "${r}"; roles are ${ROLES.join(', ')}`);
+  }
+  const unique = [...new Set(roles)] as Role[];
+  if (unique.length === 1 && unique[0] === 'realtime') return unique;
+  if (unique.length === ROLES.length) return ROLES;
+  throw new ConfigError(setting, `this version runs every role in one process, or realtime alone; got "${raw}"`);
+};
+const redisUrl: Parser<string> = (raw, setting) => {
+  if (!/^rediss?:\/\/\S+$/.test(raw.trim())) throw new ConfigError(setting, 'expected redis://host:port or rediss://host:port');
+  return raw.trim();
+};
+/** At least 32 characters: it signs every realtime token. */
+const tokenSecret: Parser<string> = (raw, setting) => {
+  if (raw.length < 32) throw new ConfigError(setting, 'expected at least 32 characters');
+  return raw;
 };
 const bool: Parser<boolean> = (raw, setting) => {
   const v = raw.trim().toLowerCase();
@@ -361,6 +391,9 @@ export function defaultConfig(): Config {
       commandBurst: 2000,
       commandsPerSecond: 200,
     },
+    roles: ROLES,
+    redisUrl: undefined,
+    realtimeTokenSecret: undefined,
   };
 }
 
@@ -447,6 +480,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REALTIME_MAX_BUFFERED_BYTES', int(1024, 1 << 30), (c, v) => (c.realtime.maxBufferedBytes = v)),
   setting('ODDEX_REALTIME_HISTORY_TTL_MS', int(1000, 86_400_000), (c, v) => (c.realtime.historyTtlMs = v)),
   setting('ODDEX_REALTIME_IDLE_STREAM_TTL_MS', int(1000, 2_592_000_000), (c, v) => (c.realtime.idleStreamTtlMs = v)),
+  setting('ODDEX_ROLES', roleList, (c, v) => (c.roles = v)),
+  setting('ODDEX_REDIS_URL', redisUrl, (c, v) => (c.redisUrl = v)),
+  setting('ODDEX_REALTIME_TOKEN_SECRET', tokenSecret, (c, v) => (c.realtimeTokenSecret = v)),
 ];
 
 /** `--data-dir x` and `--data-dir=x` map to ODDEX_DATA_DIR. */

@@ -17,6 +17,7 @@ import { collectGarbage } from './collect-garbage.js';
 import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
+import { brokerFactory } from './realtime/brokers.js';
 import { RealtimeTokens } from './realtime/tokens.js';
 import { TradingService } from './trading/service.js';
 import type { TradingDeps } from './trading/service.js';
@@ -175,7 +176,7 @@ async function startOnStorage(
   let ready = false;
   const isReady = () => ready;
   const tokens = RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
-  const realtime = new RealtimeServer({ config, bus, catalogue, tokens, isReady, now, log });
+  const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
 
   // Each route module is a plugin given only what it uses.
   const routes: FastifyPluginAsyncTypebox = async (api) => {

@@ -274,7 +274,7 @@ describe('realtime with the real trading engine', () => {
 
     const first = await post(30n);
     await waitFor(() => book!.pubs.length === 1);
-    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === me)).toBe(1);
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (conn) => conn.user === me)).toBe(1);
     const missed = [await post(31n), await post(32n)];
     const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [first] }));
     expect(cancel.body.data.cancelledCount).toBe(1);
@@ -349,7 +349,7 @@ describe('realtime with the real trading engine', () => {
 
     // Mid-stream the server drops the connection; the client recovers the gap.
     await waitFor(() => done >= doneAtSnapshot + 4, 10_000, 'more of the stream');
-    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === me)).toBe(1);
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (conn) => conn.user === me)).toBe(1);
     await stream;
     expect(doneAtSnapshot).toBeLessThan(STEPS - 4);
     await sleep(300); // the last fills confirm on the chain
@@ -438,7 +438,7 @@ describe('realtime recovery of a book nobody else follows', () => {
     const c = await connectAs(ex, me, { minReconnectDelay: 2000, maxReconnectDelay: 2000 });
     const [book] = await subscribed(c, `order_book:market_${marketHash}`);
     expect(book!.subscribed[0]).toMatchObject({ positioned: true, recoverable: true, streamPosition: { offset: 0 } });
-    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === me)).toBe(1);
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (conn) => conn.user === me)).toBe(1);
     skewMs += awayMs;
     (ex.ctx.realtime!.broker as MemoryBroker).sweep(); // what the broker's timer does meanwhile
     const posted: string[] = [];

@@ -325,7 +325,7 @@ describe('local order book', () => {
     expect(await waitFor(() => sameAsRest(maker.client, book, market), Boolean)).toBeTruthy();
 
     // The server drops the connection; changes made meanwhile are recovered from history.
-    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (user) => user === maker.account.address)).toBe(1);
+    expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown', (conn) => conn.user === maker.account.address)).toBe(1);
     await maker.client.postOrders([{ marketHash: market, isMakerBettingOutcomeOne: false, totalBetSize: 15n * USDC, percentageOdds: 42n * E18 }]);
     await taker.client.fill({ marketHash: market, isTakerBettingOutcomeOne: false, stakeWei: 4n * USDC, desiredOdds: 45n * E18 });
     const rest = await waitFor(() => sameAsRest(maker.client, book, market), Boolean);

@@ -253,6 +253,11 @@ export class ClientConnection {
     return channel;
   }
 
+  /** Whether this connection subscribes to the channel (canonical name). */
+  isSubscribed(channel: string): boolean {
+    return this.subs.has(channel);
+  }
+
   private async subscribe(id: number, req: SubscribeRequest): Promise<void> {
     const channel = this.resolveChannel(req.channel);
     if ('code' in channel) return this.replyError(id, channel);

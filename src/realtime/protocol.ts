@@ -20,6 +20,8 @@ export const CloseCode = {
   shutdown: 3001,
   expired: 3005,
   slowConsumer: 3008,
+  /** This node missed publications of a subscribed channel: reconnect and recover them from history. */
+  insufficientState: 3010,
   noPong: 3012,
   invalidToken: 3500,
   badRequest: 3501,

@@ -62,7 +62,7 @@ interface Start {
 }
 
 export interface RedisBrokerOptions {
-  /** Commands and scripts. */
+  /** Commands and scripts. The broker owns both connections and closes them. */
   redis: Redis;
   /** A second connection in subscriber mode (Redis allows nothing else on it). */
   subscriber: Redis;
@@ -265,6 +265,8 @@ export class RedisBroker implements Broker {
     this.opts.subscriber.off('message', this.onMessage);
     this.hub.close();
     this.seen.clear();
+    this.opts.subscriber.disconnect();
+    this.opts.redis.disconnect();
   }
 }
 

@@ -1,12 +1,13 @@
 // The realtime endpoint: WebSocket upgrades on /connection/websocket of the HTTP server, the set of
-// live connections, the bus feeds, and a graceful shutdown (close code 3001 to every client).
+// live connections, the bus feeds (in the process that runs the exchange), and a graceful shutdown (close code 3001
+// to every client).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { EventBus } from '../events.js';
-import { MemoryBroker, type Broker } from './broker.js';
+import { MemoryBroker, type Broker, type HistoryPolicy } from './broker.js';
 import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
 import { connectFeeds } from './feeds.js';
@@ -19,12 +20,24 @@ const SERVER_VERSION = 'oddex-1';
 /** Largest client frame: a connect plus 512 subscribes fits comfortably. */
 const MAX_CLIENT_FRAME = 1_048_576;
 
+/** What a broker reports back to the realtime server that built it. */
+export interface BrokerHooks {
+  policy: HistoryPolicy;
+  onSubscriberError: (err: unknown) => void;
+  onOversize: (channel: string, bytes: number) => void;
+  /** This node missed publications of the channel: its subscribers must reconnect and recover from history. */
+  onGap: (channel: string) => void;
+}
+
 export interface RealtimeDeps {
   config: Pick<Config, 'realtime'>;
-  /** Exchange changes arrive here and are published to channels. */
-  bus: EventBus;
-  /** Main lines follow the books of the catalogue's line markets. */
-  catalogue: MainLineCatalogue;
+  /** The broker to publish and subscribe through; default: this process's memory broker. */
+  makeBroker?: (hooks: BrokerHooks) => Broker;
+  /**
+   * In the process that runs the exchange: its changes arrive on `bus` and are published to channels; main lines
+   * follow the books of the catalogue's line markets. A realtime node alone has none: it serves what others publish.
+   */
+  feeds?: { bus: EventBus; catalogue: MainLineCatalogue };
   tokens: RealtimeTokens;
   /** False until start-up finished and while shutting down: upgrades are refused with 503. */
   isReady: () => boolean;
@@ -46,31 +59,32 @@ export class RealtimeServer {
   private server: Server | undefined;
   private closing = false;
 
-  constructor(
-    private readonly deps: RealtimeDeps,
-    broker?: Broker,
-  ) {
+  constructor(private readonly deps: RealtimeDeps) {
     const { historyTtlMs, idleStreamTtlMs, maxBufferedBytes } = deps.config.realtime;
     const log = deps.log;
-    // Both must fit in a subscriber's queue with room to spare: a recovery reply (all retained history of a
-    // channel) and any single publication.
-    const policy = {
-      size: historySizeOf,
-      ttlMs: historyTtlMs,
-      maxBytes: Math.floor(maxBufferedBytes / 2),
-      maxPublicationBytes: Math.floor(maxBufferedBytes / 4),
-      idleStreamTtlMs,
+    const hooks: BrokerHooks = {
+      // Both must fit in a subscriber's queue with room to spare: a recovery reply (all retained history of a
+      // channel) and any single publication.
+      policy: {
+        size: historySizeOf,
+        ttlMs: historyTtlMs,
+        maxBytes: Math.floor(maxBufferedBytes / 2),
+        maxPublicationBytes: Math.floor(maxBufferedBytes / 4),
+        idleStreamTtlMs,
+      },
+      onSubscriberError: (err) => log.error({ err }, 'realtime subscriber failed'),
+      onOversize: (channel, bytes) => log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
+      onGap: (channel) => {
+        const n = this.disconnect(CloseCode.insufficientState, 'insufficient state', (conn) => conn.isSubscribed(channel));
+        log.warn({ channel, connections: n }, 'realtime publications missed on this node; its subscribers reconnect and recover');
+      },
     };
-    this.broker =
-      broker ??
-      new MemoryBroker(
-        policy,
-        deps.now,
-        (err) => log.error({ err }, 'realtime subscriber failed'),
-        (channel, bytes) => log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
-      ).sweepEvery(sweepPeriodMs(historyTtlMs));
-    this.detachFeeds = connectFeeds(deps.bus, this.broker, log);
-    this.stopMainLines = trackMainLines(deps.bus, deps.catalogue, log);
+    this.broker = deps.makeBroker
+      ? deps.makeBroker(hooks)
+      : new MemoryBroker(hooks.policy, deps.now, hooks.onSubscriberError, hooks.onOversize).sweepEvery(sweepPeriodMs(historyTtlMs));
+    const feeds = deps.feeds;
+    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log) : () => {};
+    this.stopMainLines = feeds ? trackMainLines(feeds.bus, feeds.catalogue, log) : () => {};
   }
 
   /** Serves WebSocket upgrades of the exchange's HTTP server. */
@@ -90,10 +104,10 @@ export class RealtimeServer {
   }
 
   /** Closes the matching connections (all by default) with a close code, e.g. 3001 to make clients reconnect. */
-  disconnect(code: number, reason: string, match: (user: string | undefined) => boolean = () => true): number {
+  disconnect(code: number, reason: string, match: (conn: ClientConnection) => boolean = () => true): number {
     let n = 0;
     for (const conn of [...this.connections]) {
-      if (!match(conn.user)) continue;
+      if (!match(conn)) continue;
       conn.disconnect(code, reason);
       n++;
     }
