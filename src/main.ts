@@ -1,6 +1,7 @@
 // Entry point: `npm start [-- --port 8080 ...]`.
 import { ConfigError, loadConfig } from './config.js';
 import { startExchange } from './server.js';
+import { startRealtimeNode } from './realtime-node.js';
 import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/data-dir.js';
 
@@ -14,6 +15,20 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  if (config.roles.length === 1 && config.roles[0] === 'realtime') {
+    const node = await startRealtimeNode(config).catch((err: unknown) => {
+      if (err instanceof ConfigError) {
+        console.error(`oddex: ${err.message}`);
+        process.exit(2);
+      }
+      throw err;
+    });
+    console.log(`Oddex realtime node listening on ${node.url}`);
+    const stopNode = () => void node.close().then(() => process.exit(0));
+    process.once('SIGTERM', stopNode);
+    process.once('SIGINT', stopNode);
+    return;
   }
   const exchange = await startExchange(config);
   // Printed whatever the log level, so people and scripts always learn the port (ODDEX_PORT=0 picks one).

@@ -17,7 +17,7 @@ import { collectGarbage } from './collect-garbage.js';
 import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
-import { brokerFactory } from './realtime/brokers.js';
+import { brokerFactory, sharedRevocations } from './realtime/brokers.js';
 import { RealtimeTokens } from './realtime/tokens.js';
 import { TradingService } from './trading/service.js';
 import type { TradingDeps } from './trading/service.js';
@@ -175,8 +175,12 @@ async function startOnStorage(
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
   let ready = false;
   const isReady = () => ready;
-  const tokens = RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
+  const tokens = config.realtimeTokenSecret
+    ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
+    : RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
+  // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
+  const revocations = await sharedRevocations(config, log, () => {});
 
   // Each route module is a plugin given only what it uses.
   const routes: FastifyPluginAsyncTypebox = async (api) => {
@@ -188,7 +192,10 @@ async function startOnStorage(
     await api.register(fixtureRoutes, { catalogue });
     await api.register(metadataRoutes, { config, catalogue });
     await api.register(catalogueAdminRoutes, { catalogue, trading, now });
-    const disconnectKey = (keyId: string) => realtime.disconnectKey(keyId);
+    const disconnectKey = (keyId: string) => {
+      revocations?.revoke(keyId).catch((err: unknown) => log.error({ err, keyId }, 'could not share an API key revocation through redis'));
+      return realtime.disconnectKey(keyId);
+    };
     await api.register(apiKeyRoutes, { apiKeys, now, disconnectKey });
     await api.register(userApiKeyRoutes, { apiKeys, config, now, disconnectKey });
     await api.register(chainAdminRoutes, { ...balanceDeps, now, evm: evmChain });
@@ -241,6 +248,7 @@ async function startOnStorage(
       await demo?.stop();
       stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
+      revocations?.close();
       await app.close(); // waits for in-flight requests
       trading.stop();
       await verifier.close();

@@ -1,0 +1,60 @@
+// Starts a realtime node (ODDEX_ROLES=realtime): only the WebSocket server, on the Redis broker the exchange process
+// publishes through. It holds no exchange state: tokens are checked with the secret every process shares, and
+// revoked keys are heard through Redis. Add nodes to hold more connections.
+import { createServer } from 'node:http';
+import type pino from 'pino';
+import { ConfigError, type Config } from './config.js';
+import { createLoggers, resolveLogFormat } from './log.js';
+import { RealtimeServer } from './realtime/server.js';
+import { RealtimeTokens } from './realtime/tokens.js';
+import { brokerFactory, sharedRevocations } from './realtime/brokers.js';
+
+export interface RealtimeNode {
+  url: string;
+  port: number;
+  log: pino.Logger;
+  realtime: RealtimeServer;
+  close(): Promise<void>;
+}
+
+export async function startRealtimeNode(baseConfig: Config, opts: { now?: () => number; logDestination?: pino.DestinationStream } = {}): Promise<RealtimeNode> {
+  if (!baseConfig.redisUrl) throw new ConfigError('ODDEX_REDIS_URL', 'a realtime node serves what the exchange publishes through Redis: set it');
+  const secret = baseConfig.realtimeTokenSecret;
+  if (!secret) throw new ConfigError('ODDEX_REALTIME_TOKEN_SECRET', 'a realtime node checks tokens the exchange issued: set the secret they share');
+  const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
+  const { log } = createLoggers(baseConfig.logLevel, logFormat, opts.logDestination);
+  const config = { ...baseConfig, logFormat };
+  const now = opts.now ?? Date.now;
+  // Revocations heard before the server exists have no sessions to end yet.
+  const sessions: { endKey: (keyId: string) => void } = { endKey: () => {} };
+  const revocations = await sharedRevocations(config, log, (keyId) => sessions.endKey(keyId));
+  const tokens = new RealtimeTokens(Buffer.from(secret), config.realtimeTokenTtlSeconds, now, (keyId) => !revocations?.isRevoked(keyId));
+  let ready = false;
+  const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), tokens, isReady: () => ready, now, log });
+  sessions.endKey = (keyId) => realtime.disconnectKey(keyId);
+  // Health for load balancers; everything else is the WebSocket endpoint.
+  const server = createServer((req, res) => {
+    const healthy = req.url === '/health' || (req.url === '/health/ready' && ready);
+    res.writeHead(healthy ? 200 : req.url?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: 'error' }));
+  });
+  realtime.attach(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  ready = true;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  log.info({ port, host: config.host }, `Oddex realtime node listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      ready = false;
+      await realtime.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      revocations?.close();
+    })());
+  return { url, port, log, realtime, close };
+}
