@@ -11,6 +11,7 @@ import { apiDescription } from './api/errors.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics, type MetricsDeps } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
+import type { RateLimiter } from './api/rate-limit/limiter.js';
 import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 import { exampleTransform, signedExamples } from './api/schemas/examples.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   /** Whether an API key is one this exchange issued (rate limits count issued keys on their own). */
   isIssuedKey: (key: string) => boolean;
   metrics: MetricsDeps;
+  /** Rate-limit windows shared by several processes; default: this process's own. */
+  rateLimiter?: RateLimiter;
   /** Every route of the exchange, as one plugin (server.ts registers each route module with its dependencies). */
   routes: FastifyPluginAsyncTypebox;
 }
@@ -53,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: config.rateLimits,
     now,
     isIssuedKey: deps.isIssuedKey,
+    ...(deps.rateLimiter ? { limiter: deps.rateLimiter } : {}),
   });
   installQueryLimit(app, config.maxQueryBytes);
   await app.register(swagger, {

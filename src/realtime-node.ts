@@ -7,7 +7,7 @@ import { ConfigError, type Config } from './config.js';
 import { createLoggers, resolveLogFormat } from './log.js';
 import { RealtimeServer } from './realtime/server.js';
 import { RealtimeTokens } from './realtime/tokens.js';
-import { brokerFactory, sharedRevocations } from './realtime/brokers.js';
+import { brokerFactory, sharedRevocations } from './redis-shared.js';
 
 export interface RealtimeNode {
   url: string;

@@ -17,7 +17,7 @@ import { collectGarbage } from './collect-garbage.js';
 import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
-import { brokerFactory, sharedRevocations } from './realtime/brokers.js';
+import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
 import { RealtimeTokens } from './realtime/tokens.js';
 import { TradingService } from './trading/service.js';
 import type { TradingDeps } from './trading/service.js';
@@ -212,7 +212,9 @@ async function startOnStorage(
     await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
     await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
   };
+  const rateLimiter = sharedRateLimiter(config, log);
   const app = await buildApp({
+    ...(rateLimiter ? { rateLimiter } : {}),
     config,
     log: httpLog,
     now,
@@ -250,6 +252,7 @@ async function startOnStorage(
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       revocations?.close();
       await app.close(); // waits for in-flight requests
+      rateLimiter?.close();
       trading.stop();
       await verifier.close();
       await storage.close();

@@ -8,11 +8,12 @@
 // skipping a gap. A node that sees a channel's publications arrive out of sequence (its subscription connection
 // dropped and reconnected, or the epoch changed) reports the channel through `onGap`; its clients reconnect and
 // recover from the stream, exactly or with `recovered: false`.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StreamPosition } from './protocol.js';
 import { publicationParts, type Broker, type HistoryPolicy, type HistoryQuery, type HistoryResult } from './broker.js';
 import { Hub, type Subscriber } from './hub.js';
+import { RedisScript } from '../store/redis-script.js';
 
 /** KEYS: stream, meta. ARGV: data JSON, history size, stream TTL ms, meta TTL ms (0: none), new epoch, PUB/SUB channel, now ms. */
 const PUBLISH = `
@@ -77,25 +78,8 @@ export interface RedisBrokerOptions {
   sliceMs?: number;
 }
 
-/** A Lua script run by its SHA1 (loaded again when Redis lost its script cache, as after a restart). */
-class LuaScript {
-  private readonly sha: string;
-  constructor(private readonly source: string) {
-    this.sha = createHash('sha1').update(source).digest('hex');
-  }
-
-  async run(redis: Redis, keys: [string, string], args: (string | number)[]): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return redis.eval(this.source, keys.length, ...keys, ...args);
-    }
-  }
-}
-
-const publishScript = new LuaScript(PUBLISH);
-const positionScript = new LuaScript(POSITION);
+const publishScript = new RedisScript(PUBLISH);
+const positionScript = new RedisScript(POSITION);
 
 export class RedisBroker implements Broker {
   readonly epoch = randomBytes(4).toString('hex');
