@@ -4,13 +4,18 @@
 // subscribers from the order's scheduled send time, which rides in its salt (the salt is any 256-bit number).
 // Baseline: the poster's reply with no subscriber, in the same run. Targets (issue 15): reply p50/p99 within 1 ms
 // of the baseline with 1,000 and 5,000 subscribers; delivery p95 under 10 ms at 1,000.
-// Usage: npx tsx bench/realtime.ts [subscriber counts = 0,1000,5000] [orders/s = 50] [seconds = 5]
+// With `nodes` as the fourth argument, the exchange publishes through a Redis (a throwaway redis-server) and the
+// subscribers are split over two realtime node processes (ODDEX_ROLES=realtime); the exchange's CPU per posted order
+// is printed beside the subscriber count, the figure that must not grow with subscribers (issue 29).
+// Usage: npx tsx bench/realtime.ts [subscriber counts = 0,1000,5000] [orders/s = 50] [seconds = 5] [nodes]
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { fmt, machineConditions, openLoop, percentiles, processCpuSeconds } from './lib.js';
 import { E18, USDC, newAccount, signedOrder, startBenchExchange } from './exchange.js';
+import { spawnExchange } from '../test/helpers/process.js';
+import { startRedis } from '../test/helpers/redis.js';
 
 const nowMs = () => performance.timeOrigin + performance.now(); // comparable across processes
 /** Salts carry the scheduled send time in microseconds, times 1000, plus a serial number. */
@@ -24,7 +29,8 @@ function clientFrame(text: string): Buffer {
 }
 const PONG = clientFrame('{}');
 
-type ToClients = { open: number; url: string; token: string; channel: string } | { report: true };
+/** Subscribers are spread over `urls` in turn. */
+type ToClients = { open: number; urls: string[]; token: string; channel: string } | { report: true };
 type FromClients = { ready: number } | { result: { latencies: number[]; received: number; cpuMs: number } };
 
 // ---- subscriber process -----------------------------------------------------------------------
@@ -108,7 +114,8 @@ function runSubscribers(): void {
       // Open in groups so the handshakes do not all queue at once.
       while (sockets.length < m.open) {
         const n = Math.min(200, m.open - sockets.length);
-        await Promise.all(Array.from({ length: n }, () => open(m.url, m.token, m.channel)));
+        const first = sockets.length;
+        await Promise.all(Array.from({ length: n }, (_, i) => open(m.urls[(first + i) % m.urls.length]!, m.token, m.channel)));
       }
       latencies = [];
       received = 0;
@@ -130,7 +137,12 @@ async function main(): Promise<void> {
   const counts = (process.argv[2] ?? '0,1000,5000').split(',').map(Number);
   const rate = Number(process.argv[3] ?? 50);
   const seconds = Number(process.argv[4] ?? 5);
-  const ex = await startBenchExchange();
+  const split = process.argv[5] === 'nodes';
+  const redis = split ? await startRedis() : undefined;
+  const secret = randomBytes(32).toString('hex');
+  const shared: Record<string, string> = redis ? { ODDEX_REDIS_URL: redis.url, ODDEX_REALTIME_TOKEN_SECRET: secret } : {};
+  const ex = await startBenchExchange(shared);
+  const nodes = redis ? await Promise.all([0, 1].map(() => spawnExchange({ ...shared, ODDEX_ROLES: 'realtime', ODDEX_LOG_LEVEL: 'warn' }))) : [];
   let clients: ChildProcess | undefined;
   try {
     const maker = newAccount();
@@ -139,7 +151,7 @@ async function main(): Promise<void> {
     const channel = `order_book:market_${market}`;
     const apiKey = (await ex.post('/admin/api-keys', { address: maker.address }, true)).body.data!.apiKey as string;
     const token = (JSON.parse((await ex.request('GET', '/user/realtime-token/api-key', undefined, { 'x-api-key': apiKey })).body) as { token: string }).token;
-    const url = ex.url.replace('http', 'ws') + '/connection/websocket';
+    const urls = (nodes.length > 0 ? nodes : [ex]).map((n) => n.url.replace('http', 'ws') + '/connection/websocket');
     let serial = 0n;
     const post = (o: ReturnType<typeof signedOrder>) => ex.post('/orders/new', { orders: [o.body] });
     const ordersAt = (start: number, count: number) =>
@@ -158,11 +170,12 @@ async function main(): Promise<void> {
       });
     let baseline: { p50: number; p99: number } | undefined;
     const before = machineConditions();
-    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}...; ${before.text}`);
+    const where = split ? 'split over two realtime nodes on Redis' : 'on the exchange process';
+    console.log(`posting ${rate} orders/s for ${seconds} s on one market; subscribers on ${channel.slice(0, 32)}... ${where}; ${before.text}`);
     for (const subscribers of counts) {
       if (subscribers > 0) {
         clients ??= fork(fileURLToPath(import.meta.url), ['--subscribers'], { execArgv: ['--import', 'tsx'] });
-        await ask({ open: subscribers, url, token, channel });
+        await ask({ open: subscribers, urls, token, channel });
       }
       const count = rate * seconds;
       // Signed ahead with their scheduled send times; the open loop starts right after.
@@ -179,7 +192,8 @@ async function main(): Promise<void> {
       const reply = percentiles(run.latencies);
       baseline ??= reply;
       const vs = (ms: number, base: number) => `${fmt(ms)} (${ms - base >= 0 ? '+' : ''}${(ms - base).toFixed(2)} ms)`;
-      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores, poster ${posterCores.toFixed(2)}`;
+      const cpuPerOrderMs = (serverCores * (run.seconds + 0.3) * 1000) / count;
+      let line = `${String(subscribers).padStart(5)} subscribers: reply p50 ${vs(reply.p50, baseline.p50)}  p99 ${vs(reply.p99, baseline.p99)}  failures ${run.failures}; server ${serverCores.toFixed(2)} cores (${cpuPerOrderMs.toFixed(3)} ms per order), poster ${posterCores.toFixed(2)}`;
       if (subscribers > 0) {
         const { result } = (await ask({ report: true })) as Extract<FromClients, { result: unknown }>;
         const [p50, p95, p99] = result.latencies as [number, number, number, number];
@@ -193,7 +207,9 @@ async function main(): Promise<void> {
     console.log(`at the end: ${machineConditions(before.jiffies).text}`);
   } finally {
     clients?.kill();
+    for (const node of nodes) node.child.kill();
     await ex.close();
+    await redis?.stop();
   }
 }
 
