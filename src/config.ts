@@ -515,5 +515,17 @@ export function loadConfig(
     if (raw === undefined || raw === '') continue;
     s.apply(config, s.parse(raw, s.env));
   }
-  return { ...config, ...overrides };
+  const loaded = { ...config, ...overrides };
+  checkRealtimeNode(loaded);
+  return loaded;
+}
+
+/** A realtime node alone serves what the exchange publishes through Redis, to clients holding the exchange's tokens. */
+function checkRealtimeNode(config: Config): void {
+  if (config.roles.length !== 1 || config.roles[0] !== 'realtime') return;
+  const needs: [string, string | undefined, string][] = [
+    ['ODDEX_REDIS_URL', config.redisUrl, 'a realtime node serves what the exchange publishes through Redis: set it'],
+    ['ODDEX_REALTIME_TOKEN_SECRET', config.realtimeTokenSecret, 'a realtime node checks tokens the exchange issued: set the secret they share'],
+  ];
+  for (const [setting, value, why] of needs) if (!value) throw new ConfigError(setting, why);
 }

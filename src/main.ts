@@ -17,13 +17,7 @@ async function main(): Promise<void> {
     throw err;
   }
   if (config.roles.length === 1 && config.roles[0] === 'realtime') {
-    const node = await startRealtimeNode(config).catch((err: unknown) => {
-      if (err instanceof ConfigError) {
-        console.error(`oddex: ${err.message}`);
-        process.exit(2);
-      }
-      throw err;
-    });
+    const node = await startRealtimeNode(config);
     console.log(`Oddex realtime node listening on ${node.url}`);
     const stopNode = () => void node.close().then(() => process.exit(0));
     process.once('SIGTERM', stopNode);

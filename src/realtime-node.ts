@@ -3,7 +3,7 @@
 // revoked keys are heard through Redis. Add nodes to hold more connections.
 import { createServer } from 'node:http';
 import type pino from 'pino';
-import { ConfigError, type Config } from './config.js';
+import type { Config } from './config.js';
 import { createLoggers, resolveLogFormat } from './log.js';
 import { RealtimeServer } from './realtime/server.js';
 import { RealtimeTokens } from './realtime/tokens.js';
@@ -18,9 +18,8 @@ export interface RealtimeNode {
 }
 
 export async function startRealtimeNode(baseConfig: Config, opts: { now?: () => number; logDestination?: pino.DestinationStream } = {}): Promise<RealtimeNode> {
-  if (!baseConfig.redisUrl) throw new ConfigError('ODDEX_REDIS_URL', 'a realtime node serves what the exchange publishes through Redis: set it');
   const secret = baseConfig.realtimeTokenSecret;
-  if (!secret) throw new ConfigError('ODDEX_REALTIME_TOKEN_SECRET', 'a realtime node checks tokens the exchange issued: set the secret they share');
+  if (!baseConfig.redisUrl || !secret) throw new Error('a realtime node needs ODDEX_REDIS_URL and ODDEX_REALTIME_TOKEN_SECRET (loadConfig checks both)');
   const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
   const { log } = createLoggers(baseConfig.logLevel, logFormat, opts.logDestination);
   const config = { ...baseConfig, logFormat };

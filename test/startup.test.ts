@@ -35,7 +35,9 @@ describe('start-up and shutdown', () => {
     expect(() => loadConfig({}, ['--no-such-flag', '1'])).toThrow(/--no-such-flag: unknown flag/);
     expect(loadConfig({ ODDEX_PORT: '9000' }, ['--port=0', '--delay-inplay-by-sport', 'Soccer=1,tennis=2']).port).toBe(0);
     expect(loadConfig({}, ['--delay-inplay-by-sport', 'Soccer=1,tennis=2']).bettingDelay.inPlayBySportMs).toEqual({ soccer: 1, tennis: 2 });
-    expect(loadConfig({ ODDEX_ROLES: 'realtime' }).roles).toEqual(['realtime']);
+    const node = { ODDEX_REDIS_URL: 'redis://127.0.0.1:6379', ODDEX_REALTIME_TOKEN_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({ ODDEX_ROLES: 'realtime', ...node }).roles).toEqual(['realtime']);
+    expect(() => loadConfig({ ODDEX_ROLES: 'realtime', ODDEX_REDIS_URL: node.ODDEX_REDIS_URL })).toThrow(/ODDEX_REALTIME_TOKEN_SECRET: a realtime node checks tokens/);
     expect(loadConfig({ ODDEX_ROLES: 'gateway,sequencer,projector,realtime,settlement' }).roles).toHaveLength(5);
     expect(() => loadConfig({ ODDEX_ROLES: 'realtime,router' })).toThrow(/ODDEX_ROLES: unknown role "router"/);
     expect(() => loadConfig({ ODDEX_ROLES: 'gateway' })).toThrow(/ODDEX_ROLES: this version runs every role in one process, or realtime alone/);
@@ -44,9 +46,9 @@ describe('start-up and shutdown', () => {
     const res = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_MAKER_MINIMUM: '-1' });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('invalid configuration ODDEX_MAKER_MINIMUM');
-    const node = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_ROLES: 'realtime' });
-    expect(node.code).toBe(2);
-    expect(node.stderr).toContain('invalid configuration ODDEX_REDIS_URL: a realtime node serves what the exchange publishes through Redis');
+    const alone = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_ROLES: 'realtime' });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('invalid configuration ODDEX_REDIS_URL: a realtime node serves what the exchange publishes through Redis');
   });
 
   it('generates an admin token once, stores it in the data dir, and finishes in-flight requests on SIGTERM', async () => {
