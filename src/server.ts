@@ -30,6 +30,7 @@ import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
 import { healthRoutes } from './api/health.js';
+import { priceHistoryRoutes } from './api/price-history.js';
 import { marketRoutes } from './api/markets.js';
 import { searchRoutes } from './api/search.js';
 import { sportRoutes } from './api/sports.js';
@@ -182,6 +183,7 @@ async function startOnStorage(
     const balanceDeps = { trading, config };
     await api.register(healthRoutes, { isReady, db });
     await api.register(marketRoutes, { catalogue, trading });
+    await api.register(priceHistoryRoutes, { catalogue, readModels: trading.readModels, now });
     await api.register(searchRoutes, { catalogue });
     await api.register(sportRoutes, { catalogue });
     await api.register(fixtureRoutes, { catalogue });
