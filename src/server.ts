@@ -31,6 +31,7 @@ import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
 import { healthRoutes } from './api/health.js';
 import { priceHistoryRoutes } from './api/price-history.js';
+import { asyncApiRoutes } from './api/asyncapi.js';
 import { marketRoutes } from './api/markets.js';
 import { searchRoutes } from './api/search.js';
 import { sportRoutes } from './api/sports.js';
@@ -205,6 +206,7 @@ async function startOnStorage(
     await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });
     await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
     await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
+    await api.register(asyncApiRoutes);
   };
   const app = await buildApp({
     config,
