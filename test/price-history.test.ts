@@ -3,6 +3,7 @@
 // candle's best odds as GET /orders/odds/best showed them after the interval's last change; the same after a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
+import { OddexApiError, OddexClient } from '@oddex/sdk';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder } from './helpers/bets.js';
 import { E18, USDC } from './helpers/wallets.js';
@@ -159,6 +160,18 @@ describe('GET /markets/:marketHash/history', () => {
     expect([badHash.status, badHash.body.errorCode]).toEqual([400, 'INVALID_PARAMETER']);
     const unknown = await ex.get(`/markets/0x${'ab'.repeat(32)}/history?interval=1m`);
     expect([unknown.status, unknown.body.errorCode]).toEqual([404, 'MARKET_NOT_FOUND']);
+  });
+
+  it('the typed client reads the same candles, amounts and odds as bigint', async () => {
+    const client = new OddexClient({ url: ex.url });
+    const wire = (await history('interval=5m')).body.data.candles as Candle[];
+    const big = (v: string | null) => (v === null ? null : BigInt(v));
+    expect(await client.priceHistory(market, { interval: '5m' })).toEqual(
+      wire.map((c) => ({ ...c, open: BigInt(c.open), high: BigInt(c.high), low: BigInt(c.low), close: BigInt(c.close), volume: BigInt(c.volume), bestMakerOddsOutcomeOne: big(c.bestMakerOddsOutcomeOne), bestMakerOddsOutcomeTwo: big(c.bestMakerOddsOutcomeTwo) })),
+    );
+    expect(await client.priceHistory(market, { interval: '1m', limit: 1 })).toHaveLength(1);
+    const refused = await client.priceHistory(market, { interval: '1m', from: 10, to: 5 }).catch((e: unknown) => e);
+    expect(refused instanceof OddexApiError && refused.errorCode).toBe('INVALID_PARAMETER');
   });
 
   it('answers the same candles after a restart', async () => {
