@@ -21,8 +21,8 @@ function kinds(statements: readonly string[]): Record<string, number> {
 const LOCK_WAIT_TOGGLES = { 'PRAGMA busy_timeout ': 2 };
 
 /**
- * Price history (price-history.ts): a command that changes the book of a market traded today reads the best odds of
- * each side (one indexed read each); candles are written once per commit, one row per interval.
+ * Price history (price-history.ts): a commit that changes the book of a market traded today reads the best odds of
+ * each side once (one indexed read each); candles are written once per commit, one row per interval.
  */
 const BEST_ODDS = { 'SELECT rm_orders': 2 };
 /**
@@ -86,7 +86,7 @@ describe('statements per fill', () => {
     ex.fill(1, 10n * USDC);
     const { accepted } = ex.fill(2, 10n * USDC);
     const candles = Object.entries(kinds(accepted)).filter(([k]) => k.includes('rm_candles') || k.startsWith('SELECT'));
-    expect(Object.fromEntries(candles)).toEqual({ ...BEST_ODDS, 'INSERT rm_candles': 4 });
+    expect(Object.fromEntries(candles)).toEqual({ ...BEST_ODDS, 'UPDATE rm_candles': 4 });
   });
 
   it('updates a fill’s trades in one statement however many orders it matched, and reads nothing back', () => {

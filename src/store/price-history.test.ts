@@ -19,7 +19,7 @@ function commands(fx: ReturnType<typeof tradingFixture>): Command[] {
     isMakerBettingOutcomeOne: one,
   });
   const fill = (n: number, at: number, one: boolean, stake: bigint, odds: bigint): Command => ({
-    ...fx.fillCommand(n, stake),
+    ...(fx.fillCommand(n, stake) as Extract<Command, { kind: 'fill' }>),
     at,
     isTakerBettingOutcomeOne: one,
     desiredOdds: odds * E18,
@@ -30,6 +30,8 @@ function commands(fx: ReturnType<typeof tradingFixture>): Command[] {
     fill(1, D + 5_000, true, 10n * USDC, 60n), // outcome one at 60%
     fill(2, D + 30_000, false, 20n * USDC, 55n), // outcome two at 55%: outcome one traded at 45%
     { kind: 'confirmFill', at: D + 31_000, fillHash: testHash('f', 1) },
+    // The next minute opens with a better order for takers of outcome one: the first minute's best odds are not it.
+    { kind: 'postOrders', at: D + 65_000, markets: [MARKET], orders: [order(4, 38n, false)] },
     fill(3, D + 70_000, true, 5n * USDC, 60n),
     fill(4, D + 3 * DAY + 10_000, false, 5n * USDC, 55n),
   ];
@@ -39,12 +41,15 @@ const candleRows = (fx: ReturnType<typeof tradingFixture>) => fx.db.prepare('SEL
 
 describe('price history projection', () => {
   it('writes the same candles whether commands commit one by one or in one group', () => {
+    // Without the last day's fill, which prunes the first day's minutes.
+    const firstDay = (fx: ReturnType<typeof tradingFixture>) => commands(fx).slice(0, -1);
     const single = tradingFixture();
-    for (const cmd of commands(single)) single.commit(cmd);
+    for (const cmd of firstDay(single)) single.commit(cmd);
     const grouped = tradingFixture();
-    grouped.commitGroup(commands(grouped));
-    const rows = candleRows(single);
-    expect(rows.length).toBeGreaterThan(0);
+    grouped.commitGroup(firstDay(grouped));
+    const rows = candleRows(single) as { interval_s: number; best_two: string | null }[];
+    // Each minute's best odds are the book's at its end, in the group too: 40% until the next minute's 38% order.
+    expect(rows.filter((r) => r.interval_s === 60).map((r) => r.best_two)).toEqual([(40n * E18).toString(), (38n * E18).toString()]);
     expect(candleRows(grouped)).toEqual(rows);
   });
 
@@ -78,15 +83,15 @@ describe('price history projection', () => {
     expect(starts(3600)).toEqual([s, s + 3 * 86_400]);
     expect(starts(86_400)).toEqual([s, s + 3 * 86_400]);
     const [first] = fx.store.readModels.history.candles(MARKET.marketHash, '5m', 0, s, 10);
-    // 60%, 45%, 60%: open, high, low and close as traded; the volume is every stake of both sides in those minutes.
+    // 60%, 45%, then 62% (the 38% order): open, high, low and close as traded; the volume is every stake of both sides.
     const stakes = fx.db.prepare('SELECT stake FROM rm_trades WHERE bet_time < ?').pluck().all(D + 300_000) as string[];
     expect(stakes).toHaveLength(6);
     expect(first).toMatchObject({
       time: s,
       open: (60n * E18).toString(),
-      high: (60n * E18).toString(),
+      high: (62n * E18).toString(),
       low: (45n * E18).toString(),
-      close: (60n * E18).toString(),
+      close: (62n * E18).toString(),
       volume: stakes.reduce((sum, x) => sum + BigInt(x), 0n).toString(),
     });
   });

@@ -95,6 +95,15 @@ export const outcomeOneOdds = (t: Pick<TradeFacts, 'odds' | 'bettingOutcomeOne'>
 
 const startOf = (atMs: number, seconds: number) => Math.floor(atMs / 1000 / seconds) * seconds;
 
+/** When a command's changes happened (the time of its first trade or order change), if they touch a book. */
+function timeOf(changes: readonly Change[]): number | undefined {
+  for (const c of changes) {
+    if (c.type === 'tradeRecorded') return c.trade.betTime;
+    if (c.type === 'orderAdded' || c.type === 'orderChanged') return c.state.updatedAt;
+  }
+  return undefined;
+}
+
 const KEEP_SECONDS = new Map<number, number>(WIDTHS.map((w) => [w.seconds, w.keepSeconds]));
 const seriesKey = (market: string, seconds: number) => `${market}:${seconds}`;
 
@@ -110,14 +119,20 @@ export class PriceHistory {
   /** What the transaction under way changed: candles by series and start, and the newest per series. */
   private readonly dirty = new Map<string, CandleState>();
   private readonly stagedNewest = new Map<string, CandleState | null>();
+  /** Markets of this group whose book changed, with the time of the last change: their best odds are due. */
+  private readonly pendingBest = new Map<string, number>();
 
   constructor(db: Db) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       candle: p('SELECT * FROM rm_candles WHERE market_hash = ? AND interval_s = ? AND start_s = ?'),
       newest: p('SELECT * FROM rm_candles WHERE market_hash = ? AND interval_s = ? ORDER BY start_s DESC LIMIT 1'),
-      put: p(`INSERT OR REPLACE INTO rm_candles VALUES (@market, @seconds, @start, @open, @high, @low, @close, @volume, @openId,
-        @closeId, @bestOne, @bestTwo)`),
+      insert: p(`INSERT INTO rm_candles VALUES (@market, @seconds, @start, @open, @high, @low, @close, @volume, @openId, @closeId,
+        @bestOne, @bestTwo)`),
+      // In place: a candle's row keeps its key, so an update rewrites one record instead of deleting and inserting it.
+      update: p(`UPDATE rm_candles SET open = @open, high = @high, low = @low, close = @close, volume = @volume, open_id = @openId,
+        close_id = @closeId, best_one = @bestOne, best_two = @bestTwo WHERE market_hash = @market AND interval_s = @seconds
+        AND start_s = @start`),
       prune: p('DELETE FROM rm_candles WHERE market_hash = ? AND interval_s = ? AND start_s < ?'),
       side: p(`SELECT total_bet_size, fill_amount, pending_fill_amount, percentage_odds, expiry, api_expiry FROM rm_orders
         WHERE market_hash = ? AND maker_outcome_one = ? AND status = 'ACTIVE' ORDER BY length(percentage_odds), percentage_odds`),
@@ -127,12 +142,27 @@ export class PriceHistory {
   }
 
   /**
-   * Projects one command's change records (inside the journal's transaction): each taker trade joins its market's
-   * candles, then every market whose book changed puts its best odds into its candles of that moment.
+   * Before a command's changes are written: the best odds of markets whose book changed in an earlier minute of this
+   * group are read now, while the book is as that minute left it (the group's later minutes have not touched it).
+   */
+  beginCommand(changes: readonly Change[]): void {
+    if (this.pendingBest.size === 0) return;
+    const at = timeOf(changes);
+    if (at === undefined) return;
+    const minute = startOf(at, WIDTHS[0]!.seconds);
+    for (const [market, touchedAt] of this.pendingBest) {
+      if (startOf(touchedAt, WIDTHS[0]!.seconds) === minute) continue;
+      this.noteBestOdds(market, touchedAt);
+      this.pendingBest.delete(market);
+    }
+  }
+
+  /**
+   * Projects one command's change records (inside the journal's transaction, after its other read models): each
+   * taker trade joins its market's candles, and each market whose book changed has its best odds read once, when
+   * its minute or the group ends (beginCommand, write): the book as the interval's last change left it.
    */
   apply(changes: readonly Change[]): void {
-    let touched: Map<string, number> | undefined;
-    const touch = (market: string, at: number) => (touched ??= new Map()).set(market, at);
     for (const c of changes) {
       if (c.type === 'tradeRecorded') {
         const t = c.trade;
@@ -140,18 +170,18 @@ export class PriceHistory {
         // Each match records the maker's trade, then the taker's: the taker's sets the price, and its stake and
         // counter stake (the maker's) are both sides' stakes, the volume matched volume counts.
         if (!t.maker) this.addTrade(market, Number(t.id), outcomeOneOdds(t), t.stake + t.counterStake, t.betTime);
-        touch(market, t.betTime);
-      } else if (c.type === 'orderAdded') touch(c.order.marketHash, c.state.updatedAt);
-      else if (c.type === 'orderChanged') touch(c.marketHash, c.state.updatedAt);
+        this.pendingBest.set(market, t.betTime);
+      } else if (c.type === 'orderAdded') this.pendingBest.set(c.order.marketHash, c.state.updatedAt);
+      else if (c.type === 'orderChanged') this.pendingBest.set(c.marketHash, c.state.updatedAt);
     }
-    if (touched) for (const [market, at] of touched) this.noteBestOdds(market, at);
   }
 
   /** Writes the candles the group changed (one row each), in the transaction that projected it. */
   write(): void {
+    for (const [market, at] of this.pendingBest) this.noteBestOdds(market, at);
+    this.pendingBest.clear();
     for (const c of this.dirty.values()) {
-      if (c.fresh) this.s.prune!.run(c.market, c.seconds, c.start - KEEP_SECONDS.get(c.seconds)!);
-      this.s.put!.run({
+      const row = {
         market: c.market,
         seconds: c.seconds,
         start: c.start,
@@ -164,7 +194,14 @@ export class PriceHistory {
         closeId: c.closeId,
         bestOne: c.bestOne,
         bestTwo: c.bestTwo,
-      });
+      };
+      if (c.fresh) {
+        this.s.prune!.run(c.market, c.seconds, c.start - KEEP_SECONDS.get(c.seconds)!);
+        this.s.insert!.run(row);
+        c.fresh = false;
+      } else {
+        this.s.update!.run(row);
+      }
     }
   }
 
@@ -175,6 +212,7 @@ export class PriceHistory {
     }
     this.dirty.clear();
     this.stagedNewest.clear();
+    this.pendingBest.clear();
   }
 
   /** The newest candle of a series as this transaction sees it. */

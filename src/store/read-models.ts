@@ -323,6 +323,7 @@ export class TradingReadModels {
     /** Per market this command settles: its open positions' trades by bettor, and the fills they belong to. */
     let settling: Map<string, Map<string, OpenPositionRow[]>> | undefined;
     let settledFills: Set<string> | undefined;
+    this.history.beginCommand(changes);
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded': {
