@@ -31,6 +31,8 @@ import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
 import { healthRoutes } from './api/health.js';
+import { priceHistoryRoutes } from './api/price-history.js';
+import { asyncApiRoutes } from './api/asyncapi.js';
 import { marketRoutes } from './api/markets.js';
 import { searchRoutes } from './api/search.js';
 import { sportRoutes } from './api/sports.js';
@@ -187,6 +189,7 @@ async function startOnStorage(
     const balanceDeps = { trading, config };
     await api.register(healthRoutes, { isReady, db });
     await api.register(marketRoutes, { catalogue, trading });
+    await api.register(priceHistoryRoutes, { catalogue, readModels: trading.readModels, now });
     await api.register(searchRoutes, { catalogue });
     await api.register(sportRoutes, { catalogue });
     await api.register(fixtureRoutes, { catalogue });
@@ -211,6 +214,7 @@ async function startOnStorage(
     await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });
     await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
     await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
+    await api.register(asyncApiRoutes);
   };
   const rateLimiter = sharedRateLimiter(config, log);
   const app = await buildApp({

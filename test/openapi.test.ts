@@ -211,6 +211,9 @@ describe('/openapi.json', () => {
     await get(`/balances/${taker.address}`);
     await get(`/orders?maker=${maker.address}`);
     await get(`/orders/odds/best?marketHashes=${market},${total}&baseToken=${c.baseTokenAddress}`);
+    const candles = await get(`/markets/${market}/history?interval=1m`);
+    expect(candles.body.data.candles.length).toBeGreaterThan(0);
+    await get(`/markets/${market}/history?interval=2m`); // 400
     const trades = await get(`/trades?bettor=${taker.address}`);
     await get('/trades'); // 400
     await get(`/trades/orders?orderHashes=${o1}`);

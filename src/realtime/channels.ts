@@ -39,7 +39,8 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const EVENT_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
-const GLOBAL: Readonly<Record<string, Namespace>> = {
+/** The channels without a parameter, by name. */
+export const GLOBAL_CHANNELS: Readonly<Record<string, Namespace>> = {
   'markets:global': 'markets',
   'main_line:global': 'main_line',
   'fixtures:live_scores': 'fixtures',
@@ -57,7 +58,7 @@ export const refundsChannel = (bettor: string) => `ce_refunds:${checksumAddress(
 
 /** The channel a client asked for, or undefined when the name or its parameter is not valid (error 102). */
 export function parseChannel(name: string): Channel | undefined {
-  const global = GLOBAL[name];
+  const global = GLOBAL_CHANNELS[name];
   if (global) return { namespace: global, canonical: name };
   const colon = name.indexOf(':');
   if (colon < 0) return undefined;

@@ -20,6 +20,17 @@ function kinds(statements: readonly string[]): Record<string, number> {
 /** Each commit turns the connection's wait for a lock off and back on (trading-store.ts): per commit, not per fill. */
 const LOCK_WAIT_TOGGLES = { 'PRAGMA busy_timeout ': 2 };
 
+/**
+ * Price history (price-history.ts): a commit that changes the book of a market traded today reads the best odds of
+ * each side once (one indexed read each); candles are written once per commit, one row per interval.
+ */
+const BEST_ODDS = { 'SELECT rm_orders': 2 };
+/**
+ * The market's first fill: its four candles (1m, 5m, 1h, 1d) are new, so each series is pruned past its retention;
+ * the newest candle of each series not read yet in this process is read once (the day's was, when the orders came).
+ */
+const FIRST_CANDLES = { ...BEST_ODDS, 'SELECT rm_candles': 3, 'DELETE rm_candles': 4, 'INSERT rm_candles': 4 };
+
 function exchange() {
   const fx = tradingFixture();
   /** A fill of `stake` and its confirmation: the statements of each commit, and its trades. */
@@ -48,6 +59,7 @@ describe('statements per fill', () => {
       'INSERT rm_trade_counts': 2,
       'UPDATE rm_orders': 1,
       'UPDATE rm_position': 1,
+      ...FIRST_CANDLES,
       COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,
     });
@@ -63,9 +75,18 @@ describe('statements per fill', () => {
       'INSERT rm_consolidated': 2,
       'INSERT rm_consolidated_counts': 2,
       'UPDATE rm_position': 1,
+      ...BEST_ODDS,
       COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,
     });
+  });
+
+  it('writes a later fill’s candles in place: one row per interval, no candle read back', () => {
+    const ex = exchange();
+    ex.fill(1, 10n * USDC);
+    const { accepted } = ex.fill(2, 10n * USDC);
+    const candles = Object.entries(kinds(accepted)).filter(([k]) => k.includes('rm_candles') || k.startsWith('SELECT'));
+    expect(Object.fromEntries(candles)).toEqual({ ...BEST_ODDS, 'UPDATE rm_candles': 4 });
   });
 
   it('updates a fill’s trades in one statement however many orders it matched, and reads nothing back', () => {
@@ -83,13 +104,15 @@ describe('statements per fill', () => {
       'INSERT rm_trade_counts': 4,
       'UPDATE rm_orders': 3,
       'UPDATE rm_position': 1,
+      ...FIRST_CANDLES,
       COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,
     });
     const confirm = kinds(confirmed);
     expect(confirm['UPDATE rm_trades']).toBe(1);
     expect(confirm['INSERT rm_trade_counts']).toBe(8);
-    expect(Object.keys(confirm).filter((k) => k.startsWith('SELECT'))).toEqual([]);
+    expect(Object.keys(confirm).filter((k) => k.startsWith('SELECT'))).toEqual(['SELECT rm_orders']);
+    expect(confirm['SELECT rm_orders']).toBe(BEST_ODDS['SELECT rm_orders']);
     // One consolidated entry per bettor of the fill: three makers and the taker.
     expect(confirm['INSERT rm_consolidated']).toBe(4);
     expect(ex.store.readModels.matchedVolume().get(MARKET.marketHash)).toBe(200n * USDC);

@@ -412,3 +412,30 @@ MIGRATIONS.push({
     CREATE INDEX api_keys_live_by_address ON api_keys (address, created_at) WHERE revoked_at IS NULL;
   `,
 });
+
+MIGRATIONS.push({
+  version: 16,
+  name: 'price history',
+  sql: `
+    -- Candles of each market's traded odds (src/store/price-history.ts): one row per market, interval and interval
+    -- start, pruned past each interval's retention. open_id and close_id are the trade ids that set open and close.
+    CREATE TABLE rm_candles (
+      market_hash TEXT NOT NULL,
+      interval_s INTEGER NOT NULL,
+      start_s INTEGER NOT NULL,
+      open TEXT NOT NULL,
+      high TEXT NOT NULL,
+      low TEXT NOT NULL,
+      close TEXT NOT NULL,
+      volume TEXT NOT NULL,
+      open_id INTEGER NOT NULL,
+      close_id INTEGER NOT NULL,
+      best_one TEXT,
+      best_two TEXT,
+      PRIMARY KEY (market_hash, interval_s, start_s)
+    ) WITHOUT ROWID;
+    -- A side's takeable orders best first: decimal odds strings order as numbers by length, then text.
+    CREATE INDEX rm_orders_active_by_odds ON rm_orders (market_hash, maker_outcome_one, length(percentage_odds), percentage_odds)
+      WHERE status = 'ACTIVE';
+  `,
+});

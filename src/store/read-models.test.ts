@@ -148,12 +148,15 @@ describe('listing totals (migration 11)', () => {
       maker INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (bettor, settled, status, maker, kind)) WITHOUT ROWID`);
     // And the order persistence of migration 14.
     db.exec(`ALTER TABLE rm_orders ADD COLUMN persistence TEXT NOT NULL DEFAULT 'LAPSE'`);
+    // And the price history of migration 16.
+    db.exec(MIGRATIONS.find((m) => m.version === 16)!.sql);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
     db.exec('ALTER TABLE rm_trades DROP COLUMN rev');
     db.exec('DROP TABLE rm_trade_counts; DROP TABLE rm_consolidated_counts');
     db.exec('ALTER TABLE rm_orders DROP COLUMN persistence');
+    db.exec('DROP INDEX rm_orders_active_by_odds; DROP TABLE rm_candles');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);

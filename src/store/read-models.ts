@@ -9,6 +9,7 @@ import type { OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeSta
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
+import { PriceHistory } from './price-history.js';
 import { settleTrades } from '../engine/settlement-credit.js';
 import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
@@ -179,6 +180,8 @@ export class TradingReadModels {
   private readonly stagedVolume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
+  /** Candles of traded odds per market (GET /markets/:marketHash/history). */
+  readonly history: PriceHistory;
   /** The listing totals the transaction under way changes by recording trades and their fills' outcomes. */
   private readonly tradeCounts: CountDeltas;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
@@ -264,6 +267,7 @@ export class TradingReadModels {
     this.tradeCounts = new CountDeltas(db, 'rm_trade_counts', 6);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.entries.rebuildIfEmpty();
+    this.history = new PriceHistory(db);
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
     }
@@ -304,13 +308,14 @@ export class TradingReadModels {
   }
 
   /**
-   * Projects the change records of several commands, in order, inside one transaction: the listing totals they
-   * change are written once for all of them, at the end.
+   * Projects the change records of several commands, in order, inside one transaction: the listing totals and the
+   * candles they change are written once for all of them, at the end.
    */
   applyGroup(commands: readonly (readonly Change[])[]): void {
     for (const changes of commands) this.applyCommand(changes);
     this.tradeCounts.write();
     this.entries.writeCounts();
+    this.history.write();
   }
 
   private applyCommand(changes: readonly Change[]): void {
@@ -318,6 +323,7 @@ export class TradingReadModels {
     /** Per market this command settles: its open positions' trades by bettor, and the fills they belong to. */
     let settling: Map<string, Map<string, OpenPositionRow[]>> | undefined;
     let settledFills: Set<string> | undefined;
+    this.history.beginCommand(changes);
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded': {
@@ -435,6 +441,7 @@ export class TradingReadModels {
       }
     }
     this.entries.apply(changes, settledFills);
+    this.history.apply(changes);
   }
 
   private openPositionsIn(marketHash: string): Map<string, OpenPositionRow[]> {
@@ -469,6 +476,7 @@ export class TradingReadModels {
     this.stagedVolume.clear();
     this.tradeCounts.discard();
     this.entries.discardCounts();
+    this.history.transactionEnded(committed);
   }
 
   // ---- queries --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import {
   parseBalance,
   parseBestOdds,
   parseCancel,
+  parseCandle,
   parseConsolidatedTrade,
   parseFill,
   parseOrder,
@@ -25,6 +26,8 @@ import type {
   ApiKeyInfo,
   Balance,
   BestOdds,
+  Candle,
+  CandleInterval,
   CancelResult,
   ConsolidatedTrade,
   ExchangeParams,
@@ -271,6 +274,12 @@ export class OddexClient {
 
   findMarkets(marketHashes: readonly string[]): Promise<Market[]> {
     return this.http.request<Market[]>('GET', '/markets/find', { query: { marketHashes } });
+  }
+
+  /** A market's candles of traded odds, oldest first: the newest `limit` (default 500) starting in [from, to]. */
+  async priceHistory(marketHash: string, q: { interval: CandleInterval; from?: number; to?: number; limit?: number }): Promise<Candle[]> {
+    const data = await this.http.request<{ candles: unknown[] }>('GET', `/markets/${encodeURIComponent(marketHash)}/history`, { query: { ...q } });
+    return data.candles.map(parseCandle);
   }
 
   popularMarkets(): Promise<Market[]> {

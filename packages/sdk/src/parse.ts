@@ -3,6 +3,7 @@ import type {
   Balance,
   BestOdds,
   BestOddsSide,
+  Candle,
   CancelResult,
   ConsolidatedTrade,
   FillResult,
@@ -22,6 +23,19 @@ export const parseOrder = (o: Wire): Order => ({
   percentageOdds: big(o.percentageOdds),
   fillAmount: big(o.fillAmount),
   pendingFillAmount: big(o.pendingFillAmount ?? '0'),
+});
+
+const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(v as string));
+
+export const parseCandle = (c: Wire): Candle => ({
+  time: c.time,
+  open: big(c.open),
+  high: big(c.high),
+  low: big(c.low),
+  close: big(c.close),
+  volume: big(c.volume),
+  bestMakerOddsOutcomeOne: bigOrNull(c.bestMakerOddsOutcomeOne),
+  bestMakerOddsOutcomeTwo: bigOrNull(c.bestMakerOddsOutcomeTwo),
 });
 
 export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds) });

@@ -160,6 +160,26 @@ export interface BestOdds {
   outcomeTwo?: BestOddsSide;
 }
 
+/** Candle widths of GET /markets/:marketHash/history. */
+export type CandleInterval = '1m' | '5m' | '1h' | '1d';
+
+/**
+ * One interval of a market's price history: the odds of outcome one that takers traded at (10^20 scale: a taker
+ * backing outcome two at p trades outcome one at 10^20 - p), both sides' matched stakes, and the best maker odds
+ * per side as of the interval's last book change (null: that side had none).
+ */
+export interface Candle {
+  /** UNIX seconds of the interval start. */
+  time: number;
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
+  volume: bigint;
+  bestMakerOddsOutcomeOne: bigint | null;
+  bestMakerOddsOutcomeTwo: bigint | null;
+}
+
 export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 
 export interface Trade {

@@ -23,6 +23,7 @@ const tradeFields = {
   settleDate: Type.Optional(IsoDate),
   outcome: Type.Optional(Type.Integer()),
   settleTxHash: Type.Optional(Type.String()),
+  failureReason: Type.Optional(Type.String({ description: 'why the chain refused the fill (its revert reason), when tradeStatus is FAILED' })),
   contractsVersion: Type.String(),
   fillOrderHash: Type.String(),
   fillOrderHashAttempts: Type.Array(Type.String()),

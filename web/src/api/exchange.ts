@@ -1,7 +1,7 @@
 // The page's access to the exchange: the typed client (`@oddex/sdk`) for every public read and for
 // signing orders, fills and cancels with the page's wallet. Only the wallet sign-in for a realtime token is
 // done here, because the client gets its tokens from an API key, which a bettor in a browser does not have.
-import { OddexClient, type LiveScore, type Order, type RefundGroup, type Trade } from '@oddex/sdk';
+import { OddexClient, type Candle, type CandleInterval, type LiveScore, type Order, type RefundGroup, type Trade } from '@oddex/sdk';
 import type { Wallet } from '../wallet/wallet';
 
 const reader = new OddexClient({ url: location.origin });
@@ -46,6 +46,7 @@ export const exchange = {
   ordersOfMarket: (marketHash: string): Promise<Order[]> => reader.allOrders({ marketHashes: [marketHash] }),
   ordersOfMaker: (maker: string): Promise<Order[]> => reader.allOrders({ maker }),
   tradesOfMarket: async (marketHash: string): Promise<Trade[]> => (await reader.trades({ marketHashes: [marketHash], pageSize: 30 })).trades,
+  priceHistory: (marketHash: string, interval: CandleInterval): Promise<Candle[]> => reader.priceHistory(marketHash, { interval }),
   tradesOfBettor: async (bettor: string): Promise<Trade[]> => (await reader.trades({ bettor, pageSize: 100 })).trades,
   balance: (address: string) => reader.balance(address),
   /** Demo mode on the local ledger: what one grant gives, or null where the exchange gives nothing. */

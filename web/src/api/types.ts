@@ -4,6 +4,8 @@ export type {
   Balance,
   BestOdds,
   CancelResult,
+  Candle,
+  CandleInterval,
   DemoFundsOffer,
   Fixture,
   FillResult,

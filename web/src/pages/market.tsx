@@ -1,8 +1,9 @@
-// A market: live order book, recent trades, bet ticket and maker panel.
+// A market: price history, live order book, recent trades, bet ticket and maker panel.
 import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { OddsToggle } from '../components/odds-toggle';
 import { LiveState } from '../components/live-state';
+import { PriceChart } from '../components/price-chart';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { betDate, gameTimeText, marketTypeName, money, showOdds } from '../format';
 import { IN_PLAY, useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
@@ -76,6 +77,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
         {status === IN_PLAY && !market.liveEnabled && !settled && <p className="notice">This market does not trade in play: it takes no bets or orders while its fixture is in progress.</p>}
         <OddsToggle />
       </section>
+      <PriceChart market={market} realtime={realtime} />
       <div className="columns">
         <div>
           <OrderBook market={market} book={book} format={oddsFormat} me={wallet.address} />
