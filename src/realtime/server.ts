@@ -11,6 +11,7 @@ import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
 import { connectFeeds } from './feeds.js';
 import { trackMainLines, type MainLineCatalogue } from './main-line.js';
+import type { QuoteWindows } from './quote-window-hold.js';
 import type { RealtimeTokens } from './tokens.js';
 import { CloseCode } from './protocol.js';
 
@@ -23,8 +24,8 @@ export interface RealtimeDeps {
   config: Pick<Config, 'realtime'>;
   /** Exchange changes arrive here and are published to channels. */
   bus: EventBus;
-  /** Main lines follow the books of the catalogue's line markets. */
-  catalogue: MainLineCatalogue;
+  /** Main lines follow the books of the catalogue's line markets; parlay books stay dark during their quote window. */
+  catalogue: MainLineCatalogue & QuoteWindows;
   tokens: RealtimeTokens;
   /** False until start-up finished and while shutting down: upgrades are refused with 503. */
   isReady: () => boolean;
@@ -69,7 +70,7 @@ export class RealtimeServer {
         (err) => log.error({ err }, 'realtime subscriber failed'),
         (channel, bytes) => log.error({ channel, bytes }, 'realtime publication element larger than a subscriber queue; not published'),
       ).sweepEvery(sweepPeriodMs(historyTtlMs));
-    this.detachFeeds = connectFeeds(deps.bus, this.broker, log);
+    this.detachFeeds = connectFeeds(deps.bus, this.broker, log, { windows: deps.catalogue, now: deps.now });
     this.stopMainLines = trackMainLines(deps.bus, deps.catalogue, log);
   }
 

@@ -20,7 +20,7 @@ export interface Metadata {
   chainVersion: string;
   domainVersion: string;
   chainId: number;
-  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string; parlayRequest: string };
   /** Demo mode on the local ledger: what `requestDemoFunds` grants; null (or absent, older servers) where it gives nothing. */
   demoFunds?: DemoFundsOffer | null;
   [more: string]: unknown;
