@@ -52,7 +52,9 @@ export function parlayQuote(
   const bettorImplied = Math.min(0.99, Math.max(0.01, fair + o.margin));
   const percentageOdds = roundToLadder(oddsFromProbability(1 - bettorImplied), o.ladderStep, 'down');
   if (percentageOdds <= 0n) return undefined;
-  const toCover = (BigInt(request.requestSize) * percentageOdds) / (ODDS_SCALE - percentageOdds);
+  // Rounded up: the book's taker space is rounded down from the maker stake, and must still take the whole request.
+  const bettorOdds = ODDS_SCALE - percentageOdds;
+  const toCover = (BigInt(request.requestSize) * percentageOdds + bettorOdds - 1n) / bettorOdds;
   const totalBetSize = toCover < o.maxStake ? toCover : o.maxStake;
   return totalBetSize >= o.makerMinimum ? { percentageOdds, totalBetSize } : undefined;
 }
