@@ -286,3 +286,36 @@ describe('settlement from the legs', () => {
     });
   }
 });
+
+describe('a parlay across a restart', () => {
+  it('keeps its legs and terms, and still settles from its legs', async () => {
+    let ex = await startTestExchange({ ...betTestConfig(), parlays: { quoteWindowMs: 200, fillWindowMs: 60_000, requestsPerMinute: 10 } });
+    try {
+      const cat = await createSoccerLeague(ex);
+      const [one, two] = await moneylines(ex, cat, 2);
+      const legs = [
+        { marketHash: one!, bettingOutcomeOne: false },
+        { marketHash: two!, bettingOutcomeOne: true },
+      ];
+      const bettor = await fundedWallet(ex, 100n * USDC);
+      const maker = await fundedWallet(ex, 100n * USDC);
+      const parlay = (await requestParlay(ex, bettor, await parlaySigning(ex), legs)).body.data;
+      await postOrder(ex, maker, { marketHash: parlay.marketHash, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+      await sleep(parlay.parlay.quoteWindowEndsAt - Date.now() + 20);
+      await fillAndConfirm(ex, bettor, { market: parlay.marketHash, isTakerBettingOutcomeOne: true, stakeWei: 20n * USDC, desiredOdds: 50n * E18 });
+      expect((await ex.admin('POST', `/admin/markets/${one}/report`, { outcome: 2 })).status).toBe(200);
+
+      ex = await ex.restart();
+      expect((await ex.get(`/markets/find?marketHashes=${parlay.marketHash}`)).body.data).toEqual([parlay]);
+      expect((await ex.admin('POST', `/admin/markets/${two}/report`, { outcome: 1 })).status).toBe(200);
+      expect((await ex.get(`/markets/find?marketHashes=${parlay.marketHash}`)).body.data[0]).toMatchObject({ status: 'SETTLED', outcome: 1 });
+      // Evens on 20: the bettor gains 20, the maker loses 20.
+      expect([await balanceOf(ex, bettor), await balanceOf(ex, maker)].map((b) => [b.balance, b.escrowed])).toEqual([
+        [(120n * USDC).toString(), '0'],
+        [(80n * USDC).toString(), '0'],
+      ]);
+    } finally {
+      await ex.destroy();
+    }
+  });
+});
