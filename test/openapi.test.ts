@@ -104,6 +104,9 @@ describe('/openapi.json', () => {
       const viemCancel = await signedCancel(wallet, c, kind, { ...(extra ? { [extra]: body[extra] } : {}), timestamp: body.timestamp, salt: body.salt });
       expect(body).toEqual(viemCancel); // deterministic signatures: the same bytes viem produces
     }
+    const parlay = example('/parlays/request');
+    const viemParlay = await signedParlayRequest(wallet, await parlaySigning(ex), { legs: parlay.legs, requestSize: BigInt(parlay.requestSize), timestamp: parlay.timestamp, salt: parlay.salt });
+    expect(parlay).toEqual(viemParlay); // deterministic signatures: the same bytes viem produces
     expect(example('/heartbeat')).toEqual({ requestor: wallet.address, timeoutSeconds: 30 });
   });
 
