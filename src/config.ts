@@ -83,7 +83,7 @@ export interface Config {
   chainId: number;
   chainVersion: string;
   domainVersion: string;
-  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string; parlayRequest: string };
   /** Empty: the deployment's own, generated on first start and kept in the data dir. */
   executorAddress: string;
   eip712FillHasher: string;
@@ -127,6 +127,8 @@ export interface Config {
   userApiKeysPerAddress: number;
   heartbeatMaxSeconds: number;
   cancelMaxSkewSeconds: number;
+  /** Parlay requests: makers quote for quoteWindowMs, then the book takes fills for fillWindowMs; requests per bettor and minute. */
+  parlays: { quoteWindowMs: number; fillWindowMs: number; requestsPerMinute: number };
   maxBodyBytes: number;
   /** Worker threads hashing orders and recovering signatures off the writer thread; 0 verifies on the writer. */
   verifyThreads: number;
@@ -283,6 +285,7 @@ export const COMPAT_PRESETS: Readonly<Record<string, (c: Config) => void>> = {
       cancelV2: 'CancelOrderV2SportX',
       cancelEvent: 'CancelOrderEventsSportX',
       cancelAll: 'CancelAllOrdersSportX',
+      parlayRequest: c.domainNames.parlayRequest,
     };
     c.domainVersion = '6.0';
     c.chainId = 4162;
@@ -326,6 +329,7 @@ export function defaultConfig(): Config {
       cancelV2: 'CancelOrderV2Oddex',
       cancelEvent: 'CancelOrderEventsOddex',
       cancelAll: 'CancelAllOrdersOddex',
+      parlayRequest: 'ParlayRequestOddex',
     },
     executorAddress: '',
     eip712FillHasher: '0x3E96B0a25d51e3Cc89C557f152797c33B839968f',
@@ -359,6 +363,7 @@ export function defaultConfig(): Config {
     userApiKeysPerAddress: 5,
     heartbeatMaxSeconds: 3600,
     cancelMaxSkewSeconds: 60,
+    parlays: { quoteWindowMs: 3000, fillWindowMs: 60_000, requestsPerMinute: 10 },
     maxBodyBytes: 1_048_576,
     // The writer thread keeps one core busy; the workers take the others (at least one).
     verifyThreads: Math.max(1, availableParallelism() - 1),
@@ -421,6 +426,10 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DOMAIN_CANCEL_V2', str, (c, v) => (c.domainNames.cancelV2 = v)),
   setting('ODDEX_DOMAIN_CANCEL_EVENT', str, (c, v) => (c.domainNames.cancelEvent = v)),
   setting('ODDEX_DOMAIN_CANCEL_ALL', str, (c, v) => (c.domainNames.cancelAll = v)),
+  setting('ODDEX_DOMAIN_PARLAY_REQUEST', str, (c, v) => (c.domainNames.parlayRequest = v)),
+  setting('ODDEX_PARLAY_QUOTE_WINDOW_MS', int(0, 600_000), (c, v) => (c.parlays.quoteWindowMs = v)),
+  setting('ODDEX_PARLAY_FILL_WINDOW_MS', int(1000, 86_400_000), (c, v) => (c.parlays.fillWindowMs = v)),
+  setting('ODDEX_PARLAY_REQUESTS_PER_MINUTE', int(1, 100_000), (c, v) => (c.parlays.requestsPerMinute = v)),
   setting('ODDEX_EXECUTOR_ADDRESS', address, (c, v) => (c.executorAddress = v)),
   setting('ODDEX_FILL_HASHER_ADDRESS', address, (c, v) => (c.eip712FillHasher = v)),
   setting('ODDEX_BASE_TOKEN_ADDRESS', address, (c, v) => (c.baseTokenAddress = v)),

@@ -46,6 +46,7 @@ import { balanceRoutes } from './api/balances.js';
 import { demoFundsRoutes } from './api/demo-funds.js';
 import { orderRoutes } from './api/orders.js';
 import { fillRoutes } from './api/fills.js';
+import { parlayRoutes } from './api/parlays.js';
 import { cancelRoutes } from './api/cancels.js';
 import { heartbeatRoutes } from './api/heartbeat.js';
 import { tradeRoutes } from './api/trades.js';
@@ -209,6 +210,7 @@ async function startOnStorage(
     await api.register(orderRoutes, { config, catalogue, trading, verifier, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
+    await api.register(parlayRoutes, { config, catalogue, verifier, now });
     await api.register(heartbeatRoutes, { apiKeys, trading, config, now });
     await api.register(tradeRoutes, { readModels: trading.readModels, render: trading.render });
     await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });

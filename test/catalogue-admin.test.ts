@@ -241,7 +241,7 @@ describe('operator catalogue API', () => {
     const hash = hashOf('L1', 1, '', 'draw');
     reportedCalls.length = 0;
     const [settled] = await ok('POST', `/admin/markets/${hash}/report`, { outcome: 2, teamOneScore: 1, teamTwoScore: 0 });
-    expect(reportedCalls).toEqual([{ reports: [{ marketHash: hash, outcome: 2 }], statusesAtCall: ['ACTIVE'] }]);
+    expect(reportedCalls).toEqual([{ reports: [{ marketHash: hash, outcome: 2, teamOneScore: 1, teamTwoScore: 0 }], statusesAtCall: ['ACTIVE'] }]);
     expect(settled).toMatchObject({ status: 'SETTLED', outcome: 2, reportedDate: new Date(NOW).toISOString(), teamOneScore: 1, teamTwoScore: 0 });
     await fail(`/admin/markets/${hash}/report`, { outcome: 1 }, 409, 'MARKET_ALREADY_REPORTED');
     await fail(`/admin/markets/${hash}/status`, { status: 'SUSPENDED' }, 409, 'MARKET_ALREADY_REPORTED');

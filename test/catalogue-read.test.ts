@@ -332,7 +332,7 @@ describe('catalogue read API (demo catalogue)', () => {
       chainVersion: 'v1',
       domainVersion: '1.0',
       chainId: 4162,
-      domainNames: { fill: 'Oddex', cancelV2: 'CancelOrderV2Oddex', cancelEvent: 'CancelOrderEventsOddex', cancelAll: 'CancelAllOrdersOddex' },
+      domainNames: { fill: 'Oddex', cancelV2: 'CancelOrderV2Oddex', cancelEvent: 'CancelOrderEventsOddex', cancelAll: 'CancelAllOrdersOddex', parlayRequest: 'ParlayRequestOddex' },
       demoFunds: { amount: '100000000', maxBalance: '1000000000' },
     });
   });

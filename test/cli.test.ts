@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, waitFor } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, postOrder, waitFor } from './helpers/bets.js';
 import { USDC } from './helpers/wallets.js';
 
 // Each command is a fresh Node process (about a second of start-up, more on a loaded machine).
@@ -250,6 +250,39 @@ describe('trader commands', () => {
     expect(line.offset).toBeGreaterThanOrEqual(1);
     expect(line.data[0]).toMatchObject({ marketHash: fresh, maker: maker.address, percentageOdds: (50n * E18).toString() });
     await asMaker(['cancel', '--all']);
+  });
+});
+
+describe('oddex parlay', () => {
+  it('request prints the parlay market, offers waits out the quote window and lists them, fill takes the best', async () => {
+    const bettorKey = generatePrivateKey();
+    secrets.push(bettorKey, bettorKey.slice(2));
+    const bettor = privateKeyToAccount(bettorKey);
+    await ex.admin('POST', '/admin/faucet', { address: bettor.address, amount: (50n * USDC).toString() });
+    await ex.admin('POST', '/admin/faucet', { address: maker.address, amount: (100n * USDC).toString() });
+    const asBettor = (args: string[]) => oddex(['--json', 'parlay', ...args], { ODDEX_PRIVATE_KEY: bettorKey });
+    const [a, b] = [(await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash, (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash];
+
+    const refused = await asBettor(['request', `${a}:one`, '--stake', '10']);
+    expect([refused.code, refused.json?.errorCode]).toEqual([1, 'PARLAY_LEG_COUNT']);
+    const bad = await asBettor(['request', `${a}:three`, `${b}:two`, '--stake', '10']);
+    expect(bad.code).toBe(2);
+
+    const requested = await asBettor(['request', `${a}:one`, `${b}:two`, '--stake', '10']);
+    expect(requested.code).toBe(0);
+    const parlay = requested.json.marketHash as string;
+    expect(requested.json).toMatchObject({ type: 999, legs: [{ marketHash: a, bettingOutcomeOne: true }, { marketHash: b, bettingOutcomeOne: false }], parlay: { bettor: bettor.address, requestSize: '10000000' } });
+    // A maker quotes within the window: outcome two at 75%, 60 of stake, so 20 for the bettor at 25%.
+    await postOrder(ex, maker, { marketHash: parlay, totalBetSize: 60n * USDC, percentageOdds: 75n * E18, isMakerBettingOutcomeOne: false });
+
+    const offers = await asBettor(['offers', parlay]);
+    expect(offers.code).toBe(0);
+    expect(Date.now()).toBeGreaterThanOrEqual(requested.json.parlay.quoteWindowEndsAt);
+    expect(offers.json.offers.map((o: { odds: string; available: string }) => [o.odds, o.available])).toEqual([[(25n * E18).toString(), (20n * USDC).toString()]]);
+
+    const fill = await asBettor(['fill', parlay, '--stake', '10']);
+    expect(fill.code).toBe(0);
+    expect(fill.json).toMatchObject({ totalFilled: (10n * USDC).toString(), averageOdds: (25n * E18).toString() });
   });
 });
 

@@ -17,6 +17,7 @@ import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { waitFor as waitWithin } from './helpers/bets.js';
 import { clientViewOf, startExchangeNode, type ClientView, type Node } from './helpers/evm.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
+import { parlaySigning, signedParlayRequest } from './helpers/parlays.js';
 
 /** Chain round trips get more time than the helper's default on a loaded machine. */
 const waitFor = <T>(probe: () => Promise<T>, done: (v: T) => boolean) => waitWithin(probe, done, 15_000);
@@ -41,6 +42,7 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
       evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 400, pollMs: 50 },
       bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+      parlays: { ...defaultConfig().parlays, quoteWindowMs: 300 },
     };
     ex = await startTestExchange(overrides, { dataDir });
     meta = (await ex.get('/metadata')).body.data;
@@ -289,6 +291,52 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     await expectPaidOnChain(settled);
     const byLeg = (leg: string, isMaker: boolean) => settled.find((t) => t.marketHash === leg && t.maker === isMaker)!;
     expect([byLeg(lowLeg, true).outcome, byLeg(lowLeg, true).stake, byLeg(highLeg, false).outcome, byLeg(highLeg, false).stake]).toEqual([0, '10000001', 1, '10000000']);
+  });
+
+  // A parlay of two moneylines: the bettor backs [leg one wins, leg two loses] with 20, a maker the other side at
+  // 80% (stake 80). The escrow holds the parlay market's pot and pays it by the outcome its legs give it.
+  const parlayCases = [
+    { name: 'every leg wins as picked', legOutcomes: [1, 2], outcome: 1, bettor: 180n * USDC, maker: 20n * USDC },
+    { name: 'one leg loses', legOutcomes: [1, 1], outcome: 2, bettor: 80n * USDC, maker: 120n * USDC },
+    { name: 'a void leg voids it', legOutcomes: [0, 2], outcome: 0, bettor: 100n * USDC, maker: 100n * USDC },
+  ];
+  parlayCases.forEach((c, i) => {
+    it(`settles a parlay from its legs on chain to the wei: ${c.name}`, async () => {
+      // Leg one a moneyline no other test uses, leg two the main total of another fixture (its moneyline may be another test's).
+      const one = markets[8 + i]!;
+      const otherEvent = (await ex.get(`/markets/find?marketHashes=${markets[[11, 12, 0][i]!]!}`)).body.data[0].exchangeEventId as string;
+      const totals = (await ex.get(`/markets/active?eventId=${otherEvent}&type=2&onlyMainLine=true`)).body.data.markets as { marketHash: string }[];
+      const two = totals[0]!.marketHash;
+      const bettor = await wallet(100n * USDC);
+      const maker = await wallet(100n * USDC);
+      const legs = [
+        { marketHash: one, bettingOutcomeOne: true },
+        { marketHash: two, bettingOutcomeOne: false },
+      ];
+      const requested = await ex.post('/parlays/request', await signedParlayRequest(bettor, await parlaySigning(ex), { legs, requestSize: 20n * USDC }));
+      expect(requested.status).toBe(200);
+      const parlay = requested.body.data.marketHash as string;
+      const order = await signedOrder(maker, view.signing, { marketHash: parlay, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: false });
+      expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
+      await new Promise((r) => setTimeout(r, Math.max(0, requested.body.data.parlay.quoteWindowEndsAt - Date.now() + 20)));
+      const fill = await signedFill(bettor, view.signing, { market: parlay, isTakerBettingOutcomeOne: true, stakeWei: 20n * USDC, desiredOdds: 20n * E18 });
+      expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+      expect((await settledTrades(order.hash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+      expect([await balanceOf(bettor.address), await balanceOf(maker.address), await held(parlay)]).toEqual([80n * USDC, 20n * USDC, 100n * USDC]);
+
+      expect((await ex.admin('POST', `/admin/markets/${one}/report`, { outcome: c.legOutcomes[0] })).status).toBe(200);
+      const reported = await ex.admin('POST', `/admin/markets/${two}/report`, { outcome: c.legOutcomes[1] });
+      expect((reported.body.data as { marketHash: string; outcome: number }[]).map((m) => [m.marketHash, m.outcome])).toEqual([
+        [two, c.legOutcomes[1]],
+        [parlay, c.outcome],
+      ]);
+      const settled = await paidTrades(order.hash, 2);
+      expect(settled.every((t) => t.outcome === c.outcome)).toBe(true);
+      await expectPaidOnChain(settled);
+      expect([await balanceOf(bettor.address), await balanceOf(maker.address), await held(parlay)]).toEqual([c.bettor, c.maker, 0n]);
+      expect(await balance(bettor)).toMatchObject({ balance: c.bettor.toString(), escrowed: '0' });
+      expect(await balance(maker)).toMatchObject({ balance: c.maker.toString(), escrowed: '0' });
+    });
   });
 
   it('applies an approval and a fill mined in one block in log order: the fill spends the new allowance', async () => {

@@ -9,6 +9,7 @@ import { startTestExchange, type TestExchange, type TestResponse } from './helpe
 import { betTestConfig, fund, waitFor } from './helpers/bets.js';
 import { newWallet, randomHex32, signedCancel, signedFill, signedOrder, USDC } from './helpers/wallets.js';
 import { createApiKey } from './helpers/realtime.js';
+import { parlaySigning, signedParlayRequest } from './helpers/parlays.js';
 import { EXAMPLE_PRIVATE_KEY } from '../src/api/schemas/examples.js';
 
 const E18 = 10n ** 18n;
@@ -103,6 +104,9 @@ describe('/openapi.json', () => {
       const viemCancel = await signedCancel(wallet, c, kind, { ...(extra ? { [extra]: body[extra] } : {}), timestamp: body.timestamp, salt: body.salt });
       expect(body).toEqual(viemCancel); // deterministic signatures: the same bytes viem produces
     }
+    const parlay = example('/parlays/request');
+    const viemParlay = await signedParlayRequest(wallet, await parlaySigning(ex), { legs: parlay.legs, requestSize: BigInt(parlay.requestSize), timestamp: parlay.timestamp, salt: parlay.salt });
+    expect(parlay).toEqual(viemParlay); // deterministic signatures: the same bytes viem produces
     expect(example('/heartbeat')).toEqual({ requestor: wallet.address, timeoutSeconds: 30 });
   });
 
@@ -164,6 +168,13 @@ describe('/openapi.json', () => {
     const key = (await admin('POST', '/admin/api-keys', { address: spare.address })).body.data;
     await admin('DELETE', `/admin/api-keys/${key.id}`);
     await admin('DELETE', `/admin/api-keys/${key.id}`); // 404 failure envelope
+    // A parlay of this fixture's moneyline and another fixture's: the request, a refused one, the market with its legs.
+    const other = (await admin('POST', '/admin/fixtures', { leagueId: league.leagueId, teamOneId: two.id, teamTwoId: one.id, gameTime })).body.data;
+    const otherMarket: string = (await admin('POST', '/admin/markets', { exchangeEventId: other.eventId, type: 52 })).body.data[0].marketHash;
+    const parlayLegs = [{ marketHash: market, bettingOutcomeOne: true }, { marketHash: otherMarket, bettingOutcomeOne: false }];
+    const parlay = await post('/parlays/request', await signedParlayRequest(spare, await parlaySigning(ex), { legs: parlayLegs, requestSize: 5n * USDC }));
+    await post('/parlays/request', await signedParlayRequest(spare, await parlaySigning(ex), { legs: parlayLegs.slice(1), requestSize: 5n * USDC })); // 400
+    await get(`/markets/find?marketHashes=${parlay.body.data.marketHash}`);
     await admin('GET', `/admin/accounts/${maker.address}`);
     await admin('POST', `/admin/accounts/${maker.address}/lift-restriction`);
 

@@ -251,7 +251,8 @@ async function waitForOrder(ex: TestExchange, hash: string, status: string): Pro
 
 /** The public exchange's signing values, written here from its API docs and public clients, not read from src. */
 const SX = {
-  domainNames: { fill: 'SX Bet', cancelV2: 'CancelOrderV2SportX', cancelEvent: 'CancelOrderEventsSportX', cancelAll: 'CancelAllOrdersSportX' },
+  // The public exchange's parlay domain name is not published: the preset keeps Oddex's.
+  domainNames: { fill: 'SX Bet', cancelV2: 'CancelOrderV2SportX', cancelEvent: 'CancelOrderEventsSportX', cancelAll: 'CancelAllOrdersSportX', parlayRequest: 'ParlayRequestOddex' },
   domainVersion: '6.0',
   chainId: 4162,
   executorAddress: '0x52adf738AAD93c31f798a30b2C74D658e1E9a562',

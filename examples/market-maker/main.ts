@@ -2,6 +2,7 @@
 import { WebSocket } from 'ws';
 import { OddexClient, parseUnits, type Market } from '@oddex/sdk';
 import { MarketMaker } from './market-maker.js';
+import { ParlayQuoter } from './parlay-quoter.js';
 
 function setting(name: string, fallback?: string): string {
   const v = process.env[name]?.trim() || fallback;
@@ -38,8 +39,21 @@ const maker = new MarketMaker({
 });
 
 await maker.start();
+// Parlay requests are priced from the same fair probability per leg.
+const parlays =
+  setting('MM_PARLAYS', 'on') === 'on'
+    ? new ParlayQuoter({
+        client,
+        legProbability: () => fair,
+        margin: Number(setting('MM_PARLAY_MARGIN', '0.03')),
+        maxStake: parseUnits(setting('MM_PARLAY_MAX', '100'), 6),
+        log: (message, fields) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), message, ...fields }) + '\n'),
+      })
+    : undefined;
+await parlays?.start();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    parlays?.stop();
     void maker.stop({ cancelOrders: true }).finally(() => {
       client.close();
       process.exit(0);

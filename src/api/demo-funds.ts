@@ -11,7 +11,7 @@ import { ExchangeError } from '../protocol/errors.js';
 import { Address } from './params.js';
 import { balanceView, type BalanceDeps } from './balances.js';
 import { resetSeconds } from './rate-limit.js';
-import { InProcessRateLimiter, type ClientKey } from './rate-limit/limiter.js';
+import { quota, type InProcessRateLimiter, type ClientKey } from './rate-limit/limiter.js';
 import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
 import type { TradingService } from '../trading/service.js';
@@ -30,12 +30,6 @@ export function demoFundsRefusal(c: DemoFundsSettings): ApiError | undefined {
 /** What /metadata tells clients (`demoFunds`): the grant and the ceiling, or null when there are none. */
 export function demoFundsOffer(c: DemoFundsSettings): { amount: string; maxBalance: string } | null {
   return demoFundsRefusal(c) ? null : { amount: c.demoFunds.amount.toString(), maxBalance: c.demoFunds.maxBalance.toString() };
-}
-
-/** One count per key and window on the shared limiter machinery: its `base` bucket, with the global ceiling set equal so it never refuses on its own. */
-function quota(limit: number, windowMs: number): InProcessRateLimiter {
-  const scope = { limit, windowMs };
-  return new InProcessRateLimiter({ orderOps: scope, orderReads: scope, trades: scope, base: scope, global: scope });
 }
 
 const DemoFundsRequest = Type.Object({ address: Address }, { additionalProperties: false });

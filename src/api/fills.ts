@@ -15,6 +15,7 @@ import {
   parseWei,
   requireBaseToken,
   requireMarket,
+  requireParlayFillable,
   requireNotClosedInPlay,
   requireSigner,
   SIGNATURE_PATTERN,
@@ -101,6 +102,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     const fillSalt = parseSalt(b.fillSalt, 'fillSalt');
     requireBaseToken(c, b.baseToken);
     const market = requireMarket(catalogue, b.market);
+    requireParlayFillable(market, now());
 
     const job: VerifyJob = {
       kind: 'fill',
@@ -135,8 +137,9 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
       if (delay > 0) await sleep(delay);
       // Re-read the market: it may have been reported or suspended during the delay.
       const current = catalogue.getMarket(market.marketHash) ?? market;
-      // The fixture may have gone live during the delay.
+      // The fixture may have gone live during the delay, or the parlay's fill window passed.
       requireNotClosedInPlay(catalogue, current);
+      requireParlayFillable(current, now());
       const result = await trading.submit({
         kind: 'fill',
         at: now(),

@@ -67,7 +67,7 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
 export const metadataRoutes: FastifyPluginAsyncTypebox<MetadataDeps> = async (app, deps) => {
   const description =
     'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
-    'cancelAll} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
+    'cancelAll, parlayRequest} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
     'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared). ' +
     'demoFunds (additive) says whether POST /user/demo-funds grants test funds here. ' +
     'With ODDEX_CHAIN=evm every address, the chain id and the fill domain are the deployed contracts\'.';

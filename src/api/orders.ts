@@ -76,7 +76,7 @@ export interface OrderRouteDeps {
     Config,
     'oddsLadderStepSize' | 'makerMinimum' | 'baseTokenAddress' | 'executorAddress' | 'maxOrdersPerRequest' | 'maxMarketsPerRequest'
   >;
-  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues' | 'inQuoteWindow'>;
   trading: Pick<TradingService, 'submit' | 'engine' | 'readModels' | 'marketRef' | 'bestOddsEntry'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
@@ -236,10 +236,13 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     else if (q.maker) candidates = engine.openOrdersOf(checksumAddress(q.maker));
     else candidates = [...marketHashes!].flatMap((h) => engine.openOrdersIn(h));
 
-    // Explicit order hashes return those orders in any state; other queries list open orders.
+    // Explicit order hashes return those orders in any state; other queries list open orders. A parlay's book shows
+    // nobody but their makers the orders posted while its quote window is open.
+    const at = now();
     const selected = candidates.filter(
       (o) =>
         (orderHashes !== undefined || o.status === 'ACTIVE' || o.status === 'INACTIVE') &&
+        (q.maker !== undefined || orderHashes !== undefined || !catalogue.inQuoteWindow(o.marketHash, at)) &&
         (!marketHashes || marketHashes.has(o.marketHash)) &&
         (!q.maker || sameAddress(o.maker, q.maker)) &&
         (!q.baseToken || sameAddress(o.baseToken, q.baseToken)) &&
@@ -274,6 +277,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       const leagueIds = parseCommaList(q.leagueIds!, 'leagueIds', { max: 50, valid: (s) => /^\d{1,9}$/.test(s) }).map(Number);
       hashes = catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);
     }
-    return ok({ bestOdds: hashes.flatMap((h) => trading.bestOddsEntry(h) ?? []) });
+    const at = now();
+    return ok({ bestOdds: hashes.flatMap((h) => (catalogue.inQuoteWindow(h, at) ? [] : (trading.bestOddsEntry(h) ?? []))) });
   });
 };

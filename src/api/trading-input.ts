@@ -56,3 +56,15 @@ export function requireSigner(recovered: string | undefined, expected: string, e
     throw new ExchangeError(errorCode, `${what} signature does not match ${expected}`);
   }
 }
+
+/** A parlay's book takes fills only between the end of its quote window and its fill deadline. */
+export function requireParlayFillable(market: MarketRecord, at: number): void {
+  const p = market.parlay;
+  if (!p) return;
+  if (at < p.quoteWindowEndsAt) {
+    throw new ExchangeError('PARLAY_QUOTE_WINDOW_OPEN', `makers quote this parlay until ${new Date(p.quoteWindowEndsAt).toISOString()}`);
+  }
+  if (at >= p.fillDeadline) {
+    throw new ExchangeError('PARLAY_FILL_WINDOW_CLOSED', `this parlay took fills until ${new Date(p.fillDeadline).toISOString()}`);
+  }
+}

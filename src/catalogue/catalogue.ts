@@ -13,6 +13,7 @@ import {
   LINE_TYPES,
   MARKET_TYPES,
   MarketType,
+  PARLAY_MARKET_TYPE,
   SELECTIONS,
   type Fixture,
   type FixtureStatusCode,
@@ -21,16 +22,32 @@ import {
   type MarketRecord,
   type MarketTypeCode,
   type Outcome,
+  type ParlayLeg,
+  type ParlayTerms,
   type Selection,
   type Sport,
   type Team,
 } from './model.js';
+import { checkParlayLegs, parlayHashOf } from './parlay-rules.js';
 import { hasLine, isQuarterLine, isQuarterStep, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
 import type { Change } from '../engine/changes.js';
 import { reportedDate } from '../store/catalogue-status.js';
 import { restFixture, restLeague, restMarket, restSport, restTeam, type RestFixture, type RestMarket, type RestTeam } from './rest.js';
 
 export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';
+
+/** A signed, verified parlay request (addresses checksummed, salt lower case). */
+export interface NewParlay {
+  bettor: string;
+  salt: string;
+  baseToken: string;
+  requestSize: bigint;
+  legs: ParlayLeg[];
+  /** UNIX ms. */
+  requestedAt: number;
+  quoteWindowMs: number;
+  fillWindowMs: number;
+}
 
 export interface NewMarket {
   exchangeEventId: string;
@@ -70,6 +87,9 @@ export class Catalogue {
   /** Settled markets read lately (records are immutable once settled). */
   private readonly settled = new LRUCache<string, MarketRecord>({ max: SETTLED_MARKETS_CACHED });
   private readonly liveScoresByEvent = new Map<string, LiveScore>();
+  /** Terms of the parlays not settled, and which of them each leg market is part of. */
+  private readonly openParlays: Map<string, ParlayTerms>;
+  private readonly parlaysByLeg = new Map<string, Set<string>>();
   /** ACTIVE markets by (gameTime, marketHash); rebuilt lazily after a change. */
   private activeSorted: MarketRecord[] | undefined;
   /** Rendered REST objects; records are replaced on every change, so a stale entry is never hit. */
@@ -87,6 +107,7 @@ export class Catalogue {
     for (const l of this.store.loadLeagues()) this.leaguesById.set(l.leagueId, l);
     for (const t of this.store.loadTeams()) this.teamsById.set(t.teamId, t);
     for (const f of this.store.loadFixtures()) this.fixturesById.set(f.exchangeEventId, f);
+    this.openParlays = this.store.loadOpenParlays();
     for (const m of this.store.loadOpenMarkets()) this.cacheMarket(this.recordOf(m));
     for (const s of this.store.loadLiveScores()) this.liveScoresByEvent.set(s.exchangeEventId, s);
   }
@@ -151,7 +172,9 @@ export class Catalogue {
 
   /** ACTIVE markets ordered by (gameTime, marketHash): the order /markets/active pages through. */
   activeMarkets(): readonly MarketRecord[] {
-    this.activeSorted ??= [...this.marketsByHash.values()].filter((m) => m.status === 'ACTIVE').sort(byGameTimeThenHash);
+    this.activeSorted ??= [...this.marketsByHash.values()]
+      .filter((m) => m.status === 'ACTIVE' && m.type !== PARLAY_MARKET_TYPE)
+      .sort(byGameTimeThenHash);
     return this.activeSorted;
   }
 
@@ -321,6 +344,59 @@ export class Catalogue {
     return [...created.map((m) => m.marketHash), ...linked].map((h) => this.getMarket(h)!);
   }
 
+  /**
+   * Creates the parlay market of a verified request (its legs checked by parlay-rules.ts), filed under the fixture of
+   * its earliest leg, and announces it on the markets channel (with its legs) and on the parlay channel.
+   */
+  createParlay(input: NewParlay): MarketRecord {
+    const legs = input.legs.map((l) => ({ marketHash: l.marketHash.toLowerCase(), bettingOutcomeOne: l.bettingOutcomeOne }));
+    const legMarkets = checkParlayLegs(legs, this);
+    if (this.store.hasParlaySalt(input.bettor, input.salt)) {
+      throw new ExchangeError('PARLAY_REQUEST_ALREADY_PROCESSED', `salt ${input.salt} was already used by ${input.bettor}`);
+    }
+    const earliest = [...legMarkets].sort(byGameTimeThenHash)[0]!;
+    const marketHash = parlayHashOf(input.bettor, input.salt, legs);
+    const quoteWindowEndsAt = input.requestedAt + input.quoteWindowMs;
+    const terms: ParlayTerms = {
+      bettor: input.bettor,
+      baseToken: input.baseToken,
+      requestSize: input.requestSize.toString(),
+      legs,
+      requestedAt: input.requestedAt,
+      quoteWindowEndsAt,
+      fillDeadline: quoteWindowEndsAt + input.fillWindowMs,
+    };
+    // Closed once its first game starts, like any market not enabled for in-play betting.
+    const stored: StoredMarket = { marketHash, exchangeEventId: earliest.exchangeEventId, type: PARLAY_MARKET_TYPE, status: 'ACTIVE', liveEnabled: false };
+    this.store.transaction(() => {
+      this.store.putMarket(stored);
+      this.store.insertParlay(marketHash, input.salt, terms);
+    });
+    this.openParlays.set(marketHash, terms);
+    const market = this.cacheMarket(this.recordOf(stored));
+    this.bus.emit('markets', [this.toRestMarket(market)]);
+    this.bus.emit('parlayMarkets', [{ marketHash, baseToken: terms.baseToken, requestSize: terms.requestSize, legs: terms.legs.map((l) => ({ ...l })) }]);
+    return market;
+  }
+
+  /** When an open parlay's quote window closes (UNIX ms); undefined for other markets. */
+  quoteWindowEndsAt(marketHash: string): number | undefined {
+    return this.openParlays.get(marketHash)?.quoteWindowEndsAt;
+  }
+
+  /** A parlay whose makers are still quoting at `at` (UNIX ms): its orders are not shown yet. */
+  inQuoteWindow(marketHash: string, at: number): boolean {
+    const p = this.openParlays.get(marketHash);
+    return p !== undefined && at < p.quoteWindowEndsAt;
+  }
+
+  /** Open parlays with a leg among these markets. */
+  parlaysWithLegs(legHashes: Iterable<string>): MarketRecord[] {
+    const found = new Set<string>();
+    for (const h of legHashes) for (const p of this.parlaysByLeg.get(h) ?? []) found.add(p);
+    return [...found].flatMap((h) => this.marketsByHash.get(h) ?? []);
+  }
+
   /** Makes this market the main line of its event+type group and clears the flag on the others. */
   setMainLine(marketHash: string): MarketRecord {
     const market = this.requireMarket(marketHash);
@@ -449,6 +525,7 @@ export class Catalogue {
 
   /** Puts a new or changed record in memory; a settled one leaves the open markets for the settled cache. */
   private cacheMarket(m: MarketRecord): MarketRecord {
+    if (m.parlay) return this.cacheParlay(m);
     const previous = this.marketsByHash.get(m.marketHash);
     const ofEvent = this.marketsByEvent.get(m.exchangeEventId) ?? [];
     const at = previous ? ofEvent.indexOf(previous) : -1;
@@ -463,6 +540,28 @@ export class Catalogue {
     if (at >= 0) ofEvent[at] = m;
     else ofEvent.push(m);
     this.marketsByEvent.set(m.exchangeEventId, ofEvent);
+    return m;
+  }
+
+  /** Parlays are indexed by their legs, not by the fixture they are filed under (they are none of its markets). */
+  private cacheParlay(m: MarketRecord): MarketRecord {
+    this.activeSorted = undefined;
+    const legs = m.parlay!.legs;
+    if (m.status === 'SETTLED') {
+      this.marketsByHash.delete(m.marketHash);
+      this.openParlays.delete(m.marketHash);
+      for (const leg of legs) {
+        const of = this.parlaysByLeg.get(leg.marketHash);
+        if (of?.delete(m.marketHash) && of.size === 0) this.parlaysByLeg.delete(leg.marketHash);
+      }
+      return this.rememberSettled(m);
+    }
+    this.marketsByHash.set(m.marketHash, m);
+    for (const leg of legs) {
+      let of = this.parlaysByLeg.get(leg.marketHash);
+      if (!of) this.parlaysByLeg.set(leg.marketHash, (of = new Set()));
+      of.add(m.marketHash);
+    }
     return m;
   }
 
@@ -485,6 +584,7 @@ export class Catalogue {
 
   /** The full record: the stored market plus its fixture's names, league, sport and game time. */
   private recordOf(m: StoredMarket): MarketRecord {
+    if (m.type === PARLAY_MARKET_TYPE) return this.parlayRecordOf(m);
     const fixture = this.fixturesById.get(m.exchangeEventId)!;
     const league = this.leaguesById.get(fixture.leagueId)!;
     const sport = this.sportsById.get(league.sportId)!;
@@ -504,6 +604,32 @@ export class Catalogue {
       teamTwoName,
       ...outcomeLabels(m, teamOneName, teamTwoName),
       isQuarterLineMarket: m.line !== undefined && isQuarterLine(m.line),
+    };
+  }
+
+  /** A parlay shows the sport, league and game time of the fixture it is filed under, and its legs. */
+  private parlayRecordOf(m: StoredMarket): MarketRecord {
+    const parlay = this.openParlays.get(m.marketHash) ?? this.store.loadParlay(m.marketHash)!;
+    const fixture = this.fixturesById.get(m.exchangeEventId)!;
+    const league = this.leaguesById.get(fixture.leagueId)!;
+    const sport = this.sportsById.get(league.sportId)!;
+    return {
+      ...m,
+      type: PARLAY_MARKET_TYPE,
+      parlay,
+      sportId: sport.sportId,
+      sportLabel: sport.label,
+      leagueId: league.leagueId,
+      leagueLabel: league.label,
+      gameTime: fixture.gameTime,
+      teamOneId: fixture.teamOneId,
+      teamTwoId: fixture.teamTwoId,
+      teamOneName: 'Parlay',
+      teamTwoName: `${parlay.legs.length} legs`,
+      outcomeOneName: 'Every leg wins',
+      outcomeTwoName: 'Not every leg wins',
+      outcomeVoidName: 'NO_CONTEST',
+      isQuarterLineMarket: false,
     };
   }
 

@@ -68,6 +68,32 @@ export const BET_GROUPS: Readonly<Record<string, readonly number[]>> = {
   'game-lines': [MarketType.MONEYLINE, MarketType.MONEYLINE_INCL_OVERTIME, MarketType.SPREAD, MarketType.SPREAD_ALT, MarketType.TOTALS],
 };
 
+/**
+ * Parlay markets (POST /parlays/request) have a type of their own, outside MarketType: the operator never creates
+ * one, and /markets/active never lists one.
+ */
+export const PARLAY_MARKET_TYPE = 999;
+
+/** One leg of a parlay: a market and the side the bettor picked. */
+export interface ParlayLeg {
+  marketHash: string;
+  bettingOutcomeOne: boolean;
+}
+
+/** What a parlay request fixed: who asked, for how much, on which legs, and its windows (UNIX ms). */
+export interface ParlayTerms {
+  bettor: string;
+  baseToken: string;
+  /** Wei, as a decimal string. */
+  requestSize: string;
+  legs: ParlayLeg[];
+  requestedAt: number;
+  /** Orders posted before this are shown together when it passes. */
+  quoteWindowEndsAt: number;
+  /** The parlay's book takes no fill from this moment on. */
+  fillDeadline: number;
+}
+
 /** Which binary market of a 1X2 fixture: outcome one is this result happening, outcome two is it not happening. */
 export type Selection = 'teamOne' | 'draw' | 'teamTwo';
 export const SELECTIONS: readonly Selection[] = ['teamOne', 'draw', 'teamTwo'];
@@ -80,8 +106,10 @@ export type { Outcome };
 export interface MarketRecord {
   marketHash: string;
   status: MarketStatus;
-  type: MarketTypeCode;
+  type: MarketTypeCode | typeof PARLAY_MARKET_TYPE;
   line?: number;
+  /** Only on parlay markets (type PARLAY_MARKET_TYPE). */
+  parlay?: ParlayTerms;
   /** Only on 1X2 (type 1) markets. */
   selection?: Selection;
   exchangeEventId: string;

@@ -6,6 +6,7 @@ import type { Catalogue, MarketRecord, Settlement } from './catalogue.js';
 import type { TradingService } from '../trading/service.js';
 import { ACTIVE_FIXTURE_STATUSES, FixtureStatus, type Outcome } from './model.js';
 import { outcomeFor, quarterLineOutcome } from './settlement-rules.js';
+import { parlayOutcome } from './parlay-rules.js';
 import { setFixtureStatus, type StatusDeps } from './market-status.js';
 
 /**
@@ -47,6 +48,27 @@ export function withQuarterLineParents(
   return { settlements, toSuspend };
 }
 
+/**
+ * Adds the parlays the batch completes: a parlay all of whose legs are settled (before or in this batch) is
+ * settled by its legs' outcomes (parlay-rules.ts). A parlay with a leg still open waits for it.
+ */
+export function withParlays(catalogue: Pick<Catalogue, 'getMarket' | 'parlaysWithLegs'>, batch: Settlement[]): Settlement[] {
+  const inBatch = new Map(batch.map((s) => [s.marketHash, s.outcome]));
+  const outcomeOf = (hash: string): Outcome | undefined => {
+    if (inBatch.has(hash)) return inBatch.get(hash);
+    const m = catalogue.getMarket(hash);
+    return m?.status === 'SETTLED' ? m.outcome : undefined;
+  };
+  const parlays: Settlement[] = [];
+  for (const parlay of catalogue.parlaysWithLegs(inBatch.keys())) {
+    if (inBatch.has(parlay.marketHash)) continue;
+    const legs = parlay.parlay!.legs;
+    const outcomes = legs.map((l) => outcomeOf(l.marketHash));
+    if (outcomes.every((o) => o !== undefined)) parlays.push({ marketHash: parlay.marketHash, outcome: parlayOutcome(legs, outcomes) });
+  }
+  return [...batch, ...parlays];
+}
+
 const scoresOf = (s: { teamOneScore?: number; teamTwoScore?: number }) =>
   s.teamOneScore !== undefined && s.teamTwoScore !== undefined ? { teamOneScore: s.teamOneScore, teamTwoScore: s.teamTwoScore } : {};
 
@@ -61,15 +83,22 @@ export interface ReportingDeps extends StatusDeps {
  */
 export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], finishedFixture?: string): Promise<MarketRecord[]> {
   const catalogue = deps.catalogue;
-  const { settlements, toSuspend } = withQuarterLineParents(catalogue, batch);
+  const withParents = withQuarterLineParents(catalogue, batch);
+  const settlements = withParlays(catalogue, withParents.settlements);
+  const toSuspend = withParents.toSuspend;
   const hashes = settlements.map((s) => s.marketHash);
   catalogue.beginReporting(hashes);
   try {
-    // A batch is one fixture's: the final score, when reported, is the same for all of it.
+    // A batch is one fixture's: the final score, when reported, is the same for all its markets (not for the
+    // parlays it completes, which span several fixtures).
     const scored = settlements.find((s) => s.teamOneScore !== undefined && s.teamTwoScore !== undefined);
+    const finalScore = scored && { teamOneScore: scored.teamOneScore!, teamTwoScore: scored.teamTwoScore! };
     await deps.trading.marketsReported(
-      settlements.map((s) => ({ marketHash: s.marketHash, outcome: s.outcome })),
-      scored && { teamOneScore: scored.teamOneScore!, teamTwoScore: scored.teamTwoScore! },
+      settlements.map((s) => {
+        const isParlay = catalogue.getMarket(s.marketHash)?.parlay !== undefined;
+        return { marketHash: s.marketHash, outcome: s.outcome, ...(isParlay ? {} : finalScore) };
+      }),
+      undefined,
       {
         suspend: toSuspend.filter((m) => m.status === 'ACTIVE').map((m) => m.marketHash),
         ...(finishedFixture ? { finishedFixture: { exchangeEventId: finishedFixture, status: FixtureStatus.FINISHED } } : {}),
@@ -105,6 +134,7 @@ export async function reportMarket(
   scores: { teamOneScore?: number; teamTwoScore?: number },
 ): Promise<MarketRecord[]> {
   const market = deps.catalogue.requireMarket(marketHash);
+  if (market.parlay) throw new ExchangeError('PARLAY_SETTLES_FROM_LEGS', 'a parlay settles from its legs: report the leg markets');
   if (market.isQuarterLineMarket) {
     throw new ExchangeError('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
   }

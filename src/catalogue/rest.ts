@@ -1,6 +1,6 @@
 // Wire shapes of catalogue records, exactly as the read endpoints and the realtime channels carry them.
 import type { Static } from '@sinclair/typebox';
-import type { Fixture, League, MarketRecord, Sport, Team } from './model.js';
+import type { Fixture, League, MarketRecord, ParlayTerms, Sport, Team } from './model.js';
 import type { Fixture as FixtureSchema, Market as MarketSchema, Team as TeamSchema } from '../api/schemas/catalogue.js';
 
 export type RestMarket = Static<typeof MarketSchema>;
@@ -38,6 +38,22 @@ export function restMarket(m: MarketRecord, chainVersion: string): RestMarket {
     ...(m.reportedDate !== undefined ? { reportedDate: m.reportedDate } : {}),
     ...(m.outcome !== undefined ? { outcome: m.outcome } : {}),
     ...(m.teamOneScore !== undefined ? { teamOneScore: m.teamOneScore, teamTwoScore: m.teamTwoScore } : {}),
+    ...(m.parlay ? parlayFields(m.parlay) : {}),
+  };
+}
+
+/** A parlay market's legs (as the public exchange shows them) and what its request fixed (additive). */
+function parlayFields(p: ParlayTerms) {
+  return {
+    legs: p.legs.map((l) => ({ marketHash: l.marketHash, bettingOutcomeOne: l.bettingOutcomeOne })),
+    parlay: {
+      bettor: p.bettor,
+      baseToken: p.baseToken,
+      requestSize: p.requestSize,
+      requestedAt: p.requestedAt,
+      quoteWindowEndsAt: p.quoteWindowEndsAt,
+      fillDeadline: p.fillDeadline,
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 // SQLite persistence of the catalogue (migration 3). Rows in, domain records out; no rules here.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
-import type { Fixture, League, LiveScore, MarketStatus, Outcome, Selection, Sport, Team } from './model.js';
+import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type MarketStatus, type Outcome, type ParlayTerms, type Selection, type Sport, type Team } from './model.js';
 
 /** The stored part of a market; the rest (names, labels, game time) is derived from its fixture. */
 export interface StoredMarket {
@@ -56,6 +56,27 @@ function marketFromRow(r: MarketRow): StoredMarket {
   return m;
 }
 
+interface ParlayRow {
+  market_hash: string;
+  bettor: string;
+  base_token: string;
+  request_size: string;
+  legs: string;
+  requested_at: number;
+  quote_window_ends_at: number;
+  fill_deadline: number;
+}
+
+const parlayFromRow = (r: ParlayRow): ParlayTerms => ({
+  bettor: r.bettor,
+  baseToken: r.base_token,
+  requestSize: r.request_size,
+  legs: JSON.parse(r.legs) as ParlayTerms['legs'],
+  requestedAt: r.requested_at,
+  quoteWindowEndsAt: r.quote_window_ends_at,
+  fillDeadline: r.fill_deadline,
+});
+
 const bool = (b: boolean | undefined) => (b === undefined ? null : b ? 1 : 0);
 
 export class CatalogueStore {
@@ -105,9 +126,10 @@ export class CatalogueStore {
   }
 
   loadSettledMarketsOfEvent(exchangeEventId: string): StoredMarket[] {
-    const rows = (this.settledOfEvent ??= this.db.prepare("SELECT * FROM markets WHERE exchange_event_id = ? AND status = 'SETTLED'")).all(
-      exchangeEventId,
-    ) as MarketRow[];
+    // Parlays are filed under their earliest leg's fixture but are no market of it.
+    const rows = (this.settledOfEvent ??= this.db.prepare(
+      `SELECT * FROM markets WHERE exchange_event_id = ? AND status = 'SETTLED' AND type <> ${PARLAY_MARKET_TYPE}`,
+    )).all(exchangeEventId) as MarketRow[];
     return rows.map(marketFromRow);
   }
 
@@ -163,6 +185,32 @@ export class CatalogueStore {
         m.teamOneScore ?? null,
         m.teamTwoScore ?? null,
       );
+  }
+
+  /** The terms of the parlays whose market is not settled (with loadOpenMarkets). */
+  loadOpenParlays(): Map<string, ParlayTerms> {
+    const rows = this.db
+      .prepare("SELECT p.* FROM parlays p JOIN markets m USING (market_hash) WHERE m.status <> 'SETTLED'")
+      .all() as ParlayRow[];
+    return new Map(rows.map((r) => [r.market_hash, parlayFromRow(r)]));
+  }
+
+  loadParlay(marketHash: string): ParlayTerms | undefined {
+    const row = this.db.prepare('SELECT * FROM parlays WHERE market_hash = ?').get(marketHash) as ParlayRow | undefined;
+    return row && parlayFromRow(row);
+  }
+
+  hasParlaySalt(bettor: string, salt: string): boolean {
+    return this.db.prepare('SELECT 1 FROM parlays WHERE bettor = ? AND salt = ?').get(bettor, salt) !== undefined;
+  }
+
+  insertParlay(marketHash: string, salt: string, p: ParlayTerms): void {
+    this.db
+      .prepare(
+        `INSERT INTO parlays (market_hash, bettor, salt, base_token, request_size, legs, requested_at, quote_window_ends_at, fill_deadline)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(marketHash, p.bettor, salt, p.baseToken, p.requestSize, JSON.stringify(p.legs), p.requestedAt, p.quoteWindowEndsAt, p.fillDeadline);
   }
 
   putLiveScore(score: LiveScore): void {

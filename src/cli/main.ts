@@ -6,6 +6,7 @@ import { CliContext } from './context.js';
 import { UsageError } from './credentials.js';
 import { registerOperatorCommands } from './commands/operator.js';
 import { registerTraderCommands } from './commands/trader.js';
+import { registerParlayCommands } from './commands/parlay.js';
 import { toJson } from './output.js';
 
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   const cli = new CliContext(program);
   registerOperatorCommands(program, cli);
   registerTraderCommands(program, cli);
+  registerParlayCommands(program, cli);
   program.addHelpText(
     'after',
     '\nAmounts are in base-token units (12.5 = 12.5 USDC), odds in percent (52.5).\n' +

@@ -8,6 +8,7 @@ import type pino from 'pino';
 import { WebSocket } from 'ws';
 import { generatePrivateKey, OddexAdmin, OddexClient, privateKeyAccount, type Market } from '@oddex/sdk';
 import { MarketMaker } from '../../examples/market-maker/market-maker.js';
+import { ParlayQuoter } from '../../examples/market-maker/parlay-quoter.js';
 import { DemoTaker } from './demo-taker.js';
 
 const USDC = 1_000_000n;
@@ -34,10 +35,11 @@ interface DemoWallets {
 const shareOf = (marketHash: string, makers: number) => parseInt(marketHash.slice(2, 10), 16) % makers;
 
 /** A fair probability for outcome one, stable per market, between 30% and 70%. */
-export const demoFairProbability = (m: Market) => 0.3 + (parseInt(m.marketHash.slice(10, 18), 16) % 400) / 1000;
+export const demoFairProbability = (m: Pick<Market, 'marketHash'>) => 0.3 + (parseInt(m.marketHash.slice(10, 18), 16) % 400) / 1000;
 
 export class DemoLiquidity {
   private readonly makers: MarketMaker[] = [];
+  private readonly parlayQuoters: ParlayQuoter[] = [];
   private taker: DemoTaker | undefined;
   private readonly clients: OddexClient[] = [];
   private stopped = false;
@@ -87,6 +89,16 @@ export class DemoLiquidity {
         });
         this.makers.push(maker);
         await maker.start();
+        // Every maker quotes every parlay request, each with its own margin, so a bettor sees several offers.
+        const parlays = new ParlayQuoter({
+          client,
+          legProbability: (marketHash) => demoFairProbability({ marketHash }),
+          margin: 0.03 + 0.01 * i,
+          maxStake: 200n * USDC,
+          log: (message, fields) => log.debug({ maker: i, ...fields }, message),
+        });
+        this.parlayQuoters.push(parlays);
+        if (!this.stopped) await parlays.start();
         log.info({ maker: client.address, stats: maker.stats }, 'demo market maker quoting');
       }),
     );
@@ -107,6 +119,7 @@ export class DemoLiquidity {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const q of this.parlayQuoters) q.stop();
     // The makers stop first: a first round of quotes still posting ends after its current request.
     // Their orders stay in the book; the heartbeat cancels them if the exchange stays down.
     await Promise.all(this.makers.map((m) => m.stop().catch(() => {})));

@@ -1,4 +1,5 @@
-// The EIP-712 payloads Oddex verifies (spec 4.17, 4.18; DECISIONS.md "Signing"): fill v2 and the three cancels.
+// The EIP-712 payloads Oddex verifies (spec 4.17, 4.18; DECISIONS.md "Signing"): fill v2, the three cancels and
+// the parlay request.
 // The type definitions are exported so clients and tests sign exactly what the server hashes.
 import { bytesToHex } from './hex.js';
 import { recoverSignerOfHexDigest } from './signatures.js';
@@ -50,6 +51,32 @@ export const cancelEventTypes = {
 export const cancelAllTypes = {
   Details: [{ name: 'timestamp', type: 'uint256' }],
 } as const;
+
+/** POST /parlays/request: the bettor signs the legs, token, size and time (domain as the cancels', with a salt). */
+export const parlayRequestTypes = {
+  Details: [
+    { name: 'legs', type: 'Leg[]' },
+    { name: 'baseToken', type: 'address' },
+    { name: 'requestSize', type: 'uint256' },
+    { name: 'timestamp', type: 'uint256' },
+  ],
+  Leg: [
+    { name: 'marketHash', type: 'bytes32' },
+    { name: 'bettingOutcomeOne', type: 'bool' },
+  ],
+} as const;
+
+export interface ParlayLeg {
+  marketHash: string;
+  bettingOutcomeOne: boolean;
+}
+
+export interface ParlayRequestMessage {
+  legs: readonly ParlayLeg[];
+  baseToken: string;
+  requestSize: bigint;
+  timestamp: bigint;
+}
 
 export interface FillDomain {
   name: string;
@@ -118,6 +145,9 @@ export const cancelEventDigest = (domain: CancelDomain, message: { exchangeEvent
 
 export const cancelAllDigest = (domain: CancelDomain, message: { timestamp: bigint }): string =>
   digestHex(domain, cancelAllTypes, message);
+
+export const parlayRequestDigest = (domain: CancelDomain, message: ParlayRequestMessage): string =>
+  digestHex(domain, parlayRequestTypes, message);
 
 /** The checksummed signer of an EIP-712 `digest` (`0x` + 64 hex), or undefined for a bad digest or signature. */
 export const recoverTypedDataSigner = (digest: string, signature: string): string | undefined =>

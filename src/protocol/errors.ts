@@ -104,6 +104,19 @@ export const ERRORS = {
   NOT_A_LINE_MARKET: { kind: 'invalid', message: 'the market type has no main line' },
   QUARTER_LINE_PARENT: { kind: 'invalid', message: 'a quarter-line market settles through its legs' },
 
+  // Parlays (POST /parlays/request, and fills on a parlay's book).
+  BETTOR_SIGNATURE_MISMATCH: { kind: 'forbidden', message: 'the signature does not match the bettor' },
+  PARLAY_LEG_COUNT: { kind: 'invalid', message: 'a parlay has 2 to 10 legs' },
+  PARLAY_DUPLICATE_MARKET: { kind: 'invalid', message: 'two legs name the same market' },
+  PARLAY_SAME_EVENT: { kind: 'invalid', message: 'two legs are markets of the same event' },
+  PARLAY_LEG_NOT_ALLOWED: { kind: 'invalid', message: 'a parlay or a quarter-line market cannot be a leg' },
+  PARLAY_LEG_NOT_TRADEABLE: { kind: 'invalid', message: 'a leg market is not ACTIVE and open for trading' },
+  PARLAY_REQUEST_TOO_SMALL: { kind: 'invalid', message: 'requestSize is below the taker minimum' },
+  PARLAY_REQUEST_ALREADY_PROCESSED: { kind: 'conflict', message: 'this parlay request salt was already used' },
+  PARLAY_QUOTE_WINDOW_OPEN: { kind: 'invalid', message: 'makers are still quoting this parlay: fill once its quote window closed' },
+  PARLAY_FILL_WINDOW_CLOSED: { kind: 'invalid', message: 'the parlay book no longer takes fills: its fill window is over' },
+  PARLAY_SETTLES_FROM_LEGS: { kind: 'invalid', message: 'a parlay settles from its legs: report the leg markets' },
+
   // Funds, operations and the exchange's own state.
   NOT_ON_LOCAL_LEDGER: { kind: 'invalid', message: 'only the local ledger moves funds this way' },
   DEMO_MODE_OFF: { kind: 'forbidden', message: 'demo funds are given only in demo mode (ODDEX_DEMO): ask the operator for funds' },

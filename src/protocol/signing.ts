@@ -7,9 +7,11 @@ import {
   cancelEventDigest,
   cancelV2Digest,
   fillDigest,
+  parlayRequestDigest,
   type CancelDomain,
   type FillDomain,
   type FillRequest,
+  type ParlayRequestMessage,
 } from './eip712.js';
 import { orderHash, personalMessageDigest, type OrderHashFields } from './hashing.js';
 import { bytesToHex, fixedHexToBytes } from './hex.js';
@@ -55,3 +57,7 @@ export const signCancelEvent = (domain: CancelDomain, message: { exchangeEventId
 
 export const signCancelAll = (domain: CancelDomain, message: { timestamp: bigint }, key: PrivateKey): string =>
   signHexDigest(cancelAllDigest(domain, message), key);
+
+/** The bettor's signature for POST /parlays/request. */
+export const signParlayRequest = (domain: CancelDomain, message: ParlayRequestMessage, key: PrivateKey): string =>
+  signHexDigest(parlayRequestDigest(domain, message), key);

@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { EventBus, type ExchangeEvents, type RestObject } from '../events.js';
 import { EncodedArray, type Broker } from './broker.js';
+import { QuoteWindowHold, type QuoteWindows } from './quote-window-hold.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
 
 const RECENT_TRADES = 'recent_trades:global';
@@ -12,10 +13,22 @@ const RECENT_CONSOLIDATED = 'recent_trades_consolidated:global';
  * Subscribes the broker to the bus and tells the bus's publishers which of these events someone can receive (the
  * broker drops publications of channels it does not record); returns the function that detaches it.
  */
-export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger): () => void {
+export function connectFeeds(
+  bus: EventBus,
+  broker: Broker,
+  log: FastifyBaseLogger,
+  parlays: { windows: QuoteWindows; now: () => number } = { windows: { quoteWindowEndsAt: () => undefined }, now: Date.now },
+): () => void {
   const publish = (channel: string, data: RestObject | RestObject[] | EncodedArray) => {
     broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
   };
+  const publishBook = (marketHash: string, exchangeEventId: string, encoded: EncodedArray) => {
+    publish(orderBookMarketChannel(marketHash), encoded);
+    publish(orderBookEventChannel(exchangeEventId), encoded);
+  };
+  const hold = new QuoteWindowHold(parlays.windows, parlays.now, (marketHash, exchangeEventId, orders) =>
+    publishBook(marketHash, exchangeEventId, EncodedArray.of(orders)),
+  );
   const global =
     (channel: string) =>
     (items: RestObject[]): void => {
@@ -32,7 +45,7 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
     mainLine: global('main_line:global'),
     fixtures: global('fixtures:global'),
     liveScores: global('fixtures:live_scores'),
-    bestOdds: global('best_odds:global'),
+    bestOdds: (entries) => global('best_odds:global')(entries.filter((e) => !hold.quoting(e.marketHash as string))),
     trades: oneByOne(RECENT_TRADES),
     consolidatedTrades: oneByOne(RECENT_CONSOLIDATED),
     parlayMarkets: global('parlay_markets:global'),
@@ -40,8 +53,7 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
       if (orders.length === 0) return;
       // Each order is encoded once for its three channels.
       const encoded = EncodedArray.of(orders);
-      publish(orderBookMarketChannel(marketHash), encoded);
-      publish(orderBookEventChannel(exchangeEventId), encoded);
+      if (!hold.hold(marketHash, exchangeEventId, orders)) publishBook(marketHash, exchangeEventId, encoded);
       const byMaker = groupByMaker(orders.map((order, index) => ({ order, index })), (o) => o.order.maker);
       for (const [maker, own] of byMaker) {
         publish(activeOrdersChannel(maker), own.length === orders.length ? encoded : new EncodedArray(own.map((o) => encoded.items[o.index]!)));
@@ -63,6 +75,7 @@ export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogg
     refunds: (bettor) => broker.interested(refundsChannel(bettor)),
   };
   return () => {
+    hold.clear();
     bus.audience = EventBus.nobody;
     for (const name of names) bus.off(name, handlers[name] as never);
   };

@@ -12,6 +12,7 @@ import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
 import { connectFeeds } from './feeds.js';
 import { trackMainLines, type MainLineCatalogue } from './main-line.js';
+import type { QuoteWindows } from './quote-window-hold.js';
 import type { RealtimeTokens } from './tokens.js';
 import { CloseCode } from './protocol.js';
 
@@ -35,9 +36,9 @@ export interface RealtimeDeps {
   makeBroker?: (hooks: BrokerHooks) => Broker;
   /**
    * In the process that runs the exchange: its changes arrive on `bus` and are published to channels; main lines
-   * follow the books of the catalogue's line markets. A realtime node alone has none: it serves what others publish.
+   * follow the books of the catalogue's line markets, and parlay books stay dark during their quote window. A realtime node alone has none: it serves what others publish.
    */
-  feeds?: { bus: EventBus; catalogue: MainLineCatalogue };
+  feeds?: { bus: EventBus; catalogue: MainLineCatalogue & QuoteWindows };
   tokens: RealtimeTokens;
   /** False until start-up finished and while shutting down: upgrades are refused with 503. */
   isReady: () => boolean;
@@ -83,7 +84,7 @@ export class RealtimeServer {
       ? deps.makeBroker(hooks)
       : new MemoryBroker(hooks.policy, deps.now, hooks.onSubscriberError, hooks.onOversize).sweepEvery(sweepPeriodMs(historyTtlMs));
     const feeds = deps.feeds;
-    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log) : () => {};
+    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, { windows: feeds.catalogue, now: deps.now }) : () => {};
     this.stopMainLines = feeds ? trackMainLines(feeds.bus, feeds.catalogue, log) : () => {};
   }
 

@@ -439,3 +439,24 @@ MIGRATIONS.push({
       WHERE status = 'ACTIVE';
   `,
 });
+
+MIGRATIONS.push({
+  version: 17,
+  name: 'parlays',
+  sql: `
+    -- A parlay market is a row of markets (type 999, under the fixture of its earliest leg) plus what its request
+    -- fixed. A bettor's salt opens one request only, whatever its legs.
+    CREATE TABLE parlays (
+      market_hash TEXT PRIMARY KEY REFERENCES markets(market_hash),
+      bettor TEXT NOT NULL,
+      salt TEXT NOT NULL,
+      base_token TEXT NOT NULL,
+      request_size TEXT NOT NULL,
+      legs TEXT NOT NULL,
+      requested_at INTEGER NOT NULL,
+      quote_window_ends_at INTEGER NOT NULL,
+      fill_deadline INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX parlays_by_bettor_salt ON parlays (bettor, salt);
+  `,
+});

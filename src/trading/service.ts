@@ -230,7 +230,7 @@ export class TradingService {
    * their catalogue status, with the suspensions and the fixture status that go with them, in one command.
    */
   async marketsReported(
-    reports: Pick<MarketResult, 'marketHash' | 'outcome'>[],
+    reports: MarketResult[],
     finalScore?: { teamOneScore: number; teamTwoScore: number },
     along: { suspend?: string[]; finishedFixture?: FixtureStatusChange } = {},
   ): Promise<void> {

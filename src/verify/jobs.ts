@@ -6,10 +6,12 @@ import {
   cancelEventDigest,
   cancelV2Digest,
   fillDigest,
+  parlayRequestDigest,
   recoverTypedDataSigner,
   type CancelDomain,
   type FillDomain,
   type FillRequest,
+  type ParlayRequestMessage,
 } from '../protocol/eip712.js';
 
 export type VerifyJob =
@@ -17,7 +19,8 @@ export type VerifyJob =
   | { kind: 'fill'; domain: FillDomain; fill: FillRequest; signature: string }
   | { kind: 'cancelV2'; domain: CancelDomain; message: { orderHashes: readonly string[]; timestamp: bigint }; signature: string }
   | { kind: 'cancelEvent'; domain: CancelDomain; message: { exchangeEventId: string; timestamp: bigint }; signature: string }
-  | { kind: 'cancelAll'; domain: CancelDomain; message: { timestamp: bigint }; signature: string };
+  | { kind: 'cancelAll'; domain: CancelDomain; message: { timestamp: bigint }; signature: string }
+  | { kind: 'parlayRequest'; domain: CancelDomain; message: ParlayRequestMessage; signature: string };
 
 export interface Verified {
   /** The order hash, or the EIP-712 digest that was signed (`0x` + 64 hex). */
@@ -36,6 +39,8 @@ function digestOf(job: Exclude<VerifyJob, { kind: 'order' }>): string {
       return cancelEventDigest(job.domain, job.message);
     case 'cancelAll':
       return cancelAllDigest(job.domain, job.message);
+    case 'parlayRequest':
+      return parlayRequestDigest(job.domain, job.message);
   }
 }
 

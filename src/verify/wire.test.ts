@@ -38,6 +38,20 @@ const jobs: VerifyJob[] = [
   { kind: 'cancelV2', signature, domain: cancelDomain, message: { orderHashes: [], timestamp: 0n } },
   { kind: 'cancelEvent', signature, domain: cancelDomain, message: { exchangeEventId: 'L1001', timestamp: 1_700_000_001n } },
   { kind: 'cancelAll', signature, domain: cancelDomain, message: { timestamp: 1_700_000_002n } },
+  {
+    kind: 'parlayRequest',
+    signature,
+    domain: cancelDomain,
+    message: {
+      legs: [
+        { marketHash: '0x' + '99'.repeat(32), bettingOutcomeOne: true },
+        { marketHash: '0x' + 'aa'.repeat(32), bettingOutcomeOne: false },
+      ],
+      baseToken: '0x' + '22'.repeat(20),
+      requestSize: 25_000_000n,
+      timestamp: 1_700_000_003n,
+    },
+  },
 ];
 
 describe('verification jobs on the wire', () => {

@@ -4,7 +4,7 @@ import type { VerifyJob } from './jobs.js';
 
 export type WireJob = (string | number | boolean)[];
 
-const KIND = ['order', 'fill', 'cancelV2', 'cancelEvent', 'cancelAll'] as const;
+const KIND = ['order', 'fill', 'cancelV2', 'cancelEvent', 'cancelAll', 'parlayRequest'] as const;
 
 export function toWire(job: VerifyJob): WireJob {
   switch (job.kind) {
@@ -22,6 +22,12 @@ export function toWire(job: VerifyJob): WireJob {
       return [3, job.signature, ...cancelDomain(job.domain), String(job.message.timestamp), job.message.exchangeEventId];
     case 'cancelAll':
       return [4, job.signature, ...cancelDomain(job.domain), String(job.message.timestamp)];
+    case 'parlayRequest': {
+      const m = job.message;
+      // Legs last, two cells each: market hash, then the side picked.
+      const legs = m.legs.flatMap((l) => [l.marketHash, l.bettingOutcomeOne]);
+      return [5, job.signature, ...cancelDomain(job.domain), String(m.timestamp), m.baseToken, String(m.requestSize), ...legs];
+    }
   }
 }
 
@@ -73,6 +79,12 @@ export function fromWire(w: WireJob): VerifyJob {
       if (kind === 'cancelV2') return { kind, signature, domain, message: { orderHashes: w.slice(7) as string[], timestamp } };
       if (kind === 'cancelEvent') return { kind, signature, domain, message: { exchangeEventId: s(7), timestamp } };
       return { kind, signature, domain, message: { timestamp } };
+    }
+    case 'parlayRequest': {
+      const domain = { name: s(2), version: s(3), chainId: n(4), salt: s(5) };
+      const legs = [];
+      for (let i = 9; i + 1 < w.length; i += 2) legs.push({ marketHash: s(i), bettingOutcomeOne: w[i + 1] as boolean });
+      return { kind, signature, domain, message: { timestamp: big(6), baseToken: s(7), requestSize: big(8), legs } };
     }
     default:
       throw new TypeError(`unknown verification job kind ${String(w[0])}`);

@@ -1,5 +1,6 @@
 // The page shell: header with navigation and wallet, then the page of the current route.
 import { WalletBadge } from './components/wallet-badge';
+import { BetSlipPanel } from './components/bet-slip';
 import { AccountPage } from './pages/account';
 import { ConsolePage } from './pages/console';
 import { FixturePage } from './pages/fixture';
@@ -47,6 +48,10 @@ export function App() {
       <main key={JSON.stringify(route)}>
         <Page route={route} />
       </main>
+      {/* Outside the routed page: the slip and a parlay in progress stay while the bettor browses. */}
+      <aside className="slip-area">
+        <BetSlipPanel />
+      </aside>
     </>
   );
 }

@@ -4,7 +4,7 @@
 import { checksumAddress } from '../../../src/protocol/address.js';
 import { orderHash } from '../../../src/protocol/hashing.js';
 import { apiKeyText, type ApiKeyAction } from '../../../src/protocol/wallet-texts.js';
-import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes } from '../../../src/protocol/eip712.js';
+import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes, parlayRequestTypes } from '../../../src/protocol/eip712.js';
 import { OddexApiError } from './errors.js';
 import { HttpTransport, type FetchLike, type RetryPolicy } from './http.js';
 import {
@@ -38,6 +38,8 @@ import type {
   LiveScore,
   Market,
   MarketPage,
+  ParlayLeg,
+  ParlayRequest,
   NewApiKey,
   Metadata,
   Order,
@@ -186,6 +188,7 @@ export function randomBytes32(): Uint8Array {
   return bytes;
 }
 const toHex = (bytes: Uint8Array): Hex => ('0x' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')) as Hex;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const randomSalt = (): bigint => BigInt(toHex(randomBytes32()));
 
 export class OddexClient {
@@ -464,6 +467,56 @@ export class OddexClient {
       body: { ...fields, signature, salt, maker: account.address, timestamp },
     });
     return parseCancel(data);
+  }
+
+  // ---- parlays -------------------------------------------------------------------------------------
+
+  /**
+   * Requests quotes on a parlay as the signer (POST /parlays/request): answers the new parlay market, whose
+   * `parlay.quoteWindowEndsAt` says when the offers show (see `parlayOffers`).
+   */
+  async requestParlay(input: { legs: readonly ParlayLeg[]; requestSize: bigint }): Promise<Market> {
+    const account = this.requireAccount();
+    const p = await this.params();
+    const salt = toHex(randomBytes32());
+    const timestamp = nowSeconds();
+    const legs = input.legs.map((l) => ({ marketHash: l.marketHash, bettingOutcomeOne: l.bettingOutcomeOne }));
+    const signature = await account.signTypedData({
+      domain: { name: p.domainNames.parlayRequest, version: '1.0', chainId: p.chainId, salt },
+      types: parlayRequestTypes,
+      primaryType: 'Details',
+      message: { legs, baseToken: p.baseToken, requestSize: input.requestSize, timestamp: BigInt(timestamp) },
+    });
+    return this.http.request<Market>('POST', '/parlays/request', {
+      body: { bettor: account.address, baseToken: p.baseToken, requestSize: input.requestSize.toString(), legs, timestamp, salt, signature },
+    });
+  }
+
+  /**
+   * Waits out a parlay's quote window, then answers the offers makers posted on it, best for the bettor first
+   * (highest maker odds of outcome two: the bettor backs outcome one at 1 - those odds).
+   */
+  async parlayOffers(parlay: Market, opts: { sleep?: (ms: number) => Promise<void> } = {}): Promise<Order[]> {
+    const endsAt = parlay.parlay?.quoteWindowEndsAt;
+    if (endsAt === undefined) throw new TypeError(`market ${parlay.marketHash} is not a parlay`);
+    const wait = endsAt - Date.now();
+    // A little past the end: the server's clock decides when the book shows.
+    if (wait > -50) await (opts.sleep ?? sleep)(Math.max(0, wait) + 50);
+    const orders = await this.allOrders({ marketHashes: [parlay.marketHash] });
+    return orders
+      .filter((o) => !o.isMakerBettingOutcomeOne)
+      .sort((a, b) => (a.percentageOdds === b.percentageOdds ? 0 : a.percentageOdds > b.percentageOdds ? -1 : 1));
+  }
+
+  /** Calls `onRequest` for every parlay request broadcast on parlay_markets:global (needs an API key); returns the unsubscribe. */
+  onParlayRequests(onRequest: (request: ParlayRequest) => void): () => void {
+    const rt = this.realtime();
+    rt.subscribe('parlay_markets:global', {
+      onPublication: (data) => {
+        for (const r of Array.isArray(data) ? data : [data]) onRequest(r as ParlayRequest);
+      },
+    });
+    return () => rt.unsubscribe('parlay_markets:global');
   }
 
   // ---- heartbeat -----------------------------------------------------------------------------------

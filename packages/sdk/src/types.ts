@@ -20,7 +20,7 @@ export interface Metadata {
   chainVersion: string;
   domainVersion: string;
   chainId: number;
-  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string };
+  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string; parlayRequest: string };
   /** Demo mode on the local ledger: what `requestDemoFunds` grants; null (or absent, older servers) where it gives nothing. */
   demoFunds?: DemoFundsOffer | null;
   [more: string]: unknown;
@@ -71,7 +71,36 @@ export interface Market {
   outcome?: number;
   teamOneScore?: number;
   teamTwoScore?: number;
+  /** Parlay markets (type 999): the legs and the side the bettor picked on each. */
+  legs?: ParlayLeg[];
+  /** Parlay markets: what the request fixed, times in UNIX ms. */
+  parlay?: ParlayTerms;
   [more: string]: unknown;
+}
+
+export interface ParlayLeg {
+  marketHash: string;
+  bettingOutcomeOne: boolean;
+}
+
+export interface ParlayTerms {
+  bettor: string;
+  baseToken: string;
+  /** Wei, decimal string. */
+  requestSize: string;
+  requestedAt: number;
+  /** Orders posted before this are shown together once it passes. */
+  quoteWindowEndsAt: number;
+  /** The parlay book refuses fills from this moment on. */
+  fillDeadline: number;
+}
+
+/** A publication of parlay_markets:global: a request makers may quote by posting orders on `marketHash`. */
+export interface ParlayRequest {
+  marketHash: string;
+  baseToken: string;
+  requestSize: string;
+  legs: ParlayLeg[];
 }
 
 export interface MarketPage {

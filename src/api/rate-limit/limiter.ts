@@ -168,3 +168,9 @@ export class InProcessRateLimiter implements RateLimiter {
     }
   }
 }
+
+/** One count per key and window on this machinery: its `base` bucket, with the global ceiling set equal so it never refuses on its own. */
+export function quota(limit: number, windowMs: number): InProcessRateLimiter {
+  const scope = { limit, windowMs };
+  return new InProcessRateLimiter({ orderOps: scope, orderReads: scope, trades: scope, base: scope, global: scope });
+}

@@ -2,6 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate } from './envelope.js';
 
+export const ParlayLeg = Type.Object({
+  marketHash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }),
+  bettingOutcomeOne: Type.Boolean(),
+});
+
 export const Market = Type.Object({
   status: Type.String({ description: 'ACTIVE, SUSPENDED or SETTLED' }),
   marketHash: Type.String(),
@@ -10,7 +15,7 @@ export const Market = Type.Object({
   outcomeVoidName: Type.String(),
   teamOneName: Type.String(),
   teamTwoName: Type.String(),
-  type: Type.Integer({ description: '1, 2 (totals), 3 and 342 (spread), 52, 226 (moneyline)' }),
+  type: Type.Integer({ description: '1, 2 (totals), 3 and 342 (spread), 52, 226 (moneyline), 999 (parlay)' }),
   gameTime: Type.Integer({ description: 'UNIX seconds' }),
   line: Type.Optional(Type.Number()),
   exchangeEventId: Type.String(),
@@ -32,6 +37,20 @@ export const Market = Type.Object({
   outcome: Type.Optional(Type.Integer({ description: '0 void, 1, 2' })),
   teamOneScore: Type.Optional(Type.Integer()),
   teamTwoScore: Type.Optional(Type.Integer()),
+  legs: Type.Optional(Type.Array(ParlayLeg, { description: 'Parlay markets only: the legs and the side the bettor picked on each' })),
+  parlay: Type.Optional(
+    Type.Object(
+      {
+        bettor: Type.String(),
+        baseToken: Type.String(),
+        requestSize: Type.String({ description: 'wei' }),
+        requestedAt: Type.Integer({ description: 'UNIX ms' }),
+        quoteWindowEndsAt: Type.Integer({ description: 'UNIX ms: orders posted before it are shown together once it passes' }),
+        fillDeadline: Type.Integer({ description: 'UNIX ms: from then on the parlay book refuses fills (PARLAY_FILL_WINDOW_CLOSED)' }),
+      },
+      { description: 'Parlay markets only (additive): what the request fixed' },
+    ),
+  ),
 });
 
 export const MarketList = Type.Array(Market);

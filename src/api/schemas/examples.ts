@@ -2,7 +2,7 @@
 // executor by a published example key (never fund it), so a reader can check them with any EIP-191/712 library.
 import type { FastifySchema } from 'fastify';
 import type { Config } from '../../config.js';
-import { addressOf, signCancelAll, signCancelEvent, signCancelV2, signFill, signOrder } from '../../protocol/signing.js';
+import { addressOf, signCancelAll, signCancelEvent, signCancelV2, signFill, signOrder, signParlayRequest } from '../../protocol/signing.js';
 
 /** The example wallet's private key: public on purpose, for documentation only. */
 export const EXAMPLE_PRIVATE_KEY = '0x' + '0123456789abcdef'.repeat(4);
@@ -11,6 +11,10 @@ const EXPIRY = 1_893_456_000; // 2030-01-01
 const TIMESTAMP = 1_767_225_600; // 2026-01-01: a live request must carry the current time (within 60 s)
 const SALT = 0x5a17n;
 const CANCEL_SALT = '0x' + '5a'.repeat(32);
+const PARLAY_LEGS = [
+  { marketHash: MARKET, bettingOutcomeOne: true },
+  { marketHash: '0x' + 'ef'.repeat(32), bettingOutcomeOne: false },
+];
 
 /** Request bodies by "METHOD url", each validly signed for this configuration. */
 export function signedExamples(c: Config): Record<string, unknown> {
@@ -82,6 +86,19 @@ export function signedExamples(c: Config): Record<string, unknown> {
     'POST /orders/cancel/all': {
       ...cancel,
       signature: signCancelAll(cancelDomain(c.domainNames.cancelAll), { timestamp: BigInt(TIMESTAMP) }, key),
+    },
+    'POST /parlays/request': {
+      bettor: maker,
+      baseToken: c.baseTokenAddress,
+      requestSize: '10000000',
+      legs: PARLAY_LEGS,
+      timestamp: TIMESTAMP,
+      salt: CANCEL_SALT,
+      signature: signParlayRequest(
+        cancelDomain(c.domainNames.parlayRequest),
+        { legs: PARLAY_LEGS, baseToken: c.baseTokenAddress, requestSize: 10_000_000n, timestamp: BigInt(TIMESTAMP) },
+        key,
+      ),
     },
     'POST /heartbeat': { requestor: maker, timeoutSeconds: 30 },
     'POST /admin/faucet': { address: maker, amount: '100000000' },

@@ -23,7 +23,7 @@ export const Metadata = Type.Object({
   chainVersion: Type.String(),
   domainVersion: Type.String(),
   chainId: Type.Integer(),
-  domainNames: Type.Object({ fill: Type.String(), cancelV2: Type.String(), cancelEvent: Type.String(), cancelAll: Type.String() }),
+  domainNames: Type.Object({ fill: Type.String(), cancelV2: Type.String(), cancelEvent: Type.String(), cancelAll: Type.String(), parlayRequest: Type.String() }),
   demoFunds: Nullable(
     Type.Object(
       {

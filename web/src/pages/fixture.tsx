@@ -8,6 +8,7 @@ import { gameTimeText, marketTypeName, showOdds, takerOdds } from '../format';
 import { useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
 import { linkTo } from '../route';
 import { useSession } from '../session';
+import { useBetSlip } from '../bet-slip-state';
 
 /** Best taker odds for backing an outcome: the complement of the best maker on the other outcome. */
 export function bestTakerOdds(entry: BestOdds | undefined, outcomeOne: boolean): bigint | undefined {
@@ -27,6 +28,7 @@ function groupByType(markets: Market[]): [string, Market[]][] {
 
 export function FixturePage({ eventId }: { eventId: string }) {
   const { oddsFormat, realtime } = useSession();
+  const slip = useBetSlip();
   const markets = useLoad(() => exchange.marketsOfEvent(eventId), eventId);
   // The fixture's status (in play or not) is its league's fixture list's; the markets name the league.
   const fixtures = useLeagueFixtures(realtime, markets.data?.[0]?.leagueId);
@@ -41,7 +43,22 @@ export function FixturePage({ eventId }: { eventId: string }) {
   const first = markets.data[0];
   const price = (m: Market, one: boolean) => {
     const odds = bestTakerOdds(best.data?.get(m.marketHash), one);
-    return odds === undefined ? <span className="muted">no offer</span> : <strong>{showOdds(odds, oddsFormat)}</strong>;
+    const label = one ? m.outcomeOneName : m.outcomeTwoName;
+    const picked = slip.has(m.marketHash, one);
+    return (
+      <>
+        {odds === undefined ? <span className="muted">no offer</span> : <strong>{showOdds(odds, oddsFormat)}</strong>}{' '}
+        {/* A quarter line settles on two lines and cannot be a parlay leg. */}
+        {!m.isQuarterLineMarket && <button
+          className={picked ? 'slip-add picked' : 'slip-add'}
+          aria-pressed={picked}
+          aria-label={`${picked ? 'Remove' : 'Add'} ${label} ${picked ? 'from' : 'to'} bet slip`}
+          onClick={() => slip.toggle({ marketHash: m.marketHash, exchangeEventId: m.exchangeEventId, bettingOutcomeOne: one, label })}
+        >
+          {picked ? '✓' : '+'}
+        </button>}
+      </>
+    );
   };
 
   return (
