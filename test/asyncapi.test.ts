@@ -9,6 +9,7 @@ import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm,
 import { E18, USDC } from './helpers/wallets.js';
 import { GLOBAL_CHANNELS, HISTORY_SIZE, parseChannel } from '../src/realtime/channels.js';
 import { EncodedArray } from '../src/realtime/broker.js';
+import { parlaySigning, signedParlayRequest } from './helpers/parlays.js';
 
 type Json = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -164,6 +165,14 @@ describe('/asyncapi.json', () => {
     // The maker's opposite bet frees escrow: a capital-efficiency refund.
     await postOrder(ex, taker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
     await fillAndConfirm(ex, maker, { market, isTakerBettingOutcomeOne: false, stakeWei: 20n * USDC, desiredOdds: 50n * E18 });
+    // A parlay request over this market and another fixture's is broadcast to makers.
+    const other = (await createFixtureMarket(ex, cat, { type: 52 })).markets[0]!.marketHash;
+    const legs = [
+      { marketHash: market, bettingOutcomeOne: true },
+      { marketHash: other, bettingOutcomeOne: false },
+    ];
+    const parlay = await ex.post('/parlays/request', await signedParlayRequest(taker, await parlaySigning(ex), { legs, requestSize: 10n * USDC }));
+    expect(parlay.status).toBe(200);
     const score = { exchangeEventId, currentPeriod: '1st Half', periodTime: '12:00', teamOneScore: 1, teamTwoScore: 0, periods: [] };
     expect((await ex.admin('POST', '/admin/live-scores', score)).status).toBe(200);
     expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
@@ -187,7 +196,7 @@ describe('/asyncapi.json', () => {
     expect(problems).toEqual([]);
     const namespaces = new Set(published.map((p) => p.channel.split(':')[0]));
     expect([...namespaces].sort()).toEqual(
-      ['active_orders', 'best_odds', 'ce_refunds', 'fixtures', 'markets', 'order_book', 'recent_trades', 'recent_trades_consolidated'].sort(),
+      ['active_orders', 'best_odds', 'ce_refunds', 'fixtures', 'markets', 'order_book', 'parlay_markets', 'recent_trades', 'recent_trades_consolidated'].sort(),
     );
   });
 });

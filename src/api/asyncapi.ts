@@ -7,7 +7,7 @@ import { HISTORY_SIZE, type Namespace } from '../realtime/channels.js';
 import { REALTIME_PATH } from '../realtime/server.js';
 import { Market, Fixture, LiveScore } from './schemas/catalogue.js';
 import { Trade, ConsolidatedTrade } from './schemas/trades.js';
-import { BestOddsMove, ChannelOrder, ChannelRefundGroup } from './schemas/realtime.js';
+import { BestOddsMove, ChannelOrder, ChannelRefundGroup, ParlayRequestBroadcast } from './schemas/realtime.js';
 
 export interface ChannelParameter {
   description: string;
@@ -112,7 +112,7 @@ export const CHANNEL_DOCS: readonly ChannelDoc[] = [
     payload: Type.Array(ChannelRefundGroup),
     payloadName: 'RefundGroups',
   },
-  { id: 'parlayMarkets', namespace: 'parlay_markets', address: 'parlay_markets:global', description: 'Parlay markets (none are offered yet).', payload: Type.Array(Market), payloadName: 'Markets' },
+  { id: 'parlayMarkets', namespace: 'parlay_markets', address: 'parlay_markets:global', description: 'Parlay requests: each creates a parlay market that makers have the quote window to post orders on.', payload: Type.Array(ParlayRequestBroadcast), payloadName: 'ParlayRequests' },
 ];
 
 const PROTOCOL_DESCRIPTION =

@@ -34,3 +34,11 @@ export const ChannelRefundGroup = Type.Object({
   totalRefunded: Type.Number({ description: 'all refunds of the bettor in this market and token so far, in base-token units' }),
   events: Type.Array(RefundEvent),
 });
+
+/** A bettor's parlay request, broadcast to makers on parlay_markets:global when its market is created. */
+export const ParlayRequestBroadcast = Type.Object({
+  marketHash: Type.String({ description: 'the new parlay market: makers quote it with POST /orders/new' }),
+  baseToken: Type.String(),
+  requestSize: Type.String({ description: 'the stake the bettor asks quotes for, in wei' }),
+  legs: Type.Array(Type.Object({ marketHash: Type.String(), bettingOutcomeOne: Type.Boolean() })),
+});
