@@ -94,6 +94,12 @@ export interface Config {
   takerMinimum: bigint;
   /** Oracle fee per market outcome key, 10^20 scale. */
   oracleFee: bigint;
+  /**
+   * Commission on a bettor's net winnings per market, taken at settlement (basis points, by bet type), paid to
+   * `account` less the affiliate's share (basis points of the fee) for trades naming an affiliate; and the cash-out
+   * fee (basis points of a cash out's value).
+   */
+  fees: { singlesBps: number; parlaysBps: number; account: string; affiliateShareBps: number; cashoutBps: number };
   /** /metadata exchangeAffiliate.amount and cashoutFee (wire strings). */
   exchangeAffiliateAmount: bigint;
   cashoutFee: bigint;
@@ -308,6 +314,8 @@ export function defaultConfig(): Config {
     makerMinimum: 10_000_000n,
     takerMinimum: 1_000_000n,
     oracleFee: 0n,
+    // The public exchange's rates: nothing on singles, 5% of the profit on parlays.
+    fees: { singlesBps: 0, parlaysBps: 500, account: '0x0000000000000000000000000000000000000000', affiliateShareBps: 0, cashoutBps: 0 },
     exchangeAffiliateAmount: 0n,
     cashoutFee: 0n,
     bridgeFees: Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, 0])),
@@ -395,6 +403,11 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_MAKER_MINIMUM', wei, (c, v) => (c.makerMinimum = v)),
   setting('ODDEX_TAKER_MINIMUM', wei, (c, v) => (c.takerMinimum = v)),
   setting('ODDEX_ORACLE_FEE', wei, (c, v) => (c.oracleFee = v)),
+  setting('ODDEX_FEE_SINGLES_BPS', int(0, 10_000), (c, v) => (c.fees.singlesBps = v)),
+  setting('ODDEX_FEE_PARLAYS_BPS', int(0, 10_000), (c, v) => (c.fees.parlaysBps = v)),
+  setting('ODDEX_FEE_ACCOUNT', address, (c, v) => (c.fees.account = v)),
+  setting('ODDEX_AFFILIATE_SHARE_BPS', int(0, 10_000), (c, v) => (c.fees.affiliateShareBps = v)),
+  setting('ODDEX_CASHOUT_FEE_BPS', int(0, 10_000), (c, v) => (c.fees.cashoutBps = v)),
   setting('ODDEX_AFFILIATE_AMOUNT', wei, (c, v) => (c.exchangeAffiliateAmount = v)),
   setting('ODDEX_CASHOUT_FEE', wei, (c, v) => (c.cashoutFee = v)),
   setting('ODDEX_BRIDGE_FEES', numberMap, (c, v) => Object.assign(c.bridgeFees, v)),

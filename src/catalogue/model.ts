@@ -62,6 +62,15 @@ export const MARKET_TYPES: readonly number[] = Object.values(MarketType);
 export const LINE_TYPES: ReadonlySet<number> = new Set([MarketType.TOTALS, MarketType.SPREAD, MarketType.SPREAD_ALT]);
 export const SPREAD_TYPES: ReadonlySet<number> = new Set([MarketType.SPREAD, MarketType.SPREAD_ALT]);
 
+/**
+ * Market types that are parlays (a bet on several legs at once): their winnings pay the parlay commission. Oddex
+ * lists no parlay type yet; the parlay markets' type joins this set when they exist.
+ */
+export const PARLAY_TYPES: ReadonlySet<number> = new Set<number>();
+
+/** Whether a market is a parlay: by its type alone. */
+export const isParlayMarket = (market: Pick<MarketRecord, 'type'>): boolean => PARLAY_TYPES.has(market.type);
+
 /** Bet groups accepted by /markets/active?betGroup: each names a set of market types. */
 export const BET_GROUPS: Readonly<Record<string, readonly number[]>> = {
   '1X2': [MarketType.ONE_X_TWO],

@@ -11,6 +11,7 @@ import { ChangeLog } from './change-log.js';
 import type { Change, ChangeOf } from './changes.js';
 import { Commitments } from './commitments.js';
 import { DomainError } from './errors.js';
+import { feeTermsOf, type FeeTerms } from './fees.js';
 import { heartbeatOf, Liveness } from './liveness.js';
 import { MarketLife } from './market-life.js';
 import { bestMakerOdds, crossesBook, FillWalk, matchFill } from './matching.js';
@@ -93,7 +94,7 @@ export class Engine {
     this.orders = snap ? OrderStore.from(snap) : new OrderStore();
     this.commitments = snap ? Commitments.from(wallets, params, snap) : new Commitments(wallets, params);
     this.fills = snap ? PendingFills.from(params, this.log, snap) : new PendingFills(params, this.log);
-    this.settlement = snap ? Settlement.from(wallets, this.log, snap) : new Settlement(wallets, this.log);
+    this.settlement = snap ? Settlement.from(wallets, this.log, params.affiliate, snap) : new Settlement(wallets, this.log, params.affiliate);
     this.liveness = snap ? Liveness.from(this.orders, snap) : new Liveness(this.orders);
     this.guards = snap ? ReplayGuards.from(params, snap) : new ReplayGuards(params);
     this.life = MarketLife.from(snap?.life);
@@ -126,6 +127,7 @@ export class Engine {
       positions: settlement.positions,
       refunded: settlement.refunded,
       refundCount: settlement.refundCount,
+      ...(settlement.feeTerms ? { feeTerms: settlement.feeTerms } : {}),
       tradeCount: fills.tradeCount,
       restrictions: commitments.restrictions,
       expiries: liveness.expiries,
@@ -202,7 +204,7 @@ export class Engine {
       case 'reportMarkets':
         this.settlement.checkReports(cmd.reports);
         this.setMarketStatus(cmd.suspend ?? [], 'SUSPENDED', cmd.at);
-        for (const r of cmd.reports) this.reportMarket(r, cmd.at);
+        for (const r of cmd.reports) this.reportMarket(r, feeTermsOf(cmd.fees, r.marketHash), cmd.at);
         if (cmd.finishedFixture) this.setFixtureStatus(cmd.finishedFixture, false, [], cmd.at);
         return NONE;
       case 'setMarketStatus':
@@ -570,8 +572,8 @@ export class Engine {
   }
 
   /** The outcome closes the market's book and pays its positions from escrow. */
-  private reportMarket(result: MarketResult, at: number): void {
-    if (!this.settlement.report(result, at)) return;
+  private reportMarket(result: MarketResult, fees: FeeTerms | undefined, at: number): void {
+    if (!this.settlement.report(result, fees, at)) return;
     this.life.forget(result.marketHash);
     this.lifecycle.cancelBook(result.marketHash, at);
     this.settlement.settleMarket(result.marketHash, at);
