@@ -39,6 +39,7 @@ import { catalogueAdminRoutes } from './admin/catalogue.js';
 import { chainAdminRoutes } from './admin/chain.js';
 import { accountAdminRoutes } from './admin/accounts.js';
 import { journalAdminRoutes } from './admin/journal.js';
+import { feeAdminRoutes } from './admin/fees.js';
 import { balanceRoutes } from './api/balances.js';
 import { demoFundsRoutes } from './api/demo-funds.js';
 import { orderRoutes } from './api/orders.js';
@@ -193,6 +194,7 @@ async function startOnStorage(
     await api.register(chainAdminRoutes, { ...balanceDeps, now, evm: evmChain });
     await api.register(accountAdminRoutes, { ...balanceDeps, now });
     await api.register(journalAdminRoutes, { journal: trading });
+    await api.register(feeAdminRoutes, { readModels: trading.readModels, config, now });
     await api.register(balanceRoutes, balanceDeps);
     await api.register(demoFundsRoutes, { ...balanceDeps, now });
     await api.register(orderRoutes, { config, catalogue, trading, verifier, now });

@@ -7,6 +7,7 @@ import { recoverMessageAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startTestExchange, type TestExchange, type TestResponse } from './helpers/server.js';
 import { betTestConfig, fund, waitFor } from './helpers/bets.js';
+import { defaultConfig } from '../src/config.js';
 import { newWallet, randomHex32, signedCancel, signedFill, signedOrder, USDC } from './helpers/wallets.js';
 import { createApiKey } from './helpers/realtime.js';
 import { EXAMPLE_PRIVATE_KEY } from '../src/api/schemas/examples.js';
@@ -20,7 +21,8 @@ let ex: TestExchange;
 let doc: Doc;
 
 beforeAll(async () => {
-  ex = await startTestExchange({ ...betTestConfig(), demo: true }); // demo mode: POST /user/demo-funds answers 200
+  // Demo mode: POST /user/demo-funds answers 200; a fee on singles: settled trades and GET /admin/fees list fees.
+  ex = await startTestExchange({ ...betTestConfig(), demo: true, fees: { ...defaultConfig().fees, singlesBps: 100 } });
   doc = (await ex.get('/openapi.json')).body;
 });
 afterAll(() => ex?.destroy());
@@ -231,6 +233,8 @@ describe('/openapi.json', () => {
     await get(`/trades?bettor=${taker.address}`);
     await get(`/trades/consolidated?bettor=${taker.address}&settled=true&page=0&perPage=10&sortAsc=true`);
     await get(`/markets/find?marketHashes=${market}`);
+    expect((await admin('GET', '/admin/fees')).body.data.days.length).toBeGreaterThan(0);
+    await admin('GET', '/admin/fees?from=2026-03-02&to=2026-03-01'); // 400
     await admin('POST', '/admin/journal/snapshot');
     await admin('POST', '/admin/journal/archive'); // 409 until a second snapshot covers rows
 

@@ -45,6 +45,7 @@ export const ERRORS = {
   EXACTLY_ONE_OF: { kind: 'invalid', message: 'send exactly one of marketHashes or leagueIds' },
   BAD_MARKET_HASHES: { kind: 'invalid', message: 'marketHashes is required: 1 to 30 comma-separated market hashes' },
   INVALID_PAGINATION_KEY: { kind: 'invalid', message: 'paginationKey is not a nextKey this server returned' },
+  INVALID_DATE_RANGE: { kind: 'invalid', message: 'from and to are UTC days (YYYY-MM-DD), from not after to, at most 366 days apart' },
 
   // Credentials and signatures.
   UNAUTHORIZED: { kind: 'unauthenticated', message: 'admin routes need Authorization: Bearer <admin token>' },
