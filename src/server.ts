@@ -41,6 +41,7 @@ import { accountAdminRoutes } from './admin/accounts.js';
 import { journalAdminRoutes } from './admin/journal.js';
 import { feeAdminRoutes } from './admin/fees.js';
 import { balanceRoutes } from './api/balances.js';
+import { cashOutRoutes } from './api/cashout.js';
 import { demoFundsRoutes } from './api/demo-funds.js';
 import { orderRoutes } from './api/orders.js';
 import { fillRoutes } from './api/fills.js';
@@ -196,6 +197,7 @@ async function startOnStorage(
     await api.register(journalAdminRoutes, { journal: trading });
     await api.register(feeAdminRoutes, { readModels: trading.readModels, config, now });
     await api.register(balanceRoutes, balanceDeps);
+    await api.register(cashOutRoutes, { trading, config, now });
     await api.register(demoFundsRoutes, { ...balanceDeps, now });
     await api.register(orderRoutes, { config, catalogue, trading, verifier, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });

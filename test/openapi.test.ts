@@ -219,6 +219,13 @@ describe('/openapi.json', () => {
     const refunds = await get(`/trades/portfolio/refunds?bettor=${taker.address}&sortAsc=true&page=0&perPage=10`);
     expect(refunds.body.data.results[0].events.length).toBeGreaterThan(0);
     expect(f1.body.data.fillHash).toBe(trades.body.data.trades.at(-1).fillHash);
+    await get(`/cashout/quote?bettor=${taker.address}&marketHash=${market}`); // 409: refunded
+    // A position on the totals market with a maker on the other side to hedge against: a cash-out quote.
+    await order(true, 30n * E18, total);
+    await post('/orders/fill/v2', await signedFill(taker, c, { market: total, isTakerBettingOutcomeOne: false, stakeWei: 7n * USDC, desiredOdds: 70n * E18 }));
+    await waitFor(() => ex.get(`/trades?bettor=${taker.address}`), (r) => r.body.data.trades.length === 3 && r.body.data.trades.every((t: { tradeStatus: string }) => t.tradeStatus === 'SUCCESS'));
+    await order(false, 40n * E18, total);
+    expect((await get(`/cashout/quote?bettor=${taker.address}&marketHash=${total}`)).status).toBe(200);
 
     // Cancels, then settlement: settled trades and consolidated entries carry their result fields.
     const o3 = await order(true, 30n * E18, total);

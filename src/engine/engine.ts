@@ -7,6 +7,7 @@
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the parts, which hold only what trading needs (settled trades and paid fills leave memory).
 import { weightedTakerOdds } from '../protocol/amounts.js';
+import { hedgeNeed, quoteHedge, type HedgeQuote } from './cash-out.js';
 import { ChangeLog } from './change-log.js';
 import type { Change, ChangeOf } from './changes.js';
 import { Commitments } from './commitments.js';
@@ -302,6 +303,20 @@ export class Engine {
       reported: this.settlement.reportedCount,
       minted: this.commitments.wallets.minted.toString(),
     };
+  }
+
+  /**
+   * What cashing out the bettor's position in a market would take from the book now: the hedge fill and the value it
+   * leaves. Refused when there is no position, when refunds were paid on it (no cash out after a refund), when it
+   * is already flat, or when the book cannot hedge it. Reads only.
+   */
+  cashOutQuote(marketHash: string, bettor: string, at: number): HedgeQuote {
+    const held = this.settlement.positionIn(marketHash, bettor);
+    if (!held) throw new DomainError('NO_POSITION');
+    if (held.refunded > 0n) throw new DomainError('CASHOUT_AFTER_REFUND', `${held.refunded} wei of this position was refunded early`);
+    const hedge = hedgeNeed(held.totals);
+    if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
+    return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at);
   }
 
   /** Bettors holding confirmed, unsettled trades in a market. */

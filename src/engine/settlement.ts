@@ -52,6 +52,12 @@ export class Settlement {
     return this.refundCount;
   }
 
+  /** A bettor's confirmed, unsettled position in a market (a copy of its sums) and the refunds paid on it, if any. */
+  positionIn(marketHash: string, bettor: string): { totals: PositionTotals; refunded: bigint } | undefined {
+    const position = this.positions.get(marketHash)?.get(bettor);
+    return position && { totals: position.totals(), refunded: this.refunded.get(marketHash)?.get(bettor) ?? 0n };
+  }
+
   /** Bettors holding confirmed, unsettled trades in a market. */
   bettorsIn(marketHash: string): string[] {
     return [...(this.positions.get(marketHash)?.keys() ?? [])];
