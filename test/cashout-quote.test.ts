@@ -4,6 +4,7 @@
 // same whichever outcome wins; the refund that follows at once rules out a later cash out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
+import { OddexClient } from '@oddex/sdk';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -74,6 +75,15 @@ describe('GET /cashout/quote', () => {
         desiredOdds: s.odds.toString(),
         amount: (s.value - fee(s.value)).toString(),
         fee: fee(s.value).toString(),
+      });
+      // The typed client answers the same, amounts as bigint.
+      expect(await new OddexClient({ url: ex.url }).cashoutQuote(market, taker.address)).toEqual({
+        marketHash: market,
+        isTakerBettingOutcomeOne: false,
+        stakeWei: s.stake,
+        desiredOdds: s.odds,
+        amount: s.value - fee(s.value),
+        fee: fee(s.value),
       });
       // Taking the quoted fill: the position now pays 50 whichever outcome wins, for 30 + stake staked.
       await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: s.stake, desiredOdds: s.odds });

@@ -5,6 +5,7 @@
 // trades' and consolidated entries' additive `fee` and their net returns; then GET /admin/fees and its bad inputs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
+import { OddexClient } from '@oddex/sdk';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -100,6 +101,9 @@ describe('fees on net winnings', () => {
       const [makerTrade] = await tradesOf(maker);
       expect(takerTrade).toMatchObject({ settled: true, fee: s.takerFee.toString(), netReturn: s.takerNet, settleNetReturnValue: s.takerNet });
       expect(makerTrade).toMatchObject({ settled: true, fee: s.makerFee.toString(), netReturn: s.makerNet, settleNetReturnValue: s.makerNet });
+      // The typed client reads the fee as bigint wei.
+      const [sdkTrade] = (await new OddexClient({ url: ex.url }).trades({ bettor: taker.address })).trades;
+      expect(sdkTrade!.fee).toBe(s.takerFee);
       const [takerEntry] = await entriesOf(taker);
       expect(takerEntry).toMatchObject({ fee: (Number(s.takerFee) / 1e6).toString(), netReturn: s.takerNet, settleNetReturnValue: s.takerNet });
     });

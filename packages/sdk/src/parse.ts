@@ -4,6 +4,7 @@ import type {
   BestOdds,
   BestOddsSide,
   CancelResult,
+  CashOutQuote,
   ConsolidatedTrade,
   FillResult,
   Order,
@@ -24,7 +25,15 @@ export const parseOrder = (o: Wire): Order => ({
   pendingFillAmount: big(o.pendingFillAmount ?? '0'),
 });
 
-export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds) });
+export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds), ...(t.fee !== undefined ? { fee: big(t.fee) } : {}) });
+
+export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
+  ...q,
+  stakeWei: big(q.stakeWei),
+  desiredOdds: big(q.desiredOdds),
+  amount: big(q.amount),
+  fee: big(q.fee),
+});
 
 export const parseConsolidatedTrade = (t: Wire): ConsolidatedTrade => ({ ...t, weightedAverageOdds: big(t.weightedAverageOdds) });
 
