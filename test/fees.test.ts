@@ -176,6 +176,19 @@ describe('fees on net winnings', () => {
     );
   });
 
+  it('keeps every fee across a restart, also when the fee settings changed meanwhile', async () => {
+    const before = [await heldBy(accounts.fee), await heldBy(accounts.affiliate)];
+    const feesBefore = (await ex.admin('GET', '/admin/fees')).body.data;
+    await ex.close();
+    // No fee on anything now: what was charged stays charged (the rates rode on the journaled reports).
+    ex = await startTestExchange(
+      { ...betTestConfig(), fees: { singlesBps: 0, parlaysBps: 0, account: feeAccount, affiliateShareBps: 0, cashoutBps: 0 }, exchangeAffiliate: affiliate },
+      { dataDir: ex.dataDir },
+    );
+    expect([await heldBy(accounts.fee), await heldBy(accounts.affiliate)]).toEqual(before);
+    expect((await ex.admin('GET', '/admin/fees')).body.data).toEqual(feesBefore);
+  });
+
   it('GET /admin/fees sums the fees per day and market, and refuses bad ranges', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const res = await ex.admin('GET', `/admin/fees?from=${today}&to=${today}`);
