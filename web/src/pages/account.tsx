@@ -28,19 +28,22 @@ interface Position {
   ifTwo: bigint;
   staked: bigint;
   settledPnl: bigint | undefined;
+  /** Whether confirmed trades are still open: only those make a position the exchange can price a cash out of. */
+  confirmedOpen: boolean;
 }
 
 function positionsOf(trades: Trade[]): Position[] {
   const byMarket = new Map<string, Position>();
   for (const t of trades) {
     if (t.tradeStatus === 'FAILED') continue;
-    const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined };
+    const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined, confirmedOpen: false };
     const stake = t.stake;
     const win = potOf(t) - stake;
     p.staked += stake;
     p.ifOne += t.bettingOutcomeOne ? win : -stake;
     p.ifTwo += t.bettingOutcomeOne ? -stake : win;
     if (t.settled) p.settledPnl = (p.settledPnl ?? 0n) + settledProfit(t);
+    else if (t.tradeStatus === 'SUCCESS') p.confirmedOpen = true;
     byMarket.set(t.marketHash, p);
   }
   return [...byMarket.values()];
@@ -176,7 +179,7 @@ export function AccountPage() {
                   <td className="num" data-settled-pnl={p.settledPnl?.toString() ?? ''}>
                     {p.settledPnl === undefined ? <span className="muted">open</span> : signed(p.settledPnl)}
                   </td>
-                  {p.settledPnl === undefined ? (
+                  {p.confirmedOpen ? (
                     <CashOutCell wallet={wallet} marketHash={p.marketHash} version={tradesKey} onTaken={trades.reload} />
                   ) : (
                     <td />
