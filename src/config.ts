@@ -96,11 +96,14 @@ export interface Config {
   /** Wei of the base token. */
   makerMinimum: bigint;
   takerMinimum: bigint;
-  /** Oracle fee per market outcome key, 10^20 scale. */
-  oracleFee: bigint;
-  /** /metadata exchangeAffiliate.amount and cashoutFee (wire strings). */
+  /**
+   * Commission on a bettor's net winnings per market, taken at settlement (basis points, by bet type), paid to
+   * `account` less the affiliate's share (basis points of the fee) for trades naming an affiliate; and the cash-out
+   * fee (basis points of a cash out's value).
+   */
+  fees: { singlesBps: number; parlaysBps: number; account: string; affiliateShareBps: number; cashoutBps: number };
+  /** /metadata exchangeAffiliate.amount (a wire string). */
   exchangeAffiliateAmount: bigint;
-  cashoutFee: bigint;
   /** /metadata bridge fee figures by field name (bridgeFee, depositBridgeFee, ...); a local exchange has no bridge: 0. */
   bridgeFees: Record<string, number>;
   /** /metadata crosschainFees: chain id to fee. */
@@ -341,9 +344,9 @@ export function defaultConfig(): Config {
     oddsLadderStepSize: 125,
     makerMinimum: 10_000_000n,
     takerMinimum: 1_000_000n,
-    oracleFee: 0n,
+    // The public exchange's rates: nothing on singles, 5% of the profit on parlays.
+    fees: { singlesBps: 0, parlaysBps: 500, account: '0x0000000000000000000000000000000000000000', affiliateShareBps: 0, cashoutBps: 0 },
     exchangeAffiliateAmount: 0n,
-    cashoutFee: 0n,
     bridgeFees: Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, 0])),
     crosschainFees: {},
     bettingDelay: {
@@ -436,9 +439,12 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_ODDS_LADDER_STEP', int(1, 100_000), (c, v) => (c.oddsLadderStepSize = v)),
   setting('ODDEX_MAKER_MINIMUM', wei, (c, v) => (c.makerMinimum = v)),
   setting('ODDEX_TAKER_MINIMUM', wei, (c, v) => (c.takerMinimum = v)),
-  setting('ODDEX_ORACLE_FEE', wei, (c, v) => (c.oracleFee = v)),
+  setting('ODDEX_FEE_SINGLES_BPS', int(0, 10_000), (c, v) => (c.fees.singlesBps = v)),
+  setting('ODDEX_FEE_PARLAYS_BPS', int(0, 10_000), (c, v) => (c.fees.parlaysBps = v)),
+  setting('ODDEX_FEE_ACCOUNT', address, (c, v) => (c.fees.account = v)),
+  setting('ODDEX_AFFILIATE_SHARE_BPS', int(0, 10_000), (c, v) => (c.fees.affiliateShareBps = v)),
+  setting('ODDEX_CASHOUT_FEE_BPS', int(0, 10_000), (c, v) => (c.fees.cashoutBps = v)),
   setting('ODDEX_AFFILIATE_AMOUNT', wei, (c, v) => (c.exchangeAffiliateAmount = v)),
-  setting('ODDEX_CASHOUT_FEE', wei, (c, v) => (c.cashoutFee = v)),
   setting('ODDEX_BRIDGE_FEES', numberMap, (c, v) => Object.assign(c.bridgeFees, v)),
   setting('ODDEX_CROSSCHAIN_FEES', numberMap, (c, v) => (c.crosschainFees = v)),
   setting('ODDEX_DELAY_PREGAME_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.preGameMs = v)),

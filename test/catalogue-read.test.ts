@@ -309,7 +309,9 @@ describe('catalogue read API (demo catalogue)', () => {
     const token = '0x6629Ce1Cf35Cc1329ebB4F63202F3f197b3F050B';
     expect(await data('/metadata')).toEqual({
       executorAddress: getSetting(ex.ctx.db, 'deployment.executorAddress'),
-      oracleFees: { [token]: { '0': '0', '1': '0', '2': '0', '3': '0' } },
+      // Singles 0, parlays 5% (as the public exchange charges), cash out 0, affiliate share 0.
+      oracleFees: { [token]: { '0': '0', '1': '5000000000000000000', '2': '0', '3': '0' } },
+      feeAccount: '0x0000000000000000000000000000000000000000',
       exchangeAffiliate: { address: '0x0000000000000000000000000000000000000000', amount: '0' },
       makerOrderMinimums: { [token]: '10000000' },
       takerMinimums: { [token]: '1000000' },
@@ -343,8 +345,7 @@ describe('catalogue read API (demo catalogue)', () => {
       baseTokenAddress: '0x' + 'a'.repeat(40),
       makerMinimum: 5_000_000n,
       takerMinimum: 2n,
-      oracleFee: 3n * 10n ** 18n,
-      cashoutFee: 7n,
+      fees: { singlesBps: 300, parlaysBps: 1, account: '0x' + 'b'.repeat(40), affiliateShareBps: 10_000, cashoutBps: 7 },
       exchangeAffiliateAmount: 12n,
       bridgeFees: { bridgeFee: 0.5, depositBridgeFee: 1 },
       crosschainFees: { '1': 2.5 },
@@ -355,7 +356,8 @@ describe('catalogue read API (demo catalogue)', () => {
       const token = getAddress('0x' + 'a'.repeat(40));
       expect(token).not.toBe('0x' + 'a'.repeat(40));
       expect(m.addresses).toEqual({ '99': { USDC: token } });
-      expect(m.oracleFees).toEqual({ [token]: { '0': '3000000000000000000', '1': '3000000000000000000', '2': '3000000000000000000', '3': '3000000000000000000' } });
+      expect(m.oracleFees).toEqual({ [token]: { '0': '3000000000000000000', '1': '10000000000000000', '2': '70000000000000000', '3': '100000000000000000000' } });
+      expect(m.feeAccount).toBe(getAddress('0x' + 'b'.repeat(40)));
       expect([m.makerOrderMinimums, m.takerMinimums]).toEqual([{ [token]: '5000000' }, { [token]: '2' }]);
       expect([m.cashoutFee, m.exchangeAffiliate.amount, m.bridgeFee, m.depositBridgeFee, m.withdrawalBridgeFee]).toEqual(['7', '12', 0.5, 1, 0]);
       expect(m.crosschainFees).toEqual({ '99': 0, '1': 2.5 });

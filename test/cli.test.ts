@@ -206,6 +206,19 @@ describe('trader commands', () => {
       { marketHash: market, trades: 1, staked: (9n * USDC).toString(), settledPnl: '0', openPnlIfOne: (-9n * USDC).toString(), openPnlIfTwo: (11n * USDC).toString(), pending: 0 },
     ]);
 
+    // Cash out: the hedge backs outcome one against the maker on two (60% for the taker): 12 returns the 20 the
+    // position is owed on two, so it is worth 20 - 12 = 8 whichever outcome wins.
+    const cashout = await asTaker(['cashout', market]);
+    expect(cashout.json).toEqual({
+      marketHash: market,
+      isTakerBettingOutcomeOne: true,
+      stakeWei: (12n * USDC).toString(),
+      desiredOdds: (60n * E18).toString(),
+      amount: (8n * USDC).toString(),
+      fee: '0',
+    });
+    expect((await oddex(['cashout', market, '--bettor', taker.address])).stdout).toMatch(/back one with 12 at 60% or better[\s\S]*worth\s+8/);
+
     const byHash = await asMaker(['cancel', second.json.orders[0].orderHash]);
     expect(byHash.json).toMatchObject({ cancelledCount: 1, notCancelled: [] });
     const third = await asMaker(['post', '--market', market, '--outcome', 'two', '--odds', '40', '--size', '10']);

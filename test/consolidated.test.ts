@@ -117,6 +117,8 @@ describe('GET /trades/consolidated', () => {
         marketType: 3,
         betTime: trades[0].betTime,
         settleDate: expect.stringMatching(ISO),
+        // No fee is configured here: settled entries show a fee of 0.
+        fee: '0',
       };
       const legLines = c.line === -0.75 ? ['-1', '-0.5'] : ['-0.5', '0'];
       expect(parent).toEqual({

@@ -7,6 +7,7 @@ import { recoverMessageAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startTestExchange, type TestExchange, type TestResponse } from './helpers/server.js';
 import { betTestConfig, fund, waitFor } from './helpers/bets.js';
+import { defaultConfig } from '../src/config.js';
 import { newWallet, randomHex32, signedCancel, signedFill, signedOrder, USDC } from './helpers/wallets.js';
 import { createApiKey } from './helpers/realtime.js';
 import { parlaySigning, signedParlayRequest } from './helpers/parlays.js';
@@ -21,7 +22,8 @@ let ex: TestExchange;
 let doc: Doc;
 
 beforeAll(async () => {
-  ex = await startTestExchange({ ...betTestConfig(), demo: true }); // demo mode: POST /user/demo-funds answers 200
+  // Demo mode: POST /user/demo-funds answers 200; a fee on singles: settled trades and GET /admin/fees list fees.
+  ex = await startTestExchange({ ...betTestConfig(), demo: true, fees: { ...defaultConfig().fees, singlesBps: 100 } });
   doc = (await ex.get('/openapi.json')).body;
 });
 afterAll(() => ex?.destroy());
@@ -231,6 +233,13 @@ describe('/openapi.json', () => {
     const refunds = await get(`/trades/portfolio/refunds?bettor=${taker.address}&sortAsc=true&page=0&perPage=10`);
     expect(refunds.body.data.results[0].events.length).toBeGreaterThan(0);
     expect(f1.body.data.fillHash).toBe(trades.body.data.trades.at(-1).fillHash);
+    await get(`/cashout/quote?bettor=${taker.address}&marketHash=${market}`); // 409: refunded
+    // A position on the totals market with a maker on the other side to hedge against: a cash-out quote.
+    await order(true, 30n * E18, total);
+    await post('/orders/fill/v2', await signedFill(taker, c, { market: total, isTakerBettingOutcomeOne: false, stakeWei: 7n * USDC, desiredOdds: 70n * E18 }));
+    await waitFor(() => ex.get(`/trades?bettor=${taker.address}`), (r) => r.body.data.trades.length === 3 && r.body.data.trades.every((t: { tradeStatus: string }) => t.tradeStatus === 'SUCCESS'));
+    await order(false, 40n * E18, total);
+    expect((await get(`/cashout/quote?bettor=${taker.address}&marketHash=${total}`)).status).toBe(200);
 
     // Cancels, then settlement: settled trades and consolidated entries carry their result fields.
     const o3 = await order(true, 30n * E18, total);
@@ -245,6 +254,8 @@ describe('/openapi.json', () => {
     await get(`/trades?bettor=${taker.address}`);
     await get(`/trades/consolidated?bettor=${taker.address}&settled=true&page=0&perPage=10&sortAsc=true`);
     await get(`/markets/find?marketHashes=${market}`);
+    expect((await admin('GET', '/admin/fees')).body.data.days.length).toBeGreaterThan(0);
+    await admin('GET', '/admin/fees?from=2026-03-02&to=2026-03-01'); // 400
     await admin('POST', '/admin/journal/snapshot');
     await admin('POST', '/admin/journal/archive'); // 409 until a second snapshot covers rows
 

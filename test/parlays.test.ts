@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicationContext, Subscription } from 'centrifuge';
 import type { PrivateKeyAccount } from 'viem';
-import type { Config } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -220,6 +220,9 @@ describe('the quote window and the fill deadline', () => {
   });
 });
 
+/** Where the commission goes in the settlement tests. */
+const FEE_ACCOUNT = newWallet();
+
 describe('settlement from the legs', () => {
   let ex: TestExchange;
   let cat: TestCatalogue;
@@ -227,7 +230,11 @@ describe('settlement from the legs', () => {
   const START = 1000n * USDC;
 
   beforeAll(async () => {
-    ex = await startTestExchange({ ...betTestConfig(), parlays: { quoteWindowMs: 300, fillWindowMs: 60_000, requestsPerMinute: 10 } } satisfies Partial<Config>);
+    ex = await startTestExchange({
+      ...betTestConfig(),
+      parlays: { quoteWindowMs: 300, fillWindowMs: 60_000, requestsPerMinute: 10 },
+      fees: { ...loadConfig({}).fees, account: FEE_ACCOUNT.address },
+    } satisfies Partial<Config>);
     cat = await createSoccerLeague(ex);
     signing = await parlaySigning(ex);
   });
@@ -235,13 +242,15 @@ describe('settlement from the legs', () => {
 
   /**
    * The bettor backs [leg 1 wins, leg 2 loses] with 20; the maker takes the other side at 80% (stake 80).
-   * Each case reports the legs' outcomes and what each wallet holds afterwards.
+   * Each case reports the legs' outcomes and what each wallet holds afterwards: the winner pays the default parlay
+   * commission, 500 bps of its net profit, to the fee account (4 of the bettor's 80, 1 of the maker's 20).
    */
-  const cases: { name: string; legOutcomes: [number, number]; outcome: number; bettor: bigint; maker: bigint }[] = [
-    { name: 'every leg wins as picked: outcome one', legOutcomes: [1, 2], outcome: 1, bettor: START + 80n * USDC, maker: START - 80n * USDC },
-    { name: 'one leg loses: outcome two', legOutcomes: [1, 1], outcome: 2, bettor: START - 20n * USDC, maker: START + 20n * USDC },
-    { name: 'a void leg voids the parlay', legOutcomes: [0, 2], outcome: 0, bettor: START, maker: START },
+  const cases: { name: string; legOutcomes: [number, number]; outcome: number; bettor: bigint; maker: bigint; fees: bigint }[] = [
+    { name: 'every leg wins as picked: outcome one', legOutcomes: [1, 2], outcome: 1, bettor: START + 76n * USDC, maker: START - 80n * USDC, fees: 4n * USDC },
+    { name: 'one leg loses: outcome two', legOutcomes: [1, 1], outcome: 2, bettor: START - 20n * USDC, maker: START + 19n * USDC, fees: 1n * USDC },
+    { name: 'a void leg voids the parlay', legOutcomes: [0, 2], outcome: 0, bettor: START, maker: START, fees: 0n },
   ];
+  let feesSoFar = 0n;
 
   for (const c of cases) {
     it(`${c.name}, balances exact to the wei`, async () => {
@@ -277,12 +286,16 @@ describe('settlement from the legs', () => {
       expect(settled).toMatchObject({ status: 'SETTLED', outcome: c.outcome, legs });
       expect(settled.teamOneScore).toBeUndefined();
       await waitFor(async () => (await balanceOf(ex, bettor)).escrowed === '0');
-      expect([await balanceOf(ex, bettor), await balanceOf(ex, maker)].map((b) => [b.balance, b.escrowed])).toEqual([
+      feesSoFar += c.fees;
+      expect([await balanceOf(ex, bettor), await balanceOf(ex, maker), await balanceOf(ex, FEE_ACCOUNT)].map((b) => [b.balance, b.escrowed])).toEqual([
         [c.bettor.toString(), '0'],
         [c.maker.toString(), '0'],
+        [feesSoFar.toString(), '0'],
       ]);
       const trades = (await ex.get(`/trades?bettor=${bettor.address}&marketHashes=${parlay.marketHash}`)).body.data.trades as Rest[];
       expect(trades.map((t) => [t.marketHash, t.stake, t.settled, t.outcome])).toEqual([[parlay.marketHash, (20n * USDC).toString(), true, c.outcome]]);
+      // The taker's own fee on its trade; the maker's is on the maker's side of the same fill.
+      expect(trades[0]!.fee).toBe((c.outcome === 1 ? c.fees : 0n).toString());
     });
   }
 });
@@ -309,9 +322,9 @@ describe('a parlay across a restart', () => {
       expect((await ex.get(`/markets/find?marketHashes=${parlay.marketHash}`)).body.data).toEqual([parlay]);
       expect((await ex.admin('POST', `/admin/markets/${two}/report`, { outcome: 1 })).status).toBe(200);
       expect((await ex.get(`/markets/find?marketHashes=${parlay.marketHash}`)).body.data[0]).toMatchObject({ status: 'SETTLED', outcome: 1 });
-      // Evens on 20: the bettor gains 20, the maker loses 20.
+      // Evens on 20: the bettor gains 20 less the parlay commission (500 bps: 1), the maker loses 20.
       expect([await balanceOf(ex, bettor), await balanceOf(ex, maker)].map((b) => [b.balance, b.escrowed])).toEqual([
-        [(120n * USDC).toString(), '0'],
+        [(119n * USDC).toString(), '0'],
         [(80n * USDC).toString(), '0'],
       ]);
     } finally {

@@ -10,7 +10,19 @@ import { recordResponses } from './schemas/envelope.js';
 import { Metadata } from './schemas/metadata.js';
 import { demoFundsOffer } from './demo-funds.js';
 
-const ORACLE_FEE_KEYS = ['0', '1', '2', '3'] as const;
+/** A rate in basis points as /metadata's 10^20-scaled fraction (500 bps = 5% = 5 * 10^18). */
+const scaledRate = (bps: number) => (BigInt(bps) * 10n ** 16n).toString();
+
+/**
+ * /metadata.oracleFees keys, as Oddex fills them: the commission on singles' and on parlays' net winnings, the cash-out
+ * fee, and the affiliates' share of a fee.
+ */
+const feeRates = (f: Config['fees']) => ({
+  '0': scaledRate(f.singlesBps),
+  '1': scaledRate(f.parlaysBps),
+  '2': scaledRate(f.cashoutBps),
+  '3': scaledRate(f.affiliateShareBps),
+});
 const POPULAR_SPORTS = 5;
 
 /** Ids ordered by how many active markets they carry (most first), ties by id. */
@@ -39,7 +51,8 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
   }
   return {
     executorAddress: checksumAddress(c.executorAddress),
-    oracleFees: { [token]: Object.fromEntries(ORACLE_FEE_KEYS.map((k) => [k, c.oracleFee.toString()])) },
+    oracleFees: { [token]: feeRates(c.fees) },
+    feeAccount: checksumAddress(c.fees.account),
     exchangeAffiliate: { address: checksumAddress(c.exchangeAffiliate), amount: c.exchangeAffiliateAmount.toString() },
     makerOrderMinimums: { [token]: c.makerMinimum.toString() },
     takerMinimums: { [token]: c.takerMinimum.toString() },
@@ -54,7 +67,7 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
       sportsWithMarkets.map((s) => s.sportId),
     ).slice(0, POPULAR_SPORTS),
     leagueOrderingBySport,
-    cashoutFee: c.cashoutFee.toString(),
+    cashoutFee: String(c.fees.cashoutBps),
     crosschainFees: { [c.chainId]: 0, ...c.crosschainFees },
     chainVersion: c.chainVersion,
     domainVersion: c.domainVersion,
@@ -69,6 +82,9 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<MetadataDeps> = async (ap
     'Addresses, fees, minimums and signing parameters. chainId and domainNames {fill, cancelV2, cancelEvent, ' +
     'cancelAll, parlayRequest} are additive: with domainVersion, EIP712FillHasher and executorAddress they are every value a client ' +
     'signs with. ODDEX_COMPAT=sx sets them to the public exchange\'s values (sandboxes only: its executor is shared). ' +
+    'oracleFees carries Oddex\'s fee rates as 10^20-scaled fractions: key 0 the commission on a bettor\'s net winnings ' +
+    'per market on singles, 1 on parlays, 2 the cash-out fee, 3 the affiliate\'s share of a fee. feeAccount (additive) ' +
+    'receives the fees; cashoutFee is the cash-out fee in basis points of the cash out\'s value. ' +
     'demoFunds (additive) says whether POST /user/demo-funds grants test funds here. ' +
     'With ODDEX_CHAIN=evm every address, the chain id and the fill domain are the deployed contracts\'.';
   app.get('/metadata', { schema: { tags: ['metadata'], description, response: recordResponses(Metadata) } }, async () => ok(metadataOf(deps)));

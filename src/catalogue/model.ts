@@ -74,6 +74,9 @@ export const BET_GROUPS: Readonly<Record<string, readonly number[]>> = {
  */
 export const PARLAY_MARKET_TYPE = 999;
 
+/** Whether a market is a parlay (a bet on several legs at once): its winnings pay the parlay commission. */
+export const isParlayMarket = (market: Pick<MarketRecord, 'type'>): boolean => market.type === PARLAY_MARKET_TYPE;
+
 /** One leg of a parlay: a market and the side the bettor picked. */
 export interface ParlayLeg {
   marketHash: string;

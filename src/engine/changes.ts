@@ -112,14 +112,17 @@ export type Change =
       readonly outcome: Outcome;
       /** Stake back on void, stake plus the counterparty's stake on a win, 0 on a loss. */
       readonly payout: bigint;
-      /** What settlement actually credited for this trade: its payout less its share of earlier refunds. */
+      /** What settlement actually credited for this trade: its payout less its share of earlier refunds and its fee. */
       readonly credit: bigint;
+      /** The commission taken on this trade's winnings (0 on a loss, a void or a market without fees). */
+      readonly fee: bigint;
       readonly settleDate: number;
     }
   /**
    * A bettor's confirmed, unsettled trades in a reported market settled together: `payout` is what they pay under
-   * `outcome`, `credit` what the ledger paid (payout less the refunds paid earlier in the market). The engine keeps
-   * only a position's sums, so the read side splits these over the trades it recorded (settleTrades, oldest first).
+   * `outcome`, `fee` the commission on the position's net winnings, `credit` what the ledger paid (payout less the
+   * refunds paid earlier in the market and the fee). The engine keeps only a position's sums, so the read side splits
+   * these over the trades it recorded (settleTrades, oldest first).
    */
   | {
       readonly type: 'positionSettled';
@@ -128,7 +131,22 @@ export type Change =
       readonly outcome: Outcome;
       readonly payout: bigint;
       readonly credit: bigint;
+      readonly fee: bigint;
       readonly settleDate: number;
+    }
+  /**
+   * Settlement took a commission of `fee` on the bettor's winnings in the market: `fee - affiliateFee` went to
+   * `feeAccount` and `affiliateFee` to `affiliate`. Emitted only when a fee was taken (fee > 0).
+   */
+  | {
+      readonly type: 'feeCharged';
+      readonly marketHash: string;
+      readonly bettor: string;
+      readonly fee: bigint;
+      readonly feeAccount: string;
+      readonly affiliate: string;
+      readonly affiliateFee: bigint;
+      readonly at: number;
     }
   /**
    * An on-chain escrow paid the bettor's settled position in the market in transaction `txHash`: the trades' settle

@@ -18,6 +18,9 @@ const E20 = 10n ** 20n;
 const STEP = 125n * 10n ** 15n;
 const USDC = 1_000_000n;
 const ADDRS = [1, 2, 3, 4].map((i) => '0x' + i.toString(16).padStart(40, '0'));
+/** Where settlement pays its fees, and the affiliate every trade names (they bet nothing themselves). */
+const FEE_ACCOUNT = '0x' + 'fe'.padStart(40, '0');
+const AFFILIATE = '0x' + 'af'.padStart(40, '0');
 const hash = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63, '0');
 const MARKETS: MarketRef[] = [
   { marketHash: hash('a', 1), exchangeEventId: 'e1', tradeable: true, liveEnabled: false },
@@ -35,7 +38,7 @@ type Op =
   | { op: 'transfer'; from: number; to: number; amount: bigint }
   | { op: 'heartbeat'; who: number; seconds: number }
   | { op: 'tick'; seconds: number }
-  | { op: 'report'; market: number; outcome: 0 | 1 | 2 }
+  | { op: 'report'; market: number; outcome: 0 | 1 | 2; feeBps: number; shareBps: number }
   | { op: 'suspend'; market: number; suspended: boolean }
   | { op: 'fixture'; inPlay: boolean; lapse: boolean };
 
@@ -74,7 +77,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   w(1, fc.record({ op: fc.constant('suspend' as const), market: fc.integer({ min: 0, max: 1 }), suspended: fc.boolean() })),
   // lapse: false is a kick-off as journaled before order persistence existed (no lapseInPlay).
   w(1, fc.record({ op: fc.constant('fixture' as const), inPlay: fc.boolean(), lapse: fc.boolean() })),
-  w(1, fc.record({ op: fc.constant('report' as const), market: fc.integer({ min: 0, max: 3 }), outcome: fc.constantFrom(0 as const, 1 as const, 2 as const) })),
+  w(1, fc.record({
+    op: fc.constant('report' as const),
+    market: fc.integer({ min: 0, max: 3 }),
+    outcome: fc.constantFrom(0 as const, 1 as const, 2 as const),
+    // A commission on winnings (0: none) and the affiliate's share of it.
+    feeBps: fc.constantFrom(0, 0, 1, 500, 2500, 10_000),
+    shareBps: fc.constantFrom(0, 3333, 10_000),
+  })),
 );
 
 const params = {
@@ -86,7 +96,7 @@ const params = {
   restrictionWindowMs: 3_600_000,
   restrictionThreshold: 3,
   restrictionMs: 900_000,
-  affiliate: ADDRS[0]!,
+  affiliate: AFFILIATE,
   // The in-process ledger behind the engine's Wallets interface (src/engine/wallets/wallets.ts), as ODDEX_CHAIN=local runs.
   walletsOnChain: false,
 };
@@ -134,7 +144,7 @@ function snapshot(e: Engine, p: NaiveProjection): string {
     orders: [...p.orders.keys()].map((h) => e.order(h)),
     projected: { orders: [...p.orders.values()], trades: [...p.trades.values()], fills: [...p.fills.values()], refunds: p.refunds },
     pendingFills: e.pendingFills(),
-    balances: ADDRS.map((a) => e.balances(a)),
+    balances: [...ADDRS, FEE_ACCOUNT, AFFILIATE].map((a) => e.balances(a)),
     heartbeats: [...p.heartbeats],
     reported: [...p.reported],
     stats: e.stats(),
@@ -150,6 +160,9 @@ function naiveWorstCaseLoss(trades: readonly Trade[]): bigint {
 
 function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<string, bigint>, at: number) {
   expect(e.ledger.total()).toBe(e.ledger.minted);
+  // Conservation to the wei: the bettors' balances and escrow plus the fee and affiliate accounts are all that exists.
+  const held = [...ADDRS, FEE_ACCOUNT, AFFILIATE].reduce((sum, a) => sum + e.ledger.balanceOf(a) + e.ledger.escrowOf(a), 0n);
+  expect(held).toBe(e.ledger.minted);
   const successMaker = new Map<string, bigint>();
   const pendingMaker = new Map<string, bigint>();
   for (const f of p.fills.values()) {
@@ -269,6 +282,7 @@ describe('engine properties', () => {
         }
         const apply = (cmd: Command) => {
           const balancesBefore = ADDRS.map((a) => engine.ledger.balanceOf(a));
+          const feesBefore = [FEE_ACCOUNT, AFFILIATE].map((a) => engine.ledger.balanceOf(a));
           try {
             const r = engine.apply(cmd);
             projection.apply(r.changes);
@@ -285,6 +299,26 @@ describe('engine properties', () => {
               for (const c of r.changes) if (c.type === 'positionSettled') positionCredits.set(c.bettor, (positionCredits.get(c.bettor) ?? 0n) + c.credit);
               for (const [bettor, credit] of positionCredits) expect(credited.get(bettor)).toBe(credit);
               ADDRS.forEach((a, i) => expect(engine.ledger.balanceOf(a) - balancesBefore[i]!).toBe(credited.get(a) ?? 0n));
+              // Each bettor pays the rate on its net winnings in the market (never on a loss), split over its trades;
+              // the fee and affiliate accounts receive exactly that, the affiliate its share.
+              const bps = BigInt(cmd.fees?.bpsByMarket[cmd.reports[0]!.marketHash] ?? 0);
+              const net = new Map<string, bigint>();
+              const feesOfTrades = new Map<string, bigint>();
+              for (const t of projection.trades.values()) {
+                if (!t.settled || t.settleDate !== cmd.at) continue;
+                net.set(t.bettor, (net.get(t.bettor) ?? 0n) + t.payout! - t.stake);
+                feesOfTrades.set(t.bettor, (feesOfTrades.get(t.bettor) ?? 0n) + t.fee!);
+              }
+              let fees = 0n;
+              for (const [bettor, profit] of net) {
+                const fee = profit > 0n ? (profit * bps) / 10_000n : 0n;
+                expect(feesOfTrades.get(bettor)).toBe(fee);
+                fees += fee;
+              }
+              const share = BigInt(cmd.fees?.affiliateShareBps ?? 0);
+              const affiliateFees = r.changes.reduce((sum, c) => (c.type === 'feeCharged' ? sum + (c.fee * share) / 10_000n : sum), 0n);
+              expect(engine.ledger.balanceOf(FEE_ACCOUNT) - feesBefore[0]!).toBe(fees - affiliateFees);
+              expect(engine.ledger.balanceOf(AFFILIATE) - feesBefore[1]!).toBe(affiliateFees);
             }
             return r;
           } catch (err) {
@@ -390,7 +424,14 @@ describe('engine properties', () => {
               apply({ kind: 'expire', at });
               break;
             case 'report':
-              if (apply({ kind: 'reportMarkets', at, reports: [{ marketHash: SETTLE_MARKETS[op.market]!, outcome: op.outcome }] })) {
+              if (
+                apply({
+                  kind: 'reportMarkets',
+                  at,
+                  reports: [{ marketHash: SETTLE_MARKETS[op.market]!, outcome: op.outcome }],
+                  ...(op.feeBps > 0 ? { fees: { bpsByMarket: { [SETTLE_MARKETS[op.market]!]: op.feeBps }, account: FEE_ACCOUNT, affiliateShareBps: op.shareBps } } : {}),
+                })
+              ) {
                 reported.add(SETTLE_MARKETS[op.market]!);
                 const i = MARKETS.findIndex((m) => m.marketHash === SETTLE_MARKETS[op.market]);
                 if (i >= 0) suspended.delete(i);

@@ -7,10 +7,12 @@
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the parts, which hold only what trading needs (settled trades and paid fills leave memory).
 import { weightedTakerOdds } from '../protocol/amounts.js';
+import { hedgeNeed, quoteHedge, type HedgeQuote } from './cash-out.js';
 import { ChangeLog } from './change-log.js';
 import type { Change, ChangeOf } from './changes.js';
 import { Commitments } from './commitments.js';
 import { DomainError } from './errors.js';
+import { feeTermsOf, type FeeTerms } from './fees.js';
 import { heartbeatOf, Liveness } from './liveness.js';
 import { MarketLife } from './market-life.js';
 import { bestMakerOdds, crossesBook, FillWalk, matchFill } from './matching.js';
@@ -93,7 +95,7 @@ export class Engine {
     this.orders = snap ? OrderStore.from(snap) : new OrderStore();
     this.commitments = snap ? Commitments.from(wallets, params, snap) : new Commitments(wallets, params);
     this.fills = snap ? PendingFills.from(params, this.log, snap) : new PendingFills(params, this.log);
-    this.settlement = snap ? Settlement.from(wallets, this.log, snap) : new Settlement(wallets, this.log);
+    this.settlement = snap ? Settlement.from(wallets, this.log, params.affiliate, snap) : new Settlement(wallets, this.log, params.affiliate);
     this.liveness = snap ? Liveness.from(this.orders, snap) : new Liveness(this.orders);
     this.guards = snap ? ReplayGuards.from(params, snap) : new ReplayGuards(params);
     this.life = MarketLife.from(snap?.life);
@@ -126,6 +128,7 @@ export class Engine {
       positions: settlement.positions,
       refunded: settlement.refunded,
       refundCount: settlement.refundCount,
+      ...(settlement.feeTerms ? { feeTerms: settlement.feeTerms } : {}),
       tradeCount: fills.tradeCount,
       restrictions: commitments.restrictions,
       expiries: liveness.expiries,
@@ -202,7 +205,7 @@ export class Engine {
       case 'reportMarkets':
         this.settlement.checkReports(cmd.reports);
         this.setMarketStatus(cmd.suspend ?? [], 'SUSPENDED', cmd.at);
-        for (const r of cmd.reports) this.reportMarket(r, cmd.at);
+        for (const r of cmd.reports) this.reportMarket(r, feeTermsOf(cmd.fees, r.marketHash), cmd.at);
         if (cmd.finishedFixture) this.setFixtureStatus(cmd.finishedFixture, false, [], cmd.at);
         return NONE;
       case 'setMarketStatus':
@@ -300,6 +303,20 @@ export class Engine {
       reported: this.settlement.reportedCount,
       minted: this.commitments.wallets.minted.toString(),
     };
+  }
+
+  /**
+   * What cashing out the bettor's position in a market would take from the book now: the hedge fill and the value it
+   * leaves. Refused when there is no position, when refunds were paid on it (no cash out after a refund), when it
+   * is already flat, or when the book cannot hedge it. Reads only.
+   */
+  cashOutQuote(marketHash: string, bettor: string, at: number): HedgeQuote {
+    const held = this.settlement.positionIn(marketHash, bettor);
+    if (!held) throw new DomainError('NO_POSITION');
+    if (held.refunded > 0n) throw new DomainError('CASHOUT_AFTER_REFUND', `${held.refunded} wei of this position was refunded early`);
+    const hedge = hedgeNeed(held.totals);
+    if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
+    return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at);
   }
 
   /** Bettors holding confirmed, unsettled trades in a market. */
@@ -570,8 +587,8 @@ export class Engine {
   }
 
   /** The outcome closes the market's book and pays its positions from escrow. */
-  private reportMarket(result: MarketResult, at: number): void {
-    if (!this.settlement.report(result, at)) return;
+  private reportMarket(result: MarketResult, fees: FeeTerms | undefined, at: number): void {
+    if (!this.settlement.report(result, fees, at)) return;
     this.life.forget(result.marketHash);
     this.lifecycle.cancelBook(result.marketHash, at);
     this.settlement.settleMarket(result.marketHash, at);

@@ -16,6 +16,9 @@ export const DOMAIN_ERROR_CODES = [
   'ORDER_EXPIRED',
   'MARKET_ALREADY_REPORTED',
   'STORAGE_FAILED',
+  'NO_POSITION',
+  'NOTHING_TO_CASH_OUT',
+  'CASHOUT_AFTER_REFUND',
 ] as const satisfies readonly ErrorCode[];
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -48,6 +48,7 @@ export class NaiveProjection {
             outcome: c.outcome,
             payout: c.payout,
             credit: c.credit,
+            fee: c.fee,
             settleDate: c.settleDate,
             updatedAt: c.settleDate,
           });
@@ -56,9 +57,17 @@ export class NaiveProjection {
           const trades = [...this.trades.values()]
             .filter((t) => t.marketHash === c.marketHash && t.bettor === c.bettor && t.status === 'SUCCESS' && !t.settled)
             .sort((x, y) => Number(x.id) - Number(y.id));
-          const split = settleTrades(trades, c.outcome, c.payout - c.credit);
+          const split = settleTrades(trades, c.outcome, c.payout - c.credit - c.fee, c.fee);
           trades.forEach((t, i) =>
-            Object.assign(t, { settled: true, outcome: c.outcome, payout: split[i]!.payout, credit: split[i]!.credit, settleDate: c.settleDate, updatedAt: c.settleDate }),
+            Object.assign(t, {
+              settled: true,
+              outcome: c.outcome,
+              payout: split[i]!.payout,
+              credit: split[i]!.credit,
+              fee: split[i]!.fee,
+              settleDate: c.settleDate,
+              updatedAt: c.settleDate,
+            }),
           );
           break;
         }

@@ -1,7 +1,8 @@
 // What settlement actually credits per trade once capital-efficiency refunds were paid early.
 // The engine settles a bettor's positions in a market as one payment: the trades' payouts less what refunds
 // already returned. That payment is split over the trades pro rata to their payouts, so each trade's credit is
-// between 0 and its payout and the credits add up to the ledger payment to the wei.
+// between 0 and its payout and the credits add up to the ledger payment to the wei. The fee on a position's winnings
+// is split over its trades the same way first.
 import { tradePayout, type PositionTrade } from './refunds.js';
 import type { Outcome } from './types.js';
 
@@ -29,11 +30,20 @@ export function splitSettlementCredit(payouts: readonly bigint[], refunded: bigi
 }
 
 /**
- * Each trade's payout and credit when a bettor's position in a market settles under `outcome` with `refunded` wei
- * already returned early: the read side records these per trade, from the trades it holds, oldest first.
+ * Each trade's payout, fee and credit when a bettor's position in a market settles under `outcome` with `refunded`
+ * wei already returned early and `fee` taken on its winnings: the read side records these per trade, from the trades
+ * it holds, oldest first. The fee is split pro rata to the payouts (losing trades pay none; no share exceeds its
+ * payout), then the refunds pro rata to what is left of each payout, so the credits add up to payout - refunded - fee.
  */
-export function settleTrades(trades: readonly PositionTrade[], outcome: Outcome, refunded: bigint): { payout: bigint; credit: bigint }[] {
+export function settleTrades(
+  trades: readonly PositionTrade[],
+  outcome: Outcome,
+  refunded: bigint,
+  fee = 0n,
+): { payout: bigint; credit: bigint; fee: bigint }[] {
   const payouts = trades.map((t) => tradePayout(t, outcome));
-  const credits = splitSettlementCredit(payouts, refunded);
-  return payouts.map((payout, i) => ({ payout, credit: credits[i]! }));
+  // What each trade keeps of its payout after the fee: (total - fee) split pro rata, each share within its payout.
+  const kept = splitSettlementCredit(payouts, fee);
+  const credits = splitSettlementCredit(kept, refunded);
+  return payouts.map((payout, i) => ({ payout, credit: credits[i]!, fee: payout - kept[i]! }));
 }

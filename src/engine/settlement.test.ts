@@ -6,11 +6,13 @@ import { PendingFills } from './pending-fills.js';
 import { Settlement } from './settlement.js';
 import { LocalLedger } from './wallets/local-ledger.js';
 
+const ZERO = '0x0000000000000000000000000000000000000000';
+
 function setup() {
   const log = openLog();
   const wallets = new LocalLedger();
   for (const a of ['0xa1', '0xb1']) wallets.mint(a, 1000n);
-  return { log, wallets, settlement: new Settlement(wallets, log), fills: new PendingFills({ affiliate: '0x00' }, log) };
+  return { log, wallets, settlement: new Settlement(wallets, log, ZERO), fills: new PendingFills({ affiliate: '0x00' }, log) };
 }
 
 describe('Settlement', () => {
@@ -38,8 +40,8 @@ describe('Settlement', () => {
     expect(refunds.length).toBeGreaterThan(0);
     expect(settlement.refunds).toBe(refunds.length);
     const before = wallets.balanceOf('0xa1') + wallets.balanceOf('0xb1');
-    expect(settlement.report({ marketHash: posted[0]!.marketHash, outcome: 1 }, 4000)).toBe(true);
-    expect(settlement.report({ marketHash: posted[0]!.marketHash, outcome: 1 }, 4000)).toBe(false);
+    expect(settlement.report({ marketHash: posted[0]!.marketHash, outcome: 1 }, undefined, 4000)).toBe(true);
+    expect(settlement.report({ marketHash: posted[0]!.marketHash, outcome: 1 }, undefined, 4000)).toBe(false);
     settlement.settleMarket(posted[0]!.marketHash, 4000);
     // Everything held comes back (each bettor's own trades offset), escrow is empty and funds are conserved.
     expect(wallets.escrowOf('0xa1') + wallets.escrowOf('0xb1')).toBe(0n);
@@ -50,7 +52,7 @@ describe('Settlement', () => {
 
   it('a market is reported with one outcome: another is refused, and a reported market refuses status changes', () => {
     const { settlement } = setup();
-    settlement.report({ marketHash: '0xm1', outcome: 1 }, 1);
+    settlement.report({ marketHash: '0xm1', outcome: 1 }, undefined, 1);
     expect(() => settlement.checkReports([{ marketHash: '0xm1', outcome: 1 }])).not.toThrow();
     expect(() => settlement.checkReports([{ marketHash: '0xm1', outcome: 2 }])).toThrow(expect.objectContaining({ errorCode: 'MARKET_ALREADY_REPORTED' }));
     expect(() => settlement.checkReports([{ marketHash: '0xm2', outcome: 1 }, { marketHash: '0xm2', outcome: 2 }])).toThrow();
@@ -61,7 +63,7 @@ describe('Settlement', () => {
     const { wallets, settlement, fills, log } = setup();
     const { posted } = storeWith({ percentageOdds: 40n * E18 });
     const record = pendingFill(fills, '0xb1', [[posted[0]!, 40n]]);
-    settlement.report({ marketHash: record.marketHash, outcome: 1 }, 2500);
+    settlement.report({ marketHash: record.marketHash, outcome: 1 }, undefined, 2500);
     settlement.fillExecuted(record, true, 3000);
     expect(log.records().filter((c) => c.type === 'tradeSettled')).toHaveLength(2);
     expect([wallets.balanceOf('0xa1'), wallets.balanceOf('0xb1')]).toEqual([1060n, 940n]);
@@ -72,8 +74,8 @@ describe('Settlement', () => {
     const { wallets, settlement, fills, log } = setup();
     const { posted } = storeWith({ percentageOdds: 40n * E18 });
     settlement.fillExecuted(pendingFill(fills, '0xb1', [[posted[0]!, 40n]]), true, 3000);
-    settlement.report({ marketHash: '0xother', outcome: 0 }, 1);
+    settlement.report({ marketHash: '0xother', outcome: 0 }, undefined, 1);
     const state = settlement.snapshot();
-    expect(Settlement.from(wallets, log, state).snapshot()).toEqual(state);
+    expect(Settlement.from(wallets, log, ZERO, state).snapshot()).toEqual(state);
   });
 });

@@ -1,11 +1,12 @@
 // Confirmed trades until their market's outcome: positions per market and bettor (as sums), the escrow refunded
 // early, and the outcomes reported.
-// Invariants: conservation of funds (escrow moves only to the bettor's wallet, and a bettor is never paid more than
-// its position's payout: early refunds are netted from it); escrow never exceeds a position's worst-case loss once
+// Invariants: conservation of funds (escrow moves only to the bettor's wallet, or as a fee to the fee and affiliate
+// accounts, and a bettor is never paid more than its position's payout: early refunds and the fee are netted from it); escrow never exceeds a position's worst-case loss once
 // its fill is confirmed; a market is reported once, with one outcome.
 import type { ChangeLog } from './change-log.js';
 import type { TradeFacts } from './changes.js';
 import { DomainError } from './errors.js';
+import { affiliatePart, commission, type FeeTerms } from './fees.js';
 import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
 import type { FillRecord, MarketResult, Outcome, PendingTrade } from './types.js';
 import type { Wallets } from './wallets/wallets.js';
@@ -15,6 +16,8 @@ export interface SettlementState {
   positions: ({ market: string; bettor: string } & (PositionTotals | { trades: PositionTrade[] }))[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
+  /** Fee terms of reported markets that charge fees (absent in snapshots written before fees existed: none did). */
+  feeTerms?: [string, FeeTerms][];
 }
 
 export class Settlement {
@@ -24,6 +27,8 @@ export class Settlement {
   /** Refunded wei per market and bettor, netted at settlement. */
   private readonly refunded = new Map<string, Map<string, bigint>>();
   private refundCount = 0;
+  /** The fee terms each reported market was settled under, for trades confirmed after its report. */
+  private readonly feeTerms = new Map<string, FeeTerms>();
   /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
   private readonly partiesScratch: PendingTrade[] = [];
   private readonly partyIndexScratch = new Map<string, number>();
@@ -31,6 +36,8 @@ export class Settlement {
   constructor(
     private readonly wallets: Wallets,
     private readonly log: ChangeLog,
+    /** The affiliate every trade names (EngineParams.affiliate): its share of each fee goes there. */
+    private readonly affiliate: string,
   ) {}
 
   isReported(marketHash: string): boolean {
@@ -43,6 +50,12 @@ export class Settlement {
 
   get refunds(): number {
     return this.refundCount;
+  }
+
+  /** A bettor's confirmed, unsettled position in a market (a copy of its sums) and the refunds paid on it, if any. */
+  positionIn(marketHash: string, bettor: string): { totals: PositionTotals; refunded: bigint } | undefined {
+    const position = this.positions.get(marketHash)?.get(bettor);
+    return position && { totals: position.totals(), refunded: this.refunded.get(marketHash)?.get(bettor) ?? 0n };
   }
 
   /** Bettors holding confirmed, unsettled trades in a market. */
@@ -123,10 +136,11 @@ export class Settlement {
     this.log.emit({ type: 'refundPaid', refund });
   }
 
-  /** Records a market's outcome; false when it was reported already (nothing to do). */
-  report(result: MarketResult, at: number): boolean {
+  /** Records a market's outcome and the fee terms it settles under; false when it was reported already (nothing to do). */
+  report(result: MarketResult, fees: FeeTerms | undefined, at: number): boolean {
     if (this.reported.has(result.marketHash)) return false;
     this.reported.set(result.marketHash, result.outcome);
+    if (fees) this.feeTerms.set(result.marketHash, fees);
     this.log.emit({ type: 'marketReported', ...result, at });
     return true;
   }
@@ -151,22 +165,42 @@ export class Settlement {
 
   /**
    * Pays a bettor's position in a market from escrow: each trade's stake back on void, stake plus the counterparty's
-   * stake on a win, less what refunds already paid out early. One change says so; the read side splits it per trade.
+   * stake on a win, less what refunds already paid out early and the fee on the position's net winnings. One change
+   * says so; the read side splits it per trade.
    */
   private settlePosition(marketHash: string, bettor: string, position: Position, outcome: Outcome, refunded: bigint, at: number): void {
     const payout = position.payout(outcome);
     if (payout < refunded) throw new Error(`refunds of ${bettor} in ${marketHash} exceed its settlement payout`);
-    this.log.emit({ type: 'positionSettled', marketHash, bettor, outcome, payout, credit: payout - refunded, settleDate: at });
-    this.wallets.payOut(bettor, marketHash, position.stakes() - refunded, payout - refunded);
+    // The fee is at most the profit, and escrow always covers the position's worst loss, so the credit is never negative.
+    const terms = this.feeTerms.get(marketHash);
+    const fee = terms ? commission(payout, position.stakes(), terms.bps) : 0n;
+    this.log.emit({ type: 'positionSettled', marketHash, bettor, outcome, payout, credit: payout - refunded - fee, fee, settleDate: at });
+    this.wallets.payOut(bettor, marketHash, position.stakes() - refunded, payout - refunded - fee);
     this.log.touch(bettor);
+    if (fee > 0n) this.payFee(marketHash, bettor, fee, terms!, at);
   }
 
-  /** A trade confirmed after its market was reported: no refund touched it, so it is credited its payout. */
+  /** A trade confirmed after its market was reported: no refund touched it, so it is credited its payout less its fee. */
   private settleLateTrade(t: TradeFacts, outcome: Outcome, at: number): void {
     const payout = tradePayout(t, outcome);
-    this.log.emit({ type: 'tradeSettled', tradeId: t.id, outcome, payout, credit: payout, settleDate: at });
-    this.wallets.payOut(t.bettor, t.marketHash, t.stake, payout);
+    const terms = this.feeTerms.get(t.marketHash);
+    const fee = terms ? commission(payout, t.stake, terms.bps) : 0n;
+    this.log.emit({ type: 'tradeSettled', tradeId: t.id, outcome, payout, credit: payout - fee, fee, settleDate: at });
+    this.wallets.payOut(t.bettor, t.marketHash, t.stake, payout - fee);
     this.log.touch(t.bettor);
+    if (fee > 0n) this.payFee(t.marketHash, t.bettor, fee, terms!, at);
+  }
+
+  /** A fee taken from a bettor's winnings goes to the fee account, less the affiliate's share. */
+  private payFee(marketHash: string, bettor: string, fee: bigint, terms: FeeTerms, at: number): void {
+    const affiliateFee = affiliatePart(fee, this.affiliate, terms.affiliateShareBps);
+    this.wallets.credit(terms.account, fee - affiliateFee);
+    this.log.touch(terms.account);
+    if (affiliateFee > 0n) {
+      this.wallets.credit(this.affiliate, affiliateFee);
+      this.log.touch(this.affiliate);
+    }
+    this.log.emit({ type: 'feeCharged', marketHash, bettor, fee, feeAccount: terms.account, affiliate: this.affiliate, affiliateFee, at });
   }
 
   snapshot(): SettlementState {
@@ -175,11 +209,13 @@ export class Settlement {
       positions: [...this.positions].flatMap(([market, perBettor]) => [...perBettor].map(([bettor, p]) => ({ market, bettor, ...p.totals() }))),
       refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
       refundCount: this.refundCount,
+      ...(this.feeTerms.size > 0 ? { feeTerms: [...this.feeTerms] } : {}),
     };
   }
 
-  static from(wallets: Wallets, log: ChangeLog, state: SettlementState): Settlement {
-    const s = new Settlement(wallets, log);
+  static from(wallets: Wallets, log: ChangeLog, affiliate: string, state: SettlementState): Settlement {
+    const s = new Settlement(wallets, log, affiliate);
+    for (const [market, terms] of state.feeTerms ?? []) s.feeTerms.set(market, terms);
     for (const [market, outcome] of state.reported) s.reported.set(market, outcome);
     for (const p of state.positions) {
       const position = s.positionOf(p.market, p.bettor);

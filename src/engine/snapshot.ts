@@ -1,6 +1,7 @@
 // The engine's state as plain data, the format snapshots are written in. Its shape is the one written since
 // format 2: each part fills its own fields (Engine.snapshot lists them in this order) and reads them back.
 import type { WalletsState } from './wallets/wallets.js';
+import type { FeeTerms } from './fees.js';
 import type { MarketLifeState } from './market-life.js';
 import type { PackedOrders } from './order-pack.js';
 import type { PositionTotals, PositionTrade } from './refunds.js';
@@ -36,6 +37,8 @@ export interface EngineSnapshot {
   positions: ({ market: string; bettor: string } & (PositionTotals | { trades: PositionTrade[] }))[];
   refunded: [string, [string, bigint][]][];
   refundCount: number;
+  /** Fee terms of reported markets charging fees; absent when none did (and in snapshots written before fees). */
+  feeTerms?: [string, FeeTerms][];
   tradeCount: number;
   restrictions: AccountRestriction[];
   expiries: QueuedAt[];

@@ -72,8 +72,10 @@ export interface Trade {
   outcome?: Outcome;
   /** Wei paid to the bettor at settlement for this trade (before refunds are netted). */
   payout?: bigint;
-  /** Wei settlement actually credited for this trade: payout less its share of refunds paid earlier. */
+  /** Wei settlement actually credited for this trade: payout less its share of refunds paid earlier and of the fee. */
   credit?: bigint;
+  /** Wei of commission settlement took on this trade: its share of the fee on its bettor's winnings in the market. */
+  fee?: bigint;
 }
 
 export interface FillRecord {
@@ -150,6 +152,7 @@ export interface EngineParams {
   /** Cancel timestamps further than this from the command time are stale. */
   cancelMaxSkewSeconds: number;
   baseToken: string;
+  /** The affiliate every trade names: it receives the affiliate share of the fees on them. */
   affiliate: string;
   /** Shortfalls (orders removed for insufficient balance) within this window that restrict an account... */
   restrictionWindowMs: number;
@@ -217,6 +220,17 @@ export interface MarketResult {
   teamTwoScore?: number;
 }
 
+/**
+ * What a report charges: each market's commission rate (basis points of a bettor's net winnings there; a market
+ * absent pays none), the account it is paid to and the affiliates' share of it (basis points of the fee). Carried on
+ * the command, so replaying the journal charges what was charged live whatever the settings are now.
+ */
+export interface SettlementFees {
+  bpsByMarket: Record<string, number>;
+  account: string;
+  affiliateShareBps: number;
+}
+
 export type Command =
   | { kind: 'faucet'; at: number; address: string; amount: bigint }
   | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
@@ -251,7 +265,7 @@ export type Command =
    * Reports results; `suspend` lists markets that must stop trading with them (quarter-line parents of one leg), and
    * `finishedFixture` the fixture whose result this is and its new status.
    */
-  | { kind: 'reportMarkets'; at: number; reports: MarketResult[]; suspend?: string[]; finishedFixture?: FixtureStatusChange }
+  | { kind: 'reportMarkets'; at: number; reports: MarketResult[]; suspend?: string[]; finishedFixture?: FixtureStatusChange; fees?: SettlementFees }
   /** The operator suspends or reopens markets. */
   | { kind: 'setMarketStatus'; at: number; marketHashes: string[]; status: MarketLifeStatus }
   /**

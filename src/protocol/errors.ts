@@ -45,6 +45,7 @@ export const ERRORS = {
   EXACTLY_ONE_OF: { kind: 'invalid', message: 'send exactly one of marketHashes or leagueIds' },
   BAD_MARKET_HASHES: { kind: 'invalid', message: 'marketHashes is required: 1 to 30 comma-separated market hashes' },
   INVALID_PAGINATION_KEY: { kind: 'invalid', message: 'paginationKey is not a nextKey this server returned' },
+  INVALID_DATE_RANGE: { kind: 'invalid', message: 'from and to are UTC days (YYYY-MM-DD), from not after to, at most 366 days apart' },
 
   // Credentials and signatures.
   UNAUTHORIZED: { kind: 'unauthenticated', message: 'admin routes need Authorization: Bearer <admin token>' },
@@ -79,6 +80,9 @@ export const ERRORS = {
   FILL_ALREADY_SUBMITTED: { kind: 'conflict', message: 'this fillSalt was already used' },
   INVALID_ODDS_SLIPPAGE: { kind: 'invalid', message: 'no order is within desiredOdds and oddsSlippage' },
   INSUFFICIENT_SPACE: { kind: 'invalid', message: 'no order is available to fill' },
+  NO_POSITION: { kind: 'not_found', message: 'the bettor holds no confirmed, unsettled position in this market' },
+  NOTHING_TO_CASH_OUT: { kind: 'conflict', message: 'the position pays the same whichever outcome wins: there is nothing to hedge' },
+  CASHOUT_AFTER_REFUND: { kind: 'conflict', message: 'capital-efficiency refunds were paid on this position: it cannot be cashed out' },
   FILL_OR_KILL_NOT_FILLED: { kind: 'invalid', message: 'fillOrKill: the book cannot fill the whole stake, so nothing was filled' },
   FILL_BELOW_MIN_STAKE: { kind: 'invalid', message: 'the book would fill less than minStakeWei, so nothing was filled' },
   STALE_TIMESTAMP: { kind: 'invalid', message: 'the signed timestamp is too far from server time' },

@@ -460,3 +460,24 @@ MIGRATIONS.push({
     CREATE UNIQUE INDEX parlays_by_bettor_salt ON parlays (bettor, salt);
   `,
 });
+
+MIGRATIONS.push({
+  version: 18,
+  name: 'fees',
+  sql: `
+    -- The commission settlement took on each trade's winnings (NULL until settled; trades settled before fees read 0).
+    ALTER TABLE rm_trades ADD COLUMN fee TEXT;
+    -- Every fee taken, for the operator's revenue per day and market (GET /admin/fees).
+    CREATE TABLE rm_fees (
+      id INTEGER PRIMARY KEY,
+      market_hash TEXT NOT NULL,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      fee TEXT NOT NULL,
+      fee_account TEXT NOT NULL,
+      affiliate TEXT NOT NULL COLLATE NOCASE,
+      affiliate_fee TEXT NOT NULL,
+      charged_at INTEGER NOT NULL
+    );
+    CREATE INDEX rm_fees_by_time ON rm_fees (charged_at);
+  `,
+});

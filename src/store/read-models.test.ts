@@ -110,7 +110,7 @@ describe('listing totals (migration 11)', () => {
       ...ids.map((id): Change => ({ type: 'tradeStatusChanged', tradeId: String(id), status: s, at, trade: facts.get(id)! })),
     ];
   };
-  const settle = (id: number): Change => ({ type: 'tradeSettled', tradeId: String(id), outcome: 1, payout: 20n, credit: 20n, settleDate: 9_000_000 });
+  const settle = (id: number): Change => ({ type: 'tradeSettled', tradeId: String(id), outcome: 1, payout: 20n, credit: 20n, fee: 0n, settleDate: 9_000_000 });
 
   /** Every total the listings answer from the counts equals counting the rows themselves. */
   function expectTotalsMatchRows(db: Database.Database, rm: TradingReadModels): void {
@@ -150,6 +150,10 @@ describe('listing totals (migration 11)', () => {
     db.exec(`ALTER TABLE rm_orders ADD COLUMN persistence TEXT NOT NULL DEFAULT 'LAPSE'`);
     // And the price history of migration 16.
     db.exec(MIGRATIONS.find((m) => m.version === 16)!.sql);
+    // And the fees of migration 18.
+    db.exec(`ALTER TABLE rm_trades ADD COLUMN fee TEXT; CREATE TABLE rm_fees (id INTEGER PRIMARY KEY, market_hash TEXT NOT NULL,
+      bettor TEXT NOT NULL, fee TEXT NOT NULL, fee_account TEXT NOT NULL, affiliate TEXT NOT NULL, affiliate_fee TEXT NOT NULL,
+      charged_at INTEGER NOT NULL)`);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
@@ -157,6 +161,7 @@ describe('listing totals (migration 11)', () => {
     db.exec('DROP TABLE rm_trade_counts; DROP TABLE rm_consolidated_counts');
     db.exec('ALTER TABLE rm_orders DROP COLUMN persistence');
     db.exec('DROP INDEX rm_orders_active_by_odds; DROP TABLE rm_candles');
+    db.exec('ALTER TABLE rm_trades DROP COLUMN fee; DROP TABLE rm_fees');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);
@@ -304,7 +309,7 @@ describe('trade versions', () => {
     step([{ type: 'fillAttempted', fillHash: FILL, txHash: '0x' + 'e1'.repeat(32), at: 7 }]);
     step([{ type: 'fillAttempted', fillHash: FILL, txHash: '0x' + 'e2'.repeat(32), at: 7 }]);
     step([{ type: 'fillExecuted', fillHash: FILL, status: 'SUCCESS', at: 7, txHash: '0x' + 'e2'.repeat(32) }]);
-    step([{ type: 'tradeSettled', tradeId: '1', outcome: 1, payout: 4n, credit: 3n, settleDate: 7 }]);
+    step([{ type: 'tradeSettled', tradeId: '1', outcome: 1, payout: 4n, credit: 3n, fee: 0n, settleDate: 7 }]);
     step([{ type: 'positionPaidOnChain', marketHash: MARKET, bettor: BETTOR, txHash: '0x' + 'e3'.repeat(32), at: 7 }]);
     // A listing's rows carry the same version as its page of versions.
     expect(rm.listedTrades([1]).versions).toEqual([seen.at(-1)]);

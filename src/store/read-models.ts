@@ -14,6 +14,15 @@ import { settleTrades } from '../engine/settlement-credit.js';
 import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
 /** A trade whose fill the chain executed, as the status update returns it. */
+/** Fee revenue of one UTC day in one market: every fee taken (wei), the affiliates' part of it, how many were taken. */
+export interface FeeRevenue {
+  day: string;
+  marketHash: string;
+  fees: bigint;
+  affiliateFees: bigint;
+  charges: number;
+}
+
 interface ExecutedTradeRow {
   market: string;
   stake: string;
@@ -211,10 +220,13 @@ export class TradingReadModels {
         WHERE fill_hash IN (SELECT value FROM json_each(?))`),
       insertTrade: p(`INSERT INTO rm_trades VALUES (@id, @fill_hash, @order_hash, @market_hash, @parent_market_hash, @exchange_event_id,
         @base_token, @bettor, @counterparty, @maker, @outcome_one, @stake, @counter_stake, @odds, @status, @bet_time, @updated_at,
-        @affiliate, 0, NULL, NULL, NULL, NULL, NULL, 0)`),
+        @affiliate, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL)`),
       settleTrade: p(
-        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, settle_date = ?, updated_at = ?, rev = rev + 1 WHERE id = ?',
+        'UPDATE rm_trades SET settled = 1, outcome = ?, payout = ?, credit = ?, fee = ?, settle_date = ?, updated_at = ?, rev = rev + 1 WHERE id = ?',
       ),
+      insertFee: p(`INSERT INTO rm_fees (market_hash, bettor, fee, fee_account, affiliate, affiliate_fee, charged_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      feesBetween: p('SELECT market_hash, fee, affiliate_fee, charged_at FROM rm_fees WHERE charged_at >= ? AND charged_at < ? ORDER BY id'),
       positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?, rev = rev + 1
         WHERE market_hash = ? AND bettor = ? AND settled = 1 AND settle_tx_hash IS NULL`),
       // A market's confirmed, unsettled trades: the positions a report settles (read once per market and command).
@@ -401,7 +413,7 @@ export class TradingReadModels {
           // Written with its fill's fillExecuted, which precedes it.
           break;
         case 'tradeSettled':
-          s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.settleDate, c.settleDate, Number(c.tradeId));
+          s.settleTrade!.run(c.outcome, c.payout.toString(), c.credit.toString(), c.fee.toString(), c.settleDate, c.settleDate, Number(c.tradeId));
           break;
         case 'positionSettled': {
           settling ??= new Map();
@@ -409,12 +421,13 @@ export class TradingReadModels {
           if (!byBettor) settling.set(c.marketHash, (byBettor = this.openPositionsIn(c.marketHash)));
           const rows = byBettor.get(c.bettor) ?? [];
           const trades = rows.map((r) => ({ stake: BigInt(r.stake), counterStake: BigInt(r.counter_stake), bettingOutcomeOne: r.outcome_one === 1 }));
-          const split = settleTrades(trades, c.outcome, c.payout - c.credit);
+          const split = settleTrades(trades, c.outcome, c.payout - c.credit - c.fee, c.fee);
           const payout = split.reduce((sum, t) => sum + t.payout, 0n);
           // The engine's sums and the recorded trades must agree to the wei, or the split would record a fiction.
           if (payout !== c.payout) throw new Error(`settling ${c.bettor} in ${c.marketHash}: recorded trades pay ${payout}, the engine ${c.payout}`);
           rows.forEach((r, i) => {
-            s.settleTrade!.run(c.outcome, split[i]!.payout.toString(), split[i]!.credit.toString(), c.settleDate, c.settleDate, r.id);
+            const t = split[i]!;
+            s.settleTrade!.run(c.outcome, t.payout.toString(), t.credit.toString(), t.fee.toString(), c.settleDate, c.settleDate, r.id);
             (settledFills ??= new Set()).add(r.fill_hash);
           });
           byBettor.delete(c.bettor);
@@ -432,6 +445,9 @@ export class TradingReadModels {
           this.addRefund(r);
           break;
         }
+        case 'feeCharged':
+          s.insertFee!.run(c.marketHash, c.bettor, c.fee.toString(), c.feeAccount, c.affiliate, c.affiliateFee.toString(), c.at);
+          break;
         case 'marketReported':
           s.insertReport!.run(c.marketHash, c.outcome, c.at, c.teamOneScore ?? null, c.teamTwoScore ?? null);
           break;
@@ -523,6 +539,24 @@ export class TradingReadModels {
       const key = pairKey(marketHash, bettor);
       return asked.has(key) ? found.has(key) : this.hasRefunds(marketHash, bettor);
     };
+  }
+
+  /**
+   * Fees taken from `from` up to `to` (ms, end excluded), summed per UTC day and market in wei (summed here, in
+   * bigint: SQLite's SUM would round past 2^63), by day then market hash.
+   */
+  feeRevenue(from: number, to: number): FeeRevenue[] {
+    const byKey = new Map<string, FeeRevenue>();
+    for (const r of this.s.feesBetween!.iterate(from, to) as Iterable<{ market_hash: string; fee: string; affiliate_fee: string; charged_at: number }>) {
+      const day = new Date(r.charged_at).toISOString().slice(0, 10);
+      const key = `${day}|${r.market_hash}`;
+      let sum = byKey.get(key);
+      if (!sum) byKey.set(key, (sum = { day, marketHash: r.market_hash, fees: 0n, affiliateFees: 0n, charges: 0 }));
+      sum.fees += BigInt(r.fee);
+      sum.affiliateFees += BigInt(r.affiliate_fee);
+      sum.charges++;
+    }
+    return [...byKey.values()].sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.marketHash < b.marketHash ? -1 : a.marketHash > b.marketHash ? 1 : 0));
   }
 
   trade(id: string): Trade | undefined {

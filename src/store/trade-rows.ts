@@ -31,11 +31,12 @@ export type TradeRow = [
   outcome: number | null,
   payout: string | null,
   credit: string | null,
+  fee: string | null,
 ];
 
 export const TRADE_COLUMNS = `id, fill_hash, order_hash, market_hash, parent_market_hash, exchange_event_id, base_token, bettor, counterparty,
   maker, outcome_one, stake, counter_stake, odds, status, bet_time, updated_at, affiliate, settled, settle_date, settle_tx_hash,
-  outcome, payout, credit`;
+  outcome, payout, credit, fee`;
 
 /** How many columns a TradeRow has: where the columns a query reads after the trade's start. */
 export const TRADE_ROW_LENGTH = TRADE_COLUMNS.split(',').length;
@@ -80,7 +81,7 @@ export const LISTED_TRADES_FROM = 'rm_trades t LEFT JOIN rm_fills f ON f.fill_ha
 /** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
 export const tradeOf = (r: TradeRow | ListedTradeRow): Trade => {
   const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
-    stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit] = r;
+    stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit, fee] = r;
   const isSettled = settled === 1;
   return {
     id: String(id),
@@ -107,6 +108,8 @@ export const tradeOf = (r: TradeRow | ListedTradeRow): Trade => {
     outcome: isSettled ? (outcome as Outcome) : undefined,
     payout: isSettled ? BigInt(payout!) : undefined,
     credit: isSettled ? BigInt(credit!) : undefined,
+    // Trades settled before fees existed were charged none.
+    fee: isSettled ? BigInt(fee ?? 0) : undefined,
   };
 };
 

@@ -71,7 +71,7 @@ export class ChangedTrades {
         case 'tradeSettled': {
           const t = this.trades.get(c.tradeId);
           if (!t) break;
-          this.trades.set(t.id, { ...t, settled: true, settleDate: c.settleDate, outcome: c.outcome, payout: c.payout, credit: c.credit, updatedAt: c.settleDate });
+          this.trades.set(t.id, { ...t, settled: true, settleDate: c.settleDate, outcome: c.outcome, payout: c.payout, credit: c.credit, fee: c.fee, updatedAt: c.settleDate });
           break;
         }
         case 'positionSettled': {

@@ -13,6 +13,8 @@ export interface EntryFigures {
   totalStake: bigint;
   weightedAverageOdds: bigint;
   totalReturn: bigint;
+  /** The commission taken on the entry's trades (wei). */
+  fee: bigint;
   netReturn: bigint;
   settleNetReturn: bigint;
   outcome: Outcome | undefined;
@@ -30,6 +32,7 @@ export function entryFigures(group: ConsolidatedGroup): EntryFigures {
   let totalStake = 0n;
   let weightedStake = 0n;
   let totalReturn = 0n;
+  let fee = 0n;
   let netReturn = 0n;
   let settleNetReturn = 0n;
   let lastSettleDate = -Infinity;
@@ -39,6 +42,7 @@ export function entryFigures(group: ConsolidatedGroup): EntryFigures {
     weightedStake += t.stake * t.odds;
     if (t.settled) {
       totalReturn += t.payout ?? 0n;
+      fee += t.fee ?? 0n;
       if (t.settleDate! > lastSettleDate) lastSettleDate = t.settleDate!;
     } else {
       allSettled = false;
@@ -56,6 +60,7 @@ export function entryFigures(group: ConsolidatedGroup): EntryFigures {
     totalStake,
     weightedAverageOdds: totalStake === 0n ? 0n : weightedStake / totalStake,
     totalReturn,
+    fee,
     netReturn,
     settleNetReturn,
     outcome: settled ? outcomeOf(group, first) : undefined,

@@ -112,6 +112,7 @@ function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRe
   if (settled) {
     o.outcome = f.outcome;
     o.settleDate = isoTime(f.settleDate!);
+    o.fee = toHumanUnits(f.fee, d);
   }
   return o;
 }

@@ -70,10 +70,10 @@ export interface TradeRenderContext {
 export const betTypeOf = (rc: Pick<TradeRenderContext, 'marketType'>, marketHash: string, parentMarketHash: string | undefined) =>
   rc.marketType(parentMarketHash ?? marketHash) ?? 0;
 
-/** Net result of a settled trade in wei: payout minus stake. */
-export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - t.stake : 0n);
+/** Net result of a settled trade in wei: payout minus the fee on it, minus stake. */
+export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - (t.fee ?? 0n) - t.stake : 0n);
 
-/** Net return as settlement paid it: the recorded credit less stake (payout less stake when no refunds were paid). */
+/** Net return as settlement paid it: the recorded credit (after refunds and the fee) less stake. */
 export const settleNetReturnWei = (t: Trade) => (t.settled ? (t.credit ?? t.payout ?? 0n) - t.stake : 0n);
 
 /** What GET /trades and GET /trades/orders items share. */
@@ -122,6 +122,7 @@ function writeTradeFields(o: TradeFieldsRest, t: Trade, rc: TradeRenderContext):
   o.netReturn = toHumanUnits(netReturnWei(t), d);
   // Settlement credit less stake: differs from netReturn by the trade's share of refunds paid before settlement.
   o.settleNetReturnValue = toHumanUnits(settleNetReturnWei(t), d);
+  o.fee = settled ? (t.fee ?? 0n).toString() : undefined;
   o.marketHasRefunds = rc.hasRefunds(t.marketHash, t.bettor);
   o.isQuarterLineLeg = t.quarterLineParentMarketHash !== undefined;
   o.quarterLineParentMarketHash = t.quarterLineParentMarketHash || undefined;

@@ -9,7 +9,9 @@ import type { EventBus } from '../events.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change, OrderState, RefundPaid } from '../engine/changes.js';
-import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, ResultOf } from '../engine/types.js';
+import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, ResultOf, SettlementFees } from '../engine/types.js';
+import { isParlayMarket } from '../catalogue/model.js';
+import { checksumAddress } from '../protocol/address.js';
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
@@ -41,6 +43,7 @@ export interface TradingDeps {
     | 'killAfterCommitOf'
     | 'chain'
     | 'chainSubmit'
+    | 'fees'
   >;
   store: TradingStore;
   bus: EventBus;
@@ -82,7 +85,8 @@ export class TradingService {
       takerMinimum: c.takerMinimum,
       cancelMaxSkewSeconds: c.cancelMaxSkewSeconds,
       baseToken: c.baseTokenAddress,
-      affiliate: c.exchangeAffiliate,
+      // Checksummed as wallets are keyed: the affiliate is paid its share of fees.
+      affiliate: checksumAddress(c.exchangeAffiliate),
       restrictionWindowMs: c.restriction.windowMs,
       restrictionThreshold: c.restriction.threshold,
       restrictionMs: c.restriction.durationMs,
@@ -236,14 +240,33 @@ export class TradingService {
   ): Promise<void> {
     // Who holds positions, read before the report settles them: an on-chain escrow pays each of them.
     const bettors = reports.map((r) => this.engine.bettorsIn(r.marketHash));
+    const fees = this.settlementFees(reports.map((r) => r.marketHash));
     await this.submit({
       kind: 'reportMarkets',
       at: this.deps.now(),
       reports: reports.map((r) => ({ ...r, ...finalScore })),
+      ...(fees ? { fees } : {}),
       ...(along.suspend && along.suspend.length > 0 ? { suspend: along.suspend } : {}),
       ...(along.finishedFixture ? { finishedFixture: along.finishedFixture } : {}),
     });
     this.chain.marketsReported(reports.map((r, i) => ({ marketHash: r.marketHash, outcome: r.outcome, bettors: bettors[i]! })));
+  }
+
+  /**
+   * The commission each reported market charges, by its bet type, or undefined when none does. Only the in-process
+   * ledger takes fees: the settlement contract pays positions in full (its fees are not built yet).
+   */
+  private settlementFees(marketHashes: readonly string[]): SettlementFees | undefined {
+    const c = this.deps.config;
+    if (c.chain !== 'local') return undefined;
+    const bpsByMarket: Record<string, number> = {};
+    for (const marketHash of marketHashes) {
+      const market = this.deps.catalogue.getMarket(marketHash);
+      const bps = market && isParlayMarket(market) ? c.fees.parlaysBps : c.fees.singlesBps;
+      if (bps > 0) bpsByMarket[marketHash] = bps;
+    }
+    if (Object.keys(bpsByMarket).length === 0) return undefined;
+    return { bpsByMarket, account: checksumAddress(c.fees.account), affiliateShareBps: c.fees.affiliateShareBps };
   }
 
   /** Matched volume in base-token wei per market hash (for /markets/popular). */

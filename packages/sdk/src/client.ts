@@ -9,6 +9,7 @@ import { OddexApiError } from './errors.js';
 import { HttpTransport, type FetchLike, type RetryPolicy } from './http.js';
 import {
   parseBalance,
+  parseCashOutQuote,
   parseBestOdds,
   parseCancel,
   parseCandle,
@@ -23,6 +24,7 @@ import { HeartbeatKeeper, type HeartbeatKeeperOptions } from './heartbeat.js';
 import { OddexRealtime, type WebSocketConstructor } from './realtime.js';
 import { LocalOrderBook } from './order-book.js';
 import type {
+  CashOutQuote,
   ApiKeyInfo,
   Balance,
   BestOdds,
@@ -585,6 +587,15 @@ export class OddexClient {
     const query = { bettor: q.bettor ?? this.address, sortAsc: false, page: 0, perPage: 100, ...q };
     const data = await this.http.request<{ results: unknown[]; count: number }>('GET', '/trades/portfolio/refunds', { query });
     return { results: data.results.map(parseRefundGroup), count: data.count };
+  }
+
+  /**
+   * What the bettor's (default: the signer's) confirmed position in a market is worth now, and the hedge fill that
+   * takes it: fill with its isTakerBettingOutcomeOne, stakeWei and desiredOdds.
+   */
+  async cashoutQuote(marketHash: string, bettor?: string): Promise<CashOutQuote> {
+    const query = { bettor: checksumAddress(bettor ?? this.address), marketHash };
+    return parseCashOutQuote(await this.http.request<unknown>('GET', '/cashout/quote', { query }));
   }
 
   /** Free balance, escrow and open-order exposure (default: the signer's). */

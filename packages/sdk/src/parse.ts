@@ -5,6 +5,7 @@ import type {
   BestOddsSide,
   Candle,
   CancelResult,
+  CashOutQuote,
   ConsolidatedTrade,
   FillResult,
   Order,
@@ -38,7 +39,15 @@ export const parseCandle = (c: Wire): Candle => ({
   bestMakerOddsOutcomeTwo: bigOrNull(c.bestMakerOddsOutcomeTwo),
 });
 
-export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds) });
+export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds), ...(t.fee !== undefined ? { fee: big(t.fee) } : {}) });
+
+export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
+  ...q,
+  stakeWei: big(q.stakeWei),
+  desiredOdds: big(q.desiredOdds),
+  amount: big(q.amount),
+  fee: big(q.fee),
+});
 
 export const parseConsolidatedTrade = (t: Wire): ConsolidatedTrade => ({ ...t, weightedAverageOdds: big(t.weightedAverageOdds) });
 

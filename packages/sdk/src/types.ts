@@ -15,7 +15,10 @@ export interface Metadata {
   oddsLadderStepSize: number;
   popularSports: number[];
   leagueOrderingBySport: Record<string, number[]>;
+  /** The cash-out fee, basis points of a cash out's value. */
   cashoutFee: string;
+  /** Where settlement pays its fees (absent on older servers). */
+  feeAccount?: string;
   crosschainFees: Record<string, number>;
   chainVersion: string;
   domainVersion: string;
@@ -237,6 +240,8 @@ export interface Trade {
   exchangeEventId: string;
   netReturn: string;
   settleNetReturnValue: string;
+  /** Once settled: the commission taken on the trade's winnings (wei); netReturn is after it. */
+  fee?: bigint;
   marketHasRefunds: boolean;
   isQuarterLineLeg: boolean;
   quarterLineParentMarketHash?: string;
@@ -263,6 +268,8 @@ export interface ConsolidatedTrade {
   weightedAverageOdds: bigint;
   netReturn: string;
   totalReturn: string;
+  /** Once settled: the commission taken on the entry's trades, in base-token units. */
+  fee?: string;
   maker: boolean;
   settled: boolean;
   bettingOutcome: number;
@@ -346,4 +353,17 @@ export interface ApiKeyInfo {
   id: string;
   /** ISO 8601. */
   createdAt: string;
+}
+
+/**
+ * GET /cashout/quote: the hedge fill that makes a position pay the same whichever outcome wins (its side, stake and
+ * worst taker odds), what the hedged position is worth now after the cash-out fee (`amount`), and that fee; wei.
+ */
+export interface CashOutQuote {
+  marketHash: string;
+  isTakerBettingOutcomeOne: boolean;
+  stakeWei: bigint;
+  desiredOdds: bigint;
+  amount: bigint;
+  fee: bigint;
 }

@@ -28,3 +28,23 @@ export const Transfer = Type.Object({ from: Balance, to: Balance });
 
 export const Live = Type.Object({ live: Type.Boolean() });
 export const Ready = Type.Object({ ready: Type.Boolean() });
+
+const Wei = Type.String({ description: 'wei' });
+
+/** GET /admin/fees: fee revenue per UTC day and market. */
+export const FeeRevenuePage = Type.Object({
+  feeAccount: Type.String(),
+  from: Type.String({ description: 'first UTC day' }),
+  to: Type.String({ description: 'last UTC day, included' }),
+  days: Type.Array(
+    Type.Object({
+      day: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
+      marketHash: Type.String(),
+      fees: Wei,
+      affiliateFees: Wei,
+      feeAccountFees: Wei,
+      charges: Type.Integer(),
+    }),
+  ),
+  totals: Type.Object({ fees: Wei, affiliateFees: Wei, feeAccountFees: Wei }),
+});

@@ -7,7 +7,10 @@ const StringMap = Type.Record(Type.String(), Type.String());
 
 export const Metadata = Type.Object({
   executorAddress: Type.String(),
-  oracleFees: Type.Record(Type.String(), StringMap, { description: 'token address, then keys 0-3, 10^20-scaled' }),
+  oracleFees: Type.Record(Type.String(), StringMap, {
+    description: 'token address, then keys 0-3, 10^20-scaled: 0 the commission on singles, 1 on parlays (of net winnings per market), 2 the cash-out fee, 3 the affiliate share of a fee',
+  }),
+  feeAccount: Type.String({ description: 'Additive: the address fees are paid to (its funds on GET /balances/:address)' }),
   exchangeAffiliate: Type.Object({ address: Type.String(), amount: Type.String() }),
   makerOrderMinimums: Type.Record(Type.String(), Type.String(), { description: 'token address to wei' }),
   takerMinimums: Type.Record(Type.String(), Type.String(), { description: 'token address to wei' }),
@@ -18,7 +21,7 @@ export const Metadata = Type.Object({
   ...Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, Type.Number()])),
   popularSports: Type.Array(Type.Integer()),
   leagueOrderingBySport: Type.Record(Type.String(), Type.Array(Type.Integer())),
-  cashoutFee: Type.String(),
+  cashoutFee: Type.String({ description: 'basis points of a cash out\'s value' }),
   crosschainFees: Type.Record(Type.String(), Type.Number()),
   chainVersion: Type.String(),
   domainVersion: Type.String(),

@@ -34,6 +34,12 @@ const tradeFields = {
   exchangeEventId: Type.String(),
   netReturn: HumanAmount,
   settleNetReturnValue: HumanAmount,
+  fee: Type.Optional(
+    Type.String({
+      description:
+        'Additive: once settled, the commission taken on this trade (wei): its share of the fee on its bettor\'s net winnings in the market. netReturn and settleNetReturnValue are after it.',
+    }),
+  ),
   marketHasRefunds: Type.Boolean(),
   isQuarterLineLeg: Type.Boolean(),
   quarterLineParentMarketHash: Type.Optional(Type.String()),
@@ -82,6 +88,7 @@ export const ConsolidatedTrade = Type.Object({
   crosschainNetReturn: HumanAmount,
   netReturnBetTimeValue: Type.Number(),
   settleNetReturnValue: HumanAmount,
+  fee: Type.Optional(Type.String({ description: 'Additive: once settled, the commission taken on the entry\'s trades (base-token units); netReturn and settleNetReturnValue are after it.' })),
   maker: Type.Boolean(),
   settled: Type.Boolean(),
   marketHasRefunds: Type.Boolean(),

@@ -92,3 +92,13 @@ export const Balance = Type.Object({
 });
 
 export const RealtimeToken = Type.Object({ token: Type.String({ description: 'HS256 JWT; sub is the address (of the API key or the signed-in wallet)' }) });
+
+/** GET /cashout/quote. */
+export const CashOutQuote = Type.Object({
+  marketHash: Type.String(),
+  isTakerBettingOutcomeOne: Type.Boolean({ description: 'the hedge fill\'s side' }),
+  stakeWei: Type.String({ description: 'the hedge fill\'s taker stake (wei)' }),
+  desiredOdds: Type.String({ description: 'the worst taker odds the hedge takes (10^20-scaled)' }),
+  amount: Type.String({ description: 'what the hedged position is worth now, after fee (wei)' }),
+  fee: Type.String({ description: 'the cash-out fee (wei)' }),
+});

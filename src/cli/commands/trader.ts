@@ -201,6 +201,23 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     });
 
   program
+    .command('cashout')
+    .argument('<market>', 'market hash')
+    .option('--bettor <address>', 'whose position (default: the wallet)')
+    .description('what your position in a market is worth now: the hedge against the book, its value and the cash-out fee')
+    .action(async (market: string, o: { bettor?: string }) => {
+      const q = await (o.bettor ? cli.client() : cli.client(true)).cashoutQuote(market, o.bettor);
+      cli.print(q, () =>
+        record({
+          marketHash: q.marketHash,
+          hedge: `back ${side(q.isTakerBettingOutcomeOne)} with ${units(q.stakeWei)} at ${pct(q.desiredOdds)} or better`,
+          worth: units(q.amount),
+          fee: units(q.fee),
+        }),
+      );
+    });
+
+  program
     .command('cancel')
     .description('cancel the wallet\'s orders: by hash, by event, or all')
     .argument('[orderHashes...]')

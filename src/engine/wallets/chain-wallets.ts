@@ -42,6 +42,10 @@ export class ChainWallets extends WalletBook implements Wallets {
     this.minted -= fromEscrow;
   }
 
+  credit(): void {
+    // The wallet is credited when the settlement contract's transfer to it is seen.
+  }
+
   walletMoved(address: string, delta: bigint, allowanceSpent: bigint): void {
     this.moveBalance(address, delta);
     const allowance = this.allowances.get(address);

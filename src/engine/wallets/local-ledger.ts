@@ -53,6 +53,10 @@ export class LocalLedger extends WalletBook implements Wallets {
     this.balances.set(address, this.balanceOf(address) + toWallet);
   }
 
+  credit(address: string, amount: bigint): void {
+    this.balances.set(address, this.balanceOf(address) + amount);
+  }
+
   private debit(address: string, amount: bigint): void {
     const balance = this.balanceOf(address);
     if (amount < 0n || balance < amount) throw new Error(`ledger: ${address} cannot pay ${amount}`);

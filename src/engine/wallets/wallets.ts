@@ -37,6 +37,8 @@ export interface Wallets {
   hold(bettor: string, marketHash: string, stake: bigint): void;
   /** `fromEscrow` leaves escrow and `toWallet` is paid (credited at once where the ledger moves funds). */
   payOut(bettor: string, marketHash: string, fromEscrow: bigint, toWallet: bigint): void;
+  /** A fee taken from a payout is paid to `address` (credited at once where the ledger moves funds). */
+  credit(address: string, amount: bigint): void;
 
   /** A wallet's balance moved on chain by `delta`; `allowanceSpent` of it was taken by the transfer proxy. */
   walletMoved(address: string, delta: bigint, allowanceSpent: bigint): void;

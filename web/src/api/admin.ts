@@ -12,6 +12,15 @@ export const adminToken = {
 
 export type { AccountView };
 
+/** GET /admin/fees: fee revenue per UTC day and market (wei strings). */
+export interface FeeRevenue {
+  feeAccount: string;
+  from: string;
+  to: string;
+  days: { day: string; marketHash: string; fees: string; affiliateFees: string; feeAccountFees: string; charges: number }[];
+  totals: { fees: string; affiliateFees: string; feeAccountFees: string };
+}
+
 const client = () => new OddexAdmin({ url: location.origin, adminToken: adminToken.get() ?? '' });
 const authorized = () => ({ authorization: `Bearer ${adminToken.get() ?? ''}` });
 
@@ -29,6 +38,7 @@ export const admin = {
   reportMarket: (marketHash: string, outcome: 0 | 1 | 2) => client().reportMarket(marketHash, outcome),
   setMainLine: (marketHash: string) =>
     client().http.request<Market>('POST', `/admin/markets/${marketHash}/main-line`, { body: {}, headers: authorized() }),
+  fees: () => client().http.request<FeeRevenue>('GET', '/admin/fees', { headers: authorized() }),
   postLiveScore: (body: { exchangeEventId: string; currentPeriod: string; periodTime: string; teamOneScore: number; teamTwoScore: number; periods: [] }) =>
     client().http.request<unknown>('POST', '/admin/live-scores', { body, headers: authorized() }),
 };

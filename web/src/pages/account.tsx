@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Market, Trade } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
+import { CashOutCell } from '../components/cash-out-cell';
 import { DemoFunds } from '../components/demo-funds';
 import { OpenOrderCells } from '../components/open-order-cells';
 import { betDate, money, ODDS_SCALE, showOdds, shortHash } from '../format';
@@ -14,11 +15,11 @@ import { useSession } from '../session';
 /** What a trade pays its bettor back in total if its side wins (its stake plus the other side's). */
 const potOf = (t: Trade) => (t.stake * ODDS_SCALE) / t.odds;
 
-/** Profit or loss of one trade once settled: outcome 0 is void (stake back). */
+/** Profit or loss of one trade once settled, after the fee on its winnings: outcome 0 is void (stake back). */
 function settledProfit(t: Trade): bigint {
   if (t.outcome === 0) return 0n;
   const won = (t.outcome === 1) === t.bettingOutcomeOne;
-  return won ? potOf(t) - t.stake : -t.stake;
+  return won ? potOf(t) - t.stake - (t.fee ?? 0n) : -t.stake;
 }
 
 interface Position {
@@ -27,19 +28,22 @@ interface Position {
   ifTwo: bigint;
   staked: bigint;
   settledPnl: bigint | undefined;
+  /** Whether confirmed trades are still open: only those make a position the exchange can price a cash out of. */
+  confirmedOpen: boolean;
 }
 
 function positionsOf(trades: Trade[]): Position[] {
   const byMarket = new Map<string, Position>();
   for (const t of trades) {
     if (t.tradeStatus === 'FAILED') continue;
-    const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined };
+    const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined, confirmedOpen: false };
     const stake = t.stake;
     const win = potOf(t) - stake;
     p.staked += stake;
     p.ifOne += t.bettingOutcomeOne ? win : -stake;
     p.ifTwo += t.bettingOutcomeOne ? -stake : win;
     if (t.settled) p.settledPnl = (p.settledPnl ?? 0n) + settledProfit(t);
+    else if (t.tradeStatus === 'SUCCESS') p.confirmedOpen = true;
     byMarket.set(t.marketHash, p);
   }
   return [...byMarket.values()];
@@ -160,6 +164,7 @@ export function AccountPage() {
                 <th className="num">If outcome one wins</th>
                 <th className="num">If outcome two wins</th>
                 <th className="num">Settled P&amp;L</th>
+                <th className="num">Cash out now</th>
               </tr>
             </thead>
             <tbody>
@@ -174,6 +179,11 @@ export function AccountPage() {
                   <td className="num" data-settled-pnl={p.settledPnl?.toString() ?? ''}>
                     {p.settledPnl === undefined ? <span className="muted">open</span> : signed(p.settledPnl)}
                   </td>
+                  {p.confirmedOpen ? (
+                    <CashOutCell wallet={wallet} marketHash={p.marketHash} version={tradesKey} onTaken={trades.reload} />
+                  ) : (
+                    <td />
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -199,7 +209,16 @@ export function AccountPage() {
                   <td>
                     <span className={`status ${t.tradeStatus}`}>{t.tradeStatus}</span>
                   </td>
-                  <td>{t.settled ? <span className="status settled">settled {signed(settledProfit(t))}</span> : <span className="muted">unsettled</span>}</td>
+                  <td>
+                    {t.settled ? (
+                      <span className="status settled" data-fee={(t.fee ?? 0n).toString()}>
+                        settled {signed(settledProfit(t))}
+                        {(t.fee ?? 0n) > 0n && <span className="muted small"> (fee {money(t.fee!)})</span>}
+                      </span>
+                    ) : (
+                      <span className="muted">unsettled</span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,5 @@
 // The operator console: behind the admin token (asked once per browser session). Fixtures and markets,
-// results and settlement, live scores, accounts, API keys and the faucet.
+// results and settlement, live scores, accounts, API keys and the faucet, fee revenue.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { admin, adminToken } from '../api/admin';
 import { exchange } from '../api/exchange';
@@ -348,6 +348,56 @@ function AccountsPanel() {
   );
 }
 
+/** Fee revenue of the last 30 days, per day and market, as GET /admin/fees sums it. */
+function FeesPanel() {
+  const fees = useLoad(() => admin.fees(), 'fees');
+  return (
+    <section className="card" aria-label="Fee revenue">
+      <h2>Fee revenue</h2>
+      <ErrorBox error={fees.error} />
+      {!fees.data ? (
+        <Loading what="fees" />
+      ) : (
+        <>
+          <p className="muted small">
+            {fees.data.from} to {fees.data.to}: {money(BigInt(fees.data.totals.fees))} in fees, {money(BigInt(fees.data.totals.feeAccountFees))} to{' '}
+            <code>{fees.data.feeAccount}</code>, {money(BigInt(fees.data.totals.affiliateFees))} to affiliates.{' '}
+            <button onClick={fees.reload}>Refresh</button>
+          </p>
+          {fees.data.days.length === 0 ? (
+            <Empty>No fee taken in this period.</Empty>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th>Day</th>
+                  <th>Market</th>
+                  <th className="num">Fees</th>
+                  <th className="num">To affiliates</th>
+                  <th className="num">Bettors charged</th>
+                </tr>
+              </thead>
+              <tbody>
+                {fees.data.days.map((d) => (
+                  <tr key={`${d.day}:${d.marketHash}`} data-fee-day={d.day} data-fee-market={d.marketHash} data-fees={d.fees}>
+                    <td>{d.day}</td>
+                    <td>
+                      <a href={linkTo.market(d.marketHash)}>{d.marketHash.slice(0, 10)}…</a>
+                    </td>
+                    <td className="num">{money(BigInt(d.fees))}</td>
+                    <td className="num">{money(BigInt(d.affiliateFees))}</td>
+                    <td className="num">{d.charges}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
 export function ConsolePage() {
   const [signedIn, setSignedIn] = useState(() => adminToken.get() !== undefined);
   if (!signedIn) return <TokenGate onEnter={() => setSignedIn(true)} />;
@@ -366,6 +416,7 @@ export function ConsolePage() {
       </section>
       <FixturesPanel />
       <AccountsPanel />
+      <FeesPanel />
     </>
   );
 }

@@ -1,0 +1,53 @@
+// GET /cashout/quote (public): what a bettor's open position in a market is worth now, and the hedge fill to sign to
+// take it (its side, stake and worst odds), with the cash-out fee (ODDEX_CASHOUT_FEE_BPS of the value).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../config.js';
+import type { TradingService } from '../trading/service.js';
+import { checksumAddress } from '../protocol/address.js';
+import { ok } from './envelope.js';
+import { Address, Hash } from './params.js';
+import { responses } from './schemas/envelope.js';
+import { CashOutQuote } from './schemas/trading.js';
+
+export interface CashOutDeps {
+  /** The live engine is read through the service: a failed commit replaces it. */
+  trading: Pick<TradingService, 'engine'>;
+  config: Pick<Config, 'fees'>;
+  now: () => number;
+}
+
+export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app, deps) => {
+  const description =
+    'The hedge that makes the bettor\'s confirmed position in the market pay the same whichever outcome wins, priced ' +
+    'against the book now (best odds first, the bettor\'s own orders skipped): sign a fill with its ' +
+    'isTakerBettingOutcomeOne, stakeWei and desiredOdds. amount is what the hedged position is then worth (what it is ' +
+    'owed whatever the result, less the hedge stake) after fee, the cash-out fee (cashoutFee basis points of the ' +
+    'value); wei strings. 404 NO_POSITION without a position, 409 CASHOUT_AFTER_REFUND once capital-efficiency ' +
+    'refunds were paid on it, 409 NOTHING_TO_CASH_OUT when it is already flat, 400 INSUFFICIENT_SPACE when the book ' +
+    'cannot hedge it.';
+  app.get(
+    '/cashout/quote',
+    {
+      schema: {
+        tags: ['trading'],
+        description,
+        querystring: Type.Object({ bettor: Address, marketHash: Hash }),
+        response: responses(CashOutQuote),
+      },
+    },
+    async (request) => {
+      const marketHash = request.query.marketHash.toLowerCase();
+      const quote = deps.trading.engine.cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now());
+      const fee = (quote.value * BigInt(deps.config.fees.cashoutBps)) / 10_000n;
+      return ok({
+        marketHash,
+        isTakerBettingOutcomeOne: quote.isTakerBettingOutcomeOne,
+        stakeWei: quote.stakeWei.toString(),
+        desiredOdds: quote.desiredOdds.toString(),
+        amount: (quote.value - fee).toString(),
+        fee: fee.toString(),
+      });
+    },
+  );
+};

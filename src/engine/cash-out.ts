@@ -1,0 +1,64 @@
+// What cashing out a position takes from the book: the hedge fill that makes the position pay the same whichever
+// outcome wins, and what that leaves the bettor. Read only: the walk reserves nothing.
+// A position paying P1 on outcome one and P2 on outcome two (P1 > P2, say) is hedged by taking outcome two for a
+// return (stake plus the makers' stakes) of P1 - P2; the bettor then pays the hedge stake h now and is owed
+// min(P1, P2 + return) whatever the result, so the position is worth that less h.
+import { makerSpaceForTakerStake } from '../protocol/amounts.js';
+import { ODDS_SCALE } from '../protocol/odds.js';
+import type { BookSide } from './book.js';
+import { DomainError } from './errors.js';
+import { FillWalk, matchFill } from './matching.js';
+import type { PositionTotals } from './refunds.js';
+
+export interface HedgeQuote {
+  isTakerBettingOutcomeOne: boolean;
+  /** The hedge fill's taker stake (wei) and the worst taker odds it takes (10^20-scaled): what the bettor signs. */
+  stakeWei: bigint;
+  desiredOdds: bigint;
+  /** What the hedged position is worth now: what it is then owed whatever the result, less the hedge stake (wei). */
+  value: bigint;
+}
+
+/** Which side hedges a position, and the return it needs, or undefined when it pays the same either way. */
+export function hedgeNeed(p: PositionTotals): { isTakerBettingOutcomeOne: boolean; need: bigint } | undefined {
+  const one = p.stakeOne + p.counterOne;
+  const two = p.stakeTwo + p.counterTwo;
+  if (one === two) return undefined;
+  return one > two ? { isTakerBettingOutcomeOne: false, need: one - two } : { isTakerBettingOutcomeOne: true, need: two - one };
+}
+
+/**
+ * The hedge of `position` against `side` (the makers opposite the hedge's outcome), best prices first as a fill would
+ * take them, skipping the bettor's own orders. Refuses when the book cannot return what the hedge needs.
+ */
+export function quoteHedge(position: PositionTotals, side: BookSide | undefined, bettor: string, at: number): HedgeQuote {
+  const hedge = hedgeNeed(position);
+  if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
+  // Every wei staked returns at least itself, so a stake of `need` is more than the hedge can take.
+  const walk = matchFill(side, bettor, hedge.need, 1n, at, new FillWalk());
+  let need = hedge.need;
+  let stake = 0n;
+  let returned = 0n;
+  let worstMakerOdds = 0n;
+  for (const m of walk.matches) {
+    const full = m.takerStake + m.makerStake;
+    const partial = full > need;
+    // The last level takes only what the return still needs (rounded down: the hedge never overshoots).
+    const takerStake = partial ? (need * (ODDS_SCALE - m.odds)) / ODDS_SCALE : m.takerStake;
+    const makerStake = partial ? makerSpaceForTakerStake(takerStake, m.odds) : m.makerStake;
+    if (takerStake === 0n || makerStake === 0n) break;
+    stake += takerStake;
+    returned += takerStake + makerStake;
+    need -= takerStake + makerStake;
+    worstMakerOdds = m.odds;
+    if (partial || need === 0n) break;
+  }
+  // Rounding may leave a few wei of the return unhedged; a book short of more than one wei per level cannot hedge.
+  if (stake === 0n || need > BigInt(walk.matches.length)) {
+    throw new DomainError('INSUFFICIENT_SPACE', `the book returns ${returned} of the ${hedge.need} the hedge needs`);
+  }
+  const owedOne = position.stakeOne + position.counterOne + (hedge.isTakerBettingOutcomeOne ? returned : 0n);
+  const owedTwo = position.stakeTwo + position.counterTwo + (hedge.isTakerBettingOutcomeOne ? 0n : returned);
+  const owed = owedOne < owedTwo ? owedOne : owedTwo;
+  return { isTakerBettingOutcomeOne: hedge.isTakerBettingOutcomeOne, stakeWei: stake, desiredOdds: ODDS_SCALE - worstMakerOdds, value: owed - stake };
+}

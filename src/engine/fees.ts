@@ -1,0 +1,32 @@
+// Commission on winnings (Betfair's rule): a share of a bettor's net profit in a market, never of a loss, taken at
+// settlement and paid to the fee account, less the share that goes to the affiliate the bettor's trades name.
+// Pure arithmetic in basis points, rounded down (the bettor keeps the odd wei).
+import { ZERO_ADDRESS } from '../protocol/eip712.js';
+import type { SettlementFees } from './types.js';
+
+const BPS = 10_000n;
+
+/** What settlement charges in one reported market: its rate and where the fee goes. */
+export interface FeeTerms {
+  bps: number;
+  account: string;
+  affiliateShareBps: number;
+}
+
+/** A market's terms on a report, or undefined when it pays no fee (no fees on the command, or a rate of 0). */
+export function feeTermsOf(fees: SettlementFees | undefined, marketHash: string): FeeTerms | undefined {
+  const bps = fees?.bpsByMarket[marketHash] ?? 0;
+  if (!fees || bps <= 0) return undefined;
+  return { bps, account: fees.account, affiliateShareBps: fees.affiliateShareBps };
+}
+
+/** The commission on a position paying `payout` for `stakes` staked: `bps` of the profit, 0 when there is none. */
+export function commission(payout: bigint, stakes: bigint, bps: number): bigint {
+  const profit = payout - stakes;
+  return profit > 0n ? (profit * BigInt(bps)) / BPS : 0n;
+}
+
+/** The affiliate's part of a fee: none without an affiliate (the zero address). */
+export function affiliatePart(fee: bigint, affiliate: string, shareBps: number): bigint {
+  return affiliate.toLowerCase() === ZERO_ADDRESS ? 0n : (fee * BigInt(shareBps)) / BPS;
+}

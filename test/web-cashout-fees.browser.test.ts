@@ -1,0 +1,71 @@
+// Cash out and fees in a real browser (Debian chromium through playwright-core): the page's wallet bets 30 on
+// outcome one against a maker's 20 on two; once a maker offers outcome one at 80%, the account view shows the
+// position worth 39.60 (40 less the 1% cash-out fee) and its button takes the hedge. After the report the settled
+// trade shows the fee on its winnings, and the operator console shows the market's fee revenue.
+import { expect, it } from 'vitest';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { browserSuite, type WatchedPage } from './helpers/browser.js';
+import { TEST_ADMIN_TOKEN } from './helpers/server.js';
+import { E18, USDC, newWallet } from './helpers/wallets.js';
+
+const FUNDS = 100n * USDC;
+const suite = browserSuite({
+  ...betTestConfig(),
+  demo: false,
+  fees: { singlesBps: 500, parlaysBps: 500, account: newWallet().address, affiliateShareBps: 0, cashoutBps: 100 },
+});
+let w: WatchedPage | undefined;
+
+it('shows a live cash-out value with a button that hedges the position, the fee on the settled bet, and fee revenue in the console', async () => {
+  const ex = suite.ex;
+  w = await suite.open();
+  const { page } = w;
+  await page.goto(`${ex.url}/#/account`);
+  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
+  const bettor = { address: wallet as `0x${string}` };
+  await fund(ex, bettor as never, FUNDS);
+
+  const cat = await createSoccerLeague(ex);
+  const { markets } = await createFixtureMarket(ex, cat, { type: 52 });
+  const market = markets[0]!.marketHash;
+  const maker = await fundedWallet(ex, 1000n * USDC);
+  await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: false });
+
+  // The page's wallet backs outcome one with 30 (at 60%: owed 50 if it wins).
+  await page.goto(`${ex.url}/#/market/${market}`);
+  const ticket = page.getByLabel('Bet ticket');
+  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer/);
+  await ticket.getByLabel('Stake').fill('30');
+  await ticket.getByRole('button', { name: /^Bet on / }).click();
+  await ticket.getByText(/Filled: 30\.00 USDC/).waitFor({ timeout: 30_000 });
+  await ticket.locator('.status.SUCCESS').waitFor({ timeout: 30_000 });
+
+  // Outcome one is now offered at 80%: the hedge takes two at 20% (10 returns 50), worth 40 less 0.40.
+  const hedger = await fundedWallet(ex, 1000n * USDC);
+  await postOrder(ex, hedger, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+  await page.goto(`${ex.url}/#/account`);
+  const cashOut = page.locator(`[data-position="${market}"] [data-cash-out]`);
+  await expect.poll(() => cashOut.getAttribute('data-cash-out'), { timeout: 20_000 }).toBe('39600000');
+  await w.screenshot('cash-out-value');
+  await cashOut.getByRole('button', { name: 'Cash out' }).click();
+  // Hedged: the position pays 50 either way, and the escrow above that came back at once as a refund.
+  await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('hedged');
+  await expect.poll(async () => (await ex.get(`/balances/${wallet}`)).body.data.balance, { timeout: 20_000 }).toBe(FUNDS.toString());
+
+  // Outcome two: the hedge trade wins; the position's net winnings are 50 - 40 = 10, and 5% of them is the fee.
+  expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 2 })).status).toBe(200);
+  await expect.poll(() => page.locator('[data-fee="500000"]').count(), { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 20_000 }).toBe((FUNDS + 9_500_000n).toString());
+  await w.screenshot('settled-with-fee');
+
+  // The console: the market's fees that day, the bettor's 0.50 and the maker's 1.50 (its 30 won on 20).
+  await page.goto(`${ex.url}/#/console`);
+  await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Open console' }).click();
+  const row = page.locator(`[data-fee-market="${market}"]`);
+  await expect.poll(() => row.getAttribute('data-fees'), { timeout: 20_000 }).toBe('2000000');
+  expect(await row.getAttribute('data-fee-day')).toBe(new Date().toISOString().slice(0, 10));
+  await w.screenshot('console-fees');
+  // The quotes refused once the position is hedged (409) are the only failed requests.
+  expect(w.errors.filter((e) => !e.includes('/cashout/quote'))).toEqual([]);
+}, 120_000);

@@ -1,0 +1,61 @@
+// A position's cash-out value, priced against the book now and refreshed while it shows, with a button that takes
+// the quoted hedge (a fill of the quote's side, stake and odds): the position then pays the same whichever outcome
+// wins, and the escrow it no longer needs comes back at once as a capital-efficiency refund.
+import { useEffect, useState } from 'react';
+import { OddexApiError } from '@oddex/sdk';
+import { exchange } from '../api/exchange';
+import { money } from '../format';
+import { useLoad } from './status';
+import type { Wallet } from '../wallet/wallet';
+
+const REFRESH_MS = 3000;
+/** Refusals that no change of the book undoes. */
+const FINAL = new Set(['CASHOUT_AFTER_REFUND', 'NOTHING_TO_CASH_OUT', 'NO_POSITION']);
+
+/** Why there is no value to show, in a few words, by the exchange's refusal. */
+const reasonOf = (error: unknown) =>
+  error instanceof OddexApiError
+    ? ({ CASHOUT_AFTER_REFUND: 'hedged', NOTHING_TO_CASH_OUT: 'hedged', INSUFFICIENT_SPACE: 'no offer', NO_POSITION: '—' } as Record<string, string>)[error.errorCode] ?? error.errorCode
+    : 'unavailable';
+
+export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: Wallet; marketHash: string; version: string; onTaken: () => void }) {
+  const quote = useLoad(() => exchange.cashoutQuote(marketHash, wallet.address), `${marketHash}:${version}`);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string>();
+  const reload = quote.reload;
+  // A hedged position stays hedged: refreshing stops once the exchange says so.
+  const final = quote.error instanceof OddexApiError && FINAL.has(quote.error.errorCode);
+  useEffect(() => {
+    if (final) return;
+    const timer = setInterval(reload, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload, final]);
+
+  async function take() {
+    const q = quote.data;
+    if (!q) return;
+    setBusy(true);
+    setFailed(undefined);
+    try {
+      await exchange.fill(wallet, { marketHash, isTakerBettingOutcomeOne: q.isTakerBettingOutcomeOne, stakeWei: q.stakeWei, desiredOdds: q.desiredOdds, oddsSlippage: 0 });
+      onTaken();
+    } catch (err) {
+      setFailed(err instanceof OddexApiError ? err.errorCode : String(err));
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  }
+
+  if (quote.error !== undefined && !quote.loading) return <td className="num muted" data-cash-out="">{reasonOf(quote.error)}</td>;
+  if (!quote.data) return <td className="num muted">…</td>;
+  return (
+    <td className="num" data-cash-out={quote.data.amount.toString()}>
+      {money(quote.data.amount)}{' '}
+      <button disabled={busy} onClick={() => void take()} title={`Fee ${money(quote.data.fee)}; hedge stake ${money(quote.data.stakeWei)}`}>
+        Cash out
+      </button>
+      {failed && <span className="muted small"> {failed}</span>}
+    </td>
+  );
+}
