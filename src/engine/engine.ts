@@ -213,7 +213,7 @@ export class Engine {
         this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at, cmd.lapseInPlay);
         return NONE;
       case 'cancelMarketOrders':
-        for (const marketHash of cmd.marketHashes) this.lifecycle.cancelBook(marketHash, cmd.at);
+        for (const marketHash of cmd.marketHashes) this.lifecycle.cancelBook(marketHash, 'operator', cmd.at);
         return NONE;
       case 'liftRestriction':
         this.commitments.liftRestriction(this.log, cmd.address);
@@ -565,15 +565,15 @@ export class Engine {
     this.log.emit({ type: 'fixtureStatusChanged', exchangeEventId: change.exchangeEventId, status: change.status, at });
     if (!inPlay) return;
     // Kick-off: quotes on markets closed in play go at once, and on the others every order not asking to persist.
-    for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, at);
-    for (const marketHash of lapseInPlay) this.lifecycle.cancelBook(marketHash, at, persists);
+    for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, 'kick_off', at);
+    for (const marketHash of lapseInPlay) this.lifecycle.cancelBook(marketHash, 'kick_off', at, persists);
   }
 
   /** The outcome closes the market's book and pays its positions from escrow. */
   private reportMarket(result: MarketResult, at: number): void {
     if (!this.settlement.report(result, at)) return;
     this.life.forget(result.marketHash);
-    this.lifecycle.cancelBook(result.marketHash, at);
+    this.lifecycle.cancelBook(result.marketHash, 'market_reported', at);
     this.settlement.settleMarket(result.marketHash, at);
     this.orders.dropBook(result.marketHash);
   }

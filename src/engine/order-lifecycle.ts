@@ -12,7 +12,7 @@ import { hasFillableSpace, isOpen, orderExposure } from './order-space.js';
 import type { OrderStore } from './order-store.js';
 import { stateOf } from './order-views.js';
 import type { ReplayGuards } from './replay-guards.js';
-import type { CancelResult, Order, OrderStatus } from './types.js';
+import type { CancelResult, Order, OrderCancelReason, OrderStatus } from './types.js';
 
 export class OrderLifecycle {
   /** Hashes a cancel saw, cleared per use. */
@@ -32,6 +32,12 @@ export class OrderLifecycle {
     const exposureBefore = orderExposure(o);
     o.status = status;
     this.updated(o, wasOpen, exposureBefore, at);
+  }
+
+  /** Cancels an open order, saying why (its records and the read side carry the reason). */
+  private cancelOne(o: Order, reason: OrderCancelReason, at: number): void {
+    o.cancelReason = reason;
+    this.setStatus(o, 'CANCELLED', at);
   }
 
   /** A fill reserves `makerStake` of an open order until the chain executes it. */
@@ -81,7 +87,7 @@ export class OrderLifecycle {
         // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
         result.notCancelled.push({ orderHash: hash, reason: 'order_locked' });
       } else {
-        this.setStatus(o, 'CANCELLED', at);
+        this.cancelOne(o, 'maker_cancel', at);
         result.cancelledCount++;
         result.orders.push({
           orderHash: hash,
@@ -94,14 +100,14 @@ export class OrderLifecycle {
 
   /** Every open order of a maker is cancelled (its heartbeat lapsed). */
   cancelAllOf(maker: string, at: number): void {
-    for (const o of this.orders.openOf(maker)) this.setStatus(o, 'CANCELLED', at);
+    for (const o of this.orders.openOf(maker)) this.cancelOne(o, 'heartbeat_expired', at);
   }
 
   /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
-  cancelBook(marketHash: string, at: number, keep?: (o: Order) => boolean): void {
+  cancelBook(marketHash: string, reason: OrderCancelReason, at: number, keep?: (o: Order) => boolean): void {
     const book = this.orders.book(marketHash);
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
-      for (const o of side.snapshot()) if (!keep?.(o)) this.setStatus(o, 'CANCELLED', at);
+      for (const o of side.snapshot()) if (!keep?.(o)) this.cancelOne(o, reason, at);
     }
   }
 
@@ -112,7 +118,7 @@ export class OrderLifecycle {
     const orders = this.orders.openOf(address);
     let removed = 0;
     for (let i = orders.length - 1; i >= 0 && commitments.freeBalance(address) < 0n; i--) {
-      this.setStatus(orders[i]!, 'CANCELLED', at);
+      this.cancelOne(orders[i]!, 'insufficient_balance', at);
       removed++;
     }
     if (removed > 0) commitments.recordShortfall(this.log, address, at);

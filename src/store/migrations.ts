@@ -412,3 +412,13 @@ MIGRATIONS.push({
     CREATE INDEX api_keys_live_by_address ON api_keys (address, created_at) WHERE revoked_at IS NULL;
   `,
 });
+
+MIGRATIONS.push({
+  version: 16,
+  name: 'order cancel reason',
+  sql: `
+    -- Why a CANCELLED order was cancelled (maker_cancel, heartbeat_expired, kick_off, ...). Orders cancelled before
+    -- the column existed have none.
+    ALTER TABLE rm_orders ADD COLUMN cancel_reason TEXT;
+  `,
+});

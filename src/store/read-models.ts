@@ -5,7 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
-import type { OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
@@ -54,6 +54,7 @@ interface OrderRow {
   created_at: number;
   updated_at: number;
   persistence: string;
+  cancel_reason: string | null;
 }
 
 interface RefundRow {
@@ -109,6 +110,7 @@ const orderOf = (r: OrderRow): OrderView => ({
   signature: r.signature,
   persistence: r.persistence as OrderPersistence,
   status: r.status as OrderStatus,
+  ...(r.cancel_reason !== null ? { cancelReason: r.cancel_reason as OrderCancelReason } : {}),
   seq: r.seq,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -190,8 +192,8 @@ export class TradingReadModels {
     this.s = {
       insertOrder: p(`INSERT INTO rm_orders VALUES (@order_hash, @market_hash, @exchange_event_id, @maker, @base_token, @executor,
         @total_bet_size, @percentage_odds, @fill_amount, @pending_fill_amount, @expiry, @api_expiry, @salt, @maker_outcome_one,
-        @signature, @status, @seq, @created_at, @updated_at, @persistence)`),
-      updateOrder: p('UPDATE rm_orders SET fill_amount = ?, pending_fill_amount = ?, status = ?, updated_at = ? WHERE order_hash = ?'),
+        @signature, @status, @seq, @created_at, @updated_at, @persistence, NULL)`),
+      updateOrder: p('UPDATE rm_orders SET fill_amount = ?, pending_fill_amount = ?, status = ?, updated_at = ?, cancel_reason = ? WHERE order_hash = ?'),
       insertFill: p(`INSERT INTO rm_fills (fill_hash, fill_salt, taker, market_hash, total_taker_stake, status, accepted_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
@@ -347,7 +349,7 @@ export class TradingReadModels {
           break;
         }
         case 'orderChanged':
-          s.updateOrder!.run(c.state.fillAmount.toString(), c.state.pendingFillAmount.toString(), c.state.status, c.state.updatedAt, c.orderHash);
+          s.updateOrder!.run(c.state.fillAmount.toString(), c.state.pendingFillAmount.toString(), c.state.status, c.state.updatedAt, c.state.cancelReason ?? null, c.orderHash);
           break;
         case 'fillAccepted':
           s.insertFill!.run(c.fillHash, c.fillSalt, c.taker, c.marketHash, c.totalTakerStake.toString(), 'PENDING', c.acceptedAt);
