@@ -44,6 +44,7 @@ import { demoFundsRoutes } from './api/demo-funds.js';
 import { orderRoutes } from './api/orders.js';
 import { fillRoutes } from './api/fills.js';
 import { cancelRoutes } from './api/cancels.js';
+import { replaceRoutes } from './api/replace.js';
 import { heartbeatRoutes } from './api/heartbeat.js';
 import { tradeRoutes } from './api/trades.js';
 import { consolidatedRoutes } from './api/consolidated.js';
@@ -198,6 +199,7 @@ async function startOnStorage(
     await api.register(orderRoutes, { config, catalogue, trading, verifier, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
+    await api.register(replaceRoutes, { config, catalogue, trading, verifier, now });
     await api.register(heartbeatRoutes, { apiKeys, trading, config, now });
     await api.register(tradeRoutes, { readModels: trading.readModels, render: trading.render });
     await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });

@@ -221,6 +221,10 @@ describe('/openapi.json', () => {
     // Cancels, then settlement: settled trades and consolidated entries carry their result fields.
     const o3 = await order(true, 30n * E18, total);
     await post('/orders/cancel/v2', await signedCancel(maker, c, 'v2', { orderHashes: [o3] }));
+    const o4 = await order(true, 30n * E18, total);
+    const quote = (await signedOrder(maker, c, { marketHash: total, totalBetSize: 30n * USDC, percentageOdds: 31n * E18, isMakerBettingOutcomeOne: true })).body;
+    expect((await post('/orders/replace', { cancel: await signedCancel(maker, c, 'v2', { orderHashes: [o4] }), orders: [quote] })).status).toBe(200);
+    await post('/orders/replace', { cancel: await signedCancel(maker, c, 'v2', { orderHashes: [o4] }), orders: [quote] }); // 409 posted before
     await order(true, 30n * E18, total);
     await post('/orders/cancel/event', await signedCancel(maker, c, 'event', { exchangeEventId: eventId }));
     await post('/orders/cancel/all', await signedCancel(maker, c, 'all'));

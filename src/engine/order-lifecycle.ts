@@ -77,15 +77,9 @@ export class OrderLifecycle {
       const o = this.orders.get(hash);
       if (seen.has(hash)) continue;
       if (orderHashes.length > 1) seen.add(hash);
-      if (!o || o.maker !== maker) {
-        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
-      } else if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) {
-        result.notCancelled.push({ orderHash: hash, reason: 'already_pending_cancel' });
-      } else if (!isOpen(o)) {
-        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
-      } else if (o.status === 'INACTIVE') {
-        // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
-        result.notCancelled.push({ orderHash: hash, reason: 'order_locked' });
+      const refused = whyNotCancellable(o, maker);
+      if (o === undefined || refused !== undefined) {
+        result.notCancelled.push({ orderHash: hash, reason: refused ?? 'not_found_or_inactive' });
       } else {
         this.cancelOne(o, 'maker_cancel', at);
         result.cancelledCount++;
@@ -96,6 +90,16 @@ export class OrderLifecycle {
       }
     }
     return result;
+  }
+
+  /** The orders among `orderHashes` that cancel() would cancel now (each once). Changes nothing. */
+  cancellable(maker: string, orderHashes: readonly string[]): Order[] {
+    const found = new Map<string, Order>();
+    for (const hash of orderHashes) {
+      const o = this.orders.get(hash);
+      if (o !== undefined && whyNotCancellable(o, maker) === undefined) found.set(hash, o);
+    }
+    return [...found.values()];
   }
 
   /** Every open order of a maker is cancelled (its heartbeat lapsed). */
@@ -139,4 +143,14 @@ export class OrderLifecycle {
     this.guards.orderClosed(o);
     this.liveness.compact();
   }
+}
+
+/** Why a maker's cancel leaves an order as it is, or undefined when it cancels it. */
+function whyNotCancellable(o: Order | undefined, maker: string): CancelResult['notCancelled'][number]['reason'] | undefined {
+  if (!o || o.maker !== maker) return 'not_found_or_inactive';
+  if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) return 'already_pending_cancel';
+  if (!isOpen(o)) return 'not_found_or_inactive';
+  // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
+  if (o.status === 'INACTIVE') return 'order_locked';
+  return undefined;
 }

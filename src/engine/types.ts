@@ -253,6 +253,11 @@ export type Command =
   | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
   | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
+  /**
+   * A maker's signed cancel of `orderHashes` and its new `orders` (all the maker's), applied together or not at all:
+   * refused, with nothing changed, unless every new order would post (status OK) once the cancel is done.
+   */
+  | { kind: 'replaceOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[]; orders: NewOrder[]; markets: MarketRef[] }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
   /**
@@ -309,6 +314,7 @@ export interface CommandResults {
   cancelOrders: CancelOutcome;
   cancelEvent: CancelOutcome;
   cancelAll: CancelOutcome;
+  replaceOrders: { kind: 'replaceOrders'; cancel: CancelResult; statuses: { orderHash: string; status: OrderStatusCode }[] };
   heartbeat: { kind: 'heartbeat'; heartbeat: HeartbeatResult };
   expire: None;
   reportMarkets: None;

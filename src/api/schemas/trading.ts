@@ -92,6 +92,11 @@ export const CancelResult = Type.Object({
   ),
 });
 
+export const ReplaceResult = Type.Object({
+  cancel: Type.Composite([CancelResult], { description: 'the cancel\'s outcome, as POST /orders/cancel/v2 answers it' }),
+  orders: Type.Composite([PostOrdersResult], { description: 'the new orders\' outcome, as POST /orders/new answers it (every status OK)' }),
+});
+
 export const Heartbeat = Type.Object({
   requestor: Type.String(),
   timeoutSeconds: Type.Integer(),
