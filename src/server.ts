@@ -49,6 +49,7 @@ import { heartbeatRoutes } from './api/heartbeat.js';
 import { tradeRoutes } from './api/trades.js';
 import { consolidatedRoutes } from './api/consolidated.js';
 import { refundRoutes } from './api/refunds.js';
+import { accountRoutes } from './api/account.js';
 import { realtimeTokenRoutes } from './api/realtime-token.js';
 import { userApiKeyRoutes } from './api/user-api-keys.js';
 
@@ -204,6 +205,7 @@ async function startOnStorage(
     await api.register(tradeRoutes, { readModels: trading.readModels, render: trading.render });
     await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });
     await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
+    await api.register(accountRoutes, { readModels: trading.readModels });
     await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
   };
   const app = await buildApp({

@@ -234,6 +234,11 @@ describe('/openapi.json', () => {
     await waitFor(() => ex.get(`/trades?bettor=${taker.address}`), (r) => r.body.data.trades.every((t: { settled: boolean }) => t.settled));
     await get(`/trades?bettor=${taker.address}`);
     await get(`/trades/consolidated?bettor=${taker.address}&settled=true&page=0&perPage=10&sortAsc=true`);
+    expect((await get(`/positions?bettor=${maker.address}`)).body.data.positions.some((p: { settled: boolean }) => p.settled)).toBe(true);
+    await get(`/positions?bettor=${taker.address}&page=0&perPage=1`);
+    await get('/positions'); // 400
+    expect((await get(`/account/statement?bettor=${maker.address}&sortAsc=true`)).body.data.entries.length).toBeGreaterThan(2);
+    await get('/account/statement?bettor=0x1'); // 400
     await get(`/markets/find?marketHashes=${market}`);
     await admin('POST', '/admin/journal/snapshot');
     await admin('POST', '/admin/journal/archive'); // 409 until a second snapshot covers rows

@@ -146,14 +146,20 @@ describe('listing totals (migration 11)', () => {
       PRIMARY KEY (bettor, settled, status, maker, base_token, affiliate)) WITHOUT ROWID;
       CREATE TABLE rm_consolidated_counts (bettor TEXT NOT NULL COLLATE NOCASE, settled INTEGER NOT NULL, status TEXT NOT NULL,
       maker INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (bettor, settled, status, maker, kind)) WITHOUT ROWID`);
-    // And the order persistence of migration 14.
+    // And the order persistence of migration 14, the cancel reason of 16 and the funds statement of 17.
     db.exec(`ALTER TABLE rm_orders ADD COLUMN persistence TEXT NOT NULL DEFAULT 'LAPSE'`);
+    db.exec('ALTER TABLE rm_orders ADD COLUMN cancel_reason TEXT');
+    db.exec(`CREATE TABLE rm_statement (id INTEGER PRIMARY KEY, address TEXT NOT NULL COLLATE NOCASE, kind TEXT NOT NULL, amount TEXT NOT NULL,
+      balance TEXT NOT NULL, market_hash TEXT, trade_id TEXT, refund_id INTEGER, at INTEGER NOT NULL);
+      CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL)`);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
     db.exec('ALTER TABLE rm_trades DROP COLUMN rev');
     db.exec('DROP TABLE rm_trade_counts; DROP TABLE rm_consolidated_counts');
     db.exec('ALTER TABLE rm_orders DROP COLUMN persistence');
+    db.exec('ALTER TABLE rm_orders DROP COLUMN cancel_reason');
+    db.exec('DROP TABLE rm_statement; DROP TABLE rm_statement_balances');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);

@@ -7,6 +7,8 @@ import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
+import { FundsStatement } from './funds-statement.js';
+import { PositionsReader } from './positions.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
 import { settleTrades } from '../engine/settlement-credit.js';
@@ -183,6 +185,10 @@ export class TradingReadModels {
   readonly entries: ConsolidatedEntries;
   /** The listing totals the transaction under way changes by recording trades and their fills' outcomes. */
   private readonly tradeCounts: CountDeltas;
+  /** Every movement of each wallet's balance (GET /account/statement), projected by the store with each command's time. */
+  readonly statement: FundsStatement;
+  /** Each bettor's positions per market (GET /positions). */
+  readonly positions: PositionsReader;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
 
@@ -265,6 +271,8 @@ export class TradingReadModels {
     this.filtered = new StatementCache(db);
     this.tradeCounts = new CountDeltas(db, 'rm_trade_counts', 6);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
+    this.statement = new FundsStatement(db);
+    this.positions = new PositionsReader(db);
     this.entries.rebuildIfEmpty();
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
       this.volume.set(row.market_hash, BigInt(row.volume));
@@ -469,6 +477,7 @@ export class TradingReadModels {
   transactionEnded(committed: boolean): void {
     if (committed) for (const [market, volume] of this.stagedVolume) this.volume.set(market, volume);
     this.stagedVolume.clear();
+    this.statement.transactionEnded(committed);
     this.tradeCounts.discard();
     this.entries.discardCounts();
   }
