@@ -233,6 +233,18 @@ describe('OddexClient trading', () => {
     expect(consolidated.count).toBe(2);
     expect(consolidated.trades.map((t) => t.weightedAverageOdds)).toEqual([45n * E18, 45n * E18]);
     expect(await taker.client.refunds()).toEqual({ results: [], count: 0 });
+    // Positions and the statement, typed: 18 on outcome two at 45% pays 40 if it wins.
+    const { positions, count } = await taker.client.positions();
+    expect([count, positions.length]).toEqual([1, 1]);
+    expect(positions[0]).toMatchObject({ stakeOutcomeOne: 0n, stakeOutcomeTwo: 18n * USDC, payoutIfOutcomeTwo: 40n * USDC, escrow: 18n * USDC, settled: false });
+    const wirePositions = (await ex.get(`/positions?bettor=${taker.account.address}`)).body.data.positions;
+    expect(positions.map((p) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])))).toEqual(wirePositions);
+    const statement = await taker.client.statement({ sortAsc: true });
+    expect(statement.entries.slice(-2).map((e) => [e.kind, e.amount])).toEqual([
+      ['stake', -9n * USDC],
+      ['stake', -9n * USDC],
+    ]);
+    expect(statement.entries.at(-1)!.balance).toBe((await taker.client.balance()).balance);
     expect(payoutFor(9n * USDC, fill.averageOdds)).toBe(20n * USDC);
     await maker.client.cancelAll();
   });

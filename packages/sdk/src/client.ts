@@ -14,7 +14,9 @@ import {
   parseConsolidatedTrade,
   parseFill,
   parseOrder,
+  parsePosition,
   parseRefundGroup,
+  parseStatementEntry,
   parseTrade,
 } from './parse.js';
 import { toAccount, type AccountLike, type Hex, type SignerInput } from './signer.js';
@@ -38,8 +40,10 @@ import type {
   NewApiKey,
   Metadata,
   Order,
+  Position,
   PostOrdersResult,
   RefundGroup,
+  StatementEntry,
   SearchResult,
   Sport,
   Team,
@@ -160,6 +164,13 @@ export interface ConsolidatedQuery {
   marketHash?: string;
   hideQuarterLineParents?: boolean;
   hideQuarterLineLegs?: boolean;
+}
+
+/** GET /positions and GET /account/statement: whose (default: the signer's), and which page. */
+export interface AccountQuery {
+  bettor?: string;
+  page?: number;
+  perPage?: number;
 }
 
 export interface RefundsQuery {
@@ -523,6 +534,20 @@ export class OddexClient {
     const query = { bettor: q.bettor ?? this.address, sortAsc: false, page: 0, perPage: 100, ...q };
     const data = await this.http.request<{ results: unknown[]; count: number }>('GET', '/trades/portfolio/refunds', { query });
     return { results: data.results.map(parseRefundGroup), count: data.count };
+  }
+
+  /** A bettor's positions per market (default: the signer's), the last traded first: stakes, payouts, escrow, P&L. */
+  async positions(q: AccountQuery = {}): Promise<{ positions: Position[]; count: number }> {
+    const query = { bettor: q.bettor ?? this.address, page: q.page ?? 0, perPage: q.perPage ?? 100 };
+    const data = await this.http.request<{ positions: unknown[]; count: number }>('GET', '/positions', { query });
+    return { positions: data.positions.map(parsePosition), count: data.count };
+  }
+
+  /** Every movement of a wallet's funds with the balance after it (default: the signer's; newest first unless sortAsc). */
+  async statement(q: AccountQuery & { sortAsc?: boolean } = {}): Promise<{ entries: StatementEntry[]; count: number }> {
+    const query = { bettor: q.bettor ?? this.address, sortAsc: q.sortAsc ?? false, page: q.page ?? 0, perPage: q.perPage ?? 100 };
+    const data = await this.http.request<{ entries: unknown[]; count: number }>('GET', '/account/statement', { query });
+    return { entries: data.entries.map(parseStatementEntry), count: data.count };
   }
 
   /** Free balance, escrow and open-order exposure (default: the signer's). */
