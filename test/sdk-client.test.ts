@@ -272,6 +272,19 @@ describe('OddexClient trading', () => {
     expect(all.cancelledCount).toBe(2);
     expect(all.orders.map((o) => o.orderHash).sort()).toEqual([c, d].sort());
     expect(await client.orders({ maker: account.address })).toEqual([]);
+
+    // Replace in one step: the old order goes and the new one rests; a refused replace changes nothing.
+    const [e] = await post(market2, 1);
+    const quote = { marketHash: market2, isMakerBettingOutcomeOne: true, totalBetSize: 12n * USDC, percentageOdds: P60 };
+    const replaced = await client.replaceOrders([e!], [quote]);
+    expect(replaced.cancel).toEqual({ cancelledCount: 1, orders: [{ orderHash: e, pendingFills: [] }], notCancelled: [] });
+    expect(replaced.orders.inserted).toBe(1);
+    const [fresh] = replaced.orders.orders;
+    expect((await client.orders({ maker: account.address })).map((o) => o.orderHash)).toEqual([fresh!.orderHash]);
+    await expect(client.replaceOrders([fresh!.orderHash], [{ ...quote, totalBetSize: 10n ** 15n }])).rejects.toMatchObject({ errorCode: 'INSUFFICIENT_BALANCE', status: 400 });
+    expect((await client.orders({ maker: account.address })).map((o) => o.orderHash)).toEqual([fresh!.orderHash]);
+    // Its quote would cross the next test's on market2.
+    expect((await client.cancelAll()).cancelledCount).toBe(1);
   });
 
   it('keeps the heartbeat alive while running; its orders are cancelled after the keeper stops', async () => {

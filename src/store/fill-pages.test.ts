@@ -86,16 +86,20 @@ describe('pages written per fill', () => {
         'rm_fills',
         'rm_orders',
         'rm_position',
+        'rm_statement',
+        'rm_statement_balances',
+        'rm_statement_by_address',
         'rm_trade_counts',
         'rm_trades',
         'rm_volume',
       ]);
-      // Measured on this history: 1.31, 8.25 and 8.00 pages per fill (the same at every run: the workload is fixed).
-      // The bounds leave a tenth for SQLite's page layout, not for another index.
+      // Measured on this history: 1.31, 8.25 and 9.44 pages per fill (the same at every run: the workload is fixed);
+      // a confirmation wrote 8.00 before it entered the stakes on the funds statement (its table, its index by
+      // address and each wallet's last balance). The bounds leave a tenth for SQLite's page layout, not for another index.
       const perFill = (byTree: ReadonlyMap<string, number>) => totalPages(byTree) / GROUP;
       expect(perFill(orders)).toBeLessThanOrEqual(1.45);
       expect(perFill(fills)).toBeLessThanOrEqual(9.1);
-      expect(perFill(confirmations)).toBeLessThanOrEqual(8.8);
+      expect(perFill(confirmations)).toBeLessThanOrEqual(10.4);
     } finally {
       db.close();
     }

@@ -446,12 +446,42 @@ export class OddexClient {
     return this.signedCancel('/orders/cancel/all', 'cancelAll', cancelAllTypes, {});
   }
 
+  /**
+   * Cancels some of the signer's orders and posts new ones in one step (POST /orders/replace): both happen, or
+   * neither does (a refusal throws OddexApiError with its errorCode and changes nothing).
+   */
+  async replaceOrders(
+    orderHashes: readonly string[],
+    inputs: readonly (OrderInput | SignedOrder)[],
+  ): Promise<{ cancel: CancelResult; orders: PostOrdersResult }> {
+    const [cancel, orders] = await Promise.all([
+      this.signCancel('cancelV2', cancelV2Types, { orderHashes: [...orderHashes] }),
+      Promise.all(inputs.map((o) => ('signature' in o ? o : this.signOrder(o).then((s) => s.order)))),
+    ]);
+    const data = await this.http.request<{ cancel: unknown; orders: { orders: string[]; statuses: Record<string, string>; inserted: number } }>(
+      'POST',
+      '/orders/replace',
+      { body: { cancel, orders } },
+    );
+    const posted = data.orders.orders.map((hash) => ({ orderHash: hash, status: data.orders.statuses[hash] ?? 'UNKNOWN' }));
+    return { cancel: parseCancel(data.cancel), orders: { orders: posted, inserted: data.orders.inserted } };
+  }
+
   private async signedCancel(
     path: string,
     domainName: keyof ExchangeParams['domainNames'],
     types: typeof cancelAllTypes | typeof cancelV2Types | typeof cancelEventTypes,
     fields: Record<string, unknown>,
   ): Promise<CancelResult> {
+    return parseCancel(await this.http.request<unknown>('POST', path, { body: await this.signCancel(domainName, types, fields) }));
+  }
+
+  /** The body of a signed cancel: its fields, signed with a fresh salt and the current time. */
+  private async signCancel(
+    domainName: keyof ExchangeParams['domainNames'],
+    types: typeof cancelAllTypes | typeof cancelV2Types | typeof cancelEventTypes,
+    fields: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const account = this.requireAccount();
     const p = await this.params();
     const salt = toHex(randomBytes32());
@@ -462,10 +492,7 @@ export class OddexClient {
       primaryType: 'Details',
       message: { ...fields, timestamp: BigInt(timestamp) },
     });
-    const data = await this.http.request<unknown>('POST', path, {
-      body: { ...fields, signature, salt, maker: account.address, timestamp },
-    });
-    return parseCancel(data);
+    return { ...fields, signature, salt, maker: account.address, timestamp };
   }
 
   // ---- heartbeat -----------------------------------------------------------------------------------
