@@ -50,10 +50,12 @@ import { orderRoutes } from './api/orders.js';
 import { fillRoutes } from './api/fills.js';
 import { parlayRoutes } from './api/parlays.js';
 import { cancelRoutes } from './api/cancels.js';
+import { replaceRoutes } from './api/replace.js';
 import { heartbeatRoutes } from './api/heartbeat.js';
 import { tradeRoutes } from './api/trades.js';
 import { consolidatedRoutes } from './api/consolidated.js';
 import { refundRoutes } from './api/refunds.js';
+import { accountRoutes } from './api/account.js';
 import { realtimeTokenRoutes } from './api/realtime-token.js';
 import { userApiKeyRoutes } from './api/user-api-keys.js';
 
@@ -215,10 +217,12 @@ async function startOnStorage(
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
     await api.register(parlayRoutes, { config, catalogue, verifier, now });
+    await api.register(replaceRoutes, { config, catalogue, trading, verifier, now });
     await api.register(heartbeatRoutes, { apiKeys, trading, config, now });
     await api.register(tradeRoutes, { readModels: trading.readModels, render: trading.render });
     await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });
     await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
+    await api.register(accountRoutes, { readModels: trading.readModels });
     await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
     await api.register(asyncApiRoutes);
   };

@@ -201,10 +201,16 @@ describe('trader commands', () => {
     );
     expect(trades.json[0]).toMatchObject({ stake: (9n * USDC).toString(), odds: (45n * E18).toString(), maker: false, bettingOutcomeOne: false });
     const positions = await asTaker(['positions']);
-    // 9 at 45%: pays 20 if outcome two wins (+11), loses 9 otherwise.
+    // 9 at 45%: pays 20 if outcome two wins (+11), loses 9 otherwise. As GET /positions answers it.
     expect(positions.json).toEqual([
-      { marketHash: market, trades: 1, staked: (9n * USDC).toString(), settledPnl: '0', openPnlIfOne: (-9n * USDC).toString(), openPnlIfTwo: (11n * USDC).toString(), pending: 0 },
+      {
+        marketHash: market, exchangeEventId: eventId, baseToken: expect.any(String), lastTradeTime: expect.any(String),
+        stakeOutcomeOne: '0', stakeOutcomeTwo: (9n * USDC).toString(), pendingStake: '0',
+        payoutIfOutcomeOne: '0', payoutIfOutcomeTwo: (20n * USDC).toString(), payoutIfVoid: (9n * USDC).toString(),
+        escrow: (9n * USDC).toString(), refunds: '0', settled: false,
+      },
     ]);
+    expect((await oddex(['positions'], { ODDEX_PRIVATE_KEY: takerKey })).stdout).toMatch(/ifTwoWins[\s\S]*11/);
 
     // Cash out: the hedge backs outcome one against the maker on two (60% for the taker): 12 returns the 20 the
     // position is owed on two, so it is worth 20 - 12 = 8 whichever outcome wins.
@@ -235,12 +241,19 @@ describe('trader commands', () => {
     expect(report.json[0]).toMatchObject({ marketHash: market, outcome: 2 });
     const settled = await waitFor(
       () => asTaker(['positions']),
-      (r) => r.json?.[0]?.settledPnl === (11n * USDC).toString(),
+      (r) => r.json?.[0]?.settledProfit === (11n * USDC).toString(),
     );
-    expect(settled.json[0]).toMatchObject({ settledPnl: (11n * USDC).toString(), openPnlIfOne: '0', openPnlIfTwo: '0' });
+    expect(settled.json[0]).toMatchObject({ settled: true, outcome: 2, payout: (20n * USDC).toString(), settledProfit: (11n * USDC).toString(), escrow: '0' });
     const balance = await asTaker(['balance']);
     // Staked 9, paid 20.
     expect(balance.json).toMatchObject({ address: taker.address, balance: (takerStart + 11n * USDC).toString() });
+    // The statement ends with this test's faucet deposit, the stake and the payout, each with the balance after it.
+    const statement = await asTaker(['statement']);
+    expect(statement.json.map((e: { kind: string; amount: string; balance: string }) => [e.kind, e.amount, e.balance]).slice(-3)).toEqual([
+      ['deposit', (100n * USDC).toString(), takerStart.toString()],
+      ['stake', (-9n * USDC).toString(), (takerStart - 9n * USDC).toString()],
+      ['payout', (20n * USDC).toString(), (takerStart + 11n * USDC).toString()],
+    ]);
   });
 
   it('watch prints a channel\'s publications and stops after --count', async () => {

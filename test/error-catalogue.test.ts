@@ -38,7 +38,7 @@ const UPPER_SNAKE = new RegExp(`${Q}([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)${Q}`, 'g');
 const NOT_ERROR_CODES: [RegExp, string][] = [
   [/^ODDEX_/, 'environment variables'],
   [/^(FST_ERR_|SQLITE_|ERR_|HPE_)/, "Fastify's, SQLite's and Node's own error codes, which are mapped to catalogue codes"],
-  [/^(ORDERS_ALREADY_EXIST|ORDER_WOULD_CROSS|INVALID_MARKET)$/, 'per-order statuses of POST /orders/new (OrderStatusCode)'],
+  [/^INVALID_MARKET$/, 'a per-order status of POST /orders/new (OrderStatusCode)'],
   [/^(NO_CONTEST|NO_GAME_OR_EVEN)$/, 'settlement outcomes'],
 ];
 

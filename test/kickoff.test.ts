@@ -72,11 +72,18 @@ describe('order persistence at kick-off', () => {
       // Cancelled before the call answered.
       const o = byHash(await rest());
       expect([o.lapse, o.explicitLapse, o.persist, o.closedPersist].map((x) => x!.orderStatus)).toEqual(['CANCELLED', 'CANCELLED', 'ACTIVE', 'CANCELLED']);
+      // Each cancelled order says why; the one still resting has no reason.
+      expect([o.lapse, o.explicitLapse, o.persist, o.closedPersist].map((x) => x!.cancelReason)).toEqual(['kick_off', 'kick_off', undefined, 'kick_off']);
 
       const [mine, book] = subs;
       const lapsed = [hashes.lapse, hashes.explicitLapse];
       await waitFor(() => lapsed.every((h) => mine!.items.some((i) => i.orderHash === h && i.orderStatus === 'CANCELLED')), 5000, 'lapsed orders on active_orders');
       await waitFor(() => lapsed.every((h) => book!.items.some((i) => i.orderHash === h && i.status === 'INACTIVE')), 5000, 'lapsed orders on the book channel');
+      // Both channels carry the reason of the cancel.
+      for (const h of lapsed) {
+        expect(book!.items.filter((i) => i.orderHash === h).at(-1)).toMatchObject({ orderStatus: 'CANCELLED', cancelReason: 'kick_off' });
+        expect(mine!.items.filter((i) => i.orderHash === h).at(-1)).toMatchObject({ orderStatus: 'CANCELLED', cancelReason: 'kick_off' });
+      }
       // Each lapsed order as published is the REST object (plus the channel's status and updateTime).
       for (const h of lapsed) {
         const published = mine!.items.filter((i) => i.orderHash === h).at(-1)!;

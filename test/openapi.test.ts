@@ -244,6 +244,10 @@ describe('/openapi.json', () => {
     // Cancels, then settlement: settled trades and consolidated entries carry their result fields.
     const o3 = await order(true, 30n * E18, total);
     await post('/orders/cancel/v2', await signedCancel(maker, c, 'v2', { orderHashes: [o3] }));
+    const o4 = await order(true, 30n * E18, total);
+    const quote = (await signedOrder(maker, c, { marketHash: total, totalBetSize: 30n * USDC, percentageOdds: 31n * E18, isMakerBettingOutcomeOne: true })).body;
+    expect((await post('/orders/replace', { cancel: await signedCancel(maker, c, 'v2', { orderHashes: [o4] }), orders: [quote] })).status).toBe(200);
+    await post('/orders/replace', { cancel: await signedCancel(maker, c, 'v2', { orderHashes: [o4] }), orders: [quote] }); // 409 posted before
     await order(true, 30n * E18, total);
     await post('/orders/cancel/event', await signedCancel(maker, c, 'event', { exchangeEventId: eventId }));
     await post('/orders/cancel/all', await signedCancel(maker, c, 'all'));
@@ -253,6 +257,11 @@ describe('/openapi.json', () => {
     await waitFor(() => ex.get(`/trades?bettor=${taker.address}`), (r) => r.body.data.trades.every((t: { settled: boolean }) => t.settled));
     await get(`/trades?bettor=${taker.address}`);
     await get(`/trades/consolidated?bettor=${taker.address}&settled=true&page=0&perPage=10&sortAsc=true`);
+    expect((await get(`/positions?bettor=${maker.address}`)).body.data.positions.some((p: { settled: boolean }) => p.settled)).toBe(true);
+    await get(`/positions?bettor=${taker.address}&page=0&perPage=1`);
+    await get('/positions'); // 400
+    expect((await get(`/account/statement?bettor=${maker.address}&sortAsc=true`)).body.data.entries.length).toBeGreaterThan(2);
+    await get('/account/statement?bettor=0x1'); // 400
     await get(`/markets/find?marketHashes=${market}`);
     expect((await admin('GET', '/admin/fees')).body.data.days.length).toBeGreaterThan(0);
     await admin('GET', '/admin/fees?from=2026-03-02&to=2026-03-01'); // 400

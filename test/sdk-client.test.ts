@@ -233,6 +233,18 @@ describe('OddexClient trading', () => {
     expect(consolidated.count).toBe(2);
     expect(consolidated.trades.map((t) => t.weightedAverageOdds)).toEqual([45n * E18, 45n * E18]);
     expect(await taker.client.refunds()).toEqual({ results: [], count: 0 });
+    // Positions and the statement, typed: 18 on outcome two at 45% pays 40 if it wins.
+    const { positions, count } = await taker.client.positions();
+    expect([count, positions.length]).toEqual([1, 1]);
+    expect(positions[0]).toMatchObject({ stakeOutcomeOne: 0n, stakeOutcomeTwo: 18n * USDC, payoutIfOutcomeTwo: 40n * USDC, escrow: 18n * USDC, settled: false });
+    const wirePositions = (await ex.get(`/positions?bettor=${taker.account.address}`)).body.data.positions;
+    expect(positions.map((p) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])))).toEqual(wirePositions);
+    const statement = await taker.client.statement({ sortAsc: true });
+    expect(statement.entries.slice(-2).map((e) => [e.kind, e.amount])).toEqual([
+      ['stake', -9n * USDC],
+      ['stake', -9n * USDC],
+    ]);
+    expect(statement.entries.at(-1)!.balance).toBe((await taker.client.balance()).balance);
     expect(payoutFor(9n * USDC, fill.averageOdds)).toBe(20n * USDC);
     await maker.client.cancelAll();
   });
@@ -260,6 +272,19 @@ describe('OddexClient trading', () => {
     expect(all.cancelledCount).toBe(2);
     expect(all.orders.map((o) => o.orderHash).sort()).toEqual([c, d].sort());
     expect(await client.orders({ maker: account.address })).toEqual([]);
+
+    // Replace in one step: the old order goes and the new one rests; a refused replace changes nothing.
+    const [e] = await post(market2, 1);
+    const quote = { marketHash: market2, isMakerBettingOutcomeOne: true, totalBetSize: 12n * USDC, percentageOdds: P60 };
+    const replaced = await client.replaceOrders([e!], [quote]);
+    expect(replaced.cancel).toEqual({ cancelledCount: 1, orders: [{ orderHash: e, pendingFills: [] }], notCancelled: [] });
+    expect(replaced.orders.inserted).toBe(1);
+    const [fresh] = replaced.orders.orders;
+    expect((await client.orders({ maker: account.address })).map((o) => o.orderHash)).toEqual([fresh!.orderHash]);
+    await expect(client.replaceOrders([fresh!.orderHash], [{ ...quote, totalBetSize: 10n ** 15n }])).rejects.toMatchObject({ errorCode: 'INSUFFICIENT_BALANCE', status: 400 });
+    expect((await client.orders({ maker: account.address })).map((o) => o.orderHash)).toEqual([fresh!.orderHash]);
+    // Its quote would cross the next test's on market2.
+    expect((await client.cancelAll()).cancelledCount).toBe(1);
   });
 
   it('keeps the heartbeat alive while running; its orders are cancelled after the keeper stops', async () => {

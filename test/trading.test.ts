@@ -140,7 +140,7 @@ describe('trading over HTTP', () => {
     expect(settled).toMatchObject({ settled: true, outcome: 2, settleValue: 50, netReturn: '20', settleDate: expect.any(String) });
     // The in-process ledger pays inside the report: there is no settlement transaction to name.
     expect(settled).not.toHaveProperty('settleTxHash');
-    expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data[0].orderStatus).toBe('CANCELLED');
+    expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data[0]).toMatchObject({ orderStatus: 'CANCELLED', cancelReason: 'market_reported' });
     const refill = await ex.post('/orders/fill/v2', await signedFill(taker, ex.ctx.config, { market, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 60n * E18 }));
     expect(refill.body.errorCode).toBe('MARKET_NOT_TRADEABLE');
   });
@@ -210,6 +210,7 @@ describe('trading over HTTP', () => {
         notCancelled: [{ orderHash: unknown, reason: 'not_found_or_inactive' }],
       },
     });
+    expect((await ex.get(`/orders?orderHashes=${a!.hash}`)).body.data[0]).toMatchObject({ orderStatus: 'CANCELLED', cancelReason: 'maker_cancel' });
     const replay = await ex.post('/orders/cancel/v2', body);
     expect([replay.status, replay.body.errorCode]).toEqual([409, 'CANCEL_REQUEST_ALREADY_PROCESSED']);
     const stale = await ex.post('/orders/cancel/all', await signedCancel(m, ex.ctx.config, 'all', { timestamp: Math.floor(Date.now() / 1000) - 120 }));
@@ -259,7 +260,7 @@ describe('trading over HTTP', () => {
       (r) => r.body.data[0].orderStatus === 'CANCELLED',
       4000,
     );
-    expect(cancelled.body.data[0].orderStatus).toBe('CANCELLED');
+    expect(cancelled.body.data[0]).toMatchObject({ orderStatus: 'CANCELLED', cancelReason: 'heartbeat_expired' });
     expect(Date.parse(cancelled.body.data[0].updatedAt) - expiresAt).toBeLessThan(1000);
   });
 

@@ -158,6 +158,13 @@ describe('web page', () => {
     await expect.poll(() => position.getAttribute('data-settled-pnl'), { timeout: 10_000 }).toBe('8181818');
     await expect.poll(() => position.innerText()).toBe('+8.181818 USDC');
     await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 10_000 }).toBe((1000n * USDC - 10n * USDC + 18_181_818n).toString());
+    // The statement, newest first: the payout of 18.181818 leaves the balance the account shows, after the stake.
+    const entries = page.getByLabel('Statement').locator('[data-statement-entry]');
+    await expect.poll(() => entries.evaluateAll((rows) => rows.slice(0, 3).map((r) => [r.getAttribute('data-statement-entry'), r.getAttribute('data-balance-after')])), { timeout: 10_000 }).toEqual([
+      ['payout', '1008181818'],
+      ['stake', '990000000'],
+      ['deposit', '1000000000'],
+    ]);
     await page.getByLabel('Trades').locator('.status.SUCCESS').waitFor();
     await w.screenshot('account');
     const balance = await ex.get(`/balances/${wallet}`);

@@ -25,7 +25,7 @@ const signed = <T extends TProperties>(fields: T) =>
     { additionalProperties: false },
   );
 
-const CancelV2 = signed({ orderHashes: Type.Array(Hash, { minItems: 1, maxItems: 1000 }) });
+export const CancelV2 = signed({ orderHashes: Type.Array(Hash, { minItems: 1, maxItems: 1000 }) });
 const CancelEvent = signed({ exchangeEventId: Type.String({ minLength: 1, maxLength: 100 }) });
 const CancelAll = signed({});
 
@@ -37,6 +37,14 @@ export interface CancelRouteDeps {
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }
+
+/** The hashing and recovery job of a signed cancel of order hashes (POST /orders/cancel/v2, POST /orders/replace). */
+export const cancelV2Job = (config: CancelRouteDeps['config'], b: Static<typeof CancelV2>): VerifyJob => ({
+  kind: 'cancelV2',
+  domain: { name: config.domainNames.cancelV2, version: '1.0', chainId: config.chainId, salt: b.salt },
+  message: { orderHashes: b.orderHashes, timestamp: BigInt(b.timestamp) },
+  signature: b.signature,
+});
 
 export const cancelRoutes: FastifyPluginAsyncTypebox<CancelRouteDeps> = async (app, { config, trading, verifier, now }) => {
   const domain = (name: string, salt: string) => ({ name, version: '1.0', chainId: config.chainId, salt });
@@ -57,13 +65,7 @@ export const cancelRoutes: FastifyPluginAsyncTypebox<CancelRouteDeps> = async (a
 
   app.post('/orders/cancel/v2', { schema: { tags: ['orders'], body: CancelV2, response: responses(CancelResult) } }, async (request) => {
     const b = request.body;
-    const job: VerifyJob = {
-      kind: 'cancelV2',
-      domain: domain(config.domainNames.cancelV2, b.salt),
-      message: { orderHashes: b.orderHashes, timestamp: BigInt(b.timestamp) },
-      signature: b.signature,
-    };
-    return cancel(b, job, (base) => ({
+    return cancel(b, cancelV2Job(config, b), (base) => ({
       kind: 'cancelOrders',
       ...base,
       orderHashes: b.orderHashes.map((h) => h.toLowerCase()),

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { TradingService } from '../trading/service.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
-import type { NewOrder, OrderView } from '../engine/types.js';
+import type { MarketRef, NewOrder, OrderView } from '../engine/types.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
@@ -17,7 +17,7 @@ import { orderToRest } from '../trading/render.js';
 import { recordResponses, responses } from './schemas/envelope.js';
 import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
 
-const SignedOrder = Type.Object(
+export const SignedOrder = Type.Object(
   {
     marketHash: Hash,
     maker: Address,
@@ -146,7 +146,7 @@ function checkOrder(config: OrderRouteDeps['config'], o: SignedOrder, i: number,
  * Statically checks every order, then verifies the signatures of those before the first static failure: the
  * error reported is that of the first bad order, whether its fault is static or its signature.
  */
-function checkOrders(config: OrderRouteDeps['config'], orders: SignedOrder[], nowSeconds: number) {
+export function checkOrders(config: OrderRouteDeps['config'], orders: SignedOrder[], nowSeconds: number) {
   const checked: CheckedOrder[] = [];
   let staticError: unknown;
   for (let i = 0; i < orders.length && staticError === undefined; i++) {
@@ -164,6 +164,27 @@ function checkOrders(config: OrderRouteDeps['config'], orders: SignedOrder[], no
       return out;
     },
   };
+}
+
+/** The markets new orders post to, as the engine takes them; refuses too many markets and markets closed in play. */
+export function marketsOfOrders(
+  { config, catalogue, trading }: Pick<OrderRouteDeps, 'config' | 'catalogue' | 'trading'>,
+  orders: readonly NewOrder[],
+): MarketRef[] {
+  const marketHashes = new Set(orders.map((o) => o.marketHash));
+  if (marketHashes.size > config.maxMarketsPerRequest) {
+    throw new ExchangeError('TOO_MANY_MARKETS', `one request may post to at most ${config.maxMarketsPerRequest} markets`);
+  }
+  const records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
+  for (const m of records) requireNotClosedInPlay(catalogue, m);
+  return records.map((m) => trading.marketRef(m));
+}
+
+/** POST /orders/new's reply from the engine's per-order statuses. */
+export function postOrdersReply(statuses: readonly { orderHash: string; status: string }[]): Static<typeof PostOrdersResult> {
+  const byHash: Record<string, string> = {};
+  for (const s of statuses) byHash[s.orderHash] = s.status;
+  return { orders: statuses.map((s) => s.orderHash), statuses: byHash, inserted: statuses.filter((s) => s.status === 'OK').length };
 }
 
 export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, verifier, now }) => {
@@ -192,22 +213,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       const makers = orders.map((o) => o.maker);
       const result = await verifier.inClientOrder(makers, jobs, (verified) => {
         const checked = toNewOrders(verified);
-        const marketHashes = new Set(checked.map((o) => o.marketHash));
-        if (marketHashes.size > config.maxMarketsPerRequest) {
-          throw new ExchangeError('TOO_MANY_MARKETS', `one request may post to at most ${config.maxMarketsPerRequest} markets`);
-        }
-        const records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
-        for (const m of records) requireNotClosedInPlay(catalogue, m);
-        const markets = records.map((m) => trading.marketRef(m));
+        const markets = marketsOfOrders({ config, catalogue, trading }, checked);
         return trading.submit({ kind: 'postOrders', at: now(), orders: checked, markets });
       });
-      const statuses: Record<string, string> = {};
-      for (const s of result.statuses) statuses[s.orderHash] = s.status;
-      return ok({
-        orders: result.statuses.map((s) => s.orderHash),
-        statuses,
-        inserted: result.statuses.filter((s) => s.status === 'OK').length,
-      });
+      return ok(postOrdersReply(result.statuses));
     },
   );
 

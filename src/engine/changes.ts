@@ -2,7 +2,7 @@
 // type; not frozen at run time, which cost a runtime call per record on the engine's hot path), sharing nothing
 // the engine changes later, so the read side, the realtime feed and tests consume them without ever touching
 // engine state.
-import type { MarketLifeStatus, Outcome, OrderPersistence, OrderStatus, TradeStatus } from './types.js';
+import type { MarketLifeStatus, Outcome, OrderCancelReason, OrderPersistence, OrderStatus, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */
 export interface OrderFacts {
@@ -30,6 +30,8 @@ export interface OrderState {
   readonly pendingFillAmount: bigint;
   readonly status: OrderStatus;
   readonly updatedAt: number;
+  /** Set on a CANCELLED order only. */
+  readonly cancelReason?: OrderCancelReason;
 }
 
 /** A trade as recorded when its fill was accepted. */

@@ -35,6 +35,7 @@ type Op =
   | { op: 'confirm'; pick: number }
   | { op: 'cancel'; who: number; picks: number[] }
   | { op: 'cancelAll'; who: number }
+  | { op: 'replace'; who: number; picks: number[]; posts: { market: number; one: boolean; step: number; size: bigint }[] }
   | { op: 'transfer'; from: number; to: number; amount: bigint }
   | { op: 'heartbeat'; who: number; seconds: number }
   | { op: 'tick'; seconds: number }
@@ -71,6 +72,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   w(4, fc.record({ op: fc.constant('confirm' as const), pick: fc.nat() })),
   w(1, fc.record({ op: fc.constant('cancel' as const), who, picks: fc.array(fc.nat(), { maxLength: 3 }) })),
   w(1, fc.record({ op: fc.constant('cancelAll' as const), who })),
+  w(2, fc.record({
+    op: fc.constant('replace' as const),
+    who,
+    picks: fc.array(fc.nat(), { maxLength: 3 }),
+    posts: fc.array(
+      fc.record({ market: fc.integer({ min: 0, max: 1 }), one: fc.boolean(), step: fc.integer({ min: 1, max: 799 }), size: fc.bigInt({ min: 10n * USDC, max: 200n * USDC }) }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  })),
   w(1, fc.record({ op: fc.constant('transfer' as const), from: who, to: who, amount: fc.bigInt({ min: 1n, max: 400n * USDC }) })),
   w(1, fc.record({ op: fc.constant('heartbeat' as const), who, seconds: fc.integer({ min: 0, max: 30 }) })),
   w(1, fc.record({ op: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 40 }) })),
@@ -406,6 +416,63 @@ describe('engine properties', () => {
               const base = { at, maker: ADDRS[op.who]!, salt: `s${seq}`, timestamp: Math.floor(at / 1000) };
               const r = apply(op.op === 'cancel' ? { kind: 'cancelOrders', ...base, orderHashes: hashes } : { kind: 'cancelAll', ...base });
               if (r?.result.kind === 'cancel') {
+                for (const c of r.result.cancel.orders) {
+                  const o = projection.orders.get(c.orderHash)!;
+                  cancelledCaps.set(o.orderHash, o.fillAmount + o.pendingFillAmount);
+                }
+              }
+              break;
+            }
+            case 'replace': {
+              const maker = ADDRS[op.who]!;
+              const mine = [...projection.orders.values()].filter((o) => o.maker === maker);
+              const cmd: Extract<Command, { kind: 'replaceOrders' }> = {
+                kind: 'replaceOrders',
+                at,
+                maker,
+                salt: `s${seq}`,
+                timestamp: Math.floor(at / 1000),
+                orderHashes: op.picks.flatMap((p) => (mine.length ? [mine[p % mine.length]!.orderHash] : [])),
+                markets: MARKETS,
+                orders: op.posts.map((n, i) => ({
+                  orderHash: hash('c', seq * 4 + i),
+                  marketHash: MARKETS[n.market]!.marketHash,
+                  maker,
+                  baseToken: ADDRS[0]!,
+                  executor: ADDRS[0]!,
+                  totalBetSize: n.size,
+                  percentageOdds: BigInt(n.step) * STEP,
+                  expiry: Math.floor(at / 1000) + 120,
+                  apiExpiry: Math.floor(at / 1000) + 60,
+                  salt: String(seq * 4 + i),
+                  isMakerBettingOutcomeOne: n.one,
+                  signature: '0x',
+                })),
+              };
+              // The oracle: the same cancel and post as two commands on a copy of the engine. The replace (on another
+              // copy, so both start from the same restored state) does what they do when every new order posts, and
+              // the live engine refuses it, changing nothing at all, otherwise.
+              const copy = () => Engine.restore(params, decodeJson<EngineSnapshot>(encodeJson(engine.snapshot())));
+              const twin = copy();
+              const mirror = copy();
+              let twinOk = true;
+              try {
+                const { orders, markets, ...cancel } = cmd;
+                twin.apply({ ...cancel, kind: 'cancelOrders' });
+                twinOk = twin.apply({ kind: 'postOrders', at, orders, markets }).result.statuses.every((s) => s.status === 'OK');
+              } catch (err) {
+                if (!(err instanceof DomainError)) throw err;
+                twinOk = false;
+              }
+              if (twinOk) {
+                mirror.apply(cmd);
+                expect(json(mirror.snapshot())).toBe(json(twin.snapshot()));
+              }
+              const before = json(engine.snapshot());
+              const r = apply(cmd);
+              expect(r !== undefined).toBe(twinOk);
+              if (!twinOk) expect(json(engine.snapshot())).toBe(before);
+              if (r?.result.kind === 'replaceOrders') {
                 for (const c of r.result.cancel.orders) {
                   const o = projection.orders.get(c.orderHash)!;
                   cancelledCaps.set(o.orderHash, o.fillAmount + o.pendingFillAmount);

@@ -15,8 +15,8 @@ import { DomainError } from './errors.js';
 import { feeTermsOf, type FeeTerms } from './fees.js';
 import { heartbeatOf, Liveness } from './liveness.js';
 import { MarketLife } from './market-life.js';
-import { bestMakerOdds, crossesBook, FillWalk, matchFill } from './matching.js';
-import { isExpired } from './order-space.js';
+import { bestMakerOdds, crossesBook, FillWalk, highestMakerOdds, matchFill, wouldCross } from './matching.js';
+import { hasFillableSpace, isExpired } from './order-space.js';
 import { OrderLifecycle } from './order-lifecycle.js';
 import { OrderStore } from './order-store.js';
 import { copyFill, factsOf, stateOf, viewOf } from './order-views.js';
@@ -41,6 +41,7 @@ import type {
   MarketResult,
   NewOrder,
   Order,
+  CommandResults,
   OrderStatusCode,
   OrderView,
   ResultOf,
@@ -194,9 +195,11 @@ export class Engine {
               : undefined;
         const hashes = cmd.kind === 'cancelOrders' ? cmd.orderHashes : [...(open?.keys() ?? [])];
         const cancel = this.lifecycle.cancel(cmd.maker, hashes, cmd.at);
-        this.guards.rememberCancel(cmd.maker, cmd.salt, cmd.timestamp);
+        this.guards.rememberCancel(cmd.maker, cmd.salt, cmd.timestamp, cmd.at);
         return { kind: 'cancel', cancel };
       }
+      case 'replaceOrders':
+        return this.replaceOrders(cmd);
       case 'heartbeat':
         return { kind: 'heartbeat', heartbeat: this.liveness.heartbeat(this.log, cmd.requestor, cmd.timeoutSeconds, cmd.at) };
       case 'expire':
@@ -216,7 +219,7 @@ export class Engine {
         this.setFixtureStatus(cmd, cmd.inPlay, cmd.closedInPlay, cmd.at, cmd.lapseInPlay);
         return NONE;
       case 'cancelMarketOrders':
-        for (const marketHash of cmd.marketHashes) this.lifecycle.cancelBook(marketHash, cmd.at);
+        for (const marketHash of cmd.marketHashes) this.lifecycle.cancelBook(marketHash, 'operator', cmd.at);
         return NONE;
       case 'liftRestriction':
         this.commitments.liftRestriction(this.log, cmd.address);
@@ -415,12 +418,7 @@ export class Engine {
 
   // Plain loops on this path: a closure per call costs an allocation (and a name definition under tsx).
   private postOrders(orders: readonly NewOrder[], markets: readonly MarketRef[], at: number) {
-    for (const o of orders) {
-      if (!this.commitments.isRestricted(o.maker, at)) continue;
-      const until = new Date(this.commitments.restrictionOf(o.maker)!.restrictedUntil!).toISOString();
-      throw new DomainError('ACCOUNT_RESTRICTED', `${o.maker} may not post orders until ${until} after repeated balance shortfalls`);
-    }
-    for (const o of orders) if (isExpired(o, at)) throw new DomainError('ORDER_EXPIRED', `order ${o.orderHash} is past its expiry`);
+    this.checkMayPost(orders, at);
     this.guards.forgetExpiredClosedOrders(at);
     // One market (the common case) needs no index.
     const marketByHash = markets.length > 1 ? new Map(markets.map((m) => [m.marketHash, m])) : undefined;
@@ -432,8 +430,71 @@ export class Engine {
     return statuses;
   }
 
+  /** Refusals of a whole batch of new orders: a restricted maker, an expired order. Changes nothing. */
+  private checkMayPost(orders: readonly NewOrder[], at: number): void {
+    for (const o of orders) {
+      if (!this.commitments.isRestricted(o.maker, at)) continue;
+      const until = new Date(this.commitments.restrictionOf(o.maker)!.restrictedUntil!).toISOString();
+      throw new DomainError('ACCOUNT_RESTRICTED', `${o.maker} may not post orders until ${until} after repeated balance shortfalls`);
+    }
+    for (const o of orders) if (isExpired(o, at)) throw new DomainError('ORDER_EXPIRED', `order ${o.orderHash} is past its expiry`);
+  }
+
+  /** Whether a market takes new orders now. */
+  private takesOrders(market: MarketRef | undefined): market is MarketRef {
+    return market !== undefined && market.tradeable && !this.settlement.isReported(market.marketHash) && !this.life.refuses(market);
+  }
+
+  /**
+   * A cancel and new orders in one step, all or nothing. Every refusal is found before anything changes: what the
+   * cancel would free (its orders' exposure, their places on the books) is counted, then each new order is checked
+   * as postOrder would check it after the orders before it, so the real cancel and post that follow cannot fail.
+   */
+  private replaceOrders(cmd: Extract<Command, { kind: 'replaceOrders' }>): CommandResults['replaceOrders'] {
+    const { maker, at } = cmd;
+    this.guards.checkCancel(maker, cmd.salt, cmd.timestamp, at);
+    this.checkMayPost(cmd.orders, at);
+    const cancelled = this.lifecycle.cancellable(maker, cmd.orderHashes);
+    const leaving = new Set(cancelled.map((o) => o.orderHash));
+    let free = this.freeBalance(maker);
+    for (const o of cancelled) free += o.totalBetSize - o.fillAmount - o.pendingFillAmount;
+    const marketByHash = new Map(cmd.markets.map((m) => [m.marketHash, m]));
+    const seen = new Set<string>();
+    /** Per book side (market and outcome): the highest odds of the new orders checked so far. */
+    const posted = new Map<string, bigint>();
+    cmd.orders.forEach((n, i) => {
+      const what = `orders[${i}] (${n.orderHash})`;
+      if (n.maker !== maker) throw new DomainError('MAKER_SIGNATURE_MISMATCH', `${what} is not signed by the cancelling maker ${maker}`);
+      if (!this.takesOrders(marketByHash.get(n.marketHash))) throw new DomainError('MARKET_NOT_TRADEABLE', `${what}: its market takes no orders`);
+      if (seen.has(n.orderHash) || this.orders.has(n.orderHash) || this.guards.isClosedOrder(n.orderHash)) {
+        throw new DomainError('ORDERS_ALREADY_EXIST', `${what} was already posted`);
+      }
+      seen.add(n.orderHash);
+      if (free < n.totalBetSize) throw new DomainError('INSUFFICIENT_BALANCE', `${what}: ${maker} cannot cover the new orders once the cancel is done`);
+      free -= n.totalBetSize;
+      const opposite = `${n.marketHash}:${!n.isMakerBettingOutcomeOne}`;
+      const onBook = highestMakerOdds(this.orders.sideOf(n.marketHash, !n.isMakerBettingOutcomeOne), at, leaving);
+      const batch = posted.get(opposite);
+      const best = onBook === undefined || (batch !== undefined && batch > onBook) ? batch : onBook;
+      if (wouldCross(best, n.percentageOdds)) throw new DomainError('ORDER_WOULD_CROSS', `${what} would cross the opposite side of its book`);
+      const same = `${n.marketHash}:${n.isMakerBettingOutcomeOne}`;
+      const prior = posted.get(same);
+      if (hasFillableSpace({ totalBetSize: n.totalBetSize, fillAmount: 0n, pendingFillAmount: 0n, percentageOdds: n.percentageOdds }) && (prior === undefined || n.percentageOdds > prior)) {
+        posted.set(same, n.percentageOdds);
+      }
+    });
+
+    const cancel = this.lifecycle.cancel(maker, cmd.orderHashes, at);
+    this.guards.rememberCancel(maker, cmd.salt, cmd.timestamp, at);
+    const statuses = this.postOrders(cmd.orders, cmd.markets, at);
+    // The checks above are postOrder's own: a disagreement is a bug, never a refusal to answer.
+    const failed = statuses.find((s) => s.status !== 'OK');
+    if (failed) throw new Error(`replace: order ${failed.orderHash} was checked OK but posted ${failed.status}`);
+    return { kind: 'replaceOrders', cancel, statuses };
+  }
+
   private postOrder(n: NewOrder, market: MarketRef | undefined, at: number): OrderStatusCode {
-    if (!market || !market.tradeable || this.settlement.isReported(n.marketHash) || this.life.refuses(market)) return 'INVALID_MARKET';
+    if (!this.takesOrders(market)) return 'INVALID_MARKET';
     if (this.orders.has(n.orderHash) || this.guards.isClosedOrder(n.orderHash)) return 'ORDERS_ALREADY_EXIST';
     if (this.freeBalance(n.maker) < n.totalBetSize) return 'INSUFFICIENT_BALANCE';
     // Makers on opposite outcomes whose odds sum past 100% would cross: reject rather than rest a crossed book.
@@ -582,15 +643,15 @@ export class Engine {
     this.log.emit({ type: 'fixtureStatusChanged', exchangeEventId: change.exchangeEventId, status: change.status, at });
     if (!inPlay) return;
     // Kick-off: quotes on markets closed in play go at once, and on the others every order not asking to persist.
-    for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, at);
-    for (const marketHash of lapseInPlay) this.lifecycle.cancelBook(marketHash, at, persists);
+    for (const marketHash of closedInPlay) this.lifecycle.cancelBook(marketHash, 'kick_off', at);
+    for (const marketHash of lapseInPlay) this.lifecycle.cancelBook(marketHash, 'kick_off', at, persists);
   }
 
   /** The outcome closes the market's book and pays its positions from escrow. */
   private reportMarket(result: MarketResult, fees: FeeTerms | undefined, at: number): void {
     if (!this.settlement.report(result, fees, at)) return;
     this.life.forget(result.marketHash);
-    this.lifecycle.cancelBook(result.marketHash, at);
+    this.lifecycle.cancelBook(result.marketHash, 'market_reported', at);
     this.settlement.settleMarket(result.marketHash, at);
     this.orders.dropBook(result.marketHash);
   }

@@ -74,17 +74,22 @@ export function bestMakerOdds(side: BookSide | undefined, at: number): bigint | 
 }
 
 /** Highest maker odds with free space on a side: the side's most aggressive maker. */
-export function highestMakerOdds(side: BookSide | undefined, at: number): bigint | undefined {
+export function highestMakerOdds(side: BookSide | undefined, at: number, skip?: ReadonlySet<string>): bigint | undefined {
   // Walked by index, worst level and newest order first: no iterator objects on the posting path.
   for (let i = (side?.levelCount ?? 0) - 1; side !== undefined && i >= 0; i--) {
     const orders = side.ordersAt(i);
-    for (let j = orders.length - 1; j >= 0; j--) if (isTakeable(orders[j]!, at)) return orders[j]!.percentageOdds;
+    for (let j = orders.length - 1; j >= 0; j--) {
+      const o = orders[j]!;
+      if (isTakeable(o, at) && (skip === undefined || !skip.has(o.orderHash))) return o.percentageOdds;
+    }
   }
   return undefined;
 }
 
 /** Whether a maker at `percentageOdds` would cross the opposite side: the two odds would sum past 100%. */
 export function crossesBook(opposite: BookSide | undefined, percentageOdds: bigint, at: number): boolean {
-  const best = highestMakerOdds(opposite, at);
-  return best !== undefined && best + percentageOdds > ODDS_SCALE;
+  return wouldCross(highestMakerOdds(opposite, at), percentageOdds);
 }
+
+/** Whether a maker at `percentageOdds` would cross an opposite side whose most aggressive maker is at `highest`. */
+export const wouldCross = (highest: bigint | undefined, percentageOdds: bigint): boolean => highest !== undefined && highest + percentageOdds > ODDS_SCALE;

@@ -12,7 +12,7 @@ import { hasFillableSpace, isOpen, orderExposure } from './order-space.js';
 import type { OrderStore } from './order-store.js';
 import { stateOf } from './order-views.js';
 import type { ReplayGuards } from './replay-guards.js';
-import type { CancelResult, Order, OrderStatus } from './types.js';
+import type { CancelResult, Order, OrderCancelReason, OrderStatus } from './types.js';
 
 export class OrderLifecycle {
   /** Hashes a cancel saw, cleared per use. */
@@ -32,6 +32,12 @@ export class OrderLifecycle {
     const exposureBefore = orderExposure(o);
     o.status = status;
     this.updated(o, wasOpen, exposureBefore, at);
+  }
+
+  /** Cancels an open order, saying why (its records and the read side carry the reason). */
+  private cancelOne(o: Order, reason: OrderCancelReason, at: number): void {
+    o.cancelReason = reason;
+    this.setStatus(o, 'CANCELLED', at);
   }
 
   /** A fill reserves `makerStake` of an open order until the chain executes it. */
@@ -71,17 +77,11 @@ export class OrderLifecycle {
       const o = this.orders.get(hash);
       if (seen.has(hash)) continue;
       if (orderHashes.length > 1) seen.add(hash);
-      if (!o || o.maker !== maker) {
-        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
-      } else if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) {
-        result.notCancelled.push({ orderHash: hash, reason: 'already_pending_cancel' });
-      } else if (!isOpen(o)) {
-        result.notCancelled.push({ orderHash: hash, reason: 'not_found_or_inactive' });
-      } else if (o.status === 'INACTIVE') {
-        // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
-        result.notCancelled.push({ orderHash: hash, reason: 'order_locked' });
+      const refused = whyNotCancellable(o, maker);
+      if (o === undefined || refused !== undefined) {
+        result.notCancelled.push({ orderHash: hash, reason: refused ?? 'not_found_or_inactive' });
       } else {
-        this.setStatus(o, 'CANCELLED', at);
+        this.cancelOne(o, 'maker_cancel', at);
         result.cancelledCount++;
         result.orders.push({
           orderHash: hash,
@@ -92,16 +92,26 @@ export class OrderLifecycle {
     return result;
   }
 
+  /** The orders among `orderHashes` that cancel() would cancel now (each once). Changes nothing. */
+  cancellable(maker: string, orderHashes: readonly string[]): Order[] {
+    const found = new Map<string, Order>();
+    for (const hash of orderHashes) {
+      const o = this.orders.get(hash);
+      if (o !== undefined && whyNotCancellable(o, maker) === undefined) found.set(hash, o);
+    }
+    return [...found.values()];
+  }
+
   /** Every open order of a maker is cancelled (its heartbeat lapsed). */
   cancelAllOf(maker: string, at: number): void {
-    for (const o of this.orders.openOf(maker)) this.setStatus(o, 'CANCELLED', at);
+    for (const o of this.orders.openOf(maker)) this.cancelOne(o, 'heartbeat_expired', at);
   }
 
   /** Every open order of a market leaves its book as CANCELLED (pending fills still settle). */
-  cancelBook(marketHash: string, at: number, keep?: (o: Order) => boolean): void {
+  cancelBook(marketHash: string, reason: OrderCancelReason, at: number, keep?: (o: Order) => boolean): void {
     const book = this.orders.book(marketHash);
     for (const side of book ? [book.outcomeOne, book.outcomeTwo] : []) {
-      for (const o of side.snapshot()) if (!keep?.(o)) this.setStatus(o, 'CANCELLED', at);
+      for (const o of side.snapshot()) if (!keep?.(o)) this.cancelOne(o, reason, at);
     }
   }
 
@@ -112,7 +122,7 @@ export class OrderLifecycle {
     const orders = this.orders.openOf(address);
     let removed = 0;
     for (let i = orders.length - 1; i >= 0 && commitments.freeBalance(address) < 0n; i--) {
-      this.setStatus(orders[i]!, 'CANCELLED', at);
+      this.cancelOne(orders[i]!, 'insufficient_balance', at);
       removed++;
     }
     if (removed > 0) commitments.recordShortfall(this.log, address, at);
@@ -133,4 +143,14 @@ export class OrderLifecycle {
     this.guards.orderClosed(o);
     this.liveness.compact();
   }
+}
+
+/** Why a maker's cancel leaves an order as it is, or undefined when it cancels it. */
+function whyNotCancellable(o: Order | undefined, maker: string): CancelResult['notCancelled'][number]['reason'] | undefined {
+  if (!o || o.maker !== maker) return 'not_found_or_inactive';
+  if (o.status === 'CANCELLED' && o.pendingFillAmount > 0n) return 'already_pending_cancel';
+  if (!isOpen(o)) return 'not_found_or_inactive';
+  // Every bit of the order is matched by fills still waiting on the chain: nothing is left to cancel.
+  if (o.status === 'INACTIVE') return 'order_locked';
+  return undefined;
 }

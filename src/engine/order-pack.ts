@@ -2,7 +2,7 @@
 // strings rather than tagged bigints), and the values many orders share (markets, events, makers, token, executor)
 // written once. 100k orders pack to about half the JSON and parse about 2.5x faster; restored orders share those
 // strings in memory, and the amounts and the empty pending-fill map most orders have in common.
-import type { Order, OrderStatus } from './types.js';
+import type { Order, OrderCancelReason, OrderStatus } from './types.js';
 
 /** Most orders never have a fill pending: they share this empty map until their first fill (it refuses writes). */
 class EmptyPendingFills extends Map<string, bigint> {
@@ -45,7 +45,9 @@ type Row = [
   updatedAt: number,
   pendingFills: PendingFills,
   // Written only for PERSIST orders: rows of snapshots taken before the field existed, and LAPSE orders, lack it.
-  persist?: 1,
+  persist?: 0 | 1,
+  // Written only for cancelled orders still held for their pending fills (persist is then written too).
+  cancelReason?: OrderCancelReason,
 ];
 
 export interface PackedOrders {
@@ -88,7 +90,8 @@ export function packOrders(orders: Iterable<Order>): PackedOrders {
       o.updatedAt,
       [...o.pendingFills].map(([fill, amount]) => [fill, amount.toString()]),
     ];
-    if (o.persistence === 'PERSIST') row.push(1);
+    if (o.cancelReason !== undefined) row.push(o.persistence === 'PERSIST' ? 1 : 0, o.cancelReason);
+    else if (o.persistence === 'PERSIST') row.push(1);
     rows.push(row);
   }
   return { shared, rows };
@@ -97,7 +100,7 @@ export function packOrders(orders: Iterable<Order>): PackedOrders {
 export function unpackOrders(packed: PackedOrders): Order[] {
   const s = packed.shared;
   const amount = bigintInterner();
-  return packed.rows.map((r) => ({
+  return packed.rows.map((r) => withCancelReason(r[21], {
     orderHash: r[0],
     marketHash: s[r[1]]!,
     exchangeEventId: s[r[2]]!,
@@ -120,4 +123,10 @@ export function unpackOrders(packed: PackedOrders): Order[] {
     updatedAt: r[18],
     pendingFills: r[19].length > 0 ? new Map(r[19].map(([fill, text]) => [fill, BigInt(text)])) : NO_PENDING_FILLS,
   }));
+}
+
+/** Open orders keep the shape they were restored with; only a cancelled one gains its reason. */
+function withCancelReason(reason: OrderCancelReason | undefined, o: Order): Order {
+  if (reason !== undefined) o.cancelReason = reason;
+  return o;
 }

@@ -7,10 +7,13 @@
 // Objects built by a constructor stay young-first whatever their siblings did.
 // Optional fields are `declare`d: set only when present, so the objects hold the same own keys literals did.
 import type { TradeFacts, FillMatch } from './changes.js';
-import type { FillRecord, Order, OrderPersistence, OrderStatus, PendingTrade } from './types.js';
+import type { FillRecord, Order, OrderCancelReason, OrderPersistence, OrderStatus, PendingTrade } from './types.js';
 
 /** The engine's own order (see Order); the fields in the order of OrderView. */
 export class LiveOrder implements Order {
+  // Set once cancelled: a cancelled order leaves memory unless fills are pending on it, so open orders pay nothing.
+  declare cancelReason?: OrderCancelReason;
+
   constructor(
     public orderHash: string,
     public marketHash: string,

@@ -34,12 +34,16 @@ describe('ReplayGuards', () => {
   it('refuses a replayed or stale cancel, and keeps refusing what was forgotten', () => {
     const g = new ReplayGuards(params);
     g.checkCancel('0xa', 'salt', 100, 100_000);
-    g.rememberCancel('0xa', 'salt', 100);
+    g.rememberCancel('0xa', 'salt', 100, 100_000);
     expect(() => g.checkCancel('0xa', 'salt', 100, 100_000)).toThrow(expect.objectContaining({ errorCode: 'CANCEL_REQUEST_ALREADY_PROCESSED' }));
     expect(() => g.checkCancel('0xa', 'other', 200, 100_000)).toThrow(expect.objectContaining({ errorCode: 'STALE_TIMESTAMP' }));
-    // Past the skew the salt is forgotten, and its timestamp is refused even with the clock set back.
+    // A check changes nothing; the next applied cancel past the skew forgets the salt, and its timestamp is refused
+    // even with the clock set back.
     g.checkCancel('0xb', 'later', 200, 200_000);
-    expect(g.snapshot().cancelSalts).toEqual([]);
+    expect(g.snapshot().cancelSalts).toHaveLength(1);
+    g.rememberCancel('0xb', 'later', 200, 200_000);
+    expect(g.snapshot().cancelSalts).toHaveLength(1);
+    expect(() => g.checkCancel('0xb', 'later', 200, 200_000)).toThrow(expect.objectContaining({ errorCode: 'CANCEL_REQUEST_ALREADY_PROCESSED' }));
     expect(() => g.checkCancel('0xa', 'salt', 100, 100_000)).toThrow(expect.objectContaining({ errorCode: 'STALE_TIMESTAMP' }));
   });
 
@@ -48,7 +52,7 @@ describe('ReplayGuards', () => {
     g.rememberFill('h1', 's1');
     g.orderClosed(closed('o1', 10));
     g.checkCancel('0xa', 'salt', 100, 100_000);
-    g.rememberCancel('0xa', 'salt', 100);
+    g.rememberCancel('0xa', 'salt', 100, 100_000);
     const state = g.snapshot();
     const copy = ReplayGuards.from(params, state);
     expect(copy.snapshot()).toEqual(state);

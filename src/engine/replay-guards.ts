@@ -113,7 +113,7 @@ export class ReplayGuards {
 
   // ---- cancels
 
-  /** Refuses a stale or replayed cancel. */
+  /** Refuses a stale or replayed cancel. Changes nothing, so a refused command leaves the guards as they were. */
   checkCancel(maker: string, salt: string, timestamp: number, at: number): void {
     const skewMs = this.params.cancelMaxSkewSeconds * 1000;
     const signedMs = timestamp * 1000;
@@ -123,16 +123,18 @@ export class ReplayGuards {
     if (this.cancelSalts.has(maker, salt)) {
       throw new DomainError('CANCEL_REQUEST_ALREADY_PROCESSED');
     }
+  }
+
+  /** An applied cancel's salt, kept while its timestamp could still pass checkCancel. */
+  rememberCancel(maker: string, salt: string, timestamp: number, at: number): void {
     // A salt whose signed timestamp is older than the skew can no longer pass the check: forget it, and raise the
     // floor so its timestamp stays refused whatever the clock does next.
+    const skewMs = this.params.cancelMaxSkewSeconds * 1000;
     for (let signed = this.cancelSalts.oldestTime(); signed !== undefined; signed = this.cancelSalts.oldestTime()) {
       if (signed >= at - skewMs) break;
       this.cancelSalts.forgetOldest();
       if (signed > this.forgottenCancelsUpTo) this.forgottenCancelsUpTo = signed;
     }
-  }
-
-  rememberCancel(maker: string, salt: string, timestamp: number): void {
     this.cancelSalts.add(maker, salt, timestamp * 1000);
   }
 

@@ -5,6 +5,12 @@ export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 export type Outcome = 0 | 1 | 2;
 /** What an order does when its fixture goes live: LAPSE (cancelled at kick-off) or PERSIST (rests into play). */
 export type OrderPersistence = 'LAPSE' | 'PERSIST';
+/**
+ * Why an order was cancelled: its maker's signed cancel (or replace), its maker's heartbeat lapsing, its fixture
+ * going live (a LAPSE order, or any order of a market closed in play), the operator cancelling the market's orders,
+ * the market's report, or its maker's balance no longer covering it.
+ */
+export type OrderCancelReason = 'maker_cancel' | 'heartbeat_expired' | 'kick_off' | 'operator' | 'market_reported' | 'insufficient_balance';
 
 /** An order and its fill state. */
 export interface OrderView {
@@ -27,6 +33,8 @@ export interface OrderView {
   signature: string;
   persistence: OrderPersistence;
   status: OrderStatus;
+  /** Set on a CANCELLED order only. */
+  cancelReason?: OrderCancelReason;
   /** Global insertion sequence: time priority within a price. */
   seq: number;
   createdAt: number;
@@ -259,6 +267,11 @@ export type Command =
   | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
   | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
   | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
+  /**
+   * A maker's signed cancel of `orderHashes` and its new `orders` (all the maker's), applied together or not at all:
+   * refused, with nothing changed, unless every new order would post (status OK) once the cancel is done.
+   */
+  | { kind: 'replaceOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[]; orders: NewOrder[]; markets: MarketRef[] }
   | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
   | { kind: 'expire'; at: number }
   /**
@@ -315,6 +328,7 @@ export interface CommandResults {
   cancelOrders: CancelOutcome;
   cancelEvent: CancelOutcome;
   cancelAll: CancelOutcome;
+  replaceOrders: { kind: 'replaceOrders'; cancel: CancelResult; statuses: { orderHash: string; status: OrderStatusCode }[] };
   heartbeat: { kind: 'heartbeat'; heartbeat: HeartbeatResult };
   expire: None;
   reportMarkets: None;

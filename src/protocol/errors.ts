@@ -89,6 +89,8 @@ export const ERRORS = {
   CANCEL_REQUEST_ALREADY_PROCESSED: { kind: 'conflict', message: 'this cancel salt was already used' },
   ACCOUNT_RESTRICTED: { kind: 'forbidden', message: 'the account may not post orders for a while after repeated balance shortfalls' },
   ORDER_EXPIRED: { kind: 'invalid', message: 'the order is past its expiry' },
+  ORDERS_ALREADY_EXIST: { kind: 'conflict', message: 'an order with this hash was already posted' },
+  ORDER_WOULD_CROSS: { kind: 'invalid', message: 'the order would cross the opposite side of its book' },
   MARKET_ALREADY_REPORTED: { kind: 'conflict', message: 'the market was already reported with another outcome' },
   STORAGE_FAILED: { kind: 'unavailable', message: 'the exchange cannot write to its journal' },
 

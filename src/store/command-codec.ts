@@ -86,6 +86,13 @@ const CODECS: { [K in Kind]: KindCodec<K> | 'tagged' } = {
   cancelOrders: same(),
   cancelEvent: same(),
   cancelAll: same(),
+  replaceOrders: {
+    toPlain: (c) => ({ ...c, orders: c.orders.map(orderToPlain) }),
+    fromPlain: (p) => {
+      (p.orders as Plain[]).forEach(orderFromPlain);
+      return p as unknown as CommandOf<'replaceOrders'>;
+    },
+  },
   heartbeat: same(),
   expire: same(),
   reportMarkets: same(),

@@ -98,17 +98,21 @@ describe('pages written per fill', () => {
         'rm_fills',
         'rm_orders',
         'rm_position',
+        'rm_statement',
+        'rm_statement_balances',
+        'rm_statement_by_address',
         'rm_trade_counts',
         'rm_trades',
         'rm_volume',
       ]);
-      // Measured on this history: 1.69, 8.63 and 8.00 pages per fill (the same at every run: the workload is fixed;
-      // 1.31, 8.25 and 8.00 before the price history's candles and index). The bounds leave a tenth for SQLite's page
-      // layout, not for another index.
+      // Measured on this history: 1.69, 8.63 and 9.44 pages per fill (the same at every run: the workload is fixed;
+      // 1.31 and 8.25 before the price history's candles and index, 8.00 before a confirmation entered the stakes on the
+      // funds statement: its table, its index by address and each wallet's last balance). The bounds leave a tenth for
+      // SQLite's page layout, not for another index.
       const perFill = (byTree: ReadonlyMap<string, number>) => totalPages(byTree) / GROUP;
       expect(perFill(orders)).toBeLessThanOrEqual(1.85);
       expect(perFill(fills)).toBeLessThanOrEqual(9.5);
-      expect(perFill(confirmations)).toBeLessThanOrEqual(8.8);
+      expect(perFill(confirmations)).toBeLessThanOrEqual(10.4);
     } finally {
       db.close();
     }

@@ -74,6 +74,9 @@ describe('statements per fill', () => {
       'UPDATE rm_orders': 1,
       'INSERT rm_consolidated': 2,
       'INSERT rm_consolidated_counts': 2,
+      // The maker's and the taker's stake on their funds statements, and the balance each leaves.
+      'INSERT rm_statement': 2,
+      'INSERT rm_statement_balances': 2,
       'UPDATE rm_position': 1,
       ...BEST_ODDS,
       COMMIT: 1,

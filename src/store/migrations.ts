@@ -481,3 +481,36 @@ MIGRATIONS.push({
     CREATE INDEX rm_fees_by_time ON rm_fees (charged_at);
   `,
 });
+
+MIGRATIONS.push({
+  version: 19,
+  name: 'order cancel reason',
+  sql: `
+    -- Why a CANCELLED order was cancelled (maker_cancel, heartbeat_expired, kick_off, ...). Orders cancelled before
+    -- the column existed have none.
+    ALTER TABLE rm_orders ADD COLUMN cancel_reason TEXT;
+  `,
+});
+
+MIGRATIONS.push({
+  version: 20,
+  name: 'funds statement',
+  sql: `
+    -- Every movement of a wallet's balance with the balance after it (GET /account/statement), and the balance the
+    -- last entry left per wallet. Movements before this version are not entered one by one: an address's first
+    -- entry then also holds the balance it had before, as a deposit.
+    CREATE TABLE rm_statement (
+      id INTEGER PRIMARY KEY,
+      address TEXT NOT NULL COLLATE NOCASE,
+      kind TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      balance TEXT NOT NULL,
+      market_hash TEXT,
+      trade_id TEXT,
+      refund_id INTEGER,
+      at INTEGER NOT NULL
+    );
+    CREATE INDEX rm_statement_by_address ON rm_statement (address, id);
+    CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL);
+  `,
+});

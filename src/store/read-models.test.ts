@@ -146,7 +146,7 @@ describe('listing totals (migration 11)', () => {
       PRIMARY KEY (bettor, settled, status, maker, base_token, affiliate)) WITHOUT ROWID;
       CREATE TABLE rm_consolidated_counts (bettor TEXT NOT NULL COLLATE NOCASE, settled INTEGER NOT NULL, status TEXT NOT NULL,
       maker INTEGER NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (bettor, settled, status, maker, kind)) WITHOUT ROWID`);
-    // And the order persistence of migration 14.
+    // And the order persistence of migration 14, the cancel reason of 16 and the funds statement of 17.
     db.exec(`ALTER TABLE rm_orders ADD COLUMN persistence TEXT NOT NULL DEFAULT 'LAPSE'`);
     // And the price history of migration 16.
     db.exec(MIGRATIONS.find((m) => m.version === 16)!.sql);
@@ -154,6 +154,10 @@ describe('listing totals (migration 11)', () => {
     db.exec(`ALTER TABLE rm_trades ADD COLUMN fee TEXT; CREATE TABLE rm_fees (id INTEGER PRIMARY KEY, market_hash TEXT NOT NULL,
       bettor TEXT NOT NULL, fee TEXT NOT NULL, fee_account TEXT NOT NULL, affiliate TEXT NOT NULL, affiliate_fee TEXT NOT NULL,
       charged_at INTEGER NOT NULL)`);
+    db.exec('ALTER TABLE rm_orders ADD COLUMN cancel_reason TEXT');
+    db.exec(`CREATE TABLE rm_statement (id INTEGER PRIMARY KEY, address TEXT NOT NULL COLLATE NOCASE, kind TEXT NOT NULL, amount TEXT NOT NULL,
+      balance TEXT NOT NULL, market_hash TEXT, trade_id TEXT, refund_id INTEGER, at INTEGER NOT NULL);
+      CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL)`);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
@@ -162,6 +166,8 @@ describe('listing totals (migration 11)', () => {
     db.exec('ALTER TABLE rm_orders DROP COLUMN persistence');
     db.exec('DROP INDEX rm_orders_active_by_odds; DROP TABLE rm_candles');
     db.exec('ALTER TABLE rm_trades DROP COLUMN fee; DROP TABLE rm_fees');
+    db.exec('ALTER TABLE rm_orders DROP COLUMN cancel_reason');
+    db.exec('DROP TABLE rm_statement; DROP TABLE rm_statement_balances');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);

@@ -5,8 +5,10 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { FillOnChain } from '../trading/render.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
-import type { OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
+import { FundsStatement } from './funds-statement.js';
+import { PositionsReader } from './positions.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
 import { PriceHistory } from './price-history.js';
@@ -64,6 +66,7 @@ interface OrderRow {
   created_at: number;
   updated_at: number;
   persistence: string;
+  cancel_reason: string | null;
 }
 
 interface RefundRow {
@@ -119,6 +122,7 @@ const orderOf = (r: OrderRow): OrderView => ({
   signature: r.signature,
   persistence: r.persistence as OrderPersistence,
   status: r.status as OrderStatus,
+  ...(r.cancel_reason !== null ? { cancelReason: r.cancel_reason as OrderCancelReason } : {}),
   seq: r.seq,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -193,6 +197,10 @@ export class TradingReadModels {
   readonly history: PriceHistory;
   /** The listing totals the transaction under way changes by recording trades and their fills' outcomes. */
   private readonly tradeCounts: CountDeltas;
+  /** Every movement of each wallet's balance (GET /account/statement), projected by the store with each command's time. */
+  readonly statement: FundsStatement;
+  /** Each bettor's positions per market (GET /positions). */
+  readonly positions: PositionsReader;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
 
@@ -202,8 +210,8 @@ export class TradingReadModels {
     this.s = {
       insertOrder: p(`INSERT INTO rm_orders VALUES (@order_hash, @market_hash, @exchange_event_id, @maker, @base_token, @executor,
         @total_bet_size, @percentage_odds, @fill_amount, @pending_fill_amount, @expiry, @api_expiry, @salt, @maker_outcome_one,
-        @signature, @status, @seq, @created_at, @updated_at, @persistence)`),
-      updateOrder: p('UPDATE rm_orders SET fill_amount = ?, pending_fill_amount = ?, status = ?, updated_at = ? WHERE order_hash = ?'),
+        @signature, @status, @seq, @created_at, @updated_at, @persistence, NULL)`),
+      updateOrder: p('UPDATE rm_orders SET fill_amount = ?, pending_fill_amount = ?, status = ?, updated_at = ?, cancel_reason = ? WHERE order_hash = ?'),
       insertFill: p(`INSERT INTO rm_fills (fill_hash, fill_salt, taker, market_hash, total_taker_stake, status, accepted_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       updateFill: p('UPDATE rm_fills SET status = ?, tx_hash = ?, failure_reason = ? WHERE fill_hash = ?'),
@@ -278,6 +286,8 @@ export class TradingReadModels {
     this.filtered = new StatementCache(db);
     this.tradeCounts = new CountDeltas(db, 'rm_trade_counts', 6);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
+    this.statement = new FundsStatement(db);
+    this.positions = new PositionsReader(db);
     this.entries.rebuildIfEmpty();
     this.history = new PriceHistory(db);
     for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
@@ -365,7 +375,7 @@ export class TradingReadModels {
           break;
         }
         case 'orderChanged':
-          s.updateOrder!.run(c.state.fillAmount.toString(), c.state.pendingFillAmount.toString(), c.state.status, c.state.updatedAt, c.orderHash);
+          s.updateOrder!.run(c.state.fillAmount.toString(), c.state.pendingFillAmount.toString(), c.state.status, c.state.updatedAt, c.state.cancelReason ?? null, c.orderHash);
           break;
         case 'fillAccepted':
           s.insertFill!.run(c.fillHash, c.fillSalt, c.taker, c.marketHash, c.totalTakerStake.toString(), 'PENDING', c.acceptedAt);
@@ -490,6 +500,7 @@ export class TradingReadModels {
   transactionEnded(committed: boolean): void {
     if (committed) for (const [market, volume] of this.stagedVolume) this.volume.set(market, volume);
     this.stagedVolume.clear();
+    this.statement.transactionEnded(committed);
     this.tradeCounts.discard();
     this.entries.discardCounts();
     this.history.transactionEnded(committed);

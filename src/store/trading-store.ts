@@ -29,6 +29,13 @@ export class StoreBusyError extends Error {
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, ...): another connection holds a lock this one needs. */
 const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && /^SQLITE_BUSY(_|$)/.test(err.code);
 
+/** A journaled command's change records projected again (the read models were behind): its position and time. */
+export interface CatchUpEntry {
+  seq: number;
+  at: number;
+  changes: readonly Change[];
+}
+
 export interface JournalEntry {
   cmd: Command;
   changes: readonly Change[];
@@ -51,7 +58,7 @@ export interface TradingStore {
   /** Journaled commands after `afterSeq` in order, with their positions. */
   replay(afterSeq?: number): Iterable<{ seq: number; cmd: Command }>;
   /** Projects changes of commands already journaled (read models behind the journal after an upgrade). */
-  catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void;
+  catchUp(entries: readonly CatchUpEntry[]): void;
 }
 
 export class SqliteTradingStore implements TradingStore {
@@ -74,18 +81,19 @@ export class SqliteTradingStore implements TradingStore {
     this.snapshots = new SnapshotStore(db);
     const catalogueStatus = new CatalogueStatusProjection(db);
     /** Projects the change records of commands through journal position `seq` (0: none) in the caller's transaction. */
-    const project = (entries: readonly { changes: readonly Change[] }[], seq: number) => {
+    const project = (entries: readonly { at: number; changes: readonly Change[] }[], seq: number) => {
       for (const e of entries) catalogueStatus.apply(e.changes);
       this.readModels.applyGroup(entries.map((e) => e.changes));
+      for (const e of entries) this.readModels.statement.apply(e.changes, e.at);
       if (seq > 0) this.readModels.setPosition(seq);
     };
     this.commitTx = db.transaction((entries: readonly JournalEntry[]): number => {
       let seq = 0;
       for (const e of entries) seq = this.journal.append(e.cmd);
-      project(entries, seq);
+      project(entries.map((e) => ({ at: e.cmd.at, changes: e.changes })), seq);
       return seq;
     });
-    this.catchUpTx = db.transaction((entries: readonly { seq: number; changes: readonly Change[] }[]) =>
+    this.catchUpTx = db.transaction((entries: readonly CatchUpEntry[]) =>
       project(entries, entries[entries.length - 1]?.seq ?? 0),
     );
   }
@@ -128,7 +136,7 @@ export class SqliteTradingStore implements TradingStore {
     return this.journal.replay(afterSeq);
   }
 
-  catchUp(entries: readonly { seq: number; changes: readonly Change[] }[]): void {
+  catchUp(entries: readonly CatchUpEntry[]): void {
     this.inTransaction(() => this.catchUpTx(entries));
   }
 }

@@ -9,7 +9,7 @@ import type { OrderTrade, Trade as TradeSchema } from '../api/schemas/trades.js'
 
 /** An item of GET /orders, typed by its response schema. */
 export function orderToRest(o: OrderView): Static<typeof Order> {
-  return {
+  const rest: Static<typeof Order> = {
     orderHash: o.orderHash,
     marketHash: o.marketHash,
     maker: o.maker,
@@ -30,6 +30,8 @@ export function orderToRest(o: OrderView): Static<typeof Order> {
     createdAt: isoTime(o.createdAt),
     updatedAt: isoTime(o.updatedAt),
   };
+  if (o.cancelReason !== undefined) rest.cancelReason = o.cancelReason;
+  return rest;
 }
 
 /** Open orders are on the book (ACTIVE, or INACTIVE while an exhausting fill is pending). */

@@ -15,7 +15,7 @@ import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
 import type { Command, CommandResult, ResultOf } from '../engine/types.js';
-import { StoreBusyError, type TradingStore } from '../store/trading-store.js';
+import { StoreBusyError, type CatchUpEntry, type TradingStore } from '../store/trading-store.js';
 
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */
@@ -138,7 +138,7 @@ export class EngineRunner {
   }
 
   private replayOnto(engine: Engine, afterSeq: number, covered: number): { replayed: number; lastSeq: number } {
-    let behind: { seq: number; changes: readonly Change[] }[] = [];
+    let behind: CatchUpEntry[] = [];
     let n = 0;
     let lastSeq = afterSeq;
     for (const { seq, cmd } of this.store.replay(afterSeq)) {
@@ -150,7 +150,7 @@ export class EngineRunner {
         if (!(err instanceof DomainError)) throw err;
       }
       if (seq > covered) {
-        behind.push({ seq, changes: applied?.changes ?? [] });
+        behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
         if (behind.length >= REPLAY_CATCH_UP_BATCH) {
           this.store.catchUp(behind);
           behind = [];

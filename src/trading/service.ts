@@ -208,6 +208,11 @@ export class TradingService {
       return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
     }
     if (cmd.kind === 'postOrders') return this.postOrders(cmd) as Promise<ResultOf<C>>;
+    // All or nothing: a new order of a replace posted before, however long ago, refuses the whole replace.
+    if (cmd.kind === 'replaceOrders') {
+      const posted = this.readModels.postedOrders(cmd.orders.map((o) => o.orderHash));
+      if (posted.size > 0) return Promise.reject(new DomainError('ORDERS_ALREADY_EXIST', `order ${[...posted][0]} was already posted`));
+    }
     return this.runner.submit(cmd);
   }
 

@@ -16,7 +16,9 @@ import {
   parseConsolidatedTrade,
   parseFill,
   parseOrder,
+  parsePosition,
   parseRefundGroup,
+  parseStatementEntry,
   parseTrade,
 } from './parse.js';
 import { toAccount, type AccountLike, type Hex, type SignerInput } from './signer.js';
@@ -45,8 +47,10 @@ import type {
   NewApiKey,
   Metadata,
   Order,
+  Position,
   PostOrdersResult,
   RefundGroup,
+  StatementEntry,
   SearchResult,
   Sport,
   Team,
@@ -167,6 +171,13 @@ export interface ConsolidatedQuery {
   marketHash?: string;
   hideQuarterLineParents?: boolean;
   hideQuarterLineLegs?: boolean;
+}
+
+/** GET /positions and GET /account/statement: whose (default: the signer's), and which page. */
+export interface AccountQuery {
+  bettor?: string;
+  page?: number;
+  perPage?: number;
 }
 
 export interface RefundsQuery {
@@ -449,12 +460,42 @@ export class OddexClient {
     return this.signedCancel('/orders/cancel/all', 'cancelAll', cancelAllTypes, {});
   }
 
+  /**
+   * Cancels some of the signer's orders and posts new ones in one step (POST /orders/replace): both happen, or
+   * neither does (a refusal throws OddexApiError with its errorCode and changes nothing).
+   */
+  async replaceOrders(
+    orderHashes: readonly string[],
+    inputs: readonly (OrderInput | SignedOrder)[],
+  ): Promise<{ cancel: CancelResult; orders: PostOrdersResult }> {
+    const [cancel, orders] = await Promise.all([
+      this.signCancel('cancelV2', cancelV2Types, { orderHashes: [...orderHashes] }),
+      Promise.all(inputs.map((o) => ('signature' in o ? o : this.signOrder(o).then((s) => s.order)))),
+    ]);
+    const data = await this.http.request<{ cancel: unknown; orders: { orders: string[]; statuses: Record<string, string>; inserted: number } }>(
+      'POST',
+      '/orders/replace',
+      { body: { cancel, orders } },
+    );
+    const posted = data.orders.orders.map((hash) => ({ orderHash: hash, status: data.orders.statuses[hash] ?? 'UNKNOWN' }));
+    return { cancel: parseCancel(data.cancel), orders: { orders: posted, inserted: data.orders.inserted } };
+  }
+
   private async signedCancel(
     path: string,
     domainName: keyof ExchangeParams['domainNames'],
     types: typeof cancelAllTypes | typeof cancelV2Types | typeof cancelEventTypes,
     fields: Record<string, unknown>,
   ): Promise<CancelResult> {
+    return parseCancel(await this.http.request<unknown>('POST', path, { body: await this.signCancel(domainName, types, fields) }));
+  }
+
+  /** The body of a signed cancel: its fields, signed with a fresh salt and the current time. */
+  private async signCancel(
+    domainName: keyof ExchangeParams['domainNames'],
+    types: typeof cancelAllTypes | typeof cancelV2Types | typeof cancelEventTypes,
+    fields: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const account = this.requireAccount();
     const p = await this.params();
     const salt = toHex(randomBytes32());
@@ -465,10 +506,7 @@ export class OddexClient {
       primaryType: 'Details',
       message: { ...fields, timestamp: BigInt(timestamp) },
     });
-    const data = await this.http.request<unknown>('POST', path, {
-      body: { ...fields, signature, salt, maker: account.address, timestamp },
-    });
-    return parseCancel(data);
+    return { ...fields, signature, salt, maker: account.address, timestamp };
   }
 
   // ---- parlays -------------------------------------------------------------------------------------
@@ -596,6 +634,20 @@ export class OddexClient {
   async cashoutQuote(marketHash: string, bettor?: string): Promise<CashOutQuote> {
     const query = { bettor: checksumAddress(bettor ?? this.address), marketHash };
     return parseCashOutQuote(await this.http.request<unknown>('GET', '/cashout/quote', { query }));
+  }
+
+  /** A bettor's positions per market (default: the signer's), the last traded first: stakes, payouts, escrow, P&L. */
+  async positions(q: AccountQuery = {}): Promise<{ positions: Position[]; count: number }> {
+    const query = { bettor: q.bettor ?? this.address, page: q.page ?? 0, perPage: q.perPage ?? 100 };
+    const data = await this.http.request<{ positions: unknown[]; count: number }>('GET', '/positions', { query });
+    return { positions: data.positions.map(parsePosition), count: data.count };
+  }
+
+  /** Every movement of a wallet's funds with the balance after it (default: the signer's; newest first unless sortAsc). */
+  async statement(q: AccountQuery & { sortAsc?: boolean } = {}): Promise<{ entries: StatementEntry[]; count: number }> {
+    const query = { bettor: q.bettor ?? this.address, sortAsc: q.sortAsc ?? false, page: q.page ?? 0, perPage: q.perPage ?? 100 };
+    const data = await this.http.request<{ entries: unknown[]; count: number }>('GET', '/account/statement', { query });
+    return { entries: data.entries.map(parseStatementEntry), count: data.count };
   }
 
   /** Free balance, escrow and open-order exposure (default: the signer's). */

@@ -12,6 +12,7 @@ export {
   type TradesQuery,
   type ConsolidatedQuery,
   type RefundsQuery,
+  type AccountQuery,
 } from './client.js';
 export { OddexAdmin, type OddexAdminOptions, type AccountView, type NewFixture, type NewMarket } from './admin.js';
 export { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from './errors.js';

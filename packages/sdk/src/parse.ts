@@ -9,7 +9,9 @@ import type {
   ConsolidatedTrade,
   FillResult,
   Order,
+  Position,
   RefundGroup,
+  StatementEntry,
   Trade,
 } from './types.js';
 
@@ -85,3 +87,25 @@ export const parseCancel = (c: Wire): CancelResult => ({
   })),
   notCancelled: c.notCancelled ?? [],
 });
+
+const bigIfSet = (v: unknown): bigint | undefined => (v === undefined ? undefined : big(v));
+
+export function parsePosition(p: Wire): Position {
+  const payout = bigIfSet(p.payout);
+  const settledProfit = bigIfSet(p.settledProfit);
+  return {
+    ...p,
+    stakeOutcomeOne: big(p.stakeOutcomeOne),
+    stakeOutcomeTwo: big(p.stakeOutcomeTwo),
+    pendingStake: big(p.pendingStake),
+    payoutIfOutcomeOne: big(p.payoutIfOutcomeOne),
+    payoutIfOutcomeTwo: big(p.payoutIfOutcomeTwo),
+    payoutIfVoid: big(p.payoutIfVoid),
+    escrow: big(p.escrow),
+    refunds: big(p.refunds),
+    ...(payout !== undefined ? { payout } : {}),
+    ...(settledProfit !== undefined ? { settledProfit } : {}),
+  };
+}
+
+export const parseStatementEntry = (e: Wire): StatementEntry => ({ ...e, amount: big(e.amount), balance: big(e.balance) });

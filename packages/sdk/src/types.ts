@@ -301,6 +301,43 @@ export interface RefundGroup {
   events: RefundEvent[];
 }
 
+/** A bettor's position in one market (GET /positions); amounts in base-token wei. */
+export interface Position {
+  marketHash: string;
+  exchangeEventId: string;
+  baseToken: string;
+  stakeOutcomeOne: bigint;
+  stakeOutcomeTwo: bigint;
+  /** Stakes of fills still waiting for the chain (in no other figure). */
+  pendingStake: bigint;
+  payoutIfOutcomeOne: bigint;
+  payoutIfOutcomeTwo: bigint;
+  payoutIfVoid: bigint;
+  escrow: bigint;
+  refunds: bigint;
+  settled: boolean;
+  outcome?: number;
+  /** Settled: what the position paid in all (refunds included), and that less its stakes. */
+  payout?: bigint;
+  settledProfit?: bigint;
+  lastTradeTime: string;
+}
+
+export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout';
+
+/** One movement of a wallet's balance (GET /account/statement), with the balance after it. */
+export interface StatementEntry {
+  id: number;
+  kind: StatementKind;
+  /** Negative when funds left the balance. */
+  amount: bigint;
+  balance: bigint;
+  marketHash?: string;
+  tradeId?: string;
+  refundId?: number;
+  time: string;
+}
+
 export interface Balance {
   address: string;
   baseToken: string;

@@ -7,6 +7,7 @@ describe('classifyRoute (spec section 8 table)', () => {
     ['POST', '/orders/cancel/v2', 'orderOps'],
     ['POST', '/orders/cancel/event', 'orderOps'],
     ['POST', '/orders/cancel/all', 'orderOps'],
+    ['POST', '/orders/replace', 'orderOps'],
     ['POST', '/orders/fill/v2', 'orderOps'],
     ['GET', '/orders', 'orderReads'],
     ['GET', '/orders/odds/best', 'orderReads'],
@@ -18,8 +19,8 @@ describe('classifyRoute (spec section 8 table)', () => {
     expect(classifyRoute(method, url)).toBe(bucket);
   });
 
-  it('lists exactly the 11 routes of the spec in the shared buckets', () => {
-    expect(Object.values(BUCKET_ROUTES).flat()).toHaveLength(11);
+  it('lists exactly the 11 routes of the spec and POST /orders/replace in the shared buckets', () => {
+    expect(Object.values(BUCKET_ROUTES).flat()).toHaveLength(12);
   });
 
   it('counts HEAD like the GET it mirrors', () => {

@@ -12,6 +12,7 @@ export const BUCKET_ROUTES: Readonly<Record<Exclude<RateBucket, 'base'>, readonl
     'POST /orders/cancel/v2',
     'POST /orders/cancel/event',
     'POST /orders/cancel/all',
+    'POST /orders/replace',
     'POST /orders/fill/v2',
   ],
   orderReads: ['GET /orders', 'GET /orders/odds/best'],

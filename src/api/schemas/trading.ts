@@ -22,6 +22,22 @@ export const Order = Type.Object({
   }),
   exchangeEventId: Type.String(),
   orderStatus: Type.String({ description: 'ACTIVE, INACTIVE (exhausting fill pending), FILLED, CANCELLED, EXPIRED' }),
+  cancelReason: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('maker_cancel'),
+        Type.Literal('heartbeat_expired'),
+        Type.Literal('kick_off'),
+        Type.Literal('operator'),
+        Type.Literal('market_reported'),
+        Type.Literal('insufficient_balance'),
+      ],
+      {
+        description:
+          'Set on CANCELLED orders only: maker_cancel (a signed cancel or replace), heartbeat_expired, kick_off (a LAPSE order, or any order of a market closed in play, at its fixture going live), operator, market_reported, insufficient_balance',
+      },
+    ),
+  ),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -74,6 +90,11 @@ export const CancelResult = Type.Object({
       reason: Type.String({ description: 'not_found_or_inactive, already_pending_cancel, order_locked, update_failed' }),
     }),
   ),
+});
+
+export const ReplaceResult = Type.Object({
+  cancel: Type.Composite([CancelResult], { description: 'the cancel\'s outcome, as POST /orders/cancel/v2 answers it' }),
+  orders: Type.Composite([PostOrdersResult], { description: 'the new orders\' outcome, as POST /orders/new answers it (every status OK)' }),
 });
 
 export const Heartbeat = Type.Object({

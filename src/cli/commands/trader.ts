@@ -2,11 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, takerOddsOf } from '@oddex/sdk';
-import type { Order, Trade } from '@oddex/sdk';
+import type { OddexClient, Order, Position, StatementEntry, Trade } from '@oddex/sdk';
 import { amount, integer, outcomeSide, pct, percentOdds, TOKEN_DECIMALS, type CliContext } from '../context.js';
 import { UsageError } from '../credentials.js';
 import { record, table, toJson } from '../output.js';
-import { positionsOf } from '../positions.js';
 
 const units = (wei: bigint) => formatUnits(wei, TOKEN_DECIMALS);
 const side = (one: boolean) => (one ? 'one' : 'two');
@@ -258,32 +257,24 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
 
   program
     .command('positions')
-    .description('positions per market with profit and loss: settled, and for each outcome if unsettled')
+    .description('positions per market (GET /positions): stakes, escrow, refunds, profit settled or if each outcome wins')
     .option('--bettor <address>')
     .action(async (o: { bettor?: string }) => {
       const client = o.bettor ? cli.client() : cli.client(true);
       const bettor = o.bettor ?? client.address;
-      const trades: Trade[] = [];
-      let key: string | undefined;
-      do {
-        const page = await client.trades({ bettor, pageSize: 300, ...(key ? { paginationKey: key } : {}) });
-        trades.push(...page.trades);
-        key = page.nextKey || undefined;
-      } while (key);
-      const positions = positionsOf(trades, TOKEN_DECIMALS);
-      cli.print(positions, () =>
-        table(
-          positions.map((p) => ({
-            market: p.marketHash.slice(0, 10) + '…',
-            trades: p.trades,
-            staked: units(p.staked),
-            settledPnl: units(p.settledPnl),
-            ifOneWins: units(p.openPnlIfOne),
-            ifTwoWins: units(p.openPnlIfTwo),
-            pending: p.pending,
-          })),
-        ),
-      );
+      const positions = await allPages((page) => client.positions({ bettor, page, perPage: 500 }).then((r) => ({ items: r.positions, count: r.count })));
+      cli.print(positions, () => table(positions.map(positionRow)));
+    });
+
+  program
+    .command('statement')
+    .description('every movement of the wallet\'s funds with the balance after it (GET /account/statement), oldest first')
+    .option('--bettor <address>')
+    .option('--limit <n>', 'the latest n entries', integer, 100)
+    .action(async (o: { bettor?: string; limit: number }) => {
+      const client = o.bettor ? cli.client() : cli.client(true);
+      const entries = await latestEntries(client, o.bettor ?? client.address, o.limit);
+      cli.print(entries, () => table(entries.map(entryRow)));
     });
 
   program
@@ -311,3 +302,43 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
       }).finally(() => realtime.close());
     });
 }
+
+/** Every page of a listing, in order. */
+async function allPages<T>(read: (page: number) => Promise<{ items: T[]; count: number }>): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 0; ; page++) {
+    const r = await read(page);
+    items.push(...r.items);
+    if (r.items.length === 0 || items.length >= r.count) return items;
+  }
+}
+
+/** The latest `limit` statement entries, oldest first. */
+async function latestEntries(client: OddexClient, bettor: string, limit: number): Promise<StatementEntry[]> {
+  const { entries } = await client.statement({ bettor, perPage: Math.min(limit, 500) });
+  return entries.reverse();
+}
+
+function positionRow(p: Position) {
+  const stakes = p.stakeOutcomeOne + p.stakeOutcomeTwo;
+  return {
+    market: p.marketHash.slice(0, 10) + '…',
+    stakeOne: units(p.stakeOutcomeOne),
+    stakeTwo: units(p.stakeOutcomeTwo),
+    escrow: units(p.escrow),
+    refunds: units(p.refunds),
+    // Settled: the profit; open: the profit if each outcome wins.
+    settledProfit: p.settledProfit !== undefined ? units(p.settledProfit) : '',
+    ifOneWins: p.settled ? '' : units(p.payoutIfOutcomeOne - stakes),
+    ifTwoWins: p.settled ? '' : units(p.payoutIfOutcomeTwo - stakes),
+    pending: units(p.pendingStake),
+  };
+}
+
+const entryRow = (e: StatementEntry) => ({
+  time: e.time,
+  kind: e.kind,
+  amount: units(e.amount),
+  balance: units(e.balance),
+  market: e.marketHash ? e.marketHash.slice(0, 10) + '…' : '',
+});

@@ -1,7 +1,7 @@
 // The page's access to the exchange: the typed client (`@oddex/sdk`) for every public read and for
 // signing orders, fills and cancels with the page's wallet. Only the wallet sign-in for a realtime token is
 // done here, because the client gets its tokens from an API key, which a bettor in a browser does not have.
-import { OddexClient, type Candle, type CandleInterval, type LiveScore, type Order, type RefundGroup, type Trade } from '@oddex/sdk';
+import { OddexClient, type Candle, type CandleInterval, type LiveScore, type Order, type Position, type RefundGroup, type StatementEntry, type Trade } from '@oddex/sdk';
 import type { Wallet } from '../wallet/wallet';
 
 const reader = new OddexClient({ url: location.origin });
@@ -54,6 +54,10 @@ export const exchange = {
   demoFundsOffer: async () => (await reader.metadata()).demoFunds ?? null,
   requestDemoFunds: (address: string) => reader.requestDemoFunds(address),
   refunds: (bettor: string): Promise<{ results: RefundGroup[]; count: number }> => reader.refunds({ bettor, sortAsc: false, page: 0, perPage: 100 }),
+  /** The bettor's positions as the exchange computes them (GET /positions), the last traded first. */
+  positions: async (bettor: string): Promise<Position[]> => (await reader.positions({ bettor, perPage: 100 })).positions,
+  /** The latest movements of the bettor's funds, newest first (GET /account/statement). */
+  statement: async (bettor: string): Promise<StatementEntry[]> => (await reader.statement({ bettor, perPage: 50 })).entries,
 
   async bestOdds(marketHashes: string[]) {
     const out = [];

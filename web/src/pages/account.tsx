@@ -1,8 +1,9 @@
-// The wallet's account: balance and escrow, open orders, trades with their chain status and settlement,
-// positions with profit and loss, capital-efficiency refunds. Kept live by the wallet's channels.
+// The wallet's account: balance and escrow, open orders, positions with profit and loss and the statement of its
+// funds (both as the exchange computes them), trades with their chain status and settlement, capital-efficiency
+// refunds. Kept live by the wallet's channels.
 import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
-import type { Market, Trade } from '../api/types';
+import type { Market, Position, StatementEntry, Trade } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { CashOutCell } from '../components/cash-out-cell';
 import { DemoFunds } from '../components/demo-funds';
@@ -22,32 +23,19 @@ function settledProfit(t: Trade): bigint {
   return won ? potOf(t) - t.stake - (t.fee ?? 0n) : -t.stake;
 }
 
-interface Position {
-  marketHash: string;
-  ifOne: bigint;
-  ifTwo: bigint;
-  staked: bigint;
-  settledPnl: bigint | undefined;
-  /** Whether confirmed trades are still open: only those make a position the exchange can price a cash out of. */
-  confirmedOpen: boolean;
-}
+/** An open position's profit or loss if each outcome wins: what it would pay less its stakes. */
+const ifWins = (p: Position) => {
+  const stakes = p.stakeOutcomeOne + p.stakeOutcomeTwo;
+  return { one: p.payoutIfOutcomeOne - stakes, two: p.payoutIfOutcomeTwo - stakes };
+};
 
-function positionsOf(trades: Trade[]): Position[] {
-  const byMarket = new Map<string, Position>();
-  for (const t of trades) {
-    if (t.tradeStatus === 'FAILED') continue;
-    const p = byMarket.get(t.marketHash) ?? { marketHash: t.marketHash, ifOne: 0n, ifTwo: 0n, staked: 0n, settledPnl: undefined, confirmedOpen: false };
-    const stake = t.stake;
-    const win = potOf(t) - stake;
-    p.staked += stake;
-    p.ifOne += t.bettingOutcomeOne ? win : -stake;
-    p.ifTwo += t.bettingOutcomeOne ? -stake : win;
-    if (t.settled) p.settledPnl = (p.settledPnl ?? 0n) + settledProfit(t);
-    else if (t.tradeStatus === 'SUCCESS') p.confirmedOpen = true;
-    byMarket.set(t.marketHash, p);
-  }
-  return [...byMarket.values()];
-}
+const KIND_LABELS: Record<StatementEntry['kind'], string> = {
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  stake: 'Stake to escrow',
+  refund: 'Refund',
+  payout: 'Payout',
+};
 
 const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${money(-wei)}` : money(0n));
 
@@ -58,6 +46,8 @@ export function AccountPage() {
   const trades = useMyTrades(realtime, wallet.address);
   const orders = useMyOrders(realtime, wallet.address);
   const refunds = useLoad(() => exchange.refunds(wallet.address), wallet.address);
+  const positions = useLoad(() => exchange.positions(wallet.address), wallet.address);
+  const statement = useLoad(() => exchange.statement(wallet.address), wallet.address);
   useChannelRefresh(realtime, `ce_refunds:${wallet.address}`, () => true, refunds.reload);
   const hashes = [...new Set((trades.data ?? []).map((t) => t.marketHash).concat((orders.data ?? []).map((o) => o.marketHash)))].slice(0, 30);
   const markets = useLoad(async () => new Map((hashes.length ? await exchange.findMarkets(hashes) : []).map((m) => [m.marketHash, m])), hashes.join(','));
@@ -69,6 +59,13 @@ export function AccountPage() {
   const tradesKey = (trades.data ?? []).map((t) => `${t._id}:${t.tradeStatus}:${t.settled}`).join();
   const reloadBalance = balance.reload;
   useEffect(() => reloadBalance(), [reloadBalance, tradesKey, orders.data, refunds.data]);
+  // Positions and the statement follow trades, settlements and refunds the same way.
+  const reloadPositions = positions.reload;
+  const reloadStatement = statement.reload;
+  useEffect(() => {
+    reloadPositions();
+    reloadStatement();
+  }, [reloadPositions, reloadStatement, tradesKey, refunds.data, balance.data]);
 
   const name = (m: Market | undefined, one: boolean) => (m ? (one ? m.outcomeOneName : m.outcomeTwoName) : one ? 'outcome one' : 'outcome two');
   const marketTitle = (hash: string) => {
@@ -151,9 +148,10 @@ export function AccountPage() {
 
       <section className="card" aria-label="Positions">
         <h2>Positions</h2>
-        {!trades.data ? (
+        <ErrorBox error={positions.error} />
+        {!positions.data ? (
           <Loading what="positions" />
-        ) : trades.data.length === 0 ? (
+        ) : positions.data.length === 0 ? (
           <Empty>No position yet. Place a bet from a market page.</Empty>
         ) : (
           <table>
@@ -161,6 +159,8 @@ export function AccountPage() {
               <tr>
                 <th>Market</th>
                 <th className="num">Staked</th>
+                <th className="num">In escrow</th>
+                <th className="num">Refunded</th>
                 <th className="num">If outcome one wins</th>
                 <th className="num">If outcome two wins</th>
                 <th className="num">Settled P&amp;L</th>
@@ -168,22 +168,59 @@ export function AccountPage() {
               </tr>
             </thead>
             <tbody>
-              {positionsOf(trades.data).map((p) => (
+              {positions.data.map((p) => (
                 <tr key={p.marketHash} data-position={p.marketHash}>
                   <td>
                     <a href={linkTo.market(p.marketHash)}>{marketTitle(p.marketHash)}</a>
                   </td>
-                  <td className="num">{money(p.staked)}</td>
-                  <td className="num">{signed(p.ifOne)}</td>
-                  <td className="num">{signed(p.ifTwo)}</td>
-                  <td className="num" data-settled-pnl={p.settledPnl?.toString() ?? ''}>
-                    {p.settledPnl === undefined ? <span className="muted">open</span> : signed(p.settledPnl)}
+                  <td className="num">{money(p.stakeOutcomeOne + p.stakeOutcomeTwo)}</td>
+                  <td className="num" data-escrow={p.escrow.toString()}>{money(p.escrow)}</td>
+                  <td className="num">{money(p.refunds)}</td>
+                  <td className="num">{p.settled ? '' : signed(ifWins(p).one)}</td>
+                  <td className="num">{p.settled ? '' : signed(ifWins(p).two)}</td>
+                  <td className="num" data-settled-pnl={p.settledProfit?.toString() ?? ''}>
+                    {p.settledProfit === undefined ? <span className="muted">open</span> : signed(p.settledProfit)}
                   </td>
-                  {p.confirmedOpen ? (
+                  {/* Only confirmed stakes make a position the exchange can price a cash out of. */}
+                  {!p.settled && p.stakeOutcomeOne + p.stakeOutcomeTwo > 0n ? (
                     <CashOutCell wallet={wallet} marketHash={p.marketHash} version={tradesKey} onTaken={trades.reload} />
                   ) : (
                     <td />
                   )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="card" aria-label="Statement">
+        <h2>Statement</h2>
+        <p className="muted small">Every movement of your funds, newest first, with the balance after it.</p>
+        <ErrorBox error={statement.error} />
+        {!statement.data ? (
+          <Loading what="statement" />
+        ) : statement.data.length === 0 ? (
+          <Empty>No movement yet.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Movement</th>
+                <th>Market</th>
+                <th className="num">Amount</th>
+                <th className="num">Balance</th>
+              </tr>
+            </thead>
+            <tbody>
+              {statement.data.map((e) => (
+                <tr key={e.id} data-statement-entry={e.kind} data-balance-after={e.balance.toString()}>
+                  <td>{new Date(e.time).toLocaleString()}</td>
+                  <td>{KIND_LABELS[e.kind]}</td>
+                  <td>{e.marketHash ? <a href={linkTo.market(e.marketHash)}>{marketTitle(e.marketHash)}</a> : ''}</td>
+                  <td className="num">{signed(e.amount)}</td>
+                  <td className="num">{money(e.balance)}</td>
                 </tr>
               ))}
             </tbody>
