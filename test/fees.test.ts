@@ -106,6 +106,25 @@ describe('fees on net winnings', () => {
       expect(sdkTrade!.fee).toBe(s.takerFee);
       const [takerEntry] = await entriesOf(taker);
       expect(takerEntry).toMatchObject({ fee: (Number(s.takerFee) / 1e6).toString(), netReturn: s.takerNet, settleNetReturnValue: s.takerNet });
+
+      // Positions and the statement show the commission: profit after it, and the payout then the fee as movements
+      // whose running balance ends at the balance.
+      for (const [w, fee, net, stake] of [
+        [taker, s.takerFee, s.takerNet, 30n * USDC],
+        [maker, s.makerFee, s.makerNet, 20n * USDC],
+      ] as const) {
+        const [position] = (await ex.get(`/positions?bettor=${w.address}`)).body.data.positions;
+        expect(position).toMatchObject({ marketHash: market, settled: true, fees: fee.toString(), settledProfit: String(pay(net) - FUNDS) });
+        const entries: { kind: string; amount: string; balance: string }[] = (await ex.get(`/account/statement?bettor=${w.address}&sortAsc=true`)).body.data.entries;
+        const payout = pay(net) - FUNDS + stake + fee;
+        expect(entries.map((e) => [e.kind, e.amount])).toEqual([
+          ['deposit', FUNDS.toString()],
+          ['stake', (-stake).toString()],
+          ...(payout !== 0n ? [['payout', payout.toString()]] : []),
+          ...(fee !== 0n ? [['fee', (-fee).toString()]] : []),
+        ]);
+        expect(entries.at(-1)!.balance).toBe(pay(net).toString());
+      }
     });
   }
 

@@ -39,6 +39,7 @@ function positionToRest(p: PositionRecord): Static<typeof Position> {
     settled: p.settled,
     ...(p.outcome !== undefined ? { outcome: p.outcome } : {}),
     ...(p.payout !== undefined ? { payout: p.payout.toString() } : {}),
+    ...(p.fees !== undefined ? { fees: p.fees.toString() } : {}),
     ...(p.settledProfit !== undefined ? { settledProfit: p.settledProfit.toString() } : {}),
     lastTradeTime: isoTime(p.lastTradeTime),
   };

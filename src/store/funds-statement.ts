@@ -7,7 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Change, TradeFacts } from '../engine/changes.js';
 
-export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout';
+export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout' | 'fee';
 
 export interface StatementEntry {
   id: number;
@@ -99,11 +99,14 @@ export class FundsStatement {
           add(c.refund.bettor, { kind: 'refund', amount: c.refund.amount, marketHash: c.refund.marketHash, refundId: c.refund.id, at: c.refund.createdAt });
           break;
         case 'positionSettled':
-          if (c.credit !== 0n) add(c.bettor, { kind: 'payout', amount: c.credit, marketHash: c.marketHash, at: c.settleDate });
+          // The payout before the commission, then the commission: their sum is what settlement credited.
+          if (c.credit + c.fee !== 0n) add(c.bettor, { kind: 'payout', amount: c.credit + c.fee, marketHash: c.marketHash, at: c.settleDate });
+          if (c.fee !== 0n) add(c.bettor, { kind: 'fee', amount: -c.fee, marketHash: c.marketHash, at: c.settleDate });
           break;
         case 'tradeSettled': {
           const t = confirmed?.get(c.tradeId);
-          if (t && c.credit !== 0n) add(t.bettor, { kind: 'payout', amount: c.credit, marketHash: t.marketHash, tradeId: c.tradeId, at: c.settleDate });
+          if (t && c.credit + c.fee !== 0n) add(t.bettor, { kind: 'payout', amount: c.credit + c.fee, marketHash: t.marketHash, tradeId: c.tradeId, at: c.settleDate });
+          if (t && c.fee !== 0n) add(t.bettor, { kind: 'fee', amount: -c.fee, marketHash: t.marketHash, tradeId: c.tradeId, at: c.settleDate });
           break;
         }
         case 'balanceChanged':

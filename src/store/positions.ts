@@ -23,8 +23,12 @@ export interface Position {
   refunds: bigint;
   settled: boolean;
   outcome?: Outcome;
-  /** Settled: what settlement paid over the whole position (refunds paid early included) and that less the stakes. */
+  /**
+   * Settled: what settlement paid over the whole position (refunds paid early included), the commission taken on its
+   * winnings, and the payout less the commission and the stakes.
+   */
   payout?: bigint;
+  fees?: bigint;
   settledProfit?: bigint;
   lastTradeTime: number;
 }
@@ -40,6 +44,7 @@ interface TradeRow {
   settled: number;
   outcome: number | null;
   payout: string | null;
+  fee: string | null;
   bet_time: number;
 }
 
@@ -69,7 +74,7 @@ export class PositionsReader {
         GROUP BY market_hash ORDER BY MAX(bet_time) DESC, market_hash LIMIT ? OFFSET ?`).pluck(),
       count: db.prepare(`SELECT COUNT(DISTINCT market_hash) FROM rm_trades WHERE bettor = ? AND status != 'FAILED'`).pluck(),
       trades: db.prepare(`SELECT market_hash, exchange_event_id, base_token, outcome_one, stake, counter_stake, status, settled, outcome,
-        payout, bet_time FROM rm_trades WHERE bettor = ? AND status != 'FAILED' AND market_hash IN (SELECT value FROM json_each(?)) ORDER BY id`),
+        payout, fee, bet_time FROM rm_trades WHERE bettor = ? AND status != 'FAILED' AND market_hash IN (SELECT value FROM json_each(?)) ORDER BY id`),
       refunds: db.prepare(`SELECT market_hash, amount FROM rm_refunds WHERE bettor = ? AND market_hash IN (SELECT value FROM json_each(?))`),
     };
   }
@@ -103,6 +108,7 @@ export class PositionsReader {
       if (t.settled === 1) {
         p.outcome = t.outcome as Outcome;
         p.payout = (p.payout ?? 0n) + BigInt(t.payout ?? '0');
+        p.fees = (p.fees ?? 0n) + BigInt(t.fee ?? '0');
       } else {
         unsettled.add(t.market_hash);
       }
@@ -115,11 +121,12 @@ export class PositionsReader {
       const stakes = p.stakeOutcomeOne + p.stakeOutcomeTwo;
       p.settled = p.payout !== undefined && !unsettled.has(p.marketHash);
       if (p.settled) {
-        p.settledProfit = p.payout! - stakes;
+        p.settledProfit = p.payout! - p.fees! - stakes;
       } else {
         p.escrow = stakes - p.refunds;
         delete p.outcome;
         delete p.payout;
+        delete p.fees;
       }
     }
     return { positions: markets.flatMap((m) => byMarket.get(m) ?? []), count };

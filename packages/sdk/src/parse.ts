@@ -93,6 +93,7 @@ const bigIfSet = (v: unknown): bigint | undefined => (v === undefined ? undefine
 export function parsePosition(p: Wire): Position {
   const payout = bigIfSet(p.payout);
   const settledProfit = bigIfSet(p.settledProfit);
+  const fees = bigIfSet(p.fees);
   return {
     ...p,
     stakeOutcomeOne: big(p.stakeOutcomeOne),
@@ -104,6 +105,7 @@ export function parsePosition(p: Wire): Position {
     escrow: big(p.escrow),
     refunds: big(p.refunds),
     ...(payout !== undefined ? { payout } : {}),
+    ...(fees !== undefined ? { fees } : {}),
     ...(settledProfit !== undefined ? { settledProfit } : {}),
   };
 }

@@ -317,13 +317,14 @@ export interface Position {
   refunds: bigint;
   settled: boolean;
   outcome?: number;
-  /** Settled: what the position paid in all (refunds included), and that less its stakes. */
+  /** Settled: what the position paid in all (refunds included), the commission on its winnings, and profit after both. */
   payout?: bigint;
+  fees?: bigint;
   settledProfit?: bigint;
   lastTradeTime: string;
 }
 
-export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout';
+export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout' | 'fee';
 
 /** One movement of a wallet's balance (GET /account/statement), with the balance after it. */
 export interface StatementEntry {

@@ -20,7 +20,8 @@ export const Position = Type.Object({
   refunds: wei('capital-efficiency refunds paid from this position'),
   settled: Type.Boolean(),
   outcome: Type.Optional(Type.Integer({ description: 'settled only: 0 void, 1 outcome one, 2 outcome two' })),
-  payout: Type.Optional(wei('settled only: what the position paid in all, refunds included')),
+  payout: Type.Optional(wei('settled only: what the position paid in all, refunds included, before the commission')),
+  fees: Type.Optional(wei('settled only: the commission taken on the position\'s winnings')),
   settledProfit: Type.Optional(SignedWei),
   lastTradeTime: IsoDate,
 });
@@ -33,11 +34,11 @@ export const PositionsPage = Type.Object({
 export const StatementEntry = Type.Object({
   id: Type.Integer({ description: 'increasing with time across all wallets' }),
   kind: Type.Union(
-    [Type.Literal('deposit'), Type.Literal('withdrawal'), Type.Literal('stake'), Type.Literal('refund'), Type.Literal('payout')],
+    [Type.Literal('deposit'), Type.Literal('withdrawal'), Type.Literal('stake'), Type.Literal('refund'), Type.Literal('payout'), Type.Literal('fee')],
     {
       description:
         'stake: a confirmed trade\'s stake moved to escrow; refund: a capital-efficiency refund; payout: a settled ' +
-        'position\'s credit (or a late trade\'s); deposit or withdrawal: any other change of the balance (faucet, demo ' +
+        'position\'s payout (or a late trade\'s) before the commission; fee: the commission settlement took on its winnings; deposit or withdrawal: any other change of the balance (faucet, demo ' +
         'funds, transfers, token movements on chain)',
     },
   ),

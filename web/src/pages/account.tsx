@@ -35,6 +35,7 @@ const KIND_LABELS: Record<StatementEntry['kind'], string> = {
   stake: 'Stake to escrow',
   refund: 'Refund',
   payout: 'Payout',
+  fee: 'Commission',
 };
 
 const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${money(-wei)}` : money(0n));
