@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisBroker } from '../src/realtime/redis-broker.js';
 import type { Delivery } from '../src/realtime/hub.js';
 import { brokerContract, CONTRACT_POLICY } from './helpers/broker-contract.js';
-import { startRedis, type TestRedis } from './helpers/redis.js';
+import { redisForSuite } from './helpers/redis.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const server = redisForSuite();
 
 let prefixes = 0;
 /** Two nodes (as two processes would be) on one Redis, under a prefix of their own. */
 function twoNodes(now: () => number, onGap: (channel: string) => void = () => {}) {
   const prefix = `t${++prefixes}`;
   const node = (gap: (channel: string) => void) =>
-    new RedisBroker({ redis: redis.client(), subscriber: redis.client(), policy: CONTRACT_POLICY, now, prefix, onGap: gap });
+    new RedisBroker({ redis: server().client(), subscriber: server().client(), policy: CONTRACT_POLICY, now, prefix, onGap: gap });
   const publisher = node(() => {});
   const subscriberNode = node(onGap);
   return { publisher, node: subscriberNode, close: async () => Promise.all([publisher.close(), subscriberNode.close()]).then(() => {}) };
@@ -43,7 +37,7 @@ describe('RedisBroker', () => {
       await node.subscribe('h:x', (d) => got.push(d));
       await publisher.publish('h:x', 1);
       await until(() => got.length === 1);
-      const admin = redis.client();
+      const admin = server().client();
       await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub'); // the node's subscriber connection drops and ioredis reconnects
       await publisher.publish('h:x', 2); // published while it was away
       for (let i = 0; gaps.length === 0 && i < 200; i++) {
@@ -67,7 +61,7 @@ describe('RedisBroker', () => {
       await node.subscribe('h:x', (d) => got.push(d));
       const before = await publisher.publish('h:x', 1);
       await until(() => got.length === 1);
-      await redis.restartEmpty();
+      await server().restartEmpty();
       // Clients of both nodes reconnect by themselves (ioredis); publish until the node is back and hears one.
       let after = before;
       for (let i = 0; gaps.length === 0 && i < 500; i++) {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { RedisRateLimiter } from '../src/api/rate-limit/redis-limiter.js';
 import { InProcessRateLimiter, type RateLimits } from '../src/api/rate-limit/limiter.js';
-import { startRedis, type TestRedis } from './helpers/redis.js';
+import { redisForSuite } from './helpers/redis.js';
 
 const LIMITS: RateLimits = {
   orderOps: { limit: 3, windowMs: 60_000 },
@@ -12,16 +12,10 @@ const LIMITS: RateLimits = {
   global: { limit: 5, windowMs: 120_000 },
 };
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const server = redisForSuite();
 
 let prefixes = 0;
-const limiterOn = (prefix: string, fallback = new InProcessRateLimiter(LIMITS)) => new RedisRateLimiter(redis.client(), LIMITS, fallback, () => {}, prefix);
+const limiterOn = (prefix: string, fallback = new InProcessRateLimiter(LIMITS)) => new RedisRateLimiter(server().client(), LIMITS, fallback, () => {}, prefix);
 
 describe('rate limits kept in Redis', () => {
   it('two processes count against one quota per client: the bucket, then the global ceiling, with the reset that applies', async () => {

@@ -82,15 +82,18 @@ it('collects selections from two fixtures, requests the parlay, takes an offer f
   })();
   expect(trades.map((t) => t.stake)).toEqual(['10000000']);
 
-  // Both legs win as picked: the parlay pays stake / odds, to the wei.
+  // Both legs win as picked: the parlay pays stake / odds less the parlay commission (500 bps of the profit by
+  // default, rounded down), to the wei.
   expect((await suite.ex.admin('POST', `/admin/markets/${a.marketHash}/report`, { outcome: 1 })).status).toBe(200);
   expect((await suite.ex.admin('POST', `/admin/markets/${b.marketHash}/report`, { outcome: 2 })).status).toBe(200);
   const payout = (10_000_000n * 10n ** 20n) / BigInt(trades[0]!.odds);
+  const fee = ((payout - 10_000_000n) * 500n) / 10_000n;
   await page.getByRole('link', { name: 'My account' }).click();
   const position = page.locator(`[data-position="${parlay}"] [data-settled-pnl]`);
-  await expect.poll(() => position.getAttribute('data-settled-pnl'), { timeout: 15_000 }).toBe((payout - 10_000_000n).toString());
-  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 10_000 }).toBe((100_000_000n - 10_000_000n + payout).toString());
-  expect((await suite.ex.get(`/balances/${wallet}`)).body.data.balance).toBe((100_000_000n - 10_000_000n + payout).toString());
+  await expect.poll(() => position.getAttribute('data-settled-pnl'), { timeout: 15_000 }).toBe((payout - fee - 10_000_000n).toString());
+  const balance = (100_000_000n - 10_000_000n + payout - fee).toString();
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 10_000 }).toBe(balance);
+  expect((await suite.ex.get(`/balances/${wallet}`)).body.data.balance).toBe(balance);
   await w.screenshot('parlay-settled');
   expect(w.errors).toEqual([]);
 }, 180_000);

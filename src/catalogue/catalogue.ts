@@ -586,20 +586,12 @@ export class Catalogue {
   private recordOf(m: StoredMarket): MarketRecord {
     if (m.type === PARLAY_MARKET_TYPE) return this.parlayRecordOf(m);
     const fixture = this.fixturesById.get(m.exchangeEventId)!;
-    const league = this.leaguesById.get(fixture.leagueId)!;
-    const sport = this.sportsById.get(league.sportId)!;
     const teamOneName = this.teamName(fixture.teamOneId);
     const teamTwoName = this.teamName(fixture.teamTwoId);
     return {
       ...m,
       type: m.type as MarketTypeCode,
-      sportId: sport.sportId,
-      sportLabel: sport.label,
-      leagueId: league.leagueId,
-      leagueLabel: league.label,
-      gameTime: fixture.gameTime,
-      teamOneId: fixture.teamOneId,
-      teamTwoId: fixture.teamTwoId,
+      ...this.placeOf(fixture),
       teamOneName,
       teamTwoName,
       ...outcomeLabels(m, teamOneName, teamTwoName),
@@ -607,16 +599,11 @@ export class Catalogue {
     };
   }
 
-  /** A parlay shows the sport, league and game time of the fixture it is filed under, and its legs. */
-  private parlayRecordOf(m: StoredMarket): MarketRecord {
-    const parlay = this.openParlays.get(m.marketHash) ?? this.store.loadParlay(m.marketHash)!;
-    const fixture = this.fixturesById.get(m.exchangeEventId)!;
+  /** Where a fixture's markets stand: its sport, league, game time and teams. */
+  private placeOf(fixture: Fixture) {
     const league = this.leaguesById.get(fixture.leagueId)!;
     const sport = this.sportsById.get(league.sportId)!;
     return {
-      ...m,
-      type: PARLAY_MARKET_TYPE,
-      parlay,
       sportId: sport.sportId,
       sportLabel: sport.label,
       leagueId: league.leagueId,
@@ -624,6 +611,17 @@ export class Catalogue {
       gameTime: fixture.gameTime,
       teamOneId: fixture.teamOneId,
       teamTwoId: fixture.teamTwoId,
+    };
+  }
+
+  /** A parlay shows the sport, league and game time of the fixture it is filed under, and its legs. */
+  private parlayRecordOf(m: StoredMarket): MarketRecord {
+    const parlay = this.openParlays.get(m.marketHash) ?? this.store.loadParlay(m.marketHash)!;
+    return {
+      ...m,
+      type: PARLAY_MARKET_TYPE,
+      parlay,
+      ...this.placeOf(this.fixturesById.get(m.exchangeEventId)!),
       teamOneName: 'Parlay',
       teamTwoName: `${parlay.legs.length} legs`,
       outcomeOneName: 'Every leg wins',

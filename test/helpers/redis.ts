@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { Redis } from 'ioredis';
 import { freePort } from './realtime.js';
 
@@ -74,4 +75,16 @@ export async function startRedis(): Promise<TestRedis> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A redis-server for the test file: started before its tests, stopped after them. */
+export function redisForSuite(): () => TestRedis {
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return () => redis!;
 }
