@@ -1,7 +1,12 @@
 // Min-heap of (time, key): the engine's next expiry without scanning every order.
 // Entries are never removed early; stale ones (order closed, heartbeat refreshed) are skipped when they surface.
+// Ties of time are ordered by key, so what pops first depends only on the entries, never on the order they were
+// pushed in: a queue restored from a snapshot (sorted by time, then key) expires equal times in the live order.
 // Times and keys sit in two parallel arrays: a queued entry allocates nothing (an {at, key} object per entry, with
 // its millisecond time boxed as a heap number, was two objects per posted order that lived until compaction).
+/** Whether entry (a, ka) comes out before (b, kb): earlier time, then the smaller key. */
+const earlier = (a: number, ka: string, b: number, kb: string) => a < b || (a === b && ka < kb);
+
 export class ExpiryQueue {
   /** Milliseconds: an array of doubles, stored unboxed. */
   private readonly times: number[] = [];
@@ -13,10 +18,10 @@ export class ExpiryQueue {
     let i = times.length;
     times.push(at);
     keys.push(key);
-    // Sift up: parents later than `at` move down until its place is found.
+    // Sift up: parents that come out after the entry move down until its place is found.
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (times[parent]! <= at) break;
+      if (!earlier(at, key, times[parent]!, keys[parent]!)) break;
       times[i] = times[parent]!;
       keys[i] = keys[parent]!;
       i = parent;
@@ -45,7 +50,7 @@ export class ExpiryQueue {
     this.siftDown(0, lastAt, lastKey);
   }
 
-  /** Places (at, key) at hole `i` or below it, moving earlier children up. */
+  /** Places (at, key) at hole `i` or below it, moving children that come out earlier up. */
   private siftDown(i: number, at: number, key: string): void {
     const times = this.times;
     const keys = this.keys;
@@ -54,8 +59,8 @@ export class ExpiryQueue {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
-      const child = r < n && times[r]! < times[l]! ? r : l;
-      if (times[child]! >= at) break;
+      const child = r < n && earlier(times[r]!, keys[r]!, times[l]!, keys[l]!) ? r : l;
+      if (!earlier(times[child]!, keys[child]!, at, key)) break;
       times[i] = times[child]!;
       keys[i] = keys[child]!;
       i = child;
