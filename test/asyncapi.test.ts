@@ -1,7 +1,8 @@
-// /asyncapi.json describes every realtime channel: its document has the AsyncAPI 3.0 shape, every reference resolves,
-// every channel name the server accepts or publishes on matches a documented address, and every publication made
-// while trading (catalogue, orders, fills, settlement, refunds, live scores) is valid data of its channel's
-// documented payload, with no field the payload does not list.
+// /asyncapi.json describes every realtime channel: its document validates against the official AsyncAPI 3.0.0 schema,
+// every reference resolves, every channel name the server accepts or publishes on matches a documented address, and
+// every publication made while trading (catalogue, orders, fills, settlement, refunds, live scores, a parlay request)
+// is valid data of its channel's documented payload, with no field the payload does not list.
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
@@ -15,56 +16,8 @@ type Json = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
 
-/** The parts of the AsyncAPI 3.0 document object this document uses, as its specification requires them. */
-const ASYNCAPI_3_SHAPE = {
-  type: 'object',
-  required: ['asyncapi', 'info'],
-  properties: {
-    asyncapi: { const: '3.0.0' },
-    info: { type: 'object', required: ['title', 'version'], properties: { title: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' } } },
-    defaultContentType: { type: 'string' },
-    servers: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        required: ['host', 'protocol'],
-        properties: { host: { type: 'string' }, protocol: { type: 'string' }, pathname: { type: 'string', pattern: '^/' }, security: { type: 'array' } },
-      },
-    },
-    channels: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        required: ['address', 'messages'],
-        properties: {
-          address: { type: 'string' },
-          messages: { type: 'object', additionalProperties: { type: 'object', required: ['$ref'] } },
-          parameters: {
-            type: 'object',
-            additionalProperties: { type: 'object', properties: { description: { type: 'string' }, examples: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
-          },
-        },
-      },
-    },
-    operations: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        required: ['action', 'channel'],
-        properties: { action: { enum: ['send', 'receive'] }, channel: { type: 'object', required: ['$ref'] }, messages: { type: 'array', items: { type: 'object', required: ['$ref'] } } },
-      },
-    },
-    components: {
-      type: 'object',
-      properties: {
-        schemas: { type: 'object' },
-        messages: { type: 'object', additionalProperties: { type: 'object', required: ['payload'] } },
-        securitySchemes: { type: 'object', additionalProperties: { type: 'object', required: ['type'], properties: { type: { enum: ['http', 'httpApiKey', 'apiKey', 'userPassword'] } } } },
-      },
-    },
-  },
-  additionalProperties: false,
-};
+/** The official JSON schema of AsyncAPI 3.0.0 documents (the `@asyncapi/specs` package), without `$id`s for ajv. */
+const ASYNCAPI_3_SCHEMA = createRequire(import.meta.url)('@asyncapi/specs/schemas/3.0.0-without-$id.json') as Json;
 
 /** The schema with every object closed: a published field the payload does not list fails validation. */
 function closed(schema: unknown): unknown {
@@ -110,9 +63,13 @@ describe('/asyncapi.json', () => {
   });
   afterAll(async () => ex?.destroy());
 
-  it('has the AsyncAPI 3.0 shape, points at this server and resolves every reference', () => {
-    const validate = ajv.compile(ASYNCAPI_3_SHAPE);
+  it('validates against the AsyncAPI 3.0.0 schema, points at this server and resolves every reference', () => {
+    const validate = ajv.compile(ASYNCAPI_3_SCHEMA);
     expect(validate(doc) ? [] : validate.errors).toEqual([]);
+    // The schema is not a formality: a channel without its address type, or an unknown top-level field, is refused.
+    const [first] = Object.keys(doc.channels);
+    expect(validate({ ...doc, channels: { ...doc.channels, [first!]: { ...doc.channels[first!], address: 42 } } })).toBe(false);
+    expect(validate({ ...doc, rooms: {} })).toBe(false);
     expect(doc.servers.exchange).toMatchObject({ host: `127.0.0.1:${ex.port}`, protocol: 'ws', pathname: '/connection/websocket' });
     const unresolved = refs(doc).filter((r) => resolve(doc, r) === undefined);
     expect(unresolved).toEqual([]);
