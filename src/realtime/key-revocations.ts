@@ -4,11 +4,12 @@
 import type { Redis } from 'ioredis';
 
 export class RedisKeyRevocations {
-  private readonly revoked = new Set<string>();
+  /** Revoked key ids and when remembering them stops mattering (ms), oldest first: memory follows a token lifetime. */
+  private readonly revoked = new Map<string, number>();
   private readonly channel: string;
   private readonly onMessage = (channel: string, keyId: string) => {
     if (channel !== this.channel) return;
-    this.revoked.add(keyId);
+    this.remember(keyId);
     this.onRevoked(keyId);
   };
 
@@ -32,20 +33,31 @@ export class RedisKeyRevocations {
     let cursor = '0';
     do {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 1000);
-      for (const key of keys) this.revoked.add(key.slice(keyPrefix.length));
+      for (const key of keys) this.remember(key.slice(keyPrefix.length));
       cursor = next;
     } while (cursor !== '0');
     return this;
   }
 
   async revoke(keyId: string): Promise<void> {
-    this.revoked.add(keyId);
+    this.remember(keyId);
     await this.redis.set(`${this.prefix}:revoked:${keyId}`, '1', 'EX', this.keepSeconds);
     await this.redis.publish(this.channel, keyId);
   }
 
   isRevoked(keyId: string): boolean {
     return this.revoked.has(keyId);
+  }
+
+  /** Records a revocation for one token lifetime from now, and forgets those whose lifetime has passed. */
+  private remember(keyId: string): void {
+    const now = Date.now();
+    for (const [id, until] of this.revoked) {
+      if (until > now) break;
+      this.revoked.delete(id);
+    }
+    this.revoked.delete(keyId); // re-inserted last: the map stays in expiry order
+    this.revoked.set(keyId, now + this.keepSeconds * 1000);
   }
 
   close(): void {
