@@ -6,7 +6,7 @@
 //   npx tsx bench/history.ts build 100000 100000 /tmp/dir   # once: leaves the data dir behind
 //   npx tsx bench/trade-reads.ts /tmp/dir [bettor]
 import { openDatabase } from '../src/store/db.js';
-import { SqliteTradingStore } from '../src/store/trading-store.js';
+import { ReadModelProjector } from '../src/store/projector.js';
 import { tradeToRest, type TradeRenderContext } from '../src/trading/render.js';
 import { listConsolidated, type ConsolidatedContext } from '../src/trading/consolidated.js';
 import { fmt, percentiles } from './lib.js';
@@ -17,7 +17,7 @@ if (!dir) throw new Error('usage: trade-reads.ts <dataDir> [bettor]');
 const bettor = process.argv[3] ?? '0xb' + '0'.repeat(39);
 
 const db = openDatabase(dir);
-const rm = new SqliteTradingStore(db).readModels;
+const rm = new ReadModelProjector(db).readModels;
 const render: TradeRenderContext = {
   decimals: 6,
   chainVersion: 'v2',

@@ -72,6 +72,15 @@ export interface Config {
   dataDir: string;
   /** How long a write waits for SQLite's lock before failing with 503. */
   storageBusyTimeoutMs: number;
+  /**
+   * How long a read waits for the read models to cover the journal position it must see (every write acknowledged
+   * before it arrived, or the client's Oddex-Min-Position) before answering 503 READ_MODEL_BEHIND.
+   */
+  readWaitMs: number;
+  /** Tests only: the projector waits this long before each batch (an artificially slow projector). */
+  projectorDelayMs: number;
+  /** The read models are projected on a thread of their own (off: on the writer's thread, a turn after each commit). */
+  projectorThread: boolean;
   adminToken: string | undefined;
   demo: boolean;
   /** With demo on: fund demo wallets and run the market maker and a demo taker in process. */
@@ -317,6 +326,9 @@ export function defaultConfig(): Config {
     port: 8080,
     dataDir: resolve('data'),
     storageBusyTimeoutMs: 5000,
+    readWaitMs: 1000,
+    projectorDelayMs: 0,
+    projectorThread: true,
     adminToken: undefined,
     demo: true,
     demoLiquidity: true,
@@ -412,6 +424,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_PORT', int(0, 65535), (c, v) => (c.port = v)),
   setting('ODDEX_DATA_DIR', str, (c, v) => (c.dataDir = resolve(v))),
   setting('ODDEX_STORAGE_BUSY_TIMEOUT_MS', int(0, 600_000), (c, v) => (c.storageBusyTimeoutMs = v)),
+  setting('ODDEX_READ_WAIT_MS', int(0, 60_000), (c, v) => (c.readWaitMs = v)),
+  setting('ODDEX_TEST_PROJECTOR_DELAY_MS', int(0, 60_000), (c, v) => (c.projectorDelayMs = v)),
+  setting('ODDEX_PROJECTOR_THREAD', bool, (c, v) => (c.projectorThread = v)),
   setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
   setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),

@@ -22,6 +22,9 @@ import { RealtimeTokens } from './realtime/tokens.js';
 import { TradingService } from './trading/service.js';
 import type { TradingDeps } from './trading/service.js';
 import { SqliteTradingStore } from './store/trading-store.js';
+import { ReadModelProjector } from './store/projector.js';
+import { ProjectorThread } from './store/projector-thread.js';
+import { addReadYourWrites } from './api/read-your-writes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
@@ -113,6 +116,9 @@ function resolveAdminToken(config: Config, log: pino.Logger): string {
 /** Journal commands replayed at start from which a full collection afterwards is worth its few milliseconds. */
 const REBUILD_WORTH_COLLECTING = 10_000;
 
+/** Commands per transaction of the projector's thread at most. */
+const PROJECTOR_BATCH = 2000;
+
 const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
@@ -146,6 +152,8 @@ async function startOnStorage(
   const trading = new TradingService({
     config,
     store: new SqliteTradingStore(storage.tradingDb, storage.tradingSync),
+    projector: new ReadModelProjector(storage.readModelsDb),
+    projectorDelayMs: config.projectorDelayMs,
     bus,
     log,
     now,
@@ -168,6 +176,19 @@ async function startOnStorage(
     trading.chain.stop();
     throw err;
   }
+  // Caught up at start on this thread; from here on the projector's own thread follows the journal.
+  if (config.projectorThread) {
+    const projection = trading.projection;
+    projection.useThread(
+      new ProjectorThread(
+        { dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs, maxBatch: PROJECTOR_BATCH, retryMs: 100, delayMs: config.projectorDelayMs },
+        {
+          projected: (position, commands) => projection.projectedBy(position, commands),
+          problem: (message) => log.error({ message }, 'read models not projected; the journal holds the commands and projection is tried again'),
+        },
+      ),
+    );
+  }
   // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
   const rebuildMs = Math.round(performance.now() - rebuildStarted);
   let collectMs: number | undefined;
@@ -176,7 +197,7 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue());
+  const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue((h) => catalogue.getMarket(h)?.status !== 'SETTLED'));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
@@ -191,6 +212,7 @@ async function startOnStorage(
 
   // Each route module is a plugin given only what it uses.
   const routes: FastifyPluginAsyncTypebox = async (api) => {
+    addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection: trading.projection, waitMs: config.readWaitMs });
     const balanceDeps = { trading, config };
     await api.register(healthRoutes, { isReady, db });
     await api.register(marketRoutes, { catalogue, trading });
@@ -268,6 +290,7 @@ async function startOnStorage(
       await app.close(); // waits for in-flight requests
       rateLimiter?.close();
       trading.stop();
+      await trading.projection.stop();
       await verifier.close();
       await storage.close();
     })());

@@ -1,11 +1,12 @@
 // GET /metrics in the Prometheus text format: request latency per route, and engine and realtime gauges read at scrape time.
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TradingService } from '../trading/service.js';
 import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
-  trading: Pick<TradingService, 'engine' | 'chain' | 'rendered' | 'runner'>;
+  trading: Pick<TradingService, 'engine' | 'chain' | 'rendered' | 'runner' | 'projection'>;
   realtime: Pick<RealtimeServer, 'connectionCount' | 'history'>;
 }
 
@@ -59,6 +60,58 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     collect() {
       this.reset();
       this.inc(trading.runner.busyWaits);
+    },
+  });
+  new Gauge({
+    name: 'oddex_journal_position',
+    help: 'Journal position of the last acknowledged command',
+    registers: [registry],
+    collect() {
+      this.set(trading.runner.durableSeq);
+    },
+  });
+  new Gauge({
+    name: 'oddex_projector_position',
+    help: 'Journal position the read models cover',
+    registers: [registry],
+    collect() {
+      this.set(trading.projection.position);
+    },
+  });
+  new Gauge({
+    name: 'oddex_projector_lag_positions',
+    help: 'Acknowledged commands the projector has not written to the read models yet',
+    registers: [registry],
+    collect() {
+      this.set(trading.projection.stats().lagPositions);
+    },
+  });
+  new Gauge({
+    name: 'oddex_projector_lag_seconds',
+    help: 'How long ago the oldest command the projector has not written yet was acknowledged (0: none waits)',
+    registers: [registry],
+    collect() {
+      this.set(trading.projection.stats().lagMs / 1000);
+    },
+  });
+  const batches = new Histogram({
+    name: 'oddex_projector_batch_commands',
+    help: 'Commands per projector transaction',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000],
+    registers: [registry],
+  });
+  trading.projection.onBatch = (commands) => batches.observe(commands);
+  // The share of time the writer's thread (the main thread: engine, journal appends, HTTP) was busy since the last
+  // scrape, from the event loop's own utilisation counters.
+  let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
+  new Gauge({
+    name: 'oddex_writer_thread_busy_ratio',
+    help: 'Share of wall time the writer thread (engine, journal, HTTP) was busy since the previous scrape',
+    registers: [registry],
+    collect() {
+      const now = performance.eventLoopUtilization();
+      this.set(performance.eventLoopUtilization(now, lastUtilization).utilization);
+      lastUtilization = now;
     },
   });
   const chain = () => trading.chain;

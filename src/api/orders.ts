@@ -232,18 +232,19 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     if (q.marketHashes && q.exchangeEventId) {
       throw new ExchangeError('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
-    const { engine, readModels } = trading;
+    const { readModels } = trading;
     const marketHashes = q.marketHashes
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;
     const orderHashes = q.orderHashes
       ? parseCommaList(q.orderHashes, 'orderHashes', { max: 1000, valid: isHash }).map((h) => h.toLowerCase())
       : undefined;
-    // Explicit hashes read the order read model (any status); makers and markets read the live books.
+    // Everything comes from the order read model, which covers every write acknowledged before this read
+    // (read-your-writes): explicit hashes in any status, makers' and markets' open orders.
     let candidates: OrderView[];
-    if (orderHashes) candidates = orderHashes.flatMap((h) => engine.order(h) ?? readModels.order(h) ?? []);
-    else if (q.maker) candidates = engine.openOrdersOf(checksumAddress(q.maker));
-    else candidates = [...marketHashes!].flatMap((h) => engine.openOrdersIn(h));
+    if (orderHashes) candidates = orderHashes.flatMap((h) => readModels.order(h) ?? []);
+    else if (q.maker) candidates = readModels.openOrdersOf(q.maker);
+    else candidates = [...marketHashes!].flatMap((h) => readModels.openOrdersIn(h));
 
     // Explicit order hashes return those orders in any state; other queries list open orders. A parlay's book shows
     // nobody but their makers the orders posted while its quote window is open.

@@ -10,6 +10,8 @@ import { makerSpaceForTakerStake } from '../protocol/amounts.js';
 import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { SqliteTradingStore } from '../store/trading-store.js';
+import { ReadModelProjector } from '../store/projector.js';
+import type { Db } from '../store/db.js';
 import type { TradeFilter, TradingReadModels } from '../store/read-models.js';
 import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext } from '../trading/consolidated.js';
 import Database from 'better-sqlite3';
@@ -263,6 +265,39 @@ function checkConsolidatedTotals(rm: TradingReadModels): void {
         expect(listConsolidated(rm, cc, f, sort, page).count).toBe(listConsolidatedInMemory(rm, cc, f, sort, page).count);
       }
     }
+  }
+}
+
+/**
+ * Projects the journal as the projector follows it: batches of random sizes split into random groups, with restarts
+ * (a new projector: what memory held is gone, the checkpoint stays) and crashes inside a batch's transaction.
+ */
+function followJournal(store: SqliteTradingStore, db: Db, seed: number): ReadModelProjector {
+  let state = (seed % 2_147_483_647) + 1;
+  const rnd = (n: number) => {
+    state = (state * 48_271) % 2_147_483_647;
+    return state % n;
+  };
+  let projector = new ReadModelProjector(db);
+  for (;;) {
+    const rows = store.changesAfter(projector.position(), 1 + rnd(9));
+    if (rows.length === 0) return projector;
+    const entries = rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes! }));
+    const cut = rnd(entries.length + 1);
+    const groups = [entries.slice(0, cut), entries.slice(cut)];
+    const fate = rnd(8);
+    if (fate === 0) {
+      projector = new ReadModelProjector(db);
+      continue;
+    }
+    if (fate === 1) {
+      expect(() => projector.project(groups, (i) => {
+        if (i === (groups[1]!.length > 0 ? 1 : 0)) throw new Error('crash');
+      })).toThrow('crash');
+      projector = new ReadModelProjector(db);
+      continue;
+    }
+    projector.project(groups);
   }
 }
 
@@ -567,7 +602,8 @@ describe('engine properties', () => {
           if (live) expect(json(live)).toBe(json(o));
         }
         // The SQL read models hold exactly what the naive projection of the same change records holds.
-        const rm = store.readModels;
+        // The projector follows the journal in random batches, restarting from its checkpoint and crashing mid-batch.
+        const rm = followJournal(store, db, split).readModels;
         expect(json(rm.tradesOf())).toBe(json([...projection.trades.values()]));
         expect(json([...projection.orders.keys()].map((h) => rm.order(h)))).toBe(json([...projection.orders.values()]));
         expect(json(ADDRS.flatMap((a) => rm.refundsOf(a)).sort((x, y) => x.id - y.id))).toBe(json(projection.refunds));

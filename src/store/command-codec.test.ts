@@ -197,7 +197,7 @@ describe('journal row formats', () => {
     commands.forEach((cmd, i) => {
       live.apply(cmd);
       if (i < 5) insertV1.run(cmd.at, encodeJson(cmd));
-      else journal.append(cmd);
+      else journal.append(cmd, []);
     });
     const rows = db.prepare('SELECT command FROM journal ORDER BY seq').all() as { command: string }[];
     expect(rows.map((r) => r.command[0])).toEqual(['{', '{', '{', '{', '{', '2', '2', '2', '2']);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { createPrivateFile, DIR_MODE } from './data-dir.js';
@@ -7,6 +7,8 @@ import { createPrivateFile, DIR_MODE } from './data-dir.js';
 export type Db = Database.Database;
 
 export const DB_FILE = 'oddex.sqlite';
+/** The read models' own database: the projector writes it, readers read it, and the writer never waits on its lock. */
+export const READ_MODELS_FILE = 'read-models.sqlite';
 
 /**
  * Opens (creating if needed) the exchange database in WAL mode and applies pending migrations.
@@ -35,6 +37,41 @@ export function openDatabase(
  */
 export function openTradingConnection(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
   return connect(join(dataDir, DB_FILE), 'NORMAL', opts.busyTimeoutMs);
+}
+
+/**
+ * Opens (creating if needed) the read models' database in the data dir. It is derived from the journal: synchronous
+ * NORMAL (a power loss may take its last transactions, which the projector writes again from its checkpoint). It
+ * holds the same schema as the exchange database, of which only the rm_ tables are used. A data dir from before it
+ * existed kept its read models in the exchange database: they are copied over when the file is created.
+ */
+export function openReadModelsDatabase(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
+  const path = join(dataDir, READ_MODELS_FILE);
+  const created = !existsSync(path);
+  createPrivateFile(path);
+  const db = connect(path, 'NORMAL', opts.busyTimeoutMs);
+  migrate(db, MIGRATIONS);
+  if (created) copyReadModels(db, join(dataDir, DB_FILE));
+  return db;
+}
+
+/** Copies the rm_ tables of an exchange database that kept its read models (their position above 0). */
+function copyReadModels(db: Db, exchangeFile: string): void {
+  if (!existsSync(exchangeFile)) return;
+  db.prepare('ATTACH DATABASE ? AS old').run(exchangeFile);
+  try {
+    const hasPosition = db.prepare("SELECT 1 FROM old.sqlite_master WHERE name = 'rm_position'").get() !== undefined;
+    const position = hasPosition ? (db.prepare('SELECT journal_seq AS seq FROM old.rm_position').get() as { seq: number } | undefined) : undefined;
+    if (!position || position.seq === 0) return;
+    const tables = db.prepare("SELECT name FROM old.sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\'").all() as { name: string }[];
+    db.transaction(() => {
+      for (const { name } of tables) {
+        db.exec(`DELETE FROM main."${name}"; INSERT INTO main."${name}" SELECT * FROM old."${name}"`);
+      }
+    })();
+  } finally {
+    db.exec('DETACH DATABASE old');
+  }
 }
 
 function connect(path: string, synchronous: 'FULL' | 'NORMAL', busyTimeoutMs = 5000): Db {

@@ -17,6 +17,9 @@ function kinds(statements: readonly string[]): Record<string, number> {
   return out;
 }
 
+/** The writer's commit of the journal rows, then the projector's transaction of the read models. */
+const TRANSACTIONS = { BEGIN: 2, COMMIT: 2 };
+
 /** Each commit turns the connection's wait for a lock off and back on (trading-store.ts): per commit, not per fill. */
 const LOCK_WAIT_TOGGLES = { 'PRAGMA busy_timeout ': 2 };
 
@@ -51,7 +54,7 @@ describe('statements per fill', () => {
       [TAKER, 10n * USDC, 'SUCCESS'],
     ]);
     expect(kinds(accepted)).toEqual({
-      BEGIN: 1,
+      ...TRANSACTIONS,
       'INSERT journal': 1,
       'INSERT rm_fills': 1,
       'INSERT rm_trades': 2,
@@ -60,11 +63,10 @@ describe('statements per fill', () => {
       'UPDATE rm_orders': 1,
       'UPDATE rm_position': 1,
       ...FIRST_CANDLES,
-      COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,
     });
     expect(kinds(confirmed)).toEqual({
-      BEGIN: 1,
+      ...TRANSACTIONS,
       'INSERT journal': 1,
       'UPDATE rm_fills': 1,
       'UPDATE rm_trades': 1,
@@ -79,7 +81,6 @@ describe('statements per fill', () => {
       'INSERT rm_statement_balances': 2,
       'UPDATE rm_position': 1,
       ...BEST_ODDS,
-      COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,
     });
   });
@@ -99,7 +100,7 @@ describe('statements per fill', () => {
     expect(trades).toHaveLength(6);
     expect(trades.every((t) => t.status === 'SUCCESS' && t.updatedAt === trades[0]!.updatedAt)).toBe(true);
     expect(kinds(accepted)).toEqual({
-      BEGIN: 1,
+      ...TRANSACTIONS,
       'INSERT journal': 1,
       'INSERT rm_fills': 1,
       'INSERT rm_trades': 6,
@@ -108,7 +109,6 @@ describe('statements per fill', () => {
       'UPDATE rm_orders': 3,
       'UPDATE rm_position': 1,
       ...FIRST_CANDLES,
-      COMMIT: 1,
       ...LOCK_WAIT_TOGGLES,
     });
     const confirm = kinds(confirmed);

@@ -1,17 +1,45 @@
-// The command journal: every accepted engine command, in order (row formats: command-codec.ts).
+// The command journal: every accepted engine command, in order, with the change records it made (row formats:
+// command-codec.ts for commands, json-codec.ts for change records).
 import type { Db } from './db.js';
+import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
 import { decodeCommand as decode, encodeCommand as encode } from './command-codec.js';
+import { decodeJson, encodeJson } from './json-codec.js';
 
-export class Journal {
-  private readonly insert;
-  constructor(private readonly db: Db) {
-    this.insert = db.prepare('INSERT INTO journal (at_ms, command) VALUES (?, ?)');
+/** A journaled command's change records and time, as consumers of the journal read them. */
+export interface JournaledChanges {
+  seq: number;
+  at: number;
+  /** Undefined for rows written before change records were journaled. */
+  changes: readonly Change[] | undefined;
+}
+
+const PAGE = 5000;
+
+/** What consumers of the journal read (a read-only connection will do). */
+export class JournalReader {
+  private readonly changesPage;
+  constructor(protected readonly db: Db) {
+    this.changesPage = db.prepare('SELECT seq, at_ms, changes FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
   }
 
-  /** Appends one command (inside the caller's transaction) and returns its position. */
-  append(cmd: Command): number {
-    return Number(this.insert.run(cmd.at, encode(cmd)).lastInsertRowid);
+  /** At most `limit` (up to one page) commands' change records after `afterSeq`, in order. */
+  changesAfter(afterSeq: number, limit = PAGE): JournaledChanges[] {
+    const rows = this.changesPage.all(afterSeq, Math.min(limit, PAGE)) as { seq: number; at_ms: number; changes: string | null }[];
+    return rows.map((r) => ({ seq: r.seq, at: r.at_ms, changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
+  }
+}
+
+export class Journal extends JournalReader {
+  private readonly insert;
+  constructor(db: Db) {
+    super(db);
+    this.insert = db.prepare('INSERT INTO journal (at_ms, command, changes) VALUES (?, ?, ?)');
+  }
+
+  /** Appends one command and its change records (inside the caller's transaction) and returns its position. */
+  append(cmd: Command, changes: readonly Change[]): number {
+    return Number(this.insert.run(cmd.at, encode(cmd), encodeJson(changes)).lastInsertRowid);
   }
 
   /** Commands after `afterSeq` in order, read a page at a time so the connection stays free between pages. */

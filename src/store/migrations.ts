@@ -514,3 +514,25 @@ MIGRATIONS.push({
     CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL);
   `,
 });
+
+MIGRATIONS.push({
+  version: 21,
+  name: 'journaled change records',
+  sql: `
+    -- Each command's change records (JSON, bigints tagged), written with it: the read models and the realtime
+    -- publications are derived from them by consumers that follow the journal. Rows from before have none; their
+    -- records are found again by applying the commands to the engine.
+    ALTER TABLE journal ADD COLUMN changes TEXT;
+  `,
+});
+
+MIGRATIONS.push({
+  version: 22,
+  name: 'open orders by maker and by market',
+  sql: `
+    -- GET /orders lists a maker's or a market's open orders from the read models: only open rows are indexed, so the
+    -- cost follows the open orders, not every order ever posted.
+    CREATE INDEX rm_orders_open_by_maker ON rm_orders (maker, seq) WHERE status IN ('ACTIVE', 'INACTIVE');
+    CREATE INDEX rm_orders_open_by_market ON rm_orders (market_hash, seq) WHERE status IN ('ACTIVE', 'INACTIVE');
+  `,
+});

@@ -189,6 +189,8 @@ export class TradingReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular (committed totals). */
   private readonly volume = new Map<string, bigint>();
+  /** Set when another connection changed the totals: read again on the next ask. */
+  private volumeStale = false;
   /** Totals the transaction under way wrote: they join `volume` only if it commits (see `transactionEnded`). */
   private readonly stagedVolume = new Map<string, bigint>();
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
@@ -252,6 +254,8 @@ export class TradingReadModels {
       position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
       setPosition: p('UPDATE rm_position SET journal_seq = ? WHERE id = 1'),
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
+      openOrdersOf: p("SELECT * FROM rm_orders WHERE maker = ? AND status IN ('ACTIVE', 'INACTIVE') ORDER BY seq"),
+      openOrdersIn: p("SELECT * FROM rm_orders WHERE market_hash = ? AND status IN ('ACTIVE', 'INACTIVE') ORDER BY seq"),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
       listedTrades: p(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM}
@@ -278,9 +282,8 @@ export class TradingReadModels {
       refundGroupCount: p(`${MATCHING_REFUNDS} SELECT COUNT(*) AS n FROM (SELECT 1 FROM matching GROUP BY market_hash, lower(base_token))`),
       refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
-      // Reports the catalogue does not show yet: only a data dir from before its status was written with the journal.
-      reportsBehind: p(`SELECT r.* FROM rm_market_reports r JOIN markets m ON m.market_hash = r.market_hash
-        WHERE m.status <> 'SETTLED' ORDER BY r.reported_at, r.market_hash`),
+      // The read models have their own database: the catalogue's statuses are asked of the catalogue.
+      reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
@@ -290,9 +293,7 @@ export class TradingReadModels {
     this.positions = new PositionsReader(db);
     this.entries.rebuildIfEmpty();
     this.history = new PriceHistory(db);
-    for (const row of db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
-      this.volume.set(row.market_hash, BigInt(row.volume));
-    }
+    this.loadVolume();
     this.fillRefundTotals();
   }
 
@@ -509,7 +510,33 @@ export class TradingReadModels {
   // ---- queries --------------------------------------------------------------------------------
 
   matchedVolume(): ReadonlyMap<string, bigint> {
+    if (this.volumeStale) {
+      this.volumeStale = false;
+      this.loadVolume();
+    }
     return this.volume;
+  }
+
+  /** Another connection (the projector's thread) wrote the read models: what memory holds of them is read again. */
+  changedElsewhere(): void {
+    this.volumeStale = true;
+  }
+
+  private loadVolume(): void {
+    this.volume.clear();
+    for (const row of this.db.prepare('SELECT market_hash, volume FROM rm_volume').iterate() as Iterable<{ market_hash: string; volume: string }>) {
+      this.volume.set(row.market_hash, BigInt(row.volume));
+    }
+  }
+
+  /** A maker's open orders (on the books: ACTIVE or INACTIVE), oldest first. */
+  openOrdersOf(maker: string): OrderView[] {
+    return (this.s.openOrdersOf!.all(maker) as OrderRow[]).map(orderOf);
+  }
+
+  /** A market's open orders, oldest first. */
+  openOrdersIn(marketHash: string): OrderView[] {
+    return (this.s.openOrdersIn!.all(marketHash) as OrderRow[]).map(orderOf);
   }
 
   order(orderHash: string): OrderView | undefined {
@@ -704,12 +731,13 @@ export class TradingReadModels {
   }
 
   /**
-   * Market results the engine journaled that the catalogue does not show as SETTLED, oldest first. The catalogue's
-   * status is written in the journal's transaction, so this is empty except in a data dir written before that.
+   * Market results the engine journaled that the catalogue does not show as SETTLED (`unsettled`), oldest first. The
+   * catalogue's status is written in the journal's transaction, so this is empty except in a data dir written before
+   * that. Read once at start.
    */
-  reportsBehindCatalogue(): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
-    const rows = this.s.reportsBehind!.all() as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
-    return rows.map((r) => ({
+  reportsBehindCatalogue(unsettled: (marketHash: string) => boolean): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
+    const rows = this.s.reports!.all() as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
+    return rows.filter((r) => unsettled(r.market_hash)).map((r) => ({
       marketHash: r.market_hash,
       outcome: r.outcome as Outcome,
       at: r.reported_at,

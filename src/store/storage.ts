@@ -5,7 +5,7 @@ import { copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { checksumAddress } from '../protocol/address.js';
-import { DB_FILE, getSetting, openDatabase, openTradingConnection, putSetting, type Db } from './db.js';
+import { DB_FILE, getSetting, openDatabase, openReadModelsDatabase, openTradingConnection, putSetting, type Db } from './db.js';
 import { walSyncOf, type WalSync } from './wal-sync.js';
 import { Checkpointer } from './checkpointer.js';
 import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
@@ -17,6 +17,8 @@ export interface Storage {
   /** The trading store's own connection: its commits are made durable by `tradingSync`, off the event loop. */
   tradingDb: Db;
   tradingSync: WalSync;
+  /** The read models' own database (the projector's connection). */
+  readModelsDb: Db;
   /** What the WAL check found before recovery ran. */
   wal: WalReport;
   /** Waits for the checkpoint thread to end, closes the database, then gives the data dir up. */
@@ -52,8 +54,11 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
     const wal = reportTornWal(dataDir, log, now);
     const db = openDatabase(dataDir, MIGRATIONS, { busyTimeoutMs });
     let tradingDb: Db | undefined;
+    let readModelsDb: Db | undefined;
     try {
       tradingDb = openTradingConnection(dataDir, { busyTimeoutMs });
+      readModelsDb = openReadModelsDatabase(dataDir, { busyTimeoutMs });
+      const readModels = readModelsDb;
       const tradingSync = walSyncOf(tradingDb);
       const trading = tradingDb;
       const checkpointer = new Checkpointer(trading, {
@@ -63,17 +68,20 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
         db,
         tradingDb: trading,
         tradingSync,
+        readModelsDb: readModels,
         wal,
         async close() {
           await checkpointer.stop();
           tradingSync.close();
           trading.close();
+          readModels.close();
           db.close();
           lock.release();
         },
       };
     } catch (err) {
       tradingDb?.close();
+      readModelsDb?.close();
       db.close();
       throw err;
     }

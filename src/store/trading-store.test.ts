@@ -1,5 +1,5 @@
-// The unit of work all or nothing: a commit that fails leaves neither rows nor in-memory totals behind, and one
-// refused because another connection held the database reports it as busy, so that the runner can commit it again.
+// All or nothing: a projection that fails leaves neither rows, nor in-memory totals, nor a checkpoint behind; a
+// commit refused because another connection held the database reports it as busy, so that the runner commits it again.
 import { afterEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import { USDC } from '../../test/helpers/engine-params.js';
@@ -9,21 +9,25 @@ import { MARKET, lockableDatabase, testHash, tradingFixture } from '../../test/h
 const volumeRow = (db: Database.Database) =>
   (db.prepare('SELECT volume FROM rm_volume WHERE market_hash = ?').pluck().get(MARKET.marketHash) as string | undefined) ?? null;
 
-describe('a failed commit', () => {
-  it('keeps no matched volume of its rolled-back fills in memory, so committing them again counts them once', () => {
+describe('a failed projection', () => {
+  it('keeps no matched volume of its rolled-back fills in memory, so projecting them again counts them once', () => {
     const fx = tradingFixture();
     const accepted = fx.commit(fx.fillCommand(1, 30n * USDC)).changes;
     const confirm = fx.apply({ kind: 'confirmFill', at: fx.next(), fillHash: testHash('f', 1) });
-    // The confirmation, then a command whose trade row already exists: the transaction fails after counting volume.
-    const duplicate: JournalEntry = { cmd: confirm.cmd, changes: accepted.filter((c) => c.type === 'tradeRecorded') };
-    expect(() => fx.store.commit([confirm, duplicate])).toThrow(/UNIQUE constraint failed: rm_trades.id/);
+    // Journaled by the writer; the projector's batch then meets a trade row that already exists after counting volume.
+    const seq = fx.store.store.commit([confirm]);
+    const confirmed = { seq, at: confirm.cmd.at, changes: confirm.changes };
+    const duplicate = { seq: seq + 1, at: confirm.cmd.at, changes: accepted.filter((c) => c.type === 'tradeRecorded') };
+    expect(() => fx.store.projector.project([[confirmed, duplicate]])).toThrow(/UNIQUE constraint failed: rm_trades.id/);
     expect(fx.store.readModels.matchedVolume().get(MARKET.marketHash)).toBeUndefined();
     expect(volumeRow(fx.db)).toBeNull();
+    expect(fx.store.projector.position()).toBe(seq - 1);
 
-    fx.store.commit([confirm]);
+    fx.store.projector.project([[confirmed]]);
     // The taker's 30 USDC at 50% matched 30 USDC of makers' stake: 60 USDC traded.
     expect(fx.store.readModels.matchedVolume().get(MARKET.marketHash)).toBe(60n * USDC);
     expect(volumeRow(fx.db)).toBe(String(60n * USDC));
+    expect(fx.store.projector.position()).toBe(seq);
   });
 });
 

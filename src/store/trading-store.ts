@@ -1,5 +1,6 @@
-// The trading side's unit of work: journal rows and the read-model rows their change records produce are written
-// in one SQLite transaction (the group commit), so an acknowledged command and what it changed are on disk together.
+// The trading side's unit of work: journal rows (each command with its change records) and the catalogue statuses
+// they set are written in one SQLite transaction (the group commit); read models are derived from the journal after
+// it (projector.ts), in their own database.
 // Writing and making durable are two steps: `commit` writes (on the calling thread), `sync` makes every written
 // commit durable without holding that thread, so the runner can apply the next commands meanwhile.
 // Domain code sees only this interface; another database would implement it the same way.
@@ -7,8 +8,7 @@ import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
-import { Journal } from './journal.js';
-import { TradingReadModels } from './read-models.js';
+import { Journal, type JournaledChanges } from './journal.js';
 import { SnapshotStore } from './snapshots.js';
 import { CatalogueStatusProjection } from './catalogue-status.js';
 import type { EngineSnapshot } from '../engine/engine.js';
@@ -29,26 +29,18 @@ export class StoreBusyError extends Error {
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, ...): another connection holds a lock this one needs. */
 const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && /^SQLITE_BUSY(_|$)/.test(err.code);
 
-/** A journaled command's change records projected again (the read models were behind): its position and time. */
-export interface CatchUpEntry {
-  seq: number;
-  at: number;
-  changes: readonly Change[];
-}
-
 export interface JournalEntry {
   cmd: Command;
   changes: readonly Change[];
 }
 
 export interface TradingStore {
-  readonly readModels: TradingReadModels;
   readonly snapshots: SnapshotStore<EngineSnapshot>;
   /**
-   * Appends the commands and projects their changes, all or nothing. Returns the last command's position. The rows
-   * survive a process kill at once; they are durable (power loss) once a later `sync` resolves. Throws
-   * StoreBusyError when another connection holds the database (the SQLite store does not wait for it): nothing was
-   * written, and committing the same entries again may succeed.
+   * Appends the commands with their change records, and the catalogue statuses they set, all or nothing. Returns the
+   * last command's position. The rows survive a process kill at once; they are durable (power loss) once a later
+   * `sync` resolves. Throws StoreBusyError when another connection holds the database (the SQLite store does not
+   * wait for it): nothing was written, and committing the same entries again may succeed.
    */
   commit(entries: readonly JournalEntry[]): number;
   /** Makes every commit written so far durable, off the calling thread. Rejects if the disk refused. */
@@ -57,16 +49,14 @@ export interface TradingStore {
   syncNow(): void;
   /** Journaled commands after `afterSeq` in order, with their positions. */
   replay(afterSeq?: number): Iterable<{ seq: number; cmd: Command }>;
-  /** Projects changes of commands already journaled (read models behind the journal after an upgrade). */
-  catchUp(entries: readonly CatchUpEntry[]): void;
+  /** Journaled change records after `afterSeq`, in order, at most `limit` commands' (what consumers follow). */
+  changesAfter(afterSeq: number, limit?: number): JournaledChanges[];
 }
 
 export class SqliteTradingStore implements TradingStore {
-  readonly readModels: TradingReadModels;
   readonly snapshots: SnapshotStore<EngineSnapshot>;
   private readonly journal: Journal;
   private readonly commitTx;
-  private readonly catchUpTx;
   /** Restores the connection's wait for a lock another connection holds, which commits turn off. */
   private readonly restoreBusyTimeout: string;
 
@@ -77,25 +67,16 @@ export class SqliteTradingStore implements TradingStore {
   ) {
     this.restoreBusyTimeout = `PRAGMA busy_timeout = ${db.pragma('busy_timeout', { simple: true }) as number}`;
     this.journal = new Journal(db);
-    this.readModels = new TradingReadModels(db);
     this.snapshots = new SnapshotStore(db);
     const catalogueStatus = new CatalogueStatusProjection(db);
-    /** Projects the change records of commands through journal position `seq` (0: none) in the caller's transaction. */
-    const project = (entries: readonly { at: number; changes: readonly Change[] }[], seq: number) => {
-      for (const e of entries) catalogueStatus.apply(e.changes);
-      this.readModels.applyGroup(entries.map((e) => e.changes));
-      for (const e of entries) this.readModels.statement.apply(e.changes, e.at);
-      if (seq > 0) this.readModels.setPosition(seq);
-    };
     this.commitTx = db.transaction((entries: readonly JournalEntry[]): number => {
       let seq = 0;
-      for (const e of entries) seq = this.journal.append(e.cmd);
-      project(entries.map((e) => ({ at: e.cmd.at, changes: e.changes })), seq);
+      for (const e of entries) {
+        seq = this.journal.append(e.cmd, e.changes);
+        catalogueStatus.apply(e.changes);
+      }
       return seq;
     });
-    this.catchUpTx = db.transaction((entries: readonly CatchUpEntry[]) =>
-      project(entries, entries[entries.length - 1]?.seq ?? 0),
-    );
   }
 
   commit(entries: readonly JournalEntry[]): number {
@@ -105,23 +86,12 @@ export class SqliteTradingStore implements TradingStore {
     // statement object db.pragma builds (0.8 µs a toggle against 3.6).
     this.db.exec('PRAGMA busy_timeout = 0');
     try {
-      return this.inTransaction(() => this.commitTx(entries));
+      return this.commitTx(entries);
+    } catch (err) {
+      throw isBusy(err) ? new StoreBusyError(err) : err;
     } finally {
       this.db.exec(this.restoreBusyTimeout);
     }
-  }
-
-  /** Runs a transaction of read-model writes, and keeps what they staged in memory only if it committed. */
-  private inTransaction<T>(tx: () => T): T {
-    let result: T;
-    try {
-      result = tx();
-    } catch (err) {
-      this.readModels.transactionEnded(false);
-      throw isBusy(err) ? new StoreBusyError(err) : err;
-    }
-    this.readModels.transactionEnded(true);
-    return result;
   }
 
   sync(): Promise<void> {
@@ -136,7 +106,7 @@ export class SqliteTradingStore implements TradingStore {
     return this.journal.replay(afterSeq);
   }
 
-  catchUp(entries: readonly CatchUpEntry[]): void {
-    this.inTransaction(() => this.catchUpTx(entries));
+  changesAfter(afterSeq: number, limit?: number): JournaledChanges[] {
+    return this.journal.changesAfter(afterSeq, limit);
   }
 }

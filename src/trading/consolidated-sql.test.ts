@@ -10,7 +10,7 @@ import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef } from '../engine/types.js';
 import { migrate } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations.js';
-import { SqliteTradingStore } from '../store/trading-store.js';
+import { inlineProjected } from '../../test/helpers/inline-projection.js';
 import { SQL_SORT_COLUMNS, sortableAmount, type SqlSortField } from '../store/consolidated-entries.js';
 import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext, type ConsolidatedFilter } from './consolidated.js';
 
@@ -42,7 +42,7 @@ describe('consolidated entries paged in SQL', () => {
   it('lists the same entries as grouping the trades in memory', () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS);
-    const store = new SqliteTradingStore(db);
+    const store = inlineProjected(db);
     const engine = new Engine(defaultEngineParams(ADDRS[0]!));
     const next = random(7);
     let at = 1_000_000;

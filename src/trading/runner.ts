@@ -9,25 +9,28 @@
 // other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is
 // rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what
 // the disk holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
-// Realtime shows committed changes only: a group's publications are gathered right after it is written (while the
-// engine and read models are exactly as it left them) and fanned out once it is durable, after its callers' replies.
+// Once durable, a group's journal entries go to the projection loop, which derives the read models and the realtime
+// publications from them after its callers are answered: nothing but the engine and the journal runs in the turn.
 import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
 import type { Command, CommandResult, ResultOf } from '../engine/types.js';
-import { StoreBusyError, type CatchUpEntry, type TradingStore } from '../store/trading-store.js';
+import { StoreBusyError, type TradingStore } from '../store/trading-store.js';
+import type { ProjectedEntry } from '../store/projector.js';
 
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */
   createEngine: (snapshot?: EngineSnapshot) => Engine;
   /** Called once a group is durable, before its callers are answered (catalogue memory, hand-offs to the chain). */
   committed?: (changes: readonly Change[]) => void;
-  /**
-   * Called right after a group is written, while the engine and the read models are exactly as it left them:
-   * gathers what its realtime publications show and returns their fan-out, run once the group is durable and its
-   * callers are answered.
-   */
-  prepareFanOut: (changes: readonly Change[]) => () => void;
+  /** Where durable journal entries go: the read models' projection (and, through it, the realtime publications). */
+  projection: {
+    /** The journal position the read models cover. */
+    readonly position: number;
+    enqueue(entries: readonly ProjectedEntry[]): void;
+    /** Projects what is queued now. */
+    flushNow(): void;
+  };
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
   now: () => number;
@@ -60,7 +63,7 @@ interface Pending {
 interface Group {
   batch: Pending[];
   changes: Change[];
-  fanOut: () => void;
+  entries: ProjectedEntry[];
 }
 
 const REPLAY_CATCH_UP_BATCH = 2000;
@@ -77,14 +80,13 @@ export class EngineRunner {
   private flushScheduled = false;
   /** Written, being synced: at most one group at a time, so the next one gathers everything applied meanwhile. */
   private syncing: Group | undefined;
-  /** Fan-outs of durable groups, run in order on the next turn. */
-  private fanOuts: (() => void)[] = [];
-  private fanOutScheduled = false;
   /** Set when the disk's state is unknown or the engine could not be rebuilt: nothing is accepted until a restart. */
   private broken = false;
   private current: Engine;
   /** The journal position the written state covers. */
   private lastSeq = 0;
+  /** The journal position of the last command whose caller was answered (durable). */
+  private durable_ = 0;
   private snapshotSeq = 0;
   private snapshotAt: number;
   /** When the write attempts of the current group began to find the database busy (performance.now()). */
@@ -104,6 +106,11 @@ export class EngineRunner {
     return this.busyWaitCount;
   }
 
+  /** The journal position of the last acknowledged command: what a read arriving now must see. */
+  get durableSeq(): number {
+    return this.durable_;
+  }
+
   /** The live engine (replaced when rebuilt after a storage failure). */
   get engine(): Engine {
     return this.current;
@@ -114,7 +121,7 @@ export class EngineRunner {
    * behind the journal (an upgraded data dir) are brought up to date on the way.
    */
   replay(): ReplayReport {
-    const covered = this.store.readModels.position();
+    const covered = this.opts.projection.position;
     for (const snap of this.store.snapshots.valid()) {
       // Read models behind a snapshot need the change records of commands the snapshot already covers.
       if (snap.seq > covered) continue;
@@ -138,7 +145,7 @@ export class EngineRunner {
   }
 
   private replayOnto(engine: Engine, afterSeq: number, covered: number): { replayed: number; lastSeq: number } {
-    let behind: CatchUpEntry[] = [];
+    let behind: ProjectedEntry[] = [];
     let n = 0;
     let lastSeq = afterSeq;
     for (const { seq, cmd } of this.store.replay(afterSeq)) {
@@ -152,29 +159,36 @@ export class EngineRunner {
       if (seq > covered) {
         behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
         if (behind.length >= REPLAY_CATCH_UP_BATCH) {
-          this.store.catchUp(behind);
+          this.catchUp(behind);
           behind = [];
         }
       }
       lastSeq = seq;
       n++;
     }
-    if (behind.length > 0) this.store.catchUp(behind);
+    if (behind.length > 0) this.catchUp(behind);
     return { replayed: n, lastSeq };
+  }
+
+  /** Projects change records of commands already journaled (the read models were behind the journal). */
+  private catchUp(entries: readonly ProjectedEntry[]): void {
+    this.opts.projection.enqueue(entries);
+    this.opts.projection.flushNow();
   }
 
   /** The engine becomes live only once fully rebuilt, with the position it covers. */
   private install(engine: Engine, lastSeq: number, snapshotSeq: number): void {
     this.current = engine;
     this.lastSeq = lastSeq;
+    this.durable_ = lastSeq;
     this.snapshotSeq = snapshotSeq;
     this.snapshotAt = this.opts.now();
   }
 
-  /** Writes and syncs everything applied, answers its callers, and runs the pending fan-outs (shutdown). */
+  /** Writes and syncs everything applied, answers its callers, and projects it (shutdown). */
   stop(): void {
     this.drainNow();
-    this.runFanOuts();
+    this.opts.projection.flushNow();
   }
 
   /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
@@ -195,7 +209,6 @@ export class EngineRunner {
   /** Writes a snapshot of the engine as of the last commit, durably; returns the position it covers. */
   snapshotNow(): number {
     this.drainNow();
-    this.scheduleFanOuts();
     if (this.broken) return this.snapshotSeq;
     this.writeSnapshot();
     this.syncNowOrBreak(undefined);
@@ -230,7 +243,7 @@ export class EngineRunner {
   }
 
   /**
-   * Writes the queue as one transaction and gathers its publications; the caller makes it durable. A database too
+   * Writes the queue as one transaction; the caller makes it durable. A database too
    * busy to take it gives BUSY, with the queue as it was, until busyRetry.forMs is spent. A failed write rolls back:
    * memory is ahead of disk, so the group is refused and the engine rebuilt from disk.
    */
@@ -263,7 +276,10 @@ export class EngineRunner {
     this.busySince = undefined;
     const changes: Change[] = [];
     for (const p of batch) for (const c of p.applied.changes) changes.push(c);
-    const group = { batch, changes, fanOut: this.opts.prepareFanOut(changes) };
+    // A group's rows take consecutive positions, the last one returned.
+    const first = this.lastSeq - batch.length + 1;
+    const entries = batch.map((p, i) => ({ seq: first + i, at: p.cmd.at, changes: p.applied.changes }));
+    const group = { batch, changes, entries };
     // Snapshots are taken here, where the engine is exactly as written; the WAL keeps them behind the journal rows
     // they cover, and the group's sync makes both durable.
     const due = this.lastSeq - this.snapshotSeq >= this.opts.snapshotEveryCommands || this.opts.now() - this.snapshotAt >= this.opts.snapshotEveryMs;
@@ -271,21 +287,21 @@ export class EngineRunner {
     return group;
   }
 
-  /** A group is on disk: hand it on, answer its callers, then write the next group and fan this one out. */
+  /** A group is on disk: answer its callers, hand it to the projection, then write the next group. */
   private durable(group: Group): void {
     if (this.syncing !== group) return; // already completed by a blocking drain
     this.syncing = undefined;
     this.complete(group);
     // Replies go out in the microtasks after this callback; the next group is written on this turn's check phase,
-    // and the fan-out runs after it, while that group's sync is under way.
+    // and the projection runs after it, while that group's sync is under way.
     if (this.queue.length > 0) this.scheduleFlush();
-    this.scheduleFanOuts();
   }
 
   private complete(group: Group): void {
     this.opts.committed?.(group.changes);
+    this.durable_ = group.entries[group.entries.length - 1]!.seq;
     for (const p of group.batch) p.resolve(p.applied.result);
-    this.fanOuts.push(group.fanOut);
+    this.opts.projection.enqueue(group.entries);
   }
 
   /**
@@ -341,19 +357,6 @@ export class EngineRunner {
       }
     }
     this.snapshotAt = this.opts.now();
-  }
-
-  private scheduleFanOuts(): void {
-    if (this.fanOutScheduled || this.fanOuts.length === 0) return;
-    this.fanOutScheduled = true;
-    setImmediate(() => this.runFanOuts());
-  }
-
-  private runFanOuts(): void {
-    this.fanOutScheduled = false;
-    const fanOuts = this.fanOuts;
-    this.fanOuts = [];
-    for (const f of fanOuts) f();
   }
 
   private recover(err: unknown): void {

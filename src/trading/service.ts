@@ -14,6 +14,8 @@ import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
+import type { ReadModelProjector } from '../store/projector.js';
+import { ProjectionLoop } from '../store/projection-loop.js';
 import { EngineRunner, type ReplayReport } from './runner.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
@@ -46,6 +48,10 @@ export interface TradingDeps {
     | 'fees'
   >;
   store: TradingStore;
+  /** Derives the read models from the journal, in their own database. */
+  projector: ReadModelProjector;
+  /** Waits this long before each projection batch: an artificially slow projector (tests). */
+  projectorDelayMs?: number;
   bus: EventBus;
   log: FastifyBaseLogger;
   now: () => number;
@@ -64,9 +70,17 @@ export interface TradingDeps {
  */
 const BUSY_RETRY_MS = 1;
 
+/**
+ * How far (in commands) the read side may be behind the journal while fills and new orders are checked against it
+ * and the engine's windows of recent fills (10k) and closed orders (20k): far below both.
+ */
+const REPLAY_WINDOW_LAG = 2000;
+
 export class TradingService {
   readonly runner: EngineRunner;
   readonly readModels: TradingReadModels;
+  /** The read models' projection: its position is what reads wait for. */
+  readonly projection: ProjectionLoop;
   readonly render: TradeRenderContext;
   readonly consolidated: ConsolidatedContext;
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
@@ -92,7 +106,12 @@ export class TradingService {
       restrictionMs: c.restriction.durationMs,
       walletsOnChain: c.chain === 'evm',
     };
-    this.readModels = deps.store.readModels;
+    this.readModels = deps.projector.readModels;
+    this.projection = new ProjectionLoop(deps.projector, {
+      prepareFanOut: (changes) => this.prepareFanOut(changes),
+      onProblem: (err) => deps.log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
+      ...(deps.projectorDelayMs ? { delayMs: deps.projectorDelayMs } : {}),
+    });
     this.runner = new EngineRunner(deps.store, {
       createEngine: (snapshot) => (snapshot ? Engine.restore(params, snapshot) : new Engine(params)),
       now: deps.now,
@@ -107,7 +126,7 @@ export class TradingService {
         deps.catalogue.applyCommitted(changes);
         this.handToChain(changes);
       },
-      prepareFanOut: (changes) => this.prepareFanOut(changes),
+      projection: this.projection,
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
@@ -203,6 +222,16 @@ export class TradingService {
 
   /** Applies a command; resolves once it is durable. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    const guarded = cmd.kind === 'fill' || cmd.kind === 'postOrders' || cmd.kind === 'replaceOrders';
+    // The engine's replay windows hold the fills and closed orders the read side has not projected yet only while
+    // the projector is a bounded number of commands behind: past that, such a command waits for it.
+    if (guarded && this.runner.durableSeq - this.projection.position > REPLAY_WINDOW_LAG) {
+      return this.projection.waitFor(this.runner.durableSeq, 60_000).then(() => this.checkedSubmit(cmd));
+    }
+    return this.checkedSubmit(cmd);
+  }
+
+  private checkedSubmit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
     // The engine remembers only recent fills and closed orders; every older one is in the read side.
     if (cmd.kind === 'fill' && this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash)) {
       return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
@@ -358,10 +387,10 @@ export class TradingService {
   }
 
   /**
-   * Right after a group is written (the engine and the read models exactly as it left them): renders what its
-   * publications show, for the channels someone can receive (the bus's audience); best odds always, since main
-   * lines follow them. Returns the fan-out, which the runner calls once the group is durable. A channel first
-   * subscribed after this point misses nothing its subscriber can see: its REST snapshot already holds the group.
+   * Right after a group is projected (the read models exactly as it left them; the engine perhaps further on, which
+   * only best odds read): renders what its publications show, for the channels someone can receive (the bus's
+   * audience); best odds always, since main lines follow them. Returns the fan-out, run once the projection has
+   * committed. A channel first subscribed after this point misses nothing its subscriber can see: its REST snapshot already holds the group.
    */
   private prepareFanOut(changes: readonly Change[]): () => void {
     const audience = this.deps.bus.audience;

@@ -12,7 +12,7 @@ export interface WorkerSource {
 }
 
 const bundles = new Map<string, Promise<URL>>();
-const tsxEntry = new URL('./worker-entry.mjs', import.meta.url);
+const tsxEntry = new URL('../worker-entry.mjs', import.meta.url);
 
 /** Bundles asynchronously (esbuild works in its own process), so the writer thread never waits for it. */
 function bundle(moduleUrl: string): Promise<URL> {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../src/store/db.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { SqliteTradingStore, type JournalEntry } from '../../src/store/trading-store.js';
+import type { JournalEntry } from '../../src/store/trading-store.js';
+import { inlineProjected } from './inline-projection.js';
 import { Engine } from '../../src/engine/engine.js';
 import type { Change } from '../../src/engine/changes.js';
 import { defaultEngineParams, restingOrder, USDC } from './engine-params.js';
@@ -25,7 +26,8 @@ export function tradingFixture(makerSize = 40n * USDC) {
   const statements: string[] = [];
   const db = new Database(':memory:', { verbose: (sql) => tracing && statements.push(String(sql)) });
   migrate(db, MIGRATIONS);
-  const store = new SqliteTradingStore(db);
+  const store = inlineProjected(db);
+  const commitEntries = (entries: readonly JournalEntry[]) => store.commit(entries);
   const engine = new Engine(defaultEngineParams(TOKEN));
   let at = 1_700_000_000_000;
   const next = () => ++at;
@@ -45,12 +47,12 @@ export function tradingFixture(makerSize = 40n * USDC) {
   /** Applies and commits commands as one group; returns the statements its commit ran. */
   const commitGroup = (cmds: readonly Command[]): string[] => {
     const entries = cmds.map(apply);
-    return traced(() => store.commit(entries));
+    return traced(() => commitEntries(entries));
   };
   /** Applies and commits one command; returns its change records and the statements its commit ran. */
   const commit = (cmd: Command): { changes: readonly Change[]; statements: string[] } => {
     const entry = apply(cmd);
-    return { changes: entry.changes, statements: traced(() => store.commit([entry])) };
+    return { changes: entry.changes, statements: traced(() => commitEntries([entry])) };
   };
   for (const a of [...MAKERS, TAKER]) commit({ kind: 'faucet', at, address: a, amount: 1000n * USDC });
   commit({

@@ -1,0 +1,237 @@
+// Follows the writer: durable groups of journal entries are projected into the read models, in journal order and in
+// batches, after their callers are answered. Two ways: by the projector's own thread (projector-thread.ts), which
+// reads the journal itself, or (at start-up, and where no thread is used) by a projector on this thread, a turn
+// later. Each group's realtime publications are gathered once the read models cover it (on this thread: right after
+// it is written inside the batch's transaction, so they read exactly the state it left; from the thread: once it
+// reports the batch, so they may read a later state) and fanned out in journal order. Readers wait here for the
+// position their read must see (read-your-writes). A batch the read models' database refused is tried again: the
+// writer never waits for the projector, and a failed projection never loses a journaled command.
+import type { Change } from '../engine/changes.js';
+import type { ProjectedEntry, ReadModelProjector } from './projector.js';
+import type { ProjectorThread } from './projector-thread.js';
+
+export interface ProjectionLoopOptions {
+  /**
+   * Called right after a group is written, inside the projector's transaction: gathers the group's publications and
+   * returns their fan-out, run once the batch commits.
+   */
+  prepareFanOut: (changes: readonly Change[]) => () => void;
+  /** A batch could not be projected; it is tried again after `retryMs`. */
+  onProblem: (err: unknown) => void;
+  /** Commands per projector transaction at most. */
+  maxBatch?: number;
+  retryMs?: number;
+  /** Waits this long before each batch: an artificially slow projector (tests of read-your-writes). */
+  delayMs?: number;
+}
+
+/** How long a blocking flush waits for the projector's thread (shutdown, snapshots on request). */
+const FLUSH_WAIT_MS = 60_000;
+
+interface QueuedGroup {
+  entries: ProjectedEntry[];
+  /** When the group became durable (performance.now()): the projector's lag in time. */
+  durableAt: number;
+}
+
+interface Waiter {
+  seq: number;
+  resolve: (caughtUp: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface ProjectionStats {
+  /** The journal position the read models cover. */
+  position: number;
+  /** Durable commands not yet projected. */
+  lagPositions: number;
+  /** How long ago the oldest unprojected group became durable (0: none). */
+  lagMs: number;
+  batches: number;
+  projectedCommands: number;
+  /** Commands of the last batch. */
+  lastBatch: number;
+}
+
+export class ProjectionLoop {
+  private queue: QueuedGroup[] = [];
+  /** Set once the projector's thread projects: this thread then only publishes and wakes readers. */
+  private thread: ProjectorThread | undefined;
+  private queuedThrough: number;
+  private projected: number;
+  private scheduled = false;
+  private waiters: Waiter[] = [];
+  private batches = 0;
+  private projectedCommands = 0;
+  private lastBatch = 0;
+  /** Called with each batch's size once it is projected (metrics). */
+  onBatch: ((commands: number) => void) | undefined;
+
+  constructor(
+    private readonly projector: ReadModelProjector,
+    private readonly opts: ProjectionLoopOptions,
+  ) {
+    this.projected = projector.position();
+    this.queuedThrough = this.projected;
+  }
+
+  /** The journal position the read models cover. */
+  get position(): number {
+    return this.thread ? Math.max(this.projected, this.thread.position) : this.projected;
+  }
+
+  /**
+   * From now on the projector's thread projects what is acknowledged (after start-up has caught the read models up
+   * on this thread); `projectedBy` is what its events call.
+   */
+  useThread(thread: ProjectorThread): void {
+    this.flushNow();
+    this.thread = thread;
+  }
+
+  /** The projector's thread reports that the read models cover `position`: publish what that covers. */
+  projectedBy(position: number, commands: number): void {
+    if (position <= this.projected) return;
+    this.projected = position;
+    this.projector.readModels.changedElsewhere();
+    let n = 0;
+    while (n < this.queue.length && this.lastSeqOf(this.queue[n]!) <= position) n++;
+    const groups = this.queue.slice(0, n);
+    this.queue = this.queue.slice(n);
+    const fanOuts = groups.map((g) => this.opts.prepareFanOut(g.entries.flatMap((e) => e.changes)));
+    this.counted(commands);
+    this.release();
+    for (const f of fanOuts) f();
+  }
+
+  /** Ends the projector's thread, which first projects what is acknowledged. */
+  async stop(): Promise<void> {
+    const thread = this.thread;
+    if (!thread) return;
+    this.thread = undefined;
+    await thread.stop();
+    this.projectedBy(thread.position, 0);
+  }
+
+  /**
+   * Hands a durable group of consecutive journal entries to the projector. Entries at or before a position already
+   * handed over are skipped (a rebuild after a failed write replays what may already be queued).
+   */
+  enqueue(entries: readonly ProjectedEntry[]): void {
+    const fresh = entries.filter((e) => e.seq > this.queuedThrough);
+    if (fresh.length === 0) return;
+    this.queuedThrough = fresh[fresh.length - 1]!.seq;
+    this.queue.push({ entries: fresh, durableAt: performance.now() });
+    if (this.thread) this.thread.advance(this.queuedThrough);
+    else this.schedule(0);
+  }
+
+  /** Projects everything queued now (shutdown, start-up catch-up); throws if the read models' database refuses. */
+  flushNow(): void {
+    const thread = this.thread;
+    if (thread) {
+      if (!thread.waitUntil(this.queuedThrough, FLUSH_WAIT_MS)) throw new Error(`the projector thread did not reach ${this.queuedThrough} in time`);
+      this.projectedBy(thread.position, 0);
+      return;
+    }
+    while (this.queue.length > 0) this.projectBatch();
+  }
+
+  /**
+   * Resolves true once the read models cover `seq`, or false after `timeoutMs` (the reader answers that the read
+   * side is behind rather than show state older than the position it must see).
+   */
+  waitFor(seq: number, timeoutMs: number): Promise<boolean> {
+    if (seq <= this.position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        seq,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  stats(): ProjectionStats {
+    const oldest = this.queue[0];
+    return {
+      position: this.position,
+      lagPositions: this.queuedThrough - this.position,
+      lagMs: oldest ? performance.now() - oldest.durableAt : 0,
+      batches: this.batches,
+      projectedCommands: this.projectedCommands,
+      lastBatch: this.lastBatch,
+    };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const run = () => {
+      this.scheduled = false;
+      if (this.thread) return;
+      try {
+        this.projectBatch();
+      } catch (err) {
+        this.opts.onProblem(err);
+        this.schedule(this.opts.retryMs ?? 100);
+        return;
+      }
+      if (this.queue.length > 0) this.schedule(0);
+    };
+    const wait = Math.max(delayMs, this.opts.delayMs ?? 0);
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
+  }
+
+  /** Projects the oldest queued groups, up to the batch limit, in one transaction; then fans them out. */
+  private projectBatch(): void {
+    const max = this.opts.maxBatch ?? 5000;
+    const groups: QueuedGroup[] = [];
+    let commands = 0;
+    for (const g of this.queue) {
+      if (groups.length > 0 && commands + g.entries.length > max) break;
+      groups.push(g);
+      commands += g.entries.length;
+    }
+    if (groups.length === 0) return;
+    const fanOuts: (() => void)[] = [];
+    this.projector.project(
+      groups.map((g) => g.entries),
+      (i) => fanOuts.push(this.opts.prepareFanOut(groups[i]!.entries.flatMap((e) => e.changes))),
+    );
+    this.queue = this.queue.slice(groups.length);
+    this.projected = this.lastSeqOf(groups[groups.length - 1]!);
+    this.counted(commands);
+    this.release();
+    for (const f of fanOuts) f();
+  }
+
+  private lastSeqOf(g: QueuedGroup): number {
+    return g.entries[g.entries.length - 1]!.seq;
+  }
+
+  private counted(commands: number): void {
+    if (commands === 0) return;
+    this.batches++;
+    this.projectedCommands += commands;
+    this.lastBatch = commands;
+    this.onBatch?.(commands);
+  }
+
+  private release(): void {
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.seq <= this.position) {
+        clearTimeout(w.timer);
+        w.resolve(true);
+      } else still.push(w);
+    }
+    this.waiters = still;
+  }
+}

@@ -1,0 +1,99 @@
+// The writer's side of the projector's thread (projector-worker.ts): starts it, tells it how far the journal is
+// acknowledged, and learns its position from shared memory (read at any time without a message) and from a message
+// per batch (which wakes whoever waits for that position).
+import { Worker } from 'node:worker_threads';
+
+export interface ProjectorThreadData {
+  dataDir: string;
+  busyTimeoutMs: number;
+  maxBatch: number;
+  retryMs: number;
+  /** Waits this long before each batch (tests of a slow projector). */
+  delayMs: number;
+  /** SharedArrayBuffer of one BigInt64: the position the read models cover. */
+  position: SharedArrayBuffer;
+}
+
+export type ToProjector = { type: 'advance'; through: number } | { type: 'stop' };
+export type FromProjector =
+  | { type: 'ready'; position: number }
+  | { type: 'projected'; position: number; commands: number; ms: number }
+  | { type: 'problem'; message: string };
+
+const WORKER_ENTRY = new URL('../worker-entry.mjs', import.meta.url);
+const WORKER_MODULE = new URL(`./projector-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+export interface ProjectorThreadEvents {
+  /** A batch was projected: the read models cover `position`. */
+  projected(position: number, commands: number): void;
+  problem(message: string): void;
+}
+
+export class ProjectorThread {
+  private readonly worker: Worker;
+  private readonly shared: BigInt64Array;
+  private advanced = 0;
+  private advanceScheduled = false;
+  private exited = false;
+
+  constructor(
+    opts: Omit<ProjectorThreadData, 'position'>,
+    private readonly events: ProjectorThreadEvents,
+  ) {
+    const position = new SharedArrayBuffer(8);
+    this.shared = new BigInt64Array(position);
+    const workerData: ProjectorThreadData & { module: string } = { ...opts, position, module: WORKER_MODULE };
+    this.worker = new Worker(WORKER_ENTRY, { workerData });
+    this.worker.on('message', (m: FromProjector) => {
+      if (m.type === 'projected') events.projected(m.position, m.commands);
+      else if (m.type === 'problem') events.problem(m.message);
+    });
+    this.worker.on('error', (err) => events.problem(`the projector thread failed: ${err.message}`));
+    this.worker.on('exit', () => (this.exited = true));
+  }
+
+  /** The position the read models cover, as the thread last stored it. */
+  get position(): number {
+    return Number(Atomics.load(this.shared, 0));
+  }
+
+  /** The journal is acknowledged through `through`: one message per turn at most. */
+  advance(through: number): void {
+    if (through <= this.advanced) return;
+    this.advanced = through;
+    if (this.advanceScheduled) return;
+    this.advanceScheduled = true;
+    queueMicrotask(() => {
+      this.advanceScheduled = false;
+      this.post({ type: 'advance', through: this.advanced });
+    });
+  }
+
+  /**
+   * Blocks until the read models cover `seq` or `timeoutMs` passes (shutdown, snapshots on request); true if they
+   * do. The thread runs on its own, so waiting here cannot hold it back.
+   */
+  waitUntil(seq: number, timeoutMs: number): boolean {
+    this.advance(seq);
+    this.post({ type: 'advance', through: this.advanced });
+    const end = performance.now() + timeoutMs;
+    for (let p = Atomics.load(this.shared, 0); Number(p) < seq; p = Atomics.load(this.shared, 0)) {
+      const left = end - performance.now();
+      if (left <= 0 || this.exited) return false;
+      Atomics.wait(this.shared, 0, p, Math.min(left, 100));
+    }
+    return true;
+  }
+
+  /** Projects what is acknowledged, then ends the thread. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.post({ type: 'stop' });
+    await exited;
+  }
+
+  private post(m: ToProjector): void {
+    if (!this.exited) this.worker.postMessage(m);
+  }
+}

@@ -1,0 +1,81 @@
+// The read-model projector's thread: follows the journal from the read models' checkpoint, in batches, with its own
+// connections (the journal read-only, the read models' database to write), and reports each batch's position to
+// the writer's thread through shared memory and a message. The writer's thread tells it how far the journal has
+// been acknowledged; it never waits for this thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { DB_FILE, openReadModelsDatabase } from './db.js';
+import { JournalReader } from './journal.js';
+import { ReadModelProjector } from './projector.js';
+import type { ProjectorThreadData, ToProjector, FromProjector } from './projector-thread.js';
+
+const data = workerData as ProjectorThreadData;
+const port = parentPort!;
+const shared = new BigInt64Array(data.position);
+const readModels = openReadModelsDatabase(data.dataDir, { busyTimeoutMs: data.busyTimeoutMs });
+const journalDb = new Database(join(data.dataDir, DB_FILE), { readonly: true, timeout: data.busyTimeoutMs });
+const journal = new JournalReader(journalDb);
+const projector = new ReadModelProjector(readModels);
+const post = (m: FromProjector) => port.postMessage(m);
+
+let target = 0;
+let running = false;
+let stopped = false;
+
+/** Projects batches until the read models reach the acknowledged position; waits `delayMs` before each (tests). */
+function run(): void {
+  if (running || stopped) return;
+  running = true;
+  const step = () => {
+    try {
+      if (stopped || projector.position() >= target) {
+        running = false;
+        return;
+      }
+      const rows = journal.changesAfter(projector.position(), data.maxBatch);
+      if (rows.length === 0) {
+        running = false;
+        return;
+      }
+      const entries = rows.map((r) => {
+        if (!r.changes) throw new Error(`journal row ${r.seq} holds no change records: the exchange projects it at start-up`);
+        return { seq: r.seq, at: r.at, changes: r.changes };
+      });
+      const started = performance.now();
+      projector.project([entries]);
+      const position = entries[entries.length - 1]!.seq;
+      Atomics.store(shared, 0, BigInt(position));
+      Atomics.notify(shared, 0);
+      post({ type: 'projected', position, commands: entries.length, ms: performance.now() - started });
+    } catch (err) {
+      post({ type: 'problem', message: err instanceof Error ? err.message : String(err) });
+      setTimeout(step, data.retryMs);
+      return;
+    }
+    if (data.delayMs > 0) setTimeout(step, data.delayMs);
+    else setImmediate(step);
+  };
+  if (data.delayMs > 0) setTimeout(step, data.delayMs);
+  else setImmediate(step);
+}
+
+port.on('message', (m: ToProjector) => {
+  if (m.type === 'advance') {
+    target = Math.max(target, m.through);
+    run();
+  } else {
+    stopped = true;
+    // Projects what was acknowledged before stopping, so a clean stop leaves the read models current.
+    for (let rows = journal.changesAfter(projector.position(), data.maxBatch); rows.length > 0; rows = journal.changesAfter(projector.position(), data.maxBatch)) {
+      projector.project([rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes ?? [] }))]);
+      Atomics.store(shared, 0, BigInt(projector.position()));
+    }
+    Atomics.notify(shared, 0);
+    journalDb.close();
+    readModels.close();
+    port.close();
+  }
+});
+Atomics.store(shared, 0, BigInt(projector.position()));
+post({ type: 'ready', position: projector.position() });

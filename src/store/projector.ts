@@ -1,0 +1,56 @@
+// The read-model projector: a consumer of the journal. It writes what committed commands' change records mean for
+// the read models (orders, fills, trades, consolidated entries, refunds, settlement credits, listing totals, matched
+// volume, price history, funds statement) together with its checkpoint, the journal position they cover, in one
+// transaction of the read models' own database. A crash at any point leaves the read models equal to a projection
+// of the journal up to the checkpoint, and projecting resumes from there; the writer never waits for it.
+import type { Db } from './db.js';
+import type { Change } from '../engine/changes.js';
+import { TradingReadModels } from './read-models.js';
+
+/** One journaled command's change records, with its position and time. */
+export interface ProjectedEntry {
+  seq: number;
+  at: number;
+  changes: readonly Change[];
+}
+
+export class ReadModelProjector {
+  readonly readModels: TradingReadModels;
+  private readonly projectTx;
+
+  constructor(private readonly db: Db) {
+    this.readModels = new TradingReadModels(db);
+    this.projectTx = db.transaction((groups: readonly (readonly ProjectedEntry[])[], written?: (i: number) => void) => {
+      let seq = 0;
+      groups.forEach((entries, i) => {
+        if (entries.length === 0) return;
+        this.readModels.applyGroup(entries.map((e) => e.changes));
+        for (const e of entries) this.readModels.statement.apply(e.changes, e.at);
+        seq = entries[entries.length - 1]!.seq;
+        written?.(i);
+      });
+      if (seq > 0) this.readModels.setPosition(seq);
+    });
+  }
+
+  /** The journal position the read models cover (0: none). */
+  position(): number {
+    return this.readModels.position();
+  }
+
+  /**
+   * Projects groups of consecutive journal entries, in order, with the checkpoint, all or nothing. `written(i)` is
+   * called inside the transaction right after group i is written, while the read models are exactly as it left them
+   * (what realtime publications read); whatever it gathers counts only if this returns.
+   */
+  project(groups: readonly (readonly ProjectedEntry[])[], written?: (i: number) => void): void {
+    try {
+      this.projectTx(groups, written);
+    } catch (err) {
+      this.readModels.transactionEnded(false);
+      throw err;
+    }
+    this.readModels.transactionEnded(true);
+  }
+}
+

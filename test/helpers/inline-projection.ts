@@ -1,0 +1,27 @@
+// A trading store whose commits are projected into the read models at once, on the same connection: what a writer
+// and its projector leave on disk once the projector has caught up, for tests of what both write.
+import type { Db } from '../../src/store/db.js';
+import { ReadModelProjector } from '../../src/store/projector.js';
+import { SqliteTradingStore, type JournalEntry } from '../../src/store/trading-store.js';
+
+/** The entries of one commit as the projector takes them, given the position the commit returned for the last. */
+export const projectedEntries = (entries: readonly JournalEntry[], last: number) =>
+  entries.map((e, i) => ({ seq: last - entries.length + 1 + i, at: e.cmd.at, changes: e.changes }));
+
+export function inlineProjected(db: Db) {
+  const store = new SqliteTradingStore(db);
+  const projector = new ReadModelProjector(db);
+  return {
+    store,
+    projector,
+    readModels: projector.readModels,
+    snapshots: store.snapshots,
+    replay: (afterSeq?: number) => store.replay(afterSeq),
+    /** Journals the entries, then projects them; returns the last one's position. */
+    commit(entries: readonly JournalEntry[]): number {
+      const last = store.commit(entries);
+      projector.project([projectedEntries(entries, last)]);
+      return last;
+    },
+  };
+}
