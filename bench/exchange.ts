@@ -88,7 +88,7 @@ export type BenchExchange = Awaited<ReturnType<typeof startBenchExchange>>;
  * Starts `src/main.ts` on a fresh data dir. `env` adds or overrides ODDEX_* settings; `maxSockets` caps the
  * client's keep-alive connections (requests beyond it wait in the client).
  */
-export async function startBenchExchange(env: Record<string, string> = {}, maxSockets?: number) {
+export async function startBenchExchange(env: Record<string, string> = {}, maxSockets?: number, root?: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'oddex-bench-'));
   const server = await spawnExchange({
     ODDEX_DATA_DIR: dataDir,
@@ -100,7 +100,7 @@ export async function startBenchExchange(env: Record<string, string> = {}, maxSo
     ODDEX_DELAY_PREGAME_MS: '0',
     ODDEX_EXECUTOR_ADDRESS: EXECUTOR,
     ...env,
-  });
+  }, root);
   const request = httpClient(server.url, maxSockets);
   const post = async (path: string, body: unknown, admin = false) => {
     const res = await request('POST', path, body, admin ? { authorization: `Bearer ${ADMIN}` } : {});

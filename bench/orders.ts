@@ -5,6 +5,7 @@
 // The client opens as many keep-alive connections as requests in flight need (up to `sockets`): with too few, an
 // open-loop bench turns closed-loop once latency exceeds sockets / rate (64 sockets at 1,000/s: 64 ms, a few
 // fsyncs on this disk), and requests then queue in the client for seconds. "max in flight" shows how close it came.
+// With ODDEX_BASELINE_TREE=<a worktree of an earlier commit, with node_modules> that commit runs first, the same way.
 // Usage: npx tsx bench/orders.ts [rates, comma-separated = 1000,2000] [seconds per phase = 5] [sockets = 1024]
 import { conditions, fmt, openLoop, percentiles, percentilesVs, measureCpu } from './lib.js';
 import { E18, USDC, newAccount, signedCancelV2, signedOrder, startBenchExchange } from './exchange.js';
@@ -13,7 +14,9 @@ const rates = (process.argv[2] ?? '1000,2000').split(',').map(Number);
 const seconds = Number(process.argv[3] ?? 5);
 const sockets = Number(process.argv[4] ?? 1024);
 
-const ex = await startBenchExchange({}, sockets);
+async function measure(label: string, root?: string): Promise<void> {
+console.log(`\n=== ${label}`);
+const ex = await startBenchExchange({}, sockets, root);
 try {
   const maker = newAccount();
   await ex.fund(maker);
@@ -46,3 +49,8 @@ try {
 } finally {
   await ex.close();
 }
+}
+
+const baselineTree = process.env.ODDEX_BASELINE_TREE;
+if (baselineTree) await measure(`baseline: ${baselineTree}`, baselineTree);
+await measure('this checkout');

@@ -4,6 +4,7 @@
 // Targets (issue 15): 15,000 signed orders/s and 5,000 fills/s on a 2-core machine, both cores busy.
 // Batches of orders are sent by `clients` closed-loop clients; fills and cancels (one per request) by
 // `requestClients`, so that enough of them are in flight for a group commit to gather many.
+// With ODDEX_BASELINE_TREE=<a worktree of an earlier commit, with node_modules> the baseline is that commit instead.
 // Usage: npx tsx bench/throughput.ts [orders = 20000] [fills = 4000] [cancels = 4000] [clients = 4] [requestClients = 32]
 import { ratio } from './lib.js';
 import { conditions, measureCpu } from './lib.js';
@@ -39,8 +40,8 @@ interface Figures {
   conditions: string;
 }
 
-async function run(label: string, env: Record<string, string>): Promise<Record<'orders' | 'fills' | 'cancels', Figures>> {
-  const ex: BenchExchange = await startBenchExchange(env);
+async function run(label: string, env: Record<string, string>, root?: string): Promise<Record<'orders' | 'fills' | 'cancels', Figures>> {
+  const ex: BenchExchange = await startBenchExchange(env, undefined, root);
   try {
     const maker = newAccount();
     const taker = newAccount();
@@ -119,9 +120,15 @@ console.log(
   `${orderCount} signed orders in batches of ${BATCH} from ${clients} concurrent clients; ${fillCount} fills and ${cancelCount} cancels ` +
     `from ${requestClients} concurrent clients`,
 );
-const baseline = await run('baseline: signatures verified on the writer thread (ODDEX_VERIFY_THREADS=0)', { ODDEX_VERIFY_THREADS: '0' });
-const pooled = await run('worker pool (default size)', {});
-console.log('\nratio worker pool / baseline (throughput; server CPU per op):');
+const baselineTree = process.env.ODDEX_BASELINE_TREE;
+const baseline = baselineTree
+  ? await run(`baseline: ${baselineTree}`, {}, baselineTree)
+  : await run('baseline: signatures verified on the writer thread (ODDEX_VERIFY_THREADS=0)', { ODDEX_VERIFY_THREADS: '0' });
+const current = await run('this checkout', {});
+console.log('\nratio this checkout / baseline (throughput; server CPU per op; main-thread CPU per op):');
 for (const name of ['orders', 'fills', 'cancels'] as const) {
-  console.log(`  ${name.padEnd(8)} ${ratio(pooled[name].perSecond, baseline[name].perSecond)}; ${ratio(pooled[name].cpuMsPerOp, baseline[name].cpuMsPerOp)}`);
+  console.log(
+    `  ${name.padEnd(8)} ${ratio(current[name].perSecond, baseline[name].perSecond)}; ${ratio(current[name].cpuMsPerOp, baseline[name].cpuMsPerOp)}; ` +
+      ratio(current[name].mainThreadMsPerOp, baseline[name].mainThreadMsPerOp),
+  );
 }

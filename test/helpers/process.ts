@@ -16,10 +16,13 @@ export interface ChildExchange {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` on a free port and resolves once it logs the address it listens on. */
-export function spawnExchange(env: Record<string, string>): Promise<ChildExchange> {
+/**
+ * Starts `src/main.ts` on a free port and resolves once it logs the address it listens on; `root` is the checkout to
+ * run (another worktree, for benchmarks against an earlier commit).
+ */
+export function spawnExchange(env: Record<string, string>, root = ROOT): Promise<ChildExchange> {
   const child = spawn(process.execPath, [...(process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     // No demo bots unless a test asks: they would trade alongside the test's own orders.
     env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO_LIQUIDITY: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
