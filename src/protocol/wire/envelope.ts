@@ -1,7 +1,9 @@
-// Response schemas of the wire envelope (DECISIONS.md): `{status:"success", data}` around each route's data, and
-// the one failure shape every error reply shares. They document replies (OpenAPI, /docs); the app serializes
-// with JSON.stringify (app.ts), so a field missing here is never dropped from a reply, and
-// test/openapi.test.ts checks real replies against these schemas with no unlisted field allowed.
+// The wire envelope (DECISIONS.md): `{status:"success", data}` around each route's data, the one failure shape
+// every error reply shares, and the scalar encodings the records use (wei and odds as decimal strings). Pure
+// schemas, shared by the server (src/api/schemas/envelope.ts builds route replies from them) and the SDK (types
+// only). They document replies (OpenAPI, /docs); the app serializes with JSON.stringify (app.ts), so a field
+// missing here is never dropped from a reply, and test/openapi.test.ts checks real replies against these schemas
+// with no unlisted field allowed.
 import { Type, type TSchema } from '@sinclair/typebox';
 
 export const FailureEnvelope = Type.Object(
@@ -25,26 +27,6 @@ export const FailureEnvelope = Type.Object(
 
 export const successEnvelope = <T extends TSchema>(data: T) =>
   Type.Object({ status: Type.Literal('success'), data }, { description: 'Success envelope' });
-
-/** The `response` of a route schema: 200 with `data`, any 4xx or 5xx as the failure envelope. */
-export const responses = <T extends TSchema>(data: T, description?: string) => ({
-  200: description ? { ...successEnvelope(data), description } : successEnvelope(data),
-  '4xx': FailureEnvelope,
-  '5xx': FailureEnvelope,
-});
-
-/**
- * Like `responses`, for routes whose data comes from renderers typed as plain records (the same objects feed the
- * realtime channels): the 200 schema is unchanged at run time (OpenAPI, /docs, test/openapi.test.ts), but the
- * handler's reply is typed as a success envelope with untyped data instead of the schema's shape.
- */
-export const recordResponses = <T extends TSchema>(data: T, description?: string) => {
-  const typed = responses(data, description);
-  return { ...typed, 200: Type.Unsafe<{ status: 'success'; data: unknown }>(typed[200]) };
-};
-
-/** Replies outside the envelope (the realtime token is a bare `{token}`, as public clients read it). */
-export const bareResponses = <T extends TSchema>(body: T) => ({ 200: body, '4xx': FailureEnvelope, '5xx': FailureEnvelope });
 
 export const WeiString = Type.String({ pattern: '^[0-9]+$', description: 'base-token wei, decimal string' });
 export const OddsString = Type.String({ pattern: '^[0-9]+$', description: 'percentage odds, 10^20 = 100%' });

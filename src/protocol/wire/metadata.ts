@@ -1,7 +1,20 @@
 // Response data of GET /metadata (spec 4.9 plus the additive chainId, domainNames and demoFunds).
-import { Type } from '@sinclair/typebox';
-import { BRIDGE_FEE_NAMES } from '../../config.js';
+import { Type, type TNumber } from '@sinclair/typebox';
 import { Nullable, WeiString } from './envelope.js';
+
+/** The bridge fee figures /metadata reports (numbers; the configuration sets them, 0 by default). */
+export const BRIDGE_FEE_NAMES = [
+  'bridgeFee',
+  'depositBridgeFee',
+  'withdrawalBridgeFee',
+  'depositBridgeFeeEthereum',
+  'minimumDepositAmountEthereum',
+  'depositBridgeFeeArbitrum',
+  'minimumDepositAmountArbitrum',
+  'withdrawBridgeFeeArbitrum',
+] as const;
+
+const bridgeFees = Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, Type.Number()])) as Record<(typeof BRIDGE_FEE_NAMES)[number], TNumber>;
 
 const StringMap = Type.Record(Type.String(), Type.String());
 
@@ -18,7 +31,7 @@ export const Metadata = Type.Object({
   EIP712FillHasher: Type.String(),
   TokenTransferProxy: Type.String(),
   oddsLadderStepSize: Type.Integer(),
-  ...Object.fromEntries(BRIDGE_FEE_NAMES.map((name) => [name, Type.Number()])),
+  ...bridgeFees,
   popularSports: Type.Array(Type.Integer()),
   leagueOrderingBySport: Type.Record(Type.String(), Type.Array(Type.Integer())),
   cashoutFee: Type.String({ description: 'basis points of a cash out\'s value' }),

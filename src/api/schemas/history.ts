@@ -1,0 +1,2 @@
+// The wire schemas live in src/protocol/wire (shared with the SDK); re-exported for the routes.
+export * from '../../protocol/wire/history.js';
