@@ -52,6 +52,11 @@ describe('the @oddex/sdk package', () => {
 
     const installed = JSON.parse(readFileSync(join(project, 'node_modules', '@oddex', 'sdk', 'package.json'), 'utf8'));
     expect(Object.keys(installed.dependencies).sort()).toEqual(['@noble/curves', '@noble/hashes', 'centrifuge']);
+    // The declarations stand alone too: the types derived from the server's wire schemas (TypeBox) are inlined, so
+    // they import nothing but the package's dependencies.
+    const declarations = readFileSync(join(project, 'node_modules', '@oddex', 'sdk', 'dist', 'index.d.ts'), 'utf8');
+    const imported = [...declarations.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+    expect(imported.filter((name) => !Object.keys(installed.dependencies).some((dep) => name === dep || name.startsWith(dep + '/')))).toEqual([]);
     const serverOnly = ['better-sqlite3', 'fastify', 'viem', 'secp256k1', 'hash-wasm', 'tsx', 'typescript'];
     expect(serverOnly.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
 

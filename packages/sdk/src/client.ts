@@ -19,6 +19,7 @@ import {
   parsePosition,
   parseRefundGroup,
   parseStatementEntry,
+  parseOrderTrade,
   parseTrade,
 } from './parse.js';
 import { toAccount, type AccountLike, type Hex, type SignerInput } from './signer.js';
@@ -42,11 +43,13 @@ import type {
   LiveScore,
   Market,
   MarketPage,
+  Narrowed,
   ParlayLeg,
   ParlayRequest,
   NewApiKey,
   Metadata,
   Order,
+  OrderTrade,
   Position,
   PostOrdersResult,
   RefundGroup,
@@ -54,7 +57,6 @@ import type {
   SearchResult,
   Sport,
   Team,
-  Trade,
   TradePage,
 } from './types.js';
 
@@ -606,13 +608,13 @@ export class OddexClient {
   // ---- trades, refunds, balances -------------------------------------------------------------------
 
   async trades(q: TradesQuery): Promise<TradePage> {
-    const data = await this.http.request<{ trades: unknown[]; nextKey?: string; pageSize?: number }>('GET', '/trades', { query: { ...q } });
+    const data = await this.http.request<Narrowed<TradePage, { trades: unknown[] }>>('GET', '/trades', { query: { ...q } });
     return { ...data, trades: data.trades.map(parseTrade) };
   }
 
-  async tradesByOrders(orderHashes: readonly string[]): Promise<Trade[]> {
+  async tradesByOrders(orderHashes: readonly string[]): Promise<OrderTrade[]> {
     const data = await this.http.request<{ trades: unknown[] }>('GET', '/trades/orders', { query: { orderHashes } });
-    return data.trades.map(parseTrade);
+    return data.trades.map(parseOrderTrade);
   }
 
   async consolidatedTrades(q: ConsolidatedQuery): Promise<{ trades: ConsolidatedTrade[]; count: number }> {
