@@ -65,7 +65,9 @@ describe('the @oddex/sdk package', () => {
     const bundle = await build({ entryPoints: [join(project, 'browser.mjs')], absWorkingDir: project, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
     expect(bundle.errors).toEqual([]);
     expect(bundle.outputFiles[0]!.text).not.toMatch(/from\s*["']node:/);
-  });
+    // The build (prepack) inlines TypeBox's declarations into index.d.ts: with the install, more than the default
+    // 30 s on a loaded machine.
+  }, 120_000);
 
   it('trades from a plain node script: markets, a signed order, a fill, a cancel and the book over realtime', async () => {
     if (!existsSync(join(project, 'node_modules', '@oddex', 'sdk'))) throw new Error('the package is not installed: see the test above');
