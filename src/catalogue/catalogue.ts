@@ -432,7 +432,7 @@ export class Catalogue {
     };
     this.store.putLiveScore(score);
     this.liveScoresByEvent.set(score.exchangeEventId, score);
-    this.bus.emit('liveScores', [score as unknown as Record<string, unknown>]);
+    this.bus.emit('liveScores', [score]);
     return score;
   }
 

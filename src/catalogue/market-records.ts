@@ -33,6 +33,6 @@ export function storedOf(m: MarketRecord): StoredMarket {
     liveEnabled: m.liveEnabled,
   };
   const optional = ['line', 'selection', 'mainLine', 'legMarketHashes', 'outcome', 'reportedDate', 'teamOneScore', 'teamTwoScore'] as const;
-  for (const k of optional) if (m[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = m[k];
+  for (const k of optional) if (m[k] !== undefined) Object.assign(s, { [k]: m[k] });
   return s;
 }
