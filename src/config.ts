@@ -1,6 +1,7 @@
 // One typed configuration with defaults, overridable by environment (ODDEX_*) and CLI flags (--kebab-case).
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { BRIDGE_FEE_NAMES } from './protocol/wire/metadata.js';
 
 /** How logs are written: `auto` is readable on a terminal and JSON lines otherwise. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -270,16 +271,7 @@ const numberMap: Parser<Record<string, number>> = (raw, setting) => {
   }
   return out;
 };
-export const BRIDGE_FEE_NAMES = [
-  'bridgeFee',
-  'depositBridgeFee',
-  'withdrawalBridgeFee',
-  'depositBridgeFeeEthereum',
-  'minimumDepositAmountEthereum',
-  'depositBridgeFeeArbitrum',
-  'minimumDepositAmountArbitrum',
-  'withdrawBridgeFeeArbitrum',
-] as const;
+export { BRIDGE_FEE_NAMES };
 
 /**
  * Compatibility presets (ODDEX_COMPAT): the signing values of the public exchange the spec models, so a bot written

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { OddexAdmin, OddexClient, type Market } from '@oddex/sdk';
-import { MarketMaker, quoteOdds } from '../examples/market-maker/market-maker.js';
+import { MarketMaker, quoteOdds } from '../src/demo/market-maker.js';
 import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, waitFor } from './helpers/bets.js';
 import { newWallet, USDC } from './helpers/wallets.js';

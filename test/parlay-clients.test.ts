@@ -8,7 +8,7 @@ import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helper
 import { waitFor } from './helpers/bets.js';
 import { newWallet, USDC } from './helpers/wallets.js';
 import { demoFairProbability } from '../src/demo/liquidity.js';
-import { parlayFairProbability, parlayQuote } from '../examples/market-maker/parlay-quoter.js';
+import { parlayFairProbability, parlayQuote } from '../src/demo/parlay-quoter.js';
 
 const E18 = 10n ** 18n;
 

@@ -52,6 +52,11 @@ describe('the @oddex/sdk package', () => {
 
     const installed = JSON.parse(readFileSync(join(project, 'node_modules', '@oddex', 'sdk', 'package.json'), 'utf8'));
     expect(Object.keys(installed.dependencies).sort()).toEqual(['@noble/curves', '@noble/hashes', 'centrifuge']);
+    // The declarations stand alone too: the types derived from the server's wire schemas (TypeBox) are inlined, so
+    // they import nothing but the package's dependencies.
+    const declarations = readFileSync(join(project, 'node_modules', '@oddex', 'sdk', 'dist', 'index.d.ts'), 'utf8');
+    const imported = [...declarations.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+    expect(imported.filter((name) => !Object.keys(installed.dependencies).some((dep) => name === dep || name.startsWith(dep + '/')))).toEqual([]);
     const serverOnly = ['better-sqlite3', 'fastify', 'viem', 'secp256k1', 'hash-wasm', 'tsx', 'typescript'];
     expect(serverOnly.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
 
@@ -60,7 +65,9 @@ describe('the @oddex/sdk package', () => {
     const bundle = await build({ entryPoints: [join(project, 'browser.mjs')], absWorkingDir: project, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
     expect(bundle.errors).toEqual([]);
     expect(bundle.outputFiles[0]!.text).not.toMatch(/from\s*["']node:/);
-  });
+    // The build (prepack) inlines TypeBox's declarations into index.d.ts: with the install, more than the default
+    // 30 s on a loaded machine.
+  }, 120_000);
 
   it('trades from a plain node script: markets, a signed order, a fill, a cancel and the book over realtime', async () => {
     if (!existsSync(join(project, 'node_modules', '@oddex', 'sdk'))) throw new Error('the package is not installed: see the test above');

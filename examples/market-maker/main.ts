@@ -1,8 +1,8 @@
 // Runs the reference market maker against an exchange: `npm run market-maker` (see README.md beside this file).
 import { WebSocket } from 'ws';
 import { OddexClient, parseUnits, type Market } from '@oddex/sdk';
-import { MarketMaker } from './market-maker.js';
-import { ParlayQuoter } from './parlay-quoter.js';
+import { MarketMaker } from '../../src/demo/market-maker.js';
+import { ParlayQuoter } from '../../src/demo/parlay-quoter.js';
 
 function setting(name: string, fallback?: string): string {
   const v = process.env[name]?.trim() || fallback;

@@ -1,17 +1,16 @@
 // The market catalogue: sports, leagues, teams, fixtures, markets and live scores. Held in memory (every lookup
 // is synchronous), written through to SQLite, changes announced on the bus as REST-shaped objects. Settled markets
 // are the exception: they never change again and a month of trading leaves tens of thousands of them, so they are
-// read from SQLite when asked for, the most recent in a bounded cache.
+// read from SQLite when asked for, the most recent in a bounded cache (market-index.ts). Requests for markets are
+// checked in market-input.ts; records are transformed as values in market-records.ts.
 import type { Db } from '../store/db.js';
 import type { EventBus } from '../events.js';
 import { ExchangeError } from '../protocol/errors.js';
-import { LRUCache } from 'lru-cache';
 import { CatalogueStore, type StoredMarket } from './store.js';
 import {
   ACTIVE_FIXTURE_STATUSES,
   FixtureStatus,
   LINE_TYPES,
-  MARKET_TYPES,
   MarketType,
   PARLAY_MARKET_TYPE,
   SELECTIONS,
@@ -21,7 +20,6 @@ import {
   type LiveScore,
   type MarketRecord,
   type MarketTypeCode,
-  type Outcome,
   type ParlayLeg,
   type ParlayTerms,
   type Selection,
@@ -29,12 +27,17 @@ import {
   type Team,
 } from './model.js';
 import { checkParlayLegs, parlayHashOf } from './parlay-rules.js';
-import { hasLine, isQuarterLine, isQuarterStep, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
+import { hasLine, isQuarterLine, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
+import { checkMarketType, normalizeLine, type NewMarket } from './market-input.js';
+import { MarketIndex } from './market-index.js';
+import { byGameTimeThenHash, settledRecord, storedOf, type Settlement } from './market-records.js';
 import type { Change } from '../engine/changes.js';
 import { reportedDate } from '../store/catalogue-status.js';
 import { restFixture, restLeague, restMarket, restSport, restTeam, type RestFixture, type RestMarket, type RestTeam } from './rest.js';
 
 export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';
+export type { NewMarket } from './market-input.js';
+export type { Settlement } from './market-records.js';
 
 /** A signed, verified parlay request (addresses checksummed, salt lower case). */
 export interface NewParlay {
@@ -49,31 +52,8 @@ export interface NewParlay {
   fillWindowMs: number;
 }
 
-export interface NewMarket {
-  exchangeEventId: string;
-  type: number;
-  line?: number;
-  /** 1X2 only; without it all three binary markets are created. */
-  selection?: Selection;
-  liveEnabled?: boolean;
-  mainLine?: boolean;
-}
-
 /** A live score as the operator posts it: the catalogue fills in sport, league and times. */
 export type NewLiveScore = Omit<LiveScore, 'sportId' | 'leagueId' | 'createdAt' | 'updatedAt'>;
-
-export interface Settlement {
-  marketHash: string;
-  outcome: Outcome;
-  teamOneScore?: number;
-  teamTwoScore?: number;
-}
-
-/** Totals below this make no sense (a quarter total's lower leg must reach it too). */
-const MIN_TOTAL_LINE = 0.5;
-const MAX_ABS_LINE = 1000;
-const byGameTimeThenHash = (a: MarketRecord, b: MarketRecord) =>
-  a.gameTime - b.gameTime || (a.marketHash < b.marketHash ? -1 : a.marketHash > b.marketHash ? 1 : 0);
 
 export class Catalogue {
   private readonly store: CatalogueStore;
@@ -81,17 +61,9 @@ export class Catalogue {
   private readonly leaguesById = new Map<number, League>();
   private readonly teamsById = new Map<number, Team>();
   private readonly fixturesById = new Map<string, Fixture>();
-  /** Markets not SETTLED, whose status may still change. */
-  private readonly marketsByHash = new Map<string, MarketRecord>();
-  private readonly marketsByEvent = new Map<string, MarketRecord[]>();
-  /** Settled markets read lately (records are immutable once settled). */
-  private readonly settled = new LRUCache<string, MarketRecord>({ max: SETTLED_MARKETS_CACHED });
+  /** Markets in memory: those not settled, open parlays by leg, settled ones read lately. */
+  private readonly markets: MarketIndex;
   private readonly liveScoresByEvent = new Map<string, LiveScore>();
-  /** Terms of the parlays not settled, and which of them each leg market is part of. */
-  private readonly openParlays: Map<string, ParlayTerms>;
-  private readonly parlaysByLeg = new Map<string, Set<string>>();
-  /** ACTIVE markets by (gameTime, marketHash); rebuilt lazily after a change. */
-  private activeSorted: MarketRecord[] | undefined;
   /** Rendered REST objects; records are replaced on every change, so a stale entry is never hit. */
   private readonly restCache = new WeakMap<MarketRecord, RestMarket>();
   /** Markets whose report is in flight (between the engine call and marking them settled). */
@@ -107,7 +79,7 @@ export class Catalogue {
     for (const l of this.store.loadLeagues()) this.leaguesById.set(l.leagueId, l);
     for (const t of this.store.loadTeams()) this.teamsById.set(t.teamId, t);
     for (const f of this.store.loadFixtures()) this.fixturesById.set(f.exchangeEventId, f);
-    this.openParlays = this.store.loadOpenParlays();
+    this.markets = new MarketIndex(this.store.loadOpenParlays());
     for (const m of this.store.loadOpenMarkets()) this.cacheMarket(this.recordOf(m));
     for (const s of this.store.loadLiveScores()) this.liveScoresByEvent.set(s.exchangeEventId, s);
   }
@@ -116,7 +88,7 @@ export class Catalogue {
 
   /** Any status (a settled market not read lately costs one indexed read). Hashes are lower case. */
   getMarket(marketHash: string): MarketRecord | undefined {
-    return this.marketsByHash.get(marketHash) ?? this.settledMarket(marketHash);
+    return this.markets.open(marketHash) ?? this.settledMarket(marketHash);
   }
 
   getMarketByIdentity(exchangeEventId: string, type: number, line?: number, selection?: Selection): MarketRecord | undefined {
@@ -125,18 +97,18 @@ export class Catalogue {
 
   /** The event's markets that are not settled, from memory. */
   openMarketsOfEvent(exchangeEventId: string): readonly MarketRecord[] {
-    return this.marketsByEvent.get(exchangeEventId) ?? [];
+    return this.markets.openOfEvent(exchangeEventId);
   }
 
   /** All the event's markets; the settled ones are read from disk (operator paths, not per request). */
   marketsOfEvent(exchangeEventId: string): MarketRecord[] {
-    const settled = this.store.loadSettledMarketsOfEvent(exchangeEventId).map((m) => this.settled.get(m.marketHash) ?? this.rememberSettled(this.recordOf(m)));
+    const settled = this.store.loadSettledMarketsOfEvent(exchangeEventId).map((m) => this.markets.settledCached(m.marketHash) ?? this.markets.rememberSettled(this.recordOf(m)));
     return [...this.openMarketsOfEvent(exchangeEventId), ...settled];
   }
 
   /** Markets held in memory: those not settled, and the settled ones read lately (bounded). */
   get marketsInMemory(): { open: number; settled: number } {
-    return { open: this.marketsByHash.size, settled: this.settled.size };
+    return this.markets.sizes;
   }
 
   /** ACTIVE markets of these leagues. */
@@ -172,10 +144,7 @@ export class Catalogue {
 
   /** ACTIVE markets ordered by (gameTime, marketHash): the order /markets/active pages through. */
   activeMarkets(): readonly MarketRecord[] {
-    this.activeSorted ??= [...this.marketsByHash.values()]
-      .filter((m) => m.status === 'ACTIVE' && m.type !== PARLAY_MARKET_TYPE)
-      .sort(byGameTimeThenHash);
-    return this.activeSorted;
+    return this.markets.active();
   }
 
   sports(): Sport[] {
@@ -338,7 +307,7 @@ export class Catalogue {
       for (const m of created) this.store.putMarket(m);
     });
     for (const m of created) this.cacheMarket(this.recordOf(m));
-    this.bus.emit('markets', created.map((m) => this.toRestMarket(this.marketsByHash.get(m.marketHash)!)));
+    this.bus.emit('markets', created.map((m) => this.toRestMarket(this.markets.open(m.marketHash)!)));
     if (input.mainLine) this.setMainLine(parent.marketHash);
     const linked = parent.legMarketHashes?.filter((h) => !legs.some((l) => l.marketHash === h)) ?? [];
     return [...created.map((m) => m.marketHash), ...linked].map((h) => this.getMarket(h)!);
@@ -372,7 +341,7 @@ export class Catalogue {
       this.store.putMarket(stored);
       this.store.insertParlay(marketHash, input.salt, terms);
     });
-    this.openParlays.set(marketHash, terms);
+    this.markets.openParlays.set(marketHash, terms);
     const market = this.cacheMarket(this.recordOf(stored));
     this.bus.emit('markets', [this.toRestMarket(market)]);
     this.bus.emit('parlayMarkets', [{ marketHash, baseToken: terms.baseToken, requestSize: terms.requestSize, legs: terms.legs.map((l) => ({ ...l })) }]);
@@ -381,20 +350,18 @@ export class Catalogue {
 
   /** When an open parlay's quote window closes (UNIX ms); undefined for other markets. */
   quoteWindowEndsAt(marketHash: string): number | undefined {
-    return this.openParlays.get(marketHash)?.quoteWindowEndsAt;
+    return this.markets.openParlays.get(marketHash)?.quoteWindowEndsAt;
   }
 
   /** A parlay whose makers are still quoting at `at` (UNIX ms): its orders are not shown yet. */
   inQuoteWindow(marketHash: string, at: number): boolean {
-    const p = this.openParlays.get(marketHash);
+    const p = this.markets.openParlays.get(marketHash);
     return p !== undefined && at < p.quoteWindowEndsAt;
   }
 
   /** Open parlays with a leg among these markets. */
   parlaysWithLegs(legHashes: Iterable<string>): MarketRecord[] {
-    const found = new Set<string>();
-    for (const h of legHashes) for (const p of this.parlaysByLeg.get(h) ?? []) found.add(p);
-    return [...found].flatMap((h) => this.marketsByHash.get(h) ?? []);
+    return this.markets.parlaysWithLegs(legHashes);
   }
 
   /** Makes this market the main line of its event+type group and clears the flag on the others. */
@@ -431,10 +398,10 @@ export class Catalogue {
     const markets: MarketRecord[] = [];
     for (const c of changes) {
       if (c.type === 'marketStatusChanged') {
-        const m = this.marketsByHash.get(c.marketHash);
+        const m = this.markets.open(c.marketHash);
         if (m && m.status !== 'SETTLED' && m.status !== c.status) markets.push(this.cacheMarket({ ...m, status: c.status }));
       } else if (c.type === 'marketReported') {
-        const m = this.marketsByHash.get(c.marketHash);
+        const m = this.markets.open(c.marketHash);
         if (m && m.status !== 'SETTLED') markets.push(this.cacheMarket(settledRecord(m, c, reportedDate(c.at))));
       } else if (c.type === 'fixtureStatusChanged') {
         const current = this.fixturesById.get(c.exchangeEventId);
@@ -465,7 +432,7 @@ export class Catalogue {
     };
     this.store.putLiveScore(score);
     this.liveScoresByEvent.set(score.exchangeEventId, score);
-    this.bus.emit('liveScores', [score as unknown as Record<string, unknown>]);
+    this.bus.emit('liveScores', [score]);
     return score;
   }
 
@@ -523,51 +490,9 @@ export class Catalogue {
     return records;
   }
 
-  /** Puts a new or changed record in memory; a settled one leaves the open markets for the settled cache. */
+  /** Puts a new or changed record in memory (market-index.ts). */
   private cacheMarket(m: MarketRecord): MarketRecord {
-    if (m.parlay) return this.cacheParlay(m);
-    const previous = this.marketsByHash.get(m.marketHash);
-    const ofEvent = this.marketsByEvent.get(m.exchangeEventId) ?? [];
-    const at = previous ? ofEvent.indexOf(previous) : -1;
-    this.activeSorted = undefined;
-    if (m.status === 'SETTLED') {
-      this.marketsByHash.delete(m.marketHash);
-      if (at >= 0) ofEvent.splice(at, 1);
-      if (ofEvent.length === 0) this.marketsByEvent.delete(m.exchangeEventId);
-      return this.rememberSettled(m);
-    }
-    this.marketsByHash.set(m.marketHash, m);
-    if (at >= 0) ofEvent[at] = m;
-    else ofEvent.push(m);
-    this.marketsByEvent.set(m.exchangeEventId, ofEvent);
-    return m;
-  }
-
-  /** Parlays are indexed by their legs, not by the fixture they are filed under (they are none of its markets). */
-  private cacheParlay(m: MarketRecord): MarketRecord {
-    this.activeSorted = undefined;
-    const legs = m.parlay!.legs;
-    if (m.status === 'SETTLED') {
-      this.marketsByHash.delete(m.marketHash);
-      this.openParlays.delete(m.marketHash);
-      for (const leg of legs) {
-        const of = this.parlaysByLeg.get(leg.marketHash);
-        if (of?.delete(m.marketHash) && of.size === 0) this.parlaysByLeg.delete(leg.marketHash);
-      }
-      return this.rememberSettled(m);
-    }
-    this.marketsByHash.set(m.marketHash, m);
-    for (const leg of legs) {
-      let of = this.parlaysByLeg.get(leg.marketHash);
-      if (!of) this.parlaysByLeg.set(leg.marketHash, (of = new Set()));
-      of.add(m.marketHash);
-    }
-    return m;
-  }
-
-  private rememberSettled(m: MarketRecord): MarketRecord {
-    this.settled.set(m.marketHash, m);
-    return m;
+    return this.markets.put(m);
   }
 
   /**
@@ -575,11 +500,11 @@ export class Catalogue {
    * before memory follows (applyCommitted), so a row found here that is not settled yet is in memory, found first.
    */
   private settledMarket(marketHash: string): MarketRecord | undefined {
-    const cached = this.settled.get(marketHash);
+    const cached = this.markets.settledCached(marketHash);
     if (cached) return cached;
     const stored = this.store.loadMarket(marketHash);
     if (!stored || stored.status !== 'SETTLED') return undefined;
-    return this.rememberSettled(this.recordOf(stored));
+    return this.markets.rememberSettled(this.recordOf(stored));
   }
 
   /** The full record: the stored market plus its fixture's names, league, sport and game time. */
@@ -616,7 +541,7 @@ export class Catalogue {
 
   /** A parlay shows the sport, league and game time of the fixture it is filed under, and its legs. */
   private parlayRecordOf(m: StoredMarket): MarketRecord {
-    const parlay = this.openParlays.get(m.marketHash) ?? this.store.loadParlay(m.marketHash)!;
+    const parlay = this.markets.openParlays.get(m.marketHash) ?? this.store.loadParlay(m.marketHash)!;
     return {
       ...m,
       type: PARLAY_MARKET_TYPE,
@@ -638,55 +563,6 @@ export class Catalogue {
   }
 }
 
-/** Settled markets kept in memory after a read: about 1.3 KB each. */
-const SETTLED_MARKETS_CACHED = 10_000;
-
-function settledRecord(m: MarketRecord, s: Omit<Settlement, 'marketHash'>, reportedDate: string): MarketRecord {
-  const settled: MarketRecord = { ...m, status: 'SETTLED', outcome: s.outcome, reportedDate };
-  if (s.teamOneScore !== undefined && s.teamTwoScore !== undefined) {
-    settled.teamOneScore = s.teamOneScore;
-    settled.teamTwoScore = s.teamTwoScore;
-  }
-  return settled;
-}
-
-function storedOf(m: MarketRecord): StoredMarket {
-  const s: StoredMarket = {
-    marketHash: m.marketHash,
-    exchangeEventId: m.exchangeEventId,
-    type: m.type,
-    status: m.status,
-    liveEnabled: m.liveEnabled,
-  };
-  const optional = ['line', 'selection', 'mainLine', 'legMarketHashes', 'outcome', 'reportedDate', 'teamOneScore', 'teamTwoScore'] as const;
-  for (const k of optional) if (m[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = m[k];
-  return s;
-}
-
-/** Checks type, line and selection together; returns the type. */
-function checkMarketType(input: NewMarket): MarketTypeCode {
-  const { type, line } = input;
-  if (!MARKET_TYPES.includes(type)) throw new ExchangeError('INVALID_MARKET_TYPE', `type must be one of ${MARKET_TYPES.join(', ')}`);
-  if (input.selection !== undefined && type !== MarketType.ONE_X_TWO) {
-    throw new ExchangeError('INVALID_PARAMETER', 'selection is only for 1X2 (type 1) markets');
-  }
-  if (!hasLine(type)) {
-    if (line !== undefined) throw new ExchangeError('INVALID_LINE', `line is only for spread and total markets, not type ${type}`);
-    if (input.mainLine) throw new ExchangeError('INVALID_PARAMETER', `mainLine is only for spread and total markets, not type ${type}`);
-    return type as MarketTypeCode;
-  }
-  if (line === undefined) throw new ExchangeError('INVALID_LINE', `line is required for type ${type}`);
-  if (!isQuarterStep(line) || Math.abs(line) > MAX_ABS_LINE) {
-    throw new ExchangeError('INVALID_LINE', `line must be a multiple of 0.25 within ±${MAX_ABS_LINE}`);
-  }
-  const lowest = isQuarterLine(line) ? legLines(line)[0] : line;
-  if (type === MarketType.TOTALS && lowest < MIN_TOTAL_LINE) {
-    throw new ExchangeError('INVALID_LINE', `a total line (and a quarter total's lower leg) must be at least ${MIN_TOTAL_LINE}`);
-  }
-  return type as MarketTypeCode;
-}
-
-const normalizeLine = (line: number) => (line === 0 ? 0 : line);
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 function nextId(ids: Iterable<number>): number {
   let max = 0;

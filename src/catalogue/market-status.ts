@@ -1,14 +1,19 @@
 // Operator status changes of markets and fixtures. Each is a journaled engine command; its commit writes the
 // catalogue's status (store/catalogue-status.ts) and the catalogue's memory follows the change records, so the
 // engine's trading checks and the listed status are one record.
-import type { TradingService } from '../trading/service.js';
+import type { Command } from '../engine/types.js';
 import type { Catalogue, Fixture, MarketRecord } from './catalogue.js';
 import { FixtureStatus, type FixtureStatusCode } from './model.js';
+
+/** Where catalogue commands go to be journaled: the engine's writer (the trading service, as server.ts wires it). */
+export interface CommandSink {
+  submit(cmd: Command): Promise<unknown>;
+}
 
 /** What a status change reaches: the catalogue it reads, the engine it journals the change to, and the clock. */
 export interface StatusDeps {
   catalogue: Catalogue;
-  trading: Pick<TradingService, 'submit'>;
+  trading: CommandSink;
   now: () => number;
 }
 type Deps = StatusDeps;

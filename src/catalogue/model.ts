@@ -1,4 +1,6 @@
 // The catalogue's domain records: sports, leagues, teams, fixtures, markets, live scores.
+import type { Static } from '@sinclair/typebox';
+import type { LiveScore as LiveScoreSchema } from '../protocol/wire/catalogue.js';
 
 export interface Sport {
   sportId: number;
@@ -142,25 +144,7 @@ export interface MarketRecord {
   teamTwoScore?: number;
 }
 
-export interface LiveScorePeriod {
-  label: string;
-  isFinished: boolean;
-  teamOneScore: string;
-  teamTwoScore: string;
-}
+/** A live score exactly as GET /live-scores returns it (spec 2.6): the wire record itself (`extra` is a JSON-encoded array of {Name, Value} string pairs). */
+export type LiveScore = Static<typeof LiveScoreSchema>;
 
-/** A live score exactly as GET /live-scores returns it (spec 2.6). */
-export interface LiveScore {
-  sportId: number;
-  leagueId: number;
-  exchangeEventId: string;
-  currentPeriod: string;
-  periodTime: string;
-  teamOneScore: number;
-  teamTwoScore: number;
-  periods: LiveScorePeriod[];
-  /** JSON-encoded array of {Name, Value} string pairs. */
-  extra: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type LiveScorePeriod = LiveScore['periods'][number];

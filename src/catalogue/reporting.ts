@@ -3,11 +3,11 @@
 // finishes a fixture whose result it is). Quarter-line parents follow their legs.
 import { ExchangeError } from '../protocol/errors.js';
 import type { Catalogue, MarketRecord, Settlement } from './catalogue.js';
-import type { TradingService } from '../trading/service.js';
+import type { FixtureStatusChange, MarketResult } from '../engine/types.js';
 import { ACTIVE_FIXTURE_STATUSES, FixtureStatus, type Outcome } from './model.js';
 import { outcomeFor, quarterLineOutcome } from './settlement-rules.js';
 import { parlayOutcome } from './parlay-rules.js';
-import { setFixtureStatus, type StatusDeps } from './market-status.js';
+import { setFixtureStatus, type CommandSink, type StatusDeps } from './market-status.js';
 
 /**
  * Adds the quarter-line parents the batch completes: a parent whose two legs are both settled (before or in this
@@ -74,7 +74,14 @@ const scoresOf = (s: { teamOneScore?: number; teamTwoScore?: number }) =>
 
 /** What reporting reaches: the catalogue it reads, the engine it journals the report to, and the clock. */
 export interface ReportingDeps extends StatusDeps {
-  trading: Pick<TradingService, 'marketsReported' | 'submit'>;
+  trading: CommandSink & {
+    /** Journals the reports (and, along with them, suspensions and a finished fixture) as one engine command. */
+    marketsReported(
+      reports: MarketResult[],
+      finalScore?: { teamOneScore: number; teamTwoScore: number },
+      along?: { suspend?: string[]; finishedFixture?: FixtureStatusChange },
+    ): Promise<void>;
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Wire shapes of catalogue records, exactly as the read endpoints and the realtime channels carry them.
 import type { Static } from '@sinclair/typebox';
 import type { Fixture, League, MarketRecord, ParlayTerms, Sport, Team } from './model.js';
-import type { Fixture as FixtureSchema, Market as MarketSchema, Team as TeamSchema } from '../api/schemas/catalogue.js';
+import type { Fixture as FixtureSchema, Market as MarketSchema, Team as TeamSchema } from '../protocol/wire/catalogue.js';
 
 export type RestMarket = Static<typeof MarketSchema>;
 export type RestFixture = Static<typeof FixtureSchema>;

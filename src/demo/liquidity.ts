@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type pino from 'pino';
 import { WebSocket } from 'ws';
 import { generatePrivateKey, OddexAdmin, OddexClient, privateKeyAccount, type Market } from '@oddex/sdk';
-import { MarketMaker } from '../../examples/market-maker/market-maker.js';
-import { ParlayQuoter } from '../../examples/market-maker/parlay-quoter.js';
+import { MarketMaker } from './market-maker.js';
+import { ParlayQuoter } from './parlay-quoter.js';
 import { DemoTaker } from './demo-taker.js';
 
 const USDC = 1_000_000n;

@@ -1,20 +1,13 @@
 // OddexAdmin: the operator API (/admin/*, bearer admin token): faucet, API keys, catalogue, results, accounts.
 import { HttpTransport, type FetchLike, type RetryPolicy } from './http.js';
 import { parseBalance } from './parse.js';
-import type { Balance, Fixture, League, Market, Outcome, Sport, Team } from './types.js';
+import type { AccountView, Balance, Fixture, League, Market, Outcome, Sport, Team } from './types.js';
 
 export interface OddexAdminOptions {
   url: string;
   adminToken: string;
   fetch?: FetchLike;
   retry?: Partial<RetryPolicy>;
-}
-
-export interface AccountView extends Balance {
-  openOrders: number;
-  restricted: boolean;
-  restrictedUntil: string | null;
-  recentShortfalls: string[];
 }
 
 export interface NewFixture {

@@ -5,6 +5,9 @@ import { checksumAddress } from '../../../src/protocol/address.js';
 import { orderHash } from '../../../src/protocol/hashing.js';
 import { apiKeyText, type ApiKeyAction } from '../../../src/protocol/wallet-texts.js';
 import { cancelAllTypes, cancelEventTypes, cancelV2Types, fillMessage, fillTypes, parlayRequestTypes } from '../../../src/protocol/eip712.js';
+import type { Static } from '@sinclair/typebox';
+import type { Ready } from '../../../src/protocol/wire/admin.js';
+import type { PostOrdersResult as WirePostOrdersResult, RealtimeToken, ReplaceResult } from '../../../src/protocol/wire/trading.js';
 import { OddexApiError } from './errors.js';
 import { HttpTransport, type FetchLike, type RetryPolicy } from './http.js';
 import {
@@ -19,6 +22,7 @@ import {
   parsePosition,
   parseRefundGroup,
   parseStatementEntry,
+  parseOrderTrade,
   parseTrade,
 } from './parse.js';
 import { toAccount, type AccountLike, type Hex, type SignerInput } from './signer.js';
@@ -42,11 +46,13 @@ import type {
   LiveScore,
   Market,
   MarketPage,
+  Narrowed,
   ParlayLeg,
   ParlayRequest,
   NewApiKey,
   Metadata,
   Order,
+  OrderTrade,
   Position,
   PostOrdersResult,
   RefundGroup,
@@ -54,7 +60,6 @@ import type {
   SearchResult,
   Sport,
   Team,
-  Trade,
   TradePage,
 } from './types.js';
 
@@ -250,7 +255,7 @@ export class OddexClient {
   /** Whether the exchange is up and ready for trading (GET /health/ready; 503 while starting or stopping). */
   async ready(): Promise<boolean> {
     try {
-      return (await this.http.request<{ ready: boolean }>('GET', '/health/ready')).ready;
+      return (await this.http.request<Static<typeof Ready>>('GET', '/health/ready')).ready;
     } catch (err) {
       if (err instanceof OddexApiError && err.status === 503) return false;
       throw err;
@@ -397,7 +402,7 @@ export class OddexClient {
 
   async postSignedOrders(orders: readonly SignedOrder[]): Promise<PostOrdersResult> {
     let attempts = 0;
-    const data = await this.http.request<{ orders: string[]; statuses: Record<string, string>; inserted: number }>('POST', '/orders/new', {
+    const data = await this.http.request<Static<typeof WirePostOrdersResult>>('POST', '/orders/new', {
       body: { orders },
       retryOnNetworkError: true,
       onAttempt: (n) => (attempts = n),
@@ -472,7 +477,7 @@ export class OddexClient {
       this.signCancel('cancelV2', cancelV2Types, { orderHashes: [...orderHashes] }),
       Promise.all(inputs.map((o) => ('signature' in o ? o : this.signOrder(o).then((s) => s.order)))),
     ]);
-    const data = await this.http.request<{ cancel: unknown; orders: { orders: string[]; statuses: Record<string, string>; inserted: number } }>(
+    const data = await this.http.request<Static<typeof ReplaceResult>>(
       'POST',
       '/orders/replace',
       { body: { cancel, orders } },
@@ -606,13 +611,13 @@ export class OddexClient {
   // ---- trades, refunds, balances -------------------------------------------------------------------
 
   async trades(q: TradesQuery): Promise<TradePage> {
-    const data = await this.http.request<{ trades: unknown[]; nextKey?: string; pageSize?: number }>('GET', '/trades', { query: { ...q } });
+    const data = await this.http.request<Narrowed<TradePage, { trades: unknown[] }>>('GET', '/trades', { query: { ...q } });
     return { ...data, trades: data.trades.map(parseTrade) };
   }
 
-  async tradesByOrders(orderHashes: readonly string[]): Promise<Trade[]> {
+  async tradesByOrders(orderHashes: readonly string[]): Promise<OrderTrade[]> {
     const data = await this.http.request<{ trades: unknown[] }>('GET', '/trades/orders', { query: { orderHashes } });
-    return data.trades.map(parseTrade);
+    return data.trades.map(parseOrderTrade);
   }
 
   async consolidatedTrades(q: ConsolidatedQuery): Promise<{ trades: ConsolidatedTrade[]; count: number }> {
@@ -670,7 +675,7 @@ export class OddexClient {
 
   /** A realtime connection token for the API key's address. */
   async realtimeToken(): Promise<string> {
-    const data = await this.http.request<{ token: string }>('GET', '/user/realtime-token/api-key', {
+    const data = await this.http.request<Static<typeof RealtimeToken>>('GET', '/user/realtime-token/api-key', {
       headers: { 'x-api-key': this.requireApiKey() },
       raw: true,
     });

@@ -14,7 +14,7 @@ export {
   type RefundsQuery,
   type AccountQuery,
 } from './client.js';
-export { OddexAdmin, type OddexAdminOptions, type AccountView, type NewFixture, type NewMarket } from './admin.js';
+export { OddexAdmin, type OddexAdminOptions, type NewFixture, type NewMarket } from './admin.js';
 export { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from './errors.js';
 export { DEFAULT_RETRY, type FetchLike, type RetryPolicy } from './http.js';
 export { privateKeyAccount, toAccount, type AccountLike, type SignerInput, type TypedDataToSign } from './signer.js';

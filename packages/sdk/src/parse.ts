@@ -9,6 +9,7 @@ import type {
   ConsolidatedTrade,
   FillResult,
   Order,
+  OrderTrade,
   Position,
   RefundGroup,
   StatementEntry,
@@ -41,7 +42,9 @@ export const parseCandle = (c: Wire): Candle => ({
   bestMakerOddsOutcomeTwo: bigOrNull(c.bestMakerOddsOutcomeTwo),
 });
 
-export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds), ...(t.fee !== undefined ? { fee: big(t.fee) } : {}) });
+const parseTradeAmounts = (t: Wire) => ({ ...t, stake: big(t.stake), odds: big(t.odds), ...(t.fee !== undefined ? { fee: big(t.fee) } : {}) });
+export const parseTrade: (t: Wire) => Trade = parseTradeAmounts;
+export const parseOrderTrade: (t: Wire) => OrderTrade = parseTradeAmounts;
 
 export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
   ...q,

@@ -1,41 +1,75 @@
-// The exchange's records as the client returns them (spec section 2, DECISIONS.md): the wire fields, with
-// wei amounts and 10^20-scaled odds as bigint. Human-unit fields stay as the server sends them.
+// The exchange's records as the client returns them (spec section 2, DECISIONS.md). Each is derived from the TypeBox
+// schema the server answers with (src/protocol/wire, the wire schemas shared by both): the wire fields, with wei
+// amounts and 10^20-scaled odds as bigint where the client converts them (parse.ts). Only types cross: the
+// schemas are imported with `import type`, so no schema code (and no TypeBox) is in the package's JavaScript;
+// tsup inlines the few TypeBox types the declarations use (tsup.config.ts). test/sdk-wire-types.test.ts fails
+// when a type here and the server's schema disagree.
+import type { Static } from '@sinclair/typebox';
+import type { Position as PositionSchema, StatementEntry as StatementEntrySchema } from '../../../src/protocol/wire/account.js';
+import type { Account as AccountSchema, ApiKeyCreated, OwnedApiKey } from '../../../src/protocol/wire/admin.js';
+import type {
+  Fixture as FixtureSchema,
+  League as LeagueSchema,
+  LiveScore as LiveScoreSchema,
+  Market as MarketSchema,
+  MarketPage as MarketPageSchema,
+  ParlayLeg as ParlayLegSchema,
+  SearchResult as SearchResultSchema,
+  Sport as SportSchema,
+  Team as TeamSchema,
+} from '../../../src/protocol/wire/catalogue.js';
+import type { Candle as CandleSchema } from '../../../src/protocol/wire/history.js';
+import type { Metadata as MetadataSchema } from '../../../src/protocol/wire/metadata.js';
+import type { ParlayRequestBroadcast } from '../../../src/protocol/wire/realtime.js';
+import type {
+  ConsolidatedTrade as ConsolidatedTradeSchema,
+  OrderTrade as OrderTradeSchema,
+  RefundEvent as RefundEventSchema,
+  RefundsPage as RefundsPageSchema,
+  Trade as TradeSchema,
+  TradesPage as TradesPageSchema,
+} from '../../../src/protocol/wire/trades.js';
+import type {
+  Balance as BalanceSchema,
+  BestOdds as BestOddsSchema,
+  CancelResult as CancelResultSchema,
+  CashOutQuote as CashOutQuoteSchema,
+  FillResult as FillResultSchema,
+  Heartbeat as HeartbeatSchema,
+  Order as OrderSchema,
+} from '../../../src/protocol/wire/trading.js';
 
-export type Outcome = 0 | 1 | 2;
+/** A decimal string of the wire as the client holds it: bigint (null and absence stay as they are). */
+export type BigintOf<T> = T extends string ? bigint : T;
 
-export interface Metadata {
-  executorAddress: string;
-  oracleFees: Record<string, Record<string, string>>;
-  exchangeAffiliate: { address: string; amount: string };
-  makerOrderMinimums: Record<string, string>;
-  takerMinimums: Record<string, string>;
-  addresses: Record<string, Record<string, string>>;
-  EIP712FillHasher: string;
-  TokenTransferProxy: string;
-  oddsLadderStepSize: number;
-  popularSports: number[];
-  leagueOrderingBySport: Record<string, number[]>;
-  /** The cash-out fee, basis points of a cash out's value. */
-  cashoutFee: string;
-  /** Where settlement pays its fees (absent on older servers). */
-  feeAccount?: string;
-  crosschainFees: Record<string, number>;
-  chainVersion: string;
-  domainVersion: string;
-  chainId: number;
-  domainNames: { fill: string; cancelV2: string; cancelEvent: string; cancelAll: string; parlayRequest: string };
-  /** Demo mode on the local ledger: what `requestDemoFunds` grants; null (or absent, older servers) where it gives nothing. */
-  demoFunds?: DemoFundsOffer | null;
+/** A wire record `W` with its fields `K` (decimal-string wei or odds) as bigint; every other field as sent. */
+export type Bigints<W, K extends keyof W> = { [P in keyof W]: P extends K ? BigintOf<W[P]> : W[P] };
+
+/** A wire record `W` with some fields given a narrower (or converted) type `O`; names and optionality stay W's. */
+export type Narrowed<W, O extends { [P in keyof O]: P extends keyof W ? unknown : never }> = {
+  [P in keyof W]: P extends keyof O ? O[P] : W[P];
+};
+
+/** Fields a newer server may add, readable without a cast (the records that grow additively). */
+export interface Additive {
   [more: string]: unknown;
 }
 
-/** Wei strings: one grant, and the balance plus escrow no grant lifts an address above. */
-export interface DemoFundsOffer {
-  amount: string;
-  maxBalance: string;
-}
+export type Outcome = 0 | 1 | 2;
 
-/** What signing and validation need from /metadata, read once per client. */
+type WireMetadata = Static<typeof MetadataSchema>;
+
+/**
+ * GET /metadata. `feeAccount` and `demoFunds` are optional here: older servers leave them out. `oracleFees` maps a
+ * token to keys 0-3; `cashoutFee` is basis points of a cash out's value; `demoFunds` is what `requestDemoFunds`
+ * grants, null where it gives nothing.
+ */
+export type Metadata = Omit<WireMetadata, 'feeAccount' | 'demoFunds'> & Partial<Pick<WireMetadata, 'feeAccount' | 'demoFunds'>> & Additive;
+
+/** Wei strings: one grant, and the balance plus escrow no grant lifts an address above. */
+export type DemoFundsOffer = NonNullable<WireMetadata['demoFunds']>;
+
+/** What signing and validation need from /metadata, read once per client (the client's own record, no wire twin). */
 export interface ExchangeParams {
   chainId: number;
   baseToken: string;
@@ -49,148 +83,46 @@ export interface ExchangeParams {
   takerMinimum: bigint;
 }
 
-export interface Market {
-  status: string;
-  marketHash: string;
-  outcomeOneName: string;
-  outcomeTwoName: string;
-  outcomeVoidName: string;
-  teamOneName: string;
-  teamTwoName: string;
-  type: number;
-  gameTime: number;
-  line?: number;
-  exchangeEventId: string;
-  liveEnabled: boolean;
-  sportLabel: string;
-  sportId: number;
-  leagueId: number;
-  leagueLabel: string;
-  group1: string;
-  chainVersion: string;
-  mainLine?: boolean;
-  isQuarterLineMarket?: boolean;
-  reportedDate?: number | string;
-  outcome?: number;
-  teamOneScore?: number;
-  teamTwoScore?: number;
-  /** Parlay markets (type 999): the legs and the side the bettor picked on each. */
-  legs?: ParlayLeg[];
-  /** Parlay markets: what the request fixed, times in UNIX ms. */
-  parlay?: ParlayTerms;
-  [more: string]: unknown;
-}
+/** A market; parlay markets (type 999) also carry `legs` (the side the bettor picked on each) and `parlay` (the request's terms, times in UNIX ms). */
+export type Market = Static<typeof MarketSchema> & Additive;
 
-export interface ParlayLeg {
-  marketHash: string;
-  bettingOutcomeOne: boolean;
-}
+export type ParlayLeg = Static<typeof ParlayLegSchema>;
 
-export interface ParlayTerms {
-  bettor: string;
-  baseToken: string;
-  /** Wei, decimal string. */
-  requestSize: string;
-  requestedAt: number;
-  /** Orders posted before this are shown together once it passes. */
-  quoteWindowEndsAt: number;
-  /** The parlay book refuses fills from this moment on. */
-  fillDeadline: number;
-}
+/** What a parlay request fixed: `requestSize` in wei; orders posted before `quoteWindowEndsAt` are shown together once it passes; the parlay book refuses fills from `fillDeadline` on. */
+export type ParlayTerms = NonNullable<Static<typeof MarketSchema>['parlay']>;
 
 /** A publication of parlay_markets:global: a request makers may quote by posting orders on `marketHash`. */
-export interface ParlayRequest {
-  marketHash: string;
-  baseToken: string;
-  requestSize: string;
-  legs: ParlayLeg[];
-}
+export type ParlayRequest = Static<typeof ParlayRequestBroadcast>;
 
-export interface MarketPage {
-  markets: Market[];
-  nextKey?: string;
-}
+export type MarketPage = Narrowed<Static<typeof MarketPageSchema>, { markets: Market[] }>;
 
-export interface SearchResult {
-  eventId: string;
-  gameTime: number;
-  teamOneName: string;
-  teamTwoName: string;
-  sportId: number;
-  leagueId: number;
-  leagueLabel: string;
-  type: number[];
-}
+export type SearchResult = Static<typeof SearchResultSchema>;
 
-export interface Sport {
-  sportId: number;
-  label: string;
-}
+export type Sport = Static<typeof SportSchema>;
 
-export interface League {
-  leagueId: number;
-  label: string;
-  sportId: number;
-  active: boolean;
-}
+export type League = Static<typeof LeagueSchema>;
 
-export interface Team {
-  id: number;
-  name: string;
-  sport: { sportId: number; label: string; active: boolean };
-}
+export type Team = Static<typeof TeamSchema>;
 
-export interface Fixture {
-  participantOneName: string;
-  participantTwoName: string;
-  startDate: string;
-  status: number;
-  leagueId: number;
-  leagueLabel: string;
-  sportId: number;
-  eventId: string;
-}
+export type Fixture = Static<typeof FixtureSchema>;
 
 /** A live score (spec 2.6): the same record the exchange's catalogue serves. */
-export type { LiveScore } from '../../../src/catalogue/model.js';
+export type LiveScore = Static<typeof LiveScoreSchema>;
 
 export type OrderStatus = 'ACTIVE' | 'INACTIVE' | 'FILLED' | 'CANCELLED' | 'EXPIRED';
 
-export interface Order {
-  orderHash: string;
-  marketHash: string;
-  maker: string;
-  totalBetSize: bigint;
-  percentageOdds: bigint;
-  fillAmount: bigint;
-  pendingFillAmount: bigint;
-  baseToken: string;
-  executor: string;
-  expiry: number;
-  apiExpiry: number;
-  salt: string;
-  isMakerBettingOutcomeOne: boolean;
-  signature: string;
-  /** LAPSE: cancelled when the fixture goes live; PERSIST: stays on the book into play. */
-  persistence: 'LAPSE' | 'PERSIST';
-  exchangeEventId: string;
-  orderStatus: OrderStatus;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An order; `persistence` LAPSE: cancelled when the fixture goes live; PERSIST: stays on the book into play. */
+export type Order = Bigints<
+  Narrowed<Static<typeof OrderSchema>, { orderStatus: OrderStatus }>,
+  'totalBetSize' | 'percentageOdds' | 'fillAmount' | 'pendingFillAmount'
+>;
 
-export interface BestOddsSide {
-  percentageOdds: bigint;
-  updatedAt: number;
-}
+type WireBestOdds = Static<typeof BestOddsSchema>['bestOdds'][number];
 
-export interface BestOdds {
-  marketHash: string;
-  baseToken: string;
-  /** Best maker odds on outcome one (a taker backing outcome two gets the complement); absent without orders. */
-  outcomeOne?: BestOddsSide;
-  outcomeTwo?: BestOddsSide;
-}
+export type BestOddsSide = Bigints<NonNullable<WireBestOdds['outcomeOne']>, 'percentageOdds'>;
+
+/** Best maker odds per side: `outcomeOne` on outcome one (a taker backing outcome two gets the complement); a side without orders is absent. */
+export type BestOdds = Narrowed<WireBestOdds, { outcomeOne: BestOddsSide; outcomeTwo: BestOddsSide }>;
 
 /** Candle widths of GET /markets/:marketHash/history. */
 export type CandleInterval = '1m' | '5m' | '1h' | '1d';
@@ -198,156 +130,65 @@ export type CandleInterval = '1m' | '5m' | '1h' | '1d';
 /**
  * One interval of a market's price history: the odds of outcome one that takers traded at (10^20 scale: a taker
  * backing outcome two at p trades outcome one at 10^20 - p), both sides' matched stakes, and the best maker odds
- * per side as of the interval's last book change (null: that side had none).
+ * per side as of the interval's last book change (null: that side had none). `time` is UNIX seconds of the interval start.
  */
-export interface Candle {
-  /** UNIX seconds of the interval start. */
-  time: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volume: bigint;
-  bestMakerOddsOutcomeOne: bigint | null;
-  bestMakerOddsOutcomeTwo: bigint | null;
-}
+export type Candle = Bigints<
+  Static<typeof CandleSchema>,
+  'open' | 'high' | 'low' | 'close' | 'volume' | 'bestMakerOddsOutcomeOne' | 'bestMakerOddsOutcomeTwo'
+>;
 
 export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 
-export interface Trade {
-  baseToken: string;
-  bettor: string;
-  stake: bigint;
-  normalizedStake: string;
-  odds: bigint;
-  orderHash: string;
-  marketHash: string;
-  maker: boolean;
-  bettingOutcomeOne: boolean;
-  settled: boolean;
-  betTimeValue: number;
-  settleValue: number;
-  fillHash: string;
-  tradeStatus: TradeStatus;
-  valid: boolean;
-  betType: number;
-  settleDate?: string;
-  outcome?: number;
-  settleTxHash?: string;
-  contractsVersion: string;
-  fillOrderHash: string;
-  chainVersion: string;
-  exchangeEventId: string;
-  netReturn: string;
-  settleNetReturnValue: string;
-  /** Once settled: the commission taken on the trade's winnings (wei); netReturn is after it. */
-  fee?: bigint;
-  marketHasRefunds: boolean;
-  isQuarterLineLeg: boolean;
-  quarterLineParentMarketHash?: string;
-  /** UNIX seconds on /trades, ISO 8601 on /trades/orders. */
-  betTime: number | string;
-  _id?: string;
-  id?: string;
-  [more: string]: unknown;
-}
+/** An item of GET /trades (`betTime` UNIX seconds); once settled, `fee` is the commission on its winnings (wei) and netReturn is after it. */
+export type Trade = Bigints<Narrowed<Static<typeof TradeSchema>, { tradeStatus: TradeStatus }>, 'stake' | 'odds' | 'fee'> & Additive;
 
-export interface TradePage {
-  trades: Trade[];
-  nextKey?: string;
-  pageSize?: number;
-}
+/** An item of GET /trades/orders (`betTime` ISO 8601). */
+export type OrderTrade = Bigints<Narrowed<Static<typeof OrderTradeSchema>, { tradeStatus: TradeStatus }>, 'stake' | 'odds' | 'fee'> & Additive;
 
-export interface ConsolidatedTrade {
-  baseToken: string;
-  bettor: string;
-  marketHash: string;
-  fillHash: string;
-  tradeStatus: 'SUCCESS' | 'FAILED';
-  totalStake: string;
-  weightedAverageOdds: bigint;
-  netReturn: string;
-  totalReturn: string;
-  /** Once settled: the commission taken on the entry's trades, in base-token units. */
-  fee?: string;
-  maker: boolean;
-  settled: boolean;
-  bettingOutcome: number;
-  bettingOutcomeLabel: string;
-  gameLabel: string;
-  exchangeEventId: string;
-  betTime: number;
-  isQuarterLineParent: boolean;
-  isQuarterLineLeg: boolean;
-  quarterLineFillHash: string | null;
-  [more: string]: unknown;
-}
+export type TradePage = Narrowed<Static<typeof TradesPageSchema>, { trades: Trade[] }>;
 
-export interface RefundEvent {
-  marketHash: string;
-  baseToken: string;
-  bettor: string;
-  maker: boolean;
-  fillOrderHash: string;
-  amount: bigint;
-  amountBetTimeValue: string;
-  createdAt: string;
-}
+/** An entry of GET /trades/consolidated; once settled, `fee` is the commission on the entry's trades (base-token units). */
+export type ConsolidatedTrade = Bigints<
+  Narrowed<Static<typeof ConsolidatedTradeSchema>, { tradeStatus: 'SUCCESS' | 'FAILED' }>,
+  'weightedAverageOdds'
+> &
+  Additive;
 
-export interface RefundGroup {
-  marketHash: string;
-  baseToken: string;
-  totalRefundedBetTimeValue: number;
-  events: RefundEvent[];
-}
+export type RefundEvent = Bigints<Static<typeof RefundEventSchema>, 'amount'>;
 
-/** A bettor's position in one market (GET /positions); amounts in base-token wei. */
-export interface Position {
-  marketHash: string;
-  exchangeEventId: string;
-  baseToken: string;
-  stakeOutcomeOne: bigint;
-  stakeOutcomeTwo: bigint;
-  /** Stakes of fills still waiting for the chain (in no other figure). */
-  pendingStake: bigint;
-  payoutIfOutcomeOne: bigint;
-  payoutIfOutcomeTwo: bigint;
-  payoutIfVoid: bigint;
-  escrow: bigint;
-  refunds: bigint;
-  settled: boolean;
-  outcome?: number;
-  /** Settled: what the position paid in all (refunds included), the commission on its winnings, and profit after both. */
-  payout?: bigint;
-  fees?: bigint;
-  settledProfit?: bigint;
-  lastTradeTime: string;
-}
+export type RefundGroup = Narrowed<Static<typeof RefundsPageSchema>['results'][number], { events: RefundEvent[] }>;
 
-export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout' | 'fee';
+/**
+ * A bettor's position in one market (GET /positions); amounts in base-token wei. `pendingStake`: stakes of fills
+ * still waiting for the chain (in no other figure). Settled: `payout` (refunds included), `fees` (the commission on
+ * its winnings) and `settledProfit` after both.
+ */
+export type Position = Bigints<
+  Static<typeof PositionSchema>,
+  | 'stakeOutcomeOne'
+  | 'stakeOutcomeTwo'
+  | 'pendingStake'
+  | 'payoutIfOutcomeOne'
+  | 'payoutIfOutcomeTwo'
+  | 'payoutIfVoid'
+  | 'escrow'
+  | 'refunds'
+  | 'payout'
+  | 'fees'
+  | 'settledProfit'
+>;
 
-/** One movement of a wallet's balance (GET /account/statement), with the balance after it. */
-export interface StatementEntry {
-  id: number;
-  kind: StatementKind;
-  /** Negative when funds left the balance. */
-  amount: bigint;
-  balance: bigint;
-  marketHash?: string;
-  tradeId?: string;
-  refundId?: number;
-  time: string;
-}
+/** One movement of a wallet's balance (GET /account/statement), with the balance after it; `amount` is negative when funds left. */
+export type StatementEntry = Bigints<Static<typeof StatementEntrySchema>, 'amount' | 'balance'>;
 
-export interface Balance {
-  address: string;
-  baseToken: string;
-  balance: bigint;
-  escrowed: bigint;
-  openExposure: bigint;
-  pendingTakerStake: bigint;
-}
+export type StatementKind = StatementEntry['kind'];
 
+export type Balance = Bigints<Static<typeof BalanceSchema>, 'balance' | 'escrowed' | 'openExposure' | 'pendingTakerStake'>;
+
+/** An account as the operator sees it (GET /admin/accounts/:address). */
+export type AccountView = Bigints<Static<typeof AccountSchema>, 'balance' | 'escrowed' | 'openExposure' | 'pendingTakerStake'>;
+
+/** The client's summary of POST /orders/new (the wire's `orders` and `statuses` joined per order). */
 export interface PostedOrder {
   orderHash: string;
   /** The server's status; a retry answered with ORDERS_ALREADY_EXIST is reported as OK. */
@@ -360,48 +201,26 @@ export interface PostOrdersResult {
   inserted: number;
 }
 
-export interface FillResult {
-  fillHash: string;
-  isPartialFill: boolean;
-  totalFilled: bigint;
-  averageOdds: bigint;
-}
+export type FillResult = Bigints<Static<typeof FillResultSchema>, 'totalFilled' | 'averageOdds'>;
 
-export interface CancelResult {
-  cancelledCount: number;
-  orders: { orderHash: string; pendingFills: { fillHash: string; pendingFillAmount: bigint }[] }[];
-  notCancelled: { orderHash: string; reason: string }[];
-}
+type WireCancel = Static<typeof CancelResultSchema>;
+type WireCancelledOrder = WireCancel['orders'][number];
 
-export interface Heartbeat {
-  requestor: string;
-  timeoutSeconds: number;
-  expiresAt: string;
-}
+export type CancelResult = Narrowed<
+  WireCancel,
+  { orders: Narrowed<WireCancelledOrder, { pendingFills: Bigints<WireCancelledOrder['pendingFills'][number], 'pendingFillAmount'>[] }>[] }
+>;
+
+export type Heartbeat = Static<typeof HeartbeatSchema>;
 
 /** An API key as issued: the key itself is shown this once (the exchange keeps only its hash). */
-export interface NewApiKey {
-  id: string;
-  apiKey: string;
-  address: string;
-}
+export type NewApiKey = Static<typeof ApiKeyCreated>;
 
-/** A live API key in its owner's listing. */
-export interface ApiKeyInfo {
-  id: string;
-  /** ISO 8601. */
-  createdAt: string;
-}
+/** A live API key in its owner's listing (`createdAt` ISO 8601). */
+export type ApiKeyInfo = Static<typeof OwnedApiKey>;
 
 /**
  * GET /cashout/quote: the hedge fill that makes a position pay the same whichever outcome wins (its side, stake and
  * worst taker odds), what the hedged position is worth now after the cash-out fee (`amount`), and that fee; wei.
  */
-export interface CashOutQuote {
-  marketHash: string;
-  isTakerBettingOutcomeOne: boolean;
-  stakeWei: bigint;
-  desiredOdds: bigint;
-  amount: bigint;
-  fee: bigint;
-}
+export type CashOutQuote = Bigints<Static<typeof CashOutQuoteSchema>, 'stakeWei' | 'desiredOdds' | 'amount' | 'fee'>;

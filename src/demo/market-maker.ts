@@ -1,7 +1,8 @@
 // A reference market maker on the public Oddex API (@oddex/sdk). It quotes both outcomes of its markets around a
 // fair probability, with a spread, on the odds ladder; re-quotes when its orders fill, get cancelled or expire
 // (told by its active_orders channel, checked again on a timer); keeps a heartbeat so the exchange cancels its
-// orders if it dies; and never posts more than its free balance covers.
+// orders if it dies; and never posts more than its free balance covers. It uses nothing but the SDK: the demo
+// liquidity (liquidity.ts) runs it in process, examples/market-maker/main.ts as a stand-alone bot.
 import {
   OddexApiError,
   oddsFromProbability,
