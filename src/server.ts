@@ -176,19 +176,19 @@ async function startOnStorage(
     trading.chain.stop();
     throw err;
   }
-  // Caught up at start on this thread; from here on the projector's own thread follows the journal.
-  if (config.projectorThread) {
-    const projection = trading.projection;
-    projection.useThread(
-      new ProjectorThread(
+  // Caught up at start on this thread, which goes on projecting until the projector's own thread has loaded (tsx
+  // compiles its code for a while) and takes over.
+  const projection = trading.projection;
+  const projectorThread = config.projectorThread
+    ? new ProjectorThread(
         { dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs, maxBatch: PROJECTOR_BATCH, retryMs: 100, delayMs: config.projectorDelayMs },
         {
+          loaded: () => projection.useThread(projectorThread!),
           projected: (position, commands) => projection.projectedBy(position, commands),
           problem: (message) => log.error({ message }, 'read models not projected; the journal holds the commands and projection is tried again'),
         },
-      ),
-    );
-  }
+      )
+    : undefined;
   // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
   const rebuildMs = Math.round(performance.now() - rebuildStarted);
   let collectMs: number | undefined;
@@ -197,7 +197,7 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue((h) => catalogue.getMarket(h)?.status !== 'SETTLED'));
+  const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
@@ -291,6 +291,7 @@ async function startOnStorage(
       rateLimiter?.close();
       trading.stop();
       await trading.projection.stop();
+      await projectorThread?.stop();
       await verifier.close();
       await storage.close();
     })());

@@ -91,6 +91,11 @@ export class Catalogue {
     return this.markets.open(marketHash) ?? this.settledMarket(marketHash);
   }
 
+  /** Whether the market exists and is not settled (from memory, which holds every such market). */
+  isUnsettled(marketHash: string): boolean {
+    return this.marketsByHash.has(marketHash);
+  }
+
   getMarketByIdentity(exchangeEventId: string, type: number, line?: number, selection?: Selection): MarketRecord | undefined {
     return this.getMarket(marketHashOf({ exchangeEventId, type, line, selection }));
   }

@@ -57,6 +57,8 @@ export class ProjectionLoop {
   private queue: QueuedGroup[] = [];
   /** Set once the projector's thread projects: this thread then only publishes and wakes readers. */
   private thread: ProjectorThread | undefined;
+  /** Stopped: a thread that loads now takes nothing over. */
+  private closed = false;
   private queuedThrough: number;
   private projected: number;
   private scheduled = false;
@@ -85,6 +87,7 @@ export class ProjectionLoop {
    * on this thread); `projectedBy` is what its events call.
    */
   useThread(thread: ProjectorThread): void {
+    if (this.closed) return;
     this.flushNow();
     this.thread = thread;
   }
@@ -106,6 +109,7 @@ export class ProjectionLoop {
 
   /** Ends the projector's thread, which first projects what is acknowledged. */
   async stop(): Promise<void> {
+    this.closed = true;
     const thread = this.thread;
     if (!thread) return;
     this.thread = undefined;

@@ -16,7 +16,7 @@ export interface ProjectorThreadData {
 
 export type ToProjector = { type: 'advance'; through: number } | { type: 'stop' };
 export type FromProjector =
-  | { type: 'ready'; position: number }
+  | { type: 'loaded' }
   | { type: 'projected'; position: number; commands: number; ms: number }
   | { type: 'problem'; message: string };
 
@@ -24,6 +24,8 @@ const WORKER_ENTRY = new URL('../worker-entry.mjs', import.meta.url);
 const WORKER_MODULE = new URL(`./projector-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 export interface ProjectorThreadEvents {
+  /** The thread has loaded its code and can take over (it opens its connections on the first message). */
+  loaded(): void;
   /** A batch was projected: the read models cover `position`. */
   projected(position: number, commands: number): void;
   problem(message: string): void;
@@ -44,8 +46,11 @@ export class ProjectorThread {
     this.shared = new BigInt64Array(position);
     const workerData: ProjectorThreadData & { module: string } = { ...opts, position, module: WORKER_MODULE };
     this.worker = new Worker(WORKER_ENTRY, { workerData });
+    // Ended by stop(); a start-up that fails before it is stopped must not be kept alive by it.
+    this.worker.unref();
     this.worker.on('message', (m: FromProjector) => {
       if (m.type === 'projected') events.projected(m.position, m.commands);
+      else if (m.type === 'loaded') events.loaded();
       else if (m.type === 'problem') events.problem(m.message);
     });
     this.worker.on('error', (err) => events.problem(`the projector thread failed: ${err.message}`));

@@ -13,11 +13,22 @@ import type { ProjectorThreadData, ToProjector, FromProjector } from './projecto
 const data = workerData as ProjectorThreadData;
 const port = parentPort!;
 const shared = new BigInt64Array(data.position);
-const readModels = openReadModelsDatabase(data.dataDir, { busyTimeoutMs: data.busyTimeoutMs });
-const journalDb = new Database(join(data.dataDir, DB_FILE), { readonly: true, timeout: data.busyTimeoutMs });
-const journal = new JournalReader(journalDb);
-const projector = new ReadModelProjector(readModels);
 const post = (m: FromProjector) => port.postMessage(m);
+
+/**
+ * Opened on the first message, not at load: the writer's thread projects until this thread has loaded and is told to
+ * take over, so what the projector holds in memory is read only once nobody else writes the read models.
+ */
+let opened: { readModels: Database.Database; journalDb: Database.Database; journal: JournalReader; projector: ReadModelProjector } | undefined;
+function open() {
+  if (!opened) {
+    const readModels = openReadModelsDatabase(data.dataDir, { busyTimeoutMs: data.busyTimeoutMs });
+    const journalDb = new Database(join(data.dataDir, DB_FILE), { readonly: true, timeout: data.busyTimeoutMs });
+    opened = { readModels, journalDb, journal: new JournalReader(journalDb), projector: new ReadModelProjector(readModels) };
+    Atomics.store(shared, 0, BigInt(opened.projector.position()));
+  }
+  return opened;
+}
 
 let target = 0;
 let running = false;
@@ -27,6 +38,7 @@ let stopped = false;
 function run(): void {
   if (running || stopped) return;
   running = true;
+  const { projector, journal } = open();
   const step = () => {
     try {
       if (stopped || projector.position() >= target) {
@@ -66,6 +78,7 @@ port.on('message', (m: ToProjector) => {
     run();
   } else {
     stopped = true;
+    const { projector, journal, journalDb, readModels } = open();
     // Projects what was acknowledged before stopping, so a clean stop leaves the read models current.
     for (let rows = journal.changesAfter(projector.position(), data.maxBatch); rows.length > 0; rows = journal.changesAfter(projector.position(), data.maxBatch)) {
       projector.project([rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes ?? [] }))]);
@@ -77,5 +90,4 @@ port.on('message', (m: ToProjector) => {
     port.close();
   }
 });
-Atomics.store(shared, 0, BigInt(projector.position()));
-post({ type: 'ready', position: projector.position() });
+post({ type: 'loaded' });
