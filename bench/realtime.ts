@@ -262,6 +262,16 @@ async function runMode(split: boolean, counts: number[], rates: number[], second
   const clients: ChildProcess[] = [];
   const probes: net.Socket[] = [];
   const probeRedis = redis?.client();
+  const admin = redis?.client();
+  /** Largest output buffer Redis held for a PUB/SUB connection (a node's, or the probe's) since the last reset. */
+  let pubsubBufferMax = 0;
+  const sampler = admin
+    ? setInterval(() => {
+        void admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub').then((list) => {
+          for (const m of String(list).matchAll(/ omem=(\d+)/g)) pubsubBufferMax = Math.max(pubsubBufferMax, Number(m[1]));
+        });
+      }, 50)
+    : undefined;
   try {
     const maker = newAccount();
     await ex.fund(maker);
@@ -329,6 +339,7 @@ async function runMode(split: boolean, counts: number[], rates: number[], second
         const cpuBefore = { exchange: cpuOf(pids.exchange), nodes: pids.nodes.map(cpuOf), redis: cpuOf(pids.redis), clients: pids.clients.map(cpuOf) };
         const posterCpu = process.cpuUsage();
         for (const h of [atRedis, ...atNodeLast]) h.clear();
+        pubsubBufferMax = 0;
         const run = await openLoop(count, rate, async (i) => (await post(orders[i]!)).status === 200);
         const wall = run.seconds + 0.3;
         await new Promise((r) => setTimeout(r, 300)); // the last deliveries
@@ -394,7 +405,7 @@ async function runMode(split: boolean, counts: number[], rates: number[], second
               const share = Math.floor(subscribers / urls.length) + (i < subscribers % urls.length ? 1 : 0);
               line += `\n      node ${i}: delivery ${u.histogram.text}; ${u.received} of ${count * share}; its last socket (probe) ${atNodeLast[i]!.text}`;
             });
-            line += `\n      at Redis (probe subscriber): ${atRedis.text}`;
+            line += `\n      at Redis (probe subscriber): ${atRedis.text}; largest PUB/SUB output buffer in Redis ${pubsubBufferMax} bytes`;
           }
           figures.push({ subscribers, rate, delivered, expected, delivery: all, exchangeMsPerOrder });
         } else {
@@ -407,6 +418,7 @@ async function runMode(split: boolean, counts: number[], rates: number[], second
     console.log('(reply: the poster\'s HTTP round trip from its scheduled send time; in brackets, the difference to the no-subscriber run)');
     console.log(`at the end: ${machineConditions(before.jiffies).text}`);
   } finally {
+    clearInterval(sampler);
     for (const p of probes) p.destroy();
     for (const c of clients) c.kill();
     for (const node of nodes) node.child.kill();
