@@ -231,7 +231,11 @@ export class RedisBroker implements Broker {
     } catch {
       return; // down again: the next ready checks
     }
-    for (const channel of channels) if (this.seen.has(channel)) this.catchUp(channel);
+    for (const channel of channels) {
+      if (this.seen.has(channel)) this.catchUp(channel);
+      // Its last local subscriber left while this SUBSCRIBE was on its way: leave it again.
+      else if (!this.hub.has(channel)) void this.opts.subscriber.unsubscribe(this.pubsubChannel(channel)).catch(() => {});
+    }
   }
 
   /**
