@@ -246,8 +246,11 @@ export class RedisBroker implements Broker {
   private catchUp(channel: string, pending?: string): void {
     const held = this.starting.get(channel);
     if (held) {
+      // A message waits behind the position read under way. A reconnect's check cannot: that read may have been
+      // answered before what the connection lost, so the channel is checked again once it is done.
       if (pending !== undefined) held.queued.push(pending);
-      return; // the position read under way covers it
+      else void held.ready.catch(() => {}).then(() => this.seen.has(channel) && this.catchUp(channel));
+      return;
     }
     const last = this.seen.get(channel);
     if (!last) return;
