@@ -12,8 +12,8 @@
 // - `both`: `memory`, then `nodes`, in one run, and the two side by side at each subscriber count.
 // Every figure of a machine this small depends on what else runs on it, so each line carries the CPU of every
 // process of the bench (exchange, nodes, Redis, subscriber processes, poster) in cores, and the load average.
-// Deliveries are awaited after the last order until all arrived or none arrived for 5 s: "delivered" is then a count
-// of publications lost, not of publications still queued. In `nodes` mode two probes split the delay by stage: a
+// Deliveries are awaited after the last order until all arrived or none arrived for 5 s: what "delivered" lacks then
+// was lost (or stalled for 5 s), not merely still queued. In `nodes` mode two probes split the delay by stage: a
 // Redis subscriber in this process (the publication left the exchange and Redis), and on each node one WebSocket
 // subscribed after all the others, read by this process (the node finished writing the publication to every socket
 // ahead of it); what the subscribers see beyond that is their own reading.
