@@ -95,6 +95,26 @@ function saltDelays(data: Buffer, at: number, each: (ms: number) => void): void 
   }
 }
 
+const OFFSET = Buffer.from('"offset":');
+/**
+ * The same as saltDelays for a push, reading each publication's bytes once per process, not once per subscriber:
+ * every subscriber gets the same publication, so its send times are kept by its offset (the push's last field, read
+ * from the end of the bytes). Scanning a whole publication for its salts was the subscriber process's largest cost.
+ */
+function pushDelays(sendTimes: Map<number, number[]>, data: Buffer, at: number, each: (ms: number) => void): void {
+  const o = data.lastIndexOf(OFFSET);
+  let offset = 0;
+  for (let i = o + OFFSET.length; o >= 0 && data[i]! >= 0x30 && data[i]! <= 0x39; i++) offset = offset * 10 + data[i]! - 0x30;
+  if (o < 0) return saltDelays(data, at, each);
+  let times = sendTimes.get(offset);
+  if (!times) {
+    const found: number[] = [];
+    saltDelays(data, 0, (ms) => found.push(-ms));
+    sendTimes.set(offset, (times = found));
+  }
+  for (const t of times) each(at - t);
+}
+
 /**
  * One subscriber on a bare TCP socket: the WebSocket handshake and frames done by hand, so that a process which
  * reads for thousands of subscribers spends as little as it can per publication (a library client costs about
@@ -120,7 +140,8 @@ function openSubscriber(url: string, token: string, channel: string, onPush: (da
     socket.on('close', () => onClose(closeCode));
     const onText = (payload: Buffer, at: number) => {
       // A publication arrives alone in its frame: read its salts straight from the bytes.
-      if (payload.subarray(0, PUSH.length).equals(PUSH) && payload.indexOf(0x0a) < 0) return onPush(payload, at);
+      // (JSON escapes newlines: a frame that starts as a push is that one push, however long.)
+      if (payload.subarray(0, PUSH.length).equals(PUSH)) return onPush(payload, at);
       for (const line of payload.toString('latin1').split('\n')) {
         if (line === '{}') socket.write(PONG);
         else if (line.startsWith('{"push"')) onPush(Buffer.from(line, 'latin1'), at);
@@ -175,7 +196,9 @@ function runSubscribers(): void {
   let received = 0;
   let closed: Record<number, number> = {};
   let cpuSince = process.cpuUsage();
+  const sendTimes = new Map<number, number[]>();
   const send = (m: FromClients) => process.send!(m);
+  process.once('SIGTERM', () => process.exit(0)); // an orderly exit writes a --cpu-prof profile
   const reset = (urls: number) => {
     perUrl = Array.from({ length: urls }, () => ({ received: 0, histogram: new Histogram() }));
     received = 0;
@@ -194,7 +217,7 @@ function runSubscribers(): void {
             Array.from({ length: n }, (_, i) => {
               const u = (first + i) % m.urls.length;
               const onPush = (data: Buffer, at: number) =>
-                saltDelays(data, at, (ms) => {
+                pushDelays(sendTimes, data, at, (ms) => {
                   perUrl[u]!.histogram.add(ms);
                   perUrl[u]!.received++;
                   received++;
@@ -240,6 +263,9 @@ const cpuOf = (pid: number | undefined) => {
     return 0;
   }
 };
+
+/** Node options of the subscriber processes (e.g. --cpu-prof), as ODDEX_NODE_ARGS gives the servers theirs. */
+const clientNodeArgs = process.env.ODDEX_BENCH_CLIENT_ARGS?.split(' ').filter(Boolean) ?? [];
 
 async function runMode(split: boolean, counts: number[], rates: number[], seconds: number, clientProcesses: number): Promise<Figures[]> {
   const figures: Figures[] = [];
@@ -318,7 +344,7 @@ async function runMode(split: boolean, counts: number[], rates: number[], second
     );
     for (const subscribers of counts) {
       if (subscribers > 0) {
-        while (clients.length < clientProcesses) clients.push(fork(fileURLToPath(import.meta.url), ['--subscribers'], { execArgv: ['--import', 'tsx'] }));
+        while (clients.length < clientProcesses) clients.push(fork(fileURLToPath(import.meta.url), ['--subscribers'], { execArgv: ['--import', 'tsx', ...clientNodeArgs] }));
         // Each process holds its share, spread over the nodes.
         await Promise.all(clients.map((c, k) => ask(c, { open: Math.floor(subscribers / clientProcesses) + (k < subscribers % clientProcesses ? 1 : 0), urls, token, channel })));
         if (split) {
