@@ -5,9 +5,13 @@
 // while it has local subscribers and hands what arrives to its hub.
 // Redis losing data (a restart without persistence, an eviction) loses a channel's meta: the next publication or
 // subscription starts the stream again under a new epoch, so positions in the old one fail to recover instead of
-// skipping a gap. A node that sees a channel's publications arrive out of sequence (its subscription connection
-// dropped and reconnected, or the epoch changed) reports the channel through `onGap`; its clients reconnect and
-// recover from the stream, exactly or with `recovered: false`.
+// skipping a gap. PUB/SUB delivers at most once: what is published while a node's subscription connection is down
+// (Redis dropped it past its output buffer limit, a network cut) never reaches that node. So a node checks each of its
+// channels against the stream whenever that connection comes back, and whenever a publication arrives out of
+// sequence: what it missed is read from the stream and delivered in order, holding back what arrives meanwhile. Only
+// when the stream no longer holds it (a channel without history, trimmed, another epoch) is the channel reported
+// through `onGap`; its clients reconnect and recover from the stream, exactly or with `recovered: false`. Either
+// way, a missed publication is never skipped silently, even when no later one comes to reveal it.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StreamPosition } from './protocol.js';
@@ -36,7 +40,7 @@ return {offset, epoch}
 
 /**
  * KEYS: stream, meta. ARGV: new epoch, meta TTL ms (0: none), '1' to start the stream when it has none, the offset to
- * read after ('-1': all retained). Answers {top, epoch or false, entries up to top}.
+ * read after ('-1': all retained; 'none': no entries, the position alone). Answers {top, epoch or false, entries up to top}.
  */
 const POSITION = `
 local epoch = redis.call('hget', KEYS[2], 'e')
@@ -50,12 +54,13 @@ if tonumber(ARGV[2]) > 0 then redis.call('pexpire', KEYS[2], ARGV[2]) end
 local top = tonumber(redis.call('hget', KEYS[2], 's') or '0')
 local after = tonumber(ARGV[4])
 local entries = {}
-if after < top then entries = redis.call('xrange', KEYS[1], (after + 1) .. '-0', top .. '-0') end
+if after and after < top then entries = redis.call('xrange', KEYS[1], (after + 1) .. '-0', top .. '-0') end
 return {top, epoch, entries}
 `;
 
 type StreamEntry = [id: string, fields: string[]];
 
+/** A channel's delivery held back while its position is read (first local subscriber, or catching up). */
 interface Start {
   ready: Promise<void>;
   /** Messages that arrived meanwhile, in order. */
@@ -91,11 +96,13 @@ export class RedisBroker implements Broker {
   /** Channels whose first local subscriber's SUBSCRIBE and position read are under way. */
   private readonly starting = new Map<string, Start>();
   private readonly onMessage = (pubsubChannel: string, message: string) => this.received(pubsubChannel, message);
+  private readonly onReady = () => void this.resubscribed();
 
   constructor(private readonly opts: RedisBrokerOptions) {
     this.prefix = opts.prefix ?? 'oddex';
     this.hub = new Hub(opts.onSubscriberError, opts.policy.maxPublicationBytes, opts.sliceMs);
     opts.subscriber.on('message', this.onMessage);
+    opts.subscriber.on('ready', this.onReady);
   }
 
   // Keys of one channel share a hash tag, so they live on one node of a Redis cluster.
@@ -142,7 +149,7 @@ export class RedisBroker implements Broker {
   }
 
   private async position(channel: string): Promise<StreamPosition> {
-    const { top, epoch } = await this.readPosition(channel, true, -1);
+    const { top, epoch } = await this.readPosition(channel, true, 'none');
     return { offset: top, epoch: epoch ?? '' };
   }
 
@@ -159,9 +166,14 @@ export class RedisBroker implements Broker {
       this.hub.remove(channel, subscriber);
       throw err;
     } finally {
-      this.starting.delete(channel);
-      for (const message of start.queued) this.received(this.pubsubChannel(channel), message);
+      this.release(channel, start);
     }
+  }
+
+  /** Ends a hold on the channel's delivery and hands on what arrived meanwhile. */
+  private release(channel: string, start: Start): void {
+    if (this.starting.get(channel) === start) this.starting.delete(channel);
+    for (const message of start.queued) this.received(this.pubsubChannel(channel), message);
   }
 
   /** SUBSCRIBE, then read the position: publications from then on arrive here, and are checked against it. */
@@ -194,16 +206,78 @@ export class RedisBroker implements Broker {
     if (!last || !this.hub.has(channel)) return;
     // A publication before the position read at subscribe time is already covered by it.
     if (epoch === last.epoch && offset <= last.offset) return;
-    this.seen.set(channel, { epoch, offset });
-    if (epoch !== last.epoch || offset !== last.offset + 1) {
+    if (epoch !== last.epoch) {
+      this.seen.set(channel, { epoch, offset });
       this.opts.onGap?.(channel);
       return;
     }
+    // Some went missing on the way: read them from the stream, this one waiting behind them.
+    if (offset !== last.offset + 1) return this.catchUp(channel, message);
+    this.seen.set(channel, { epoch, offset });
     this.hub.deliver(channel, offset, pubJson);
   }
 
-  /** The channel's top offset and epoch (null: no stream, unless `start`), and its retained entries after `after`. */
-  private async readPosition(channel: string, start: boolean, after: number): Promise<{ top: number; epoch: string | null; entries: StreamEntry[] }> {
+  /**
+   * The subscription connection is (again) ready: ioredis has sent SUBSCRIBE for every channel, but whatever was
+   * published while it was down is lost to PUB/SUB. Each channel is checked against its stream.
+   */
+  private async resubscribed(): Promise<void> {
+    const channels = [...this.seen.keys()];
+    if (channels.length === 0) return;
+    try {
+      // Acknowledged after ioredis's own SUBSCRIBE (one connection answers in order): from here on, every
+      // publication reaches this node, so a position read now leaves nothing unaccounted for.
+      await this.opts.subscriber.subscribe(...channels.map((c) => this.pubsubChannel(c)));
+    } catch {
+      return; // down again: the next ready checks
+    }
+    for (const channel of channels) {
+      if (this.seen.has(channel)) this.catchUp(channel);
+      // Its last local subscriber left while this SUBSCRIBE was on its way: leave it again.
+      else if (!this.hub.has(channel)) void this.opts.subscriber.unsubscribe(this.pubsubChannel(channel)).catch(() => {});
+    }
+  }
+
+  /**
+   * Delivers what this node has not seen of the channel up to the stream's top, from the stream, holding back what
+   * arrives meanwhile (`pending`: the out-of-sequence message that revealed the gap). When the stream no longer has
+   * every missed publication, or its epoch changed, the channel's subscribers are told through onGap instead.
+   */
+  private catchUp(channel: string, pending?: string): void {
+    const held = this.starting.get(channel);
+    if (held) {
+      // A message waits behind the position read under way. A reconnect's check cannot: that read may have been
+      // answered before what the connection lost, so the channel is checked again once it is done.
+      if (pending !== undefined) held.queued.push(pending);
+      else void held.ready.catch(() => {}).then(() => this.seen.has(channel) && this.catchUp(channel));
+      return;
+    }
+    const last = this.seen.get(channel);
+    if (!last) return;
+    const start: Start = { queued: pending === undefined ? [] : [pending], ready: Promise.resolve() };
+    this.starting.set(channel, start);
+    start.ready = (async () => {
+      try {
+        const { top, epoch, entries } = await this.readPosition(channel, false, last.offset);
+        if (this.seen.get(channel) !== last || !this.hub.has(channel)) return; // unsubscribed meanwhile
+        const missed = entries.map(([id, fields]) => ({ offset: Number(id.split('-')[0]), pubJson: fieldOf(fields, 'p') }));
+        const whole = epoch === last.epoch && missed.length === top - last.offset && missed.every((m, i) => m.offset === last.offset + 1 + i);
+        this.seen.set(channel, { epoch: epoch ?? last.epoch, offset: Math.max(top, last.offset) });
+        if (!whole) return this.opts.onGap?.(channel);
+        for (const m of missed) this.hub.deliver(channel, m.offset, m.pubJson);
+      } catch {
+        if (this.seen.get(channel) === last) this.opts.onGap?.(channel); // cannot tell what was missed
+      } finally {
+        this.release(channel, start);
+      }
+    })();
+  }
+
+  /**
+   * The channel's top offset and epoch (null: no stream, unless `start`), and its retained entries after `after`
+   * ('none': the position alone, whatever the stream holds).
+   */
+  private async readPosition(channel: string, start: boolean, after: number | 'none'): Promise<{ top: number; epoch: string | null; entries: StreamEntry[] }> {
     const reply = (await positionScript.run(this.opts.redis, [this.streamKey(channel), this.metaKey(channel)], [
       this.newEpoch(),
       this.metaTtlMs,
@@ -215,8 +289,9 @@ export class RedisBroker implements Broker {
   }
 
   async history(channel: string, query: HistoryQuery): Promise<HistoryResult> {
-    const after = query.since ? query.since.offset : -1;
-    const { top, epoch, entries } = await this.readPosition(channel, false, Math.max(-1, after));
+    // A subscribe asks for the position alone (limit 0): the stream's entries are not read, however many it keeps.
+    const after = query.since ? Math.max(-1, query.since.offset) : query.limit === 0 ? 'none' : -1;
+    const { top, epoch, entries } = await this.readPosition(channel, false, after);
     const result = (publications: string[], complete: boolean): HistoryResult => ({
       publications,
       complete,
@@ -247,6 +322,7 @@ export class RedisBroker implements Broker {
 
   async close(): Promise<void> {
     this.opts.subscriber.off('message', this.onMessage);
+    this.opts.subscriber.off('ready', this.onReady);
     this.hub.close();
     this.seen.clear();
     this.opts.subscriber.disconnect();
