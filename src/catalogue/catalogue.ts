@@ -93,7 +93,7 @@ export class Catalogue {
 
   /** Whether the market exists and is not settled (from memory, which holds every such market). */
   isUnsettled(marketHash: string): boolean {
-    return this.marketsByHash.has(marketHash);
+    return this.markets.open(marketHash) !== undefined;
   }
 
   getMarketByIdentity(exchangeEventId: string, type: number, line?: number, selection?: Selection): MarketRecord | undefined {
