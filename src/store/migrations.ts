@@ -514,3 +514,26 @@ MIGRATIONS.push({
     CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL);
   `,
 });
+
+MIGRATIONS.push({
+  version: 21,
+  name: 'cash outs',
+  sql: `
+    -- Every cash out paid (a cashedOut change): what the bettor was paid at once when its hedge fill executed, before
+    -- the cash-out fee, and the fee. GET /positions sums them per market; the fill's row repeats them for its trades.
+    CREATE TABLE rm_cashouts (
+      fill_hash TEXT PRIMARY KEY,
+      market_hash TEXT NOT NULL,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      hedge_stake TEXT NOT NULL,
+      value TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      fee TEXT NOT NULL,
+      affiliate_fee TEXT NOT NULL,
+      paid_at INTEGER NOT NULL
+    );
+    CREATE INDEX rm_cashouts_by_bettor ON rm_cashouts (bettor, market_hash);
+    ALTER TABLE rm_fills ADD COLUMN cash_out_amount TEXT;
+    ALTER TABLE rm_fills ADD COLUMN cash_out_fee TEXT;
+  `,
+});

@@ -41,7 +41,13 @@ export const parseCandle = (c: Wire): Candle => ({
   bestMakerOddsOutcomeTwo: bigOrNull(c.bestMakerOddsOutcomeTwo),
 });
 
-export const parseTrade = (t: Wire): Trade => ({ ...t, stake: big(t.stake), odds: big(t.odds), ...(t.fee !== undefined ? { fee: big(t.fee) } : {}) });
+export const parseTrade = (t: Wire): Trade => ({
+  ...t,
+  stake: big(t.stake),
+  odds: big(t.odds),
+  ...(t.fee !== undefined ? { fee: big(t.fee) } : {}),
+  ...(t.cashOutAmount !== undefined ? { cashOutAmount: big(t.cashOutAmount), cashOutFee: big(t.cashOutFee) } : {}),
+});
 
 export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
   ...q,
@@ -49,6 +55,7 @@ export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
   desiredOdds: big(q.desiredOdds),
   amount: big(q.amount),
   fee: big(q.fee),
+  paidNow: big(q.paidNow),
 });
 
 export const parseConsolidatedTrade = (t: Wire): ConsolidatedTrade => ({ ...t, weightedAverageOdds: big(t.weightedAverageOdds) });
@@ -104,6 +111,8 @@ export function parsePosition(p: Wire): Position {
     payoutIfVoid: big(p.payoutIfVoid),
     escrow: big(p.escrow),
     refunds: big(p.refunds),
+    cashedOut: big(p.cashedOut ?? '0'),
+    cashOutFees: big(p.cashOutFees ?? '0'),
     ...(payout !== undefined ? { payout } : {}),
     ...(fees !== undefined ? { fees } : {}),
     ...(settledProfit !== undefined ? { settledProfit } : {}),

@@ -245,6 +245,9 @@ export interface Trade {
   marketHasRefunds: boolean;
   isQuarterLineLeg: boolean;
   quarterLineParentMarketHash?: string;
+  /** The taker's trades of a cash out's fill: what the cash out paid at once (before its fee) and the fee (wei). */
+  cashOutAmount?: bigint;
+  cashOutFee?: bigint;
   /** UNIX seconds on /trades, ISO 8601 on /trades/orders. */
   betTime: number | string;
   _id?: string;
@@ -315,6 +318,9 @@ export interface Position {
   payoutIfVoid: bigint;
   escrow: bigint;
   refunds: bigint;
+  /** What cash outs of the position paid at once (before their fees), and those fees. */
+  cashedOut: bigint;
+  cashOutFees: bigint;
   settled: boolean;
   outcome?: number;
   /** Settled: what the position paid in all (refunds included), the commission on its winnings, and profit after both. */
@@ -324,7 +330,7 @@ export interface Position {
   lastTradeTime: string;
 }
 
-export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout' | 'fee';
+export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'cashout' | 'payout' | 'fee';
 
 /** One movement of a wallet's balance (GET /account/statement), with the balance after it. */
 export interface StatementEntry {
@@ -404,4 +410,6 @@ export interface CashOutQuote {
   desiredOdds: bigint;
   amount: bigint;
   fee: bigint;
+  /** What a cash out taking this hedge pays at once when it confirms, after fee: what the position is owed in every result. */
+  paidNow: bigint;
 }
