@@ -87,6 +87,7 @@ describe('GET /cashout/quote', () => {
         desiredOdds: s.odds,
         amount: s.value - fee(s.value),
         fee: fee(s.value),
+        paidNow: min(50n * USDC, 30n * USDC + s.stake) - fee(s.value),
       });
       // Taking the quoted fill: the position now pays 50 whichever outcome wins, for 30 + stake staked.
       await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: s.stake, desiredOdds: s.odds });
