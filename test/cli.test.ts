@@ -207,7 +207,7 @@ describe('trader commands', () => {
         marketHash: market, exchangeEventId: eventId, baseToken: expect.any(String), lastTradeTime: expect.any(String),
         stakeOutcomeOne: '0', stakeOutcomeTwo: (9n * USDC).toString(), pendingStake: '0',
         payoutIfOutcomeOne: '0', payoutIfOutcomeTwo: (20n * USDC).toString(), payoutIfVoid: (9n * USDC).toString(),
-        escrow: (9n * USDC).toString(), refunds: '0', settled: false,
+        escrow: (9n * USDC).toString(), refunds: '0', cashedOut: '0', cashOutFees: '0', settled: false,
       },
     ]);
     expect((await oddex(['positions'], { ODDEX_PRIVATE_KEY: takerKey })).stdout).toMatch(/ifTwoWins[\s\S]*11/);
@@ -222,6 +222,8 @@ describe('trader commands', () => {
       desiredOdds: (60n * E18).toString(),
       amount: (8n * USDC).toString(),
       fee: '0',
+      // Taken as a cash out: owed 20 on either outcome, 21 staked on a void, so all 20 at once.
+      paidNow: (20n * USDC).toString(),
     });
     expect((await oddex(['cashout', market, '--bettor', taker.address])).stdout).toMatch(/back one with 12 at 60% or better[\s\S]*worth\s+8/);
 
