@@ -1,8 +1,11 @@
 // Confirmed trades until their market's outcome: positions per market and bettor (as sums), the escrow refunded
-// early, and the outcomes reported.
+// early, what cash outs paid early, and the outcomes reported.
 // Invariants: conservation of funds (escrow moves only to the bettor's wallet, or as a fee to the fee and affiliate
-// accounts, and a bettor is never paid more than its position's payout: early refunds and the fee are netted from it); escrow never exceeds a position's worst-case loss once
-// its fill is confirmed; a market is reported once, with one outcome.
+// accounts, and a bettor is never paid more than its position's payout: early refunds, cash outs and the fee are
+// netted from it); escrow never exceeds a position's worst-case loss once its fill is confirmed, until a cash out:
+// then no refund is generated there any more, and escrow is the stakes less what was paid early, which covers what
+// every result still owes the position (a cash out pays at most the least of them); a market is reported once, with
+// one outcome.
 import type { ChangeLog } from './change-log.js';
 import type { TradeFacts } from './changes.js';
 import { DomainError } from './errors.js';
