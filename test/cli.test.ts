@@ -258,6 +258,28 @@ describe('trader commands', () => {
     ]);
   });
 
+  it('cashout --take cashes out the wallet\'s position, in part (--stake) then the rest', async () => {
+    const m = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
+    const hedger = privateKeyToAccount(generatePrivateKey());
+    for (const a of [maker.address, taker.address, hedger.address]) await ex.admin('POST', '/admin/faucet', { address: a, amount: (100n * USDC).toString() });
+    const start = BigInt((await ex.get(`/balances/${taker.address}`)).body.data.balance);
+    // The taker backs outcome one with 30 against the maker's 20 (owed 50 if it wins); the hedger offers one at 80%.
+    await asMaker(['post', '--market', m, '--outcome', 'two', '--odds', '40', '--size', '20']);
+    expect((await asTaker(['fill', '--market', m, '--outcome', 'one', '--stake', '30', '--odds', '60'])).code).toBe(0);
+    await postOrder(ex, hedger, { marketHash: m, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+    await waitFor(() => asTaker(['cashout', m]), (r) => r.code === 0);
+    expect((await asTaker(['cashout', m, '--stake', '5'])).code).toBe(2);
+    // Half the hedge (5 of 10 at 20%): owed 25 on outcome two, 35 staked: 25 at once (no cash-out fee configured).
+    const half = await asTaker(['cashout', m, '--take', '--stake', '5']);
+    expect([half.code, half.json.totalFilled, half.json.quote.stakeWei]).toEqual([0, (5n * USDC).toString(), (10n * USDC).toString()]);
+    const balance = () => ex.get(`/balances/${taker.address}`).then((r) => BigInt(r.body.data.balance));
+    await waitFor(balance, (b) => b === start - 30n * USDC - 5n * USDC + 25n * USDC);
+    // The rest: owed 50 on either outcome, 40 staked: 15 more at once, so the taker is back where it started.
+    const rest = await oddex(['cashout', m, '--take'], { ODDEX_PRIVATE_KEY: takerKey });
+    expect([rest.code, rest.stdout]).toEqual([0, expect.stringMatching(/hedged\s+5 of 5 on two[\s\S]*paidOnConfirm\s+15/)]);
+    await waitFor(balance, (b) => b === start);
+  });
+
   it('watch prints a channel\'s publications and stops after --count', async () => {
     // The wallet's own key: no operator involved.
     const key = (await asMaker(['keys', 'create'], { ODDEX_ADMIN_TOKEN: '' })).json.apiKey as string;
