@@ -45,6 +45,7 @@ describe('GET /cashout/quote', () => {
   }
 
   const fee = (value: bigint) => (value * BigInt(CASHOUT_BPS)) / 10_000n;
+  const min = (a: bigint, b: bigint) => (a < b ? a : b);
   const scenarios = [
     // Outcome one is now 80% likely: the hedge takes outcome two at 20%: 10 returns 50; worth 40 (more than the 30 staked).
     { name: 'a winning position', levels: [{ odds: 80n * E18, size: 100n * USDC }], stake: 10n * USDC, odds: 20n * E18, value: 40n * USDC },
@@ -75,6 +76,8 @@ describe('GET /cashout/quote', () => {
         desiredOdds: s.odds.toString(),
         amount: (s.value - fee(s.value)).toString(),
         fee: fee(s.value).toString(),
+        // A cash out pays at once what the hedged position is owed in every result: 50, or its stakes on a void.
+        paidNow: (min(50n * USDC, 30n * USDC + s.stake) - fee(s.value)).toString(),
       });
       // The typed client answers the same, amounts as bigint.
       expect(await new OddexClient({ url: ex.url }).cashoutQuote(market, taker.address)).toEqual({
@@ -84,6 +87,7 @@ describe('GET /cashout/quote', () => {
         desiredOdds: s.odds,
         amount: s.value - fee(s.value),
         fee: fee(s.value),
+        paidNow: min(50n * USDC, 30n * USDC + s.stake) - fee(s.value),
       });
       // Taking the quoted fill: the position now pays 50 whichever outcome wins, for 30 + stake staked.
       await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: s.stake, desiredOdds: s.odds });

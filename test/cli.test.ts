@@ -207,7 +207,7 @@ describe('trader commands', () => {
         marketHash: market, exchangeEventId: eventId, baseToken: expect.any(String), lastTradeTime: expect.any(String),
         stakeOutcomeOne: '0', stakeOutcomeTwo: (9n * USDC).toString(), pendingStake: '0',
         payoutIfOutcomeOne: '0', payoutIfOutcomeTwo: (20n * USDC).toString(), payoutIfVoid: (9n * USDC).toString(),
-        escrow: (9n * USDC).toString(), refunds: '0', settled: false,
+        escrow: (9n * USDC).toString(), refunds: '0', cashedOut: '0', cashOutFees: '0', settled: false,
       },
     ]);
     expect((await oddex(['positions'], { ODDEX_PRIVATE_KEY: takerKey })).stdout).toMatch(/ifTwoWins[\s\S]*11/);
@@ -222,6 +222,8 @@ describe('trader commands', () => {
       desiredOdds: (60n * E18).toString(),
       amount: (8n * USDC).toString(),
       fee: '0',
+      // Taken as a cash out: owed 20 on either outcome, 21 staked on a void, so all 20 at once.
+      paidNow: (20n * USDC).toString(),
     });
     expect((await oddex(['cashout', market, '--bettor', taker.address])).stdout).toMatch(/back one with 12 at 60% or better[\s\S]*worth\s+8/);
 
@@ -254,6 +256,28 @@ describe('trader commands', () => {
       ['stake', (-9n * USDC).toString(), (takerStart - 9n * USDC).toString()],
       ['payout', (20n * USDC).toString(), (takerStart + 11n * USDC).toString()],
     ]);
+  });
+
+  it('cashout --take cashes out the wallet\'s position, in part (--stake) then the rest', async () => {
+    const m = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
+    const hedger = privateKeyToAccount(generatePrivateKey());
+    for (const a of [maker.address, taker.address, hedger.address]) await ex.admin('POST', '/admin/faucet', { address: a, amount: (100n * USDC).toString() });
+    const start = BigInt((await ex.get(`/balances/${taker.address}`)).body.data.balance);
+    // The taker backs outcome one with 30 against the maker's 20 (owed 50 if it wins); the hedger offers one at 80%.
+    await asMaker(['post', '--market', m, '--outcome', 'two', '--odds', '40', '--size', '20']);
+    expect((await asTaker(['fill', '--market', m, '--outcome', 'one', '--stake', '30', '--odds', '60'])).code).toBe(0);
+    await postOrder(ex, hedger, { marketHash: m, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+    await waitFor(() => asTaker(['cashout', m]), (r) => r.code === 0);
+    expect((await asTaker(['cashout', m, '--stake', '5'])).code).toBe(2);
+    // Half the hedge (5 of 10 at 20%): owed 25 on outcome two, 35 staked: 25 at once (no cash-out fee configured).
+    const half = await asTaker(['cashout', m, '--take', '--stake', '5']);
+    expect([half.code, half.json.totalFilled, half.json.quote.stakeWei]).toEqual([0, (5n * USDC).toString(), (10n * USDC).toString()]);
+    const balance = () => ex.get(`/balances/${taker.address}`).then((r) => BigInt(r.body.data.balance));
+    await waitFor(balance, (b) => b === start - 30n * USDC - 5n * USDC + 25n * USDC);
+    // The rest: owed 50 on either outcome, 40 staked: 15 more at once, so the taker is back where it started.
+    const rest = await oddex(['cashout', m, '--take'], { ODDEX_PRIVATE_KEY: takerKey });
+    expect([rest.code, rest.stdout]).toEqual([0, expect.stringMatching(/hedged\s+5 of 5 on two[\s\S]*paidOnConfirm\s+15/)]);
+    await waitFor(balance, (b) => b === start);
   });
 
   it('watch prints a channel\'s publications and stops after --count', async () => {

@@ -53,7 +53,7 @@ describe('positions and the funds statement', () => {
   afterAll(async () => ex.destroy());
 
   it('lists each position to the wei, the last traded first', async () => {
-    const unsettledY = { marketHash: y, settled: false, escrow: M(10), refunds: '0', pendingStake: '0', lastTradeTime: expect.stringMatching(ISO) };
+    const unsettledY = { marketHash: y, settled: false, escrow: M(10), refunds: '0', cashedOut: '0', cashOutFees: '0', pendingStake: '0', lastTradeTime: expect.stringMatching(ISO) };
     expect(await positions(maker)).toEqual({
       count: 2,
       positions: [
@@ -61,7 +61,7 @@ describe('positions and the funds statement', () => {
         {
           marketHash: x, exchangeEventId: expect.any(String), baseToken: expect.any(String), lastTradeTime: expect.stringMatching(ISO),
           stakeOutcomeOne: M(20), stakeOutcomeTwo: M(10), pendingStake: '0', payoutIfOutcomeOne: M(40), payoutIfOutcomeTwo: M(25), payoutIfVoid: M(30),
-          escrow: '0', refunds: M(25), settled: true, outcome: 1, payout: M(40), fees: '0', settledProfit: M(10),
+          escrow: '0', refunds: M(25), cashedOut: '0', cashOutFees: '0', settled: true, outcome: 1, payout: M(40), fees: '0', settledProfit: M(10),
         },
       ],
     });
@@ -72,7 +72,7 @@ describe('positions and the funds statement', () => {
         {
           marketHash: x, exchangeEventId: expect.any(String), baseToken: expect.any(String), lastTradeTime: expect.stringMatching(ISO),
           stakeOutcomeOne: M(15), stakeOutcomeTwo: M(20), pendingStake: '0', payoutIfOutcomeOne: M(25), payoutIfOutcomeTwo: M(40), payoutIfVoid: M(35),
-          escrow: '0', refunds: M(25), settled: true, outcome: 1, payout: M(25), fees: '0', settledProfit: M(-10),
+          escrow: '0', refunds: M(25), cashedOut: '0', cashOutFees: '0', settled: true, outcome: 1, payout: M(25), fees: '0', settledProfit: M(-10),
         },
       ],
     });

@@ -229,6 +229,26 @@ describe('realtime with the real trading engine', () => {
     expect(book!.pubs.map((p) => p.offset)).toEqual(book!.pubs.map((_, i) => i + 1));
   });
 
+  it('a cash out\'s hedge trade reaches recent_trades:global carrying what the cash out paid, as GET /trades lists it', async () => {
+    const market = freshMarket().marketHash;
+    const [maker, taker, hedger] = [await funded(), await funded(), await funded()];
+    const c = await connectAs(ex, watcher());
+    const [trades] = await subscribed(c, 'recent_trades:global');
+    // The taker backs outcome one with 30 against 20; the hedger then offers outcome one at 80%: 10 at 20% hedges it.
+    await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: false });
+    await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: true, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+    await postOrder(ex, hedger, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+    const fillHash = await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 20n * E18, cashOutTarget: market });
+    const confirmed = () => trades!.items().filter((t) => t.fillHash === fillHash && t.tradeStatus === 'SUCCESS');
+    await waitFor(() => confirmed().length === 2, 5000, 'the hedge confirmed on recent_trades');
+    // Owed 50 either way, 40 staked: 40 paid at once (no cash-out fee configured here); the maker's trade carries nothing.
+    const [mine] = confirmed().filter((t) => t.bettor === taker.address);
+    expect(mine).toMatchObject({ cashOutAmount: (40n * USDC).toString(), cashOutFee: '0' });
+    expect(confirmed().find((t) => t.bettor === hedger.address)!.cashOutAmount).toBeUndefined();
+    const rest: Rest[] = (await ex.get(`/trades?bettor=${taker.address}`)).body.data.trades;
+    expect(rest.find((t) => t.fillHash === fillHash)).toEqual(mine);
+  });
+
   it('a quarter-line fill publishes two leg trades carrying quarterLineParentMarketHash, as GET /trades lists them', async () => {
     const parent = quarterLine.marketHash;
     const maker = await funded();

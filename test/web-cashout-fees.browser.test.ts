@@ -1,7 +1,8 @@
 // Cash out and fees in a real browser (Debian chromium through playwright-core): the page's wallet bets 30 on
 // outcome one against a maker's 20 on two; once a maker offers outcome one at 80%, the account view shows the
-// position worth 39.60 (40 less the 1% cash-out fee) and its button takes the hedge. After the report the settled
-// trade shows the fee on its winnings, and the operator console shows the market's fee revenue.
+// position worth 39.60 (40 less the 1% cash-out fee) and its button cashes it out: 40 paid at once (what the hedged
+// position is owed in every result, a void's 40 staked included) less 0.40. After the report the settled trade shows
+// the fee on its winnings, and the operator console shows the market's fee revenue, the cash-out fee included.
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
@@ -48,22 +49,23 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await expect.poll(() => cashOut.getAttribute('data-cash-out'), { timeout: 20_000 }).toBe('39600000');
   await w.screenshot('cash-out-value');
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
-  // Hedged: the position pays 50 either way, and the escrow above that came back at once as a refund.
+  // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee.
   await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('hedged');
-  await expect.poll(async () => (await ex.get(`/balances/${wallet}`)).body.data.balance, { timeout: 20_000 }).toBe(FUNDS.toString());
+  await expect.poll(async () => (await ex.get(`/balances/${wallet}`)).body.data.balance, { timeout: 20_000 }).toBe((FUNDS - 400_000n).toString());
 
-  // Outcome two: the hedge trade wins; the position's net winnings are 50 - 40 = 10, and 5% of them is the fee.
+  // Outcome two: the hedge trade wins; the position's net winnings are 50 - 40 = 10, and 5% of them is the fee; the
+  // 10 above what was paid at once comes now.
   expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 2 })).status).toBe(200);
   await expect.poll(() => page.locator('[data-fee="500000"]').count(), { timeout: 20_000 }).toBe(1);
-  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 20_000 }).toBe((FUNDS + 9_500_000n).toString());
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 20_000 }).toBe((FUNDS + 9_100_000n).toString());
   await w.screenshot('settled-with-fee');
 
-  // The console: the market's fees that day, the bettor's 0.50 and the maker's 1.50 (its 30 won on 20).
+  // The console: the market's fees that day, the bettor's 0.50, the maker's 1.50 (its 30 won on 20) and the 0.40 cash-out fee.
   await page.goto(`${ex.url}/#/console`);
   await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
   await page.getByRole('button', { name: 'Open console' }).click();
   const row = page.locator(`[data-fee-market="${market}"]`);
-  await expect.poll(() => row.getAttribute('data-fees'), { timeout: 20_000 }).toBe('2000000');
+  await expect.poll(() => row.getAttribute('data-fees'), { timeout: 20_000 }).toBe('2400000');
   expect(await row.getAttribute('data-fee-day')).toBe(new Date().toISOString().slice(0, 10));
   await w.screenshot('console-fees');
   // The quotes refused once the position is hedged (409) are the only failed requests.

@@ -36,6 +36,8 @@ function positionToRest(p: PositionRecord): Static<typeof Position> {
     payoutIfVoid: p.payoutIfVoid.toString(),
     escrow: p.escrow.toString(),
     refunds: p.refunds.toString(),
+    cashedOut: p.cashedOut.toString(),
+    cashOutFees: p.cashOutFees.toString(),
     settled: p.settled,
     ...(p.outcome !== undefined ? { outcome: p.outcome } : {}),
     ...(p.payout !== undefined ? { payout: p.payout.toString() } : {}),

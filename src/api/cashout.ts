@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { TradingService } from '../trading/service.js';
 import { checksumAddress } from '../protocol/address.js';
+import { cashOutFee } from '../engine/fees.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { responses } from './schemas/envelope.js';
@@ -23,7 +24,9 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     'against the book now (best odds first, the bettor\'s own orders skipped): sign a fill with its ' +
     'isTakerBettingOutcomeOne, stakeWei and desiredOdds. amount is what the hedged position is then worth (what it is ' +
     'owed whatever the result, less the hedge stake) after fee, the cash-out fee (cashoutFee basis points of the ' +
-    'value); wei strings. 404 NO_POSITION without a position, 409 CASHOUT_AFTER_REFUND once capital-efficiency ' +
+    'value); paidNow what such a cash out pays at once when it confirms (what the hedged position is owed in every ' +
+    'result, a void included, after fee; the rest at settlement). Take it by signing the fill with cashOutTarget = the ' +
+    'market hash (POST /orders/fill/v2). Wei strings. 404 NO_POSITION without a position, 409 CASHOUT_AFTER_REFUND once capital-efficiency ' +
     'refunds were paid on it, 409 NOTHING_TO_CASH_OUT when it is already flat, 400 INSUFFICIENT_SPACE when the book ' +
     'cannot hedge it.';
   app.get(
@@ -39,7 +42,7 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     async (request) => {
       const marketHash = request.query.marketHash.toLowerCase();
       const quote = deps.trading.engine.cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now());
-      const fee = (quote.value * BigInt(deps.config.fees.cashoutBps)) / 10_000n;
+      const fee = cashOutFee(quote.value, quote.paidNow, deps.config.fees.cashoutBps);
       return ok({
         marketHash,
         isTakerBettingOutcomeOne: quote.isTakerBettingOutcomeOne,
@@ -47,6 +50,7 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
         desiredOdds: quote.desiredOdds.toString(),
         amount: (quote.value - fee).toString(),
         fee: fee.toString(),
+        paidNow: (quote.paidNow - fee).toString(),
       });
     },
   );

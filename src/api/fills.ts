@@ -8,7 +8,8 @@ import type { TradingService } from '../trading/service.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
-import { Address, Hash } from './params.js';
+import { Address, Hash, HASH_PATTERN } from './params.js';
+import { ZERO_BYTES32 } from '../protocol/eip712.js';
 import {
   parseOdds,
   parseSalt,
@@ -36,6 +37,19 @@ const FillBody = Type.Object(
     fillSalt: Type.String({ maxLength: 80 }),
     taker: Address,
     takerSig: Type.String({ pattern: SIGNATURE_PATTERN }),
+    cashOutTarget: Type.Optional(
+      Type.String({
+        pattern: HASH_PATTERN,
+        description:
+          'Signed (FillObject.cashOutTarget; absent signs the zero hash). The zero hash: an ordinary fill. The market hash: a ' +
+          'cash out, the hedge of the taker\'s confirmed position in the market (GET /cashout/quote gives the side, stake and ' +
+          'odds); it is paid at once, when the fill confirms, what the position is owed in every result less the cash-out ' +
+          'fee. Refused: any other value (400 INVALID_CASHOUT_TARGET), no position (404 NO_POSITION), a position refunded ' +
+          'early (409 CASHOUT_AFTER_REFUND), a flat one (409 NOTHING_TO_CASH_OUT), the other side (400 CASHOUT_WRONG_SIDE), ' +
+          'a hedge larger than the position needs (400 CASHOUT_STAKE_TOO_HIGH), another cash out of it still pending ' +
+          '(409 CASHOUT_PENDING), an on-chain exchange (400 CASHOUT_NOT_SUPPORTED).',
+      }),
+    ),
     // Unsigned: they only narrow what the signature allows, so a taker may add them to any signed fill.
     fillOrKill: Type.Optional(
       Type.Boolean({
@@ -60,7 +74,7 @@ const FillBody = Type.Object(
 export interface FillRouteDeps {
   config: Pick<
     Config,
-    'takerMinimum' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chainSubmit' | 'chain'
+    'takerMinimum' | 'fees' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chainSubmit' | 'chain'
   >;
   catalogue: Pick<Catalogue, 'getMarket' | 'isInPlay' | 'isClosedInPlay'>;
   trading: Pick<TradingService, 'submit' | 'chain' | 'marketRef'>;
@@ -103,6 +117,12 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     requireBaseToken(c, b.baseToken);
     const market = requireMarket(catalogue, b.market);
     requireParlayFillable(market, now());
+    // The zero hash is an ordinary fill (signed as when absent); the fill's own market hash is a cash out of it.
+    const cashOut = b.cashOutTarget !== undefined && b.cashOutTarget.toLowerCase() !== ZERO_BYTES32;
+    if (cashOut && b.cashOutTarget!.toLowerCase() !== market.marketHash.toLowerCase()) {
+      throw new ExchangeError('INVALID_CASHOUT_TARGET', 'cashOutTarget must be the zero hash or the market hash of this fill');
+    }
+    if (cashOut && c.chain === 'evm') throw new ExchangeError('CASHOUT_NOT_SUPPORTED');
 
     const job: VerifyJob = {
       kind: 'fill',
@@ -115,6 +135,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         oddsSlippage: b.oddsSlippage,
         isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,
         fillSalt,
+        ...(b.cashOutTarget !== undefined ? { cashOutTarget: b.cashOutTarget } : {}),
       },
       signature: b.takerSig,
     };
@@ -155,6 +176,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         // Set only when asked for, so an ordinary fill journals as it always did.
         ...(b.fillOrKill === true ? { fillOrKill: true as const } : {}),
         ...(minStakeWei !== undefined ? { minStakeWei } : {}),
+        ...(cashOut ? { cashOut: { feeBps: c.fees.cashoutBps, feeAccount: c.fees.account, affiliateShareBps: c.fees.affiliateShareBps } } : {}),
         // An on-chain executor must present the taker's signature over exactly these strings.
         ...(c.chain === 'evm'
           ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: b.takerSig } }

@@ -2,7 +2,9 @@
 // outcome wins, and what that leaves the bettor. Read only: the walk reserves nothing.
 // A position paying P1 on outcome one and P2 on outcome two (P1 > P2, say) is hedged by taking outcome two for a
 // return (stake plus the makers' stakes) of P1 - P2; the bettor then pays the hedge stake h now and is owed
-// min(P1, P2 + return) whatever the result, so the position is worth that less h.
+// min(P1, P2 + return) whatever the result, so the position is worth that less h. Taken as a cash out, the bettor is
+// paid at once what the hedged position is owed in every result, a void included (min(P1, P2 + return, stakes + h)),
+// and the rest (if a result pays more) at settlement.
 import { makerSpaceForTakerStake } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import type { BookSide } from './book.js';
@@ -17,6 +19,8 @@ export interface HedgeQuote {
   desiredOdds: bigint;
   /** What the hedged position is worth now: what it is then owed whatever the result, less the hedge stake (wei). */
   value: bigint;
+  /** What a cash out taking this hedge pays at once, before its fee: what the position is then owed in every result. */
+  paidNow: bigint;
 }
 
 /** Which side hedges a position, and the return it needs, or undefined when it pays the same either way. */
@@ -31,7 +35,7 @@ export function hedgeNeed(p: PositionTotals): { isTakerBettingOutcomeOne: boolea
  * The hedge of `position` against `side` (the makers opposite the hedge's outcome), best prices first as a fill would
  * take them, skipping the bettor's own orders. Refuses when the book cannot return what the hedge needs.
  */
-export function quoteHedge(position: PositionTotals, side: BookSide | undefined, bettor: string, at: number): HedgeQuote {
+export function quoteHedge(position: PositionTotals, side: BookSide | undefined, bettor: string, at: number, cashedOut = 0n): HedgeQuote {
   const hedge = hedgeNeed(position);
   if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
   // Every wei staked returns at least itself, so a stake of `need` is more than the hedge can take.
@@ -59,6 +63,15 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
   }
   const owedOne = position.stakeOne + position.counterOne + (hedge.isTakerBettingOutcomeOne ? returned : 0n);
   const owedTwo = position.stakeTwo + position.counterTwo + (hedge.isTakerBettingOutcomeOne ? 0n : returned);
-  const owed = owedOne < owedTwo ? owedOne : owedTwo;
-  return { isTakerBettingOutcomeOne: hedge.isTakerBettingOutcomeOne, stakeWei: stake, desiredOdds: ODDS_SCALE - worstMakerOdds, value: owed - stake };
+  // Earlier cash outs of the position paid part of what it is owed already.
+  const owed = (owedOne < owedTwo ? owedOne : owedTwo) - cashedOut;
+  const onVoid = position.stakeOne + position.stakeTwo + stake - cashedOut;
+  const paidNow = owed < onVoid ? owed : onVoid;
+  return {
+    isTakerBettingOutcomeOne: hedge.isTakerBettingOutcomeOne,
+    stakeWei: stake,
+    desiredOdds: ODDS_SCALE - worstMakerOdds,
+    value: owed - stake,
+    paidNow: paidNow > 0n ? paidNow : 0n,
+  };
 }

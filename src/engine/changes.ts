@@ -151,6 +151,29 @@ export type Change =
       readonly at: number;
     }
   /**
+   * A cash out's hedge fill executed: the bettor was paid at once `amount`, what its position in the market is owed
+   * in every result (outcome one, outcome two, a void) beyond what earlier cash outs paid, less the cash-out `fee`
+   * (`credit` = amount - fee reached its wallet). `value` is what the hedge made the position worth (the fee's base)
+   * and `hedgeStake` the fill's taker stake; `fee - affiliateFee` went to `feeAccount`, `affiliateFee` to `affiliate`.
+   * Settlement later pays the rest of the position, less `amount`.
+   */
+  | {
+      readonly type: 'cashedOut';
+      readonly fillHash: string;
+      readonly marketHash: string;
+      readonly baseToken: string;
+      readonly bettor: string;
+      readonly hedgeStake: bigint;
+      readonly value: bigint;
+      readonly amount: bigint;
+      readonly fee: bigint;
+      readonly credit: bigint;
+      readonly feeAccount: string;
+      readonly affiliate: string;
+      readonly affiliateFee: bigint;
+      readonly at: number;
+    }
+  /**
    * An on-chain escrow paid the bettor's settled position in the market in transaction `txHash`: the trades' settle
    * transaction. (The in-process ledger pays inside the report command: no transaction, no such change.)
    */

@@ -43,7 +43,23 @@ type Op =
   | { op: 'tick'; seconds: number }
   | { op: 'report'; market: number; outcome: 0 | 1 | 2; feeBps: number; shareBps: number }
   | { op: 'suspend'; market: number; suspended: boolean }
-  | { op: 'fixture'; inPlay: boolean; lapse: boolean };
+  | { op: 'fixture'; inPlay: boolean; lapse: boolean }
+  /**
+   * A cash out of `who`'s position: `quarters` of the quoted hedge stake (5: a wei more than the whole), on the other
+   * side when `flip`, under a cash-out fee of `feeBps` (the affiliate `shareBps` of it).
+   */
+  | {
+      op: 'cashOut';
+      who: number;
+      market: number;
+      quarters: number;
+      flip: boolean;
+      feeBps: number;
+      shareBps: number;
+      confirm: boolean;
+      /** First a position to cash out: the next address makes `side` at `step`, `who` takes it, the one after quotes the hedge. */
+      open?: { side: boolean; step: number; hedgeStep: number };
+    };
 
 const who = fc.integer({ min: 0, max: 3 });
 const w = <T,>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
@@ -89,6 +105,19 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   w(1, fc.record({ op: fc.constant('suspend' as const), market: fc.integer({ min: 0, max: 1 }), suspended: fc.boolean() })),
   // lapse: false is a kick-off as journaled before order persistence existed (no lapseInPlay).
   w(1, fc.record({ op: fc.constant('fixture' as const), inPlay: fc.boolean(), lapse: fc.boolean() })),
+  w(4, fc.record({
+    op: fc.constant('cashOut' as const),
+    who,
+    // Market 1 is a quarter line: its positions are on its legs, so a cash out of it is refused.
+    market: fc.constantFrom(0, 0, 0, 1),
+    quarters: fc.integer({ min: 1, max: 5 }),
+    flip: fc.constantFrom(false, false, false, true),
+    feeBps: fc.constantFrom(0, 1, 100, 10_000),
+    shareBps: fc.constantFrom(0, 3333, 10_000),
+    // Confirmed at once (else by a later confirm, which picks among all pending fills).
+    confirm: fc.boolean(),
+    open: fc.option(fc.record({ side: fc.boolean(), step: fc.integer({ min: 80, max: 720 }), hedgeStep: fc.integer({ min: 80, max: 720 }) }), { nil: undefined }),
+  })),
   w(1, fc.record({
     op: fc.constant('report' as const),
     market: fc.integer({ min: 0, max: 3 }),
@@ -163,6 +192,11 @@ function snapshot(e: Engine, p: NaiveProjection): string {
   });
 }
 
+/** What a position's trades pay under an outcome, from scratch. */
+function naivePayout(trades: readonly Trade[], outcome: 0 | 1 | 2): bigint {
+  return trades.reduce((s, t) => s + (outcome === 0 ? t.stake : (outcome === 1) === t.bettingOutcomeOne ? t.stake + t.counterStake : 0n), 0n);
+}
+
 /** MXL computed from scratch over a position's trades. */
 function naiveWorstCaseLoss(trades: readonly Trade[]): bigint {
   const lossIf = (one: boolean) => trades.reduce((s, t) => s + (t.bettingOutcomeOne === one ? -t.counterStake : t.stake), 0n);
@@ -206,7 +240,18 @@ function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<strin
   }
   for (const [key, trades] of positions) {
     const [marketHash, bettor] = key.split('|') as [string, string];
-    expect(e.ledger.escrowIn(bettor, marketHash)).toBe(naiveWorstCaseLoss(trades));
+    const cashOuts = p.cashOuts.filter((c) => c.marketHash === marketHash && c.bettor === bettor);
+    if (cashOuts.length === 0) {
+      expect(e.ledger.escrowIn(bettor, marketHash)).toBe(naiveWorstCaseLoss(trades));
+      continue;
+    }
+    // After a cash out no refund is generated: escrow holds the stakes less what refunds (before it) and cash outs
+    // paid, and that covers what every result still owes the position.
+    const refunded = p.refunds.filter((r) => r.marketHash === marketHash && r.bettor === bettor).reduce((s, r) => s + r.amount, 0n);
+    const paid = refunded + cashOuts.reduce((s, c) => s + c.amount, 0n);
+    const stakes = trades.reduce((s, t) => s + t.stake, 0n);
+    expect(e.ledger.escrowIn(bettor, marketHash)).toBe(stakes - paid);
+    for (const outcome of [0, 1, 2] as const) expect(naivePayout(trades, outcome) >= paid).toBe(true);
   }
   // No crossed book: the most aggressive live makers on each side never sum past 100%.
   for (const m of MARKETS) {
@@ -303,6 +348,8 @@ function followJournal(store: SqliteTradingStore, db: Db, seed: number): ReadMod
 
 describe('engine properties', () => {
   it('matches like the naive model, conserves funds, never fills a cancelled order, and replays identically', () => {
+    /** Cash outs paid over all runs: the property must reach them, not only their refusals. */
+    let cashOutsPaid = 0;
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), fc.nat(), (ops, split) => {
         const engine = new Engine(params);
@@ -325,6 +372,8 @@ describe('engine properties', () => {
           projection.apply(r.changes);
           store.commit([{ cmd, changes: r.changes }]);
         }
+        /** The terms each cash-out fill was accepted with. */
+        const cashOutTerms = new Map<string, { feeBps: number; affiliateShareBps: number }>();
         const apply = (cmd: Command) => {
           const balancesBefore = ADDRS.map((a) => engine.ledger.balanceOf(a));
           const feesBefore = [FEE_ACCOUNT, AFFILIATE].map((a) => engine.ledger.balanceOf(a));
@@ -364,6 +413,35 @@ describe('engine properties', () => {
               const affiliateFees = r.changes.reduce((sum, c) => (c.type === 'feeCharged' ? sum + (c.fee * share) / 10_000n : sum), 0n);
               expect(engine.ledger.balanceOf(FEE_ACCOUNT) - feesBefore[0]!).toBe(fees - affiliateFees);
               expect(engine.ledger.balanceOf(AFFILIATE) - feesBefore[1]!).toBe(affiliateFees);
+            }
+            const cashOuts = r.changes.filter((c) => c.type === 'cashedOut');
+            if (cmd.kind !== 'reportMarkets') {
+              // Outside a report, cash outs pay the fee and affiliate accounts their fee, the affiliate its share (and so
+              // do trades confirmed after their market's report, their commission).
+              const paid = r.changes.flatMap((c) => (c.type === 'cashedOut' || c.type === 'feeCharged' ? [c] : []));
+              const affiliateFees = paid.reduce((s, c) => s + c.affiliateFee, 0n);
+              expect(engine.ledger.balanceOf(FEE_ACCOUNT) - feesBefore[0]!).toBe(paid.reduce((s, c) => s + c.fee, 0n) - affiliateFees);
+              expect(engine.ledger.balanceOf(AFFILIATE) - feesBefore[1]!).toBe(affiliateFees);
+            }
+            cashOutsPaid += cashOuts.length;
+            for (const c of cashOuts) {
+              // The bettor was paid exactly what its position is owed in every result, beyond what was paid early, less
+              // the fee: bps of the value (the worse of outcome one and two, less the hedge stake), at most the payment.
+              const trades = [...projection.trades.values()].filter((t) => t.marketHash === c.marketHash && t.bettor === c.bettor && t.status === 'SUCCESS' && !t.settled);
+              const paidEarly =
+                projection.refunds.filter((x) => x.marketHash === c.marketHash && x.bettor === c.bettor).reduce((s, x) => s + x.amount, 0n) +
+                projection.cashOuts.filter((x) => x !== c && x.marketHash === c.marketHash && x.bettor === c.bettor).reduce((s, x) => s + x.amount, 0n);
+              const [onVoid, one, two] = ([0, 1, 2] as const).map((o) => naivePayout(trades, o));
+              const either = one! < two! ? one! : two!;
+              const every = either < onVoid! ? either : onVoid!;
+              expect(c.amount).toBe(every - paidEarly > 0n ? every - paidEarly : 0n);
+              const value = either - paidEarly - c.hedgeStake;
+              expect(c.value).toBe(value > 0n ? value : 0n);
+              const bps = BigInt(cashOutTerms.get(c.fillHash)!.feeBps);
+              const fee = value > 0n ? (value * bps) / 10_000n : 0n;
+              expect(c.fee).toBe(fee < c.amount ? fee : c.amount);
+              expect(c.credit).toBe(c.amount - c.fee);
+              expect(c.affiliateFee).toBe((c.fee * BigInt(cashOutTerms.get(c.fillHash)!.affiliateShareBps)) / 10_000n);
             }
             return r;
           } catch (err) {
@@ -437,6 +515,72 @@ describe('engine properties', () => {
               }
               expect(r === undefined || r.result.kind === 'fill').toBe(true);
               if (refuses(op.market)) expect(r).toBeUndefined();
+              break;
+            }
+            case 'cashOut': {
+              const market = MARKETS[op.market]!;
+              const taker = ADDRS[op.who]!;
+              if (op.open) {
+                const [maker, hedger] = [ADDRS[(op.who + 1) % 4]!, ADDRS[(op.who + 2) % 4]!];
+                const quoteOn = (who: string, one: boolean, step: number, i: number) =>
+                  apply({
+                    kind: 'postOrders',
+                    at,
+                    markets: MARKETS,
+                    orders: [
+                      {
+                        orderHash: hash('e', seq * 2 + i), marketHash: market.marketHash, maker: who, baseToken: ADDRS[0]!, executor: ADDRS[0]!,
+                        totalBetSize: 50n * USDC, percentageOdds: BigInt(step) * STEP, expiry: Math.floor(at / 1000) + 600,
+                        apiExpiry: Math.floor(at / 1000) + 600, salt: `e${seq * 2 + i}`, isMakerBettingOutcomeOne: one, signature: '0x',
+                      },
+                    ],
+                  });
+                quoteOn(maker, op.open.side, op.open.step, 0);
+                const opened = apply({
+                  kind: 'fill', at, fillHash: hash('f', seq), market, taker, baseToken: ADDRS[0]!, isTakerBettingOutcomeOne: !op.open.side,
+                  stakeWei: 20n * USDC, desiredOdds: 1n, oddsSlippage: 0, fillSalt: `f${seq}`,
+                });
+                if (opened) apply({ kind: 'confirmFill', at, fillHash: hash('f', seq) });
+                quoteOn(hedger, !op.open.side, op.open.hedgeStep, 1);
+              }
+              let quote: ReturnType<Engine['cashOutQuote']> | undefined;
+              let noCashOut = false;
+              try {
+                quote = engine.cashOutQuote(market.marketHash, taker, at);
+              } catch (err) {
+                if (!(err instanceof DomainError)) throw err;
+                // Refusals of the position itself, which a fill meets too (a book too thin to hedge it all is not one:
+                // part of the position may still be hedged).
+                noCashOut = err.errorCode !== 'INSUFFICIENT_SPACE';
+              }
+              // 5 quarters: more than the whole hedge, refused unless the book runs out first. Without a quote (a book
+              // too thin to hedge it all), a small part of the hedge.
+              const whole = quote?.stakeWei;
+              /** The side that hedges the position (backs the outcome paying less), from the recorded trades. */
+              const hedgeSide = (marketHash: string, bettor: string) => {
+                const held = [...projection.trades.values()].filter((t) => t.marketHash === marketHash && t.bettor === bettor && t.status === 'SUCCESS' && !t.settled);
+                return naivePayout(held, 1) < naivePayout(held, 2);
+              };
+              const stakeWei = whole === undefined ? BigInt(op.quarters) * USDC : op.quarters === 5 ? whole + USDC : (whole * BigInt(op.quarters)) / 4n;
+              const cmd: Extract<Command, { kind: 'fill' }> = {
+                kind: 'fill',
+                at,
+                fillHash: hash('d', seq),
+                market,
+                taker,
+                baseToken: ADDRS[0]!,
+                isTakerBettingOutcomeOne: (quote?.isTakerBettingOutcomeOne ?? hedgeSide(market.marketHash, taker)) !== op.flip,
+                stakeWei: stakeWei > 0n ? stakeWei : 1n,
+                desiredOdds: quote?.desiredOdds ?? 1n,
+                oddsSlippage: 0,
+                fillSalt: `d${seq}`,
+                cashOut: { feeBps: op.feeBps, feeAccount: FEE_ACCOUNT, affiliateShareBps: op.shareBps },
+              };
+              const r = apply(cmd);
+              if (r) cashOutTerms.set(cmd.fillHash, cmd.cashOut!);
+              if (r && op.confirm) apply({ kind: 'confirmFill', at, fillHash: cmd.fillHash });
+              // Refused: no position, one refunded early or flat, the other side, a quarter-line parent.
+              if (noCashOut || (quote && op.flip) || op.market === 1) expect(r).toBeUndefined();
               break;
             }
             case 'confirm': {
@@ -613,5 +757,6 @@ describe('engine properties', () => {
       }),
       { numRuns: 150 },
     );
+    expect(cashOutsPaid).toBeGreaterThan(20);
   }, 120_000);
 });

@@ -130,6 +130,7 @@ export class Engine {
       refunded: settlement.refunded,
       refundCount: settlement.refundCount,
       ...(settlement.feeTerms ? { feeTerms: settlement.feeTerms } : {}),
+      ...(settlement.cashedOut ? { cashedOut: settlement.cashedOut } : {}),
       tradeCount: fills.tradeCount,
       restrictions: commitments.restrictions,
       expiries: liveness.expiries,
@@ -314,12 +315,40 @@ export class Engine {
    * is already flat, or when the book cannot hedge it. Reads only.
    */
   cashOutQuote(marketHash: string, bettor: string, at: number): HedgeQuote {
+    const { held, hedge } = this.cashOutPosition(marketHash, bettor);
+    return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at, held.cashedOut);
+  }
+
+  /** The position a cash out would hedge, and its hedge's side and return; refused as cashOutQuote says. */
+  private cashOutPosition(marketHash: string, bettor: string) {
     const held = this.settlement.positionIn(marketHash, bettor);
     if (!held) throw new DomainError('NO_POSITION');
     if (held.refunded > 0n) throw new DomainError('CASHOUT_AFTER_REFUND', `${held.refunded} wei of this position was refunded early`);
     const hedge = hedgeNeed(held.totals);
     if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
-    return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at);
+    return { held, hedge };
+  }
+
+  /**
+   * A cash-out fill must hedge the taker's confirmed position in its market: the hedge's side, a return no larger
+   * than the position needs (a smaller one hedges part of it), no other cash out of it waiting for the chain.
+   * `returned` is what the fill's matches return (taker plus maker stakes). Reads only.
+   */
+  private checkCashOut(cmd: Extract<Command, { kind: 'fill' }>, returned: bigint | undefined): void {
+    const { market, taker } = cmd;
+    if (market.legs) throw new DomainError('NO_POSITION', 'a quarter-line market holds no positions (its legs do): cash out a leg');
+    const { hedge } = this.cashOutPosition(market.marketHash, taker);
+    if (cmd.isTakerBettingOutcomeOne !== hedge.isTakerBettingOutcomeOne) {
+      throw new DomainError('CASHOUT_WRONG_SIDE', `the hedge of this position backs outcome ${hedge.isTakerBettingOutcomeOne ? 'one' : 'two'}`);
+    }
+    for (const f of this.fills.values()) {
+      if (f.cashOut && f.taker === taker && f.marketHash === market.marketHash) {
+        throw new DomainError('CASHOUT_PENDING', `the cash out ${f.fillHash} of this position waits for the chain`);
+      }
+    }
+    if (returned !== undefined && returned > hedge.need) {
+      throw new DomainError('CASHOUT_STAKE_TOO_HIGH', `the fill would return ${returned}, more than the ${hedge.need} the hedge needs: ask for a new quote`);
+    }
   }
 
   /** Bettors holding confirmed, unsettled trades in a market. */
@@ -515,6 +544,7 @@ export class Engine {
     if (!market.tradeable || this.settlement.isReported(market.marketHash) || this.life.refuses(market)) {
       throw new DomainError('MARKET_NOT_TRADEABLE');
     }
+    if (cmd.cashOut) this.checkCashOut(cmd, undefined);
     // Without slippage the bound is the desired odds themselves (d * 100 / 100): no bigint arithmetic.
     const minTakerOdds = cmd.oddsSlippage === 0 ? cmd.desiredOdds : (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
     // Reads only: a refused fill must not even create an empty book.
@@ -533,6 +563,11 @@ export class Engine {
     if (this.freeBalance(taker) < totalTakerStake) {
       throw new DomainError('INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
     }
+    if (cmd.cashOut) {
+      let returned = 0n;
+      for (const m of walk.matches) returned += m.takerStake + m.makerStake;
+      this.checkCashOut(cmd, returned);
+    }
 
     const matches = walk.matches.slice();
     const matched = walk.orders;
@@ -549,6 +584,7 @@ export class Engine {
     );
     // Assigned, not spread into the literal: a spread copies through the runtime's generic path.
     if (cmd.signed) record.signed = cmd.signed;
+    if (cmd.cashOut) record.cashOut = cmd.cashOut;
     this.log.emit({
       type: 'fillAccepted',
       fillHash: record.fillHash,

@@ -22,6 +22,9 @@ export const DOMAIN_ERROR_CODES = [
   'NO_POSITION',
   'NOTHING_TO_CASH_OUT',
   'CASHOUT_AFTER_REFUND',
+  'CASHOUT_WRONG_SIDE',
+  'CASHOUT_STAKE_TOO_HIGH',
+  'CASHOUT_PENDING',
 ] as const satisfies readonly ErrorCode[];
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

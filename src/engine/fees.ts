@@ -30,3 +30,12 @@ export function commission(payout: bigint, stakes: bigint, bps: number): bigint 
 export function affiliatePart(fee: bigint, affiliate: string, shareBps: number): bigint {
   return affiliate.toLowerCase() === ZERO_ADDRESS ? 0n : (fee * BigInt(shareBps)) / BPS;
 }
+
+/**
+ * The cash-out fee: `bps` of the cash out's value (what the hedged position is worth whatever outcome one or two wins,
+ * less the hedge stake), never more than the `paid` at once it is taken from.
+ */
+export function cashOutFee(value: bigint, paid: bigint, bps: number): bigint {
+  const fee = value > 0n ? (value * BigInt(bps)) / BPS : 0n;
+  return fee < paid ? fee : paid > 0n ? paid : 0n;
+}

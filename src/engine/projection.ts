@@ -1,6 +1,6 @@
 // The naive projection of change records: folds every record into plain maps, with no indexes and no SQL.
 // Tests use it as the reference the engine's read models and its own views must agree with.
-import type { Change, FillMatch, RefundPaid } from './changes.js';
+import type { Change, ChangeOf, FillMatch, RefundPaid } from './changes.js';
 import { settleTrades } from './settlement-credit.js';
 import type { OrderView, Outcome, Trade, TradeStatus } from './types.js';
 
@@ -18,6 +18,8 @@ export class NaiveProjection {
   readonly fills = new Map<string, ProjectedFill>();
   readonly trades = new Map<string, Trade>();
   readonly refunds: RefundPaid[] = [];
+  /** Every cash out paid, in order. */
+  readonly cashOuts: ChangeOf<'cashedOut'>[] = [];
   readonly reported = new Map<string, Outcome>();
   readonly heartbeats = new Map<string, number | null>();
 
@@ -80,6 +82,9 @@ export class NaiveProjection {
           break;
         case 'refundPaid':
           this.refunds.push(c.refund);
+          break;
+        case 'cashedOut':
+          this.cashOuts.push(c);
           break;
         case 'marketReported':
           this.reported.set(c.marketHash, c.outcome);

@@ -1,14 +1,17 @@
 // Confirmed trades until their market's outcome: positions per market and bettor (as sums), the escrow refunded
-// early, and the outcomes reported.
+// early, what cash outs paid early, and the outcomes reported.
 // Invariants: conservation of funds (escrow moves only to the bettor's wallet, or as a fee to the fee and affiliate
-// accounts, and a bettor is never paid more than its position's payout: early refunds and the fee are netted from it); escrow never exceeds a position's worst-case loss once
-// its fill is confirmed; a market is reported once, with one outcome.
+// accounts, and a bettor is never paid more than its position's payout: early refunds, cash outs and the fee are
+// netted from it); escrow never exceeds a position's worst-case loss once its fill is confirmed, until a cash out:
+// then no refund is generated there any more, and escrow is the stakes less what was paid early, which covers what
+// every result still owes the position (a cash out pays at most the least of them); a market is reported once, with
+// one outcome.
 import type { ChangeLog } from './change-log.js';
 import type { TradeFacts } from './changes.js';
 import { DomainError } from './errors.js';
-import { affiliatePart, commission, type FeeTerms } from './fees.js';
+import { affiliatePart, cashOutFee, commission, type FeeTerms } from './fees.js';
 import { Position, tradePayout, type PositionTotals, type PositionTrade } from './refunds.js';
-import type { FillRecord, MarketResult, Outcome, PendingTrade } from './types.js';
+import type { CashOutTerms, FillRecord, MarketResult, Outcome, PendingTrade } from './types.js';
 import type { Wallets } from './wallets/wallets.js';
 
 export interface SettlementState {
@@ -18,6 +21,8 @@ export interface SettlementState {
   refundCount: number;
   /** Fee terms of reported markets that charge fees (absent in snapshots written before fees existed: none did). */
   feeTerms?: [string, FeeTerms][];
+  /** Paid at once by cash outs per unsettled market and bettor (absent when none: snapshots before cash outs). */
+  cashedOut?: [string, [string, bigint][]][];
 }
 
 export class Settlement {
@@ -27,6 +32,11 @@ export class Settlement {
   /** Refunded wei per market and bettor, netted at settlement. */
   private readonly refunded = new Map<string, Map<string, bigint>>();
   private refundCount = 0;
+  /**
+   * Paid at once by cash outs per market and bettor, netted at settlement. A bettor listed here (even for 0 wei) cashed
+   * out in the market: no capital-efficiency refund is generated for it there any more.
+   */
+  private readonly cashedOut = new Map<string, Map<string, bigint>>();
   /** The fee terms each reported market was settled under, for trades confirmed after its report. */
   private readonly feeTerms = new Map<string, FeeTerms>();
   /** One trade per (market, bettor) of the fill being confirmed, in first-seen order: a fill has a few trades. */
@@ -53,9 +63,15 @@ export class Settlement {
   }
 
   /** A bettor's confirmed, unsettled position in a market (a copy of its sums) and the refunds paid on it, if any. */
-  positionIn(marketHash: string, bettor: string): { totals: PositionTotals; refunded: bigint } | undefined {
+  positionIn(marketHash: string, bettor: string): { totals: PositionTotals; refunded: bigint; cashedOut: bigint } | undefined {
     const position = this.positions.get(marketHash)?.get(bettor);
-    return position && { totals: position.totals(), refunded: this.refunded.get(marketHash)?.get(bettor) ?? 0n };
+    return (
+      position && {
+        totals: position.totals(),
+        refunded: this.refunded.get(marketHash)?.get(bettor) ?? 0n,
+        cashedOut: this.cashedOut.get(marketHash)?.get(bettor) ?? 0n,
+      }
+    );
   }
 
   /** Bettors holding confirmed, unsettled trades in a market. */
@@ -104,7 +120,66 @@ export class Settlement {
       if (same >= 0) parties[same] = t;
       else parties.push(t);
     }
+    // A cash out's taker is marked before the refunds: the cash out pays what a refund would have.
+    const cashOut = funded && record.cashOut !== undefined && this.positions.get(record.marketHash)?.has(record.taker) === true;
+    if (cashOut) this.cashedOutIn(record.marketHash).set(record.taker, this.cashedOut.get(record.marketHash)?.get(record.taker) ?? 0n);
     for (const t of parties) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
+    if (cashOut) this.payCashOut(record, record.cashOut!, at);
+  }
+
+  private cashedOutIn(marketHash: string): Map<string, bigint> {
+    let perMarket = this.cashedOut.get(marketHash);
+    if (!perMarket) this.cashedOut.set(marketHash, (perMarket = new Map()));
+    return perMarket;
+  }
+
+  /**
+   * A cash out's hedge executed: the bettor is paid at once what its position is owed in every result (outcome one,
+   * outcome two, a void), less what refunds and earlier cash outs paid and the cash-out fee; settlement pays the rest.
+   * So every result still pays the position exactly its payout, and escrow covers what is left of it.
+   */
+  private payCashOut(record: FillRecord, terms: CashOutTerms, at: number): void {
+    const { marketHash, taker: bettor } = record;
+    const position = this.positions.get(marketHash)!.get(bettor)!;
+    const refunded = this.refunded.get(marketHash)?.get(bettor) ?? 0n;
+    const perMarket = this.cashedOutIn(marketHash);
+    const before = perMarket.get(bettor) ?? 0n;
+    const one = position.payout(1);
+    const two = position.payout(2);
+    const either = one < two ? one : two;
+    const every = either < position.stakes() ? either : position.stakes();
+    const owed = every - refunded - before;
+    const amount = owed > 0n ? owed : 0n;
+    const value = either - refunded - before - record.totalTakerStake;
+    const fee = cashOutFee(value, amount, terms.feeBps);
+    const affiliateFee = affiliatePart(fee, this.affiliate, terms.affiliateShareBps);
+    this.wallets.payOut(bettor, marketHash, amount, amount - fee);
+    perMarket.set(bettor, before + amount);
+    if (fee > 0n) {
+      this.wallets.credit(terms.feeAccount, fee - affiliateFee);
+      this.log.touch(terms.feeAccount);
+      if (affiliateFee > 0n) {
+        this.wallets.credit(this.affiliate, affiliateFee);
+        this.log.touch(this.affiliate);
+      }
+    }
+    this.log.emit({
+      type: 'cashedOut',
+      fillHash: record.fillHash,
+      marketHash,
+      baseToken: record.baseToken,
+      bettor,
+      hedgeStake: record.totalTakerStake,
+      value: value > 0n ? value : 0n,
+      amount,
+      fee,
+      credit: amount - fee,
+      feeAccount: terms.feeAccount,
+      affiliate: this.affiliate,
+      affiliateFee,
+      at,
+    });
+    this.log.touch(bettor);
   }
 
   /**
@@ -124,6 +199,8 @@ export class Settlement {
 
   /** Escrow above the position's worst-case loss goes back to the wallet at once. */
   private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
+    // No refunds in a market after a cash out there: the cash out paid what the position is owed in every result.
+    if (this.cashedOut.get(marketHash)?.has(bettor) === true) return;
     const held = this.wallets.escrowIn(bettor, marketHash);
     const needed = this.positionOf(marketHash, bettor).worstCaseLoss();
     if (held <= needed) return;
@@ -149,10 +226,12 @@ export class Settlement {
   settleMarket(marketHash: string, at: number): void {
     const outcome = this.reported.get(marketHash)!;
     for (const [bettor, position] of this.positions.get(marketHash) ?? []) {
-      this.settlePosition(marketHash, bettor, position, outcome, this.refunded.get(marketHash)?.get(bettor) ?? 0n, at);
+      const paidEarly = (this.refunded.get(marketHash)?.get(bettor) ?? 0n) + (this.cashedOut.get(marketHash)?.get(bettor) ?? 0n);
+      this.settlePosition(marketHash, bettor, position, outcome, paidEarly, at);
     }
     this.positions.delete(marketHash);
     this.refunded.delete(marketHash);
+    this.cashedOut.delete(marketHash);
   }
 
   private positionOf(marketHash: string, bettor: string): Position {
@@ -165,12 +244,12 @@ export class Settlement {
 
   /**
    * Pays a bettor's position in a market from escrow: each trade's stake back on void, stake plus the counterparty's
-   * stake on a win, less what refunds already paid out early and the fee on the position's net winnings. One change
-   * says so; the read side splits it per trade.
+   * stake on a win, less what refunds and cash outs already paid out early (`refunded`) and the fee on the position's
+   * net winnings. One change says so; the read side splits it per trade.
    */
   private settlePosition(marketHash: string, bettor: string, position: Position, outcome: Outcome, refunded: bigint, at: number): void {
     const payout = position.payout(outcome);
-    if (payout < refunded) throw new Error(`refunds of ${bettor} in ${marketHash} exceed its settlement payout`);
+    if (payout < refunded) throw new Error(`refunds and cash outs of ${bettor} in ${marketHash} exceed its settlement payout`);
     // The fee is at most the profit, and escrow always covers the position's worst loss, so the credit is never negative.
     const terms = this.feeTerms.get(marketHash);
     const fee = terms ? commission(payout, position.stakes(), terms.bps) : 0n;
@@ -210,6 +289,7 @@ export class Settlement {
       refunded: [...this.refunded].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]),
       refundCount: this.refundCount,
       ...(this.feeTerms.size > 0 ? { feeTerms: [...this.feeTerms] } : {}),
+      ...(this.cashedOut.size > 0 ? { cashedOut: [...this.cashedOut].map(([market, perBettor]) => [market, [...perBettor]] as [string, [string, bigint][]]) } : {}),
     };
   }
 
@@ -223,6 +303,7 @@ export class Settlement {
       else position.addTotals(p);
     }
     for (const [market, perBettor] of state.refunded) s.refunded.set(market, new Map(perBettor));
+    for (const [market, perBettor] of state.cashedOut ?? []) s.cashedOut.set(market, new Map(perBettor));
     s.refundCount = state.refundCount;
     return s;
   }

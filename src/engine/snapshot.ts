@@ -39,6 +39,8 @@ export interface EngineSnapshot {
   refundCount: number;
   /** Fee terms of reported markets charging fees; absent when none did (and in snapshots written before fees). */
   feeTerms?: [string, FeeTerms][];
+  /** Paid at once by cash outs per unsettled market and bettor; absent when none (and before cash outs existed). */
+  cashedOut?: [string, [string, bigint][]][];
   tradeCount: number;
   restrictions: AccountRestriction[];
   expiries: QueuedAt[];

@@ -105,6 +105,8 @@ export interface FillRecord {
   totalTakerStake: bigint;
   /** What the taker signed, kept so an on-chain executor can prove the fill. */
   signed?: SignedFill;
+  /** Set on a cash out: the fill hedges its taker's position in its market, paid at once when it executes. */
+  cashOut?: CashOutTerms;
   /** Transactions that carried this fill to the chain, oldest first, and when the last was sent. */
   attempts?: string[];
   lastAttemptAt?: number;
@@ -239,6 +241,16 @@ export interface SettlementFees {
   affiliateShareBps: number;
 }
 
+/**
+ * What a cash out charges: `feeBps` basis points of its value (ODDEX_CASHOUT_FEE_BPS), paid to `feeAccount` less the
+ * affiliate's `affiliateShareBps` of it. Carried on the fill command, so replay charges what was charged live.
+ */
+export interface CashOutTerms {
+  feeBps: number;
+  feeAccount: string;
+  affiliateShareBps: number;
+}
+
 export type Command =
   | { kind: 'faucet'; at: number; address: string; amount: bigint }
   | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
@@ -260,6 +272,11 @@ export type Command =
       fillOrKill?: true;
       /** Unsigned, narrowing what the signature allows: refuse a fill matching less taker stake than this (wei). */
       minStakeWei?: bigint;
+      /**
+       * Signed (cashOutTarget = the market hash): the fill is a cash out, the hedge of the taker's confirmed position
+       * in the market, refused unless it is one; its terms are the cash-out fee's.
+       */
+      cashOut?: CashOutTerms;
     }
   | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
   | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }

@@ -102,6 +102,8 @@ export interface FillRequest {
   oddsSlippage: number;
   isTakerBettingOutcomeOne: boolean;
   fillSalt: bigint;
+  /** A cash out signs the market hash here (`0x` + 64 hex); absent, an ordinary fill signs the zero hash. */
+  cashOutTarget?: string;
 }
 
 /**
@@ -126,7 +128,7 @@ export function fillMessage(fill: FillRequest) {
       fillSalt: fill.fillSalt,
       beneficiary: ZERO_ADDRESS,
       beneficiaryType: 0,
-      cashOutTarget: ZERO_BYTES32,
+      cashOutTarget: fill.cashOutTarget ?? ZERO_BYTES32,
     },
   };
 }

@@ -57,6 +57,8 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
       signed: fc.record({ market: fc.string(), baseToken: addr, stakeWei: wei, desiredOdds: wei, oddsSlippage: fc.nat(), takerSig: fc.string() }),
       fillOrKill: fc.constant(true as const),
       minStakeWei: wei,
+      // A cash out's fee terms.
+      cashOut: fc.record({ feeBps: fc.integer({ min: 0, max: 10_000 }), feeAccount: addr, affiliateShareBps: fc.integer({ min: 0, max: 10_000 }) }),
     },
     { requiredKeys: ['kind', 'at', 'fillHash', 'market', 'taker', 'baseToken', 'isTakerBettingOutcomeOne', 'stakeWei', 'desiredOdds', 'oddsSlippage', 'fillSalt'] },
   ),

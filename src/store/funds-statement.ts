@@ -1,13 +1,13 @@
 // The statement of a wallet's funds (GET /account/statement): every movement of its balance with the balance after
 // it, projected from the change records in the commit that writes them. Stakes leave the balance when their trade is
-// confirmed, refunds and payouts return to it; whatever else moved the balance in a command (the faucet, demo funds,
+// confirmed, refunds, cash outs and payouts return to it; whatever else moved the balance in a command (the faucet, demo funds,
 // transfers, token movements seen on chain) is the difference between the balance the command left and the sum of
 // those, entered as a deposit or a withdrawal. So the last entry's balance is always the balance GET /balances shows.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Change, TradeFacts } from '../engine/changes.js';
 
-export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'payout' | 'fee';
+export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'cashout' | 'payout' | 'fee';
 
 export interface StatementEntry {
   id: number;
@@ -97,6 +97,11 @@ export class FundsStatement {
           break;
         case 'refundPaid':
           add(c.refund.bettor, { kind: 'refund', amount: c.refund.amount, marketHash: c.refund.marketHash, refundId: c.refund.id, at: c.refund.createdAt });
+          break;
+        case 'cashedOut':
+          // What the cash out paid at once before its fee, then the fee: their sum is what reached the wallet.
+          if (c.amount !== 0n) add(c.bettor, { kind: 'cashout', amount: c.amount, marketHash: c.marketHash, at: c.at });
+          if (c.fee !== 0n) add(c.bettor, { kind: 'fee', amount: -c.fee, marketHash: c.marketHash, at: c.at });
           break;
         case 'positionSettled':
           // The payout before the commission, then the commission: their sum is what settlement credited.

@@ -536,3 +536,26 @@ MIGRATIONS.push({
     CREATE INDEX rm_orders_open_by_market ON rm_orders (market_hash, seq) WHERE status IN ('ACTIVE', 'INACTIVE');
   `,
 });
+
+MIGRATIONS.push({
+  version: 23,
+  name: 'cash outs',
+  sql: `
+    -- Every cash out paid (a cashedOut change): what the bettor was paid at once when its hedge fill executed, before
+    -- the cash-out fee, and the fee. GET /positions sums them per market; the fill's row repeats them for its trades.
+    CREATE TABLE rm_cashouts (
+      fill_hash TEXT PRIMARY KEY,
+      market_hash TEXT NOT NULL,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      hedge_stake TEXT NOT NULL,
+      value TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      fee TEXT NOT NULL,
+      affiliate_fee TEXT NOT NULL,
+      paid_at INTEGER NOT NULL
+    );
+    CREATE INDEX rm_cashouts_by_bettor ON rm_cashouts (bettor, market_hash);
+    ALTER TABLE rm_fills ADD COLUMN cash_out_amount TEXT;
+    ALTER TABLE rm_fills ADD COLUMN cash_out_fee TEXT;
+  `,
+});

@@ -21,6 +21,9 @@ export interface Position {
   /** Held in escrow for the position: its stakes less the refunds paid, until it settles. */
   escrow: bigint;
   refunds: bigint;
+  /** Paid at once by cash outs of the position (before their fees), and those fees. */
+  cashedOut: bigint;
+  cashOutFees: bigint;
   settled: boolean;
   outcome?: Outcome;
   /**
@@ -60,12 +63,14 @@ const emptyPosition = (t: TradeRow): Position => ({
   payoutIfVoid: 0n,
   escrow: 0n,
   refunds: 0n,
+  cashedOut: 0n,
+  cashOutFees: 0n,
   settled: false,
   lastTradeTime: t.bet_time,
 });
 
 export class PositionsReader {
-  private readonly s: Record<'markets' | 'count' | 'trades' | 'refunds', Statement>;
+  private readonly s: Record<'markets' | 'count' | 'trades' | 'refunds' | 'cashOuts', Statement>;
 
   constructor(db: Db) {
     // Failed fills never held funds: they are no part of a position.
@@ -76,6 +81,7 @@ export class PositionsReader {
       trades: db.prepare(`SELECT market_hash, exchange_event_id, base_token, outcome_one, stake, counter_stake, status, settled, outcome,
         payout, fee, bet_time FROM rm_trades WHERE bettor = ? AND status != 'FAILED' AND market_hash IN (SELECT value FROM json_each(?)) ORDER BY id`),
       refunds: db.prepare(`SELECT market_hash, amount FROM rm_refunds WHERE bettor = ? AND market_hash IN (SELECT value FROM json_each(?))`),
+      cashOuts: db.prepare(`SELECT market_hash, amount, fee FROM rm_cashouts WHERE bettor = ? AND market_hash IN (SELECT value FROM json_each(?))`),
     };
   }
 
@@ -117,13 +123,19 @@ export class PositionsReader {
       const p = byMarket.get(r.market_hash);
       if (p) p.refunds += BigInt(r.amount);
     }
+    for (const r of this.s.cashOuts.all(bettor, list) as { market_hash: string; amount: string; fee: string }[]) {
+      const p = byMarket.get(r.market_hash);
+      if (!p) continue;
+      p.cashedOut += BigInt(r.amount);
+      p.cashOutFees += BigInt(r.fee);
+    }
     for (const p of byMarket.values()) {
       const stakes = p.stakeOutcomeOne + p.stakeOutcomeTwo;
       p.settled = p.payout !== undefined && !unsettled.has(p.marketHash);
       if (p.settled) {
-        p.settledProfit = p.payout! - p.fees! - stakes;
+        p.settledProfit = p.payout! - p.fees! - p.cashOutFees - stakes;
       } else {
-        p.escrow = stakes - p.refunds;
+        p.escrow = stakes - p.refunds - p.cashedOut;
         delete p.outcome;
         delete p.payout;
         delete p.fees;

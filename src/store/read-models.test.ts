@@ -158,6 +158,8 @@ describe('listing totals (migration 11)', () => {
     db.exec(`CREATE TABLE rm_statement (id INTEGER PRIMARY KEY, address TEXT NOT NULL COLLATE NOCASE, kind TEXT NOT NULL, amount TEXT NOT NULL,
       balance TEXT NOT NULL, market_hash TEXT, trade_id TEXT, refund_id INTEGER, at INTEGER NOT NULL);
       CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL)`);
+    // And the cash outs of migration 23.
+    db.exec(MIGRATIONS.find((m) => m.version === 23)!.sql);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
@@ -168,6 +170,7 @@ describe('listing totals (migration 11)', () => {
     db.exec('ALTER TABLE rm_trades DROP COLUMN fee; DROP TABLE rm_fees');
     db.exec('ALTER TABLE rm_orders DROP COLUMN cancel_reason');
     db.exec('DROP TABLE rm_statement; DROP TABLE rm_statement_balances');
+    db.exec('DROP TABLE rm_cashouts; ALTER TABLE rm_fills DROP COLUMN cash_out_amount; ALTER TABLE rm_fills DROP COLUMN cash_out_fee');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);

@@ -86,6 +86,8 @@ interface FillChainRow {
   last_attempt_at: number | null;
   tx_hash: string | null;
   failure_reason: string | null;
+  cash_out_amount: string | null;
+  cash_out_fee: string | null;
 }
 
 const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
@@ -93,6 +95,7 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
   ...(row.last_attempt_at !== null ? { lastAttemptAt: row.last_attempt_at } : {}),
   ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
   ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
+  ...(row.cash_out_amount !== null ? { cashOut: { amount: BigInt(row.cash_out_amount), fee: BigInt(row.cash_out_fee ?? '0') } } : {}),
 });
 
 /** Trades of a listing, and the answers rendering them needs that are not in the trade (read with the trades). */
@@ -225,8 +228,8 @@ export class TradingReadModels {
       fillAttempted: p(`UPDATE rm_fills SET attempts = json_insert(COALESCE(attempts, '[]'), '$[#]', ?), last_attempt_at = ?
         WHERE fill_hash = ?`),
       fillTradesRevised: p('UPDATE rm_trades SET rev = rev + 1 WHERE fill_hash = ?'),
-      fillOnChain: p('SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills WHERE fill_hash = ?'),
-      fillsOnChain: p(`SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason FROM rm_fills
+      fillOnChain: p('SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason, cash_out_amount, cash_out_fee FROM rm_fills WHERE fill_hash = ?'),
+      fillsOnChain: p(`SELECT fill_hash, attempts, last_attempt_at, tx_hash, failure_reason, cash_out_amount, cash_out_fee FROM rm_fills
         WHERE fill_hash IN (SELECT value FROM json_each(?))`),
       insertTrade: p(`INSERT INTO rm_trades VALUES (@id, @fill_hash, @order_hash, @market_hash, @parent_market_hash, @exchange_event_id,
         @base_token, @bettor, @counterparty, @maker, @outcome_one, @stake, @counter_stake, @odds, @status, @bet_time, @updated_at,
@@ -236,6 +239,8 @@ export class TradingReadModels {
       ),
       insertFee: p(`INSERT INTO rm_fees (market_hash, bettor, fee, fee_account, affiliate, affiliate_fee, charged_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      insertCashOut: p('INSERT INTO rm_cashouts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      fillCashOut: p('UPDATE rm_fills SET cash_out_amount = ?, cash_out_fee = ? WHERE fill_hash = ?'),
       feesBetween: p('SELECT market_hash, fee, affiliate_fee, charged_at FROM rm_fees WHERE charged_at >= ? AND charged_at < ? ORDER BY id'),
       positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?, rev = rev + 1
         WHERE market_hash = ? AND bettor = ? AND settled = 1 AND settle_tx_hash IS NULL`),
@@ -459,6 +464,13 @@ export class TradingReadModels {
         case 'feeCharged':
           s.insertFee!.run(c.marketHash, c.bettor, c.fee.toString(), c.feeAccount, c.affiliate, c.affiliateFee.toString(), c.at);
           break;
+        case 'cashedOut':
+          s.insertCashOut!.run(c.fillHash, c.marketHash, c.bettor, c.hedgeStake.toString(), c.value.toString(), c.amount.toString(), c.fee.toString(), c.affiliateFee.toString(), c.at);
+          s.fillCashOut!.run(c.amount.toString(), c.fee.toString(), c.fillHash);
+          s.fillTradesRevised!.run(c.fillHash);
+          // The cash-out fee is revenue as settlement's fees are (GET /admin/fees).
+          if (c.fee > 0n) s.insertFee!.run(c.marketHash, c.bettor, c.fee.toString(), c.feeAccount, c.affiliate, c.affiliateFee.toString(), c.at);
+          break;
         case 'marketReported':
           s.insertReport!.run(c.marketHash, c.outcome, c.at, c.teamOneScore ?? null, c.teamTwoScore ?? null);
           break;
@@ -620,10 +632,13 @@ export class TradingReadModels {
     for (const row of rows) {
       const t = tradeOf(row);
       trades.push(t);
-      const [hasRefunds, fillRecorded, attempts, lastAttemptAt, txHash, failureReason, version] = row.slice(TRADE_ROW_LENGTH) as ListedExtras;
+      const [hasRefunds, fillRecorded, attempts, lastAttemptAt, txHash, failureReason, version, cashOutAmount, cashOutFee] = row.slice(TRADE_ROW_LENGTH) as ListedExtras;
       versions.push(version);
       refunded.set(`${t.marketHash}|${t.bettor}`, hasRefunds === 1);
-      const fill = fillRecorded === 1 ? { fill_hash: t.fillHash, attempts, last_attempt_at: lastAttemptAt, tx_hash: txHash, failure_reason: failureReason } : undefined;
+      const fill =
+        fillRecorded === 1
+          ? { fill_hash: t.fillHash, attempts, last_attempt_at: lastAttemptAt, tx_hash: txHash, failure_reason: failureReason, cash_out_amount: cashOutAmount, cash_out_fee: cashOutFee }
+          : undefined;
       fills.set(t.fillHash, fill && fillOnChainOf(fill));
     }
     return {

@@ -62,6 +62,8 @@ export type ListedExtras = [
   txHash: string | null,
   failureReason: string | null,
   version: number,
+  cashOutAmount: string | null,
+  cashOutFee: string | null,
 ];
 
 /**
@@ -75,7 +77,7 @@ export const T_TRADE_VERSION = 't.rev';
  * reads a listing's trades (by id or by order) and their render lookups (one index probe per trade for each).
  */
 export const LISTED_TRADE_COLUMNS = `${T_TRADE_COLUMNS}, ${T_BETTOR_REFUNDED},
-  f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason, ${T_TRADE_VERSION}`;
+  f.fill_hash IS NOT NULL, f.attempts, f.last_attempt_at, f.tx_hash, f.failure_reason, ${T_TRADE_VERSION}, f.cash_out_amount, f.cash_out_fee`;
 export const LISTED_TRADES_FROM = 'rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash';
 
 /** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */

@@ -62,6 +62,12 @@ export class ChangedTrades {
             ...(c.failureReason !== undefined ? { failureReason: c.failureReason } : {}),
           });
           break;
+        case 'cashedOut': {
+          // Follows its fill's fillExecuted in the same records.
+          const fill = this.onChain.get(c.fillHash);
+          if (fill) this.onChain.set(c.fillHash, { ...fill, cashOut: { amount: c.amount, fee: c.fee } });
+          break;
+        }
         case 'tradeStatusChanged': {
           const t = unsettledTrade(c.trade, c.status, c.at);
           this.trades.set(c.tradeId, t);

@@ -55,6 +55,8 @@ export interface FillOnChain {
   lastAttemptAt?: number;
   txHash?: string;
   failureReason?: string;
+  /** A cash out's fill: what its taker was paid at once (before the fee) when it executed, and the cash-out fee. */
+  cashOut?: { amount: bigint; fee: bigint };
 }
 
 export interface TradeRenderContext {
@@ -128,6 +130,10 @@ function writeTradeFields(o: TradeFieldsRest, t: Trade, rc: TradeRenderContext):
   o.marketHasRefunds = rc.hasRefunds(t.marketHash, t.bettor);
   o.isQuarterLineLeg = t.quarterLineParentMarketHash !== undefined;
   o.quarterLineParentMarketHash = t.quarterLineParentMarketHash || undefined;
+  // The taker's trades of a cash out's fill (its hedge) carry what the cash out paid.
+  const cashOut = t.maker ? undefined : fill?.cashOut;
+  o.cashOutAmount = cashOut?.amount.toString();
+  o.cashOutFee = cashOut?.fee.toString();
 }
 
 /** An item of GET /trades and of recent_trades:global. */

@@ -14,7 +14,10 @@ export function toWire(job: VerifyJob): WireJob {
     }
     case 'fill': {
       const { domain: d, fill: f } = job;
-      return [1, job.signature, d.name, d.version, d.chainId, d.verifyingContract, f.market, f.baseToken, String(f.stakeWei), String(f.desiredOdds), f.oddsSlippage, f.isTakerBettingOutcomeOne, String(f.fillSalt)];
+      const wire = [1, job.signature, d.name, d.version, d.chainId, d.verifyingContract, f.market, f.baseToken, String(f.stakeWei), String(f.desiredOdds), f.oddsSlippage, f.isTakerBettingOutcomeOne, String(f.fillSalt)];
+      // A cash out's target rides last, only when set.
+      if (f.cashOutTarget !== undefined) wire.push(f.cashOutTarget);
+      return wire;
     }
     case 'cancelV2':
       return [2, job.signature, ...cancelDomain(job.domain), String(job.message.timestamp), ...job.message.orderHashes];
@@ -69,6 +72,7 @@ export function fromWire(w: WireJob): VerifyJob {
           oddsSlippage: n(10),
           isTakerBettingOutcomeOne: w[11] as boolean,
           fillSalt: big(12),
+          ...(w.length > 13 ? { cashOutTarget: s(13) } : {}),
         },
       };
     case 'cancelV2':

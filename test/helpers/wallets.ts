@@ -98,6 +98,8 @@ export interface SignedFillFields {
   oddsSlippage: bigint;
   isTakerBettingOutcomeOne: boolean;
   fillSalt: bigint;
+  /** Absent: the zero hash (an ordinary fill). */
+  cashOutTarget?: string;
 }
 
 /** The taker's EIP-712 signature of a fill request over `domain`, by viem. */
@@ -123,7 +125,7 @@ export function signFillRequest(wallet: PrivateKeyAccount, domain: { name: strin
         fillSalt: f.fillSalt,
         beneficiary: '0x0000000000000000000000000000000000000000',
         beneficiaryType: 0,
-        cashOutTarget: ('0x' + '0'.repeat(64)) as Hex,
+        cashOutTarget: (f.cashOutTarget ?? '0x' + '0'.repeat(64)) as Hex,
       },
     },
   });
@@ -136,6 +138,8 @@ export interface FillInput {
   desiredOdds: bigint;
   oddsSlippage?: number;
   fillSalt?: bigint;
+  /** Signed and sent: a cash out names the market hash. */
+  cashOutTarget?: string;
 }
 
 export async function signedFill(wallet: PrivateKeyAccount, config: SigningParams, f: FillInput) {
@@ -144,7 +148,16 @@ export async function signedFill(wallet: PrivateKeyAccount, config: SigningParam
   const takerSig = await signFillRequest(
     wallet,
     { name: config.domainNames.fill, version: config.domainVersion, chainId: config.chainId, verifyingContract: config.eip712FillHasher as Hex },
-    { market: f.market, baseToken: config.baseTokenAddress, stakeWei: f.stakeWei, desiredOdds: f.desiredOdds, oddsSlippage: BigInt(oddsSlippage), isTakerBettingOutcomeOne: f.isTakerBettingOutcomeOne, fillSalt },
+    {
+      market: f.market,
+      baseToken: config.baseTokenAddress,
+      stakeWei: f.stakeWei,
+      desiredOdds: f.desiredOdds,
+      oddsSlippage: BigInt(oddsSlippage),
+      isTakerBettingOutcomeOne: f.isTakerBettingOutcomeOne,
+      fillSalt,
+      ...(f.cashOutTarget !== undefined ? { cashOutTarget: f.cashOutTarget } : {}),
+    },
   );
   return {
     market: f.market,
@@ -156,6 +169,7 @@ export async function signedFill(wallet: PrivateKeyAccount, config: SigningParam
     fillSalt: fillSalt.toString(),
     taker: wallet.address,
     takerSig,
+    ...(f.cashOutTarget !== undefined ? { cashOutTarget: f.cashOutTarget } : {}),
   };
 }
 

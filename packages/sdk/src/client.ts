@@ -121,6 +121,8 @@ export interface FillInput {
   fillOrKill?: boolean;
   /** Not signed: refuse a fill matching less taker stake than this, 1 to stakeWei (else FILL_BELOW_MIN_STAKE). */
   minStakeWei?: bigint;
+  /** Signed: the market hash makes the fill a cash out of the signer's position there (see cashOut); absent, the zero hash. */
+  cashOutTarget?: string;
 }
 
 export interface MarketQuery {
@@ -426,6 +428,7 @@ export class OddexClient {
       desiredOdds: input.desiredOdds,
       oddsSlippage: input.oddsSlippage ?? 0,
       fillSalt: randomSalt(),
+      ...(input.cashOutTarget !== undefined ? { cashOutTarget: input.cashOutTarget.toLowerCase() } : {}),
     };
     const takerSig = await account.signTypedData({
       domain: { name: p.domainNames.fill, version: p.domainVersion, chainId: p.chainId, verifyingContract: p.fillHasher as Hex },
@@ -639,6 +642,27 @@ export class OddexClient {
   async cashoutQuote(marketHash: string, bettor?: string): Promise<CashOutQuote> {
     const query = { bettor: checksumAddress(bettor ?? this.address), marketHash };
     return parseCashOutQuote(await this.http.request<unknown>('GET', '/cashout/quote', { query }));
+  }
+
+  /**
+   * Cashes out the signer's confirmed position in a market: quotes the hedge, then signs and posts it as a fill whose
+   * cashOutTarget is the market hash. `stakeWei` (at most the quoted stake) cashes out that part of the position; the
+   * fill takes the quoted odds, `oddsSlippage` percent below them at worst. When the hedge confirms, the position's
+   * guaranteed amount (what it is owed in every result, a void included) less the cash-out fee is paid at once.
+   */
+  async cashOut(marketHash: string, opts: { stakeWei?: bigint; oddsSlippage?: number } = {}): Promise<FillResult & { quote: CashOutQuote }> {
+    const quote = await this.cashoutQuote(marketHash, this.requireAccount().address);
+    const stakeWei = opts.stakeWei ?? quote.stakeWei;
+    if (stakeWei <= 0n || stakeWei > quote.stakeWei) throw new RangeError(`stakeWei must be from 1 to the quoted hedge stake ${quote.stakeWei}`);
+    const fill = await this.fill({
+      marketHash,
+      isTakerBettingOutcomeOne: quote.isTakerBettingOutcomeOne,
+      stakeWei,
+      desiredOdds: quote.desiredOdds,
+      oddsSlippage: opts.oddsSlippage ?? 0,
+      cashOutTarget: marketHash,
+    });
+    return { ...fill, quote };
   }
 
   /** A bettor's positions per market (default: the signer's), the last traded first: stakes, payouts, escrow, P&L. */

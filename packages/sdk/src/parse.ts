@@ -42,7 +42,13 @@ export const parseCandle = (c: Wire): Candle => ({
   bestMakerOddsOutcomeTwo: bigOrNull(c.bestMakerOddsOutcomeTwo),
 });
 
-const parseTradeAmounts = (t: Wire) => ({ ...t, stake: big(t.stake), odds: big(t.odds), ...(t.fee !== undefined ? { fee: big(t.fee) } : {}) });
+const parseTradeAmounts = (t: Wire) => ({
+  ...t,
+  stake: big(t.stake),
+  odds: big(t.odds),
+  ...(t.fee !== undefined ? { fee: big(t.fee) } : {}),
+  ...(t.cashOutAmount !== undefined ? { cashOutAmount: big(t.cashOutAmount), cashOutFee: big(t.cashOutFee) } : {}),
+});
 export const parseTrade: (t: Wire) => Trade = parseTradeAmounts;
 export const parseOrderTrade: (t: Wire) => OrderTrade = parseTradeAmounts;
 
@@ -52,6 +58,7 @@ export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
   desiredOdds: big(q.desiredOdds),
   amount: big(q.amount),
   fee: big(q.fee),
+  paidNow: big(q.paidNow),
 });
 
 export const parseConsolidatedTrade = (t: Wire): ConsolidatedTrade => ({ ...t, weightedAverageOdds: big(t.weightedAverageOdds) });
@@ -107,6 +114,8 @@ export function parsePosition(p: Wire): Position {
     payoutIfVoid: big(p.payoutIfVoid),
     escrow: big(p.escrow),
     refunds: big(p.refunds),
+    cashedOut: big(p.cashedOut ?? '0'),
+    cashOutFees: big(p.cashOutFees ?? '0'),
     ...(payout !== undefined ? { payout } : {}),
     ...(fees !== undefined ? { fees } : {}),
     ...(settledProfit !== undefined ? { settledProfit } : {}),

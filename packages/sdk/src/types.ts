@@ -140,7 +140,7 @@ export type Candle = Bigints<
 export type TradeStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 
 /** An item of GET /trades (`betTime` UNIX seconds); once settled, `fee` is the commission on its winnings (wei) and netReturn is after it. */
-export type Trade = Bigints<Narrowed<Static<typeof TradeSchema>, { tradeStatus: TradeStatus }>, 'stake' | 'odds' | 'fee'> & Additive;
+export type Trade = Bigints<Narrowed<Static<typeof TradeSchema>, { tradeStatus: TradeStatus }>, 'stake' | 'odds' | 'fee' | 'cashOutAmount' | 'cashOutFee'> & Additive;
 
 /** An item of GET /trades/orders (`betTime` ISO 8601). */
 export type OrderTrade = Bigints<Narrowed<Static<typeof OrderTradeSchema>, { tradeStatus: TradeStatus }>, 'stake' | 'odds' | 'fee'> & Additive;
@@ -173,6 +173,8 @@ export type Position = Bigints<
   | 'payoutIfVoid'
   | 'escrow'
   | 'refunds'
+  | 'cashedOut'
+  | 'cashOutFees'
   | 'payout'
   | 'fees'
   | 'settledProfit'
@@ -223,4 +225,4 @@ export type ApiKeyInfo = Static<typeof OwnedApiKey>;
  * GET /cashout/quote: the hedge fill that makes a position pay the same whichever outcome wins (its side, stake and
  * worst taker odds), what the hedged position is worth now after the cash-out fee (`amount`), and that fee; wei.
  */
-export type CashOutQuote = Bigints<Static<typeof CashOutQuoteSchema>, 'stakeWei' | 'desiredOdds' | 'amount' | 'fee'>;
+export type CashOutQuote = Bigints<Static<typeof CashOutQuoteSchema>, 'stakeWei' | 'desiredOdds' | 'amount' | 'fee' | 'paidNow'>;

@@ -203,8 +203,23 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     .command('cashout')
     .argument('<market>', 'market hash')
     .option('--bettor <address>', 'whose position (default: the wallet)')
-    .description('what your position in a market is worth now: the hedge against the book, its value and the cash-out fee')
-    .action(async (market: string, o: { bettor?: string }) => {
+    .option('--take', 'cash out: sign and post the quoted hedge as a fill whose cashOutTarget is the market')
+    .option('--stake <amount>', 'with --take: this much of the quoted hedge stake (a partial cash out), in base-token units')
+    .description('what your position in a market is worth now: the hedge against the book, its value and the cash-out fee; --take cashes it out')
+    .action(async (market: string, o: { bettor?: string; take?: boolean; stake?: string }) => {
+      if (o.stake !== undefined && !o.take) throw new UsageError('--stake goes with --take');
+      if (o.take) {
+        if (o.bettor) throw new UsageError('--take cashes out the wallet\'s own position: leave out --bettor');
+        const r = await cli.client(true).cashOut(market, o.stake === undefined ? {} : { stakeWei: amount(o.stake) });
+        cli.print(r, () =>
+          record({
+            fillHash: r.fillHash,
+            hedged: `${units(r.totalFilled)} of ${units(r.quote.stakeWei)} on ${side(r.quote.isTakerBettingOutcomeOne)}`,
+            paidOnConfirm: r.totalFilled === r.quote.stakeWei ? units(r.quote.paidNow) : 'a share of the position (see positions)',
+          }),
+        );
+        return;
+      }
       const q = await (o.bettor ? cli.client() : cli.client(true)).cashoutQuote(market, o.bettor);
       cli.print(q, () =>
         record({
@@ -212,6 +227,7 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
           hedge: `back ${side(q.isTakerBettingOutcomeOne)} with ${units(q.stakeWei)} at ${pct(q.desiredOdds)} or better`,
           worth: units(q.amount),
           fee: units(q.fee),
+          paidNow: units(q.paidNow),
         }),
       );
     });

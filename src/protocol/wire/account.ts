@@ -16,13 +16,20 @@ export const Position = Type.Object({
   payoutIfOutcomeOne: wei('what the confirmed trades pay if outcome one wins'),
   payoutIfOutcomeTwo: wei('what the confirmed trades pay if outcome two wins'),
   payoutIfVoid: wei('what the confirmed trades pay if the market is void (the stakes)'),
-  escrow: wei('held in escrow for the position: stakes less refunds; 0 once settled'),
+  escrow: wei('held in escrow for the position: stakes less refunds and cash outs; 0 once settled'),
   refunds: wei('capital-efficiency refunds paid from this position'),
+  cashedOut: wei(
+    'additive: what cash outs of this position paid at once (before their fee): what it was owed in every result; ' +
+      'settlement pays the rest',
+  ),
+  cashOutFees: wei('additive: the cash-out fees taken from those payments'),
   settled: Type.Boolean(),
   outcome: Type.Optional(Type.Integer({ description: 'settled only: 0 void, 1 outcome one, 2 outcome two' })),
   payout: Type.Optional(wei('settled only: what the position paid in all, refunds included, before the commission')),
   fees: Type.Optional(wei('settled only: the commission taken on the position\'s winnings')),
-  settledProfit: Type.Optional(SignedWei),
+  settledProfit: Type.Optional(
+    Type.String({ pattern: '^-?[0-9]+$', description: 'settled only, base-token wei: payout less the commission, the cash-out fees and the stakes' }),
+  ),
   lastTradeTime: IsoDate,
 });
 
@@ -34,11 +41,12 @@ export const PositionsPage = Type.Object({
 export const StatementEntry = Type.Object({
   id: Type.Integer({ description: 'increasing with time across all wallets' }),
   kind: Type.Union(
-    [Type.Literal('deposit'), Type.Literal('withdrawal'), Type.Literal('stake'), Type.Literal('refund'), Type.Literal('payout'), Type.Literal('fee')],
+    [Type.Literal('deposit'), Type.Literal('withdrawal'), Type.Literal('stake'), Type.Literal('refund'), Type.Literal('cashout'), Type.Literal('payout'), Type.Literal('fee')],
     {
       description:
-        'stake: a confirmed trade\'s stake moved to escrow; refund: a capital-efficiency refund; payout: a settled ' +
-        'position\'s payout (or a late trade\'s) before the commission; fee: the commission settlement took on its winnings; deposit or withdrawal: any other change of the balance (faucet, demo ' +
+        'stake: a confirmed trade\'s stake moved to escrow; refund: a capital-efficiency refund; cashout: what a cash out ' +
+        'paid at once when its hedge fill executed, before the cash-out fee; payout: a settled ' +
+        'position\'s payout (or a late trade\'s) before the commission; fee: the commission settlement took on its winnings, or a cash-out fee; deposit or withdrawal: any other change of the balance (faucet, demo ' +
         'funds, transfers, token movements on chain)',
     },
   ),

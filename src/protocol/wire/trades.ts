@@ -43,6 +43,15 @@ const tradeFields = {
   marketHasRefunds: Type.Boolean(),
   isQuarterLineLeg: Type.Boolean(),
   quarterLineParentMarketHash: Type.Optional(Type.String()),
+  cashOutAmount: Type.Optional(
+    Type.String({
+      description:
+        'Additive, on the taker\'s trades of a cash out\'s fill (signed with cashOutTarget) once it executed: what the cash out paid ' +
+        'its bettor at once (wei, before cashOutFee), the whole fill\'s (repeated on each of its trades): what the position was ' +
+        'owed in every result. Settlement pays the rest, so settleNetReturnValue nets it as it nets refunds.',
+    }),
+  ),
+  cashOutFee: Type.Optional(Type.String({ description: 'Additive, with cashOutAmount: the cash-out fee taken from it (wei).' })),
 };
 
 /** An item of GET /trades. */

@@ -122,4 +122,9 @@ export const CashOutQuote = Type.Object({
   desiredOdds: Type.String({ description: 'the worst taker odds the hedge takes (10^20-scaled)' }),
   amount: Type.String({ description: 'what the hedged position is worth now, after fee (wei)' }),
   fee: Type.String({ description: 'the cash-out fee (wei)' }),
+  paidNow: Type.String({
+    description:
+      'additive: what a cash out taking this hedge pays at once when it confirms, after fee (wei): what the hedged position ' +
+      'is owed in every result, a void included; the rest, when a result pays more, comes at settlement',
+  }),
 });

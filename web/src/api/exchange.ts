@@ -22,6 +22,8 @@ export interface FillInput {
   desiredOdds: bigint;
   /** Percent, 0..100. */
   oddsSlippage: number;
+  /** Signed: the market hash makes the fill a cash out of the wallet's position there. */
+  cashOutTarget?: string;
 }
 
 export interface OrderInput {

@@ -1,6 +1,7 @@
-// A position's cash-out value, priced against the book now and refreshed while it shows, with a button that takes
-// the quoted hedge (a fill of the quote's side, stake and odds): the position then pays the same whichever outcome
-// wins, and the escrow it no longer needs comes back at once as a capital-efficiency refund.
+// A position's cash-out value, priced against the book now and refreshed while it shows, with a button that cashes it
+// out: the quoted hedge (its side, stake and odds) signed as a fill whose cashOutTarget is the market. When it
+// confirms, the position is paid at once what it is owed in every result, less the cash-out fee; the rest (if a result
+// pays more) at settlement.
 import { useEffect, useState } from 'react';
 import { OddexApiError } from '@oddex/sdk';
 import { exchange } from '../api/exchange';
@@ -37,7 +38,14 @@ export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: 
     setBusy(true);
     setFailed(undefined);
     try {
-      await exchange.fill(wallet, { marketHash, isTakerBettingOutcomeOne: q.isTakerBettingOutcomeOne, stakeWei: q.stakeWei, desiredOdds: q.desiredOdds, oddsSlippage: 0 });
+      await exchange.fill(wallet, {
+        marketHash,
+        isTakerBettingOutcomeOne: q.isTakerBettingOutcomeOne,
+        stakeWei: q.stakeWei,
+        desiredOdds: q.desiredOdds,
+        oddsSlippage: 0,
+        cashOutTarget: marketHash,
+      });
       onTaken();
     } catch (err) {
       setFailed(err instanceof OddexApiError ? err.errorCode : String(err));

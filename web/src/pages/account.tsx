@@ -34,6 +34,7 @@ const KIND_LABELS: Record<StatementEntry['kind'], string> = {
   withdrawal: 'Withdrawal',
   stake: 'Stake to escrow',
   refund: 'Refund',
+  cashout: 'Cash out',
   payout: 'Payout',
   fee: 'Commission',
 };
