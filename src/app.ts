@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { documentPositions } from './api/openapi-positions.js';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import type { Config } from './config.js';
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installQueryLimit(app, config.maxQueryBytes);
   await app.register(swagger, {
     transform: exampleTransform(signedExamples(config)),
+    transformObject: (doc) => ('openapiObject' in doc ? documentPositions(doc.openapiObject) : doc.swaggerObject),
     openapi: {
       info: { title: 'Oddex exchange API', version: '1.0.0', description: apiDescription() },
       components: {

@@ -27,31 +27,4 @@ export interface ExchangeEvents {
   parlayMarkets: [markets: RestObject[]];
 }
 
-/**
- * Who can receive the per-commit events (orders, trades, consolidated trades, refunds): their publishers render
- * only what someone can read. The realtime feeds answer for their channels while attached.
- */
-export interface FeedAudience {
-  /** The book channel of the market or of its event. */
-  book(marketHash: string, exchangeEventId: string): boolean;
-  /** The maker's own orders channel. */
-  maker(maker: string): boolean;
-  trades(): boolean;
-  consolidatedTrades(): boolean;
-  refunds(bettor: string): boolean;
-}
-
-const NOBODY: FeedAudience = {
-  book: () => false,
-  maker: () => false,
-  trades: () => false,
-  consolidatedTrades: () => false,
-  refunds: () => false,
-};
-
-export class EventBus extends EventEmitter<ExchangeEvents> {
-  /** Nobody until the realtime feeds attach. Events other listeners need (best odds: main lines) are always sent. */
-  audience: FeedAudience = NOBODY;
-
-  static readonly nobody = NOBODY;
-}
+export class EventBus extends EventEmitter<ExchangeEvents> {}

@@ -207,6 +207,7 @@ async function startOnStorage(
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
     : RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
+  trading.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});
 

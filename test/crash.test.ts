@@ -96,7 +96,7 @@ describe('crash recovery', () => {
     expect(afterCrash.trades.trades.length).toBeGreaterThan(0);
     running.child.kill('SIGTERM');
     await running.exited;
-    for (const f of readdirSync(suite.dataDir).filter((n) => n.startsWith('read-models.sqlite'))) rmSync(join(suite.dataDir, f));
+    for (const f of readdirSync(suite.dataDir).filter((n) => n.startsWith('oddex.read-models.sqlite'))) rmSync(join(suite.dataDir, f));
     running = await suite.spawn();
     expect(await readSide()).toEqual(afterCrash);
     running.child.kill('SIGTERM');

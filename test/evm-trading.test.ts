@@ -239,13 +239,13 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   });
 
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
-    // Minted in this file: 100 + 100 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 770 to 10 wallets; escrow (the 11th
+    // Minted in this file: 100 + 100 + 10 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 780 to 11 wallets; escrow (the 12th
     // account): the 20 of the market left open across the restart (the others were settled or failed).
     const report = await checkFunds(node.pub as PublicClient, { token: view.token, settlement: view.settlement, deployBlock: '0' });
-    expect(report).toEqual({ token: view.token, accounts: 11, wallets: 750n * USDC, escrowBalance: 20n * USDC, escrowHeld: 20n * USDC, minted: 770n * USDC, totalSupply: 770n * USDC, agrees: true });
+    expect(report).toEqual({ token: view.token, accounts: 12, wallets: 760n * USDC, escrowBalance: 20n * USDC, escrowHeld: 20n * USDC, minted: 780n * USDC, totalSupply: 780n * USDC, agrees: true });
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/chain/evm/funds-check.ts'], { env: { ...process.env, ODDEX_DATA_DIR: dataDir }, encoding: 'utf8' });
     expect(cli.status).toBe(0);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '750000000', escrowBalance: '20000000', minted: '770000000', agrees: true });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '760000000', escrowBalance: '20000000', minted: '780000000', agrees: true });
   });
 
   /** A maker (50 on outcome one at `odds` %) and a taker, 100 each on chain; the taker's fill of `takerStake` executed. */

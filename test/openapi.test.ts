@@ -69,6 +69,19 @@ describe('/openapi.json', () => {
     expect(missing).toEqual([]);
   });
 
+  it('documents read-your-writes: Oddex-Position on every reply, Oddex-Min-Position on every read', () => {
+    const undocumented: string[] = [];
+    for (const { path, method } of operations()) {
+      const op = doc.paths[path]![method.toLowerCase()];
+      for (const [status, response] of Object.entries(op.responses ?? {}) as [string, { headers?: Schema }][]) {
+        if (!response.headers?.['Oddex-Position']) undocumented.push(`${method} ${path} ${status}: Oddex-Position`);
+      }
+      const params = (op.parameters ?? []) as { name: string; in: string }[];
+      if (method === 'GET' && !params.some((p) => p.in === 'header' && p.name === 'Oddex-Min-Position')) undocumented.push(`${method} ${path}: Oddex-Min-Position`);
+    }
+    expect(undocumented).toEqual([]);
+  });
+
   it('shows a signed example body for each signed write endpoint, verifiable with viem', async () => {
     const example = (path: string) => doc.paths[path]!.post.requestBody.content['application/json'].example;
     const wallet = privateKeyToAccount(EXAMPLE_PRIVATE_KEY as Hex);

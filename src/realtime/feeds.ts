@@ -1,7 +1,7 @@
 // Bus events -> channel publications. Publication data is the array of REST objects as emitted, except on the
 // trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
-import { EventBus, type ExchangeEvents, type RestObject } from '../events.js';
+import type { EventBus, ExchangeEvents, RestObject } from '../events.js';
 import { EncodedArray, type Broker } from './broker.js';
 import { QuoteWindowHold, type QuoteWindows } from './quote-window-hold.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
@@ -10,9 +10,41 @@ const RECENT_TRADES = 'recent_trades:global';
 const RECENT_CONSOLIDATED = 'recent_trades_consolidated:global';
 
 /**
- * Subscribes the broker to the bus and tells the bus's publishers which of these events someone can receive (the
- * broker drops publications of channels it does not record); returns the function that detaches it.
+ * Who can receive the per-commit events (orders, trades, consolidated trades, refunds): their publishers render
+ * only what someone can read. A question to the broker: which channels it records.
  */
+export interface FeedAudience {
+  /** The book channel of the market or of its event. */
+  book(marketHash: string, exchangeEventId: string): boolean;
+  /** The maker's own orders channel. */
+  maker(maker: string): boolean;
+  trades(): boolean;
+  consolidatedTrades(): boolean;
+  refunds(bettor: string): boolean;
+}
+
+/** Nobody receives anything: before the feeds attach and after they detach. */
+export const NOBODY: FeedAudience = {
+  book: () => false,
+  maker: () => false,
+  trades: () => false,
+  consolidatedTrades: () => false,
+  refunds: () => false,
+};
+
+/** Who can receive what `broker` publishes (it drops publications of channels it does not record). */
+export function audienceOf(broker: Pick<Broker, 'interested'>): FeedAudience {
+  return {
+    book: (marketHash, exchangeEventId) =>
+      broker.interested(orderBookMarketChannel(marketHash)) || broker.interested(orderBookEventChannel(exchangeEventId)),
+    maker: (maker) => broker.interested(activeOrdersChannel(maker)),
+    trades: () => broker.interested(RECENT_TRADES),
+    consolidatedTrades: () => broker.interested(RECENT_CONSOLIDATED),
+    refunds: (bettor) => broker.interested(refundsChannel(bettor)),
+  };
+}
+
+/** Subscribes the broker to the bus; returns the function that detaches it. */
 export function connectFeeds(
   bus: EventBus,
   broker: Broker,
@@ -66,17 +98,8 @@ export function connectFeeds(
 
   const names = Object.keys(handlers) as (keyof ExchangeEvents)[];
   for (const name of names) bus.on(name, handlers[name] as never);
-  bus.audience = {
-    book: (marketHash, exchangeEventId) =>
-      broker.interested(orderBookMarketChannel(marketHash)) || broker.interested(orderBookEventChannel(exchangeEventId)),
-    maker: (maker) => broker.interested(activeOrdersChannel(maker)),
-    trades: () => broker.interested(RECENT_TRADES),
-    consolidatedTrades: () => broker.interested(RECENT_CONSOLIDATED),
-    refunds: (bettor) => broker.interested(refundsChannel(bettor)),
-  };
   return () => {
     hold.clear();
-    bus.audience = EventBus.nobody;
     for (const name of names) bus.off(name, handlers[name] as never);
   };
 }

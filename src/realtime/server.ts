@@ -10,7 +10,7 @@ import type { EventBus } from '../events.js';
 import { MemoryBroker, type Broker, type HistoryPolicy } from './broker.js';
 import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
-import { connectFeeds } from './feeds.js';
+import { audienceOf, connectFeeds, NOBODY, type FeedAudience } from './feeds.js';
 import { trackMainLines, type MainLineCatalogue } from './main-line.js';
 import type { QuoteWindows } from './quote-window-hold.js';
 import type { RealtimeTokens } from './tokens.js';
@@ -55,6 +55,8 @@ export class RealtimeServer {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME, perMessageDeflate: false });
   private readonly connections = new Set<ClientConnection>();
   private readonly detachFeeds: () => void;
+  private readonly brokerAudience: FeedAudience;
+  private closed = false;
   private readonly stopMainLines: () => void;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
   private server: Server | undefined;
@@ -83,9 +85,15 @@ export class RealtimeServer {
     this.broker = deps.makeBroker
       ? deps.makeBroker(hooks)
       : new MemoryBroker(hooks.policy, deps.now, hooks.onSubscriberError, hooks.onOversize).sweepEvery(sweepPeriodMs(historyTtlMs));
+    this.brokerAudience = audienceOf(this.broker);
     const feeds = deps.feeds;
     this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, { windows: feeds.catalogue, now: deps.now }) : () => {};
     this.stopMainLines = feeds ? trackMainLines(feeds.bus, feeds.catalogue, log) : () => {};
+  }
+
+  /** Who can receive the exchange's per-commit publications here: nobody once closed. */
+  get audience(): FeedAudience {
+    return this.closed ? NOBODY : this.brokerAudience;
   }
 
   /** Serves WebSocket upgrades of the exchange's HTTP server. */
@@ -130,6 +138,7 @@ export class RealtimeServer {
     if (this.closing) return;
     this.closing = true;
     this.server?.off('upgrade', this.onUpgrade);
+    this.closed = true;
     this.detachFeeds();
     this.stopMainLines();
     const sockets = [...this.wss.clients];

@@ -8,7 +8,7 @@ export type Db = Database.Database;
 
 export const DB_FILE = 'oddex.sqlite';
 /** The read models' own database: the projector writes it, readers read it, and the writer never waits on its lock. */
-export const READ_MODELS_FILE = 'read-models.sqlite';
+export const READ_MODELS_FILE = 'oddex.read-models.sqlite';
 
 /**
  * Opens (creating if needed) the exchange database in WAL mode and applies pending migrations.

@@ -21,6 +21,7 @@ import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.j
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
 import { ChangedTrades } from './changed-trades.js';
+import { NOBODY, type FeedAudience } from '../realtime/feeds.js';
 
 export interface BestOddsSide {
   percentageOdds: string | null;
@@ -87,6 +88,8 @@ export class TradingService {
   readonly chain: ChainSubmitter;
   /** Items rendered for the realtime feeds since start, by kind: only what someone can receive is rendered. */
   readonly rendered = { orders: 0, trades: 0, consolidatedTrades: 0, refundGroups: 0 };
+  /** Who can receive the per-commit publications (server.ts asks the realtime server); nobody until set. */
+  audience: () => FeedAudience = () => NOBODY;
   /** Last published best odds per market side, to publish only real moves and to date them. */
   private readonly bestOdds = new Map<string, BestOddsSide>();
   private sweep: NodeJS.Timeout | undefined;
@@ -393,7 +396,7 @@ export class TradingService {
    * committed. A channel first subscribed after this point misses nothing its subscriber can see: its REST snapshot already holds the group.
    */
   private prepareFanOut(changes: readonly Change[]): () => void {
-    const audience = this.deps.bus.audience;
+    const audience = this.audience();
     const wantsTrades = audience.trades();
     const wantsConsolidated = audience.consolidatedTrades();
     const wantsAnyTrade = wantsTrades || wantsConsolidated;

@@ -87,5 +87,6 @@ export async function startTestExchange(
  * had a subscriber (without one, nothing is rendered for realtime).
  */
 export function renderForEveryChannel(ex: Pick<TestExchange, 'ctx'>): void {
-  ex.ctx.bus.audience = { book: () => true, maker: () => true, trades: () => true, consolidatedTrades: () => true, refunds: () => true };
+  const everyone = { book: () => true, maker: () => true, trades: () => true, consolidatedTrades: () => true, refunds: () => true };
+  ex.ctx.trading.audience = () => everyone;
 }
