@@ -183,7 +183,10 @@ async function startOnStorage(
     ? new ProjectorThread(
         { dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs, maxBatch: PROJECTOR_BATCH, retryMs: 100, delayMs: config.projectorDelayMs },
         {
-          loaded: () => projection.useThread(projectorThread!),
+          loaded: () => {
+            projection.useThread(projectorThread!);
+            log.debug({ position: projection.position }, 'the read models are projected on their own thread from here on');
+          },
           projected: (position, commands) => projection.projectedBy(position, commands),
           problem: (message) => log.error({ message }, 'read models not projected; the journal holds the commands and projection is tried again'),
         },

@@ -2,6 +2,7 @@
 // acknowledged, and learns its position from shared memory (read at any time without a message) and from a message
 // per batch (which wakes whoever waits for that position).
 import { Worker } from 'node:worker_threads';
+import { workerSource } from './worker-source.js';
 
 export interface ProjectorThreadData {
   dataDir: string;
@@ -20,7 +21,6 @@ export type FromProjector =
   | { type: 'projected'; position: number; commands: number; ms: number }
   | { type: 'problem'; message: string };
 
-const WORKER_ENTRY = new URL('../worker-entry.mjs', import.meta.url);
 const WORKER_MODULE = new URL(`./projector-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 export interface ProjectorThreadEvents {
@@ -32,29 +32,37 @@ export interface ProjectorThreadEvents {
 }
 
 export class ProjectorThread {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
+  /** Resolves once the thread runs (its code is bundled first, off this thread). */
+  private readonly started: Promise<void>;
   private readonly shared: BigInt64Array;
   private advanced = 0;
   private advanceScheduled = false;
   private exited = false;
+  private stopping = false;
 
   constructor(
     opts: Omit<ProjectorThreadData, 'position'>,
-    private readonly events: ProjectorThreadEvents,
+    events: ProjectorThreadEvents,
   ) {
     const position = new SharedArrayBuffer(8);
     this.shared = new BigInt64Array(position);
-    const workerData: ProjectorThreadData & { module: string } = { ...opts, position, module: WORKER_MODULE };
-    this.worker = new Worker(WORKER_ENTRY, { workerData });
-    // Ended by stop(); a start-up that fails before it is stopped must not be kept alive by it.
-    this.worker.unref();
-    this.worker.on('message', (m: FromProjector) => {
-      if (m.type === 'projected') events.projected(m.position, m.commands);
-      else if (m.type === 'loaded') events.loaded();
-      else if (m.type === 'problem') events.problem(m.message);
-    });
-    this.worker.on('error', (err) => events.problem(`the projector thread failed: ${err.message}`));
-    this.worker.on('exit', () => (this.exited = true));
+    this.started = workerSource(WORKER_MODULE, (err) => events.problem(`the projector thread's code was not bundled; tsx loads it: ${String(err)}`), ['better-sqlite3']).then(
+      (source) => {
+        const workerData: ProjectorThreadData & { module: string } = { ...opts, position, module: source.workerData.module };
+        const worker = new Worker(source.url, { workerData });
+        // Ended by stop(); a start-up that fails before it is stopped must not be kept alive by it.
+        worker.unref();
+        worker.on('message', (m: FromProjector) => {
+          if (m.type === 'projected') events.projected(m.position, m.commands);
+          else if (m.type === 'loaded' && !this.stopping) events.loaded();
+          else if (m.type === 'problem') events.problem(m.message);
+        });
+        worker.on('error', (err) => events.problem(`the projector thread failed: ${err.message}`));
+        worker.on('exit', () => (this.exited = true));
+        this.worker = worker;
+      },
+    );
   }
 
   /** The position the read models cover, as the thread last stored it. */
@@ -92,13 +100,16 @@ export class ProjectorThread {
 
   /** Projects what is acknowledged, then ends the thread. */
   async stop(): Promise<void> {
-    if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.stopping = true;
+    await this.started;
+    const worker = this.worker;
+    if (!worker || this.exited) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     this.post({ type: 'stop' });
     await exited;
   }
 
   private post(m: ToProjector): void {
-    if (!this.exited) this.worker.postMessage(m);
+    if (!this.exited) this.worker?.postMessage(m);
   }
 }

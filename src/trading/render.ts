@@ -3,8 +3,8 @@ import type { OrderView, Trade } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import { isoTime } from '../protocol/iso-time.js';
 import type { Static } from '@sinclair/typebox';
-import type { Order } from '../api/schemas/trading.js';
-import type { OrderTrade, Trade as TradeSchema } from '../api/schemas/trades.js';
+import type { Order } from '../protocol/wire/trading.js';
+import type { OrderTrade, Trade as TradeSchema } from '../protocol/wire/trades.js';
 
 
 /** An item of GET /orders, typed by its response schema. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { extname } from 'node:path';
 import { runVerifyJob, type Verified, type VerifyJob } from './jobs.js';
 import type { FromWorker, JobOutcome, ToWorker } from './messages.js';
-import { workerSource, type WorkerSource } from './worker-source.js';
+import { workerSource, type WorkerSource } from '../store/worker-source.js';
 import { toWire } from './wire.js';
 
 export interface PoolLog {
