@@ -35,14 +35,4 @@ function lineOf(market: SettleableMarket): number {
   return market.line;
 }
 
-/**
- * A quarter-line parent's own outcome (shown by /markets/find) from its legs' outcomes: the legs agree, or one
- * pushes and the other decides (a half win or half loss counts as that side). Legs that contradict each other
- * (only possible when reported by hand) make the parent void. Money always settles per leg, never on this.
- */
-export function quarterLineOutcome(lowerLeg: Outcome, higherLeg: Outcome): Outcome {
-  if (lowerLeg === higherLeg) return lowerLeg;
-  if (lowerLeg === 0) return higherLeg;
-  if (higherLeg === 0) return lowerLeg;
-  return 0;
-}
+export { quarterLineOutcome } from '../engine/quarter-line.js';

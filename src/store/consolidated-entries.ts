@@ -5,9 +5,9 @@
 import type { Db } from './db.js';
 import type { Change } from '../engine/changes.js';
 import type { Trade } from '../engine/types.js';
-import { TradeIndex, type ConsolidatedGroup } from '../trading/trade-index.js';
-import { ChangedTrades } from '../trading/changed-trades.js';
-import { entryFigures, entryOrder } from '../trading/consolidated-figures.js';
+import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
+import { ChangedTrades } from './changed-trades.js';
+import { entryFigures, entryOrder } from './consolidated-figures.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
 import { T_BETTOR_REFUNDED, T_TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type TradeRow } from './trade-rows.js';

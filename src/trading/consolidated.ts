@@ -11,10 +11,10 @@ import { keccakText } from '../protocol/keccak.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { Trade, TradeStatus } from '../engine/types.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import { entryFigures, type EntryFigures } from './consolidated-figures.js';
+import { entryFigures, type EntryFigures } from '../store/consolidated-figures.js';
 import { isoTime } from '../protocol/iso-time.js';
-import type { ChangedTrades } from './changed-trades.js';
-import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
+import type { ChangedTrades } from '../store/changed-trades.js';
+import { TradeIndex, type ConsolidatedGroup } from '../store/trade-index.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import { SQL_SORT_COLUMNS, type EntryQuery, type SqlSortField } from '../store/consolidated-entries.js';
 

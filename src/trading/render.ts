@@ -1,5 +1,9 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
 import type { OrderView, Trade } from '../engine/types.js';
+import { netReturnWei, settleNetReturnWei } from '../engine/trade-returns.js';
+import type { FillOnChain } from '../store/read-models.js';
+
+export type { FillOnChain };
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import { isoTime } from '../protocol/iso-time.js';
 import type { Static } from '@sinclair/typebox';
@@ -46,18 +50,6 @@ export function orderToChannel(o: OrderView): Record<string, unknown> {
   return { ...orderToRest(o), status: isOnBook(o) ? 'ACTIVE' : 'INACTIVE', updateTime: o.updatedAt };
 }
 
-/**
- * What the chain did with a fill: the transactions that carried it, and the outcome's transaction and reason. The
- * read side answers it (declared here so rendering does not depend on the store).
- */
-export interface FillOnChain {
-  attempts: string[];
-  lastAttemptAt?: number;
-  txHash?: string;
-  failureReason?: string;
-  /** A cash out's fill: what its taker was paid at once (before the fee) when it executed, and the cash-out fee. */
-  cashOut?: { amount: bigint; fee: bigint };
-}
 
 export interface TradeRenderContext {
   decimals: number;
@@ -74,11 +66,7 @@ export interface TradeRenderContext {
 export const betTypeOf = (rc: Pick<TradeRenderContext, 'marketType'>, marketHash: string, parentMarketHash: string | undefined) =>
   rc.marketType(parentMarketHash ?? marketHash) ?? 0;
 
-/** Net result of a settled trade in wei: payout minus the fee on it, minus stake. */
-export const netReturnWei = (t: Trade) => (t.settled ? (t.payout ?? 0n) - (t.fee ?? 0n) - t.stake : 0n);
 
-/** Net return as settlement paid it: the recorded credit (after refunds and the fee) less stake. */
-export const settleNetReturnWei = (t: Trade) => (t.settled ? (t.credit ?? t.payout ?? 0n) - t.stake : 0n);
 
 /** What GET /trades and GET /trades/orders items share. */
 type TradeFieldsRest = Omit<Static<typeof TradeSchema>, '_id' | 'betTime' | 'createdAt' | 'updatedAt'>;

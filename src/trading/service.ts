@@ -20,7 +20,7 @@ import { EngineRunner, type ReplayReport } from './runner.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
-import { ChangedTrades } from './changed-trades.js';
+import { ChangedTrades } from '../store/changed-trades.js';
 import { NOBODY, type FeedAudience } from '../realtime/feeds.js';
 
 export interface BestOddsSide {

@@ -1,8 +1,8 @@
 // The figures of one consolidated entry computed from its trades alone (no catalogue): what the listing filters and
 // sorts on, and what the wire object shows. Shared by the rendering and by the SQL read model of entries.
-import { quarterLineOutcome } from '../catalogue/settlement-rules.js';
+import { quarterLineOutcome } from '../engine/quarter-line.js';
 import type { Outcome, Trade, TradeStatus } from '../engine/types.js';
-import { netReturnWei, settleNetReturnWei } from './render.js';
+import { netReturnWei, settleNetReturnWei } from '../engine/trade-returns.js';
 import type { ConsolidatedGroup } from './trade-index.js';
 
 export interface EntryFigures {
