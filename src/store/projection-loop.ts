@@ -77,6 +77,11 @@ export class ProjectionLoop {
     this.queuedThrough = this.projected;
   }
 
+  /** The projector's thread, once it has taken over. */
+  get projectorThread(): ProjectorThread | undefined {
+    return this.thread;
+  }
+
   /** The journal position the read models cover. */
   get position(): number {
     return this.thread ? Math.max(this.projected, this.thread.position) : this.projected;

@@ -2,7 +2,7 @@
 // acknowledged, and learns its position from shared memory (read at any time without a message) and from a message
 // per batch (which wakes whoever waits for that position).
 import { Worker } from 'node:worker_threads';
-import { workerSource } from './worker-source.js';
+import { workerSource, type WorkerSource } from './worker-source.js';
 
 export interface ProjectorThreadData {
   dataDir: string;
@@ -31,38 +31,61 @@ export interface ProjectorThreadEvents {
   problem(message: string): void;
 }
 
+/** How long after an unexpected end the thread is started again (it resumes from the read models' checkpoint). */
+const RESTART_AFTER_MS = 200;
+
 export class ProjectorThread {
   private worker: Worker | undefined;
-  /** Resolves once the thread runs (its code is bundled first, off this thread). */
+  /** Resolves once the first thread runs (its code is bundled first, off this thread). */
   private readonly started: Promise<void>;
   private readonly shared: BigInt64Array;
   private advanced = 0;
   private advanceScheduled = false;
-  private exited = false;
   private stopping = false;
+  private takenOver = false;
+  /** Threads started again after an unexpected end. */
+  restarts = 0;
 
   constructor(
-    opts: Omit<ProjectorThreadData, 'position'>,
-    events: ProjectorThreadEvents,
+    private readonly opts: Omit<ProjectorThreadData, 'position'>,
+    private readonly events: ProjectorThreadEvents,
   ) {
-    const position = new SharedArrayBuffer(8);
-    this.shared = new BigInt64Array(position);
-    this.started = workerSource(WORKER_MODULE, (err) => events.problem(`the projector thread's code was not bundled; tsx loads it: ${String(err)}`), ['better-sqlite3']).then(
-      (source) => {
-        const workerData: ProjectorThreadData & { module: string } = { ...opts, position, module: source.workerData.module };
-        const worker = new Worker(source.url, { workerData });
-        // Ended by stop(); a start-up that fails before it is stopped must not be kept alive by it.
-        worker.unref();
-        worker.on('message', (m: FromProjector) => {
-          if (m.type === 'projected') events.projected(m.position, m.commands);
-          else if (m.type === 'loaded' && !this.stopping) events.loaded();
-          else if (m.type === 'problem') events.problem(m.message);
-        });
-        worker.on('error', (err) => events.problem(`the projector thread failed: ${err.message}`));
-        worker.on('exit', () => (this.exited = true));
-        this.worker = worker;
-      },
-    );
+    this.shared = new BigInt64Array(new SharedArrayBuffer(8));
+    this.started = workerSource(WORKER_MODULE, (err) => events.problem(`the projector thread's code was not bundled; tsx loads it: ${String(err)}`), [
+      'better-sqlite3',
+    ]).then((source) => this.run(source));
+  }
+
+  /**
+   * Starts a thread. The first one's `loaded` hands projection over; one started again after an unexpected end (a
+   * crash, a terminate) just resumes from the checkpoint and is told how far the journal is acknowledged.
+   */
+  private run(source: WorkerSource): void {
+    const workerData: ProjectorThreadData & { module: string } = { ...this.opts, position: this.shared.buffer as SharedArrayBuffer, module: source.workerData.module };
+    const worker = new Worker(source.url, { workerData });
+    // Ended by stop(); a start-up that fails before it is stopped must not be kept alive by it.
+    worker.unref();
+    worker.on('message', (m: FromProjector) => {
+      if (m.type === 'projected') this.events.projected(m.position, m.commands);
+      else if (m.type === 'problem') this.events.problem(m.message);
+      else if (m.type === 'loaded' && !this.stopping) {
+        if (!this.takenOver) {
+          this.takenOver = true;
+          this.events.loaded();
+        } else if (this.advanced > 0) worker.postMessage({ type: 'advance', through: this.advanced } satisfies ToProjector);
+      }
+    });
+    worker.on('error', (err) => this.events.problem(`the projector thread failed: ${err.message}`));
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.worker = undefined;
+      if (this.stopping) return;
+      this.events.problem(`the projector thread ended (exit code ${code}); it starts again from the read models' checkpoint`);
+      this.restarts++;
+      setTimeout(() => {
+        if (!this.stopping) this.run(source);
+      }, RESTART_AFTER_MS).unref();
+    });
+    this.worker = worker;
   }
 
   /** The position the read models cover, as the thread last stored it. */
@@ -92,10 +115,16 @@ export class ProjectorThread {
     const end = performance.now() + timeoutMs;
     for (let p = Atomics.load(this.shared, 0); Number(p) < seq; p = Atomics.load(this.shared, 0)) {
       const left = end - performance.now();
-      if (left <= 0 || this.exited) return false;
+      if (left <= 0) return false;
       Atomics.wait(this.shared, 0, p, Math.min(left, 100));
     }
     return true;
+  }
+
+  /** Ends the running thread at once, as a crash would (tests of the restart). */
+  async terminate(): Promise<void> {
+    await this.started;
+    await this.worker?.terminate();
   }
 
   /** Projects what is acknowledged, then ends the thread. */
@@ -103,13 +132,13 @@ export class ProjectorThread {
     this.stopping = true;
     await this.started;
     const worker = this.worker;
-    if (!worker || this.exited) return;
+    if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    this.post({ type: 'stop' });
+    worker.postMessage({ type: 'stop' } satisfies ToProjector);
     await exited;
   }
 
   private post(m: ToProjector): void {
-    if (!this.exited) this.worker?.postMessage(m);
+    this.worker?.postMessage(m);
   }
 }
