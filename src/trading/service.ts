@@ -16,7 +16,7 @@ import type { TradingStore } from '../store/trading-store.js';
 import type { TradingReadModels } from '../store/read-models.js';
 import type { ReadModelProjector } from '../store/projector.js';
 import { ProjectionLoop } from '../store/projection-loop.js';
-import { EngineRunner, type ReplayReport } from './runner.js';
+import { EngineRunner, type ReplayReport } from '../store/runner.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
 import { changedConsolidated, type ConsolidatedContext } from './consolidated.js';
 import { changedRefundGroups } from './refund-groups.js';
