@@ -318,7 +318,8 @@ function checkConsolidatedTotals(rm: TradingReadModels): void {
  * (a new projector: what memory held is gone, the checkpoint stays) and crashes inside a batch's transaction.
  */
 function followJournal(store: SqliteTradingStore, db: Db, seed: number): ReadModelProjector {
-  let state = (seed % 2_147_483_647) + 1;
+  // A Lehmer generator: its state must stay within 1..2^31-2 (2^31-1 would turn it into 0 for good).
+  let state = (seed % 2_147_483_646) + 1;
   const rnd = (n: number) => {
     state = (state * 48_271) % 2_147_483_647;
     return state % n;
