@@ -3,8 +3,6 @@
 // the writer's thread through shared memory and a message. The writer's thread tells it how far the journal has
 // been acknowledged; it never waits for this thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DB_FILE, openReadModelsDatabase } from './db.js';
@@ -92,18 +90,4 @@ port.on('message', (m: ToProjector) => {
     port.close();
   }
 });
-/**
- * On Linux this thread yields the cores to the writer and the signature checks (nice 10): projecting is the work
- * that may lag, and on a machine with few cores it would otherwise delay the verification of the next requests.
- */
-function yieldToRequests(): void {
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid)) setPriority(tid, 10);
-  } catch {
-    // Elsewhere the thread keeps the process's priority.
-  }
-}
-
-yieldToRequests();
 post({ type: 'loaded' });
