@@ -4,7 +4,7 @@
 // and so are fills neither accepted nor executed in them.
 import type { Change, TradeFacts } from '../engine/changes.js';
 import type { Trade, TradeStatus } from '../engine/types.js';
-import type { FillOnChain } from './read-models.js';
+import type { FillOnChain } from './fill-on-chain.js';
 
 /** A trade not settled yet, built field by field: one object shape for all of them (a spread builds slow ones). */
 function unsettledTrade(f: TradeFacts, status: TradeStatus, updatedAt: number): Trade {

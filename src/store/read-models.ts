@@ -3,6 +3,7 @@
 // the read routes through indexes, so their cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
+import type { FillOnChain } from './fill-on-chain.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
@@ -98,18 +99,7 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
 });
 
 /** Trades of a listing, and the answers rendering them needs that are not in the trade (read with the trades). */
-/**
- * What the chain did with a fill: the transactions that carried it, and the outcome's transaction and reason. The
- * read side answers it (declared here so rendering does not depend on the store).
- */
-export interface FillOnChain {
-  attempts: string[];
-  lastAttemptAt?: number;
-  txHash?: string;
-  failureReason?: string;
-  /** A cash out's fill: what its taker was paid at once (before the fee) when it executed, and the cash-out fee. */
-  cashOut?: { amount: bigint; fee: bigint };
-}
+export type { FillOnChain };
 
 export interface ListedTrades {
   trades: Trade[];

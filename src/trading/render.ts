@@ -1,7 +1,7 @@
 // Engine records to the wire objects of GET /orders and GET /trades (and the realtime channels that carry them).
 import type { OrderView, Trade } from '../engine/types.js';
 import { netReturnWei, settleNetReturnWei } from '../engine/trade-returns.js';
-import type { FillOnChain } from '../store/read-models.js';
+import type { FillOnChain } from '../store/fill-on-chain.js';
 
 export type { FillOnChain };
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
