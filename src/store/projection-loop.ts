@@ -84,7 +84,9 @@ export class ProjectionLoop {
 
   /** The journal position the read models cover. */
   get position(): number {
-    return this.thread ? Math.max(this.projected, this.thread.position) : this.projected;
+    // Not the thread's own position, which runs ahead of its report: a reader must also find what the report
+    // updates on this thread (best odds, publications) as of the position it waited for.
+    return this.projected;
   }
 
   /**
