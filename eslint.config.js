@@ -32,6 +32,20 @@ const CLIENTS = ['cli', 'demo'];
 const LAYER_EXCEPTIONS = [
 ];
 
+/**
+ * The store's SQLite implementation is reached through store/ports.ts; only these files import store/sqlite/
+ * directly: [file, why].
+ */
+const SQLITE_USERS = [
+  ['src/server.ts', 'builds the store'],
+  ['src/main.ts', 'tells a data dir in use apart'],
+  ['src/catalogue/catalogue.ts', 'the catalogue, API keys and tokens keep their tables on the Db handle until their ports come with PostgreSQL'],
+  ['src/catalogue/store.ts', 'as above'],
+  ['src/admin/api-keys.ts', 'as above'],
+  ['src/realtime/tokens.ts', 'as above'],
+  ['src/api/health.ts', 'probes the Db handle it is given'],
+];
+
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** An import specifier written from `depth` folders below src/ that reaches one of `names` (a folder or a top-level file). */
 const reaching = (names, depth) =>
@@ -46,18 +60,32 @@ function layerBlocks() {
       if (CLIENTS.includes(name)) continue;
       const globs = SRC_FILES.has(name) ? [[`src/${name}.ts`, 0]] : [1, 2, 3].map((d) => [`src/${name}/${'*/'.repeat(d - 1)}*.ts`, d]);
       for (const [glob, depth] of globs) {
-        const rule = (forbidden) => ({
+        // store/sqlite/ itself (depth 2 below store) uses its own modules.
+        const sqliteForbidden = !(name === 'store' && depth > 1);
+        const sqlite = name === 'store' ? '^\\./sqlite/' : reaching(['store/sqlite'], depth);
+        const rule = (forbidden, sqliteAllowed = false) => ({
           'no-restricted-imports': [
             'error',
             {
               paths: [{ name: '@oddex/sdk', message: 'the exchange does not use its own client (only cli/, demo/, web/ and examples/ do)' }],
-              patterns: forbidden.length
-                ? [{ regex: reaching(forbidden, depth), caseSensitive: true, message: `points up the layers: ${name} may import only ${LAYERS.slice(0, level + 1).flat().join(', ')} (eslint.config.js)` }]
-                : [],
+              patterns: [
+                ...(forbidden.length
+                  ? [{ regex: reaching(forbidden, depth), caseSensitive: true, message: `points up the layers: ${name} may import only ${LAYERS.slice(0, level + 1).flat().join(', ')} (eslint.config.js)` }]
+                  : []),
+                ...(sqliteForbidden && !sqliteAllowed
+                  ? [{ regex: sqlite, caseSensitive: true, message: 'the store is reached through store/ports.ts; only SQLITE_USERS in eslint.config.js import store/sqlite/' }]
+                  : []),
+              ],
             },
           ],
         });
         blocks.push({ files: [glob], ignores: ['**/*.test.ts'], rules: rule(above) });
+        for (const [file, reason] of SQLITE_USERS) {
+          if (!reason) throw new Error(`${file} needs its reason to import store/sqlite/`);
+          const [, folder, ...rest] = file.split('/');
+          const inThis = SRC_FILES.has(name) ? file === `src/${name}.ts` : folder === name && rest.length === depth;
+          if (inThis) blocks.push({ files: [file], rules: rule(above, true) });
+        }
         for (const [file, allowed, reason] of LAYER_EXCEPTIONS) {
           if (!reason) throw new Error(`layer exception ${file} -> ${allowed} needs its reason`);
           const [, folder, ...rest] = file.split('/');

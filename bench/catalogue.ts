@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/store/db.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
 import { Catalogue } from '../src/catalogue/catalogue.js';
 import { EventBus } from '../src/events.js';
 import { fmt } from './lib.js';

@@ -5,10 +5,11 @@
 // 5 and 20 ms, the busy retries, and the WAL restarts the checkpoint thread ran.
 // Usage: npx tsx bench/commit-stalls.ts [seconds = 15] [orders per commit = 4]
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StoreBusyError } from '../src/store/trading-store.js';
-import { Checkpointer, type CheckpointRun } from '../src/store/checkpointer.js';
-import { walSyncOf } from '../src/store/wal-sync.js';
+
+import { Checkpointer, type CheckpointRun } from '../src/store/sqlite/checkpointer.js';
+import { walSyncOf } from '../src/store/sqlite/wal-sync.js';
 import { fmt, withFillWorkloadStore } from './lib.js';
+import { StoreBusyError } from '../src/store/ports.js';
 
 const [seconds = 15, perGroup = 4] = process.argv.slice(2).map(Number);
 

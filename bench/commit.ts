@@ -7,14 +7,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, openTradingConnection } from '../src/store/db.js';
-import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-store.js';
-import { walSyncOf } from '../src/store/wal-sync.js';
-import { Checkpointer } from '../src/store/checkpointer.js';
+import { openDatabase, openTradingConnection } from '../src/store/sqlite/db.js';
+import { SqliteTradingStore } from '../src/store/sqlite/trading-store.js';
+import { walSyncOf } from '../src/store/sqlite/wal-sync.js';
+import { Checkpointer } from '../src/store/sqlite/checkpointer.js';
 import { Engine } from '../src/engine/engine.js';
 import { defaultEngineParams, USDC } from '../test/helpers/engine-params.js';
 import type { Command } from '../src/engine/types.js';
 import { fmt, percentiles, ratio } from './lib.js';
+import type { JournalEntry } from '../src/store/ports.js';
 
 const [groups = 2000, perGroup = 4] = process.argv.slice(2).map(Number);
 const TOKEN = '0x00000000000000000000000000000000000000B1';

@@ -5,9 +5,10 @@
 // and the database pages they wrote to the WAL per fill (an exact count: the WAL is checkpointed between groups,
 // outside the timing, so each group starts it afresh). Ends with the pages of one more group by table and index.
 // Usage: npx tsx bench/fill-commit.ts [fills = 20000] [fills per group = 32]
-import type { JournalEntry } from '../src/store/trading-store.js';
-import { checkpointAll, totalPages, walPagesByTree } from '../src/store/wal-pages.js';
+
+import { checkpointAll, totalPages, walPagesByTree } from '../src/store/sqlite/wal-pages.js';
 import { withFillWorkloadStore } from './lib.js';
+import type { JournalEntry } from '../src/store/ports.js';
 
 const [fills = 20_000, perGroup = 32] = process.argv.slice(2).map(Number);
 

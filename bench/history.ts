@@ -21,9 +21,10 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { Engine } from '../src/engine/engine.js';
 import type { Command, MarketRef } from '../src/engine/types.js';
-import { openDatabase } from '../src/store/db.js';
-import { SqliteTradingStore, type JournalEntry } from '../src/store/trading-store.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
+import { SqliteTradingStore } from '../src/store/sqlite/trading-store.js';
 import { fmt, httpClient, machineConditions, percentiles, processCpuSeconds } from './lib.js';
+import type { JournalEntry } from '../src/store/ports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;

@@ -11,8 +11,8 @@ import { orderHash, type OrderHashFields } from '../src/protocol/hashing.js';
 import { signOrder } from '../src/protocol/signing.js';
 // Benches hash tens of thousands of orders up front: with the WebAssembly keccak, as the server does.
 import '../src/protocol/keccak-wasm.js';
-import { openDatabase, openTradingConnection, type Db } from '../src/store/db.js';
-import { SqliteTradingStore } from '../src/store/trading-store.js';
+import { openDatabase, openTradingConnection, type Db } from '../src/store/sqlite/db.js';
+import { SqliteTradingStore } from '../src/store/sqlite/trading-store.js';
 import { FillWorkload } from '../test/helpers/fill-workload.js';
 import { Engine } from '../src/engine/engine.js';
 import { defaultEngineParams } from '../test/helpers/engine-params.js';

@@ -5,8 +5,8 @@
 //
 //   npx tsx bench/history.ts build 100000 100000 /tmp/dir   # once: leaves the data dir behind
 //   npx tsx bench/trade-reads.ts /tmp/dir [bettor]
-import { openDatabase } from '../src/store/db.js';
-import { ReadModelProjector } from '../src/store/projector.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
+import { ReadModelProjector } from '../src/store/sqlite/projector.js';
 import { tradeToRest, type TradeRenderContext } from '../src/trading/render.js';
 import { listConsolidated, type ConsolidatedContext } from '../src/trading/consolidated.js';
 import { fmt, percentiles } from './lib.js';

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { startExchange } from './server.js';
 import { startRealtimeNode } from './realtime-node.js';
 import { startupBanner } from './startup-banner.js';
-import { DataDirInUseError } from './store/data-dir.js';
+import { DataDirInUseError } from './store/sqlite/data-dir.js';
 
 async function main(): Promise<void> {
   let config;

@@ -8,8 +8,8 @@ import { createLoggers, resolveLogFormat } from './log.js';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import type { Db } from './store/db.js';
-import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/storage.js';
+import type { Db } from './store/sqlite/db.js';
+import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/sqlite/storage.js';
 import { buildApp } from './app.js';
 // For its side effect: the request path hashes with the WebAssembly keccak, about 10x faster than the default.
 import './protocol/keccak-wasm.js';
@@ -21,9 +21,9 @@ import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-sha
 import { RealtimeTokens } from './realtime/tokens.js';
 import { TradingService } from './trading/service.js';
 import type { TradingDeps } from './trading/service.js';
-import { SqliteTradingStore } from './store/trading-store.js';
-import { ReadModelProjector } from './store/projector.js';
-import { ProjectorThread } from './store/projector-thread.js';
+import { SqliteTradingStore } from './store/sqlite/trading-store.js';
+import { ReadModelProjector } from './store/sqlite/projector.js';
+import { ProjectorThread } from './store/sqlite/projector-thread.js';
 import { addReadYourWrites } from './api/read-your-writes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
-import { getSetting } from '../src/store/db.js';
+import { getSetting } from '../src/store/sqlite/db.js';
 
 const NOW = Date.UTC(2026, 5, 1, 10, 7, 0);
 type Market = Record<string, unknown> & { marketHash: string; gameTime: number; type: number; exchangeEventId: string };

@@ -10,7 +10,7 @@ import { getAddress } from 'viem';
 import { startTestExchange, testConfig, type TestExchange } from './helpers/server.js';
 import { spawnExchange } from './helpers/process.js';
 import { startExchange } from '../src/server.js';
-import { inspectWal } from '../src/store/wal-check.js';
+import { inspectWal } from '../src/store/sqlite/wal-check.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
-import { DB_FILE } from '../src/store/db.js';
+import { DB_FILE } from '../src/store/sqlite/db.js';
 import { crashSuite, type ChildExchange } from './helpers/process.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';

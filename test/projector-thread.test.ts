@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, waitFor } from './helpers/bets.js';
 import { E18, USDC, signedOrder } from './helpers/wallets.js';
+import type { ProjectorThread } from '../src/store/sqlite/projector-thread.js';
 
 describe('the projector thread', () => {
   let ex: TestExchange;
@@ -17,7 +18,7 @@ describe('the projector thread', () => {
     const cat = await createSoccerLeague(ex);
     const marketHash = (await createFixtureMarket(ex, cat, { type: 52 })).markets[0]!.marketHash;
     const maker = await fundedWallet(ex, 100_000n * USDC);
-    const thread = (await waitFor(async () => ex.ctx.trading.projection.projectorThread, (t) => t !== undefined))!;
+    const thread = (await waitFor(async () => ex.ctx.trading.projection.projectorThread, (t) => t !== undefined)) as ProjectorThread;
     expect(thread).toBeDefined();
 
     const orders = await Promise.all(

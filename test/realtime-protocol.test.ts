@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { RawClient, createApiKey, fetchToken, rawConnected, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { defaultConfig, type RealtimeConfig } from '../src/config.js';
-import { getSetting } from '../src/store/db.js';
+import { getSetting } from '../src/store/sqlite/db.js';
 import { RealtimeTokens } from '../src/realtime/tokens.js';
 
 const MAKER = '0x8ba1f109551bd432803012645ac136ddd64dba72';

@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/sqlite/db.js';
 import { ok } from '../api/envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address } from '../api/params.js';

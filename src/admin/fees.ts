@@ -6,7 +6,7 @@ import { ok } from '../api/envelope.js';
 import { responses } from '../api/schemas/envelope.js';
 import { FeeRevenuePage } from '../api/schemas/admin.js';
 import { ExchangeError } from '../protocol/errors.js';
-import type { TradingReadModels } from '../store/read-models.js';
+import type { ReadModels } from '../store/ports.js';
 import { checksumAddress } from '../protocol/address.js';
 
 const DAY_MS = 86_400_000;
@@ -15,7 +15,7 @@ const DAY = '^\\d{4}-\\d{2}-\\d{2}$';
 const MAX_DAYS = 366;
 
 export interface FeeAdminDeps {
-  readModels: Pick<TradingReadModels, 'feeRevenue'>;
+  readModels: Pick<ReadModels, 'feeRevenue'>;
   config: Pick<Config, 'fees'>;
   now: () => number;
 }

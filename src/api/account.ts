@@ -2,15 +2,15 @@
 // from the read side (the trades, refunds and statement entries each commit projected), never from the engine.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { TradingReadModels } from '../store/read-models.js';
-import type { Position as PositionRecord } from '../store/positions.js';
-import type { StatementEntry as EntryRecord } from '../store/funds-statement.js';
+import type { ReadModels } from '../store/ports.js';
+
 import { ok } from './envelope.js';
 import { Address } from './params.js';
 import { checksumAddress } from '../protocol/address.js';
 import { isoTime } from '../protocol/iso-time.js';
 import { responses } from './schemas/envelope.js';
 import { PositionsPage, StatementPage, type Position, type StatementEntry } from './schemas/account.js';
+import type { Position as PositionRecord, StatementEntry as EntryRecord } from '../store/ports.js';
 
 export const ACCOUNT_MAX_PER_PAGE = 500;
 
@@ -20,7 +20,7 @@ const Paging = {
 };
 
 export interface AccountRouteDeps {
-  readModels: Pick<TradingReadModels, 'positions' | 'statement'>;
+  readModels: Pick<ReadModels, 'positions' | 'statement'>;
 }
 
 function positionToRest(p: PositionRecord): Static<typeof Position> {

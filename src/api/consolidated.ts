@@ -1,7 +1,7 @@
 // GET /trades/consolidated: one entry per fill, bettor and market (quarter-line bets as two legs plus a parent).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { TradingReadModels } from '../store/read-models.js';
+import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, HASH_PATTERN } from './params.js';
@@ -29,7 +29,7 @@ const ConsolidatedQuery = Type.Object({
 });
 
 export interface ConsolidatedRouteDeps {
-  readModels: TradingReadModels;
+  readModels: ReadModels;
   consolidated: ConsolidatedContext;
 }
 

@@ -1,6 +1,6 @@
 // GET /health/live and /health/ready.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/sqlite/db.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { responses } from './schemas/envelope.js';

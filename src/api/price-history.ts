@@ -2,13 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { TradingReadModels } from '../store/read-models.js';
-import { CANDLE_INTERVALS, type CandleInterval } from '../store/price-history.js';
+import type { ReadModels } from '../store/ports.js';
+
 import { ExchangeError } from '../protocol/errors.js';
 import { ok } from './envelope.js';
 import { Hash } from './params.js';
 import { responses } from './schemas/envelope.js';
 import { PriceHistory } from './schemas/history.js';
+import { CANDLE_INTERVALS, type CandleInterval } from '../store/ports.js';
 
 const MAX_CANDLES = 1000;
 /** Far enough for any real time in seconds, small enough to stay an exact SQLite integer. */
@@ -26,7 +27,7 @@ const HistoryQuery = Type.Object({
 
 export interface PriceHistoryDeps {
   catalogue: Pick<Catalogue, 'getMarket'>;
-  readModels: Pick<TradingReadModels, 'history'>;
+  readModels: Pick<ReadModels, 'history'>;
   now: () => number;
 }
 

@@ -1,7 +1,7 @@
 // GET /trades/portfolio/refunds: a bettor's capital-efficiency refunds, grouped per market and token.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { TradingReadModels } from '../store/read-models.js';
+import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { refundGroups } from '../trading/refund-groups.js';
@@ -23,7 +23,7 @@ const RefundsQuery = Type.Object({
 });
 
 export interface RefundRouteDeps {
-  readModels: Pick<TradingReadModels, 'refundGroupsPage'>;
+  readModels: Pick<ReadModels, 'refundGroupsPage'>;
   /** Base-token decimals: totals are shown in token units. */
   decimals: number;
 }

@@ -1,7 +1,7 @@
 // GET /trades (per-order trades, scoped, cursor-paged) and GET /trades/orders.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { ListedTrades, TradingReadModels } from '../store/read-models.js';
+import type { ReadModels } from '../store/ports.js';
 import { ok, type Success } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, isHash, parseCommaList } from './params.js';
@@ -9,6 +9,7 @@ import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext 
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
 import { RenderedTrades } from '../trading/rendered-trades.js';
+import type { ListedTrades } from '../store/ports.js';
 
 const TradesQuery = Type.Object({
   startDate: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -42,7 +43,7 @@ const KEPT_TRADE_ITEMS = 10_000;
 type TradeItem = Static<typeof Trade>;
 
 export interface TradeRouteDeps {
-  readModels: Pick<TradingReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'hasRefunds'>;
+  readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'hasRefunds'>;
   render: TradeRenderContext;
 }
 

@@ -3,7 +3,7 @@
 // are the exception: they never change again and a month of trading leaves tens of thousands of them, so they are
 // read from SQLite when asked for, the most recent in a bounded cache (market-index.ts). Requests for markets are
 // checked in market-input.ts; records are transformed as values in market-records.ts.
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/sqlite/db.js';
 import type { EventBus } from '../events.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { CatalogueStore, type StoredMarket } from './store.js';
@@ -32,7 +32,7 @@ import { checkMarketType, normalizeLine, type NewMarket } from './market-input.j
 import { MarketIndex } from './market-index.js';
 import { byGameTimeThenHash, settledRecord, storedOf, type Settlement } from './market-records.js';
 import type { Change } from '../engine/changes.js';
-import { reportedDate } from '../store/catalogue-status.js';
+import { reportedDate } from '../store/sqlite/catalogue-status.js';
 import { restFixture, restLeague, restMarket, restSport, restTeam, type RestFixture, type RestMarket, type RestTeam } from './rest.js';
 
 export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';

@@ -1,6 +1,6 @@
 // SQLite persistence of the catalogue (migration 3). Rows in, domain records out; no rules here.
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/db.js';
+import type { Db } from '../store/sqlite/db.js';
 import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type MarketStatus, type Outcome, type ParlayTerms, type Selection, type Sport, type Team } from './model.js';
 
 /** The stored part of a market; the rest (names, labels, game time) is derived from its fixture. */

@@ -3,7 +3,7 @@
 // The HMAC secret is generated once per data dir and kept in the settings table, so tokens survive restarts.
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
-import { getSetting, putSetting, type Db } from '../store/db.js';
+import { getSetting, putSetting, type Db } from '../store/sqlite/db.js';
 import { isAddress } from '../protocol/address.js';
 
 const SECRET_SETTING = 'realtime.jwtSecret';

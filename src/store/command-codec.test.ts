@@ -7,10 +7,10 @@ import { Engine } from '../engine/engine.js';
 import { defaultEngineParams } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef, NewOrder } from '../engine/types.js';
 import { decodeCommand, encodeCommand } from './command-codec.js';
-import { migrate } from './db.js';
-import { Journal } from './journal.js';
+import { migrate } from './sqlite/db.js';
+import { Journal } from './sqlite/journal.js';
 import { encodeJson } from './json-codec.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from './sqlite/migrations.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000C1';
 const MAKER = '0x00000000000000000000000000000000000000A1';

@@ -7,8 +7,7 @@
 // position their read must see (read-your-writes). A batch the read models' database refused is tried again: the
 // writer never waits for the projector, and a failed projection never loses a journaled command.
 import type { Change } from '../engine/changes.js';
-import type { ProjectedEntry, ReadModelProjector } from './projector.js';
-import type { ProjectorThread } from './projector-thread.js';
+import type { ProjectedEntry, Projector, RemoteProjector } from './ports.js';
 
 export interface ProjectionLoopOptions {
   /**
@@ -56,7 +55,7 @@ export interface ProjectionStats {
 export class ProjectionLoop {
   private queue: QueuedGroup[] = [];
   /** Set once the projector's thread projects: this thread then only publishes and wakes readers. */
-  private thread: ProjectorThread | undefined;
+  private thread: RemoteProjector | undefined;
   /** Stopped: a thread that loads now takes nothing over. */
   private closed = false;
   private queuedThrough: number;
@@ -70,7 +69,7 @@ export class ProjectionLoop {
   onBatch: ((commands: number) => void) | undefined;
 
   constructor(
-    private readonly projector: ReadModelProjector,
+    private readonly projector: Projector,
     private readonly opts: ProjectionLoopOptions,
   ) {
     this.projected = projector.position();
@@ -78,7 +77,7 @@ export class ProjectionLoop {
   }
 
   /** The projector's thread, once it has taken over. */
-  get projectorThread(): ProjectorThread | undefined {
+  get projectorThread(): RemoteProjector | undefined {
     return this.thread;
   }
 
@@ -93,7 +92,7 @@ export class ProjectionLoop {
    * From now on the projector's thread projects what is acknowledged (after start-up has caught the read models up
    * on this thread); `projectedBy` is what its events call.
    */
-  useThread(thread: ProjectorThread): void {
+  useThread(thread: RemoteProjector): void {
     if (this.closed) return;
     this.flushNow();
     this.thread = thread;
@@ -103,7 +102,7 @@ export class ProjectionLoop {
   projectedBy(position: number, commands: number): void {
     if (position <= this.projected) return;
     this.projected = position;
-    this.projector.readModels.changedElsewhere();
+    this.projector.changedElsewhere();
     let n = 0;
     while (n < this.queue.length && this.lastSeqOf(this.queue[n]!) <= position) n++;
     const groups = this.queue.slice(0, n);

@@ -8,12 +8,13 @@ import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change } from '../engine/changes.js';
 import type { Command } from '../engine/types.js';
-import { migrate, type Db } from './db.js';
+import { migrate, type Db } from './sqlite/db.js';
 import { lockableDatabase } from '../../test/helpers/trading-store-fixture.js';
-import { MIGRATIONS } from './migrations.js';
-import { SqliteTradingStore, StoreBusyError } from './trading-store.js';
-import type { WalSync } from './wal-sync.js';
+import { MIGRATIONS } from './sqlite/migrations.js';
+import { SqliteTradingStore } from './sqlite/trading-store.js';
+import type { WalSync } from './sqlite/wal-sync.js';
 import { EngineRunner, type RunnerOptions } from './runner.js';
+import { StoreBusyError } from './ports.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000B1';
 const A = '0x00000000000000000000000000000000000000A1';

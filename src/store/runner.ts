@@ -15,8 +15,8 @@ import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
 import type { Command, CommandResult, ResultOf } from '../engine/types.js';
-import { StoreBusyError, type TradingStore } from './trading-store.js';
-import type { ProjectedEntry } from './projector.js';
+
+import { StoreBusyError, type TradingStore, type ProjectedEntry } from './ports.js';
 
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */

@@ -8,11 +8,12 @@ import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
 import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef } from '../engine/types.js';
-import { migrate } from '../store/db.js';
-import { MIGRATIONS } from '../store/migrations.js';
+import { migrate } from '../store/sqlite/db.js';
+import { MIGRATIONS } from '../store/sqlite/migrations.js';
 import { inlineProjected } from '../../test/helpers/inline-projection.js';
-import { SQL_SORT_COLUMNS, sortableAmount, type SqlSortField } from '../store/consolidated-entries.js';
+import { SQL_SORT_COLUMNS, sortableAmount } from '../store/sqlite/consolidated-entries.js';
 import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext, type ConsolidatedFilter } from './consolidated.js';
+import type { StoredSortField } from '../store/ports.js';
 
 const E18 = 10n ** 18n;
 const ADDRS = [1, 2, 3, 4].map((i) => '0x' + i.toString(16).padStart(40, '0'));
@@ -117,7 +118,7 @@ describe('consolidated entries paged in SQL', () => {
     let refunded = 0;
     for (const f of filters) {
       // Every sort field on the plain listings; a few on the filtered ones (the filters do not depend on the sort).
-      const sorts = Object.keys(f).length === 1 ? (Object.keys(SQL_SORT_COLUMNS) as SqlSortField[]) : (['betTime', 'netReturn'] as const);
+      const sorts = Object.keys(f).length === 1 ? (Object.keys(SQL_SORT_COLUMNS) as StoredSortField[]) : (['betTime', 'netReturn'] as const);
       for (const sortBy of sorts) {
         for (const ascending of [true, false]) {
           for (const page of [{ page: 0, perPage: 100 }, { page: 3, perPage: 13 }]) {

@@ -15,8 +15,8 @@ import { entryFigures, type EntryFigures } from '../store/consolidated-figures.j
 import { isoTime } from '../protocol/iso-time.js';
 import type { ChangedTrades } from '../store/changed-trades.js';
 import { TradeIndex, type ConsolidatedGroup } from '../store/trade-index.js';
-import type { TradingReadModels } from '../store/read-models.js';
-import { SQL_SORT_COLUMNS, type EntryQuery, type SqlSortField } from '../store/consolidated-entries.js';
+import type { ReadModels } from '../store/ports.js';
+import { isStoredSortField, type EntryQuery } from '../store/ports.js';
 
 /** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
 export interface ConsolidatedContext {
@@ -189,14 +189,14 @@ export function sortEntries(entries: ConsolidatedEntry[], sortBy: ConsolidatedSo
  * the page; sorts on catalogue labels and game time group the matching trades here.
  */
 export function listConsolidated(
-  readModels: TradingReadModels,
+  readModels: ReadModels,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
   page: { page: number; perPage: number },
 ): { trades: Record<string, unknown>[]; count: number } {
-  if (!(sort.sortBy in SQL_SORT_COLUMNS)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
-  const { entries, count } = readModels.entries.page(f, sort.sortBy as SqlSortField, sort.ascending, page.page * page.perPage, page.perPage);
+  if (!isStoredSortField(sort.sortBy)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
+  const { entries, count } = readModels.entries.page(f, sort.sortBy, sort.ascending, page.page * page.perPage, page.perPage);
   // The page query read each entry's trades and refund flag: render straight from them.
   const trades: Record<string, unknown>[] = [];
   for (const e of entries) {
@@ -208,7 +208,7 @@ export function listConsolidated(
 
 /** The same listing computed from the matching trades (sorts the SQL table cannot order by). */
 export function listConsolidatedInMemory(
-  readModels: TradingReadModels,
+  readModels: ReadModels,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
@@ -234,7 +234,7 @@ export function listConsolidatedInMemory(
  * Later refunds change no entry, so nothing else is republished. Pending entries are left out, as on the REST listing.
  */
 export function changedConsolidated(
-  readModels: TradingReadModels,
+  readModels: ReadModels,
   cc: ConsolidatedContext,
   changedTrades: readonly Trade[],
   firstRefunds: readonly { bettor: string; marketHash: string }[],

@@ -3,7 +3,7 @@
 // requested direction (ties by the order the engine paid them).
 import type { RefundPaid as RefundEvent } from '../engine/changes.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
-import type { TradingReadModels } from '../store/read-models.js';
+import type { ReadModels } from '../store/ports.js';
 
 export interface RefundFilter {
   bettor: string;
@@ -83,7 +83,7 @@ export type ChannelRefundGroup = {
  * size does not grow with the bettor's past refunds; a client that needs the whole group reads the REST listing.
  */
 export function changedRefundGroups(
-  readModels: Pick<TradingReadModels, 'refundTotal'>,
+  readModels: Pick<ReadModels, 'refundTotal'>,
   paid: readonly RefundEvent[],
   decimals: number,
 ): { bettor: string; groups: ChannelRefundGroup[] }[] {

@@ -1,5 +1,5 @@
 // Listing items kept as rendered, so a listing read again (a bot polling its own trades) renders only the trades that
-// changed since. Each item is kept with the version its trade was read at (T_TRADE_VERSION in store/trade-rows.ts,
+// changed since. Each item is kept with the version its trade was read at (T_TRADE_VERSION in store/sqlite/trade-rows.ts,
 // read again with every page), and is used only while the version read now is the same. Items are shared by replies
 // and never changed after they are kept; their JSON text is kept too, so a reply does not encode them again.
 import { LRUCache } from 'lru-cache';

@@ -12,9 +12,9 @@ import type { Change, OrderState, RefundPaid } from '../engine/changes.js';
 import type { Command, FixtureStatusChange, MarketRef, MarketResult, OrderView, ResultOf, SettlementFees } from '../engine/types.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
-import type { TradingStore } from '../store/trading-store.js';
-import type { TradingReadModels } from '../store/read-models.js';
-import type { ReadModelProjector } from '../store/projector.js';
+
+import type { ReadModels } from '../store/ports.js';
+import type { Projector } from '../store/ports.js';
 import { ProjectionLoop } from '../store/projection-loop.js';
 import { EngineRunner, type ReplayReport } from '../store/runner.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from './render.js';
@@ -22,6 +22,7 @@ import { changedConsolidated, type ConsolidatedContext } from './consolidated.js
 import { changedRefundGroups } from './refund-groups.js';
 import { ChangedTrades } from '../store/changed-trades.js';
 import { NOBODY, type FeedAudience } from '../realtime/feeds.js';
+import type { TradingStore } from '../store/ports.js';
 
 export interface BestOddsSide {
   percentageOdds: string | null;
@@ -50,7 +51,7 @@ export interface TradingDeps {
   >;
   store: TradingStore;
   /** Derives the read models from the journal, in their own database. */
-  projector: ReadModelProjector;
+  projector: Projector;
   /** Waits this long before each projection batch: an artificially slow projector (tests). */
   projectorDelayMs?: number;
   bus: EventBus;
@@ -79,7 +80,7 @@ const REPLAY_WINDOW_LAG = 2000;
 
 export class TradingService {
   readonly runner: EngineRunner;
-  readonly readModels: TradingReadModels;
+  readonly readModels: ReadModels;
   /** The read models' projection: its position is what reads wait for. */
   readonly projection: ProjectionLoop;
   readonly render: TradeRenderContext;

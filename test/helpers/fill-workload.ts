@@ -3,8 +3,9 @@
 // before, so index keys (hashes, addresses) land all over their B-trees instead of on one hot page.
 import type { Engine } from '../../src/engine/engine.js';
 import type { Command, MarketRef } from '../../src/engine/types.js';
-import type { JournalEntry } from '../../src/store/trading-store.js';
+
 import { restingOrder } from './engine-params.js';
+import type { JournalEntry } from '../../src/store/ports.js';
 
 const E18 = 10n ** 18n;
 const USDC = 10n ** 6n;

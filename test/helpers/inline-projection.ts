@@ -1,8 +1,9 @@
 // A trading store whose commits are projected into the read models at once, on the same connection: what a writer
 // and its projector leave on disk once the projector has caught up, for tests of what both write.
-import type { Db } from '../../src/store/db.js';
-import { ReadModelProjector } from '../../src/store/projector.js';
-import { SqliteTradingStore, type JournalEntry } from '../../src/store/trading-store.js';
+import type { Db } from '../../src/store/sqlite/db.js';
+import { ReadModelProjector } from '../../src/store/sqlite/projector.js';
+import { SqliteTradingStore } from '../../src/store/sqlite/trading-store.js';
+import type { JournalEntry } from '../../src/store/ports.js';
 
 /** The entries of one commit as the projector takes them, given the position the commit returned for the last. */
 export const projectedEntries = (entries: readonly JournalEntry[], last: number) =>

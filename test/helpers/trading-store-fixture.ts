@@ -4,14 +4,15 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate } from '../../src/store/db.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import type { JournalEntry } from '../../src/store/trading-store.js';
+import { migrate } from '../../src/store/sqlite/db.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+
 import { inlineProjected } from './inline-projection.js';
 import { Engine } from '../../src/engine/engine.js';
 import type { Change } from '../../src/engine/changes.js';
 import { defaultEngineParams, restingOrder, USDC } from './engine-params.js';
 import type { Command, MarketRef } from '../../src/engine/types.js';
+import type { JournalEntry } from '../../src/store/ports.js';
 
 export const E18 = 10n ** 18n;
 export const TOKEN = '0x00000000000000000000000000000000000000C1';

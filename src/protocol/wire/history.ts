@@ -1,4 +1,4 @@
-// GET /markets/:marketHash/history: candles of a market's traded odds (src/store/price-history.ts).
+// GET /markets/:marketHash/history: candles of a market's traded odds (src/store/sqlite/price-history.ts).
 import { Type } from '@sinclair/typebox';
 import { Nullable, OddsString, WeiString } from './envelope.js';
 

@@ -3,13 +3,14 @@
 // counts, sorts and pages in SQL (through the bettor index) and renders only its page. Rows are rewritten from a
 // fill's trades, inside the journal's transaction, whenever a change record touches one of them.
 import type { Db } from './db.js';
-import type { Change } from '../engine/changes.js';
-import type { Trade } from '../engine/types.js';
-import { TradeIndex, type ConsolidatedGroup } from './trade-index.js';
-import { ChangedTrades } from './changed-trades.js';
-import { entryFigures, entryOrder } from './consolidated-figures.js';
+import type { Change } from '../../engine/changes.js';
+import type { Trade } from '../../engine/types.js';
+import { TradeIndex } from '../trade-index.js';
+import { ChangedTrades } from '../changed-trades.js';
+import { entryFigures, entryOrder } from '../consolidated-figures.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
+import type { EntryQuery, PageEntry, StoredSortField } from '../ports.js';
 import { T_BETTOR_REFUNDED, T_TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type TradeRow } from './trade-rows.js';
 
 /** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
@@ -25,29 +26,9 @@ export const SQL_SORT_COLUMNS = {
   bettingOutcome: 'betting_outcome',
   betTime: 'bet_time',
   settleDate: 'settle_date',
-} as const;
-export type SqlSortField = keyof typeof SQL_SORT_COLUMNS;
+} as const satisfies Record<StoredSortField, string>;
 
-/** Filters of a consolidated listing (absent ones match everything). */
-export interface EntryQuery {
-  bettor?: string;
-  settled: boolean;
-  maker?: boolean;
-  exchangeEventId?: string;
-  tradeStatus?: 'SUCCESS' | 'FAILED';
-  /** Matches the entry's market, and for a quarter-line market also its legs. */
-  marketHash?: string;
-  hideQuarterLineParents?: boolean;
-  hideQuarterLineLegs?: boolean;
-}
 
-/** An entry of a page: which group to render, its trades (oldest first), and whether its bettor was refunded on their markets. */
-export interface PageEntry {
-  kind: ConsolidatedGroup['kind'];
-  marketHash: string;
-  trades: Trade[];
-  refunded: boolean;
-}
 
 /** Where a page row's own columns start: after the trade's, the entry's ord, kind and market, and the refund flag (0 or 1). */
 const ORD = TRADE_ROW_LENGTH;
@@ -169,7 +150,7 @@ export class ConsolidatedEntries {
    * read in one statement with each entry's trades (its bettor's trades of the fill on the entry's market, or on the
    * legs of a quarter-line parent) and whether the bettor was refunded on their markets.
    */
-  page(q: EntryQuery, sortBy: SqlSortField, ascending: boolean, offset: number, limit: number): { entries: PageEntry[]; count: number } {
+  page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): { entries: PageEntry[]; count: number } {
     const where = ['settled = ?'];
     const args: (string | number)[] = [q.settled ? 1 : 0];
     if (q.bettor !== undefined) {

@@ -417,7 +417,7 @@ MIGRATIONS.push({
   version: 16,
   name: 'price history',
   sql: `
-    -- Candles of each market's traded odds (src/store/price-history.ts): one row per market, interval and interval
+    -- Candles of each market's traded odds (src/store/sqlite/price-history.ts): one row per market, interval and interval
     -- start, pruned past each interval's retention. open_id and close_id are the trade ids that set open and close.
     CREATE TABLE rm_candles (
       market_hash TEXT NOT NULL,

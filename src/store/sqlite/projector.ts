@@ -4,17 +4,10 @@
 // transaction of the read models' own database. A crash at any point leaves the read models equal to a projection
 // of the journal up to the checkpoint, and projecting resumes from there; the writer never waits for it.
 import type { Db } from './db.js';
-import type { Change } from '../engine/changes.js';
 import { TradingReadModels } from './read-models.js';
+import type { ProjectedEntry, Projector } from '../ports.js';
 
-/** One journaled command's change records, with its position and time. */
-export interface ProjectedEntry {
-  seq: number;
-  at: number;
-  changes: readonly Change[];
-}
-
-export class ReadModelProjector {
+export class ReadModelProjector implements Projector {
   readonly readModels: TradingReadModels;
   private readonly projectTx;
 
@@ -38,11 +31,7 @@ export class ReadModelProjector {
     return this.readModels.position();
   }
 
-  /**
-   * Projects groups of consecutive journal entries, in order, with the checkpoint, all or nothing. `written(i)` is
-   * called inside the transaction right after group i is written, while the read models are exactly as it left them
-   * (what realtime publications read); whatever it gathers counts only if this returns.
-   */
+  /** Projects in one transaction of the read models' database: `written(i)` is called inside it. */
   project(groups: readonly (readonly ProjectedEntry[])[], written?: (i: number) => void): void {
     try {
       this.projectTx(groups, written);
@@ -52,5 +41,8 @@ export class ReadModelProjector {
     }
     this.readModels.transactionEnded(true);
   }
-}
 
+  changedElsewhere(): void {
+    this.readModels.changedElsewhere();
+  }
+}

@@ -4,33 +4,14 @@
 // in its interval (its interval's end, once the interval is over).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { Change, TradeFacts } from '../engine/changes.js';
-import { ODDS_SCALE } from '../protocol/odds.js';
-import { isExpired, hasFillableSpace } from '../engine/order-space.js';
+import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '../ports.js';
+import type { Change, TradeFacts } from '../../engine/changes.js';
+import { ODDS_SCALE } from '../../protocol/odds.js';
+import { isExpired, hasFillableSpace } from '../../engine/order-space.js';
 
-/** Candle widths in seconds and how long each is kept per market (seconds before the newest candle's start). */
-export const CANDLE_INTERVALS = {
-  '1m': { seconds: 60, keepSeconds: 2 * 86_400 },
-  '5m': { seconds: 300, keepSeconds: 14 * 86_400 },
-  '1h': { seconds: 3_600, keepSeconds: 180 * 86_400 },
-  '1d': { seconds: 86_400, keepSeconds: 5 * 365 * 86_400 },
-} as const;
-
-export type CandleInterval = keyof typeof CANDLE_INTERVALS;
 const WIDTHS = Object.values(CANDLE_INTERVALS);
 const COARSEST = 86_400;
 
-export interface Candle {
-  /** UNIX seconds of the interval's start. */
-  time: number;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-  bestMakerOddsOutcomeOne: string | null;
-  bestMakerOddsOutcomeTwo: string | null;
-}
 
 interface CandleRow {
   market_hash: string;

@@ -1,7 +1,7 @@
 // The catalogue's market and fixture statuses as the engine's change records set them, written in the journal's
 // transaction: the stored catalogue can never disagree with the journal, whatever point a crash hits.
 import type { Db } from './db.js';
-import type { Change } from '../engine/changes.js';
+import type { Change } from '../../engine/changes.js';
 
 export class CatalogueStatusProjection {
   private readonly marketStatus;

@@ -2,9 +2,10 @@
 // commit refused because another connection held the database reports it as busy, so that the runner commits it again.
 import { afterEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
-import { USDC } from '../../test/helpers/engine-params.js';
-import { SqliteTradingStore, StoreBusyError, type JournalEntry } from './trading-store.js';
-import { MARKET, lockableDatabase, testHash, tradingFixture } from '../../test/helpers/trading-store-fixture.js';
+import { USDC } from '../../../test/helpers/engine-params.js';
+import { SqliteTradingStore } from './trading-store.js';
+import { MARKET, lockableDatabase, testHash, tradingFixture } from '../../../test/helpers/trading-store-fixture.js';
+import { StoreBusyError, type JournalEntry } from '../ports.js';
 
 const volumeRow = (db: Database.Database) =>
   (db.prepare('SELECT volume FROM rm_volume WHERE market_hash = ?').pluck().get(MARKET.marketHash) as string | undefined) ?? null;

@@ -5,23 +5,9 @@
 // those, entered as a deposit or a withdrawal. So the last entry's balance is always the balance GET /balances shows.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { Change, TradeFacts } from '../engine/changes.js';
+import type { StatementEntry, StatementKind } from '../ports.js';
+import type { Change, TradeFacts } from '../../engine/changes.js';
 
-export type StatementKind = 'deposit' | 'withdrawal' | 'stake' | 'refund' | 'cashout' | 'payout' | 'fee';
-
-export interface StatementEntry {
-  id: number;
-  kind: StatementKind;
-  /** Signed wei: negative when funds left the balance. */
-  amount: bigint;
-  /** The balance after this entry. */
-  balance: bigint;
-  marketHash?: string;
-  /** The trade of a stake or of a late trade's payout. */
-  tradeId?: string;
-  refundId?: number;
-  at: number;
-}
 
 interface Movement {
   kind: StatementKind;

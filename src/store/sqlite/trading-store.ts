@@ -3,55 +3,19 @@
 // it (projector.ts), in their own database.
 // Writing and making durable are two steps: `commit` writes (on the calling thread), `sync` makes every written
 // commit durable without holding that thread, so the runner can apply the next commands meanwhile.
-// Domain code sees only this interface; another database would implement it the same way.
+// Domain code sees only the TradingStore port (../ports.ts); another database implements it the same way.
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { Change } from '../engine/changes.js';
-import type { Command } from '../engine/types.js';
-import { Journal, type JournaledChanges } from './journal.js';
+import type { Command } from '../../engine/types.js';
+import { Journal } from './journal.js';
+import { StoreBusyError, type JournalEntry, type JournaledChanges, type TradingStore } from '../ports.js';
 import { SnapshotStore } from './snapshots.js';
 import { CatalogueStatusProjection } from './catalogue-status.js';
-import type { EngineSnapshot } from '../engine/engine.js';
+import type { EngineSnapshot } from '../../engine/engine.js';
 import { COMMITS_ALREADY_DURABLE, type WalSync } from './wal-sync.js';
-
-/**
- * The database was locked by another connection (an operator's shell, a checkpoint restarting the WAL): a commit does
- * not wait for it, other writes wait up to the connection's busy timeout. Nothing was written; the same entries can
- * be committed again later.
- */
-export class StoreBusyError extends Error {
-  constructor(cause: unknown) {
-    super(`the database is busy: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = 'StoreBusyError';
-  }
-}
 
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, ...): another connection holds a lock this one needs. */
 const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && /^SQLITE_BUSY(_|$)/.test(err.code);
-
-export interface JournalEntry {
-  cmd: Command;
-  changes: readonly Change[];
-}
-
-export interface TradingStore {
-  readonly snapshots: SnapshotStore<EngineSnapshot>;
-  /**
-   * Appends the commands with their change records, and the catalogue statuses they set, all or nothing. Returns the
-   * last command's position. The rows survive a process kill at once; they are durable (power loss) once a later
-   * `sync` resolves. Throws StoreBusyError when another connection holds the database (the SQLite store does not
-   * wait for it): nothing was written, and committing the same entries again may succeed.
-   */
-  commit(entries: readonly JournalEntry[]): number;
-  /** Makes every commit written so far durable, off the calling thread. Rejects if the disk refused. */
-  sync(): Promise<void>;
-  /** The same, blocking. */
-  syncNow(): void;
-  /** Journaled commands after `afterSeq` in order, with their positions. */
-  replay(afterSeq?: number): Iterable<{ seq: number; cmd: Command }>;
-  /** Journaled change records after `afterSeq`, in order, at most `limit` commands' (what consumers follow). */
-  changesAfter(afterSeq: number, limit?: number): JournaledChanges[];
-}
 
 export class SqliteTradingStore implements TradingStore {
   readonly snapshots: SnapshotStore<EngineSnapshot>;

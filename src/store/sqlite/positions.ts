@@ -3,38 +3,9 @@
 // and, once settled, what the position paid and its profit. Amounts are summed as bigints, exact for any token.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { Outcome } from '../engine/types.js';
+import type { Position } from '../ports.js';
+import type { Outcome } from '../../engine/types.js';
 
-export interface Position {
-  marketHash: string;
-  exchangeEventId: string;
-  baseToken: string;
-  /** Confirmed stakes (trades executed on chain) on outcome one and outcome two. */
-  stakeOutcomeOne: bigint;
-  stakeOutcomeTwo: bigint;
-  /** Stakes of trades whose fill still waits for the chain: not in escrow yet, nor in the figures below. */
-  pendingStake: bigint;
-  /** What the confirmed trades pay if outcome one wins, if outcome two wins, if the market is void. */
-  payoutIfOutcomeOne: bigint;
-  payoutIfOutcomeTwo: bigint;
-  payoutIfVoid: bigint;
-  /** Held in escrow for the position: its stakes less the refunds paid, until it settles. */
-  escrow: bigint;
-  refunds: bigint;
-  /** Paid at once by cash outs of the position (before their fees), and those fees. */
-  cashedOut: bigint;
-  cashOutFees: bigint;
-  settled: boolean;
-  outcome?: Outcome;
-  /**
-   * Settled: what settlement paid over the whole position (refunds paid early included), the commission taken on its
-   * winnings, and the payout less the commission and the stakes.
-   */
-  payout?: bigint;
-  fees?: bigint;
-  settledProfit?: bigint;
-  lastTradeTime: number;
-}
 
 interface TradeRow {
   market_hash: string;

@@ -1,18 +1,11 @@
 // The command journal: every accepted engine command, in order, with the change records it made (row formats:
 // command-codec.ts for commands, json-codec.ts for change records).
 import type { Db } from './db.js';
-import type { Change } from '../engine/changes.js';
-import type { Command } from '../engine/types.js';
-import { decodeCommand as decode, encodeCommand as encode } from './command-codec.js';
-import { decodeJson, encodeJson } from './json-codec.js';
-
-/** A journaled command's change records and time, as consumers of the journal read them. */
-export interface JournaledChanges {
-  seq: number;
-  at: number;
-  /** Undefined for rows written before change records were journaled. */
-  changes: readonly Change[] | undefined;
-}
+import type { Change } from '../../engine/changes.js';
+import type { Command } from '../../engine/types.js';
+import { decodeCommand as decode, encodeCommand as encode } from '../command-codec.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import type { JournaledChanges } from '../ports.js';
 
 const PAGE = 5000;
 

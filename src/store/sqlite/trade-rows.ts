@@ -1,6 +1,6 @@
 // Trade rows as the read models store them, and the Trade each one stands for: shared by every query that reads
 // whole trades (the trade listings and the consolidated page).
-import type { Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { Outcome, Trade, TradeStatus } from '../../engine/types.js';
 
 /**
  * A trade row as an array, in TRADE_COLUMNS order: trade queries read rows raw, since better-sqlite3 builds a keyed

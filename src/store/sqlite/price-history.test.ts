@@ -1,10 +1,10 @@
 // Candles are a projection of the change records: however the commands are grouped into commits, and after a commit
 // that rolled back and was written again, the same rows; each interval keeps its retention per market.
 import { describe, expect, it } from 'vitest';
-import { E18, MARKET, TOKEN, testHash, tradingFixture } from '../../test/helpers/trading-store-fixture.js';
-import { restingOrder, USDC } from '../../test/helpers/engine-params.js';
-import type { Command } from '../engine/types.js';
-import type { JournalEntry } from './trading-store.js';
+import { E18, MARKET, TOKEN, testHash, tradingFixture } from '../../../test/helpers/trading-store-fixture.js';
+import { restingOrder, USDC } from '../../../test/helpers/engine-params.js';
+import type { Command } from '../../engine/types.js';
+import type { JournalEntry } from '../ports.js';
 
 const DAY = 86_400_000;
 /** The start of a UTC day after the fixture's own commands. */

@@ -7,17 +7,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Db } from './db.js';
 import { getSetting, putSetting } from './db.js';
-import { decodeJson, encodeJson } from './json-codec.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import type { SnapshotPort, StoredSnapshot } from '../ports.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const ARCHIVED_THROUGH = 'journal_archived_through';
 
-export interface StoredSnapshot<T> {
-  seq: number;
-  state: T;
-}
-
-export class SnapshotStore<T> {
+export class SnapshotStore<T> implements SnapshotPort<T> {
   constructor(
     private readonly db: Db,
     /** How many snapshots to keep: older ones are the fallback when the newest is damaged. */

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { checksumAddress } from '../protocol/address.js';
+import { checksumAddress } from '../../protocol/address.js';
 import { DB_FILE, getSetting, openDatabase, openReadModelsDatabase, openTradingConnection, putSetting, type Db } from './db.js';
 import { walSyncOf, type WalSync } from './wal-sync.js';
 import { Checkpointer } from './checkpointer.js';

@@ -2,8 +2,8 @@
 // SQLite's statement trace. A fill writes its rows once and reads none back; its trades take the confirmed status in
 // one statement whatever their number. These counts fail if per-fill work grows again.
 import { describe, expect, it } from 'vitest';
-import { USDC } from '../../test/helpers/engine-params.js';
-import { MAKERS, MARKET, TAKER, testHash, tradingFixture } from '../../test/helpers/trading-store-fixture.js';
+import { USDC } from '../../../test/helpers/engine-params.js';
+import { MAKERS, MARKET, TAKER, testHash, tradingFixture } from '../../../test/helpers/trading-store-fixture.js';
 
 /** Statement kinds: the verb and the table ("UPDATE rm_trades"), counted. */
 function kinds(statements: readonly string[]): Record<string, number> {

@@ -3,9 +3,9 @@
 // only after their market was reported in that same group; and a group writes each bettor's totals once, however
 // many of its trades and entries share them.
 import { describe, expect, it } from 'vitest';
-import { USDC } from '../../test/helpers/engine-params.js';
-import { MARKET, testHash, tradingFixture } from '../../test/helpers/trading-store-fixture.js';
-import type { Command } from '../engine/types.js';
+import { USDC } from '../../../test/helpers/engine-params.js';
+import { MARKET, testHash, tradingFixture } from '../../../test/helpers/trading-store-fixture.js';
+import type { Command } from '../../engine/types.js';
 import type { Db } from './db.js';
 
 const TRADE_KEY = 'lower(bettor), settled, status, maker, lower(base_token), lower(affiliate)';

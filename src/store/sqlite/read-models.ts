@@ -3,27 +3,19 @@
 // the read routes through indexes, so their cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { FillOnChain } from './fill-on-chain.js';
-import type { Change, RefundPaid } from '../engine/changes.js';
-import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { FeeRevenue, ListedTrades, ReadModels, RefundQuery, TradeFilter } from '../ports.js';
+import type { FillOnChain } from '../fill-on-chain.js';
+import type { Change, RefundPaid } from '../../engine/changes.js';
+import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade } from '../../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { FundsStatement } from './funds-statement.js';
 import { PositionsReader } from './positions.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
 import { PriceHistory } from './price-history.js';
-import { settleTrades } from '../engine/settlement-credit.js';
+import { settleTrades } from '../../engine/settlement-credit.js';
 import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
 
-/** A trade whose fill the chain executed, as the status update returns it. */
-/** Fee revenue of one UTC day in one market: every fee taken (wei), the affiliates' part of it, how many were taken. */
-export interface FeeRevenue {
-  day: string;
-  marketHash: string;
-  fees: bigint;
-  affiliateFees: bigint;
-  charges: number;
-}
 
 interface ExecutedTradeRow {
   market: string;
@@ -98,16 +90,6 @@ const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
   ...(row.cash_out_amount !== null ? { cashOut: { amount: BigInt(row.cash_out_amount), fee: BigInt(row.cash_out_fee ?? '0') } } : {}),
 });
 
-/** Trades of a listing, and the answers rendering them needs that are not in the trade (read with the trades). */
-export type { FillOnChain };
-
-export interface ListedTrades {
-  trades: Trade[];
-  /** Each trade's version (T_TRADE_VERSION), in the order of `trades`. */
-  versions: number[];
-  hasRefunds(marketHash: string, bettor: string): boolean;
-  fillOnChain(fillHash: string): FillOnChain | undefined;
-}
 
 const orderOf = (r: OrderRow): OrderView => ({
   orderHash: r.order_hash,
@@ -144,20 +126,6 @@ const refundOf = (r: RefundRow): RefundPaid => ({
   createdAt: r.created_at,
 });
 
-/** Filters of GET /trades (all optional; addresses compare case-insensitively). */
-export interface TradeFilter {
-  startMs?: number;
-  endMs?: number;
-  bettor?: string;
-  settled?: boolean;
-  /** Matches a trade's market or, for a quarter-line leg, its parent market. */
-  marketHashes?: string[];
-  baseToken?: string;
-  maker?: boolean;
-  affiliate?: string;
-  tradeStatus?: TradeStatus;
-  exchangeEventId?: string;
-}
 
 
 /** Filters that rm_trade_counts keeps a bettor's totals by (its columns have the trade columns' names). */
@@ -170,14 +138,6 @@ const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', '
 const isCounted = (f: TradeFilter): boolean =>
   (Object.keys(f) as (keyof TradeFilter)[]).every((k) => f[k] === undefined || COUNTED_TRADE_FILTERS.has(k));
 
-/** Filters of GET /trades/portfolio/refunds; absent ones match everything. */
-export interface RefundQuery {
-  bettor: string;
-  marketHash?: string;
-  baseToken?: string;
-  fillHash?: string;
-  maker?: boolean;
-}
 
 const MATCHING_REFUNDS = `WITH matching AS (SELECT * FROM rm_refunds WHERE bettor = @bettor
   AND (@market IS NULL OR market_hash = @market) AND (@token IS NULL OR base_token = @token COLLATE NOCASE)
@@ -190,7 +150,7 @@ const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
   page AS (SELECT market_hash, token FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
   SELECT matching.* FROM matching JOIN page ON matching.market_hash = page.market_hash AND lower(matching.base_token) = page.token`;
 
-export class TradingReadModels {
+export class TradingReadModels implements ReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular (committed totals). */
   private readonly volume = new Map<string, bigint>();

@@ -2,7 +2,7 @@
 // acknowledged, and learns its position from shared memory (read at any time without a message) and from a message
 // per batch (which wakes whoever waits for that position).
 import { Worker } from 'node:worker_threads';
-import { workerSource, type WorkerSource } from './worker-source.js';
+import { workerSource, type WorkerSource } from '../worker-source.js';
 
 export interface ProjectorThreadData {
   dataDir: string;

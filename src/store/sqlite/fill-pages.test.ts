@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, openTradingConnection, type Db } from './db.js';
-import { inlineProjected, projectedEntries } from '../../test/helpers/inline-projection.js';
-import type { JournalEntry } from './trading-store.js';
-import { FillWorkload } from '../../test/helpers/fill-workload.js';
+import { inlineProjected, projectedEntries } from '../../../test/helpers/inline-projection.js';
+
+import { FillWorkload } from '../../../test/helpers/fill-workload.js';
 import { checkpointAll, totalPages, walPagesByTree } from './wal-pages.js';
-import { Engine } from '../engine/engine.js';
-import { defaultEngineParams } from '../../test/helpers/engine-params.js';
+import { Engine } from '../../engine/engine.js';
+import { defaultEngineParams } from '../../../test/helpers/engine-params.js';
+import type { JournalEntry } from '../ports.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000C1';
 const GROUP = 16;
