@@ -16,8 +16,8 @@ const LAYERS = [
   ['engine'],
   ['store'],
   ['config', 'events', 'log'],
-  ['chain', 'realtime', 'catalogue', 'verify'],
-  ['trading'],
+  ['chain', 'realtime', 'catalogue', 'verify', 'render'],
+  ['sequencer'],
   ['api', 'admin'],
   ['server', 'app', 'main', 'realtime-node', 'redis-shared', 'startup-banner', 'collect-garbage', 'cli', 'demo'],
 ];

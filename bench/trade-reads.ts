@@ -7,8 +7,8 @@
 //   npx tsx bench/trade-reads.ts /tmp/dir [bettor]
 import { openDatabase } from '../src/store/sqlite/db.js';
 import { ReadModelProjector } from '../src/store/sqlite/projector.js';
-import { tradeToRest, type TradeRenderContext } from '../src/trading/render.js';
-import { listConsolidated, type ConsolidatedContext } from '../src/trading/consolidated.js';
+import { tradeToRest, type TradeRenderContext } from '../src/render/orders-and-trades.js';
+import { listConsolidated, type ConsolidatedContext } from '../src/render/consolidated.js';
 import { fmt, percentiles } from './lib.js';
 
 const dir = process.argv[2];

@@ -1,30 +1,39 @@
-// In-process bus from the writers (catalogue, engine) to the fan-out (realtime). Payloads are REST shapes.
+// In-process bus from the writers (catalogue, the realtime publisher) to the fan-out (realtime). Each payload is typed
+// by the wire schema of what its channel publishes (src/protocol/wire): the REST item, or the channel's own shape.
 import { EventEmitter } from 'node:events';
+import type { Static } from '@sinclair/typebox';
+import type { Fixture, LiveScore, Market } from './protocol/wire/catalogue.js';
+import type { BestOddsMove, ChannelOrder, ChannelRefundGroup, ParlayRequestBroadcast } from './protocol/wire/realtime.js';
+import type { ConsolidatedTrade, Trade } from './protocol/wire/trades.js';
 
-/** Payload objects are exactly what the matching REST endpoint returns for one item. */
-export type RestObject = Record<string, unknown>;
+export type MarketItem = Static<typeof Market>;
+export type OrderItem = Static<typeof ChannelOrder>;
+export type TradeItem = Static<typeof Trade>;
+export type ConsolidatedItem = Static<typeof ConsolidatedTrade>;
+export type BestOddsItem = Static<typeof BestOddsMove>;
+export type RefundGroupItem = Static<typeof ChannelRefundGroup>;
 
 export interface ExchangeEvents {
   /** Markets created, suspended, settled (items as on /markets/active, settled ones as on /markets/find). */
-  markets: [markets: RestObject[]];
+  markets: [markets: MarketItem[]];
   /** Main line of a spread/total group moved (market objects of the new main lines). */
-  mainLine: [markets: RestObject[]];
-  /** Fixtures created or changed (Fixture objects). */
-  fixtures: [fixtures: RestObject[]];
-  /** Live score updates (Live score objects). */
-  liveScores: [scores: RestObject[]];
+  mainLine: [markets: MarketItem[]];
+  /** Fixtures created or changed. */
+  fixtures: [fixtures: Static<typeof Fixture>[]];
+  /** Live score updates. */
+  liveScores: [scores: Static<typeof LiveScore>[]];
   /** Orders that changed on one market (as on GET /orders plus `status` and `updateTime`), with the market's event id. */
-  orders: [update: { marketHash: string; exchangeEventId: string; orders: RestObject[] }];
-  /** Best odds moved to a price ({marketHash, baseToken, isMakerBettingOutcomeOne, percentageOdds, updatedAt, sportId, leagueId}). */
-  bestOdds: [entries: RestObject[]];
+  orders: [update: { marketHash: string; exchangeEventId: string; orders: OrderItem[] }];
+  /** Best odds moved to a price. */
+  bestOdds: [entries: BestOddsItem[]];
   /** New or changed trades (items as on GET /trades); published one trade per publication. */
-  trades: [trades: RestObject[]];
+  trades: [trades: TradeItem[]];
   /** New or changed consolidated trades (items as on GET /trades/consolidated); published one per publication. */
-  consolidatedTrades: [trades: RestObject[]];
-  /** Capital-efficiency refund groups for one bettor ({marketHash, baseToken, totalRefunded, events}). */
-  refunds: [update: { bettor: string; groups: RestObject[] }];
-  /** Parlay markets (none are offered yet; the channel exists). */
-  parlayMarkets: [markets: RestObject[]];
+  consolidatedTrades: [trades: ConsolidatedItem[]];
+  /** Capital-efficiency refund groups for one bettor. */
+  refunds: [update: { bettor: string; groups: RefundGroupItem[] }];
+  /** Parlay requests broadcast to makers. */
+  parlayMarkets: [markets: Static<typeof ParlayRequestBroadcast>[]];
 }
 
 export class EventBus extends EventEmitter<ExchangeEvents> {}

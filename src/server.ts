@@ -19,8 +19,11 @@ import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
 import { RealtimeTokens } from './realtime/tokens.js';
-import { TradingService } from './trading/service.js';
-import type { TradingDeps } from './trading/service.js';
+import { Sequencer } from './sequencer/sequencer.js';
+import type { SequencerDeps } from './sequencer/sequencer.js';
+import { Publisher } from './realtime/publisher.js';
+import { renderContexts, type RenderContexts } from './render/contexts.js';
+import { ProjectionLoop } from './store/projection-loop.js';
 import { SqliteTradingStore } from './store/sqlite/trading-store.js';
 import { ReadModelProjector } from './store/sqlite/projector.js';
 import { ProjectorThread } from './store/sqlite/projector-thread.js';
@@ -75,7 +78,11 @@ export interface ExchangeParts {
   apiKeys: ApiKeys;
   bus: EventBus;
   verifier: SignatureVerifier;
-  trading: TradingService;
+  trading: Sequencer;
+  /** Publishes what each projected group changed on the realtime channels. */
+  publisher: Publisher;
+  /** What rendering trades and consolidated entries reads besides the records. */
+  rendering: RenderContexts;
   catalogue: Catalogue;
   realtime: RealtimeServer;
   /** With ODDEX_CHAIN=evm: the chain (faucet, balances on chain). */
@@ -97,7 +104,7 @@ export interface StartOptions {
   /** Write logs to this destination; default stdout. */
   logDestination?: pino.DestinationStream;
   /** Replace the settlement chain (tests of chain faults). */
-  createChain?: TradingDeps['createChain'];
+  createChain?: SequencerDeps['createChain'];
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
@@ -142,19 +149,38 @@ async function startOnStorage(
   config: Config,
   { log, httpLog }: { log: pino.Logger; httpLog: pino.Logger },
   now: () => number,
-  createChain: TradingDeps['createChain'] | undefined,
+  createChain: SequencerDeps['createChain'] | undefined,
   evmChain: ExchangeParts['evm'],
 ): Promise<Exchange> {
   const db = storage.db;
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
   const catalogue = new Catalogue(db, bus, config.chainVersion);
-  const trading = new TradingService({
+  // The journal's consumers: the projector writes the read models, the publisher publishes what each group changed.
+  const projector = new ReadModelProjector(storage.readModelsDb);
+  const readModels = projector.readModels;
+  const rendering = renderContexts({ decimals: config.baseTokenDecimals, chainVersion: config.chainVersion }, catalogue, readModels);
+  const publisher = new Publisher({
+    bus,
+    readModels,
+    catalogue,
+    engine: () => trading.engine,
+    baseToken: config.baseTokenAddress,
+    render: rendering.trades,
+    consolidated: rendering.consolidated,
+    now,
+  });
+  const projection = new ProjectionLoop(projector, {
+    prepareFanOut: (changes) => publisher.prepare(changes),
+    onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
+    ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
+  });
+  const trading: Sequencer = new Sequencer({
     config,
     store: new SqliteTradingStore(storage.tradingDb, storage.tradingSync),
-    projector: new ReadModelProjector(storage.readModelsDb),
-    projectorDelayMs: config.projectorDelayMs,
-    bus,
+    projection,
+    readModels,
+    rebuilt: () => publisher.resetBestOdds(),
     log,
     now,
     catalogue,
@@ -178,7 +204,6 @@ async function startOnStorage(
   }
   // Caught up at start on this thread, which goes on projecting until the projector's own thread has loaded (tsx
   // compiles its code for a while) and takes over.
-  const projection = trading.projection;
   const projectorThread = config.projectorThread
     ? new ProjectorThread(
         { dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs, maxBatch: PROJECTOR_BATCH, retryMs: 100, delayMs: config.projectorDelayMs },
@@ -200,7 +225,7 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  const settled = settleReportedMarkets(catalogue, trading.readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
+  const settled = settleReportedMarkets(catalogue, readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
@@ -210,17 +235,17 @@ async function startOnStorage(
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
     : RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
-  trading.audience = () => realtime.audience;
+  publisher.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});
 
   // Each route module is a plugin given only what it uses.
   const routes: FastifyPluginAsyncTypebox = async (api) => {
-    addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection: trading.projection, waitMs: config.readWaitMs });
+    addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection, waitMs: config.readWaitMs });
     const balanceDeps = { trading, config };
     await api.register(healthRoutes, { isReady, db });
     await api.register(marketRoutes, { catalogue, trading });
-    await api.register(priceHistoryRoutes, { catalogue, readModels: trading.readModels, now });
+    await api.register(priceHistoryRoutes, { catalogue, readModels, now });
     await api.register(searchRoutes, { catalogue });
     await api.register(sportRoutes, { catalogue });
     await api.register(fixtureRoutes, { catalogue });
@@ -235,20 +260,20 @@ async function startOnStorage(
     await api.register(chainAdminRoutes, { ...balanceDeps, now, evm: evmChain });
     await api.register(accountAdminRoutes, { ...balanceDeps, now });
     await api.register(journalAdminRoutes, { journal: trading });
-    await api.register(feeAdminRoutes, { readModels: trading.readModels, config, now });
+    await api.register(feeAdminRoutes, { readModels, config, now });
     await api.register(balanceRoutes, balanceDeps);
     await api.register(cashOutRoutes, { trading, config, now });
     await api.register(demoFundsRoutes, { ...balanceDeps, now });
-    await api.register(orderRoutes, { config, catalogue, trading, verifier, now });
+    await api.register(orderRoutes, { config, catalogue, trading, publisher, verifier, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
     await api.register(parlayRoutes, { config, catalogue, verifier, now });
-    await api.register(replaceRoutes, { config, catalogue, trading, verifier, now });
+    await api.register(replaceRoutes, { config, catalogue, trading, publisher, verifier, now });
     await api.register(heartbeatRoutes, { apiKeys, trading, config, now });
-    await api.register(tradeRoutes, { readModels: trading.readModels, render: trading.render });
-    await api.register(consolidatedRoutes, { readModels: trading.readModels, consolidated: trading.consolidated });
-    await api.register(refundRoutes, { readModels: trading.readModels, decimals: config.baseTokenDecimals });
-    await api.register(accountRoutes, { readModels: trading.readModels });
+    await api.register(tradeRoutes, { readModels, render: rendering.trades });
+    await api.register(consolidatedRoutes, { readModels, consolidated: rendering.consolidated });
+    await api.register(refundRoutes, { readModels, decimals: config.baseTokenDecimals });
+    await api.register(accountRoutes, { readModels });
     await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
     await api.register(asyncApiRoutes);
   };
@@ -260,7 +285,7 @@ async function startOnStorage(
     now,
     adminToken,
     isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
-    metrics: { trading, realtime },
+    metrics: { trading, publisher, realtime },
     routes,
   });
   realtime.attach(app.server);
@@ -294,11 +319,11 @@ async function startOnStorage(
       await app.close(); // waits for in-flight requests
       rateLimiter?.close();
       trading.stop();
-      await trading.projection.stop();
+      await projection.stop();
       await projectorThread?.stop();
       await verifier.close();
       await storage.close();
     })());
-  const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
+  const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, publisher, rendering, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
 }

@@ -34,7 +34,7 @@ describe('operator catalogue API', () => {
 
   function watch(target: TestExchange) {
     for (const name of Object.keys(events) as BusName[]) {
-      target.ctx.bus.on(name, (items) => events[name].push(items));
+      target.ctx.bus.on(name, (items: unknown) => events[name].push(items as never));
     }
     // Wrap the engine hook: record what it was told and the catalogue state at that moment.
     const original = target.ctx.trading.marketsReported.bind(target.ctx.trading);

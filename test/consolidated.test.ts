@@ -6,7 +6,7 @@ import { keccak256, toBytes } from 'viem';
 import type { PrivateKeyAccount } from 'viem';
 import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
-import { listConsolidated } from '../src/trading/consolidated.js';
+import { listConsolidated } from '../src/render/consolidated.js';
 import { balanceOf, betTestConfig, humanToWei, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
 
 type Entry = Record<string, unknown> & { marketHash: string; fillHash: string; bettor: string };
@@ -228,7 +228,7 @@ describe('GET /trades/consolidated', () => {
     const onTrades = (items: Record<string, unknown>[]) => {
       if (!items.some((i) => i.bettor === t.address && i.tradeStatus === 'PENDING')) return;
       const filter = { bettor: t.address, settled: false };
-      whilePending.push(listConsolidated(ex.ctx.trading.readModels, ex.ctx.trading.consolidated, filter, { sortBy: 'betTime', ascending: true }, { page: 0, perPage: 10 }));
+      whilePending.push(listConsolidated(ex.ctx.trading.readModels, ex.ctx.rendering.consolidated, filter, { sortBy: 'betTime', ascending: true }, { page: 0, perPage: 10 }));
     };
     ex.ctx.bus.on('trades', onTrades);
     await fillAndConfirm(ex, t, { market: markets[0]!.marketHash, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 50n * E18 });

@@ -74,7 +74,12 @@ describe('realtime rendering follows subscriptions', () => {
     // The subscriber leaves; the book is still recorded, and its subscriber comes back for what it missed.
     expect(await c.call({ unsubscribe: { channel } })).toMatchObject({ unsubscribe: {} });
     const missed = [await postOrder(ex, maker, order(marketA, 43n)), await postOrder(ex, maker, order(marketA, 44n))];
-    expect(await rendered()).toEqual({ ...before, orders: before.orders! + 3 });
+    // /metrics does not wait for the projection (it is no account read): wait for the two renders to be counted.
+    const after = await waitFor(async () => {
+      const r = await rendered();
+      return r.orders! >= before.orders! + 3 ? r : undefined;
+    });
+    expect(after).toEqual({ ...before, orders: before.orders! + 3 });
     const back = (await c.call({ subscribe: { channel, recover: true, offset: 1, epoch: sub.epoch } })).subscribe;
     expect(back).toEqual({
       recoverable: true,

@@ -5,6 +5,7 @@ import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, freePort, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { checksumAddress } from '../src/protocol/address.js';
 import { CloseCode } from '../src/realtime/protocol.js';
+import { emitAny } from './helpers/bus.js';
 
 const MAKER = '0x8ba1f109551bd432803012645ac136ddd64dba72';
 const OTHER = '0x1111111111111111111111111111111111111111';
@@ -22,7 +23,7 @@ const order = (n: number, maker = MAKER) => ({
   exchangeEventId: EVENT,
 });
 const emitOrders = (ex: TestExchange, ...orders: ReturnType<typeof order>[]) =>
-  ex.ctx.bus.emit('orders', { marketHash: MARKET, exchangeEventId: EVENT, orders });
+  emitAny(ex.ctx.bus, 'orders', { marketHash: MARKET, exchangeEventId: EVENT, orders });
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -143,16 +144,16 @@ describe('realtime with the centrifuge client', () => {
     const rec = record(sub);
     sub.subscribe();
     await sub.ready(5000);
-    ex.ctx.bus.emit('liveScores', [{ exchangeEventId: EVENT, teamOneScore: 0 }]);
+    emitAny(ex.ctx.bus, 'liveScores', [{ exchangeEventId: EVENT, teamOneScore: 0 }]);
     await waitFor(() => rec.pubs.length === 1);
 
     ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'shutdown');
-    for (let i = 1; i <= 101; i++) ex.ctx.bus.emit('liveScores', [{ exchangeEventId: EVENT, teamOneScore: i }]);
+    for (let i = 1; i <= 101; i++) emitAny(ex.ctx.bus, 'liveScores', [{ exchangeEventId: EVENT, teamOneScore: i }]);
 
     await waitFor(() => rec.subscribed.length === 2, 5000, 'resubscribe');
     expect(rec.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: false });
     expect(rec.subscribed[1]!.streamPosition!.offset).toBe(102);
-    ex.ctx.bus.emit('liveScores', [{ exchangeEventId: EVENT, teamOneScore: 999 }]);
+    emitAny(ex.ctx.bus, 'liveScores', [{ exchangeEventId: EVENT, teamOneScore: 999 }]);
     await waitFor(() => rec.pubs.length === 2);
     await sleep(50);
     expect(rec.pubs.map((p) => p.offset)).toEqual([1, 103]);

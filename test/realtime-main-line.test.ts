@@ -3,6 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import type { MarketRecord } from '../src/catalogue/catalogue.js';
 import { createApiKey, fetchToken, rawConnected, waitFor, wsUrl, type RawClient } from './helpers/realtime.js';
+import { emitAny } from './helpers/bus.js';
 
 let ex: TestExchange | undefined;
 let client: RawClient | undefined;
@@ -33,7 +34,7 @@ it('moves the main line of a totals group to the line whose outcome-one odds are
     percentageOdds: (BigInt(percent) * 10n ** 18n).toString(),
     updatedAt: 1,
   });
-  ex.ctx.bus.emit('bestOdds', [entry(main.marketHash, 70), entry(other.marketHash, 49)]);
+  emitAny(ex.ctx.bus, 'bestOdds', [entry(main.marketHash, 70), entry(other.marketHash, 49)]);
 
   expect(catalogue.getMarket(other.marketHash)!.mainLine).toBe(true);
   expect(catalogue.getMarket(main.marketHash)!.mainLine).toBe(false);

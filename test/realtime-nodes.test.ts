@@ -7,6 +7,7 @@ import { centrifugeClient, createApiKey, fetchToken, sleep, waitFor, wsUrl } fro
 import { spawnExchange, type ChildExchange } from './helpers/process.js';
 import { startRedis, type TestRedis } from './helpers/redis.js';
 import { checksumAddress } from '../src/protocol/address.js';
+import { emitAny } from './helpers/bus.js';
 
 const MAKER = '0x8ba1f109551bd432803012645ac136ddd64dba72';
 const MARKET = '0x' + 'cd'.repeat(32);
@@ -47,7 +48,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const emitOrders = (...orders: ReturnType<typeof order>[]) => ex.ctx.bus.emit('orders', { marketHash: MARKET, exchangeEventId: EVENT, orders });
+const emitOrders = (...orders: ReturnType<typeof order>[]) => emitAny(ex.ctx.bus, 'orders', { marketHash: MARKET, exchangeEventId: EVENT, orders });
 
 /** A client whose every (re)connection goes to the node `target()` names at that moment. */
 function clientOf(target: () => { url: string }, apiKey: string) {

@@ -6,6 +6,7 @@ import { RawClient, createApiKey, fetchToken, rawConnected, sleep, waitFor, wsUr
 import { defaultConfig, type RealtimeConfig } from '../src/config.js';
 import { getSetting } from '../src/store/sqlite/db.js';
 import { RealtimeTokens } from '../src/realtime/tokens.js';
+import { emitAny } from './helpers/bus.js';
 
 const MAKER = '0x8ba1f109551bd432803012645ac136ddd64dba72';
 const MAKER_CHECKSUMMED = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
@@ -177,7 +178,7 @@ describe('subscribe', () => {
     // No history for best_odds: neither recoverable nor positioned.
     expect(replies[2].subscribe).toMatchObject({ recoverable: false, positioned: false });
 
-    ex.ctx.bus.emit('markets', [{ marketHash: hash(1), status: 'ACTIVE' }]);
+    emitAny(ex.ctx.bus, 'markets', [{ marketHash: hash(1), status: 'ACTIVE' }]);
     const push = await waitFor(() => c.pushes('markets:global')[0]);
     expect(push).toEqual({ push: { channel: 'markets:global', pub: { data: [{ marketHash: hash(1), status: 'ACTIVE' }], offset: 1 } } });
   });
@@ -216,10 +217,10 @@ describe('subscribe', () => {
     // A subscriber that saw publication 1, then left: the channel stays recorded while nobody is subscribed.
     const before = await connect();
     const { epoch } = (await before.call({ subscribe: { channel } })).subscribe as { epoch: string };
-    ex.ctx.bus.emit('orders', orders(1));
+    emitAny(ex.ctx.bus, 'orders', orders(1));
     await waitFor(() => before.pushes(channel)[0]);
     expect(await before.call({ unsubscribe: { channel } })).toMatchObject({ unsubscribe: {} });
-    for (let n = 2; n <= 3; n++) ex.ctx.bus.emit('orders', orders(n));
+    for (let n = 2; n <= 3; n++) emitAny(ex.ctx.bus, 'orders', orders(n));
     const c = await connect();
     const r = await c.call({ subscribe: { channel, recover: true, offset: 1, epoch } });
     expect(r.subscribe).toEqual({
@@ -248,12 +249,12 @@ describe('history', () => {
     const { connect, ex } = await setup();
     const c = await connect();
     // Before anyone subscribed, nothing is recorded, and the position given recovers nothing.
-    ex.ctx.bus.emit('trades', [{ fillHash: hash(9) }]);
+    emitAny(ex.ctx.bus, 'trades', [{ fillHash: hash(9) }]);
     const unrecorded = (await c.call({ history: { channel: 'recent_trades:global', limit: -1 } })).history;
     expect(unrecorded).toEqual({ publications: [], epoch: `${ex.ctx.realtime!.broker.epoch}-0`, offset: 0 });
     expect((await c.call({ history: { channel: 'recent_trades:global', since: { offset: 0, epoch: unrecorded.epoch } } })).error.code).toBe(112);
     const { epoch } = (await c.call({ subscribe: { channel: 'recent_trades:global' } })).subscribe as { epoch: string };
-    for (let i = 1; i <= 3; i++) ex.ctx.bus.emit('trades', [{ fillHash: hash(i) }]);
+    for (let i = 1; i <= 3; i++) emitAny(ex.ctx.bus, 'trades', [{ fillHash: hash(i) }]);
     const all = await c.call({ history: { channel: 'recent_trades:global', limit: -1 } });
     expect(all.history).toEqual({
       // One trade object per publication on the trade channels.
@@ -295,7 +296,7 @@ describe('limits', () => {
     const big = 'x'.repeat(128 * 1024);
     const count = 160; // 20 MiB: more than the loopback socket buffers hold
     for (let i = 0; i < count; i++) {
-      ex.ctx.bus.emit('orders', { marketHash: hash(7), exchangeEventId: 'e', orders: [{ orderHash: hash(i), big }] });
+      emitAny(ex.ctx.bus, 'orders', { marketHash: hash(7), exchangeEventId: 'e', orders: [{ orderHash: hash(i), big }] });
       await sleep(1);
     }
     await waitFor(() => fast.pushes(channel).length === count, 10_000, 'fast client');

@@ -8,10 +8,10 @@ import { balanceView, type BalanceDeps } from '../api/balances.js';
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Account } from '../api/schemas/admin.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 
 export interface AccountAdminDeps {
-  trading: BalanceDeps['trading'] & Pick<TradingService, 'submit'>;
+  trading: BalanceDeps['trading'] & Pick<Sequencer, 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
 }

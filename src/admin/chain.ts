@@ -11,7 +11,7 @@ import { balanceView, type BalanceDeps } from '../api/balances.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Balance } from '../api/schemas/trading.js';
 import { Transfer as TransferResult } from '../api/schemas/admin.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 
 const Faucet = Type.Object({ address: Address, amount: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
 const Transfer = Type.Object(
@@ -20,7 +20,7 @@ const Transfer = Type.Object(
 );
 
 export interface ChainAdminDeps extends BalanceDeps {
-  trading: BalanceDeps['trading'] & Pick<TradingService, 'submit'>;
+  trading: BalanceDeps['trading'] & Pick<Sequencer, 'submit'>;
   now: () => number;
   /** With ODDEX_CHAIN=evm: the chain, once it runs; absent on the local ledger. */
   evm?: (() => EvmChain | undefined) | undefined;

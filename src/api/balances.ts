@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 import { ok } from './envelope.js';
 import { Address } from './params.js';
 import { checksumAddress } from '../protocol/address.js';
@@ -11,7 +11,7 @@ import { Balance } from './schemas/trading.js';
 
 export interface BalanceDeps {
   /** The live engine is read through the service: a failed commit replaces it. */
-  trading: Pick<TradingService, 'engine'>;
+  trading: Pick<Sequencer, 'engine'>;
   config: Pick<Config, 'baseTokenAddress'>;
 }
 

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 import { checksumAddress } from '../protocol/address.js';
 import { cashOutFee } from '../engine/fees.js';
 import { ok } from './envelope.js';
@@ -13,7 +13,7 @@ import { CashOutQuote } from './schemas/trading.js';
 
 export interface CashOutDeps {
   /** The live engine is read through the service: a failed commit replaces it. */
-  trading: Pick<TradingService, 'engine'>;
+  trading: Pick<Sequencer, 'engine'>;
   config: Pick<Config, 'fees'>;
   now: () => number;
 }

@@ -5,7 +5,7 @@ import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, HASH_PATTERN } from './params.js';
-import { CONSOLIDATED_SORT_FIELDS, listConsolidated, type ConsolidatedContext } from '../trading/consolidated.js';
+import { CONSOLIDATED_SORT_FIELDS, listConsolidated, type ConsolidatedContext } from '../render/consolidated.js';
 import { recordResponses } from './schemas/envelope.js';
 import { ConsolidatedPage } from './schemas/trades.js';
 

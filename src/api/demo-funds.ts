@@ -14,7 +14,7 @@ import { resetSeconds } from './rate-limit.js';
 import { quota, type InProcessRateLimiter, type ClientKey } from './rate-limit/limiter.js';
 import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 
 type DemoFundsSettings = Pick<Config, 'demo' | 'chain' | 'demoFunds'>;
 
@@ -36,7 +36,7 @@ const DemoFundsRequest = Type.Object({ address: Address }, { additionalPropertie
 
 export interface DemoFundsDeps extends BalanceDeps {
   config: BalanceDeps['config'] & DemoFundsSettings;
-  trading: BalanceDeps['trading'] & Pick<TradingService, 'submit'>;
+  trading: BalanceDeps['trading'] & Pick<Sequencer, 'submit'>;
   now: () => number;
 }
 

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
@@ -77,7 +77,7 @@ export interface FillRouteDeps {
     'takerMinimum' | 'fees' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chainSubmit' | 'chain'
   >;
   catalogue: Pick<Catalogue, 'getMarket' | 'isInPlay' | 'isClosedInPlay'>;
-  trading: Pick<TradingService, 'submit' | 'chain' | 'marketRef'>;
+  trading: Pick<Sequencer, 'submit' | 'chain' | 'marketRef'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
@@ -50,7 +50,7 @@ function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
 
 export interface MarketRouteDeps {
   catalogue: Pick<Catalogue, 'activeMarkets' | 'getMarket' | 'isInPlay' | 'toRestMarket'>;
-  trading: Pick<TradingService, 'matchedVolume'>;
+  trading: Pick<Sequencer, 'matchedVolume'>;
 }
 
 export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (app, { catalogue, trading }) => {

@@ -2,16 +2,18 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
+import type { Publisher } from '../realtime/publisher.js';
 import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
-  trading: Pick<TradingService, 'engine' | 'chain' | 'rendered' | 'runner' | 'projection'>;
+  trading: Pick<Sequencer, 'engine' | 'chain' | 'runner' | 'projection'>;
+  publisher: Pick<Publisher, 'rendered'>;
   realtime: Pick<RealtimeServer, 'connectionCount' | 'history'>;
 }
 
 /** Installed on the root instance: the latency hook must see every route. */
-export function registerMetrics(app: FastifyInstance, { trading, realtime }: MetricsDeps): void {
+export function registerMetrics(app: FastifyInstance, { trading, publisher, realtime }: MetricsDeps): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
   const duration = new Histogram({
@@ -139,7 +141,7 @@ export function registerMetrics(app: FastifyInstance, { trading, realtime }: Met
     registers: [registry],
     collect() {
       this.reset();
-      for (const [kind, n] of Object.entries(trading.rendered)) this.inc({ kind }, n);
+      for (const [kind, n] of Object.entries(publisher.rendered)) this.inc({ kind }, n);
     },
   });
   new Gauge({

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { TradingService } from '../trading/service.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
+import type { Publisher } from '../realtime/publisher.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import type { MarketRef, NewOrder, OrderView } from '../engine/types.js';
 import { ok } from './envelope.js';
@@ -13,7 +14,7 @@ import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPla
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
 import type { Verified, VerifyJob } from '../verify/jobs.js';
-import { orderToRest } from '../trading/render.js';
+import { orderToRest } from '../render/orders-and-trades.js';
 import { recordResponses, responses } from './schemas/envelope.js';
 import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
 
@@ -77,7 +78,9 @@ export interface OrderRouteDeps {
     'oddsLadderStepSize' | 'makerMinimum' | 'baseTokenAddress' | 'executorAddress' | 'maxOrdersPerRequest' | 'maxMarketsPerRequest'
   >;
   catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues' | 'inQuoteWindow'>;
-  trading: Pick<TradingService, 'submit' | 'engine' | 'readModels' | 'marketRef' | 'bestOddsEntry'>;
+  trading: Pick<Sequencer, 'submit' | 'engine' | 'readModels' | 'marketRef'>;
+  /** The best odds as published (GET /orders/odds/best answers what best_odds:global last carried). */
+  publisher: Pick<Publisher, 'bestOddsEntry'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }
@@ -187,7 +190,7 @@ export function postOrdersReply(statuses: readonly { orderHash: string; status: 
   return { orders: statuses.map((s) => s.orderHash), statuses: byHash, inserted: statuses.filter((s) => s.status === 'OK').length };
 }
 
-export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, verifier, now }) => {
+export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, publisher, verifier, now }) => {
   app.post(
     '/orders/new',
     {
@@ -288,6 +291,6 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       hashes = catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);
     }
     const at = now();
-    return ok({ bestOdds: hashes.flatMap((h) => (catalogue.inQuoteWindow(h, at) ? [] : (trading.bestOddsEntry(h) ?? []))) });
+    return ok({ bestOdds: hashes.flatMap((h) => (catalogue.inQuoteWindow(h, at) ? [] : (publisher.bestOddsEntry(h) ?? []))) });
   });
 };

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
-import { refundGroups } from '../trading/refund-groups.js';
+import { refundGroups } from '../render/refund-groups.js';
 import { recordResponses } from './schemas/envelope.js';
 import { RefundsPage } from './schemas/trades.js';
 

@@ -5,10 +5,10 @@ import type { ReadModels } from '../store/ports.js';
 import { ok, type Success } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, isHash, parseCommaList } from './params.js';
-import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../trading/render.js';
+import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
-import { RenderedTrades } from '../trading/rendered-trades.js';
+import { RenderedTrades } from './rendered-trades.js';
 import type { ListedTrades } from '../store/ports.js';
 
 const TradesQuery = Type.Object({

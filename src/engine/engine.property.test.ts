@@ -13,7 +13,7 @@ import { SqliteTradingStore } from '../store/sqlite/trading-store.js';
 import { ReadModelProjector } from '../store/sqlite/projector.js';
 import type { Db } from '../store/sqlite/db.js';
 import type { TradingReadModels } from '../store/sqlite/read-models.js';
-import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext } from '../trading/consolidated.js';
+import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext } from '../render/consolidated.js';
 import Database from 'better-sqlite3';
 import type { TradeFilter } from '../store/ports.js';
 

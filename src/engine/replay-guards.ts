@@ -1,6 +1,6 @@
 // What refuses a replay before it reaches the books: fills already accepted (by salt or hash), orders that closed
 // and left memory, and cancels already processed. Each window is bounded; what falls out of it is checked against
-// the read side before a command reaches the engine (TradingService.submit).
+// the read side before a command reaches the engine (Sequencer.submit).
 // Invariants: a fill salt or hash, an order hash and a (maker, cancel salt) pass at most once while remembered; a
 // cancel signed at or before the newest forgotten one is refused for good, whatever the clock does next.
 import { CancelSalts } from './cancel-salts.js';
@@ -12,7 +12,7 @@ import { liveSorted, type QueuedAt } from './snapshot.js';
 import type { EngineParams, Order } from './types.js';
 
 /**
- * A fill is checked against the read side right before the engine applies it (TradingService.submit), so the window
+ * A fill is checked against the read side right before the engine applies it (Sequencer.submit), so the window
  * only has to hold fills applied but not yet in the read side: the batches waiting for their commit. 10k is far
  * above that; 100k cost about 27 MB of heap that grew with the first 100k fills.
  */

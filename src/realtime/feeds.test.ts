@@ -6,6 +6,7 @@ import { EncodedArray, MemoryBroker } from './broker.js';
 import type { Delivery } from './hub.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel } from './channels.js';
 import { connectFeeds } from './feeds.js';
+import { emitAny } from '../../test/helpers/bus.js';
 
 const MAKER_A = '0x00000000000000000000000000000000000000A1';
 const MAKER_B = '0x00000000000000000000000000000000000000B2';
@@ -32,7 +33,7 @@ describe('order feeds', () => {
       { orderHash: '0x03', maker: MAKER_A, totalBetSize: '300', status: 'INACTIVE' },
     ];
     const stringify = vi.spyOn(JSON, 'stringify');
-    bus.emit('orders', { marketHash: MARKET, exchangeEventId: 'ev9', orders });
+    emitAny(bus, 'orders', { marketHash: MARKET, exchangeEventId: 'ev9', orders });
     await flush();
     const orderEncodings = stringify.mock.calls.filter(([v]) => typeof v === 'object' && v !== null && 'orderHash' in v);
     expect(orderEncodings.map(([v]) => (v as { orderHash: string }).orderHash)).toEqual(['0x01', '0x02', '0x03']);

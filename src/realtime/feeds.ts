@@ -1,7 +1,7 @@
 // Bus events -> channel publications. Publication data is the array of REST objects as emitted, except on the
 // trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventBus, ExchangeEvents, RestObject } from '../events.js';
+import type { EventBus, ExchangeEvents } from '../events.js';
 import { EncodedArray, type Broker } from './broker.js';
 import { QuoteWindowHold, type QuoteWindows } from './quote-window-hold.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
@@ -51,7 +51,7 @@ export function connectFeeds(
   log: FastifyBaseLogger,
   parlays: { windows: QuoteWindows; now: () => number } = { windows: { quoteWindowEndsAt: () => undefined }, now: Date.now },
 ): () => void {
-  const publish = (channel: string, data: RestObject | RestObject[] | EncodedArray) => {
+  const publish = (channel: string, data: object | EncodedArray) => {
     broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
   };
   const publishBook = (marketHash: string, exchangeEventId: string, encoded: EncodedArray) => {
@@ -63,12 +63,12 @@ export function connectFeeds(
   );
   const global =
     (channel: string) =>
-    (items: RestObject[]): void => {
+    (items: readonly object[]): void => {
       if (items.length > 0) publish(channel, items);
     };
   const oneByOne =
     (channel: string) =>
-    (items: RestObject[]): void => {
+    (items: readonly object[]): void => {
       for (const item of items) publish(channel, item);
     };
 
@@ -77,7 +77,7 @@ export function connectFeeds(
     mainLine: global('main_line:global'),
     fixtures: global('fixtures:global'),
     liveScores: global('fixtures:live_scores'),
-    bestOdds: (entries) => global('best_odds:global')(entries.filter((e) => !hold.quoting(e.marketHash as string))),
+    bestOdds: (entries) => global('best_odds:global')(entries.filter((e) => !hold.quoting(e.marketHash))),
     trades: oneByOne(RECENT_TRADES),
     consolidatedTrades: oneByOne(RECENT_CONSOLIDATED),
     parlayMarkets: global('parlay_markets:global'),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { EventBus } from '../events.js';
 import { chooseMainLine, outcomeOneOdds, trackMainLines, type LineMarket, type MainLineCatalogue } from './main-line.js';
+import { emitAny } from '../../test/helpers/bus.js';
 
 const P = (percent: number) => BigInt(percent) * 10n ** 18n;
 const market = (n: number, line: number, extra: Partial<LineMarket> = {}): LineMarket => ({
@@ -72,16 +73,16 @@ describe('trackMainLines', () => {
     const bus = new EventBus();
     const stop = trackMainLines(bus, cat, pino({ level: 'silent' }));
 
-    bus.emit('bestOdds', [entry(main, true, 30), entry(alt, true, 55), entry(quarter, true, 50), entry(suspended, true, 50), entry(moneyline, true, 50)]);
+    emitAny(bus, 'bestOdds', [entry(main, true, 30), entry(alt, true, 55), entry(quarter, true, 50), entry(suspended, true, 50), entry(moneyline, true, 50)]);
     expect(calls).toEqual([alt.marketHash]);
     // No change when the main line is already the closest.
-    bus.emit('bestOdds', [entry(alt, true, 51)]);
+    emitAny(bus, 'bestOdds', [entry(alt, true, 51)]);
     expect(calls).toEqual([alt.marketHash]);
     // The outcome-one side empties: the outcome-two side (complement) decides.
-    bus.emit('bestOdds', [entry(alt, true, null), entry(alt, false, 20), entry(main, true, 48)]);
+    emitAny(bus, 'bestOdds', [entry(alt, true, null), entry(alt, false, 20), entry(main, true, 48)]);
     expect(calls).toEqual([alt.marketHash, main.marketHash]);
     stop();
-    bus.emit('bestOdds', [entry(alt, true, 50)]);
+    emitAny(bus, 'bestOdds', [entry(alt, true, 50)]);
     expect(calls).toHaveLength(2);
   });
 });

@@ -2,7 +2,7 @@
 // odds are closest to 50%. Recomputed from best-odds changes; the catalogue stores the flag and announces
 // the move on the bus (`mainLine`), which the feeds publish on main_line:global.
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventBus, RestObject } from '../events.js';
+import type { BestOddsItem, EventBus } from '../events.js';
 import { LINE_TYPES } from '../catalogue/model.js';
 
 /** 10^20 = 100%. */
@@ -67,7 +67,7 @@ export function chooseMainLine(group: readonly LineMarket[], odds: (marketHash: 
 export function trackMainLines(bus: EventBus, catalogue: MainLineCatalogue, log: FastifyBaseLogger): () => void {
   const sides = new Map<string, BestSides>();
 
-  const onBestOdds = (entries: RestObject[]) => {
+  const onBestOdds = (entries: readonly BestOddsItem[]) => {
     const groups = new Map<string, LineMarket>();
     for (const e of entries) {
       if (typeof e.marketHash !== 'string') continue;

@@ -1,16 +1,16 @@
 // A parlay's book stays dark while makers quote it: what the book channels would publish during the quote window
 // is held and published at once when the window closes (makers still see their own orders on active_orders).
-import type { RestObject } from '../events.js';
+import type { OrderItem } from '../events.js';
 
 export interface QuoteWindows {
   /** UNIX ms at which a parlay's quote window closes; undefined for any other market. */
   quoteWindowEndsAt(marketHash: string): number | undefined;
 }
 
-type Release = (marketHash: string, exchangeEventId: string, orders: RestObject[]) => void;
+type Release = (marketHash: string, exchangeEventId: string, orders: OrderItem[]) => void;
 
 export class QuoteWindowHold {
-  private readonly held = new Map<string, { exchangeEventId: string; orders: RestObject[]; timer: NodeJS.Timeout }>();
+  private readonly held = new Map<string, { exchangeEventId: string; orders: OrderItem[]; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly windows: QuoteWindows,
@@ -19,7 +19,7 @@ export class QuoteWindowHold {
   ) {}
 
   /** True when the market's window is open: the orders are kept for its close instead of being published now. */
-  hold(marketHash: string, exchangeEventId: string, orders: readonly RestObject[]): boolean {
+  hold(marketHash: string, exchangeEventId: string, orders: readonly OrderItem[]): boolean {
     const endsAt = this.windows.quoteWindowEndsAt(marketHash);
     if (endsAt === undefined || this.now() >= endsAt) return false;
     let entry = this.held.get(marketHash);

@@ -88,5 +88,5 @@ export async function startTestExchange(
  */
 export function renderForEveryChannel(ex: Pick<TestExchange, 'ctx'>): void {
   const everyone = { book: () => true, maker: () => true, trades: () => true, consolidatedTrades: () => true, refunds: () => true };
-  ex.ctx.trading.audience = () => everyone;
+  ex.ctx.publisher.audience = () => everyone;
 }

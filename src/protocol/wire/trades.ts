@@ -1,5 +1,5 @@
-// Response data of trade history, consolidated trades and refunds (spec 2.2-2.4; trading/render.ts,
-// trading/consolidated.ts, trading/refund-groups.ts).
+// Response data of trade history, consolidated trades and refunds (spec 2.2-2.4; render/orders-and-trades.ts,
+// render/consolidated.ts, render/refund-groups.ts).
 import { Type } from '@sinclair/typebox';
 import { HumanAmount, IsoDate, Nullable, OddsString, WeiString } from './envelope.js';
 

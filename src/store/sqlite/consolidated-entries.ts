@@ -13,7 +13,7 @@ import { CountDeltas } from './count-deltas.js';
 import type { EntryQuery, PageEntry, StoredSortField } from '../ports.js';
 import { T_BETTOR_REFUNDED, T_TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type TradeRow } from './trade-rows.js';
 
-/** Sort fields the table orders by exactly; the others come from the catalogue (see trading/consolidated.ts). */
+/** Sort fields the table orders by exactly; the others come from the catalogue (see render/consolidated.ts). */
 export const SQL_SORT_COLUMNS = {
   totalStake: 'total_stake',
   totalBetTimeValue: 'total_stake',

@@ -9,7 +9,7 @@ import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 import { TradingReadModels } from './read-models.js';
 import type { Change, RefundPaid, TradeFacts } from '../../engine/changes.js';
-import { refundGroups } from '../../trading/refund-groups.js';
+import { refundGroups } from '../../render/refund-groups.js';
 
 const MARKET = '0x' + 'aa'.repeat(32);
 const TOKEN = '0x' + 'Bb'.repeat(20);

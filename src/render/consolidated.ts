@@ -15,8 +15,11 @@ import { entryFigures, type EntryFigures } from '../store/consolidated-figures.j
 import { isoTime } from '../protocol/iso-time.js';
 import type { ChangedTrades } from '../store/changed-trades.js';
 import { TradeIndex, type ConsolidatedGroup } from '../store/trade-index.js';
-import type { ReadModels } from '../store/ports.js';
-import { isStoredSortField, type EntryQuery } from '../store/ports.js';
+import { isStoredSortField, type EntryQuery, type ReadModels } from '../store/ports.js';
+import type { Static } from '@sinclair/typebox';
+import type { ConsolidatedTrade } from '../protocol/wire/trades.js';
+
+type ConsolidatedItem = Static<typeof ConsolidatedTrade>;
 
 /** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
 export interface ConsolidatedContext {
@@ -60,7 +63,7 @@ export interface ConsolidatedEntry {
   isQuarterLineLeg: boolean;
   sortKeys: Record<ConsolidatedSortField, bigint | number | string | undefined>;
   /** The wire object; built on demand so a listing only renders its page. */
-  render(): Record<string, unknown>;
+  render(): ConsolidatedItem;
 }
 
 /** The synthetic parent's fillHash: keccak256 of the UTF-8 text "quarter:" + fillHash + lower-case bettor. */
@@ -72,11 +75,11 @@ const bettingOutcomeLabelOf = (market: MarketRecord | undefined, first: Trade) =
   market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
 
 /** The wire object of one group, from its figures; `marketHasRefunds`: its bettor was refunded on its trades' markets. */
-function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRecord | undefined, cc: ConsolidatedContext, marketHasRefunds: boolean): Record<string, unknown> {
+function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRecord | undefined, cc: ConsolidatedContext, marketHasRefunds: boolean): ConsolidatedItem {
   const { first, settled, totalStake, netReturn } = f;
   const isLeg = group.kind === 'leg';
   const d = cc.decimals;
-  const o: Record<string, unknown> = {
+  const o: ConsolidatedItem = {
     baseToken: first.baseToken,
     bettor: first.bettor,
     marketHash: group.marketHash,
@@ -194,11 +197,11 @@ export function listConsolidated(
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
   page: { page: number; perPage: number },
-): { trades: Record<string, unknown>[]; count: number } {
+): { trades: ConsolidatedItem[]; count: number } {
   if (!isStoredSortField(sort.sortBy)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
   const { entries, count } = readModels.entries.page(f, sort.sortBy, sort.ascending, page.page * page.perPage, page.perPage);
   // The page query read each entry's trades and refund flag: render straight from them.
-  const trades: Record<string, unknown>[] = [];
+  const trades: ConsolidatedItem[] = [];
   for (const e of entries) {
     const group = new TradeIndex(e.trades).groups().find((g) => g.kind === e.kind && g.marketHash === e.marketHash);
     if (group) trades.push(renderEntry(group, entryFigures(group), cc.market(group.marketHash), cc, e.refunded));
@@ -213,7 +216,7 @@ export function listConsolidatedInMemory(
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
   page: { page: number; perPage: number },
-): { trades: Record<string, unknown>[]; count: number } {
+): { trades: ConsolidatedItem[]; count: number } {
   // Pre-filter on the group before rendering (a group's status and side are its first trade's); pending fills are not listed.
   // A group is settled when all its trades are: unsettled groups sit in fills with an unsettled trade, settled ones
   // in fills with a settled trade, so only those fills are read.
@@ -239,7 +242,7 @@ export function changedConsolidated(
   changedTrades: readonly Trade[],
   firstRefunds: readonly { bettor: string; marketHash: string }[],
   changed?: ChangedTrades,
-): Record<string, unknown>[] {
+): ConsolidatedItem[] {
   const byFill = new Map<string, TradeIndex>();
   const indexOfFill = (fillHash: string) => {
     let index = byFill.get(fillHash);

@@ -8,6 +8,7 @@ import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import { isoTime } from '../protocol/iso-time.js';
 import type { Static } from '@sinclair/typebox';
 import type { Order } from '../protocol/wire/trading.js';
+import type { ChannelOrder } from '../protocol/wire/realtime.js';
 import type { OrderTrade, Trade as TradeSchema } from '../protocol/wire/trades.js';
 
 
@@ -46,7 +47,7 @@ const isOnBook = (o: OrderView) => o.status === 'ACTIVE' || o.status === 'INACTI
  * `status` (`ACTIVE` while the order is on the book, `INACTIVE` once it left: filled, cancelled or expired) and
  * `updateTime` (ms of the last change, to order two updates of one order).
  */
-export function orderToChannel(o: OrderView): Record<string, unknown> {
+export function orderToChannel(o: OrderView): Static<typeof ChannelOrder> {
   return { ...orderToRest(o), status: isOnBook(o) ? 'ACTIVE' : 'INACTIVE', updateTime: o.updatedAt };
 }
 

@@ -4,6 +4,9 @@
 import type { RefundPaid as RefundEvent } from '../engine/changes.js';
 import { toHumanNumber, toHumanUnits } from '../protocol/amounts.js';
 import type { ReadModels } from '../store/ports.js';
+import type { Static } from '@sinclair/typebox';
+import type { ChannelRefundGroup } from '../protocol/wire/realtime.js';
+import type { RefundEvent as RefundEventWire } from '../protocol/wire/trades.js';
 
 export interface RefundFilter {
   bettor: string;
@@ -15,18 +18,17 @@ export interface RefundFilter {
   maker?: boolean;
 }
 
-// A type alias (not an interface) so a group is assignable to the bus's RestObject.
-export type RefundGroup = {
+export interface RefundGroup {
   marketHash: string;
   baseToken: string;
   totalRefundedBetTimeValue: number;
-  events: Record<string, unknown>[];
-};
+  events: Static<typeof RefundEventWire>[];
+}
 
 const lower = (s: string) => s.toLowerCase();
 const byTime = (a: RefundEvent, b: RefundEvent) => a.createdAt - b.createdAt || a.id - b.id;
 
-export function refundEventToRest(e: RefundEvent, decimals: number): Record<string, unknown> {
+export function refundEventToRest(e: RefundEvent, decimals: number): Static<typeof RefundEventWire> {
   return {
     marketHash: e.marketHash,
     baseToken: e.baseToken,
@@ -69,14 +71,6 @@ export function refundGroups(refunds: readonly RefundEvent[], f: RefundFilter, d
   }));
 }
 
-/** A group as ce_refunds:{bettor} carries it: the spec's `totalRefunded` (number) in place of the REST total. */
-export type ChannelRefundGroup = {
-  marketHash: string;
-  baseToken: string;
-  totalRefunded: number;
-  events: Record<string, unknown>[];
-};
-
 /**
  * Publications after a commit: for each bettor paid refunds, one group per market and token with only the events of
  * this commit (newest first) and the group's running total. A group's history is never re-sent, so a publication's
@@ -86,7 +80,7 @@ export function changedRefundGroups(
   readModels: Pick<ReadModels, 'refundTotal'>,
   paid: readonly RefundEvent[],
   decimals: number,
-): { bettor: string; groups: ChannelRefundGroup[] }[] {
+): { bettor: string; groups: Static<typeof ChannelRefundGroup>[] }[] {
   const byBettor = new Map<string, Map<string, RefundEvent[]>>();
   for (const r of paid) {
     const groups = byBettor.get(r.bettor) ?? new Map<string, RefundEvent[]>();

@@ -1,0 +1,237 @@
+// The realtime publisher: turns each projected group of committed change records into the publications of the
+// channels someone can receive (the broker's audience), in journal order, rendered once per publication: changed
+// orders per market, best odds that moved, changed trades and consolidated entries, refund groups. It also keeps
+// the best odds GET /orders/odds/best answers, which move with the same groups.
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { Engine } from '../engine/engine.js';
+import type { Change, OrderState, RefundPaid } from '../engine/changes.js';
+import type { OrderView } from '../engine/types.js';
+import type { BestOddsItem, EventBus } from '../events.js';
+import type { Static } from '@sinclair/typebox';
+import type { BestOdds } from '../protocol/wire/trading.js';
+import { orderToChannel, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
+import { changedConsolidated, type ConsolidatedContext } from '../render/consolidated.js';
+import { changedRefundGroups } from '../render/refund-groups.js';
+import { ChangedTrades } from '../store/changed-trades.js';
+import type { ReadModels } from '../store/ports.js';
+import { NOBODY, type FeedAudience } from './feeds.js';
+
+interface BestOddsSide {
+  percentageOdds: string | null;
+  updatedAt: number;
+}
+
+export interface PublisherDeps {
+  bus: EventBus;
+  /** The read models as the projector left them after the group being published. */
+  readModels: ReadModels;
+  catalogue: Pick<Catalogue, 'getMarket'>;
+  /** The live engine (best odds, and the signed facts of open orders). */
+  engine: () => Engine;
+  baseToken: string;
+  render: TradeRenderContext;
+  consolidated: ConsolidatedContext;
+  now: () => number;
+}
+
+export class Publisher {
+  /** Items rendered for the realtime feeds since start, by kind: only what someone can receive is rendered. */
+  readonly rendered = { orders: 0, trades: 0, consolidatedTrades: 0, refundGroups: 0 };
+  /** Who can receive the publications (server.ts asks the realtime server); nobody until set. */
+  audience: () => FeedAudience = () => NOBODY;
+  /** Last published best odds per market side, to publish only real moves and to date them. */
+  private readonly bestOdds = new Map<string, BestOddsSide>();
+
+  constructor(private readonly deps: PublisherDeps) {}
+
+  /**
+   * Best odds of one market as GET /orders/odds/best reports it: a side without orders is left out, and a market
+   * without any orders has no entry (undefined), so no percentageOdds is ever null.
+   */
+  bestOddsEntry(marketHash: string): Static<typeof BestOdds>['bestOdds'][number] | undefined {
+    const side = (one: boolean) => {
+      const best = this.bestOdds.get(`${marketHash}:${one}`);
+      return best?.percentageOdds ? { percentageOdds: best.percentageOdds, updatedAt: best.updatedAt } : undefined;
+    };
+    const outcomeOne = side(true);
+    const outcomeTwo = side(false);
+    if (!outcomeOne && !outcomeTwo) return undefined;
+    return {
+      marketHash,
+      baseToken: this.deps.baseToken,
+      ...(outcomeOne ? { outcomeOne } : {}),
+      ...(outcomeTwo ? { outcomeTwo } : {}),
+    };
+  }
+  resetBestOdds(): void {
+    this.bestOdds.clear();
+    const now = this.deps.now();
+    for (const marketHash of this.deps.engine().bookedMarkets()) this.refreshBestOdds(marketHash, now);
+  }
+  /**
+   * Returns the best_odds:global items of the sides whose best odds moved to a price. A side that lost its last
+   * order is remembered but not published: no percentageOdds on the wire is ever null.
+   */
+  private refreshBestOdds(marketHash: string, at: number): BestOddsItem[] {
+    const moved: BestOddsItem[] = [];
+    for (const one of [true, false]) {
+      const key = `${marketHash}:${one}`;
+      const odds = this.deps.engine().bestMakerOdds(marketHash, one, at)?.toString() ?? null;
+      const previous = this.bestOdds.get(key);
+      if (previous && previous.percentageOdds === odds) continue;
+      if (!previous && odds === null) continue;
+      this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
+      if (odds === null) continue;
+      const market = this.deps.catalogue.getMarket(marketHash);
+      moved.push({
+        marketHash,
+        baseToken: this.deps.baseToken,
+        isMakerBettingOutcomeOne: one,
+        percentageOdds: odds,
+        updatedAt: at,
+        sportId: market?.sportId ?? 0,
+        leagueId: market?.leagueId ?? 0,
+      });
+    }
+    return moved;
+  }
+  /**
+   * Right after a group is projected (the read models exactly as it left them; the engine perhaps further on, which
+   * only best odds read): renders what its publications show, for the channels someone can receive (the bus's
+   * audience); best odds always, since main lines follow them. Returns the fan-out, run once the projection has
+   * committed. A channel first subscribed after this point misses nothing its subscriber can see: its REST snapshot already holds the group.
+   */
+  prepare(changes: readonly Change[]): () => void {
+    const audience = this.audience();
+    const wantsTrades = audience.trades();
+    const wantsConsolidated = audience.consolidatedTrades();
+    const wantsAnyTrade = wantsTrades || wantsConsolidated;
+    /** Per market: whether one of its book channels is read (asked once per market and commit). */
+    const bookRead = new Map<string, boolean>();
+    const wantsOrder = (marketHash: string, maker: string): boolean => {
+      let book = bookRead.get(marketHash);
+      if (book === undefined) {
+        const eventId = this.deps.catalogue.getMarket(marketHash)?.exchangeEventId;
+        book = audience.book(marketHash, eventId ?? '');
+        bookRead.set(marketHash, book);
+      }
+      return book || audience.maker(maker);
+    };
+    /** Markets whose orders changed: their best odds are refreshed whoever reads them. */
+    const markets = new Set<string>();
+    // Orders render from the state their change records carry: a closed order may have left the engine since.
+    const orderStates = new Map<string, OrderState>();
+    const tradeIds = new Set<string>();
+    const refunds: RefundPaid[] = [];
+    /** Markets whose positions a report settled: their trades are read once per market, not per bettor. */
+    const settledMarkets = new Map<string, { marketHash: string; settleDate: number }>();
+    for (const c of changes) {
+      switch (c.type) {
+        case 'orderAdded':
+          markets.add(c.order.marketHash);
+          if (wantsOrder(c.order.marketHash, c.order.maker)) orderStates.set(c.order.orderHash, c.state);
+          break;
+        case 'orderChanged':
+          markets.add(c.marketHash);
+          if (wantsOrder(c.marketHash, c.maker)) orderStates.set(c.orderHash, c.state);
+          break;
+        case 'tradeRecorded':
+          if (wantsAnyTrade) tradeIds.add(c.trade.id);
+          break;
+        case 'tradeStatusChanged':
+        case 'tradeSettled':
+          if (wantsAnyTrade) tradeIds.add(c.tradeId);
+          break;
+        case 'positionSettled':
+          if (wantsAnyTrade) settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
+          break;
+        case 'positionPaidOnChain':
+          if (wantsAnyTrade) for (const id of this.deps.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
+          break;
+        case 'refundPaid':
+          refunds.push(c.refund);
+          break;
+        default:
+          break;
+      }
+    }
+    for (const m of settledMarkets.values()) for (const id of this.deps.readModels.tradesSettledIn(m.marketHash, m.settleDate)) tradeIds.add(id);
+    const emits: (() => void)[] = [];
+    const at = this.deps.now();
+    if (orderStates.size > 0) this.renderOrders(orderStates, emits);
+    const moved = [...markets].flatMap((m) => this.refreshBestOdds(m, at));
+    const bus = this.deps.bus;
+    if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
+    if (tradeIds.size > 0) this.renderTrades(tradeIds, new ChangedTrades(changes), refunds, { trades: wantsTrades, consolidated: wantsConsolidated }, emits);
+    const readRefunds = refunds.filter((r) => audience.refunds(r.bettor));
+    if (readRefunds.length > 0) {
+      for (const update of changedRefundGroups(this.deps.readModels, readRefunds, this.deps.render.decimals)) {
+        this.rendered.refundGroups += update.groups.length;
+        emits.push(() => bus.emit('refunds', update));
+      }
+    }
+    return () => {
+      for (const emit of emits) emit();
+    };
+  }
+  /** The changed orders as their channels show them, one `orders` event per market. */
+  private renderOrders(orderStates: ReadonlyMap<string, OrderState>, emits: (() => void)[]): void {
+    const bus = this.deps.bus;
+    const byMarket = new Map<string, OrderView[]>();
+    for (const [hash, state] of orderStates) {
+      // The signed facts never change; the state is the one committed with this batch.
+      const facts = this.deps.engine().order(hash) ?? this.deps.readModels.order(hash);
+      if (!facts) continue;
+      const o: OrderView = { ...facts, ...state };
+      const list = byMarket.get(o.marketHash);
+      if (list) list.push(o);
+      else byMarket.set(o.marketHash, [o]);
+    }
+    for (const [marketHash, orders] of byMarket) {
+      const update = { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) };
+      this.rendered.orders += orders.length;
+      emits.push(() => bus.emit('orders', update));
+    }
+  }
+  /** The changed trades for recent_trades and, from the same facts, their consolidated entries: each only if read. */
+  private renderTrades(
+    tradeIds: ReadonlySet<string>,
+    changed: ChangedTrades,
+    refunds: readonly RefundPaid[],
+    read: { trades: boolean; consolidated: boolean },
+    emits: (() => void)[],
+  ): void {
+    const bus = this.deps.bus;
+    // What the change records describe is rendered from them; only the rest is read from the store.
+    const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.deps.readModels.trade(id) ?? []);
+    // The trades' refund flags: one read for the commit, shared by both renderings.
+    const hasRefunds = this.deps.readModels.refundsSeen(trades);
+    if (read.trades) {
+      // The fills the change records do not describe: one read for the commit.
+      const stored = this.deps.readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash])));
+      const rc: TradeRenderContext = { ...this.deps.render, hasRefunds, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? stored(fillHash) };
+      const rendered = trades.map((t) => tradeToRest(t, rc));
+      this.rendered.trades += rendered.length;
+      emits.push(() => bus.emit('trades', rendered));
+    }
+    if (read.consolidated) {
+      // The entries ask the same (market, bettor) refund questions as the trades.
+      const cc = { ...this.deps.consolidated, hasRefunds };
+      const consolidated = changedConsolidated(this.deps.readModels, cc, trades, this.firstRefunds(refunds), changed);
+      this.rendered.consolidatedTrades += consolidated.length;
+      if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
+    }
+  }
+  /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */
+  private firstRefunds(refunds: readonly RefundPaid[]): { bettor: string; marketHash: string }[] {
+    const earliest = new Map<string, RefundPaid>();
+    for (const r of refunds) {
+      const key = `${r.bettor}|${r.marketHash}`;
+      const seen = earliest.get(key);
+      if (!seen || r.id < seen.id) earliest.set(key, r);
+    }
+    return [...earliest.values()]
+      .filter((r) => !this.deps.readModels.hasRefundBefore(r.marketHash, r.bettor, r.id))
+      .map((r) => ({ bettor: r.bettor, marketHash: r.marketHash }));
+  }
+}
