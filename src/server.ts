@@ -225,6 +225,7 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
+  if (readModels.seedBalances(() => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
   const settled = settleReportedMarkets(catalogue, readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
@@ -242,7 +243,7 @@ async function startOnStorage(
   // Each route module is a plugin given only what it uses.
   const routes: FastifyPluginAsyncTypebox = async (api) => {
     addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection, waitMs: config.readWaitMs });
-    const balanceDeps = { trading, config };
+    const balanceDeps = { trading, readModels, config };
     await api.register(healthRoutes, { isReady, db });
     await api.register(marketRoutes, { catalogue, trading });
     await api.register(priceHistoryRoutes, { catalogue, readModels, now });

@@ -4,26 +4,32 @@ import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import { ok } from '../api/envelope.js';
 import { Address } from '../api/params.js';
-import { balanceView, type BalanceDeps } from '../api/balances.js';
+import { balanceAfterWrite, balanceView, type BalanceDeps } from '../api/balances.js';
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Account } from '../api/schemas/admin.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
+import type { ReadModels } from '../store/ports.js';
 
-export interface AccountAdminDeps {
-  trading: BalanceDeps['trading'] & Pick<Sequencer, 'submit'>;
+export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
+  readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'openOrdersOf'>;
+  trading: Pick<Sequencer, 'engine' | 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
 }
 
-function accountView(deps: AccountAdminDeps, raw: string) {
+/**
+ * Balances and open orders from the read side, or right after a write from the sequencer (`afterWrite`). Restrictions and their
+ * shortfalls are the sequencer's live state (no change record carries the shortfalls).
+ */
+function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
   const address = checksumAddress(raw);
   const engine = deps.trading.engine;
   const r = engine.restrictionOf(address);
   const now = deps.now();
   return {
-    ...balanceView(deps, address),
-    openOrders: engine.openOrdersOf(address).length,
+    ...(afterWrite ? balanceAfterWrite(deps, address) : balanceView(deps, address)),
+    openOrders: (afterWrite ? engine.openOrdersOf(address) : deps.readModels.openOrdersOf(address)).length,
     restricted: engine.isRestricted(address, now),
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
     recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - deps.config.restriction.windowMs).map((t) => new Date(t).toISOString()),
@@ -38,6 +44,6 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox<AccountAdminDeps> = a
   app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) => {
     const address = checksumAddress(request.params.address);
     await deps.trading.submit({ kind: 'liftRestriction', at: deps.now(), address });
-    return ok(accountView(deps, address));
+    return ok(accountView(deps, address, true));
   });
 };

@@ -7,7 +7,7 @@ import { ExchangeError } from '../protocol/errors.js';
 import { Address } from '../api/params.js';
 import { parseWei } from '../api/trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
-import { balanceView, type BalanceDeps } from '../api/balances.js';
+import { balanceAfterWrite, type BalanceDeps } from '../api/balances.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Balance } from '../api/schemas/trading.js';
 import { Transfer as TransferResult } from '../api/schemas/admin.js';
@@ -19,8 +19,9 @@ const Transfer = Type.Object(
   { additionalProperties: false },
 );
 
-export interface ChainAdminDeps extends BalanceDeps {
-  trading: BalanceDeps['trading'] & Pick<Sequencer, 'submit'>;
+export interface ChainAdminDeps {
+  config: BalanceDeps['config'];
+  trading: Pick<Sequencer, 'engine' | 'submit'>;
   now: () => number;
   /** With ODDEX_CHAIN=evm: the chain, once it runs; absent on the local ledger. */
   evm?: (() => EvmChain | undefined) | undefined;
@@ -34,7 +35,7 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async
     // On a chain the faucet mints real tokens; the balance follows from the chain's Transfer event.
     if (evm) await evm.mint(checksumAddress(b.address) as `0x${string}`, amount);
     else await deps.trading.submit({ kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
-    return ok(balanceView(deps, b.address));
+    return ok(balanceAfterWrite(deps, b.address));
   });
   app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer, response: responses(TransferResult) } }, async (request) => {
     const b = request.body;
@@ -47,6 +48,6 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async
       to: checksumAddress(b.to),
       amount,
     });
-    return ok({ from: balanceView(deps, b.from), to: balanceView(deps, b.to) });
+    return ok({ from: balanceAfterWrite(deps, b.from), to: balanceAfterWrite(deps, b.to) });
   });
 };

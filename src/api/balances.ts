@@ -1,8 +1,11 @@
-// GET /balances/:address (public): free wallet balance, escrow and open-order exposure.
+// GET /balances/:address (public): free wallet balance, escrow and open-order exposure, from the read side.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
+import type { Static } from '@sinclair/typebox';
 import type { Sequencer } from '../sequencer/sequencer.js';
+import type { BalanceView } from '../engine/types.js';
+import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
 import { Address } from './params.js';
 import { checksumAddress } from '../protocol/address.js';
@@ -10,17 +13,29 @@ import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
 
 export interface BalanceDeps {
-  /** The live engine is read through the service: a failed commit replaces it. */
-  trading: Pick<Sequencer, 'engine'>;
+  readModels: Pick<ReadModels, 'balanceOf'>;
   config: Pick<Config, 'baseTokenAddress'>;
 }
 
-export function balanceView({ trading, config }: BalanceDeps, raw: string) {
+/** An address's balances as the read side holds them (a read waits for the position it must see). */
+export const balanceView = ({ readModels, config }: BalanceDeps, raw: string) => {
   const address = checksumAddress(raw);
-  const b = trading.engine.balances(address);
+  return balanceReply(address, readModels.balanceOf(address), config.baseTokenAddress);
+};
+
+/**
+ * The reply of a write that moved funds: the sequencer's own balances right after the write, which the read side
+ * covers only once the write is projected.
+ */
+export const balanceAfterWrite = ({ trading, config }: { trading: Pick<Sequencer, 'engine'>; config: BalanceDeps['config'] }, raw: string) => {
+  const address = checksumAddress(raw);
+  return balanceReply(address, trading.engine.balances(address), config.baseTokenAddress);
+};
+
+function balanceReply(address: string, b: BalanceView, baseToken: string): Static<typeof Balance> {
   return {
     address,
-    baseToken: config.baseTokenAddress,
+    baseToken,
     balance: b.balance.toString(),
     escrowed: b.escrowed.toString(),
     openExposure: b.openExposure.toString(),

@@ -9,7 +9,7 @@ import { ok } from './envelope.js';
 import { ApiError } from './errors.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address } from './params.js';
-import { balanceView, type BalanceDeps } from './balances.js';
+import { balanceAfterWrite, type BalanceDeps } from './balances.js';
 import { resetSeconds } from './rate-limit.js';
 import { quota, type InProcessRateLimiter, type ClientKey } from './rate-limit/limiter.js';
 import { responses } from './schemas/envelope.js';
@@ -34,9 +34,9 @@ export function demoFundsOffer(c: DemoFundsSettings): { amount: string; maxBalan
 
 const DemoFundsRequest = Type.Object({ address: Address }, { additionalProperties: false });
 
-export interface DemoFundsDeps extends BalanceDeps {
+export interface DemoFundsDeps {
   config: BalanceDeps['config'] & DemoFundsSettings;
-  trading: BalanceDeps['trading'] & Pick<Sequencer, 'submit'>;
+  trading: Pick<Sequencer, 'engine' | 'submit'>;
   now: () => number;
 }
 
@@ -88,7 +88,7 @@ export const demoFundsRoutes: FastifyPluginAsyncTypebox<DemoFundsDeps> = async (
         consume(byClient, request.ip, 'this client address');
         consume(byAddress, address, 'this address');
         await deps.trading.submit({ kind: 'faucet', at: deps.now(), address, amount });
-        return balanceView(deps, address);
+        return balanceAfterWrite(deps, address);
       });
       return ok(balance);
     },

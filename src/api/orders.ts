@@ -78,7 +78,7 @@ export interface OrderRouteDeps {
     'oddsLadderStepSize' | 'makerMinimum' | 'baseTokenAddress' | 'executorAddress' | 'maxOrdersPerRequest' | 'maxMarketsPerRequest'
   >;
   catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues' | 'inQuoteWindow'>;
-  trading: Pick<Sequencer, 'submit' | 'engine' | 'readModels' | 'marketRef'>;
+  trading: Pick<Sequencer, 'submit' | 'readModels' | 'marketRef'>;
   /** The best odds as published (GET /orders/odds/best answers what best_odds:global last carried). */
   publisher: Pick<Publisher, 'bestOddsEntry'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;

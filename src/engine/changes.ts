@@ -2,37 +2,13 @@
 // type; not frozen at run time, which cost a runtime call per record on the engine's hot path), sharing nothing
 // the engine changes later, so the read side, the realtime feed and tests consume them without ever touching
 // engine state.
-import type { MarketLifeStatus, Outcome, OrderCancelReason, OrderPersistence, OrderStatus, TradeStatus } from './types.js';
+import type { MarketLifeStatus, Outcome, OrderFillState, OrderPosting, TradeStatus } from './types.js';
 
 /** An order as posted (everything but its mutable fill state). */
-export interface OrderFacts {
-  readonly orderHash: string;
-  readonly marketHash: string;
-  readonly exchangeEventId: string;
-  readonly maker: string;
-  readonly baseToken: string;
-  readonly executor: string;
-  readonly totalBetSize: bigint;
-  readonly percentageOdds: bigint;
-  readonly expiry: number;
-  readonly apiExpiry: number;
-  readonly salt: string;
-  readonly isMakerBettingOutcomeOne: boolean;
-  readonly signature: string;
-  readonly persistence: OrderPersistence;
-  readonly seq: number;
-  readonly createdAt: number;
-}
+export type OrderFacts = Readonly<OrderPosting>;
 
 /** The mutable part of an order, as of the change. */
-export interface OrderState {
-  readonly fillAmount: bigint;
-  readonly pendingFillAmount: bigint;
-  readonly status: OrderStatus;
-  readonly updatedAt: number;
-  /** Set on a CANCELLED order only. */
-  readonly cancelReason?: OrderCancelReason;
-}
+export type OrderState = Readonly<OrderFillState>;
 
 /** A trade as recorded when its fill was accepted. */
 export interface TradeFacts {

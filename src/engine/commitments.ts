@@ -56,6 +56,11 @@ export class Commitments {
     addTo(this.pendingTakerStake, address, delta);
   }
 
+  /** Every address with funds or commitments: those whose balance record is not all zeros. */
+  holders(): Set<string> {
+    return new Set([...this.wallets.holders(), ...this.exposure.keys(), ...this.pendingTakerStake.keys()]);
+  }
+
   /** An account's balance record, as the change log and balance reads give it. */
   emitBalance(log: ChangeLog, address: string): void {
     log.emit({

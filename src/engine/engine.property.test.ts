@@ -755,6 +755,9 @@ describe('engine properties', () => {
         expect(json(ADDRS.flatMap((a) => rm.refundsOf(a)).sort((x, y) => x.id - y.id))).toBe(json(projection.refunds));
         checkTradeListings(rm, projection);
         checkConsolidatedTotals(rm);
+        // Balances on the read side (each address's last balance record) equal the engine's, fee accounts included.
+        const holders = [...new Set([...ADDRS, ...[...engine.balanceRecords()].map(([a]) => a)])];
+        expect(json(holders.map((a) => rm.balanceOf(a)))).toBe(json(holders.map((a) => engine.balances(a))));
         db.close();
       }),
       { numRuns: 150 },

@@ -378,6 +378,11 @@ export class Engine {
     };
   }
 
+  /** Every address's balance record (seeding a read side that did not keep them). */
+  *balanceRecords(): Generator<[string, BalanceView]> {
+    for (const address of this.commitments.holders()) yield [address, this.balances(address)];
+  }
+
   exposureOf(address: string): bigint {
     return this.commitments.exposureOf(address);
   }

@@ -12,34 +12,48 @@ export type OrderPersistence = 'LAPSE' | 'PERSIST';
  */
 export type OrderCancelReason = 'maker_cancel' | 'heartbeat_expired' | 'kick_off' | 'operator' | 'market_reported' | 'insufficient_balance';
 
-/** An order and its fill state. */
-export interface OrderView {
+/**
+ * An order's signed terms: declared once here. The command that posts it (NewOrder), the change record that adds it
+ * (OrderFacts), its view (OrderView) and the read side's row all derive from these fields.
+ */
+export interface SignedOrderTerms {
   orderHash: string;
   marketHash: string;
-  exchangeEventId: string;
   maker: string;
   baseToken: string;
   executor: string;
   totalBetSize: bigint;
   percentageOdds: bigint;
-  /** Maker space matched by fills that confirmed on chain. */
-  fillAmount: bigint;
-  /** Maker space matched by fills accepted but not yet confirmed. */
-  pendingFillAmount: bigint;
   expiry: number;
   apiExpiry: number;
   salt: string;
   isMakerBettingOutcomeOne: boolean;
   signature: string;
+}
+
+/** An order as the exchange took it: its terms, its fixture, what it does at kick-off and its place in time. */
+export interface OrderPosting extends SignedOrderTerms {
+  exchangeEventId: string;
   persistence: OrderPersistence;
-  status: OrderStatus;
-  /** Set on a CANCELLED order only. */
-  cancelReason?: OrderCancelReason;
   /** Global insertion sequence: time priority within a price. */
   seq: number;
   createdAt: number;
+}
+
+/** An order's fill state: what changes after it is posted. */
+export interface OrderFillState {
+  /** Maker space matched by fills that confirmed on chain. */
+  fillAmount: bigint;
+  /** Maker space matched by fills accepted but not yet confirmed. */
+  pendingFillAmount: bigint;
+  status: OrderStatus;
+  /** Set on a CANCELLED order only. */
+  cancelReason?: OrderCancelReason;
   updatedAt: number;
 }
+
+/** An order and its fill state. */
+export interface OrderView extends OrderPosting, OrderFillState {}
 
 /** The engine's own order: the view plus its pending fills. Routes and the feed get copies (OrderView). */
 export interface Order extends OrderView {
@@ -197,19 +211,7 @@ export interface MarketRef {
   legs?: [string, string];
 }
 
-export interface NewOrder {
-  orderHash: string;
-  marketHash: string;
-  maker: string;
-  baseToken: string;
-  executor: string;
-  totalBetSize: bigint;
-  percentageOdds: bigint;
-  expiry: number;
-  apiExpiry: number;
-  salt: string;
-  isMakerBettingOutcomeOne: boolean;
-  signature: string;
+export interface NewOrder extends SignedOrderTerms {
   /** Set only to PERSIST: absent is LAPSE, so ordinary orders journal as they did before the field existed. */
   persistence?: 'PERSIST';
 }

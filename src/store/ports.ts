@@ -3,7 +3,7 @@
 // interfaces. Everything here speaks in domain types (engine records, bigint amounts), never in rows.
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { EngineSnapshot } from '../engine/engine.js';
-import type { Command, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { BalanceView, Command, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import type { FillOnChain } from './fill-on-chain.js';
 import type { ConsolidatedGroup } from './trade-index.js';
 
@@ -309,6 +309,11 @@ export interface SettlementQueries {
   positionsUnpaidOnChain(): { marketHash: string; outcome: Outcome; bettors: string[] }[];
 }
 
+export interface BalanceQueries {
+  /** An address's balance, escrow, open-order exposure and pending taker stakes (zeros for an unknown address). */
+  balanceOf(address: string): BalanceView;
+}
+
 export interface FeeQueries {
   /** Fee revenue per UTC day and market, between two times (ms). */
   feeRevenue(from: number, to: number): FeeRevenue[];
@@ -331,7 +336,7 @@ export interface PositionQueries {
 }
 
 /** Everything the read side answers, as the projector leaves it. */
-export interface ReadModels extends OrderQueries, TradeQueries, RefundQueries, SettlementQueries, FeeQueries {
+export interface ReadModels extends OrderQueries, TradeQueries, RefundQueries, BalanceQueries, SettlementQueries, FeeQueries {
   readonly entries: ConsolidatedQueries;
   readonly history: HistoryQueries;
   readonly statement: StatementQueries;

@@ -23,6 +23,10 @@ export abstract class WalletBook {
     return this.escrow.get(address)?.get(marketHash) ?? 0n;
   }
 
+  holders(): Iterable<string> {
+    return new Set([...this.balances.keys(), ...this.escrowTotals.keys()]);
+  }
+
   /** Sum of every balance and escrow: equals `minted` when funds are conserved. */
   total(): bigint {
     let sum = 0n;

@@ -23,6 +23,8 @@ export interface Wallets {
   /** Everything minted: balances plus escrow add up to it. */
   readonly minted: bigint;
   total(): bigint;
+  /** Every address with a balance or escrow entry. */
+  holders(): Iterable<string>;
 
   /** The in-process ledger's faucet and transfers (the caller checks the balance of a transfer). */
   mint(address: string, amount: bigint): void;

@@ -559,3 +559,20 @@ MIGRATIONS.push({
     ALTER TABLE rm_fills ADD COLUMN cash_out_fee TEXT;
   `,
 });
+
+MIGRATIONS.push({
+  version: 24,
+  name: 'balances',
+  sql: `
+    -- Each address's balance record as its last balanceChanged change left it: GET /balances/:address reads it from
+    -- the read side. Read models projected before this table existed are seeded from the engine at start-up
+    -- (balances.seeded in settings), when both stand at the same journal position.
+    CREATE TABLE rm_balances (
+      address TEXT PRIMARY KEY COLLATE NOCASE,
+      balance TEXT NOT NULL,
+      escrowed TEXT NOT NULL,
+      open_exposure TEXT NOT NULL,
+      pending_taker_stake TEXT NOT NULL
+    );
+  `,
+});

@@ -2,11 +2,11 @@
 // engine's change records. `apply` runs inside the journal's transaction (see trading-store.ts); the queries answer
 // the read routes through indexes, so their cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import { getSetting, putSetting, type Db } from './db.js';
 import type { FeeRevenue, ListedTrades, ReadModels, RefundQuery, TradeFilter } from '../ports.js';
 import type { FillOnChain } from '../fill-on-chain.js';
 import type { Change, RefundPaid } from '../../engine/changes.js';
-import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade } from '../../engine/types.js';
+import type { BalanceView, OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade } from '../../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { FundsStatement } from './funds-statement.js';
 import { PositionsReader } from './positions.js';
@@ -129,6 +129,9 @@ const refundOf = (r: RefundRow): RefundPaid => ({
 
 
 /** Filters that rm_trade_counts keeps a bettor's totals by (its columns have the trade columns' names). */
+/** Set once the balances of read models projected before rm_balances existed were seeded from the engine. */
+const BALANCES_SEEDED = 'balances.seeded';
+
 const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', 'baseToken', 'maker', 'affiliate', 'tradeStatus']);
 
 /**
@@ -170,6 +173,8 @@ export class TradingReadModels implements ReadModels {
   readonly positions: PositionsReader;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
+  /** The last balance record of each address the group under way changed. */
+  private readonly balances = new Map<string, BalanceView>();
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -220,6 +225,9 @@ export class TradingReadModels implements ReadModels {
       putVolume: p('INSERT INTO rm_volume (market_hash, volume) VALUES (?, ?) ON CONFLICT(market_hash) DO UPDATE SET volume = excluded.volume'),
       position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
       setPosition: p('UPDATE rm_position SET journal_seq = ? WHERE id = 1'),
+      putBalance: p(`INSERT INTO rm_balances VALUES (?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET balance = excluded.balance,
+        escrowed = excluded.escrowed, open_exposure = excluded.open_exposure, pending_taker_stake = excluded.pending_taker_stake`),
+      balance: p('SELECT balance, escrowed, open_exposure, pending_taker_stake FROM rm_balances WHERE address = ?'),
       order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
       openOrdersOf: p("SELECT * FROM rm_orders WHERE maker = ? AND status IN ('ACTIVE', 'INACTIVE') ORDER BY seq"),
       openOrdersIn: p("SELECT * FROM rm_orders WHERE market_hash = ? AND status IN ('ACTIVE', 'INACTIVE') ORDER BY seq"),
@@ -303,6 +311,7 @@ export class TradingReadModels implements ReadModels {
    */
   applyGroup(commands: readonly (readonly Change[])[]): void {
     for (const changes of commands) this.applyCommand(changes);
+    this.writeBalances();
     this.tradeCounts.write();
     this.entries.writeCounts();
     this.history.write();
@@ -436,13 +445,45 @@ export class TradingReadModels implements ReadModels {
         case 'marketReported':
           s.insertReport!.run(c.marketHash, c.outcome, c.at, c.teamOneScore ?? null, c.teamTwoScore ?? null);
           break;
+        case 'balanceChanged':
+          // An address's balances change several times in a group: only the last record is written.
+          this.balances.set(c.address, c);
+          break;
         default:
-          // Balances, heartbeats and restrictions are live engine state, read from the engine.
+          // Heartbeats and restrictions are live engine state, read from the engine.
           break;
       }
     }
     this.entries.apply(changes, settledFills);
     this.history.apply(changes);
+  }
+
+  private writeBalances(): void {
+    for (const [address, b] of this.balances) this.putBalance(address, b);
+    this.balances.clear();
+  }
+
+  private putBalance(address: string, b: BalanceView): void {
+    this.s.putBalance!.run(address, b.balance.toString(), b.escrowed.toString(), b.openExposure.toString(), b.pendingTakerStake.toString());
+  }
+
+  balanceOf(address: string): BalanceView {
+    const r = this.s.balance!.get(address) as { balance: string; escrowed: string; open_exposure: string; pending_taker_stake: string } | undefined;
+    if (!r) return { balance: 0n, escrowed: 0n, openExposure: 0n, pendingTakerStake: 0n };
+    return { balance: BigInt(r.balance), escrowed: BigInt(r.escrowed), openExposure: BigInt(r.open_exposure), pendingTakerStake: BigInt(r.pending_taker_stake) };
+  }
+
+  /**
+   * Read models projected before balances were kept get every address's balances from the engine, once, while both
+   * stand at the same journal position (start-up, after the read models caught up). Returns whether it seeded.
+   */
+  seedBalances(holders: () => Iterable<[string, BalanceView]>): boolean {
+    if (getSetting(this.db, BALANCES_SEEDED)) return false;
+    this.db.transaction(() => {
+      if (this.position() > 0) for (const [address, b] of holders()) this.putBalance(address, b);
+      putSetting(this.db, BALANCES_SEEDED, '1');
+    })();
+    return true;
   }
 
   private openPositionsIn(marketHash: string): Map<string, OpenPositionRow[]> {
