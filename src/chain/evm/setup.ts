@@ -52,12 +52,21 @@ const DEFINED_BY_DEPLOYMENT: readonly [setting: string, value: (c: Config) => st
   ['tokenTransferProxy', (c) => c.tokenTransferProxy.toLowerCase()],
   ['baseTokenSymbol', (c) => c.baseTokenSymbol],
   ['baseTokenDecimals', (c) => c.baseTokenDecimals],
+  ['ODDEX_FEE_SINGLES_BPS', (c) => c.fees.singlesBps],
+  ['ODDEX_FEE_PARLAYS_BPS', (c) => c.fees.parlaysBps],
+  ['ODDEX_CASHOUT_FEE_BPS', (c) => c.fees.cashoutBps],
+  ['ODDEX_AFFILIATE_SHARE_BPS', (c) => c.fees.affiliateShareBps],
+  ['ODDEX_FEE_ACCOUNT', (c) => c.fees.account.toLowerCase()],
+  ['exchangeAffiliate', (c) => c.exchangeAffiliate.toLowerCase()],
 ];
+
+const NO_FEES = { singlesBps: 0, parlaysBps: 0, cashoutBps: 0, affiliateShareBps: 0 };
 
 /**
  * The configuration with every address, id and signing value from the deployment: the chain id, the executor,
  * the token (address, symbol, decimals), the transfer proxy wallets approve, and the fill domain (the settlement
- * contract is its verifyingContract, EIP712FillHasher; its name and version were fixed when it was deployed).
+ * contract is its verifyingContract, EIP712FillHasher; its name and version were fixed when it was deployed), and
+ * the fees the contract charges (rates, fee account, affiliate).
  * Defaults are the local ledger's placeholders and give way silently; a value configured otherwise that
  * contradicts the deployment stops the start, since the operator meant another deployment than the one found.
  */
@@ -73,6 +82,11 @@ export function pointAtDeployment(config: Config, d: Deployment, file: string): 
     baseTokenDecimals: d.tokenDecimals,
     domainNames: { ...config.domainNames, fill: d.domainName },
     domainVersion: d.domainVersion,
+    // The contract charges these (deploy.ts); a deployment without them charges none.
+    fees: d.fees
+      ? { singlesBps: d.fees.singlesBps, parlaysBps: d.fees.parlaysBps, cashoutBps: d.fees.cashoutBps, affiliateShareBps: d.fees.affiliateShareBps, account: d.fees.account }
+      : { ...NO_FEES, account: config.fees.account },
+    exchangeAffiliate: d.fees?.affiliate ?? config.exchangeAffiliate,
   };
   const defaults = defaultConfig();
   for (const [setting, value] of DEFINED_BY_DEPLOYMENT) {
