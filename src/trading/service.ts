@@ -155,6 +155,7 @@ export class TradingService {
       chainVersion: c.chainVersion,
       market: (hash) => deps.catalogue.getMarket(hash),
       hasRefunds,
+      cashOutOf: (fillHash) => this.readModels.fillOnChain(fillHash)?.cashOut,
     };
   }
 
@@ -516,7 +517,12 @@ export class TradingService {
     }
     if (read.consolidated) {
       // The entries ask the same (market, bettor) refund questions as the trades.
-      const cc = { ...this.consolidated, hasRefunds };
+      const cc: ConsolidatedContext = {
+        ...this.consolidated,
+        hasRefunds,
+        // A cash out executed in this commit is in its change records.
+        cashOutOf: (fillHash) => (changed.fillOnChain(fillHash) ?? this.readModels.fillOnChain(fillHash))?.cashOut,
+      };
       const consolidated = changedConsolidated(this.readModels, cc, trades, this.firstRefunds(refunds), changed);
       this.rendered.consolidatedTrades += consolidated.length;
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
