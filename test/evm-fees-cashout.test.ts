@@ -1,9 +1,10 @@
 // Fees and cash outs with ODDEX_CHAIN=evm on anvil, end to end: the contracts deployed with fees (2% of net winnings
 // on singles, 3% of a cash out's value, a quarter of each fee to the affiliate), the real server following the
 // chain. A client reads every address from /metadata and signs with viem; every figure is checked on chain against
-// what the exchange's ledger reports (/balances, trades), to the wei.
+// what the exchange's ledger reports (/balances, trades), to the wei: the commission at settlement, a cash out of a
+// winning position, a partial cash out of a losing one with no refund after it, and a cash out refused after a refund.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEventLogs, type Address, type PrivateKeyAccount } from 'viem';
@@ -29,21 +30,21 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
   let ex: TestExchange;
   let view: ClientView;
   let markets: string[];
+  let deploymentFile: string;
+  let overrides: Parameters<typeof startTestExchange>[0];
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'oddex-evm-fees-'));
-    const deploymentFile = join(dataDir, 'evm-deployment.json');
+    deploymentFile = join(dataDir, 'evm-deployment.json');
     node = await startExchangeNode(deploymentFile, FEES);
-    ex = await startTestExchange(
-      {
-        demo: true,
-        chain: 'evm',
-        evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 200, pollMs: 50 },
-        bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
-        rateLimits: { ...defaultConfig().rateLimits, enabled: false },
-      },
-      { dataDir },
-    );
+    overrides = {
+      demo: true,
+      chain: 'evm',
+      evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 200, pollMs: 50 },
+      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+    };
+    ex = await startTestExchange(overrides, { dataDir });
     view = clientViewOf((await ex.get('/metadata')).body.data);
     const active = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets;
     markets = active.filter((m: { liveEnabled: boolean }) => !m.liveEnabled).map((m: { marketHash: string }) => m.marketHash);
@@ -68,10 +69,10 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
   const trades = async (orderHash: string) => (await ex.get(`/trades/orders?orderHashes=${orderHash}`)).body.data.trades as Record<string, unknown>[];
   const confirmed = (orderHash: string, count: number) => waitFor(() => trades(orderHash), (t) => t.length === count && t.every((x) => x.tradeStatus === 'SUCCESS'));
   const paid = (orderHash: string, count: number) => waitFor(() => trades(orderHash), (t) => t.length === count && t.every((x) => x.settled === true && typeof x.settleTxHash === 'string'));
-  /** The exchange's view of an address equals its balance on chain. */
+  /** Once the exchange shows `expected` for an address (it follows the chain), the chain holds exactly that too. */
   async function sameOnChain(address: Address, expected: bigint) {
-    expect(await onChain(address)).toBe(expected);
     expect((await waitFor(() => balance(address), (b) => b.balance === expected.toString())).balance).toBe(expected.toString());
+    expect(await onChain(address)).toBe(expected);
   }
   /** `maker` backs outcome one with 20.000004 against `taker`'s 30.000006 on outcome two (maker odds 40%): all its order. */
   async function position(market: string, maker: PrivateKeyAccount, taker: PrivateKeyAccount) {
@@ -88,6 +89,17 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
     expect(meta.feeAccount).toBe(FEE_ACCOUNT);
     expect(meta.exchangeAffiliate.address).toBe(AFFILIATE);
     expect(await node.pub.readContract({ address: view.settlement, abi: oddexSettlementAbi, functionName: 'fees' })).toEqual([200, 500, 300, 2500, FEE_ACCOUNT, AFFILIATE]);
+  });
+
+  it('refuses to start when a configured fee contradicts the deployment\'s', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'oddex-evm-fees-'));
+    try {
+      await expect(startTestExchange({ ...overrides, fees: { ...defaultConfig().fees, singlesBps: 100 } }, { dataDir: elsewhere })).rejects.toThrow(
+        `ODDEX_FEE_SINGLES_BPS is 100 but the deployment in ${deploymentFile} has 200`,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('takes the commission on the winner\'s net winnings at settlement: the fee account is paid on chain what the ledger charges', async () => {
@@ -167,5 +179,63 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
     await sameOnChain(FEE_ACCOUNT, feeBefore + fee - affiliateFee(fee) + commissions - affiliateFee(takerFee) - affiliateFee(hedgerFee));
     await sameOnChain(AFFILIATE, affBefore + affiliateFee(fee) + affiliateFee(takerFee) + affiliateFee(hedgerFee));
     expect(await held(market)).toBe(0n);
+  });
+
+  it('cashes out part of a losing position on chain; no refund follows it, and settlement pays the rest, to the wei', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const hedger = await wallet(100n * USDC);
+    const market = markets[2]!;
+    const orderHash = await position(market, maker, taker);
+    // Outcome two (the taker's) is now unlikely: a maker backs it at 30%, so backing outcome one costs 70%.
+    const hedgeOrder = await signedOrder(hedger, view.signing, { marketHash: market, totalBetSize: 80n * USDC, percentageOdds: 30n * E18, isMakerBettingOutcomeOne: false });
+    expect((await ex.post('/orders/new', { orders: [hedgeOrder.body] })).body.data.statuses).toEqual({ [hedgeOrder.hash]: 'OK' });
+    const [takerBefore, feeBefore, affBefore] = [await onChain(taker.address), await onChain(FEE_ACCOUNT), await onChain(AFFILIATE)];
+    // 14 at 70% returns 20: owed 20 on one, 50.00001 on two, 44.000006 on a void: 20 at once, worth 20 - 14, 3% of it the fee.
+    const fill = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: true, stakeWei: 14n * USDC, desiredOdds: 70n * E18, cashOutTarget: market });
+    expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+    const fee = cashOutFee(6n * USDC, 20n * USDC, FEES.cashoutBps);
+    expect(fee).toBe(180_000n);
+    await confirmed(hedgeOrder.hash, 2);
+    await sameOnChain(taker.address, takerBefore - 14n * USDC + 20n * USDC - fee);
+    // An ordinary hedge of 7 more (returning 10) after it: the position needs less escrow, but no refund is generated.
+    const ordinary = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: true, stakeWei: 7n * USDC, desiredOdds: 70n * E18 });
+    expect((await ex.post('/orders/fill/v2', ordinary)).status).toBe(200);
+    await confirmed(hedgeOrder.hash, 4);
+    expect((await ex.get(`/trades/portfolio/refunds?bettor=${taker.address}&sortAsc=true&page=0&perPage=10`)).body.data.results).toEqual([]);
+    await sameOnChain(taker.address, takerBefore - 21n * USDC + 20n * USDC - fee);
+    expect(await node.pub.readContract({ address: view.settlement, abi: oddexSettlementAbi, functionName: 'refundable', args: [market as `0x${string}`, taker.address] })).toBe(0n);
+
+    // Outcome one wins: the taker's hedge pays 30, 20 of it paid already; no profit on 51.000006 staked. The maker
+    // wins the pot of 50.00001 on 20.000004 (2% of 30.000006); the hedger loses its 9.
+    expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
+    await paid(orderHash, 2);
+    await paid(hedgeOrder.hash, 4);
+    const makerFee = commission(POT, 20n * USDC + 4n, FEES.singlesBps);
+    await sameOnChain(taker.address, takerBefore - 21n * USDC + 20n * USDC - fee + 10n * USDC);
+    await sameOnChain(maker.address, 100n * USDC - (20n * USDC + 4n) + POT - makerFee);
+    await sameOnChain(hedger.address, 100n * USDC - 9n * USDC);
+    await sameOnChain(FEE_ACCOUNT, feeBefore + fee - affiliateFee(fee) + makerFee - affiliateFee(makerFee));
+    await sameOnChain(AFFILIATE, affBefore + affiliateFee(fee) + affiliateFee(makerFee));
+    expect(await held(market)).toBe(0n);
+  });
+
+  it('refuses a cash out once a capital-efficiency refund was paid on chain (409 CASHOUT_AFTER_REFUND)', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    const hedger = await wallet(100n * USDC);
+    const market = markets[3]!;
+    await position(market, maker, taker);
+    const hedgeOrder = await signedOrder(hedger, view.signing, { marketHash: market, totalBetSize: 80n * USDC, percentageOdds: 30n * E18, isMakerBettingOutcomeOne: false });
+    await ex.post('/orders/new', { orders: [hedgeOrder.body] });
+    // An ordinary hedge of 14 (returning 20): the escrow no result needs (20) is refunded on chain.
+    const ordinary = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: true, stakeWei: 14n * USDC, desiredOdds: 70n * E18 });
+    expect((await ex.post('/orders/fill/v2', ordinary)).status).toBe(200);
+    await sameOnChain(taker.address, 100n * USDC - (30n * USDC + 6n) - 14n * USDC + 20n * USDC);
+    const quote = await ex.get(`/cashout/quote?bettor=${taker.address}&marketHash=${market}`);
+    expect([quote.status, quote.body.errorCode]).toEqual([409, 'CASHOUT_AFTER_REFUND']);
+    const cashOut = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: true, stakeWei: 7n * USDC, desiredOdds: 70n * E18, cashOutTarget: market });
+    const refused = await ex.post('/orders/fill/v2', cashOut);
+    expect([refused.status, refused.body.errorCode]).toEqual([409, 'CASHOUT_AFTER_REFUND']);
   });
 });
