@@ -35,6 +35,16 @@ export function readDeployment(config: Config): Deployment {
   for (const key of ['tokenSymbol', 'domainName', 'domainVersion'] as const) {
     if (typeof d[key] !== 'string' || d[key] === '') throw new Error(`${file}: ${key} is missing; deploy again with \`npm run chain\``);
   }
+  // The fees the contract charges, which the server charges too (absent in files from before: none).
+  if (d.fees !== undefined) {
+    for (const key of ['singlesBps', 'parlaysBps', 'cashoutBps', 'affiliateShareBps'] as const) {
+      const bps = d.fees[key];
+      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`${file}: fees.${key} is not basis points (0 to 10000)`);
+    }
+    for (const key of ['account', 'affiliate'] as const) {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(String(d.fees[key]))) throw new Error(`${file}: fees.${key} is not an address`);
+    }
+  }
   return d;
 }
 
