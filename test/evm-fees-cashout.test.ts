@@ -4,12 +4,14 @@
 // what the exchange's ledger reports (/balances, trades), to the wei: the commission at settlement, a cash out of a
 // winning position, a partial cash out of a losing one with no refund after it, and a cash out refused after a refund.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEventLogs, type Address, type PrivateKeyAccount } from 'viem';
+import { parseEventLogs, type Address, type PrivateKeyAccount, type PublicClient } from 'viem';
 import { defaultConfig } from '../src/config.js';
 import { oddexSettlementAbi, oddexTokenAbi } from '../src/chain/evm/contracts.js';
+import { checkFunds } from '../src/chain/evm/funds.js';
+import type { Deployment } from '../src/chain/evm/deploy.js';
 import { affiliatePart, cashOutFee, commission } from '../src/engine/fees.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { waitFor as waitWithin } from './helpers/bets.js';
@@ -237,5 +239,12 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
     const cashOut = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: true, stakeWei: 7n * USDC, desiredOdds: 70n * E18, cashOutTarget: market });
     const refused = await ex.post('/orders/fill/v2', cashOut);
     expect([refused.status, refused.body.errorCode]).toEqual([409, 'CASHOUT_AFTER_REFUND']);
+  });
+
+  it('accounts for every minted wei in wallets (the fee account and the affiliate among them) and escrow', async () => {
+    const report = await checkFunds(node.pub as PublicClient, JSON.parse(readFileSync(deploymentFile, 'utf8')) as Deployment);
+    expect(report.agrees).toBe(true);
+    expect(await onChain(FEE_ACCOUNT)).toBeGreaterThan(0n);
+    expect(await onChain(AFFILIATE)).toBeGreaterThan(0n);
   });
 });
