@@ -2,7 +2,8 @@
 // on singles, 3% of a cash out's value, a quarter of each fee to the affiliate), the real server following the
 // chain. A client reads every address from /metadata and signs with viem; every figure is checked on chain against
 // what the exchange's ledger reports (/balances, trades), to the wei: the commission at settlement, a cash out of a
-// winning position, a partial cash out of a losing one with no refund after it, and a cash out refused after a refund.
+// winning position, a partial cash out of a losing one with no refund after it, a cash out refused after a refund,
+// and a parlay at the parlays' rate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { waitFor as waitWithin } from './helpers/bets.js';
 import { clientViewOf, startExchangeNode, type ClientView, type Node } from './helpers/evm.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
+import { parlaySigning, signedParlayRequest } from './helpers/parlays.js';
 
 const waitFor = <T>(probe: () => Promise<T>, done: (v: T) => boolean) => waitWithin(probe, done, 15_000);
 
@@ -45,6 +47,7 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
       evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 200, pollMs: 50 },
       bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
+      parlays: { ...defaultConfig().parlays, quoteWindowMs: 300 },
     };
     ex = await startTestExchange(overrides, { dataDir });
     view = clientViewOf((await ex.get('/metadata')).body.data);
@@ -239,6 +242,41 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
     const cashOut = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: true, stakeWei: 7n * USDC, desiredOdds: 70n * E18, cashOutTarget: market });
     const refused = await ex.post('/orders/fill/v2', cashOut);
     expect([refused.status, refused.body.errorCode]).toEqual([409, 'CASHOUT_AFTER_REFUND']);
+  });
+
+  it('charges a parlay the parlays\' rate on chain: 5% of the bettor\'s winnings when every leg wins as picked', async () => {
+    // Leg one a moneyline, leg two the main total of another fixture.
+    const one = markets[4]!;
+    const otherEvent = (await ex.get(`/markets/find?marketHashes=${markets[5]!}`)).body.data[0].exchangeEventId as string;
+    const two = ((await ex.get(`/markets/active?eventId=${otherEvent}&type=2&onlyMainLine=true`)).body.data.markets as { marketHash: string }[])[0]!.marketHash;
+    const bettor = await wallet(100n * USDC);
+    const maker = await wallet(100n * USDC);
+    const legs = [
+      { marketHash: one, bettingOutcomeOne: true },
+      { marketHash: two, bettingOutcomeOne: false },
+    ];
+    const requested = await ex.post('/parlays/request', await signedParlayRequest(bettor, await parlaySigning(ex), { legs, requestSize: 20n * USDC }));
+    expect(requested.status).toBe(200);
+    const parlay = requested.body.data.marketHash as string;
+    const order = await signedOrder(maker, view.signing, { marketHash: parlay, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: false });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses).toEqual({ [order.hash]: 'OK' });
+    await new Promise((r) => setTimeout(r, Math.max(0, requested.body.data.parlay.quoteWindowEndsAt - Date.now() + 20)));
+    const fill = await signedFill(bettor, view.signing, { market: parlay, isTakerBettingOutcomeOne: true, stakeWei: 20n * USDC + 3n, desiredOdds: 20n * E18 });
+    expect((await ex.post('/orders/fill/v2', fill)).status).toBe(200);
+    await confirmed(order.hash, 2);
+    const [feeBefore, affBefore] = [await onChain(FEE_ACCOUNT), await onChain(AFFILIATE)];
+    expect((await ex.admin('POST', `/admin/markets/${one}/report`, { outcome: 1 })).status).toBe(200);
+    expect((await ex.admin('POST', `/admin/markets/${two}/report`, { outcome: 2 })).status).toBe(200);
+    const settled = await paid(order.hash, 2);
+    // 20.000003 at 20% against the maker's 80.000012: the pot 100.000015, the profit 80.000012 pays 5% (4 000 000.6).
+    const fee = commission(100n * USDC + 15n, 20n * USDC + 3n, FEES.parlaysBps);
+    expect(fee).toBe(4_000_000n);
+    expect(settled.find((t) => t.bettor === bettor.address)?.fee).toBe(fee.toString());
+    await sameOnChain(bettor.address, 100n * USDC - (20n * USDC + 3n) + 100n * USDC + 15n - fee);
+    await sameOnChain(maker.address, 100n * USDC - (80n * USDC + 12n));
+    await sameOnChain(FEE_ACCOUNT, feeBefore + fee - affiliateFee(fee));
+    await sameOnChain(AFFILIATE, affBefore + affiliateFee(fee));
+    expect(await held(parlay)).toBe(0n);
   });
 
   it('accounts for every minted wei in wallets (the fee account and the affiliate among them) and escrow', async () => {
