@@ -1,6 +1,8 @@
 // The settlement contract called directly on anvil: a good fill moves both stakes into escrow to the wei;
 // forged, replayed, over-size, expired and cancelled inputs revert with their reason; outcomes, claims and
-// refunds never pay out more than a market holds.
+// refunds never pay out more than a market holds. With fees set, claims take the commission on net winnings and
+// cash-out fills pay the hedged position at once less the cash-out fee, both as the ledger computes them
+// (src/engine/fees.ts); forged, replayed, over-size, mistargeted and post-refund cash outs revert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, parseEventLogs, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
