@@ -5,7 +5,7 @@
 // winning position, a partial cash out of a losing one with no refund after it, a cash out refused after a refund,
 // and a parlay at the parlays' rate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEventLogs, type Address, type PrivateKeyAccount, type PublicClient } from 'viem';
@@ -101,6 +101,20 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
     try {
       await expect(startTestExchange({ ...overrides, fees: { ...defaultConfig().fees, singlesBps: 100 } }, { dataDir: elsewhere })).rejects.toThrow(
         `ODDEX_FEE_SINGLES_BPS is 100 but the deployment in ${deploymentFile} has 200`,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a deployment file without fees: its contract is from before fees and cash outs', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'oddex-evm-fees-'));
+    try {
+      const old = join(elsewhere, 'evm-deployment.json');
+      const { fees: _fees, ...withoutFees } = JSON.parse(readFileSync(deploymentFile, 'utf8')) as Deployment;
+      writeFileSync(old, JSON.stringify(withoutFees));
+      await expect(startTestExchange({ ...overrides, evm: { ...overrides!.evm!, deploymentFile: old } }, { dataDir: elsewhere })).rejects.toThrow(
+        `${old}: fees are missing (a settlement contract from before fees and cash outs); deploy again with \`npm run chain\``,
       );
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });

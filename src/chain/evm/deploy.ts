@@ -24,9 +24,9 @@ export interface Deployment {
   deployBlock: string;
   /**
    * The fee rates and accounts the settlement contract was given (setFees): the server takes them as its own, so
-   * the ledger charges what the contract does. Absent in files written before the contract charged fees: none.
+   * the ledger charges what the contract does. Files without them are refused (setup.ts).
    */
-  fees?: ChainFees;
+  fees: ChainFees;
 }
 
 /** What the settlement contract charges (its Fees struct): basis points, the fee account and the affiliate. */

@@ -35,15 +35,17 @@ export function readDeployment(config: Config): Deployment {
   for (const key of ['tokenSymbol', 'domainName', 'domainVersion'] as const) {
     if (typeof d[key] !== 'string' || d[key] === '') throw new Error(`${file}: ${key} is missing; deploy again with \`npm run chain\``);
   }
-  // The fees the contract charges, which the server charges too (absent in files from before: none).
-  if (d.fees !== undefined) {
-    for (const key of ['singlesBps', 'parlaysBps', 'cashoutBps', 'affiliateShareBps'] as const) {
-      const bps = d.fees[key];
-      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`${file}: fees.${key} is not basis points (0 to 10000)`);
-    }
-    for (const key of ['account', 'affiliate'] as const) {
-      if (!/^0x[0-9a-fA-F]{40}$/.test(String(d.fees[key]))) throw new Error(`${file}: fees.${key} is not an address`);
-    }
+  // The fees the contract charges, which the server charges too. A file without them was written for a settlement
+  // contract from before fees and cash outs, whose calls no longer match: it must be deployed again.
+  if (typeof d.fees !== 'object' || d.fees === null) {
+    throw new Error(`${file}: fees are missing (a settlement contract from before fees and cash outs); deploy again with \`npm run chain\``);
+  }
+  for (const key of ['singlesBps', 'parlaysBps', 'cashoutBps', 'affiliateShareBps'] as const) {
+    const bps = d.fees[key];
+    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`${file}: fees.${key} is not basis points (0 to 10000)`);
+  }
+  for (const key of ['account', 'affiliate'] as const) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(String(d.fees[key]))) throw new Error(`${file}: fees.${key} is not an address`);
   }
   return d;
 }
@@ -70,8 +72,6 @@ const DEFINED_BY_DEPLOYMENT: readonly [setting: string, value: (c: Config) => st
   ['exchangeAffiliate', (c) => c.exchangeAffiliate.toLowerCase()],
 ];
 
-const NO_FEES = { singlesBps: 0, parlaysBps: 0, cashoutBps: 0, affiliateShareBps: 0 };
-
 /**
  * The configuration with every address, id and signing value from the deployment: the chain id, the executor,
  * the token (address, symbol, decimals), the transfer proxy wallets approve, and the fill domain (the settlement
@@ -92,11 +92,9 @@ export function pointAtDeployment(config: Config, d: Deployment, file: string): 
     baseTokenDecimals: d.tokenDecimals,
     domainNames: { ...config.domainNames, fill: d.domainName },
     domainVersion: d.domainVersion,
-    // The contract charges these (deploy.ts); a deployment without them charges none.
-    fees: d.fees
-      ? { singlesBps: d.fees.singlesBps, parlaysBps: d.fees.parlaysBps, cashoutBps: d.fees.cashoutBps, affiliateShareBps: d.fees.affiliateShareBps, account: d.fees.account }
-      : { ...NO_FEES, account: config.fees.account },
-    exchangeAffiliate: d.fees?.affiliate ?? config.exchangeAffiliate,
+    // The contract charges these (deploy.ts).
+    fees: { singlesBps: d.fees.singlesBps, parlaysBps: d.fees.parlaysBps, cashoutBps: d.fees.cashoutBps, affiliateShareBps: d.fees.affiliateShareBps, account: d.fees.account },
+    exchangeAffiliate: d.fees.affiliate,
   };
   const defaults = defaultConfig();
   for (const [setting, value] of DEFINED_BY_DEPLOYMENT) {
