@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
 import { OddexClient } from '@oddex/sdk';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, type FillInput } from './helpers/wallets.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, waitFor, type TestCatalogue } from './helpers/bets.js';
 
@@ -38,6 +38,8 @@ describe('cash out (local ledger)', () => {
   let cat: TestCatalogue;
   const held = async (address: string) => BigInt((await ex.get(`/balances/${address}`)).body.data.balance);
   const heldBy = async (w: { address: string }) => held(w.address);
+  /** recent_trades_consolidated:global, every entry published. */
+  const published: Record<string, unknown>[] = [];
   const cashOutFill = (w: PrivateKeyAccount, f: FillInput) => signedFill(w, ex.ctx.config, f).then((body) => ex.post('/orders/fill/v2', body));
 
   beforeAll(async () => {
@@ -46,6 +48,8 @@ describe('cash out (local ledger)', () => {
       fees: { singlesBps: FEE_BPS, parlaysBps: FEE_BPS, account: feeAccount, affiliateShareBps: SHARE_BPS, cashoutBps: CASHOUT_BPS },
       exchangeAffiliate: affiliate,
     });
+    ex.ctx.bus.on('consolidatedTrades', (entries) => published.push(...(entries as Record<string, unknown>[])));
+    renderForEveryChannel(ex);
     cat = await createSoccerLeague(ex);
   });
   afterAll(async () => ex.destroy());
@@ -182,6 +186,25 @@ describe('cash out (local ledger)', () => {
         const cash = t.fillHash === fillHash ? { cashOutAmount: u(s.cashOut.amount).toString(), cashOutFee: u(s.cashOut.fee).toString() } : {};
         expect({ cashOutAmount: t.cashOutAmount, cashOutFee: t.cashOutFee }).toEqual({ cashOutAmount: undefined, cashOutFee: undefined, ...cash });
       }
+      // The consolidated entries show it too (in token units, as their other amounts), on REST sorted in SQL and in
+      // memory, and on the realtime feed: the hedge's entry only, never the opening bet's nor the hedger's.
+      const cashFields = { cashOutAmount: s.cashOut.amount, cashOutFee: s.cashOut.fee };
+      const consolidatedOf = async (settled: boolean) => {
+        for (const sortBy of ['betTime', 'gameLabel']) {
+          const listed = (await ex.get(`/trades/consolidated?bettor=${T.address}&settled=${settled}&sortBy=${sortBy}&page=0&perPage=100&sortAsc=true`)).body.data.trades as Record<string, unknown>[];
+          expect(listed.map((e) => [e.fillHash, e.cashOutAmount, e.cashOutFee]), sortBy).toEqual(
+            listed.map((e) => [e.fillHash, ...(e.fillHash === fillHash ? [cashFields.cashOutAmount, cashFields.cashOutFee] : [undefined, undefined])]),
+          );
+          expect(listed.filter((e) => e.fillHash === fillHash)).toHaveLength(1);
+        }
+        const hedgerEntries = (await ex.get(`/trades/consolidated?bettor=${H.address}&settled=${settled}&page=0&perPage=100&sortAsc=true`)).body.data.trades as Record<string, unknown>[];
+        expect(hedgerEntries.map((e) => e.cashOutAmount)).toEqual([undefined]);
+        return (await ex.get(`/trades/consolidated?bettor=${T.address}&settled=${settled}&page=0&perPage=100&sortAsc=true`)).body.data.trades.find((e: { fillHash: string }) => e.fillHash === fillHash);
+      };
+      const openEntry = await consolidatedOf(false);
+      expect(openEntry).toMatchObject(cashFields);
+      const lastPublished = () => published.filter((e) => e.fillHash === fillHash && e.bettor === T.address).at(-1);
+      expect(lastPublished()).toEqual(openEntry);
       // No capital-efficiency refund for T after its cash out.
       expect((await ex.get(`/trades/portfolio/refunds?bettor=${T.address}&sortAsc=true&page=0&perPage=10`)).body.data.results).toEqual([]);
 
@@ -194,6 +217,9 @@ describe('cash out (local ledger)', () => {
       // Profit: everything paid (at once and at settlement) less the commission, the cash-out fee and the stakes.
       expect(BigInt(settled.settledProfit)).toBe(u(s.settled.T) - FUNDS);
       expect((await ex.get(`/balances/${T.address}`)).body.data.escrowed).toBe('0');
+      const settledEntry = await consolidatedOf(true);
+      expect(settledEntry).toMatchObject({ ...cashFields, settled: true });
+      expect(lastPublished()).toEqual(settledEntry);
     });
   }
 

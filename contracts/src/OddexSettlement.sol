@@ -46,6 +46,9 @@ contract OddexSettlement is OddexEscrow, EIP712 {
         uint256 oddsSlippage;
         bool isTakerBettingOutcomeOne;
         uint256 fillSalt;
+        /// Zero for an ordinary fill; the fill's market hash for a cash out: the fill hedges the taker's position there
+        /// and the hedged value is paid at once, less the cash-out fee.
+        bytes32 cashOutTarget;
         bytes takerSig;
         /// A quarter line's two legs (lower line first), or zero: each matched stake is split in halves.
         bytes32[2] legs;
@@ -70,6 +73,8 @@ contract OddexSettlement is OddexEscrow, EIP712 {
 
     event FillSettled(bytes32 indexed fillHash, address indexed taker, bytes32 indexed marketHash, uint256 takerStake, uint256 makerStake);
     event FillFailed(bytes32 indexed fillHash, bytes reason);
+    /// A cash out paid `amount` (before `fee`) to the taker of the fill `fillHash`.
+    event CashedOut(bytes32 indexed fillHash, address indexed bettor, bytes32 indexed marketHash, uint256 amount, uint256 fee);
     event OrderCancelled(bytes32 indexed orderHash, address indexed maker);
 
     error OnlySelf();
@@ -91,6 +96,12 @@ contract OddexSettlement is OddexEscrow, EIP712 {
     error OrderOverfilled(bytes32 orderHash, uint256 filled, uint256 totalBetSize);
     error StakeAboveSigned(uint256 matched, uint256 signed);
     error NotMaker(address caller);
+    error BadCashOutTarget(bytes32 cashOutTarget);
+    error NoPosition(bytes32 marketHash, address bettor);
+    error CashOutAfterRefund(bytes32 marketHash, address bettor);
+    error NothingToCashOut(bytes32 marketHash, address bettor);
+    error CashOutWrongSide(bytes32 marketHash, address bettor);
+    error CashOutTooLarge(uint256 returned, uint256 hedgeNeeds);
 
     constructor(
         IERC20 token_,
@@ -128,7 +139,7 @@ contract OddexSettlement is OddexEscrow, EIP712 {
                 f.fillSalt,
                 address(0),
                 uint8(0),
-                bytes32(0)
+                f.cashOutTarget
             )
         );
         bytes32 details = keccak256(
@@ -189,6 +200,8 @@ contract OddexSettlement is OddexEscrow, EIP712 {
         if (reported[f.legs[1]]) revert MarketReported(f.legs[1]);
         fillSettled[hash] = true;
         fillSaltUsed[f.fillSalt] = true;
+        bool cashOut = f.cashOutTarget != bytes32(0);
+        uint256 hedgeNeeds = cashOut ? _hedgeNeeds(f, market) : 0;
 
         uint256 minTakerOdds = (f.desiredOdds * (100 - f.oddsSlippage)) / 100;
         uint256 takerTotal;
@@ -203,6 +216,25 @@ contract OddexSettlement is OddexEscrow, EIP712 {
         if (takerTotal > f.stakeWei) revert StakeAboveSigned(takerTotal, f.stakeWei);
         proxy.transferFrom(token, f.taker, address(this), takerTotal);
         emit FillSettled(hash, f.taker, market, takerTotal, makerTotal);
+        if (cashOut) {
+            // A hedge returning more than the position needs would open a position on the other side instead.
+            if (takerTotal + makerTotal > hedgeNeeds) revert CashOutTooLarge(takerTotal + makerTotal, hedgeNeeds);
+            (uint256 amount, uint256 fee) = _cashOut(market, f.taker, takerTotal);
+            emit CashedOut(hash, f.taker, market, amount, fee);
+        }
+    }
+
+    /// @dev What a cash-out fill must hedge, checked before its matches are credited as the exchange checks it: the
+    /// taker's position in the fill's own market (a quarter line's positions are on its legs), no refund paid on it,
+    /// not flat, and the fill backs the outcome paying less. Returns the return (stakes matched) that evens it.
+    function _hedgeNeeds(Fill calldata f, bytes32 market) private view returns (uint256) {
+        if (f.cashOutTarget != market) revert BadCashOutTarget(f.cashOutTarget);
+        Position storage p = positions[market][f.taker];
+        if (p.stakeOne + p.stakeTwo == 0) revert NoPosition(market, f.taker);
+        if (p.refunded > 0) revert CashOutAfterRefund(market, f.taker);
+        if (p.winOne == p.winTwo) revert NothingToCashOut(market, f.taker);
+        if (f.isTakerBettingOutcomeOne != (p.winOne < p.winTwo)) revert CashOutWrongSide(market, f.taker);
+        return p.winOne < p.winTwo ? p.winTwo - p.winOne : p.winOne - p.winTwo;
     }
 
     /// @dev Checks one maker order against the fill and books its maker stake; returns that stake.

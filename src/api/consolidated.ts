@@ -39,8 +39,9 @@ export const consolidatedRoutes: FastifyPluginAsyncTypebox<ConsolidatedRouteDeps
     'keccak256("quarter:" + fillHash + lower-case bettor). Amounts are exact decimal strings in base-token units, never ' +
     'wei: totalStake, totalReturn, netReturn, crosschainNetReturn, settleNetReturnValue and totalBetTimeValue (e.g. "40", ' +
     '"12.5" of the 6-decimal token); netReturnBetTimeValue is the same as a number; weightedAverageOdds stays ' +
-    '10^20-scaled. Fills waiting on the chain are not listed. recent_trades_consolidated:global publishes one such ' +
-    'entry per publication.';
+    '10^20-scaled. Fills waiting on the chain are not listed. The taker\'s entry of a cash out\'s fill carries ' +
+    'cashOutAmount and cashOutFee (additive, base-token units): what the cash out paid at once and its fee. ' +
+    'recent_trades_consolidated:global publishes one such entry per publication.';
   app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: recordResponses(ConsolidatedPage) } }, async (request) => {
     const q = request.query;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {

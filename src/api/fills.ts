@@ -47,7 +47,8 @@ const FillBody = Type.Object(
           'fee. Refused: any other value (400 INVALID_CASHOUT_TARGET), no position (404 NO_POSITION), a position refunded ' +
           'early (409 CASHOUT_AFTER_REFUND), a flat one (409 NOTHING_TO_CASH_OUT), the other side (400 CASHOUT_WRONG_SIDE), ' +
           'a hedge larger than the position needs (400 CASHOUT_STAKE_TOO_HIGH), another cash out of it still pending ' +
-          '(409 CASHOUT_PENDING), an on-chain exchange (400 CASHOUT_NOT_SUPPORTED).',
+          '(409 CASHOUT_PENDING). With ODDEX_CHAIN=evm the settlement contract performs the cash out and pays it as the ' +
+          'ledger does, to the wei.',
       }),
     ),
     // Unsigned: they only narrow what the signature allows, so a taker may add them to any signed fill.
@@ -122,7 +123,6 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     if (cashOut && b.cashOutTarget!.toLowerCase() !== market.marketHash.toLowerCase()) {
       throw new ExchangeError('INVALID_CASHOUT_TARGET', 'cashOutTarget must be the zero hash or the market hash of this fill');
     }
-    if (cashOut && c.chain === 'evm') throw new ExchangeError('CASHOUT_NOT_SUPPORTED');
 
     const job: VerifyJob = {
       kind: 'fill',

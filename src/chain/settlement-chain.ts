@@ -10,6 +10,8 @@ export interface ReportedMarket {
   marketHash: string;
   outcome: Outcome;
   bettors: string[];
+  /** A parlay's market: an on-chain escrow settles it at the parlays' commission rate (else the singles'). */
+  parlay?: boolean;
 }
 
 /** What a chain reports back; each call becomes one journaled engine command. */

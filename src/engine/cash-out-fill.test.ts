@@ -95,4 +95,39 @@ describe('cash-out fills in the engine', () => {
     expect(restored.snapshot().cashedOut).toBeUndefined();
     expect([M, T, H, FEES].reduce((s, a) => s + restored.ledger.balanceOf(a) + restored.ledger.escrowOf(a), 0n)).toBe(300n * USDC);
   });
+
+  it('pays no refund while a cash out of the position waits for the chain, across a snapshot: the cash out nets none', () => {
+    const { engine, run, fill } = opening();
+    // An ordinary hedge of 5 (returning 25) waits, then a cash out of 5 more.
+    const ordinary = fill(5n * USDC, false, 20n);
+    const cashOut = fill(5n * USDC, false, 20n, true);
+    const restored = Engine.restore(defaultEngineParams(TOKEN), decodeJson<EngineSnapshot>(encodeJson(engine.snapshot())));
+    for (const e of [engine, restored]) {
+      // Alone, the ordinary hedge would free 25 of escrow (owed 50 on one, 25 on two, 35 staked): it waits for the cash out.
+      const { changes } = e.apply({ kind: 'confirmFill', at: 4, fillHash: ordinary });
+      expect(changes.filter((c) => c.type === 'refundPaid')).toEqual([]);
+      expect(e.ledger.balanceOf(T)).toBe(65n * USDC);
+      // The cash out then pays what every result owes: 50 on one or two, 40 on a void; 1% of the 45 it is worth.
+      e.apply({ kind: 'confirmFill', at: 5, fillHash: cashOut });
+      expect([e.ledger.balanceOf(T), e.ledger.balanceOf(FEES)]).toEqual([65n * USDC - 5n * USDC + 40n * USDC - 450_000n, 450_000n]);
+      expect(e.snapshot().cashedOut).toEqual([[MARKET.marketHash, [[T, 40n * USDC]]]]);
+    }
+    run({ kind: 'reportMarkets', at: 6, reports: [{ marketHash: MARKET.marketHash, outcome: 2 }] });
+    // Outcome two pays 50: 40 paid at once, 10 now (no commission on this report).
+    expect(engine.ledger.balanceOf(T)).toBe(109_550_000n);
+  });
+
+  it('pays the refund that waited when the cash out fails', () => {
+    const { engine, run, fill } = opening();
+    const ordinary = fill(5n * USDC, false, 20n);
+    const cashOut = fill(5n * USDC, false, 20n, true);
+    run({ kind: 'confirmFill', at: 4, fillHash: ordinary });
+    expect(engine.ledger.balanceOf(T)).toBe(65n * USDC);
+    // T's funds leave the wallet before the cash out executes: it fails, and the 25 the ordinary hedge freed is paid.
+    run({ kind: 'chainEvents', at: 5, toBlock: 1, entries: [{ kind: 'wallet', address: T, delta: -61n * USDC }] });
+    const { changes } = run({ kind: 'confirmFill', at: 5, fillHash: cashOut });
+    expect(changes.filter((c) => c.type === 'fillExecuted').map((c) => c.type === 'fillExecuted' && c.status)).toEqual(['FAILED']);
+    expect(changes.flatMap((c) => (c.type === 'refundPaid' ? [[c.refund.bettor, c.refund.amount, c.refund.fillOrderHash]] : []))).toEqual([[T, 25n * USDC, cashOut]]);
+    expect([engine.ledger.balanceOf(T), engine.ledger.escrowIn(T, MARKET.marketHash)]).toEqual([29n * USDC, 10n * USDC]);
+  });
 });

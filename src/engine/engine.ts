@@ -96,7 +96,10 @@ export class Engine {
     this.orders = snap ? OrderStore.from(snap) : new OrderStore();
     this.commitments = snap ? Commitments.from(wallets, params, snap) : new Commitments(wallets, params);
     this.fills = snap ? PendingFills.from(params, this.log, snap) : new PendingFills(params, this.log);
-    this.settlement = snap ? Settlement.from(wallets, this.log, params.affiliate, snap) : new Settlement(wallets, this.log, params.affiliate);
+    const cashOutPending = (marketHash: string, bettor: string) => this.fills.hasCashOut(marketHash, bettor);
+    this.settlement = snap
+      ? Settlement.from(wallets, this.log, params.affiliate, snap, cashOutPending)
+      : new Settlement(wallets, this.log, params.affiliate, cashOutPending);
     this.liveness = snap ? Liveness.from(this.orders, snap) : new Liveness(this.orders);
     this.guards = snap ? ReplayGuards.from(params, snap) : new ReplayGuards(params);
     this.life = MarketLife.from(snap?.life);

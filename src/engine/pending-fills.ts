@@ -30,6 +30,8 @@ export class PendingFills {
   tradeCount = 0;
   /** The trades of the fill being accepted, copied out once complete (see change-log.ts for why). */
   private readonly tradeScratch: TradeRecord[] = [];
+  /** Pending cash-out fills by market and taker (`market|taker`): no refund is paid there while one waits. */
+  private readonly cashOuts = new Map<string, number>();
 
   constructor(
     private readonly params: Pick<EngineParams, 'affiliate'>,
@@ -69,12 +71,31 @@ export class PendingFills {
   add(record: PendingFillRecord): void {
     record.trades = this.tradeScratch.slice();
     this.tradeScratch.length = 0;
-    this.records.set(record.fillHash, record);
+    this.track(record);
   }
 
   /** The fill leaves: the chain executed it or it failed. */
   remove(fillHash: string): void {
+    const record = this.records.get(fillHash);
+    if (!record) return;
     this.records.delete(fillHash);
+    if (!record.cashOut) return;
+    const key = `${record.marketHash}|${record.taker}`;
+    const left = (this.cashOuts.get(key) ?? 1) - 1;
+    if (left > 0) this.cashOuts.set(key, left);
+    else this.cashOuts.delete(key);
+  }
+
+  /** Whether a cash out of the bettor's position in the market waits for the chain. */
+  hasCashOut(marketHash: string, bettor: string): boolean {
+    return this.cashOuts.size > 0 && this.cashOuts.has(`${marketHash}|${bettor}`);
+  }
+
+  private track(record: FillRecord): void {
+    this.records.set(record.fillHash, record);
+    if (!record.cashOut) return;
+    const key = `${record.marketHash}|${record.taker}`;
+    this.cashOuts.set(key, (this.cashOuts.get(key) ?? 0) + 1);
   }
 
   /** The chain carried these pending fills in transaction `txHash` (it may be retried in another). */
@@ -148,7 +169,7 @@ export class PendingFills {
 
   static from(params: Pick<EngineParams, 'affiliate'>, log: ChangeLog, state: PendingFillsState): PendingFills {
     const p = new PendingFills(params, log);
-    for (const f of state.pendingFills) p.records.set(f.fillHash, copyFill(f));
+    for (const f of state.pendingFills) p.track(copyFill(f));
     p.tradeCount = state.tradeCount;
     return p;
   }

@@ -4,8 +4,8 @@
 // accounts, and a bettor is never paid more than its position's payout: early refunds, cash outs and the fee are
 // netted from it); escrow never exceeds a position's worst-case loss once its fill is confirmed, until a cash out:
 // then no refund is generated there any more, and escrow is the stakes less what was paid early, which covers what
-// every result still owes the position (a cash out pays at most the least of them); a market is reported once, with
-// one outcome.
+// every result still owes the position (a cash out pays at most the least of them), and none is generated while a
+// cash out of the position waits for the chain; a market is reported once, with one outcome.
 import type { ChangeLog } from './change-log.js';
 import type { TradeFacts } from './changes.js';
 import { DomainError } from './errors.js';
@@ -48,6 +48,13 @@ export class Settlement {
     private readonly log: ChangeLog,
     /** The affiliate every trade names (EngineParams.affiliate): its share of each fee goes there. */
     private readonly affiliate: string,
+    /**
+     * Whether a cash out of the bettor's position in the market waits for the chain: refunds there wait too, so the
+     * cash out pays what the position is owed with the same refunds netted as an on-chain escrow has paid (a refund
+     * sent after the cash out executed would be refused there). A later fill's refund pays what waited, if the cash
+     * out failed.
+     */
+    private readonly cashOutPending: (marketHash: string, bettor: string) => boolean = () => false,
   ) {}
 
   isReported(marketHash: string): boolean {
@@ -125,6 +132,10 @@ export class Settlement {
     if (cashOut) this.cashedOutIn(record.marketHash).set(record.taker, this.cashedOut.get(record.marketHash)?.get(record.taker) ?? 0n);
     for (const t of parties) this.refundExcessEscrow(t.marketHash, t.bettor, t.maker, record.fillHash, t.baseToken, at);
     if (cashOut) this.payCashOut(record, record.cashOut!, at);
+    // A cash out that failed pays the refunds that waited for it.
+    else if (record.cashOut && !funded && this.positions.get(record.marketHash)?.has(record.taker) === true) {
+      this.refundExcessEscrow(record.marketHash, record.taker, false, record.fillHash, record.baseToken, at);
+    }
   }
 
   private cashedOutIn(marketHash: string): Map<string, bigint> {
@@ -200,7 +211,7 @@ export class Settlement {
   /** Escrow above the position's worst-case loss goes back to the wallet at once. */
   private refundExcessEscrow(marketHash: string, bettor: string, maker: boolean, fillHash: string, baseToken: string, at: number): void {
     // No refunds in a market after a cash out there: the cash out paid what the position is owed in every result.
-    if (this.cashedOut.get(marketHash)?.has(bettor) === true) return;
+    if (this.cashedOut.get(marketHash)?.has(bettor) === true || this.cashOutPending(marketHash, bettor)) return;
     const held = this.wallets.escrowIn(bettor, marketHash);
     const needed = this.positionOf(marketHash, bettor).worstCaseLoss();
     if (held <= needed) return;
@@ -293,8 +304,8 @@ export class Settlement {
     };
   }
 
-  static from(wallets: Wallets, log: ChangeLog, affiliate: string, state: SettlementState): Settlement {
-    const s = new Settlement(wallets, log, affiliate);
+  static from(wallets: Wallets, log: ChangeLog, affiliate: string, state: SettlementState, cashOutPending?: (marketHash: string, bettor: string) => boolean): Settlement {
+    const s = new Settlement(wallets, log, affiliate, cashOutPending);
     for (const [market, terms] of state.feeTerms ?? []) s.feeTerms.set(market, terms);
     for (const [market, outcome] of state.reported) s.reported.set(market, outcome);
     for (const p of state.positions) {

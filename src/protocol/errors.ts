@@ -87,7 +87,6 @@ export const ERRORS = {
   CASHOUT_STAKE_TOO_HIGH: { kind: 'invalid', message: 'the cash out would hedge more than the position: stake at most the quoted stakeWei' },
   CASHOUT_PENDING: { kind: 'conflict', message: 'another cash out of this position waits for the chain' },
   INVALID_CASHOUT_TARGET: { kind: 'invalid', message: 'cashOutTarget is neither the zero hash (an ordinary fill) nor the fill\'s market hash (a cash out)' },
-  CASHOUT_NOT_SUPPORTED: { kind: 'invalid', message: 'cash outs are not available on this exchange\'s settlement chain (on-chain cash out is not built yet)' },
   FILL_OR_KILL_NOT_FILLED: { kind: 'invalid', message: 'fillOrKill: the book cannot fill the whole stake, so nothing was filled' },
   FILL_BELOW_MIN_STAKE: { kind: 'invalid', message: 'the book would fill less than minStakeWei, so nothing was filled' },
   STALE_TIMESTAMP: { kind: 'invalid', message: 'the signed timestamp is too far from server time' },

@@ -216,7 +216,12 @@ export class Publisher {
     }
     if (read.consolidated) {
       // The entries ask the same (market, bettor) refund questions as the trades.
-      const cc = { ...this.deps.consolidated, hasRefunds };
+      const cc: ConsolidatedContext = {
+        ...this.deps.consolidated,
+        hasRefunds,
+        // A cash out executed in this group is in its change records.
+        cashOutOf: (fillHash) => (changed.fillOnChain(fillHash) ?? this.deps.readModels.fillOnChain(fillHash))?.cashOut,
+      };
       const consolidated = changedConsolidated(this.deps.readModels, cc, trades, this.firstRefunds(refunds), changed);
       this.rendered.consolidatedTrades += consolidated.length;
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));

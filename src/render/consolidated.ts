@@ -27,6 +27,8 @@ export interface ConsolidatedContext {
   chainVersion: string;
   market(marketHash: string): MarketRecord | undefined;
   hasRefunds(marketHash: string, bettor: string): boolean;
+  /** A cash out's fill: what its taker was paid at once (before the fee) and the cash-out fee, in wei. */
+  cashOutOf?(fillHash: string): { amount: bigint; fee: bigint } | undefined;
 }
 
 export const CONSOLIDATED_SORT_FIELDS = [
@@ -116,6 +118,12 @@ function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRe
     o.outcome = f.outcome;
     o.settleDate = isoTime(f.settleDate!);
     o.fee = toHumanUnits(f.fee, d);
+  }
+  // The taker's entry of a cash out's fill (its hedge; never a quarter line) shows what the cash out paid, as its trades do.
+  const cashOut = first.maker || group.kind === 'parent' ? undefined : cc.cashOutOf?.(first.fillHash);
+  if (cashOut) {
+    o.cashOutAmount = toHumanUnits(cashOut.amount, d);
+    o.cashOutFee = toHumanUnits(cashOut.fee, d);
   }
   return o;
 }

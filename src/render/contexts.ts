@@ -25,6 +25,12 @@ export function renderContexts(
       hasRefunds,
       fillOnChain: (fillHash) => readModels.fillOnChain(fillHash),
     },
-    consolidated: { decimals: token.decimals, chainVersion: token.chainVersion, market: (hash) => catalogue.getMarket(hash), hasRefunds },
+    consolidated: {
+      decimals: token.decimals,
+      chainVersion: token.chainVersion,
+      market: (hash) => catalogue.getMarket(hash),
+      hasRefunds,
+      cashOutOf: (fillHash) => readModels.fillOnChain(fillHash)?.cashOut,
+    },
   };
 }

@@ -153,7 +153,7 @@ export class Sequencer {
     // unpaid, not by history.
     if (this.chain.paysOnChain) {
       this.chain.refundsPaid(this.readModels.refundsUnpaidOnChain());
-      this.chain.marketsReported(this.readModels.positionsUnpaidOnChain());
+      this.chain.marketsReported(this.readModels.positionsUnpaidOnChain().map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
     }
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
@@ -250,20 +250,24 @@ export class Sequencer {
       ...(along.suspend && along.suspend.length > 0 ? { suspend: along.suspend } : {}),
       ...(along.finishedFixture ? { finishedFixture: along.finishedFixture } : {}),
     });
-    this.chain.marketsReported(reports.map((r, i) => ({ marketHash: r.marketHash, outcome: r.outcome, bettors: bettors[i]! })));
+    this.chain.marketsReported(reports.map((r, i) => ({ marketHash: r.marketHash, outcome: r.outcome, bettors: bettors[i]!, parlay: this.isParlay(r.marketHash) })));
+  }
+
+  /** Whether a market settles at the parlays' commission rate (else the singles'). */
+  private isParlay(marketHash: string): boolean {
+    const market = this.deps.catalogue.getMarket(marketHash);
+    return market !== undefined && isParlayMarket(market);
   }
 
   /**
-   * The commission each reported market charges, by its bet type, or undefined when none does. Only the in-process
-   * ledger takes fees: the settlement contract pays positions in full (its fees are not built yet).
+   * The commission each reported market charges, by its bet type, or undefined when none does. On chain the
+   * settlement contract charges the same rates (the configuration takes them from its deployment) at the claim.
    */
   private settlementFees(marketHashes: readonly string[]): SettlementFees | undefined {
     const c = this.deps.config;
-    if (c.chain !== 'local') return undefined;
     const bpsByMarket: Record<string, number> = {};
     for (const marketHash of marketHashes) {
-      const market = this.deps.catalogue.getMarket(marketHash);
-      const bps = market && isParlayMarket(market) ? c.fees.parlaysBps : c.fees.singlesBps;
+      const bps = this.isParlay(marketHash) ? c.fees.parlaysBps : c.fees.singlesBps;
       if (bps > 0) bpsByMarket[marketHash] = bps;
     }
     if (Object.keys(bpsByMarket).length === 0) return undefined;
@@ -287,10 +291,7 @@ export class Sequencer {
     };
   }
 
-
   // ---- realtime feed ----------------------------------------------------------------------------
-
-
 
   /** Right after a commit: accepted fills go to the chain, and refunds paid from escrow are paid on chain too. */
   private handToChain(changes: readonly Change[]): void {
@@ -301,10 +302,6 @@ export class Sequencer {
     }
     this.chain.refundsPaid(refunds);
   }
-
-
-
-
 
   private sweepExpired(): void {
     const next = this.engine.nextExpiryAt();

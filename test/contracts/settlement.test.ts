@@ -1,11 +1,14 @@
 // The settlement contract called directly on anvil: a good fill moves both stakes into escrow to the wei;
 // forged, replayed, over-size, expired and cancelled inputs revert with their reason; outcomes, claims and
-// refunds never pay out more than a market holds.
+// refunds never pay out more than a market holds. With fees set, claims take the commission on net winnings and
+// cash-out fills pay the hedged position at once less the cash-out fee, both as the ledger computes them
+// (src/engine/fees.ts); forged, replayed, over-size, mistargeted and post-refund cash outs revert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, parseEventLogs, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
 import { fillDigest } from '../../src/protocol/eip712.js';
+import { affiliatePart, cashOutFee, commission } from '../../src/engine/fees.js';
 import { oddexTokenAbi, settlementCallAbi } from '../../src/chain/evm/contracts.js';
 import { FILL_DOMAIN, oddexSettlementAbi, signFill, signOrder, startTestChain, type TestChain } from '../helpers/evm.js';
 
@@ -61,23 +64,27 @@ describe('settlement contract on anvil', () => {
   type SignedOrder = Awaited<ReturnType<typeof order>>;
   async function fill(
     orders: { o: SignedOrder; takerStake: bigint }[],
-    over: Partial<{ stakeWei: bigint; fillSalt: bigint; signer: PrivateKeyAccount; who: PrivateKeyAccount; market: string; legs: readonly [Hex, Hex] }> = {},
+    over: Partial<{ stakeWei: bigint; fillSalt: bigint; signer: PrivateKeyAccount; who: PrivateKeyAccount; market: string; legs: readonly [Hex, Hex]; cashOutTarget: Hex; signedTarget: Hex }> = {},
   ) {
     const who = over.who ?? taker;
+    const zero = ('0x' + '0'.repeat(64)) as Hex;
     const signed = {
       market: over.market ?? orders[0]!.o.fields.marketHash,
       baseToken: c.deployment.token as string,
       stakeWei: over.stakeWei ?? orders.reduce((s, x) => s + x.takerStake, 0n),
-      desiredOdds: 60n * E18,
+      // The taker odds of the first order, the worst it takes.
+      desiredOdds: 100n * E18 - orders[0]!.o.fields.percentageOdds,
       oddsSlippage: 0n,
       isTakerBettingOutcomeOne: !orders[0]!.o.fields.isMakerBettingOutcomeOne,
       fillSalt: over.fillSalt ?? randomSalt(),
     };
-    const takerSig = await signFill(over.signer ?? who, c.deployment, signed);
-    const zero = ('0x' + '0'.repeat(64)) as Hex;
+    const cashOutTarget = over.cashOutTarget ?? zero;
+    // `signedTarget` forges: the taker signed another target than the one presented.
+    const takerSig = await signFill(over.signer ?? who, c.deployment, { ...signed, cashOutTarget: over.signedTarget ?? cashOutTarget });
     return {
       taker: who.address,
       ...signed,
+      cashOutTarget,
       takerSig,
       legs: over.legs ?? ([zero, zero] as const),
       matches: orders.map(({ o, takerStake }) => ({ order: o.fields, makerSig: o.signature, takerStake })),
@@ -240,6 +247,149 @@ describe('settlement contract on anvil', () => {
     await claim(market, w.address);
     await claim(market, other.address);
     expect([await c.balanceOf(w.address), await c.balanceOf(other.address), await held(market)]).toEqual([200n * USDC, 200n * USDC, 0n]);
+  });
+
+  describe('fees and cash outs', () => {
+    // 2% of net winnings on singles, 5% on parlays, 3% of a cash out's value, a quarter of each fee to the affiliate.
+    const FEES = { singlesBps: 200, parlaysBps: 500, cashOutBps: 300, affiliateShareBps: 2500 };
+    const feeAccount = privateKeyToAccount(generatePrivateKey()).address;
+    const affiliate = privateKeyToAccount(generatePrivateKey()).address;
+    const zero = ('0x' + '0'.repeat(64)) as Hex;
+    /** What the exchange's ledger charges (src/engine/fees.ts): the fee in all and the affiliate's part of it. */
+    const split = (fee: bigint) => ({ fee, affiliateFee: affiliatePart(fee, affiliate, FEES.affiliateShareBps) });
+    const setFees = (account: PrivateKeyAccount | typeof c.operator.account, f: typeof FEES & { account: Address; affiliate: Address }) =>
+      c.pub.simulateContract({ account: account!, address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'setFees', args: [f] });
+    const position = (market: Hex, bettor: Address) => c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'positions', args: [market, bettor] });
+    const reportParlay = async (market: Hex, outcome: number) => {
+      const hash = await c.operator.writeContract({ chain: c.operator.chain, account: c.operator.account!, address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'reportParlayOutcome', args: [market, outcome] });
+      return c.pub.waitForTransactionReceipt({ hash });
+    };
+    const balances = () => Promise.all([c.balanceOf(feeAccount), c.balanceOf(affiliate)]);
+
+    beforeAll(async () => {
+      const { request } = await setFees(c.operator.account, { ...FEES, account: feeAccount, affiliate });
+      await c.pub.waitForTransactionReceipt({ hash: await c.operator.writeContract(request) });
+    });
+
+    it('only the owner sets the fees, never above 100% nor without a fee account', async () => {
+      expect((await revertOf(setFees(taker, { ...FEES, account: feeAccount, affiliate }))).errorName).toBe('OwnableUnauthorizedAccount');
+      expect((await revertOf(setFees(c.operator.account, { ...FEES, singlesBps: 10_001, account: feeAccount, affiliate }))).errorName).toBe('BadFees');
+      expect((await revertOf(setFees(c.operator.account, { ...FEES, account: '0x0000000000000000000000000000000000000000', affiliate }))).errorName).toBe('BadFees');
+      expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'fees' })).toEqual([200, 500, 300, 2500, feeAccount, affiliate]);
+    });
+
+    it('takes the commission on net winnings at the claim, to the wei as the ledger does: a win, a loss, a void, a parlay', async () => {
+      const [win, lose, voided, parlay] = [randomBytes32(), randomBytes32(), randomBytes32(), randomBytes32()];
+      const w1 = await c.fundedWallet(400n * USDC);
+      const w2 = await c.fundedWallet(400n * USDC);
+      // Odd wei, so that the rounding shows: taker stake 30.000007 at 40% gives the maker 20.000004.
+      for (const m of [win, lose, voided, parlay]) await settle(await fill([{ o: await order({ marketHash: m, who: w1 }), takerStake: 30n * USDC + 7n }], { who: w2 }));
+      const [w1Before, w2Before] = [await c.balanceOf(w1.address), await c.balanceOf(w2.address)];
+      const [feeBefore, affBefore] = await balances();
+      await report(win, 2);
+      await report(lose, 1);
+      await report(voided, 0);
+      await reportParlay(parlay, 1);
+      for (const m of [win, lose, voided, parlay]) for (const w of [w1, w2]) await claim(m, w.address);
+      const pot = 50n * USDC + 11n;
+      // w2 wins `win` (profit 20.000004 at 2%), w1 wins `lose` and the parlay (profit 30.000007 at 2% and at 5%); void: no fee.
+      const fees = [commission(pot, 30n * USDC + 7n, 200), commission(pot, 20n * USDC + 4n, 200), commission(pot, 20n * USDC + 4n, 500)];
+      expect(fees).toEqual([400_000n, 600_000n, 1_500_000n]);
+      expect(await c.balanceOf(w2.address)).toBe(w2Before + pot - fees[0]! + 30n * USDC + 7n);
+      expect(await c.balanceOf(w1.address)).toBe(w1Before + pot - fees[1]! + 20n * USDC + 4n + pot - fees[2]!);
+      const total = fees.reduce((a, b) => a + b, 0n);
+      const toAffiliate = fees.reduce((a, f) => a + split(f).affiliateFee, 0n);
+      expect(toAffiliate).toBe(625_000n);
+      expect(await balances()).toEqual([feeBefore + total - toAffiliate, affBefore + toAffiliate]);
+      for (const m of [win, lose, voided, parlay]) expect(await held(m)).toBe(0n);
+    });
+
+    /** w staked 30 on outcome two against a maker's 20 at 40%: pays 50 on outcome two, 0 on outcome one. */
+    async function openPosition() {
+      const market = randomBytes32();
+      const w = await c.fundedWallet(200n * USDC);
+      const maker1 = await c.fundedWallet(200n * USDC);
+      await settle(await fill([{ o: await order({ marketHash: market, who: maker1 }), takerStake: 30n * USDC }], { who: w }));
+      // The hedge's makers back outcome two at 50%: each wei the bettor stakes on outcome one returns two.
+      const hedgeOrder = await order({ marketHash: market, who: maker1, isMakerBettingOutcomeOne: false, percentageOdds: 50n * E18 });
+      return { market, w, hedgeOrder };
+    }
+
+    it('cashes a position out in full: pays at once what every result owes it less the cash-out fee, and nothing more at the claim', async () => {
+      const { market, w, hedgeOrder } = await openPosition();
+      const before = await c.balanceOf(w.address);
+      const [feeBefore, affBefore] = await balances();
+      const f = await fill([{ o: hedgeOrder, takerStake: 25n * USDC }], { who: w, cashOutTarget: market });
+      const domain = { ...FILL_DOMAIN, chainId: c.deployment.chainId, verifyingContract: c.deployment.settlement };
+      expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'fillHash', args: [f] })).toBe(
+        fillDigest(domain, { market: f.market, baseToken: f.baseToken, stakeWei: f.stakeWei, desiredOdds: f.desiredOdds, oddsSlippage: 0, isTakerBettingOutcomeOne: true, fillSalt: f.fillSalt, cashOutTarget: market }),
+      );
+      const receipt = await settle(f);
+      // Hedged: 25 on outcome one returns 50, so every result owes 50 (a void 55); the value is 50 less the hedge stake.
+      const fee = cashOutFee(50n * USDC - 25n * USDC, 50n * USDC, FEES.cashOutBps);
+      expect(fee).toBe(750_000n);
+      const [cashedOut] = parseEventLogs({ abi: oddexSettlementAbi, logs: receipt.logs, eventName: 'CashedOut' });
+      expect([cashedOut!.args.amount, cashedOut!.args.fee]).toEqual([50n * USDC, fee]);
+      expect(await c.balanceOf(w.address)).toBe(before - 25n * USDC + 50n * USDC - fee);
+      expect(await balances()).toEqual([feeBefore + fee - split(fee).affiliateFee, affBefore + split(fee).affiliateFee]);
+      expect((await position(market, w.address)).slice(4)).toEqual([0n, false, 50n * USDC, true]);
+      // No refund after a cash out; the hedge is flat now, and a replay of the fill is refused.
+      expect(await c.pub.readContract({ address: c.deployment.settlement, abi: oddexSettlementAbi, functionName: 'refundable', args: [market, w.address] })).toBe(0n);
+      expect(await revertOf(refund(market, w.address, 1n))).toEqual({ errorName: 'RefundAfterCashOut', args: [market, w.address] });
+      expect((await revertOf(simulate(f))).errorName).toBe('FillAlreadySettled');
+      const again = await order({ marketHash: market, isMakerBettingOutcomeOne: false, percentageOdds: 50n * E18 });
+      expect((await revertOf(simulate(await fill([{ o: again, takerStake: 1n * USDC }], { who: w, cashOutTarget: market })))).errorName).toBe('NothingToCashOut');
+      // A void returns the stakes (55) less the 50 paid: 5 at the claim; no commission without a profit.
+      await report(market, 0);
+      const beforeClaim = await c.balanceOf(w.address);
+      await claim(market, w.address);
+      expect(await c.balanceOf(w.address)).toBe(beforeClaim + 5n * USDC);
+    });
+
+    it('cashes out part of a position, then the rest: the two pay what one full cash out does', async () => {
+      const { market, w, hedgeOrder } = await openPosition();
+      const before = await c.balanceOf(w.address);
+      await settle(await fill([{ o: hedgeOrder, takerStake: 12n * USDC + 500_000n }], { who: w, cashOutTarget: market }));
+      // Outcome one now pays 25, outcome two 50: 25 at once, value 25 - 12.5.
+      const first = cashOutFee(12n * USDC + 500_000n, 25n * USDC, FEES.cashOutBps);
+      expect(await c.balanceOf(w.address)).toBe(before - 12n * USDC - 500_000n + 25n * USDC - first);
+      await settle(await fill([{ o: hedgeOrder, takerStake: 12n * USDC + 500_000n }], { who: w, cashOutTarget: market }));
+      // Both pay 50 now; 25 was paid: 25 more, value 50 - 25 - 12.5.
+      const second = cashOutFee(12n * USDC + 500_000n, 25n * USDC, FEES.cashOutBps);
+      expect(first + second).toBe(750_000n);
+      expect(await c.balanceOf(w.address)).toBe(before - 25n * USDC + 50n * USDC - first - second);
+      await report(market, 1);
+      const beforeClaim = await c.balanceOf(w.address);
+      await claim(market, w.address);
+      // Outcome one pays 50, all paid early; its 25 staked on one against 30 on two is no profit.
+      expect(await c.balanceOf(w.address)).toBe(beforeClaim);
+    });
+
+    it('refuses a forged, replayed, over-size, mistargeted, wrong-side or positionless cash out, and one after a refund', async () => {
+      const { market, w, hedgeOrder } = await openPosition();
+      // Signed as an ordinary fill, presented as a cash out (and the reverse): the taker's signature does not hold.
+      expect((await revertOf(simulate(await fill([{ o: hedgeOrder, takerStake: 5n * USDC }], { who: w, cashOutTarget: market, signedTarget: zero })))).errorName).toBe('BadTakerSignature');
+      expect((await revertOf(simulate(await fill([{ o: hedgeOrder, takerStake: 5n * USDC }], { who: w, signedTarget: market })))).errorName).toBe('BadTakerSignature');
+      const other = randomBytes32();
+      expect(await revertOf(simulate(await fill([{ o: hedgeOrder, takerStake: 5n * USDC }], { who: w, cashOutTarget: other })))).toEqual({ errorName: 'BadCashOutTarget', args: [other] });
+      // 25.000001 on outcome one returns 50.000002, more than the 50 the hedge needs.
+      expect(await revertOf(simulate(await fill([{ o: hedgeOrder, takerStake: 25n * USDC + 1n }], { who: w, cashOutTarget: market })))).toEqual({ errorName: 'CashOutTooLarge', args: [50n * USDC + 2n, 50n * USDC] });
+      const sameSide = await order({ marketHash: market, isMakerBettingOutcomeOne: true });
+      expect((await revertOf(simulate(await fill([{ o: sameSide, takerStake: 5n * USDC }], { who: w, cashOutTarget: market })))).errorName).toBe('CashOutWrongSide');
+      const stranger = await c.fundedWallet(10n * USDC);
+      expect(await revertOf(simulate(await fill([{ o: hedgeOrder, takerStake: 5n * USDC }], { who: stranger, cashOutTarget: market })))).toEqual({ errorName: 'NoPosition', args: [market, stranger.address] });
+      const ok = await fill([{ o: hedgeOrder, takerStake: 5n * USDC }], { who: w, cashOutTarget: market });
+      await settle(ok);
+      expect((await revertOf(simulate(ok))).errorName).toBe('FillAlreadySettled');
+      // After a refund: a bettor on both sides is refunded what no outcome needs, and may not cash out then.
+      const both = await c.fundedWallet(200n * USDC);
+      const m2 = randomBytes32();
+      await settle(await fill([{ o: await order({ marketHash: m2, who: both }), takerStake: 30n * USDC }]));
+      await settle(await fill([{ o: await order({ marketHash: m2, isMakerBettingOutcomeOne: true, percentageOdds: 50n * E18 }), takerStake: 10n * USDC }], { who: both }));
+      await refund(m2, both.address, 1n);
+      const hedge2 = await order({ marketHash: m2, isMakerBettingOutcomeOne: false, percentageOdds: 50n * E18 });
+      expect(await revertOf(simulate(await fill([{ o: hedge2, takerStake: 1n * USDC }], { who: both, cashOutTarget: m2 })))).toEqual({ errorName: 'CashOutAfterRefund', args: [m2, both.address] });
+    });
   });
 
   it('has a 6-decimal token with EIP-2612 permit that only the operator can mint', async () => {

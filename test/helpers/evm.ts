@@ -5,7 +5,7 @@ import { createPublicClient, createTestClient, createWalletClient, encodePacked,
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { writeFileSync } from 'node:fs';
 import { startAnvil, type Anvil } from '../../src/chain/evm/anvil.js';
-import { deployContracts, type Deployment } from '../../src/chain/evm/deploy.js';
+import { deployContracts, type ChainFees, type Deployment } from '../../src/chain/evm/deploy.js';
 import { oddexSettlementAbi, oddexTokenAbi } from '../../src/chain/evm/contracts.js';
 import { DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from '../../src/chain/evm/dev-accounts.js';
 import type { Metadata } from '@oddex/sdk';
@@ -23,11 +23,21 @@ export interface Node {
   stop(): Promise<void>;
 }
 
-/** A node with the contracts deployed as `npm run chain` does (the anvil operator deploys; its executor settles). */
-async function deployedNode(): Promise<{ node: Node; deployment: Deployment }> {
+/**
+ * A node with the contracts deployed as `npm run chain` does (the anvil operator deploys; its executor settles),
+ * charging `fees` (none when absent).
+ */
+async function deployedNode(fees?: ChainFees): Promise<{ node: Node; deployment: Deployment }> {
   const anvil = await startAnvil();
   try {
-    const deployment = await deployContracts({ rpcUrl: anvil.rpcUrl, operatorKey: DEV_OPERATOR_KEY, executor: privateKeyToAccount(DEV_EXECUTOR_KEY).address, domainName: FILL_DOMAIN.name, domainVersion: FILL_DOMAIN.version });
+    const deployment = await deployContracts({
+      rpcUrl: anvil.rpcUrl,
+      operatorKey: DEV_OPERATOR_KEY,
+      executor: privateKeyToAccount(DEV_EXECUTOR_KEY).address,
+      domainName: FILL_DOMAIN.name,
+      domainVersion: FILL_DOMAIN.version,
+      ...(fees ? { fees } : {}),
+    });
     const chain = { id: anvil.chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
     const transport = http(anvil.rpcUrl);
     const node: Node = {
@@ -46,8 +56,8 @@ async function deployedNode(): Promise<{ node: Node; deployment: Deployment }> {
 }
 
 /** For exchange tests: the deployment is written to `deploymentFile` for the exchange (ODDEX_EVM_DEPLOYMENT) and not returned. */
-export async function startExchangeNode(deploymentFile: string): Promise<Node> {
-  const { node, deployment } = await deployedNode();
+export async function startExchangeNode(deploymentFile: string, fees?: ChainFees): Promise<Node> {
+  const { node, deployment } = await deployedNode(fees);
   writeFileSync(deploymentFile, JSON.stringify(deployment));
   return node;
 }

@@ -22,6 +22,34 @@ export interface Deployment {
   executor: Address;
   /** First block to scan for events. */
   deployBlock: string;
+  /**
+   * The fee rates and accounts the settlement contract was given (setFees): the server takes them as its own, so
+   * the ledger charges what the contract does. Files without them are refused (setup.ts).
+   */
+  fees: ChainFees;
+}
+
+/** What the settlement contract charges (its Fees struct): basis points, the fee account and the affiliate. */
+export interface ChainFees {
+  singlesBps: number;
+  parlaysBps: number;
+  cashoutBps: number;
+  affiliateShareBps: number;
+  account: Address;
+  affiliate: Address;
+}
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/**
+ * The fees a deployment charges for the configured ones. Without a fee account (the zero address, which cannot
+ * receive the token) the contract charges none, and the server, pointed at the deployment, none either.
+ */
+export function chainFeesOf(fees: Omit<ChainFees, 'account' | 'affiliate'> & { account: string; affiliate: string }): ChainFees {
+  const account = getAddress(fees.account);
+  const affiliate = getAddress(fees.affiliate);
+  if (account === ZERO_ADDRESS) return { singlesBps: 0, parlaysBps: 0, cashoutBps: 0, affiliateShareBps: fees.affiliateShareBps, account, affiliate };
+  return { singlesBps: fees.singlesBps, parlaysBps: fees.parlaysBps, cashoutBps: fees.cashoutBps, affiliateShareBps: fees.affiliateShareBps, account, affiliate };
 }
 
 export interface DeployOptions {
@@ -33,6 +61,8 @@ export interface DeployOptions {
   domainVersion: string;
   tokenName?: string;
   tokenSymbol?: string;
+  /** What the settlement contract charges (chainFeesOf); none when absent. */
+  fees?: ChainFees;
 }
 
 export async function deployContracts(o: DeployOptions): Promise<Deployment> {
@@ -66,6 +96,14 @@ export async function deployContracts(o: DeployOptions): Promise<Deployment> {
   ).contractAddress!;
   const authorised = await wallet.writeContract({ address: proxy, abi: tokenTransferProxyAbi, functionName: 'setAuthorised', args: [settlement, true] });
   await pub.waitForTransactionReceipt({ hash: authorised });
+  const fees = o.fees ?? chainFeesOf({ singlesBps: 0, parlaysBps: 0, cashoutBps: 0, affiliateShareBps: 0, account: ZERO_ADDRESS, affiliate: ZERO_ADDRESS });
+  const feesSet = await wallet.writeContract({
+    address: settlement,
+    abi: oddexSettlementAbi,
+    functionName: 'setFees',
+    args: [{ singlesBps: fees.singlesBps, parlaysBps: fees.parlaysBps, cashOutBps: fees.cashoutBps, affiliateShareBps: fees.affiliateShareBps, account: fees.account, affiliate: fees.affiliate }],
+  });
+  if ((await pub.waitForTransactionReceipt({ hash: feesSet })).status !== 'success') throw new Error(`setting the fees failed in ${feesSet}`);
   return {
     chainId,
     rpcUrl: o.rpcUrl,
@@ -79,5 +117,6 @@ export async function deployContracts(o: DeployOptions): Promise<Deployment> {
     operator: account.address,
     executor: getAddress(o.executor),
     deployBlock: tokenReceipt.blockNumber.toString(),
+    fees,
   };
 }

@@ -8,7 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../config.js';
 import { startAnvil } from './anvil.js';
 import { oddexTokenAbi } from './contracts.js';
-import { deployContracts } from './deploy.js';
+import { chainFeesOf, deployContracts } from './deploy.js';
 import { DEV_DEMO_KEYS, DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from './dev-accounts.js';
 import { deploymentFileOf } from './setup.js';
 
@@ -29,6 +29,7 @@ const deployment = await deployContracts({
   executor: privateKeyToAccount(DEV_EXECUTOR_KEY).address,
   domainName: config.domainNames.fill,
   domainVersion: config.domainVersion,
+  fees: chainFeesOf({ ...config.fees, affiliate: config.exchangeAffiliate }),
 });
 const transport = http(anvil.rpcUrl);
 const chain = { id: anvil.chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } };

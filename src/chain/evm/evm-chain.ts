@@ -61,8 +61,10 @@ const FILL_GAS = 150_000n;
 const MATCH_GAS = 250_000n;
 const QUARTER_LINE_MATCH_GAS = 350_000n;
 const NO_LEGS = `0x${'0'.repeat(64)}`;
+/** A cash out's payment: the position's cash-out figures written and up to three transfers (bettor, fee, affiliate). */
+const CASH_OUT_GAS = 120_000n;
 const fillGasBound = (f: SettlementFillArgs) =>
-  FILL_GAS + BigInt(f.matches.length) * (f.legs[0] === NO_LEGS ? MATCH_GAS : QUARTER_LINE_MATCH_GAS);
+  FILL_GAS + BigInt(f.matches.length) * (f.legs[0] === NO_LEGS ? MATCH_GAS : QUARTER_LINE_MATCH_GAS) + (f.cashOutTarget === NO_LEGS ? 0n : CASH_OUT_GAS);
 
 export class EvmChain implements SettlementChain {
   readonly pub: PublicClient;
@@ -370,7 +372,8 @@ export class EvmChain implements SettlementChain {
     const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
     const write = { ...read, account: this.operator.account!, chain: this.chain };
     if (!(await this.pub.readContract({ ...read, functionName: 'reported', args: [marketHash] }))) {
-      await this.mined(await this.operator.writeContract({ ...write, functionName: 'reportOutcome', args: [marketHash, m.outcome] }));
+      // The bet type picks the commission rate the contract fixes for the market.
+      await this.mined(await this.operator.writeContract({ ...write, functionName: m.parlay ? 'reportParlayOutcome' : 'reportOutcome', args: [marketHash, m.outcome] }));
     }
     const unpaid: Address[] = [];
     for (const bettor of m.bettors) {

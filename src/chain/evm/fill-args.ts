@@ -14,6 +14,8 @@ export interface SettlementFillArgs {
   oddsSlippage: bigint;
   isTakerBettingOutcomeOne: boolean;
   fillSalt: bigint;
+  /** Zero, or the fill's market hash for a cash out (the taker signed it so). */
+  cashOutTarget: Hex;
   takerSig: Hex;
   legs: readonly [Hex, Hex];
   matches: {
@@ -48,6 +50,7 @@ export function settlementArgsOf(engine: Engine, fillHash: string): SettlementFi
     oddsSlippage: BigInt(fill.signed.oddsSlippage),
     isTakerBettingOutcomeOne: fill.isTakerBettingOutcomeOne,
     fillSalt: BigInt(fill.fillSalt),
+    cashOutTarget: fill.cashOut ? (fill.marketHash as Hex) : ZERO_BYTES32,
     takerSig: fill.signed.takerSig as Hex,
     legs: legMarkets.length === 2 ? [legMarkets[0] as Hex, legMarkets[1] as Hex] : [ZERO_BYTES32, ZERO_BYTES32],
     matches: fill.matches.map((m) => {

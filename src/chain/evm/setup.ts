@@ -35,6 +35,18 @@ export function readDeployment(config: Config): Deployment {
   for (const key of ['tokenSymbol', 'domainName', 'domainVersion'] as const) {
     if (typeof d[key] !== 'string' || d[key] === '') throw new Error(`${file}: ${key} is missing; deploy again with \`npm run chain\``);
   }
+  // The fees the contract charges, which the server charges too. A file without them was written for a settlement
+  // contract from before fees and cash outs, whose calls no longer match: it must be deployed again.
+  if (typeof d.fees !== 'object' || d.fees === null) {
+    throw new Error(`${file}: fees are missing (a settlement contract from before fees and cash outs); deploy again with \`npm run chain\``);
+  }
+  for (const key of ['singlesBps', 'parlaysBps', 'cashoutBps', 'affiliateShareBps'] as const) {
+    const bps = d.fees[key];
+    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`${file}: fees.${key} is not basis points (0 to 10000)`);
+  }
+  for (const key of ['account', 'affiliate'] as const) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(String(d.fees[key]))) throw new Error(`${file}: fees.${key} is not an address`);
+  }
   return d;
 }
 
@@ -52,12 +64,19 @@ const DEFINED_BY_DEPLOYMENT: readonly [setting: string, value: (c: Config) => st
   ['tokenTransferProxy', (c) => c.tokenTransferProxy.toLowerCase()],
   ['baseTokenSymbol', (c) => c.baseTokenSymbol],
   ['baseTokenDecimals', (c) => c.baseTokenDecimals],
+  ['ODDEX_FEE_SINGLES_BPS', (c) => c.fees.singlesBps],
+  ['ODDEX_FEE_PARLAYS_BPS', (c) => c.fees.parlaysBps],
+  ['ODDEX_CASHOUT_FEE_BPS', (c) => c.fees.cashoutBps],
+  ['ODDEX_AFFILIATE_SHARE_BPS', (c) => c.fees.affiliateShareBps],
+  ['ODDEX_FEE_ACCOUNT', (c) => c.fees.account.toLowerCase()],
+  ['exchangeAffiliate', (c) => c.exchangeAffiliate.toLowerCase()],
 ];
 
 /**
  * The configuration with every address, id and signing value from the deployment: the chain id, the executor,
  * the token (address, symbol, decimals), the transfer proxy wallets approve, and the fill domain (the settlement
- * contract is its verifyingContract, EIP712FillHasher; its name and version were fixed when it was deployed).
+ * contract is its verifyingContract, EIP712FillHasher; its name and version were fixed when it was deployed), and
+ * the fees the contract charges (rates, fee account, affiliate).
  * Defaults are the local ledger's placeholders and give way silently; a value configured otherwise that
  * contradicts the deployment stops the start, since the operator meant another deployment than the one found.
  */
@@ -73,6 +92,9 @@ export function pointAtDeployment(config: Config, d: Deployment, file: string): 
     baseTokenDecimals: d.tokenDecimals,
     domainNames: { ...config.domainNames, fill: d.domainName },
     domainVersion: d.domainVersion,
+    // The contract charges these (deploy.ts).
+    fees: { singlesBps: d.fees.singlesBps, parlaysBps: d.fees.parlaysBps, cashoutBps: d.fees.cashoutBps, affiliateShareBps: d.fees.affiliateShareBps, account: d.fees.account },
+    exchangeAffiliate: d.fees.affiliate,
   };
   const defaults = defaultConfig();
   for (const [setting, value] of DEFINED_BY_DEPLOYMENT) {

@@ -98,6 +98,14 @@ export const ConsolidatedTrade = Type.Object({
   netReturnBetTimeValue: Type.Number(),
   settleNetReturnValue: HumanAmount,
   fee: Type.Optional(Type.String({ description: 'Additive: once settled, the commission taken on the entry\'s trades (base-token units); netReturn and settleNetReturnValue are after it.' })),
+  cashOutAmount: Type.Optional(
+    Type.String({
+      description:
+        'Additive, on the taker\'s entry of a cash out\'s fill (its cashOutTarget was the market hash) once it executed: what the cash ' +
+        'out paid its bettor at once, before cashOutFee (base-token units, as the entry\'s other amounts; the trades\' cashOutAmount in wei).',
+    }),
+  ),
+  cashOutFee: Type.Optional(Type.String({ description: 'Additive, with cashOutAmount: the cash-out fee taken from it (base-token units).' })),
   maker: Type.Boolean(),
   settled: Type.Boolean(),
   marketHasRefunds: Type.Boolean(),
