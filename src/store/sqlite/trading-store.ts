@@ -66,11 +66,12 @@ export class SqliteTradingStore implements TradingStore {
     this.durability.syncNow();
   }
 
-  replay(afterSeq = 0): Iterable<{ seq: number; cmd: Command }> {
-    return this.journal.replay(afterSeq);
+  /** The journal's pages are read synchronously; the port is async for stores that read over a connection. */
+  async *replay(afterSeq = 0): AsyncGenerator<{ seq: number; cmd: Command }> {
+    yield* this.journal.replay(afterSeq);
   }
 
-  changesAfter(afterSeq: number, limit?: number): JournaledChanges[] {
-    return this.journal.changesAfter(afterSeq, limit);
+  changesAfter(afterSeq: number, limit?: number): Promise<JournaledChanges[]> {
+    return Promise.resolve(this.journal.changesAfter(afterSeq, limit));
   }
 }
