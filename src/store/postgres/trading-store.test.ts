@@ -26,6 +26,8 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+/** The backend of a sync whose transaction waits for the snapshots table (after inserting its journal rows). */
+const BLOCKED_ON_SNAPSHOTS = "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO snapshots%'";
 /** The writer lock's holding backend, as the server sees it. */
 const WRITER_LOCK_PID = `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`;
 
@@ -99,9 +101,11 @@ describe.skipIf(noPostgres)('the PostgreSQL journal', () => {
       () => undefined,
       (err: unknown) => err,
     );
-    const blocked = await waitForRow(other, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO snapshots%'");
-    expect((await other.query('SELECT count(*) AS n FROM journal')).rows[0].n).toBe('5');
-    await other.query('SELECT pg_terminate_backend($1)', [blocked.pid]);
+    // Not on `other`: a transaction reads pg_stat_activity as it was at its first look.
+    const watcher = await admin(url);
+    const blocked = await waitForRow(watcher, BLOCKED_ON_SNAPSHOTS);
+    expect(await journalRows(watcher)).toBe(5);
+    await watcher.query('SELECT pg_terminate_backend($1)', [blocked.pid]);
     expect(await failed).toBeInstanceOf(Error);
     await other.query('ROLLBACK');
 
@@ -128,7 +132,7 @@ describe.skipIf(noPostgres)('the PostgreSQL journal', () => {
       () => undefined,
       (err: unknown) => err,
     );
-    await waitForRow(other, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO snapshots%'");
+    await waitForRow(await admin(url), BLOCKED_ON_SNAPSHOTS);
     await server().crash();
     expect(await failed).toBeInstanceOf(Error);
     await server().start();

@@ -2,9 +2,9 @@
 // for a server: it encodes the entries, gives them the next positions (the writer alone appends, under its fence,
 // so the journal's end is known since open) and holds them. `sync` writes everything held since the last sync in
 // one transaction (one multi-row INSERT, the fence's check, the snapshot taken meanwhile) and resolves after its
-// COMMIT, which synchronous_commit=on makes durable: the group commit. A failed sync rolls back; since the positions
-// after it are then unknown to nobody but this process's memory, the store refuses every later commit and sync
-// (the runner stops trading until a restart rebuilds from the database).
+// COMMIT, which synchronous_commit=on makes durable: the group commit. A failed sync rolls back (or, failing in its
+// COMMIT, leaves it unknown whether it committed); memory then holds positions the database may not, so the store
+// refuses every later commit and sync (the runner stops trading until a restart rebuilds from the database).
 import { hostname } from 'node:os';
 import pg from 'pg';
 import type { Command } from '../../engine/types.js';
@@ -64,8 +64,10 @@ export class PostgresTradingStore implements TradingStore {
       options: '-c synchronous_commit=on',
     };
     const pool = new pg.Pool(config);
-    // An idle connection's failure (a server restart) is reported by the next query that needs a connection.
+    // A connection's failure (a server restart, a killed backend) is reported by the query it fails, or the next
+    // one that needs a connection: not as an uncaught error event, idle (the pool's) or checked out (the client's).
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await migrate(pool);
       const fence = await WriterFence.acquire(config, opts.holder ?? `${hostname()} pid ${process.pid}`);
