@@ -118,7 +118,7 @@ describe.skipIf(noPostgres)('the runner on PostgreSQL', () => {
     await server().start();
     const reopened = await open(url);
     const journal: { seq: number; cmd: Command }[] = [];
-    for await (const row of reopened.replay()) journal.push(row);
+    for await (const page of reopened.replay()) journal.push(...page);
     expect(journal.map((r) => r.seq)).toEqual(journal.map((_, i) => i + 1));
     const journaled = new Set(journal.map((r) => encodeCommand(r.cmd)));
     const lost = acknowledged.filter((c) => !journaled.has(encodeCommand(c)));

@@ -16,6 +16,12 @@ export interface JournalEntry {
   changes: readonly Change[];
 }
 
+/** A journaled command and its position. */
+export interface JournaledCommand {
+  seq: number;
+  cmd: Command;
+}
+
 /** A journaled command's change records and time, as consumers of the journal read them. */
 export interface JournaledChanges {
   seq: number;
@@ -55,8 +61,11 @@ export interface TradingStore {
   sync(): Promise<void>;
   /** The same, blocking. */
   syncNow(): void;
-  /** Journaled commands after `afterSeq` in order, with their positions, read a page at a time. */
-  replay(afterSeq?: number): AsyncIterable<{ seq: number; cmd: Command }>;
+  /**
+   * Journaled commands after `afterSeq` in order, with their positions, a page at a time (one wait per page, not
+   * per command: a rebuild replays millions).
+   */
+  replay(afterSeq?: number): AsyncIterable<readonly JournaledCommand[]>;
   /** Journaled change records after `afterSeq`, in order, at most `limit` commands' (what consumers follow). */
   changesAfter(afterSeq: number, limit?: number): Promise<JournaledChanges[]>;
 }

@@ -14,7 +14,7 @@ import { MIGRATIONS } from './sqlite/migrations.js';
 import { SqliteTradingStore } from './sqlite/trading-store.js';
 import type { WalSync } from './sqlite/wal-sync.js';
 import { EngineRunner, type RunnerOptions } from './runner.js';
-import { StoreBusyError, type JournalEntry } from './ports.js';
+import { StoreBusyError, type JournalEntry, type JournaledCommand } from './ports.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000B1';
 const A = '0x00000000000000000000000000000000000000A1';
@@ -52,7 +52,7 @@ class FaultyStore extends SqliteTradingStore {
     if (err) throw err;
     return super.commit(entries);
   }
-  override async *replay(afterSeq = 0): AsyncGenerator<{ seq: number; cmd: Command }> {
+  override async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
     if (this.gate) await this.gate;
     yield* super.replay(afterSeq);
   }

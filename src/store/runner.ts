@@ -151,23 +151,25 @@ export class EngineRunner {
     let behind: ProjectedEntry[] = [];
     let n = 0;
     let lastSeq = afterSeq;
-    for await (const { seq, cmd } of this.store.replay(afterSeq)) {
-      let applied: Applied | undefined;
-      try {
-        applied = engine.apply(cmd);
-      } catch (err) {
-        // A journaled command was accepted once; a refusal now means the journal and the code disagree.
-        if (!(err instanceof DomainError)) throw err;
-      }
-      if (seq > covered) {
-        behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
-        if (behind.length >= REPLAY_CATCH_UP_BATCH) {
-          this.catchUp(behind);
-          behind = [];
+    for await (const page of this.store.replay(afterSeq)) {
+      for (const { seq, cmd } of page) {
+        let applied: Applied | undefined;
+        try {
+          applied = engine.apply(cmd);
+        } catch (err) {
+          // A journaled command was accepted once; a refusal now means the journal and the code disagree.
+          if (!(err instanceof DomainError)) throw err;
         }
+        if (seq > covered) {
+          behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
+          if (behind.length >= REPLAY_CATCH_UP_BATCH) {
+            this.catchUp(behind);
+            behind = [];
+          }
+        }
+        lastSeq = seq;
+        n++;
       }
-      lastSeq = seq;
-      n++;
     }
     if (behind.length > 0) this.catchUp(behind);
     return { replayed: n, lastSeq };

@@ -20,9 +20,10 @@ function entries(engine: Engine, from: number, count: number): JournalEntry[] {
   });
 }
 
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+/** Every row of a replay, its pages joined. */
+async function all<T>(pages: AsyncIterable<readonly T[]>): Promise<T[]> {
   const out: T[] = [];
-  for await (const x of it) out.push(x);
+  for await (const page of pages) out.push(...page);
   return out;
 }
 

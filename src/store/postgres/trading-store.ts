@@ -7,12 +7,11 @@
 // refuses every later commit and sync (the runner stops trading until a restart rebuilds from the database).
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { Command } from '../../engine/types.js';
 import type { EngineSnapshot } from '../../engine/engine.js';
 import type { Change } from '../../engine/changes.js';
 import { decodeCommand, encodeCommand } from '../command-codec.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
-import type { JournalEntry, JournaledChanges, TradingStore } from '../ports.js';
+import type { JournalEntry, JournaledChanges, JournaledCommand, TradingStore } from '../ports.js';
 import { migrate } from './migrate.js';
 import { ARCHIVED_THROUGH, PostgresSnapshots, type PendingSnapshot } from './snapshots.js';
 import { WriterFence } from './writer-fence.js';
@@ -148,7 +147,7 @@ export class PostgresTradingStore implements TradingStore {
   }
 
   /** Commands after `afterSeq` in order, a page per query, the next page read while this one is applied. */
-  async *replay(afterSeq = 0): AsyncGenerator<{ seq: number; cmd: Command }> {
+  async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
     const page = (from: number) =>
       this.pool.query<{ seq: string; command: string }>({
         name: 'journal-replay',
@@ -162,7 +161,7 @@ export class PostgresTradingStore implements TradingStore {
       const last = Number(rows[rows.length - 1]!.seq);
       next = rows.length < PAGE ? Promise.resolve({ rows: [] } as unknown as pg.QueryResult<{ seq: string; command: string }>) : page(last);
       next.catch(() => {}); // a caller that stops early never awaits it; one that goes on gets its error
-      for (const r of rows) yield { seq: Number(r.seq), cmd: decodeCommand(r.command) };
+      yield rows.map((r) => ({ seq: Number(r.seq), cmd: decodeCommand(r.command) }));
     }
   }
 

@@ -9,7 +9,7 @@ import { StoreBusyError, type JournalEntry } from '../ports.js';
 
 const journaled = async (store: SqliteTradingStore) => {
   const rows = [];
-  for await (const r of store.replay()) rows.push(r);
+  for await (const page of store.replay()) rows.push(...page);
   return rows;
 };
 
