@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Engine } from '../src/engine/engine.js';
 import type { Command } from '../src/engine/types.js';
 import { PostgresTradingStore } from '../src/store/postgres/trading-store.js';
-import type { JournalEntry, TradingStore } from '../src/store/ports.js';
+import { StoreBusyError, type JournalEntry, type TradingStore } from '../src/store/ports.js';
 import { EngineRunner } from '../src/store/runner.js';
 import { Checkpointer } from '../src/store/sqlite/checkpointer.js';
 import { openDatabase, openTradingConnection } from '../src/store/sqlite/db.js';
@@ -40,7 +40,16 @@ async function loneClient(store: TradingStore, size: number): Promise<number> {
       const cmd = faucet();
       return { cmd, changes: engine.apply(cmd).changes };
     });
-    store.commit(batch);
+    // A WAL checkpoint holds SQLite's lock for a moment: written again a millisecond later, as the runner does.
+    for (;;) {
+      try {
+        store.commit(batch);
+        break;
+      } catch (err) {
+        if (!(err instanceof StoreBusyError)) throw err;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    }
     await store.sync();
     groups++;
   }
