@@ -2,6 +2,7 @@
 // the same database rebuilds the same engine (snapshot + tail); the database killed (pg_ctl stop -m immediate)
 // under a stream of commands loses none that was acknowledged.
 import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { Engine } from '../src/engine/engine.js';
 import { DomainError } from '../src/engine/errors.js';
 import type { Command } from '../src/engine/types.js';
@@ -42,9 +43,17 @@ const at = (i: number) => 1_700_000_000_000 + i;
 describe.skipIf(noPostgres)('the runner on PostgreSQL', () => {
   const server = postgresForSuite();
   const stores: PostgresTradingStore[] = [];
+  const pools: pg.Pool[] = [];
   afterEach(async () => {
     for (const s of stores.splice(0)) await s.close().catch(() => {});
+    for (const p of pools.splice(0)) await p.end().catch(() => {});
   });
+  /** A pool of the test's own on `url`. */
+  const pool = (url: string) => {
+    const p = new pg.Pool({ connectionString: url, max: 1 });
+    pools.push(p);
+    return p;
+  };
   const open = async (url: string) => {
     const s = await PostgresTradingStore.open({ connectionString: url, holder: 'test' });
     stores.push(s);
@@ -76,6 +85,17 @@ describe.skipIf(noPostgres)('the runner on PostgreSQL', () => {
     const { runner: whole } = runnerOn(withoutSnapshots(reopened));
     expect(await whole.replay()).toEqual({ replayed: 410 });
     expect(whole.engine.snapshot()).toEqual(runner.engine.snapshot());
+
+    // Two snapshots are kept; a damaged newest one is passed over for the one before it.
+    const admin = pool(url);
+    const { rows } = await admin.query<{ seq: string }>('SELECT journal_seq AS seq FROM snapshots ORDER BY journal_seq');
+    const [older, newest] = rows.map((r) => Number(r.seq));
+    expect(rows).toHaveLength(2);
+    expect(newest).toBe(report.snapshotSeq);
+    await admin.query("UPDATE snapshots SET body = replace(body, '1', '2') WHERE journal_seq = $1", [newest]);
+    const { runner: fromOlder } = runnerOn(reopened);
+    expect(await fromOlder.replay()).toEqual({ snapshotSeq: older, replayed: 410 - older! });
+    expect(fromOlder.engine.snapshot()).toEqual(runner.engine.snapshot());
 
     // Trading goes on after the rebuild at the next position.
     await rebuilt.submit(flowCommand(410, at(410)));
