@@ -12,7 +12,7 @@ import { EngineRunner } from '../src/store/runner.js';
 import type { TradingStore } from '../src/store/ports.js';
 import { defaultEngineParams } from './helpers/engine-params.js';
 import { flowCommand, TOKEN } from './helpers/order-flow.js';
-import { noPostgres, postgresForSuite } from './helpers/postgres.js';
+import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 
 /** The store's journal with no snapshot to start from. */
 const withoutSnapshots = (s: TradingStore): TradingStore => ({
@@ -40,7 +40,7 @@ function runnerOn(store: TradingStore, snapshotEveryCommands = 1_000_000) {
 
 const at = (i: number) => 1_700_000_000_000 + i;
 
-describe.skipIf(noPostgres)('the runner on PostgreSQL', () => {
+describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
   const server = postgresForSuite();
   const stores: PostgresTradingStore[] = [];
   const pools: pg.Pool[] = [];

@@ -15,7 +15,8 @@ const run = promisify(execFile);
 
 /** The newest installed server's binaries (Debian keeps each major version apart and off PATH), if any. */
 export const postgresBinDir: string | undefined = (() => {
-  if (process.env.ODDEX_PG_BIN) return process.env.ODDEX_PG_BIN;
+  // ODDEX_PG_BIN names another installation's bin dir (an empty or wrong one: the tests skip).
+  if (process.env.ODDEX_PG_BIN !== undefined) return existsSync(join(process.env.ODDEX_PG_BIN, 'initdb')) ? process.env.ODDEX_PG_BIN : undefined;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
@@ -26,6 +27,9 @@ export const postgresBinDir: string | undefined = (() => {
 
 /** Why tests that need PostgreSQL are skipped here (undefined: they run). */
 export const noPostgres = postgresBinDir ? undefined : 'no PostgreSQL server binaries (/usr/lib/postgresql/*/bin/initdb): apt-get install postgresql';
+
+/** A suite's title, with the reason it is skipped when it is: `describe.skipIf(noPostgres)(postgresSuite('...'), ...)`. */
+export const postgresSuite = (title: string) => (noPostgres ? `${title} (skipped: ${noPostgres})` : title);
 
 const asRoot = process.getuid?.() === 0;
 
@@ -113,6 +117,7 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
 
 /** A cluster for the test file: started before its tests, removed after them. Use with describe.skipIf(noPostgres). */
 export function postgresForSuite(): () => TestPostgres {
+  if (noPostgres) console.warn(`PostgreSQL tests skipped: ${noPostgres}`);
   let server: TestPostgres | undefined;
   beforeAll(async () => {
     if (!noPostgres) server = await startPostgres();

@@ -6,7 +6,7 @@ import { Engine } from '../../engine/engine.js';
 import type { Command } from '../../engine/types.js';
 import { defaultEngineParams } from '../../../test/helpers/engine-params.js';
 import { flowCommand, TOKEN } from '../../../test/helpers/order-flow.js';
-import { noPostgres, postgresForSuite } from '../../../test/helpers/postgres.js';
+import { noPostgres, postgresForSuite, postgresSuite } from '../../../test/helpers/postgres.js';
 import type { JournalEntry } from '../ports.js';
 import { migrate, migrationFiles } from './migrate.js';
 import { PostgresTradingStore } from './trading-store.js';
@@ -32,7 +32,7 @@ const BLOCKED_ON_SNAPSHOTS = "SELECT pid FROM pg_stat_activity WHERE wait_event_
 /** The writer lock's holding backend, as the server sees it. */
 const WRITER_LOCK_PID = `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`;
 
-describe.skipIf(noPostgres)('the PostgreSQL journal', () => {
+describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
   const server = postgresForSuite();
   const cleanups: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
