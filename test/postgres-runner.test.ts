@@ -102,6 +102,27 @@ describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
     expect(rebuilt.durableSeq).toBe(411);
   });
 
+  it('drains with asynchronous syncs: every command applied is durable and answered once drain resolves', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store, 40);
+    await runner.replay();
+    let answered = 0;
+    for (let i = 0; i < 100; i++) {
+      void runner.submit(flowCommand(i, at(i))).then(() => answered++);
+      if (i % 10 === 9) await new Promise((r) => setImmediate(r));
+    }
+    await runner.drain();
+    await new Promise((r) => setImmediate(r));
+    expect(failures).toEqual([]);
+    expect(answered).toBe(100);
+    expect(runner.durableSeq).toBe(100);
+    await store.close();
+    const { runner: rebuilt } = runnerOn(await open(url));
+    expect((await rebuilt.replay()).snapshotSeq).toBeGreaterThanOrEqual(40);
+    expect(rebuilt.engine.snapshot()).toEqual(runner.engine.snapshot());
+  });
+
   it('loses no acknowledged command when the database is stopped (immediate) under a stream of them', async () => {
     const url = await server().createDatabase();
     const store = await open(url);

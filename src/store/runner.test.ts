@@ -157,6 +157,29 @@ describe('pipelined group commit', () => {
     expect(log).toHaveLength(7);
   });
 
+  it('drain waits, with asynchronous syncs only, until the group being synced and the queue are durable and answered', async () => {
+    const { runner, wal, log, journaled, track } = await setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    const second = track(runner.submit(faucet(B, 7n)), 'b1');
+    let drained = false;
+    const drain = runner.drain().then(() => (drained = true));
+    await turn();
+    expect(drained).toBe(false);
+    wal.waiting[0]!.resolve();
+    await turn();
+    await turn();
+    expect(journaled()).toBe(2);
+    expect(drained).toBe(false);
+    wal.waiting[1]!.resolve();
+    await drain;
+    await Promise.all([first, second]);
+    expect(wal.blockingSyncs).toBe(0);
+    expect(log).toEqual(['durable 1', 'queued 1', 'answered a1', 'durable 1', 'queued 2', 'answered b1', 'projected']);
+    // Nothing left: a second drain returns at once.
+    await runner.drain();
+  });
+
   it('takes a snapshot on request only of durable state: it drains the pipeline, then syncs the snapshot', async () => {
     const { runner, wal, track } = await setUp();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');

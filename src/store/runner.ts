@@ -95,6 +95,8 @@ export class EngineRunner {
   /** When the write attempts of the current group began to find the database busy (performance.now()). */
   private busySince: number | undefined;
   private busyWaitCount = 0;
+  /** Callers of drain() waiting for nothing to be queued, written or syncing. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly store: TradingStore,
@@ -190,6 +192,22 @@ export class EngineRunner {
     this.snapshotAt = this.opts.now();
   }
 
+  /**
+   * Waits until everything applied so far is durable and answered (or refused), through the store's asynchronous
+   * syncs alone, then projects it: the shutdown of a store that cannot sync blocking the thread (PostgreSQL).
+   */
+  async drain(): Promise<void> {
+    while (this.syncing || this.flushScheduled || this.queue.length > 0) {
+      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
+    this.opts.projection.flushNow();
+  }
+
+  private notifyIfIdle(): void {
+    if (this.syncing || this.flushScheduled || this.queue.length > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
   /** Writes and syncs everything applied, answers its callers, and projects it (shutdown). */
   stop(): void {
     this.drainNow();
@@ -238,7 +256,10 @@ export class EngineRunner {
       setTimeout(() => this.flush(), this.opts.busyRetry.delayMs);
       return;
     }
-    if (!group) return;
+    if (!group) {
+      this.notifyIfIdle();
+      return;
+    }
     this.syncing = group;
     this.store.sync().then(
       () => this.durable(group),
@@ -301,6 +322,7 @@ export class EngineRunner {
     // Replies go out in the microtasks after this callback; the next group is written on this turn's check phase,
     // and the projection runs after it, while that group's sync is under way.
     if (this.queue.length > 0) this.scheduleFlush();
+    else this.notifyIfIdle();
   }
 
   private complete(group: Group): void {
@@ -321,6 +343,7 @@ export class EngineRunner {
     this.queue = [];
     for (const p of refused) p.reject(new DomainError('STORAGE_FAILED'));
     this.opts.onStorageFailure(err, false);
+    this.notifyIfIdle();
   }
 
   /** Blocking: completes the group being synced, then writes and syncs what the queue holds. */

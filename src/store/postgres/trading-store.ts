@@ -112,6 +112,7 @@ export class PostgresTradingStore implements TradingStore {
     return done;
   }
 
+  /** A server's answer cannot be waited for on the thread: shut the runner down with `drain()`, not `stop()`. */
   syncNow(): void {
     throw new Error('the PostgreSQL store makes commits durable asynchronously only (sync), not blocking the thread');
   }
