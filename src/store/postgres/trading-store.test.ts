@@ -154,7 +154,10 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     expect(BigInt(second.epoch)).toBeGreaterThan(BigInt(first.epoch));
   });
 
-  it('fences a superseded writer: once another bumped the epoch, its append fails and writes nothing', async () => {
+  it.each([
+    ['one statement', false],
+    ['a transaction with a snapshot', true],
+  ])('fences a superseded writer: once another bumped the epoch, its append (%s) fails and writes nothing', async (_, withSnapshot) => {
     const url = await server().createDatabase();
     const store = await open(url);
     const engine = new Engine(defaultEngineParams(TOKEN));
@@ -164,8 +167,10 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     const other = await admin(url);
     await other.query('UPDATE writer_fence SET epoch = epoch + 1');
     store.commit(entries(engine, 3, 2));
-    await expect(store.sync()).rejects.toThrow(WriterFencedError);
+    if (withSnapshot) store.snapshots.write(5, engine.snapshot(), 1);
+    await expect(store.sync()).rejects.toThrow(/this writer no longer holds the database, nothing was appended: another writer took epoch 2 after this one's 1/);
     expect(await journalRows(other)).toBe(3);
+    expect((await other.query('SELECT count(*) AS n FROM snapshots')).rows[0].n).toBe('0');
     expect(() => store.commit(entries(engine, 5, 1))).toThrow(WriterFencedError);
   });
 

@@ -1,8 +1,9 @@
 // The writer's journal on PostgreSQL (the TradingStore port). `commit` runs on the writer's thread and cannot wait
 // for a server: it encodes the entries, gives them the next positions (the writer alone appends, under its fence,
 // so the journal's end is known since open) and holds them. `sync` writes everything held since the last sync in
-// one transaction (one multi-row INSERT, the fence's check, the snapshot taken meanwhile) and resolves after its
-// COMMIT, which synchronous_commit=on makes durable: the group commit. A failed sync rolls back (or, failing in its
+// one transaction (the fence's check and one multi-row INSERT: a single statement, one round trip; with the snapshot
+// taken meanwhile, BEGIN ... COMMIT around the three) and resolves after its commit, which synchronous_commit=on
+// makes durable: the group commit. A failed sync rolls back (or, failing in its
 // COMMIT, leaves it unknown whether it committed); memory then holds positions the database may not, so the store
 // refuses every later commit and sync (the runner stops trading until a restart rebuilds from the database).
 import { hostname } from 'node:os';
@@ -120,6 +121,7 @@ export class PostgresTradingStore implements TradingStore {
   private async write(rows: HeldRows, snapshot: PendingSnapshot | undefined): Promise<void> {
     if (this.failed !== undefined) throw this.failed;
     if (rows.seqs.length === 0 && !snapshot) return;
+    if (!snapshot) return this.append(rows);
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
@@ -143,6 +145,28 @@ export class PostgresTradingStore implements TradingStore {
         await client.query('ROLLBACK').catch(() => {});
         client.release(true); // its state is unknown: not back to the pool
       }
+      throw err;
+    }
+  }
+
+  /**
+   * A group without a snapshot in one statement, so one round trip: the fence's check as a CTE every row joins, so
+   * a superseded writer's statement inserts none (and one that fails, as any statement, writes nothing).
+   */
+  private async append(rows: HeldRows): Promise<void> {
+    try {
+      this.fence.assertLocked();
+      const res = await this.pool.query({
+        name: 'journal-append-fenced',
+        text: `WITH fence AS (${WriterFence.CHECK.replace('$1', '$5')} RETURNING 1)
+               INSERT INTO journal (seq, at_ms, command, changes)
+               SELECT r.seq, r.at_ms, r.command, r.changes
+               FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS r (seq, at_ms, command, changes), fence`,
+        values: [rows.seqs, rows.ats, rows.commands, rows.changes, this.fence.epoch],
+      });
+      if (res.rowCount !== rows.seqs.length) throw await this.fence.superseded(this.pool);
+    } catch (err) {
+      this.failed = err;
       throw err;
     }
   }

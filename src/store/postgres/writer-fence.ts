@@ -61,12 +61,26 @@ export class WriterFence {
     }
   }
 
+  /** The statement an append runs first in its transaction (or as a CTE of its one statement), with `epoch`. */
+  static readonly CHECK = 'UPDATE writer_fence SET last_append_at = now() WHERE id = 1 AND epoch = $1';
+
+  /** Throws WriterFencedError if the lock connection failed (the lock went with it). */
+  assertLocked(): void {
+    if (this.lostLock) throw new WriterFencedError(`its lock connection failed (${this.lostLock.message})`);
+  }
+
   /** Inside the caller's append transaction, first: throws WriterFencedError unless the epoch is still this writer's. */
   async check(tx: pg.ClientBase): Promise<void> {
-    if (this.lostLock) throw new WriterFencedError(`its lock connection failed (${this.lostLock.message})`);
+    this.assertLocked();
     // Also locks the row until the transaction ends: a new writer's bump waits for this append, then supersedes it.
-    const res = await tx.query({ name: 'writer-fence-check', text: 'UPDATE writer_fence SET last_append_at = now() WHERE id = 1 AND epoch = $1', values: [this.epoch] });
-    if (res.rowCount !== 1) throw new WriterFencedError(`another writer took epoch ${await currentEpoch(tx)} after this one's ${this.epoch}`);
+    const res = await tx.query({ name: 'writer-fence-check', text: WriterFence.CHECK, values: [this.epoch] });
+    if (res.rowCount !== 1) throw await this.superseded(tx);
+  }
+
+  /** The error of an append whose check matched no row: another writer bumped the epoch. */
+  async superseded(q: pg.ClientBase | pg.Pool): Promise<WriterFencedError> {
+    const { rows } = await q.query<{ epoch: string }>('SELECT epoch FROM writer_fence WHERE id = 1').catch(() => ({ rows: [] as { epoch: string }[] }));
+    return new WriterFencedError(`another writer took epoch ${rows[0]?.epoch ?? '?'} after this one's ${this.epoch}`);
   }
 
   /** Gives the lock back (the epoch stays: a later writer bumps it). */
@@ -75,10 +89,4 @@ export class WriterFence {
     this.lostLock ??= new Error('released');
     await this.lockClient.end().catch(() => {});
   }
-}
-
-async function currentEpoch(tx: pg.ClientBase): Promise<string> {
-  // The transaction is aborted only by an error, not by an UPDATE that matched nothing, so this still reads.
-  const { rows } = await tx.query<{ epoch: string }>('SELECT epoch FROM writer_fence WHERE id = 1');
-  return rows[0]?.epoch ?? '?';
 }
