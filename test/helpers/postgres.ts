@@ -54,7 +54,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const bin = (name: string) => join(postgresBinDir!, name);
   const exec = (name: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', bin(name), ...args]) : run(bin(name), args);
-  const dir = mkdtempSync(join(tmpdir(), 'oddex-pg-'));
+  // As root, under /tmp: the postgres user must reach the dir, and root's TMPDIR may be private to root.
+  const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'oddex-pg-'));
   if (asRoot) {
     const { uid, gid } = await postgresUser();
     chownSync(dir, uid, gid);
