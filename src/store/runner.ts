@@ -388,7 +388,12 @@ export class EngineRunner {
     this.snapshotAt = this.opts.now();
   }
 
-  /** Rebuilds the engine from disk after a failed write, refusing commands until it is live. */
+  /**
+   * Rebuilds the engine from disk after a failed write, refusing commands until it is live. Reads of `engine` see the
+   * refused group until then: on SQLite the rebuild's reads are synchronous, so it completes in this turn's
+   * microtasks before any request is handled; the PostgreSQL store only holds rows in `commit` (its failures come in
+   * `sync`, which stops trading instead), so a rebuild over a connection does not happen today.
+   */
   private recover(err: unknown): void {
     this.rebuilding = true;
     this.replay().then(
