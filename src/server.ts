@@ -196,7 +196,7 @@ async function startOnStorage(
   let rebuilt;
   const rebuildStarted = performance.now();
   try {
-    rebuilt = trading.start();
+    rebuilt = await trading.start();
   } catch (err) {
     // No state could be rebuilt: refuse to start rather than serve a wrong one (the caller gives the data dir back).
     trading.chain.stop();

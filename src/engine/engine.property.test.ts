@@ -10,6 +10,7 @@ import { makerSpaceForTakerStake } from '../protocol/amounts.js';
 import { migrate } from '../store/sqlite/db.js';
 import { MIGRATIONS } from '../store/sqlite/migrations.js';
 import { SqliteTradingStore } from '../store/sqlite/trading-store.js';
+import { JournalReader } from '../store/sqlite/journal.js';
 import { ReadModelProjector } from '../store/sqlite/projector.js';
 import type { Db } from '../store/sqlite/db.js';
 import type { TradingReadModels } from '../store/sqlite/read-models.js';
@@ -324,7 +325,7 @@ function checkConsolidatedTotals(rm: TradingReadModels): void {
  * Projects the journal as the projector follows it: batches of random sizes split into random groups, with restarts
  * (a new projector: what memory held is gone, the checkpoint stays) and crashes inside a batch's transaction.
  */
-function followJournal(store: SqliteTradingStore, db: Db, seed: number): ReadModelProjector {
+function followJournal(db: Db, seed: number): ReadModelProjector {
   // A Lehmer generator: its state must stay within 1..2^31-2 (2^31-1 would turn it into 0 for good).
   let state = (seed % 2_147_483_646) + 1;
   const rnd = (n: number) => {
@@ -332,8 +333,9 @@ function followJournal(store: SqliteTradingStore, db: Db, seed: number): ReadMod
     return state % n;
   };
   let projector = new ReadModelProjector(db);
+  const journal = new JournalReader(db);
   for (;;) {
-    const rows = store.changesAfter(projector.position(), 1 + rnd(9));
+    const rows = journal.changesAfter(projector.position(), 1 + rnd(9));
     if (rows.length === 0) return projector;
     const entries = rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes! }));
     const cut = rnd(entries.length + 1);
@@ -755,7 +757,7 @@ describe('engine properties', () => {
         }
         // The SQL read models hold exactly what the naive projection of the same change records holds.
         // The projector follows the journal in random batches, restarting from its checkpoint and crashing mid-batch.
-        const rm = followJournal(store, db, split).readModels;
+        const rm = followJournal(db, split).readModels;
         expect(json(rm.tradesOf())).toBe(json([...projection.trades.values()]));
         expect(json([...projection.orders.keys()].map((h) => rm.order(h)))).toBe(json([...projection.orders.values()]));
         expect(json(ADDRS.flatMap((a) => rm.refundsOf(a)).sort((x, y) => x.id - y.id))).toBe(json(projection.refunds));

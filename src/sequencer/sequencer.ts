@@ -144,8 +144,8 @@ export class Sequencer {
    * Orders still resting on markets closed in play (a stop between the fixture going live and their cancel) are
    * cancelled now.
    */
-  start(): ReplayReport {
-    const replayed = this.runner.replay();
+  async start(): Promise<ReplayReport> {
+    const replayed = await this.runner.replay();
     this.deps.rebuilt();
     this.chain.start();
     for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt);

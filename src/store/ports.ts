@@ -16,6 +16,12 @@ export interface JournalEntry {
   changes: readonly Change[];
 }
 
+/** A journaled command and its position. */
+export interface JournaledCommand {
+  seq: number;
+  cmd: Command;
+}
+
 /** A journaled command's change records and time, as consumers of the journal read them. */
 export interface JournaledChanges {
   seq: number;
@@ -33,8 +39,8 @@ export interface StoredSnapshot<T> {
 export interface SnapshotPort<T> {
   /** Writes a snapshot of the state as of journal position `seq` and drops the oldest beyond those kept. */
   write(seq: number, state: T, takenAt: number): void;
-  /** Snapshots whose checksum holds, newest first. */
-  valid(): Iterable<StoredSnapshot<T>>;
+  /** Snapshots whose checksum holds, newest first (read as they are asked for: a database server's are async). */
+  valid(): AsyncIterable<StoredSnapshot<T>>;
   /** The journal position through which rows were archived (0: the journal is whole). */
   archivedThrough(): number;
   /** Moves journal rows at or below the oldest kept snapshot into `dir`; undefined when there is nothing to move. */
@@ -55,10 +61,13 @@ export interface TradingStore {
   sync(): Promise<void>;
   /** The same, blocking. */
   syncNow(): void;
-  /** Journaled commands after `afterSeq` in order, with their positions. */
-  replay(afterSeq?: number): Iterable<{ seq: number; cmd: Command }>;
+  /**
+   * Journaled commands after `afterSeq` in order, with their positions, a page at a time (one wait per page, not
+   * per command: a rebuild replays millions).
+   */
+  replay(afterSeq?: number): AsyncIterable<readonly JournaledCommand[]>;
   /** Journaled change records after `afterSeq`, in order, at most `limit` commands' (what consumers follow). */
-  changesAfter(afterSeq: number, limit?: number): JournaledChanges[];
+  changesAfter(afterSeq: number, limit?: number): Promise<JournaledChanges[]>;
 }
 
 /**

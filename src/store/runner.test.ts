@@ -14,7 +14,7 @@ import { MIGRATIONS } from './sqlite/migrations.js';
 import { SqliteTradingStore } from './sqlite/trading-store.js';
 import type { WalSync } from './sqlite/wal-sync.js';
 import { EngineRunner, type RunnerOptions } from './runner.js';
-import { StoreBusyError } from './ports.js';
+import { StoreBusyError, type JournalEntry, type JournaledCommand } from './ports.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000B1';
 const A = '0x00000000000000000000000000000000000000A1';
@@ -22,6 +22,10 @@ const B = '0x00000000000000000000000000000000000000A2';
 const faucet = (address: string, usdc: bigint): Command => ({ kind: 'faucet', at: 1000, address, amount: usdc * USDC });
 const turn = () => new Promise((r) => setImmediate(r));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits (a turn at a time, at most a second) until `cond` holds. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await sleep(1);
+}
 
 /** A WAL sync that completes only when the test says so; blocking syncs succeed unless `failNow` is set. */
 class HeldSync implements WalSync {
@@ -38,12 +42,28 @@ class HeldSync implements WalSync {
   close(): void {}
 }
 
+/** A store whose next commit fails when told, and whose journal reads wait for `gate` when one is set. */
+class FaultyStore extends SqliteTradingStore {
+  failNextCommit: Error | undefined;
+  gate: Promise<void> | undefined;
+  override commit(entries: readonly JournalEntry[]): number {
+    const err = this.failNextCommit;
+    this.failNextCommit = undefined;
+    if (err) throw err;
+    return super.commit(entries);
+  }
+  override async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
+    if (this.gate) await this.gate;
+    yield* super.replay(afterSeq);
+  }
+}
+
 /** A runner over an in-memory store, or over `db` (a busy database, in the tests of one). */
-function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
+async function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
   const db = opts.db ?? new Database(':memory:');
   if (!opts.db) migrate(db, MIGRATIONS);
   const wal = new HeldSync();
-  const store = new SqliteTradingStore(db, wal);
+  const store = new FaultyStore(db, wal);
   const log: string[] = [];
   const failures: { err: unknown; rebuilt: boolean }[] = [];
   const balance = (address: string) => runner.engine.balances(address).balance / USDC;
@@ -63,19 +83,19 @@ function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } = {}) {
     snapshotEveryMs: 1_000_000_000,
     busyRetry: opts.busyRetry ?? { forMs: 0, delayMs: 1 },
   });
-  runner.replay();
-  const journaled = () => [...store.replay()].length;
+  await runner.replay();
+  const journaled = () => (db.prepare('SELECT count(*) AS n FROM journal').get() as { n: number }).n;
   const track = (p: Promise<unknown>, name: string) =>
     p.then(
       () => log.push(`answered ${name}`),
       (err: unknown) => log.push(`refused ${name} ${err instanceof DomainError ? err.errorCode : String(err)}`),
     );
-  return { runner, wal, log, failures, balance, journaled, track };
+  return { runner, store, wal, log, failures, balance, journaled, track };
 }
 
 describe('pipelined group commit', () => {
   it('answers a group only once it is durable, and writes everything applied during its sync as the next group', async () => {
-    const { runner, wal, log, balance, journaled, track } = setUp();
+    const { runner, wal, log, balance, journaled, track } = await setUp();
     void track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
     expect(journaled()).toBe(1);
@@ -105,7 +125,7 @@ describe('pipelined group commit', () => {
   });
 
   it('refuses the group whose sync failed, every command applied after it, and trading until a restart', async () => {
-    const { runner, wal, log, failures, track } = setUp();
+    const { runner, wal, log, failures, track } = await setUp();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
     const second = track(runner.submit(faucet(B, 7n)), 'b1');
@@ -122,7 +142,7 @@ describe('pipelined group commit', () => {
   });
 
   it('stop completes the group being synced and the queue with blocking syncs, then projects them', async () => {
-    const { runner, wal, log, journaled, track } = setUp();
+    const { runner, wal, log, journaled, track } = await setUp();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
     const second = track(runner.submit(faucet(B, 7n)), 'b1');
@@ -137,8 +157,31 @@ describe('pipelined group commit', () => {
     expect(log).toHaveLength(7);
   });
 
+  it('drain waits, with asynchronous syncs only, until the group being synced and the queue are durable and answered', async () => {
+    const { runner, wal, log, journaled, track } = await setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    const second = track(runner.submit(faucet(B, 7n)), 'b1');
+    let drained = false;
+    const drain = runner.drain().then(() => (drained = true));
+    await turn();
+    expect(drained).toBe(false);
+    wal.waiting[0]!.resolve();
+    await turn();
+    await turn();
+    expect(journaled()).toBe(2);
+    expect(drained).toBe(false);
+    wal.waiting[1]!.resolve();
+    await drain;
+    await Promise.all([first, second]);
+    expect(wal.blockingSyncs).toBe(0);
+    expect(log).toEqual(['durable 1', 'queued 1', 'answered a1', 'durable 1', 'queued 2', 'answered b1', 'projected']);
+    // Nothing left: a second drain returns at once.
+    await runner.drain();
+  });
+
   it('takes a snapshot on request only of durable state: it drains the pipeline, then syncs the snapshot', async () => {
-    const { runner, wal, track } = setUp();
+    const { runner, wal, track } = await setUp();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await turn();
     void track(runner.submit(faucet(B, 7n)), 'b1');
@@ -157,11 +200,11 @@ describe('a database another connection holds', () => {
   function setUpHeld(busyRetry: RunnerOptions['busyRetry']) {
     const { db, hold, release, remove } = lockableDatabase();
     removals.push(remove);
-    return { ...setUp({ db, busyRetry }), hold, release };
+    return setUp({ db, busyRetry }).then((s) => ({ ...s, hold, release }));
   }
 
   it('is waited out: the group is written once the lock is free, with what was applied meanwhile, and nothing is refused', async () => {
-    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ forMs: 10_000, delayMs: 2 });
+    const { runner, wal, log, failures, balance, journaled, track, hold, release } = await setUpHeld({ forMs: 10_000, delayMs: 2 });
     hold();
     const first = track(runner.submit(faucet(A, 10n)), 'a1');
     await sleep(20);
@@ -185,11 +228,12 @@ describe('a database another connection holds', () => {
   });
 
   it('refuses the group and rebuilds the engine from disk once the database stays busy past busyRetry.forMs', async () => {
-    const { runner, wal, log, failures, balance, journaled, track, hold, release } = setUpHeld({ forMs: 30, delayMs: 1 });
+    const { runner, wal, log, failures, balance, journaled, track, hold, release } = await setUpHeld({ forMs: 30, delayMs: 1 });
     hold();
     const started = performance.now();
     await track(runner.submit(faucet(A, 10n)), 'a1');
     expect(performance.now() - started).toBeGreaterThanOrEqual(30);
+    await until(() => failures.length > 0);
     expect(runner.busyWaits).toBeGreaterThan(1);
     expect(log).toEqual(['refused a1 STORAGE_FAILED']);
     expect(failures).toHaveLength(1);
@@ -205,5 +249,39 @@ describe('a database another connection holds', () => {
     wal.waiting[0]!.resolve();
     await next;
     expect(log.at(-1)).toBe('answered b1');
+  });
+});
+
+describe('a write that fails', () => {
+  it('refuses its group, and every command while the engine is rebuilt from disk, then trades on the rebuilt engine', async () => {
+    const { runner, store, wal, log, failures, balance, journaled, track } = await setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    wal.waiting[0]!.resolve();
+    await first;
+
+    // The next group's write fails; the rebuild reads the journal only once the gate opens.
+    let open!: () => void;
+    store.gate = new Promise((r) => (open = r));
+    const diskError = new Error('SQLITE_IOERR: disk I/O error');
+    store.failNextCommit = diskError;
+    await track(runner.submit(faucet(B, 7n)), 'b1');
+    // Mid-rebuild: refused, and the engine being replaced is not touched.
+    await track(runner.submit(faucet(A, 3n)), 'a2');
+    expect(failures).toEqual([]);
+    expect(log.slice(-2)).toEqual(['refused b1 STORAGE_FAILED', 'refused a2 STORAGE_FAILED']);
+
+    open();
+    await until(() => failures.length > 0);
+    expect(failures).toEqual([{ err: diskError, rebuilt: true }]);
+    // The rebuilt engine holds what the disk does: A's first faucet, nothing of B's.
+    expect([balance(A), balance(B)]).toEqual([10n, 0n]);
+    const next = track(runner.submit(faucet(B, 1n)), 'b2');
+    await turn();
+    expect(journaled()).toBe(2);
+    wal.waiting[1]!.resolve();
+    await next;
+    expect(log.at(-1)).toBe('answered b2');
+    expect(balance(B)).toBe(1n);
   });
 });

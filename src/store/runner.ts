@@ -7,7 +7,8 @@
 // and is written again a little later, with the commands applied meanwhile behind it, until the database has been
 // busy for `busyRetry.forMs` (counted from the first attempt, including any wait for the lock inside one). Any
 // other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is
-// rebuilt from what the disk holds, and the next command tries the disk again. A failed sync leaves it unknown what
+// rebuilt from what the disk holds (reading it is asynchronous: meanwhile every command is refused with
+// STORAGE_FAILED rather than applied to the engine being replaced), and the next command tries the disk again. A failed sync leaves it unknown what
 // the disk holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
 // Once durable, a group's journal entries go to the projection loop, which derives the read models and the realtime
 // publications from them after its callers are answered: nothing but the engine and the journal runs in the turn.
@@ -82,6 +83,8 @@ export class EngineRunner {
   private syncing: Group | undefined;
   /** Set when the disk's state is unknown or the engine could not be rebuilt: nothing is accepted until a restart. */
   private broken = false;
+  /** Set while the engine is rebuilt after a failed write: commands are refused until it is live again. */
+  private rebuilding = false;
   private current: Engine;
   /** The journal position the written state covers. */
   private lastSeq = 0;
@@ -92,6 +95,8 @@ export class EngineRunner {
   /** When the write attempts of the current group began to find the database busy (performance.now()). */
   private busySince: number | undefined;
   private busyWaitCount = 0;
+  /** Callers of drain() waiting for nothing to be queued, written or syncing. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly store: TradingStore,
@@ -120,9 +125,9 @@ export class EngineRunner {
    * Rebuilds the engine: the newest valid snapshot plus the journal after it, else the whole journal. Read models
    * behind the journal (an upgraded data dir) are brought up to date on the way.
    */
-  replay(): ReplayReport {
+  async replay(): Promise<ReplayReport> {
     const covered = this.opts.projection.position;
-    for (const snap of this.store.snapshots.valid()) {
+    for await (const snap of this.store.snapshots.valid()) {
       // Read models behind a snapshot need the change records of commands the snapshot already covers.
       if (snap.seq > covered) continue;
       let engine: Engine;
@@ -132,39 +137,41 @@ export class EngineRunner {
         this.opts.onSnapshotProblem?.(err, `snapshot at ${snap.seq} cannot be restored`);
         continue;
       }
-      const { replayed, lastSeq } = this.replayOnto(engine, snap.seq, covered);
+      const { replayed, lastSeq } = await this.replayOnto(engine, snap.seq, covered);
       this.install(engine, lastSeq, snap.seq);
       return { replayed, snapshotSeq: snap.seq };
     }
     const archived = this.store.snapshots.archivedThrough();
     if (archived > 0) throw new Error(`no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild`);
     const engine = this.opts.createEngine();
-    const { replayed, lastSeq } = this.replayOnto(engine, 0, covered);
+    const { replayed, lastSeq } = await this.replayOnto(engine, 0, covered);
     this.install(engine, lastSeq, 0);
     return { replayed };
   }
 
-  private replayOnto(engine: Engine, afterSeq: number, covered: number): { replayed: number; lastSeq: number } {
+  private async replayOnto(engine: Engine, afterSeq: number, covered: number): Promise<{ replayed: number; lastSeq: number }> {
     let behind: ProjectedEntry[] = [];
     let n = 0;
     let lastSeq = afterSeq;
-    for (const { seq, cmd } of this.store.replay(afterSeq)) {
-      let applied: Applied | undefined;
-      try {
-        applied = engine.apply(cmd);
-      } catch (err) {
-        // A journaled command was accepted once; a refusal now means the journal and the code disagree.
-        if (!(err instanceof DomainError)) throw err;
-      }
-      if (seq > covered) {
-        behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
-        if (behind.length >= REPLAY_CATCH_UP_BATCH) {
-          this.catchUp(behind);
-          behind = [];
+    for await (const page of this.store.replay(afterSeq)) {
+      for (const { seq, cmd } of page) {
+        let applied: Applied | undefined;
+        try {
+          applied = engine.apply(cmd);
+        } catch (err) {
+          // A journaled command was accepted once; a refusal now means the journal and the code disagree.
+          if (!(err instanceof DomainError)) throw err;
         }
+        if (seq > covered) {
+          behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
+          if (behind.length >= REPLAY_CATCH_UP_BATCH) {
+            this.catchUp(behind);
+            behind = [];
+          }
+        }
+        lastSeq = seq;
+        n++;
       }
-      lastSeq = seq;
-      n++;
     }
     if (behind.length > 0) this.catchUp(behind);
     return { replayed: n, lastSeq };
@@ -185,6 +192,22 @@ export class EngineRunner {
     this.snapshotAt = this.opts.now();
   }
 
+  /**
+   * Waits until everything applied so far is durable and answered (or refused), through the store's asynchronous
+   * syncs alone, then projects it: the shutdown of a store that cannot sync blocking the thread (PostgreSQL).
+   */
+  async drain(): Promise<void> {
+    while (this.syncing || this.flushScheduled || this.queue.length > 0) {
+      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
+    this.opts.projection.flushNow();
+  }
+
+  private notifyIfIdle(): void {
+    if (this.syncing || this.flushScheduled || this.queue.length > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
   /** Writes and syncs everything applied, answers its callers, and projects it (shutdown). */
   stop(): void {
     this.drainNow();
@@ -193,7 +216,7 @@ export class EngineRunner {
 
   /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
-    if (this.broken) return Promise.reject(new DomainError('STORAGE_FAILED'));
+    if (this.broken || this.rebuilding) return Promise.reject(new DomainError('STORAGE_FAILED'));
     let applied: Applied<ResultOf<C>>;
     try {
       applied = this.current.apply(cmd);
@@ -209,7 +232,8 @@ export class EngineRunner {
   /** Writes a snapshot of the engine as of the last commit, durably; returns the position it covers. */
   snapshotNow(): number {
     this.drainNow();
-    if (this.broken) return this.snapshotSeq;
+    // Mid-rebuild the live engine is ahead of the disk: nothing of it may be snapshotted.
+    if (this.broken || this.rebuilding) return this.snapshotSeq;
     this.writeSnapshot();
     this.syncNowOrBreak(undefined);
     return this.snapshotSeq;
@@ -232,7 +256,10 @@ export class EngineRunner {
       setTimeout(() => this.flush(), this.opts.busyRetry.delayMs);
       return;
     }
-    if (!group) return;
+    if (!group) {
+      this.notifyIfIdle();
+      return;
+    }
     this.syncing = group;
     this.store.sync().then(
       () => this.durable(group),
@@ -295,6 +322,7 @@ export class EngineRunner {
     // Replies go out in the microtasks after this callback; the next group is written on this turn's check phase,
     // and the projection runs after it, while that group's sync is under way.
     if (this.queue.length > 0) this.scheduleFlush();
+    else this.notifyIfIdle();
   }
 
   private complete(group: Group): void {
@@ -315,6 +343,7 @@ export class EngineRunner {
     this.queue = [];
     for (const p of refused) p.reject(new DomainError('STORAGE_FAILED'));
     this.opts.onStorageFailure(err, false);
+    this.notifyIfIdle();
   }
 
   /** Blocking: completes the group being synced, then writes and syncs what the queue holds. */
@@ -359,14 +388,24 @@ export class EngineRunner {
     this.snapshotAt = this.opts.now();
   }
 
+  /**
+   * Rebuilds the engine from disk after a failed write, refusing commands until it is live. Reads of `engine` see the
+   * refused group until then: on SQLite the rebuild's reads are synchronous, so it completes in this turn's
+   * microtasks before any request is handled; the PostgreSQL store only holds rows in `commit` (its failures come in
+   * `sync`, which stops trading instead), so a rebuild over a connection does not happen today.
+   */
   private recover(err: unknown): void {
-    try {
-      this.replay();
-    } catch (replayErr) {
-      this.broken = true;
-      this.opts.onStorageFailure(replayErr, false);
-      return;
-    }
-    this.opts.onStorageFailure(err, true);
+    this.rebuilding = true;
+    this.replay().then(
+      () => {
+        this.rebuilding = false;
+        this.opts.onStorageFailure(err, true);
+      },
+      (replayErr: unknown) => {
+        this.rebuilding = false;
+        this.broken = true;
+        this.opts.onStorageFailure(replayErr, false);
+      },
+    );
   }
 }

@@ -5,7 +5,7 @@ import type { Change } from '../../engine/changes.js';
 import type { Command } from '../../engine/types.js';
 import { decodeCommand as decode, encodeCommand as encode } from '../command-codec.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
-import type { JournaledChanges } from '../ports.js';
+import type { JournaledChanges, JournaledCommand } from '../ports.js';
 
 const PAGE = 5000;
 
@@ -35,13 +35,18 @@ export class Journal extends JournalReader {
     return Number(this.insert.run(cmd.at, encode(cmd), encodeJson(changes)).lastInsertRowid);
   }
 
-  /** Commands after `afterSeq` in order, read a page at a time so the connection stays free between pages. */
-  *replay(afterSeq = 0): Generator<{ seq: number; cmd: Command }> {
+  /** Commands after `afterSeq` in order. */
+  *replay(afterSeq = 0): Generator<JournaledCommand> {
+    for (const page of this.replayPages(afterSeq)) yield* page;
+  }
+
+  /** The same a page at a time, read one by one so the connection stays free between pages. */
+  *replayPages(afterSeq = 0): Generator<JournaledCommand[]> {
     const page = this.db.prepare('SELECT seq, command FROM journal WHERE seq > ? ORDER BY seq LIMIT 5000');
     for (let from = afterSeq; ; ) {
       const rows = page.all(from) as { seq: number; command: string }[];
       if (rows.length === 0) return;
-      for (const row of rows) yield { seq: row.seq, cmd: decode(row.command) };
+      yield rows.map((row) => ({ seq: row.seq, cmd: decode(row.command) }));
       from = rows[rows.length - 1]!.seq;
     }
   }

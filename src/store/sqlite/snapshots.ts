@@ -31,8 +31,11 @@ export class SnapshotStore<T> implements SnapshotPort<T> {
     })();
   }
 
-  /** Snapshots whose checksum holds, newest first, decoded one at a time (a bad one is skipped by the caller too). */
-  *valid(): Generator<StoredSnapshot<T>> {
+  /**
+   * Snapshots whose checksum holds, newest first, decoded one at a time (a bad one is skipped by the caller too).
+   * Read synchronously; the port is async for stores read over a connection.
+   */
+  async *valid(): AsyncGenerator<StoredSnapshot<T>> {
     const seqs = (this.db.prepare('SELECT journal_seq AS seq FROM snapshots ORDER BY journal_seq DESC').all() as { seq: number }[]).map((r) => r.seq);
     for (const seq of seqs) {
       const row = this.db.prepare('SELECT body, sha256 FROM snapshots WHERE journal_seq = ?').get(seq) as { body: string; sha256: string };

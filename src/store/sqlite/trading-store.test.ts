@@ -7,6 +7,12 @@ import { SqliteTradingStore } from './trading-store.js';
 import { MARKET, lockableDatabase, testHash, tradingFixture } from '../../../test/helpers/trading-store-fixture.js';
 import { StoreBusyError, type JournalEntry } from '../ports.js';
 
+const journaled = async (store: SqliteTradingStore) => {
+  const rows = [];
+  for await (const page of store.replay()) rows.push(...page);
+  return rows;
+};
+
 const volumeRow = (db: Database.Database) =>
   (db.prepare('SELECT volume FROM rm_volume WHERE market_hash = ?').pluck().get(MARKET.marketHash) as string | undefined) ?? null;
 
@@ -38,7 +44,7 @@ describe('a database another connection holds', () => {
     for (const remove of removals.splice(0)) remove();
   });
 
-  it('refuses the commit as busy and writes nothing; the same entries commit once the lock is free', () => {
+  it('refuses the commit as busy and writes nothing; the same entries commit once the lock is free', async () => {
     const { db, hold, release, remove } = lockableDatabase();
     removals.push(remove);
     const store = new SqliteTradingStore(db);
@@ -54,10 +60,10 @@ describe('a database another connection holds', () => {
     expect(refusal).toBeInstanceOf(StoreBusyError);
     expect((refusal as StoreBusyError).cause).toMatchObject({ code: 'SQLITE_BUSY' });
     release();
-    expect([...store.replay()]).toEqual([]);
+    expect(await journaled(store)).toEqual([]);
 
     expect(store.commit([entry])).toBe(1);
-    expect([...store.replay()].map((r) => r.seq)).toEqual([1]);
+    expect((await journaled(store)).map((r) => r.seq)).toEqual([1]);
   });
 
   it('does not wait for the lock inside a commit, and leaves the connection waiting for it otherwise', () => {

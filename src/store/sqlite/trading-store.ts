@@ -6,9 +6,8 @@
 // Domain code sees only the TradingStore port (../ports.ts); another database implements it the same way.
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { Command } from '../../engine/types.js';
 import { Journal } from './journal.js';
-import { StoreBusyError, type JournalEntry, type JournaledChanges, type TradingStore } from '../ports.js';
+import { StoreBusyError, type JournalEntry, type JournaledChanges, type JournaledCommand, type TradingStore } from '../ports.js';
 import { SnapshotStore } from './snapshots.js';
 import { CatalogueStatusProjection } from './catalogue-status.js';
 import type { EngineSnapshot } from '../../engine/engine.js';
@@ -66,11 +65,12 @@ export class SqliteTradingStore implements TradingStore {
     this.durability.syncNow();
   }
 
-  replay(afterSeq = 0): Iterable<{ seq: number; cmd: Command }> {
-    return this.journal.replay(afterSeq);
+  /** The journal's pages are read synchronously; the port is async for stores that read over a connection. */
+  async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
+    yield* this.journal.replayPages(afterSeq);
   }
 
-  changesAfter(afterSeq: number, limit?: number): JournaledChanges[] {
-    return this.journal.changesAfter(afterSeq, limit);
+  changesAfter(afterSeq: number, limit?: number): Promise<JournaledChanges[]> {
+    return Promise.resolve(this.journal.changesAfter(afterSeq, limit));
   }
 }

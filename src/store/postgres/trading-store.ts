@@ -1,0 +1,208 @@
+// The writer's journal on PostgreSQL (the TradingStore port). `commit` runs on the writer's thread and cannot wait
+// for a server: it encodes the entries, gives them the next positions (the writer alone appends, under its fence,
+// so the journal's end is known since open) and holds them. `sync` writes everything held since the last sync in
+// one transaction (the fence's check and one multi-row INSERT: a single statement, one round trip; with the snapshot
+// taken meanwhile, BEGIN ... COMMIT around the three) and resolves after its commit, which synchronous_commit=on
+// makes durable: the group commit. A failed sync rolls back (or, failing in its
+// COMMIT, leaves it unknown whether it committed); memory then holds positions the database may not, so the store
+// refuses every later commit and sync (the runner stops trading until a restart rebuilds from the database).
+import { hostname } from 'node:os';
+import pg from 'pg';
+import type { EngineSnapshot } from '../../engine/engine.js';
+import type { Change } from '../../engine/changes.js';
+import { decodeCommand, encodeCommand } from '../command-codec.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import type { JournalEntry, JournaledChanges, JournaledCommand, TradingStore } from '../ports.js';
+import { migrate } from './migrate.js';
+import { ARCHIVED_THROUGH, PostgresSnapshots, type PendingSnapshot } from './snapshots.js';
+import { WriterFence } from './writer-fence.js';
+
+const PAGE = 5000;
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database */
+  connectionString: string;
+  /** Who holds the writer's lock, as writer_fence and a refused second writer show it. */
+  holder?: string;
+  poolSize?: number;
+}
+
+interface HeldRows {
+  seqs: number[];
+  ats: number[];
+  commands: string[];
+  changes: string[];
+}
+
+const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [] });
+
+export class PostgresTradingStore implements TradingStore {
+  readonly snapshots: PostgresSnapshots<EngineSnapshot>;
+  private held = noRows();
+  /** The last position given out (held or written). */
+  private last: number;
+  /** Syncs run one after the other, each writing what was held when it was called. */
+  private tail: Promise<void> = Promise.resolve();
+  private failed: unknown;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly fence: WriterFence,
+    last: number,
+    archived: number,
+  ) {
+    this.last = last;
+    this.snapshots = new PostgresSnapshots(pool, archived);
+  }
+
+  /** Migrates the schema, takes the writer's lock and epoch (WriterLockedError if another writer holds them). */
+  static async open(opts: PostgresStoreOptions): Promise<PostgresTradingStore> {
+    const config: pg.PoolConfig = {
+      connectionString: opts.connectionString,
+      max: opts.poolSize ?? 4,
+      // Whatever the server's default: a sync resolves only once its transaction is on the server's disk.
+      options: '-c synchronous_commit=on',
+    };
+    const pool = new pg.Pool(config);
+    // A connection's failure (a server restart, a killed backend) is reported by the query it fails, or the next
+    // one that needs a connection: not as an uncaught error event, idle (the pool's) or checked out (the client's).
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
+    try {
+      await migrate(pool);
+      const fence = await WriterFence.acquire(config, opts.holder ?? `${hostname()} pid ${process.pid}`);
+      // Read after the epoch was bumped: a superseded writer's append that committed before is counted, and none
+      // can commit after.
+      const { rows } = await pool.query<{ last: string | null; archived: string | null }>(
+        `SELECT (SELECT max(seq) FROM journal) AS last, (SELECT value FROM store_settings WHERE key = $1) AS archived`,
+        [ARCHIVED_THROUGH],
+      );
+      const archived = Number(rows[0]!.archived ?? 0);
+      return new PostgresTradingStore(pool, fence, Math.max(Number(rows[0]!.last ?? 0), archived), archived);
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** The epoch this writer appends under. */
+  get epoch(): string {
+    return this.fence.epoch;
+  }
+
+  commit(entries: readonly JournalEntry[]): number {
+    if (this.failed !== undefined) throw this.failed;
+    // Encoded first: an entry that cannot be encoded takes no position.
+    const commands = entries.map((e) => encodeCommand(e.cmd));
+    const changes = entries.map((e) => encodeJson(e.changes));
+    for (let i = 0; i < entries.length; i++) {
+      this.held.seqs.push(++this.last);
+      this.held.ats.push(entries[i]!.cmd.at);
+      this.held.commands.push(commands[i]!);
+      this.held.changes.push(changes[i]!);
+    }
+    return this.last;
+  }
+
+  sync(): Promise<void> {
+    const rows = this.held;
+    this.held = noRows();
+    const snapshot = this.snapshots.takePending();
+    const done = this.tail.then(() => this.write(rows, snapshot));
+    this.tail = done.catch(() => {});
+    return done;
+  }
+
+  /** A server's answer cannot be waited for on the thread: shut the runner down with `drain()`, not `stop()`. */
+  syncNow(): void {
+    throw new Error('the PostgreSQL store makes commits durable asynchronously only (sync), not blocking the thread');
+  }
+
+  private async write(rows: HeldRows, snapshot: PendingSnapshot | undefined): Promise<void> {
+    if (this.failed !== undefined) throw this.failed;
+    if (rows.seqs.length === 0 && !snapshot) return;
+    if (!snapshot) return this.append(rows);
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await this.pool.connect();
+      await client.query('BEGIN');
+      await this.fence.check(client);
+      if (rows.seqs.length > 0) {
+        // One statement for any group size: the arrays are the group's columns.
+        await client.query({
+          name: 'journal-append',
+          text: `INSERT INTO journal (seq, at_ms, command, changes)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])`,
+          values: [rows.seqs, rows.ats, rows.commands, rows.changes],
+        });
+      }
+      if (snapshot) await this.snapshots.store(client, snapshot);
+      await client.query('COMMIT');
+      client.release();
+    } catch (err) {
+      this.failed = err;
+      if (client) {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release(true); // its state is unknown: not back to the pool
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * A group without a snapshot in one statement, so one round trip: the fence's check as a CTE every row joins, so
+   * a superseded writer's statement inserts none (and one that fails, as any statement, writes nothing).
+   */
+  private async append(rows: HeldRows): Promise<void> {
+    try {
+      this.fence.assertLocked();
+      const res = await this.pool.query({
+        name: 'journal-append-fenced',
+        text: `WITH fence AS (${WriterFence.CHECK.replace('$1', '$5')} RETURNING 1)
+               INSERT INTO journal (seq, at_ms, command, changes)
+               SELECT r.seq, r.at_ms, r.command, r.changes
+               FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS r (seq, at_ms, command, changes), fence`,
+        values: [rows.seqs, rows.ats, rows.commands, rows.changes, this.fence.epoch],
+      });
+      if (res.rowCount !== rows.seqs.length) throw await this.fence.superseded(this.pool);
+    } catch (err) {
+      this.failed = err;
+      throw err;
+    }
+  }
+
+  /** Commands after `afterSeq` in order, a page per query, the next page read while this one is applied. */
+  async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
+    const page = (from: number) =>
+      this.pool.query<{ seq: string; command: string }>({
+        name: 'journal-replay',
+        text: `SELECT seq, command FROM journal WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`,
+        values: [from],
+      });
+    let next = page(afterSeq);
+    for (;;) {
+      const { rows } = await next;
+      if (rows.length === 0) return;
+      const last = Number(rows[rows.length - 1]!.seq);
+      next = rows.length < PAGE ? Promise.resolve({ rows: [] } as unknown as pg.QueryResult<{ seq: string; command: string }>) : page(last);
+      next.catch(() => {}); // a caller that stops early never awaits it; one that goes on gets its error
+      yield rows.map((r) => ({ seq: Number(r.seq), cmd: decodeCommand(r.command) }));
+    }
+  }
+
+  async changesAfter(afterSeq: number, limit = PAGE): Promise<JournaledChanges[]> {
+    const { rows } = await this.pool.query<{ seq: string; at_ms: string; changes: string | null }>({
+      name: 'journal-changes',
+      text: 'SELECT seq, at_ms, changes FROM journal WHERE seq > $1 ORDER BY seq LIMIT $2',
+      values: [afterSeq, Math.min(limit, PAGE)],
+    });
+    return rows.map((r) => ({ seq: Number(r.seq), at: Number(r.at_ms), changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
+  }
+
+  /** Gives the writer's lock back and closes the connections (after the last sync). */
+  async close(): Promise<void> {
+    await this.tail;
+    await this.fence.release();
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,92 @@
+// One writer per database, fenced. The writer holds a session-level advisory lock on a connection of its own for as
+// long as it runs (a second writer is refused at start), and on taking it bumps the fencing epoch in writer_fence.
+// Every journal append checks, in its own transaction, that the epoch is still the writer's: a writer that lost its
+// lock connection while another one started (a stale process, a standby that wrongly took over) appends nothing
+// more, even if it never noticed. The lock keeps writers from starting together; the epoch keeps a stale one out.
+import pg from 'pg';
+
+/** The advisory lock key of the writer (migrations use another: migrate.ts). */
+const WRITER_LOCK = 0x0dde_0002;
+
+/** Another writer holds the database: this one must not start. */
+export class WriterLockedError extends Error {
+  constructor(holder: string, since: Date | undefined) {
+    super(
+      `another writer holds this database (${holder || 'unknown'}${since ? `, since ${since.toISOString()}` : ''}): ` +
+        'only one exchange writes a database; stop it first',
+    );
+    this.name = 'WriterLockedError';
+  }
+}
+
+/** This writer was superseded (or lost its lock): it appended nothing and must stop appending. */
+export class WriterFencedError extends Error {
+  constructor(reason: string) {
+    super(`this writer no longer holds the database, nothing was appended: ${reason}`);
+    this.name = 'WriterFencedError';
+  }
+}
+
+export class WriterFence {
+  private lostLock: Error | undefined;
+
+  private constructor(
+    private readonly lockClient: pg.Client,
+    /** The epoch this writer appends under. */
+    readonly epoch: string,
+  ) {
+    // The session's lock ends with its connection; appends are refused from then on.
+    lockClient.on('error', (err) => (this.lostLock ??= err));
+    lockClient.on('end', () => (this.lostLock ??= new Error('the lock connection ended')));
+  }
+
+  /** Takes the writer's lock and a new epoch, or throws WriterLockedError. */
+  static async acquire(config: pg.ClientConfig, holder: string): Promise<WriterFence> {
+    const client = new pg.Client(config);
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [WRITER_LOCK]);
+      if (!rows[0]!.ok) {
+        const held = await client.query<{ holder: string; since: Date }>('SELECT holder, since FROM writer_fence WHERE id = 1');
+        throw new WriterLockedError(held.rows[0]?.holder ?? '', held.rows[0]?.since);
+      }
+      const bumped = await client.query<{ epoch: string }>(
+        'UPDATE writer_fence SET epoch = epoch + 1, holder = $1, since = now() WHERE id = 1 RETURNING epoch',
+        [holder],
+      );
+      return new WriterFence(client, bumped.rows[0]!.epoch);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** The statement an append runs first in its transaction (or as a CTE of its one statement), with `epoch`. */
+  static readonly CHECK = 'UPDATE writer_fence SET last_append_at = now() WHERE id = 1 AND epoch = $1';
+
+  /** Throws WriterFencedError if the lock connection failed (the lock went with it). */
+  assertLocked(): void {
+    if (this.lostLock) throw new WriterFencedError(`its lock connection failed (${this.lostLock.message})`);
+  }
+
+  /** Inside the caller's append transaction, first: throws WriterFencedError unless the epoch is still this writer's. */
+  async check(tx: pg.ClientBase): Promise<void> {
+    this.assertLocked();
+    // Also locks the row until the transaction ends: a new writer's bump waits for this append, then supersedes it.
+    const res = await tx.query({ name: 'writer-fence-check', text: WriterFence.CHECK, values: [this.epoch] });
+    if (res.rowCount !== 1) throw await this.superseded(tx);
+  }
+
+  /** The error of an append whose check matched no row: another writer bumped the epoch. */
+  async superseded(q: pg.ClientBase | pg.Pool): Promise<WriterFencedError> {
+    const { rows } = await q.query<{ epoch: string }>('SELECT epoch FROM writer_fence WHERE id = 1').catch(() => ({ rows: [] as { epoch: string }[] }));
+    return new WriterFencedError(`another writer took epoch ${rows[0]?.epoch ?? '?'} after this one's ${this.epoch}`);
+  }
+
+  /** Gives the lock back (the epoch stays: a later writer bumps it). */
+  async release(): Promise<void> {
+    if (!this.lostLock) await this.lockClient.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK]).catch(() => {});
+    this.lostLock ??= new Error('released');
+    await this.lockClient.end().catch(() => {});
+  }
+}

@@ -1,0 +1,174 @@
+// The engine runner on the PostgreSQL journal (a throw-away cluster): trading through the runner, then a restart on
+// the same database rebuilds the same engine (snapshot + tail); the database killed (pg_ctl stop -m immediate)
+// under a stream of commands loses none that was acknowledged.
+import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { Engine } from '../src/engine/engine.js';
+import { DomainError } from '../src/engine/errors.js';
+import type { Command } from '../src/engine/types.js';
+import { encodeCommand } from '../src/store/command-codec.js';
+import { PostgresTradingStore } from '../src/store/postgres/trading-store.js';
+import { EngineRunner } from '../src/store/runner.js';
+import type { TradingStore } from '../src/store/ports.js';
+import { defaultEngineParams } from './helpers/engine-params.js';
+import { flowCommand, TOKEN } from './helpers/order-flow.js';
+import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
+
+/** The store's journal with no snapshot to start from. */
+const withoutSnapshots = (s: TradingStore): TradingStore => ({
+  snapshots: { write: () => {}, valid: async function* () {}, archivedThrough: () => 0, archiveJournal: () => undefined },
+  commit: (e) => s.commit(e),
+  sync: () => s.sync(),
+  syncNow: () => s.syncNow(),
+  replay: (after) => s.replay(after),
+  changesAfter: (after, limit) => s.changesAfter(after, limit),
+});
+
+function runnerOn(store: TradingStore, snapshotEveryCommands = 1_000_000) {
+  const failures: { err: unknown; rebuilt: boolean }[] = [];
+  const runner = new EngineRunner(store, {
+    createEngine: (snapshot) => (snapshot ? Engine.restore(defaultEngineParams(TOKEN), snapshot) : new Engine(defaultEngineParams(TOKEN))),
+    projection: { position: Number.MAX_SAFE_INTEGER, enqueue: () => {}, flushNow: () => {} },
+    onStorageFailure: (err, rebuilt) => failures.push({ err, rebuilt }),
+    now: () => 1000,
+    snapshotEveryCommands,
+    snapshotEveryMs: 1_000_000_000,
+    busyRetry: { forMs: 0, delayMs: 1 },
+  });
+  return { runner, failures };
+}
+
+const at = (i: number) => 1_700_000_000_000 + i;
+
+describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
+  const server = postgresForSuite();
+  const stores: PostgresTradingStore[] = [];
+  const pools: pg.Pool[] = [];
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close().catch(() => {});
+    for (const p of pools.splice(0)) await p.end().catch(() => {});
+  });
+  /** A pool of the test's own on `url`. */
+  const pool = (url: string) => {
+    const p = new pg.Pool({ connectionString: url, max: 1 });
+    pools.push(p);
+    return p;
+  };
+  const open = async (url: string) => {
+    const s = await PostgresTradingStore.open({ connectionString: url, holder: 'test' });
+    stores.push(s);
+    return s;
+  };
+
+  it('rebuilds, on a restart on the same database, the engine it had: the newest snapshot plus the journal after it', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store, 150);
+    await runner.replay();
+    // Waves of concurrent commands: each wave is one or more groups, some carrying a snapshot.
+    for (let wave = 0; wave < 10; wave++) {
+      await Promise.all(Array.from({ length: 41 }, (_, k) => runner.submit(flowCommand(wave * 41 + k, at(wave * 41 + k)))));
+    }
+    expect(failures).toEqual([]);
+    expect(runner.durableSeq).toBe(410);
+    await store.close();
+
+    const reopened = await open(url);
+    const { runner: rebuilt } = runnerOn(reopened);
+    const report = await rebuilt.replay();
+    expect(report.snapshotSeq).toBeGreaterThanOrEqual(150);
+    expect(report.snapshotSeq! + report.replayed).toBe(410);
+    expect(rebuilt.durableSeq).toBe(410);
+    expect(rebuilt.engine.snapshot()).toEqual(runner.engine.snapshot());
+
+    // The same from the whole journal, without the snapshots.
+    const { runner: whole } = runnerOn(withoutSnapshots(reopened));
+    expect(await whole.replay()).toEqual({ replayed: 410 });
+    expect(whole.engine.snapshot()).toEqual(runner.engine.snapshot());
+
+    // Two snapshots are kept; a damaged newest one is passed over for the one before it.
+    const admin = pool(url);
+    const { rows } = await admin.query<{ seq: string }>('SELECT journal_seq AS seq FROM snapshots ORDER BY journal_seq');
+    const [older, newest] = rows.map((r) => Number(r.seq));
+    expect(rows).toHaveLength(2);
+    expect(newest).toBe(report.snapshotSeq);
+    await admin.query("UPDATE snapshots SET body = replace(body, '1', '2') WHERE journal_seq = $1", [newest]);
+    const { runner: fromOlder } = runnerOn(reopened);
+    expect(await fromOlder.replay()).toEqual({ snapshotSeq: older, replayed: 410 - older! });
+    expect(fromOlder.engine.snapshot()).toEqual(runner.engine.snapshot());
+
+    // Trading goes on after the rebuild at the next position.
+    await rebuilt.submit(flowCommand(410, at(410)));
+    expect(rebuilt.durableSeq).toBe(411);
+  });
+
+  it('drains with asynchronous syncs: every command applied is durable and answered once drain resolves', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store, 40);
+    await runner.replay();
+    let answered = 0;
+    for (let i = 0; i < 100; i++) {
+      void runner.submit(flowCommand(i, at(i))).then(() => answered++);
+      if (i % 10 === 9) await new Promise((r) => setImmediate(r));
+    }
+    await runner.drain();
+    await new Promise((r) => setImmediate(r));
+    expect(failures).toEqual([]);
+    expect(answered).toBe(100);
+    expect(runner.durableSeq).toBe(100);
+    await store.close();
+    const { runner: rebuilt } = runnerOn(await open(url));
+    expect((await rebuilt.replay()).snapshotSeq).toBeGreaterThanOrEqual(40);
+    expect(rebuilt.engine.snapshot()).toEqual(runner.engine.snapshot());
+  });
+
+  it('loses no acknowledged command when the database is stopped (immediate) under a stream of them', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store, 200);
+    await runner.replay();
+    const acknowledged: Command[] = [];
+    const refusals: unknown[] = [];
+    let next = 0;
+    let stopped = false;
+    // Eight submitters, each waiting for its answer before sending the next command.
+    const submitter = async () => {
+      while (!stopped) {
+        const cmd = flowCommand(next, at(next));
+        next++;
+        try {
+          await runner.submit(cmd);
+          acknowledged.push(cmd);
+        } catch (err) {
+          refusals.push(err);
+          return;
+        }
+      }
+    };
+    const streams = Array.from({ length: 8 }, submitter);
+    while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
+    await server().crash();
+    await Promise.all(streams);
+    stopped = true;
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(refusals.every((e) => e instanceof DomainError && e.errorCode === 'STORAGE_FAILED')).toBe(true);
+    expect(failures.length).toBe(1);
+    expect(failures[0]!.rebuilt).toBe(false);
+
+    await server().start();
+    const reopened = await open(url);
+    const journal: { seq: number; cmd: Command }[] = [];
+    for await (const page of reopened.replay()) journal.push(...page);
+    expect(journal.map((r) => r.seq)).toEqual(journal.map((_, i) => i + 1));
+    const journaled = new Set(journal.map((r) => encodeCommand(r.cmd)));
+    const lost = acknowledged.filter((c) => !journaled.has(encodeCommand(c)));
+    expect(lost).toEqual([]);
+    expect(journal.length).toBeGreaterThanOrEqual(acknowledged.length);
+
+    // The journal rebuilds an engine that trades on.
+    const { runner: rebuilt } = runnerOn(reopened);
+    await rebuilt.replay();
+    expect(rebuilt.durableSeq).toBe(journal.length);
+  });
+});
