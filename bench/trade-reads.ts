@@ -22,7 +22,7 @@ const render: TradeRenderContext = {
   decimals: 6,
   chainVersion: 'v2',
   marketType: () => undefined,
-  hasRefunds: (m, b) => rm.hasRefunds(m, b),
+  hasRefunds: (m, b) => rm.refunds.hasRefunds(m, b),
   fillOnChain: (f) => rm.fillOnChain(f),
 };
 const consolidated: ConsolidatedContext = { decimals: 6, chainVersion: 'v2', market: () => undefined, hasRefunds: render.hasRefunds };

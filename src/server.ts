@@ -225,7 +225,7 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  if (readModels.seedBalances(() => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
+  if (readModels.balances.seed(readModels.position(), () => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
   const settled = settleReportedMarkets(catalogue, readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 

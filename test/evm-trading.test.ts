@@ -230,7 +230,7 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     await expectPaidOnChain(settled);
     // Nothing is left for start-up to hand to the chain again: the refunds and payouts were seen paid.
     const readModels = ex.ctx.trading.readModels;
-    await waitFor(async () => readModels.refundsUnpaidOnChain().length, (n) => n === 0);
+    await waitFor(async () => readModels.refunds.refundsUnpaidOnChain().length, (n) => n === 0);
     expect(readModels.positionsUnpaidOnChain()).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import type { Sequencer } from '../sequencer/sequencer.js';
 import type { ReadModels } from '../store/ports.js';
 
 export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
-  readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'openOrdersOf'>;
+  readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'orders'>;
   trading: Pick<Sequencer, 'engine' | 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
@@ -29,7 +29,7 @@ function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
   const now = deps.now();
   return {
     ...(afterWrite ? balanceAfterWrite(deps, address) : balanceView(deps, address)),
-    openOrders: (afterWrite ? engine.openOrdersOf(address) : deps.readModels.openOrdersOf(address)).length,
+    openOrders: (afterWrite ? engine.openOrdersOf(address) : deps.readModels.orders.openOrdersOf(address)).length,
     restricted: engine.isRestricted(address, now),
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
     recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - deps.config.restriction.windowMs).map((t) => new Date(t).toISOString()),

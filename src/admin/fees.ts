@@ -15,7 +15,7 @@ const DAY = '^\\d{4}-\\d{2}-\\d{2}$';
 const MAX_DAYS = 366;
 
 export interface FeeAdminDeps {
-  readModels: Pick<ReadModels, 'feeRevenue'>;
+  readModels: Pick<ReadModels, 'fees'>;
   config: Pick<Config, 'fees'>;
   now: () => number;
 }
@@ -44,7 +44,7 @@ export const feeAdminRoutes: FastifyPluginAsyncTypebox<FeeAdminDeps> = async (ap
     if (Number.isNaN(start) || Number.isNaN(end)) throw new ExchangeError('INVALID_DATE_RANGE', 'from and to are UTC days, YYYY-MM-DD');
     if (start >= end) throw new ExchangeError('INVALID_DATE_RANGE', 'from must not be after to');
     if (end - start > MAX_DAYS * DAY_MS) throw new ExchangeError('INVALID_DATE_RANGE', `a range spans at most ${MAX_DAYS} days`);
-    const rows = deps.readModels.feeRevenue(start, end);
+    const rows = deps.readModels.fees.feeRevenue(start, end);
     const sum = (pick: (r: (typeof rows)[number]) => bigint) => rows.reduce((s, r) => s + pick(r), 0n).toString();
     return ok({
       feeAccount: checksumAddress(deps.config.fees.account),

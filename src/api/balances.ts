@@ -13,14 +13,14 @@ import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
 
 export interface BalanceDeps {
-  readModels: Pick<ReadModels, 'balanceOf'>;
+  readModels: Pick<ReadModels, 'balances'>;
   config: Pick<Config, 'baseTokenAddress'>;
 }
 
 /** An address's balances as the read side holds them (a read waits for the position it must see). */
 export const balanceView = ({ readModels, config }: BalanceDeps, raw: string) => {
   const address = checksumAddress(raw);
-  return balanceReply(address, readModels.balanceOf(address), config.baseTokenAddress);
+  return balanceReply(address, readModels.balances.balanceOf(address), config.baseTokenAddress);
 };
 
 /**

@@ -23,7 +23,7 @@ const RefundsQuery = Type.Object({
 });
 
 export interface RefundRouteDeps {
-  readModels: Pick<ReadModels, 'refundGroupsPage'>;
+  readModels: Pick<ReadModels, 'refunds'>;
   /** Base-token decimals: totals are shown in token units. */
   decimals: number;
 }
@@ -43,7 +43,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox<RefundRouteDeps> = async (a
       ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
       maker: q.maker ?? false,
     };
-    const { refunds, groups } = readModels.refundGroupsPage(filter, q.sortAsc, q);
+    const { refunds, groups } = readModels.refunds.refundGroupsPage(filter, q.sortAsc, q);
     return ok({ results: refundGroups(refunds, filter, decimals, q.sortAsc), count: groups });
   });
 };

@@ -43,7 +43,7 @@ const KEPT_TRADE_ITEMS = 10_000;
 type TradeItem = Static<typeof Trade>;
 
 export interface TradeRouteDeps {
-  readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'hasRefunds'>;
+  readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'refunds'>;
   render: TradeRenderContext;
 }
 
@@ -63,7 +63,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const isCurrent = (item: TradeItem) => {
       const pair = `${item.marketHash}|${item.bettor}`;
       let hasRefunds = refunded.get(pair);
-      if (hasRefunds === undefined) refunded.set(pair, (hasRefunds = readModels.hasRefunds(item.marketHash, item.bettor)));
+      if (hasRefunds === undefined) refunded.set(pair, (hasRefunds = readModels.refunds.hasRefunds(item.marketHash, item.bettor)));
       return item.marketHasRefunds === hasRefunds && item.betType === betTypeOf(render, item.marketHash, item.quarterLineParentMarketHash);
     };
     const hits = ids.map((id, i) => {

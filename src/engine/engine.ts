@@ -7,7 +7,10 @@
 // Each command returns its typed result and the change records saying what happened; nothing outside this module
 // reads the parts, which hold only what trading needs (settled trades and paid fills leave memory).
 import { weightedTakerOdds } from '../protocol/amounts.js';
-import { hedgeNeed, quoteHedge, type HedgeQuote } from './cash-out.js';
+import { quoteHedge, type HedgeQuote } from './cash-out.js';
+import { cashOutPosition, checkCashOut } from './cash-out-checks.js';
+import { applyChainEvents } from './chain-events.js';
+import { checkReplacement } from './replace-check.js';
 import { ChangeLog } from './change-log.js';
 import type { Change, ChangeOf } from './changes.js';
 import { Commitments } from './commitments.js';
@@ -15,8 +18,8 @@ import { DomainError } from './errors.js';
 import { feeTermsOf, type FeeTerms } from './fees.js';
 import { heartbeatOf, Liveness } from './liveness.js';
 import { MarketLife } from './market-life.js';
-import { bestMakerOdds, crossesBook, FillWalk, highestMakerOdds, matchFill, wouldCross } from './matching.js';
-import { hasFillableSpace, isExpired } from './order-space.js';
+import { bestMakerOdds, crossesBook, FillWalk, matchFill } from './matching.js';
+import { isExpired } from './order-space.js';
 import { OrderLifecycle } from './order-lifecycle.js';
 import { OrderStore } from './order-store.js';
 import { copyFill, factsOf, stateOf, viewOf } from './order-views.js';
@@ -24,7 +27,7 @@ import { PendingFills } from './pending-fills.js';
 import { PendingFillRecord } from './records.js';
 import { ReplayGuards } from './replay-guards.js';
 import { Settlement } from './settlement.js';
-import { SNAPSHOT_VERSION, type EngineSnapshot } from './snapshot.js';
+import { assembleSnapshot, SNAPSHOT_VERSION, type EngineSnapshot } from './snapshot.js';
 import { walletsFor } from './wallets/wallets-for.js';
 import type {
   AccountRestriction,
@@ -109,41 +112,19 @@ export class Engine {
 
   // ---- snapshots ------------------------------------------------------------------------------
 
+
   /** The whole state as plain data (bigints included; the store encodes them), in the format's field order. */
   snapshot(): EngineSnapshot {
-    const commitments = this.commitments.snapshot();
-    const orders = this.orders.snapshot();
-    const fills = this.fills.snapshot();
-    const guards = this.guards.snapshot();
-    const liveness = this.liveness.snapshot();
-    const settlement = this.settlement.snapshot();
-    return {
-      version: SNAPSHOT_VERSION,
-      ledger: commitments.ledger,
-      orders: orders.orders,
-      pendingFills: fills.pendingFills,
-      recentFills: guards.recentFills,
-      fillCount: guards.fillCount,
-      closedOrders: guards.closedOrders,
-      closedOrderExpiries: guards.closedOrderExpiries,
-      heartbeats: liveness.heartbeats,
-      reported: settlement.reported,
+    return assembleSnapshot({
+      commitments: this.commitments.snapshot(),
+      orders: this.orders.snapshot(),
+      fills: this.fills.snapshot(),
+      guards: this.guards.snapshot(),
+      liveness: this.liveness.snapshot(),
+      settlement: this.settlement.snapshot(),
       life: this.life.exportState(),
-      positions: settlement.positions,
-      refunded: settlement.refunded,
-      refundCount: settlement.refundCount,
-      ...(settlement.feeTerms ? { feeTerms: settlement.feeTerms } : {}),
-      ...(settlement.cashedOut ? { cashedOut: settlement.cashedOut } : {}),
-      tradeCount: fills.tradeCount,
-      restrictions: commitments.restrictions,
-      expiries: liveness.expiries,
-      exposure: commitments.exposure,
-      pendingTakerStake: commitments.pendingTakerStake,
-      cancelSalts: guards.cancelSalts,
-      forgottenCancelsUpTo: guards.forgottenCancelsUpTo,
       chainBlock: this.chainBlock,
-      seq: orders.seq,
-    };
+    });
   }
 
   /** An engine in exactly the state a snapshot recorded. Throws on a snapshot of another format. */
@@ -185,7 +166,10 @@ export class Engine {
         this.fills.attempted(cmd.fillHashes, cmd.txHash, cmd.at);
         return NONE;
       case 'chainEvents':
-        this.applyChainEvents(cmd);
+        this.chainBlock = applyChainEvents(
+          { wallets: this.commitments.wallets, settlement: this.settlement, lifecycle: this.lifecycle, log: this.log, confirmFill: (h, at, x) => this.confirmFill(h, at, x) },
+          cmd,
+        );
         return NONE;
       case 'cancelOrders':
       case 'cancelEvent':
@@ -318,41 +302,11 @@ export class Engine {
    * is already flat, or when the book cannot hedge it. Reads only.
    */
   cashOutQuote(marketHash: string, bettor: string, at: number): HedgeQuote {
-    const { held, hedge } = this.cashOutPosition(marketHash, bettor);
+    const { held, hedge } = cashOutPosition(this.settlement, marketHash, bettor);
     return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at, held.cashedOut);
   }
 
-  /** The position a cash out would hedge, and its hedge's side and return; refused as cashOutQuote says. */
-  private cashOutPosition(marketHash: string, bettor: string) {
-    const held = this.settlement.positionIn(marketHash, bettor);
-    if (!held) throw new DomainError('NO_POSITION');
-    if (held.refunded > 0n) throw new DomainError('CASHOUT_AFTER_REFUND', `${held.refunded} wei of this position was refunded early`);
-    const hedge = hedgeNeed(held.totals);
-    if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
-    return { held, hedge };
-  }
 
-  /**
-   * A cash-out fill must hedge the taker's confirmed position in its market: the hedge's side, a return no larger
-   * than the position needs (a smaller one hedges part of it), no other cash out of it waiting for the chain.
-   * `returned` is what the fill's matches return (taker plus maker stakes). Reads only.
-   */
-  private checkCashOut(cmd: Extract<Command, { kind: 'fill' }>, returned: bigint | undefined): void {
-    const { market, taker } = cmd;
-    if (market.legs) throw new DomainError('NO_POSITION', 'a quarter-line market holds no positions (its legs do): cash out a leg');
-    const { hedge } = this.cashOutPosition(market.marketHash, taker);
-    if (cmd.isTakerBettingOutcomeOne !== hedge.isTakerBettingOutcomeOne) {
-      throw new DomainError('CASHOUT_WRONG_SIDE', `the hedge of this position backs outcome ${hedge.isTakerBettingOutcomeOne ? 'one' : 'two'}`);
-    }
-    for (const f of this.fills.values()) {
-      if (f.cashOut && f.taker === taker && f.marketHash === market.marketHash) {
-        throw new DomainError('CASHOUT_PENDING', `the cash out ${f.fillHash} of this position waits for the chain`);
-      }
-    }
-    if (returned !== undefined && returned > hedge.need) {
-      throw new DomainError('CASHOUT_STAKE_TOO_HIGH', `the fill would return ${returned}, more than the ${hedge.need} the hedge needs: ask for a new quote`);
-    }
-  }
 
   /** Bettors holding confirmed, unsettled trades in a market. */
   bettorsIn(marketHash: string): string[] {
@@ -401,44 +355,6 @@ export class Engine {
 
   // ---- balances -------------------------------------------------------------------------------
 
-  /**
-   * A block range of the chain, in log order: wallets moved, allowances set, our fills executed or failed, the escrow
-   * paid positions and refunds (their transactions go on the trades and refunds). Exposure is enforced once the whole
-   * range applied: a fill's stakes leave the wallet just before its execution frees the commitment they covered.
-   */
-  private applyChainEvents(cmd: Extract<Command, { kind: 'chainEvents' }>): void {
-    const wallets = this.commitments.wallets;
-    const moved = new Set<string>();
-    for (const e of cmd.entries) {
-      switch (e.kind) {
-        case 'wallet':
-          wallets.walletMoved(e.address, e.delta, e.allowanceSpent ?? 0n);
-          moved.add(e.address);
-          break;
-        case 'approval':
-          wallets.approved(e.owner, e.amount);
-          moved.add(e.owner);
-          break;
-        case 'fill':
-          this.confirmFill(e.fillHash, cmd.at, e.execution);
-          break;
-        case 'claim':
-          if (this.settlement.isReported(e.marketHash)) {
-            this.log.emit({ type: 'positionPaidOnChain', marketHash: e.marketHash, bettor: e.bettor, txHash: e.txHash, at: cmd.at });
-          }
-          break;
-        case 'refund':
-          this.log.emit({ type: 'refundPaidOnChain', refundId: e.refundId, txHash: e.txHash, at: cmd.at });
-          break;
-      }
-    }
-    for (const address of moved) {
-      this.log.touch(address);
-      this.lifecycle.enforceExposure(address, cmd.at);
-    }
-    this.chainBlock = cmd.toBlock;
-  }
-
   private transfer(from: string, to: string, amount: bigint, at: number): CommandResult {
     const wallets = this.commitments.wallets;
     if (wallets.balanceOf(from) < amount) {
@@ -482,44 +398,15 @@ export class Engine {
     return market !== undefined && market.tradeable && !this.settlement.isReported(market.marketHash) && !this.life.refuses(market);
   }
 
-  /**
-   * A cancel and new orders in one step, all or nothing. Every refusal is found before anything changes: what the
-   * cancel would free (its orders' exposure, their places on the books) is counted, then each new order is checked
-   * as postOrder would check it after the orders before it, so the real cancel and post that follow cannot fail.
-   */
+  /** A cancel and new orders in one step, all or nothing: refused before anything changes (replace-check.ts). */
   private replaceOrders(cmd: Extract<Command, { kind: 'replaceOrders' }>): CommandResults['replaceOrders'] {
     const { maker, at } = cmd;
     this.guards.checkCancel(maker, cmd.salt, cmd.timestamp, at);
     this.checkMayPost(cmd.orders, at);
-    const cancelled = this.lifecycle.cancellable(maker, cmd.orderHashes);
-    const leaving = new Set(cancelled.map((o) => o.orderHash));
-    let free = this.freeBalance(maker);
-    for (const o of cancelled) free += o.totalBetSize - o.fillAmount - o.pendingFillAmount;
-    const marketByHash = new Map(cmd.markets.map((m) => [m.marketHash, m]));
-    const seen = new Set<string>();
-    /** Per book side (market and outcome): the highest odds of the new orders checked so far. */
-    const posted = new Map<string, bigint>();
-    cmd.orders.forEach((n, i) => {
-      const what = `orders[${i}] (${n.orderHash})`;
-      if (n.maker !== maker) throw new DomainError('MAKER_SIGNATURE_MISMATCH', `${what} is not signed by the cancelling maker ${maker}`);
-      if (!this.takesOrders(marketByHash.get(n.marketHash))) throw new DomainError('MARKET_NOT_TRADEABLE', `${what}: its market takes no orders`);
-      if (seen.has(n.orderHash) || this.orders.has(n.orderHash) || this.guards.isClosedOrder(n.orderHash)) {
-        throw new DomainError('ORDERS_ALREADY_EXIST', `${what} was already posted`);
-      }
-      seen.add(n.orderHash);
-      if (free < n.totalBetSize) throw new DomainError('INSUFFICIENT_BALANCE', `${what}: ${maker} cannot cover the new orders once the cancel is done`);
-      free -= n.totalBetSize;
-      const opposite = `${n.marketHash}:${!n.isMakerBettingOutcomeOne}`;
-      const onBook = highestMakerOdds(this.orders.sideOf(n.marketHash, !n.isMakerBettingOutcomeOne), at, leaving);
-      const batch = posted.get(opposite);
-      const best = onBook === undefined || (batch !== undefined && batch > onBook) ? batch : onBook;
-      if (wouldCross(best, n.percentageOdds)) throw new DomainError('ORDER_WOULD_CROSS', `${what} would cross the opposite side of its book`);
-      const same = `${n.marketHash}:${n.isMakerBettingOutcomeOne}`;
-      const prior = posted.get(same);
-      if (hasFillableSpace({ totalBetSize: n.totalBetSize, fillAmount: 0n, pendingFillAmount: 0n, percentageOdds: n.percentageOdds }) && (prior === undefined || n.percentageOdds > prior)) {
-        posted.set(same, n.percentageOdds);
-      }
-    });
+    checkReplacement(
+      { orders: this.orders, guards: this.guards, lifecycle: this.lifecycle, freeBalance: (a) => this.freeBalance(a), takesOrders: (m) => this.takesOrders(m) },
+      cmd,
+    );
 
     const cancel = this.lifecycle.cancel(maker, cmd.orderHashes, at);
     this.guards.rememberCancel(maker, cmd.salt, cmd.timestamp, at);
@@ -552,7 +439,7 @@ export class Engine {
     if (!market.tradeable || this.settlement.isReported(market.marketHash) || this.life.refuses(market)) {
       throw new DomainError('MARKET_NOT_TRADEABLE');
     }
-    if (cmd.cashOut) this.checkCashOut(cmd, undefined);
+    if (cmd.cashOut) checkCashOut(this.settlement, this.fills, cmd, undefined);
     // Without slippage the bound is the desired odds themselves (d * 100 / 100): no bigint arithmetic.
     const minTakerOdds = cmd.oddsSlippage === 0 ? cmd.desiredOdds : (cmd.desiredOdds * BigInt(100 - cmd.oddsSlippage)) / 100n;
     // Reads only: a refused fill must not even create an empty book.
@@ -574,7 +461,7 @@ export class Engine {
     if (cmd.cashOut) {
       let returned = 0n;
       for (const m of walk.matches) returned += m.takerStake + m.makerStake;
-      this.checkCashOut(cmd, returned);
+      checkCashOut(this.settlement, this.fills, cmd, returned);
     }
 
     const matches = walk.matches.slice();

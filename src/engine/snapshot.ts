@@ -63,3 +63,48 @@ export const liveSorted = (entries: QueuedAt[], isLive: (e: QueuedAt) => boolean
     .filter(isLive)
     .sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .filter((e, i, sorted) => i === 0 || e.at !== sorted[i - 1]!.at || e.key !== sorted[i - 1]!.key);
+
+type Part<K extends keyof EngineSnapshot> = { [P in K]: EngineSnapshot[P] };
+
+/** What each part of the engine snapshots: the fields it fills (and reads back in its `from`). */
+export interface SnapshotParts {
+  commitments: Part<'ledger' | 'restrictions' | 'exposure' | 'pendingTakerStake'>;
+  orders: Part<'orders' | 'seq'>;
+  fills: Part<'pendingFills' | 'tradeCount'>;
+  guards: Part<'recentFills' | 'fillCount' | 'closedOrders' | 'closedOrderExpiries' | 'cancelSalts' | 'forgottenCancelsUpTo'>;
+  liveness: Part<'heartbeats' | 'expiries'>;
+  settlement: Part<'reported' | 'positions' | 'refunded' | 'refundCount'> & { feeTerms?: EngineSnapshot['feeTerms'] | undefined; cashedOut?: EngineSnapshot['cashedOut'] | undefined };
+  life: MarketLifeState;
+  chainBlock: number;
+}
+
+/** The parts' fields put together in the format's field order (optional fields only when present). */
+export function assembleSnapshot({ commitments, orders, fills, guards, liveness, settlement, life, chainBlock }: SnapshotParts): EngineSnapshot {
+  return {
+    version: SNAPSHOT_VERSION,
+    ledger: commitments.ledger,
+    orders: orders.orders,
+    pendingFills: fills.pendingFills,
+    recentFills: guards.recentFills,
+    fillCount: guards.fillCount,
+    closedOrders: guards.closedOrders,
+    closedOrderExpiries: guards.closedOrderExpiries,
+    heartbeats: liveness.heartbeats,
+    reported: settlement.reported,
+    life,
+    positions: settlement.positions,
+    refunded: settlement.refunded,
+    refundCount: settlement.refundCount,
+    ...(settlement.feeTerms ? { feeTerms: settlement.feeTerms } : {}),
+    ...(settlement.cashedOut ? { cashedOut: settlement.cashedOut } : {}),
+    tradeCount: fills.tradeCount,
+    restrictions: commitments.restrictions,
+    expiries: liveness.expiries,
+    exposure: commitments.exposure,
+    pendingTakerStake: commitments.pendingTakerStake,
+    cancelSalts: guards.cancelSalts,
+    forgottenCancelsUpTo: guards.forgottenCancelsUpTo,
+    chainBlock,
+    seq: orders.seq,
+  };
+}

@@ -180,7 +180,7 @@ export class Publisher {
     const byMarket = new Map<string, OrderView[]>();
     for (const [hash, state] of orderStates) {
       // The signed facts never change; the state is the one committed with this batch.
-      const facts = this.deps.engine().order(hash) ?? this.deps.readModels.order(hash);
+      const facts = this.deps.engine().order(hash) ?? this.deps.readModels.orders.order(hash);
       if (!facts) continue;
       const o: OrderView = { ...facts, ...state };
       const list = byMarket.get(o.marketHash);
@@ -205,7 +205,7 @@ export class Publisher {
     // What the change records describe is rendered from them; only the rest is read from the store.
     const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.deps.readModels.trade(id) ?? []);
     // The trades' refund flags: one read for the commit, shared by both renderings.
-    const hasRefunds = this.deps.readModels.refundsSeen(trades);
+    const hasRefunds = this.deps.readModels.refunds.refundsSeen(trades);
     if (read.trades) {
       // The fills the change records do not describe: one read for the commit.
       const stored = this.deps.readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash])));
@@ -236,7 +236,7 @@ export class Publisher {
       if (!seen || r.id < seen.id) earliest.set(key, r);
     }
     return [...earliest.values()]
-      .filter((r) => !this.deps.readModels.hasRefundBefore(r.marketHash, r.bettor, r.id))
+      .filter((r) => !this.deps.readModels.refunds.hasRefundBefore(r.marketHash, r.bettor, r.id))
       .map((r) => ({ bettor: r.bettor, marketHash: r.marketHash }));
   }
 }

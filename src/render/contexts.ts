@@ -14,9 +14,9 @@ export interface RenderContexts {
 export function renderContexts(
   token: { decimals: number; chainVersion: string },
   catalogue: Pick<Catalogue, 'getMarket'>,
-  readModels: Pick<ReadModels, 'hasRefunds' | 'fillOnChain'>,
+  readModels: Pick<ReadModels, 'refunds' | 'fillOnChain'>,
 ): RenderContexts {
-  const hasRefunds = (marketHash: string, bettor: string) => readModels.hasRefunds(marketHash, bettor);
+  const hasRefunds = (marketHash: string, bettor: string) => readModels.refunds.hasRefunds(marketHash, bettor);
   return {
     trades: {
       decimals: token.decimals,

@@ -77,7 +77,7 @@ export function refundGroups(refunds: readonly RefundEvent[], f: RefundFilter, d
  * size does not grow with the bettor's past refunds; a client that needs the whole group reads the REST listing.
  */
 export function changedRefundGroups(
-  readModels: Pick<ReadModels, 'refundTotal'>,
+  readModels: Pick<ReadModels, 'refunds'>,
   paid: readonly RefundEvent[],
   decimals: number,
 ): { bettor: string; groups: Static<typeof ChannelRefundGroup>[] }[] {
@@ -95,7 +95,7 @@ export function changedRefundGroups(
       return {
         marketHash,
         baseToken,
-        totalRefunded: toHumanNumber(readModels.refundTotal(bettor, marketHash, baseToken), decimals),
+        totalRefunded: toHumanNumber(readModels.refunds.refundTotal(bettor, marketHash, baseToken), decimals),
         events: events.map((e) => refundEventToRest(e, decimals)),
       };
     }),

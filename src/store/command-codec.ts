@@ -10,89 +10,71 @@ import { decodeJson, encodeJson } from './json-codec.js';
 
 type Kind = Command['kind'];
 type CommandOf<K extends Kind> = Extract<Command, { kind: K }>;
-/** A command as version 2 writes it: the same shape with bigints as decimal strings. */
-type Plain = Record<string, unknown>;
-
-interface KindCodec<K extends Kind> {
-  toPlain(cmd: CommandOf<K>): Plain;
-  /** Converts the bigint fields of a parsed row back, in place. */
-  fromPlain(plain: Plain): CommandOf<K>;
+/**
+ * A kind's version 2 codec. The plain form is whatever `toPlain` makes (bigints as decimal strings), and `fromPlain`
+ * takes exactly that type back, so each pair is checked against the other by the compiler.
+ */
+interface KindCodec<K extends Kind, P extends object> {
+  toPlain(cmd: CommandOf<K>): P;
+  fromPlain(plain: P): CommandOf<K>;
 }
+/** The codecs of all kinds side by side: the plain form erased (a decoded row is the plain form its kind wrote). */
+type AnyCodec<K extends Kind> = { toPlain(cmd: CommandOf<K>): object; fromPlain(plain: never): CommandOf<K> };
+const codec = <K extends Kind, P extends object>(c: KindCodec<K, P>): AnyCodec<K> => c;
 
 const V2 = '2';
-const same = <K extends Kind>(): KindCodec<K> => ({
-  toPlain: (cmd) => cmd as unknown as Plain,
-  fromPlain: (plain) => plain as unknown as CommandOf<K>,
-});
-const big = (v: unknown) => BigInt(v as string);
+/** Kinds without bigint fields: the command is its own plain form. */
+const same = <K extends Kind>(): AnyCodec<K> => codec<K, CommandOf<K>>({ toPlain: (cmd) => cmd, fromPlain: (plain) => plain });
 
 const orderToPlain = (o: NewOrder) => ({ ...o, totalBetSize: o.totalBetSize.toString(), percentageOdds: o.percentageOdds.toString() });
-const orderFromPlain = (o: Plain): NewOrder => {
-  o.totalBetSize = big(o.totalBetSize);
-  o.percentageOdds = big(o.percentageOdds);
-  return o as unknown as NewOrder;
-};
-const signedFromPlain = (s: Plain): SignedFill => {
-  s.stakeWei = big(s.stakeWei);
-  s.desiredOdds = big(s.desiredOdds);
-  return s as unknown as SignedFill;
-};
-const withAmount = <T extends { amount: bigint }>(x: T) => ({ ...x, amount: x.amount.toString() });
-const amountFromPlain = (x: Plain) => {
-  x.amount = big(x.amount);
-  return x;
-};
+const orderFromPlain = (o: ReturnType<typeof orderToPlain>): NewOrder => ({ ...o, totalBetSize: BigInt(o.totalBetSize), percentageOdds: BigInt(o.percentageOdds) });
+const signedToPlain = (s: SignedFill) => ({ ...s, stakeWei: s.stakeWei.toString(), desiredOdds: s.desiredOdds.toString() });
+const signedFromPlain = (s: ReturnType<typeof signedToPlain>): SignedFill => ({ ...s, stakeWei: BigInt(s.stakeWei), desiredOdds: BigInt(s.desiredOdds) });
 
 /**
  * Every command kind names its codec: version 2 with its bigint fields, or 'tagged' (version 1) for rare kinds
  * where the generic encoding costs nothing that matters. A new kind must be listed here (the type requires it).
  */
-const CODECS: { [K in Kind]: KindCodec<K> | 'tagged' } = {
-  faucet: {
-    toPlain: (c) => withAmount(c),
-    fromPlain: (p) => amountFromPlain(p) as unknown as CommandOf<'faucet'>,
-  },
-  transfer: {
-    toPlain: (c) => withAmount(c),
-    fromPlain: (p) => amountFromPlain(p) as unknown as CommandOf<'transfer'>,
-  },
-  postOrders: {
-    toPlain: (c) => ({ ...c, orders: c.orders.map(orderToPlain) }),
-    fromPlain: (p) => {
-      (p.orders as Plain[]).forEach(orderFromPlain);
-      return p as unknown as CommandOf<'postOrders'>;
-    },
-  },
-  fill: {
-    toPlain: (c) => ({
+const CODECS: { [K in Kind]: AnyCodec<K> | 'tagged' } = {
+  faucet: codec({
+    toPlain: (c: CommandOf<'faucet'>) => ({ ...c, amount: c.amount.toString() }),
+    fromPlain: (p) => ({ ...p, amount: BigInt(p.amount) }),
+  }),
+  transfer: codec({
+    toPlain: (c: CommandOf<'transfer'>) => ({ ...c, amount: c.amount.toString() }),
+    fromPlain: (p) => ({ ...p, amount: BigInt(p.amount) }),
+  }),
+  postOrders: codec({
+    toPlain: (c: CommandOf<'postOrders'>) => ({ ...c, orders: c.orders.map(orderToPlain) }),
+    fromPlain: (p) => ({ ...p, orders: p.orders.map(orderFromPlain) }),
+  }),
+  fill: codec({
+    toPlain: ({ signed, minStakeWei, ...c }: CommandOf<'fill'>) => ({
       ...c,
       stakeWei: c.stakeWei.toString(),
       desiredOdds: c.desiredOdds.toString(),
-      ...(c.signed ? { signed: { ...c.signed, stakeWei: c.signed.stakeWei.toString(), desiredOdds: c.signed.desiredOdds.toString() } } : {}),
-      ...(c.minStakeWei !== undefined ? { minStakeWei: c.minStakeWei.toString() } : {}),
+      ...(signed ? { signed: signedToPlain(signed) } : {}),
+      ...(minStakeWei !== undefined ? { minStakeWei: minStakeWei.toString() } : {}),
     }),
-    fromPlain: (p) => {
-      p.stakeWei = big(p.stakeWei);
-      p.desiredOdds = big(p.desiredOdds);
-      // Rows written before minStakeWei existed lack it, and decode as fills without a minimum, as they ran.
-      if (p.minStakeWei !== undefined) p.minStakeWei = big(p.minStakeWei);
-      if (p.signed) signedFromPlain(p.signed as Plain);
-      return p as unknown as CommandOf<'fill'>;
-    },
-  },
+    // Rows written before minStakeWei existed lack it, and decode as fills without a minimum, as they ran.
+    fromPlain: ({ signed, minStakeWei, ...p }) => ({
+      ...p,
+      stakeWei: BigInt(p.stakeWei),
+      desiredOdds: BigInt(p.desiredOdds),
+      ...(signed ? { signed: signedFromPlain(signed) } : {}),
+      ...(minStakeWei !== undefined ? { minStakeWei: BigInt(minStakeWei) } : {}),
+    }),
+  }),
   confirmFill: same(),
   fillAttempt: same(),
   chainEvents: 'tagged',
   cancelOrders: same(),
   cancelEvent: same(),
   cancelAll: same(),
-  replaceOrders: {
-    toPlain: (c) => ({ ...c, orders: c.orders.map(orderToPlain) }),
-    fromPlain: (p) => {
-      (p.orders as Plain[]).forEach(orderFromPlain);
-      return p as unknown as CommandOf<'replaceOrders'>;
-    },
-  },
+  replaceOrders: codec({
+    toPlain: (c: CommandOf<'replaceOrders'>) => ({ ...c, orders: c.orders.map(orderToPlain) }),
+    fromPlain: (p) => ({ ...p, orders: p.orders.map(orderFromPlain) }),
+  }),
   heartbeat: same(),
   expire: same(),
   reportMarkets: same(),
@@ -104,16 +86,17 @@ const CODECS: { [K in Kind]: KindCodec<K> | 'tagged' } = {
 
 /** The row text of a command. */
 export function encodeCommand(cmd: Command): string {
-  const codec = CODECS[cmd.kind] as KindCodec<Kind> | 'tagged' | undefined;
-  if (codec === undefined || codec === 'tagged') return encodeJson(cmd);
-  return V2 + JSON.stringify(codec.toPlain(cmd));
+  const c = CODECS[cmd.kind] as AnyCodec<Kind> | 'tagged' | undefined;
+  if (c === undefined || c === 'tagged') return encodeJson(cmd);
+  return V2 + JSON.stringify(c.toPlain(cmd));
 }
 
 /** The command of a row written by any version. */
 export function decodeCommand(text: string): Command {
   if (!text.startsWith(V2)) return decodeJson<Command>(text);
-  const plain = JSON.parse(text.slice(V2.length)) as Plain;
-  const codec = CODECS[plain.kind as Kind] as KindCodec<Kind> | 'tagged' | undefined;
-  if (codec === undefined || codec === 'tagged') throw new Error(`journal: no version 2 codec for command kind ${String(plain.kind)}`);
-  return codec.fromPlain(plain);
+  // A version 2 row holds what its kind's toPlain made: the plain form its fromPlain takes.
+  const plain = JSON.parse(text.slice(V2.length)) as { kind: Kind };
+  const c = CODECS[plain.kind] as AnyCodec<Kind> | 'tagged' | undefined;
+  if (c === undefined || c === 'tagged') throw new Error(`journal: no version 2 codec for command kind ${String(plain.kind)}`);
+  return c.fromPlain(plain as never);
 }

@@ -307,6 +307,8 @@ export interface RefundQueries {
   refundsOf(bettor: string): RefundPaid[];
   refundsOfIn(bettor: string, marketHash: string): RefundPaid[];
   refundGroupsPage(q: RefundQuery, ascending: boolean, page: { page: number; perPage: number }): { refunds: RefundPaid[]; groups: number };
+  /** Refunds an on-chain escrow has not reported paying yet, oldest first. */
+  refundsUnpaidOnChain(): RefundPaid[];
 }
 
 /** What start-up and an on-chain escrow ask: reports and payouts the read side holds and others may not yet. */
@@ -314,7 +316,6 @@ export interface SettlementQueries {
   reportsBehindCatalogue(
     unsettled: (marketHash: string) => boolean,
   ): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[];
-  refundsUnpaidOnChain(): RefundPaid[];
   positionsUnpaidOnChain(): { marketHash: string; outcome: Outcome; bettors: string[] }[];
 }
 
@@ -345,7 +346,11 @@ export interface PositionQueries {
 }
 
 /** Everything the read side answers, as the projector leaves it. */
-export interface ReadModels extends OrderQueries, TradeQueries, RefundQueries, BalanceQueries, SettlementQueries, FeeQueries {
+export interface ReadModels extends TradeQueries, SettlementQueries {
+  readonly fees: FeeQueries;
+  readonly orders: OrderQueries;
+  readonly balances: BalanceQueries;
+  readonly refunds: RefundQueries;
   readonly entries: ConsolidatedQueries;
   readonly history: HistoryQueries;
   readonly statement: StatementQueries;

@@ -173,18 +173,20 @@ export class PostgresTradingStore implements TradingStore {
 
   /** Commands after `afterSeq` in order, a page per query, the next page read while this one is applied. */
   async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
-    const page = (from: number) =>
-      this.pool.query<{ seq: string; command: string }>({
+    type Row = { seq: string; command: string };
+    const page = (from: number): Promise<{ rows: Row[] }> =>
+      this.pool.query<Row>({
         name: 'journal-replay',
         text: `SELECT seq, command FROM journal WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`,
         values: [from],
       });
+    const none: Row[] = [];
     let next = page(afterSeq);
     for (;;) {
       const { rows } = await next;
       if (rows.length === 0) return;
       const last = Number(rows[rows.length - 1]!.seq);
-      next = rows.length < PAGE ? Promise.resolve({ rows: [] } as unknown as pg.QueryResult<{ seq: string; command: string }>) : page(last);
+      next = rows.length < PAGE ? Promise.resolve({ rows: none }) : page(last);
       next.catch(() => {}); // a caller that stops early never awaits it; one that goes on gets its error
       yield rows.map((r) => ({ seq: Number(r.seq), cmd: decodeCommand(r.command) }));
     }

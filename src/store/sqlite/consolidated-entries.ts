@@ -30,11 +30,9 @@ export const SQL_SORT_COLUMNS = {
 
 
 
-/** Where a page row's own columns start: after the trade's, the entry's ord, kind and market, and the refund flag (0 or 1). */
-const ORD = TRADE_ROW_LENGTH;
-const KIND = ORD + 1;
-const MARKET = ORD + 2;
-const REFUNDED = ORD + 3;
+/** A page row: the trade's columns, then the entry's ord, kind and market, and the refund flag. */
+type PageExtras = [ord: number, kind: PageEntry['kind'], market: string, refunded: 0 | 1];
+type PageRow = [...TradeRow, ...PageExtras];
 
 const DIGITS = 40;
 const OFFSET = 10n ** BigInt(DIGITS);
@@ -194,19 +192,19 @@ export class ConsolidatedEntries {
          ORDER BY page.sort_value ${dir}, page.ord ${dir}, t.id`,
       )
       .raw()
-      .all(...args, limit, offset) as unknown[][];
+      .all(...args, limit, offset) as PageRow[];
     const entries: PageEntry[] = [];
     let last: PageEntry | undefined;
     let lastOrd = NaN;
     for (const row of rows) {
-      const ord = row[ORD] as number;
+      const [ord, kind, market, refunded] = row.slice(TRADE_ROW_LENGTH) as PageExtras;
       if (ord !== lastOrd) {
-        last = { kind: row[KIND] as PageEntry['kind'], marketHash: row[MARKET] as string, trades: [], refunded: false };
+        last = { kind, marketHash: market, trades: [], refunded: false };
         entries.push(last);
         lastOrd = ord;
       }
-      last!.trades.push(tradeOf(row as unknown as TradeRow));
-      if (row[REFUNDED] === 1) last!.refunded = true;
+      last!.trades.push(tradeOf(row));
+      if (refunded === 1) last!.refunded = true;
     }
     return { entries, count };
   }

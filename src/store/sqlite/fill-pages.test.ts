@@ -73,6 +73,7 @@ describe('pages written per fill', () => {
       // Price history: a book change of a market traded today writes its candles' best odds (rm_candles), and the
       // best odds are read through the index of active orders by side and odds (rm_orders_active_by_odds).
       expect(trees(orders)).toEqual([
+        'rm_balances',
         'rm_candles',
         'rm_orders',
         'rm_orders_active_by_odds',
@@ -83,6 +84,7 @@ describe('pages written per fill', () => {
         'sqlite_autoindex_rm_orders_1',
       ]);
       expect(trees(fills)).toEqual([
+        'rm_balances',
         'rm_candles',
         'rm_fills',
         'rm_orders',
@@ -103,6 +105,7 @@ describe('pages written per fill', () => {
         'sqlite_autoindex_rm_fills_2',
       ]);
       expect(trees(confirmations)).toEqual([
+        'rm_balances',
         'rm_consolidated',
         'rm_consolidated_by_bettor',
         'rm_consolidated_by_time',

@@ -60,6 +60,8 @@ describe('statements per fill', () => {
       'INSERT rm_trades': 2,
       // The listing totals of the maker's and the taker's trades.
       'INSERT rm_trade_counts': 2,
+      // The maker's and the taker's balance records (exposure and pending stakes moved).
+      'INSERT rm_balances': 2,
       'UPDATE rm_orders': 1,
       'UPDATE rm_position': 1,
       ...FIRST_CANDLES,
@@ -79,6 +81,7 @@ describe('statements per fill', () => {
       // The maker's and the taker's stake on their funds statements, and the balance each leaves.
       'INSERT rm_statement': 2,
       'INSERT rm_statement_balances': 2,
+      'INSERT rm_balances': 2,
       'UPDATE rm_position': 1,
       ...BEST_ODDS,
       ...LOCK_WAIT_TOGGLES,
@@ -106,6 +109,8 @@ describe('statements per fill', () => {
       'INSERT rm_trades': 6,
       // Four bettors: the three makers, and the taker's three trades under one total.
       'INSERT rm_trade_counts': 4,
+      // Their four balance records, one each however many of its trades the fill holds.
+      'INSERT rm_balances': 4,
       'UPDATE rm_orders': 3,
       'UPDATE rm_position': 1,
       ...FIRST_CANDLES,

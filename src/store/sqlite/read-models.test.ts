@@ -27,10 +27,10 @@ describe('refund totals', () => {
     const rm = new TradingReadModels(db);
     rm.apply([{ type: 'refundPaid', refund: refund(1, BIG) }, { type: 'refundPaid', refund: refund(2, BIG + 1n) }]);
     rm.apply([{ type: 'refundPaid', refund: refund(3, 5n, '0x' + 'dd'.repeat(32)) }]);
-    expect(rm.refundTotal(BETTOR.toLowerCase(), MARKET, TOKEN.toLowerCase())).toBe(2n * BIG + 1n);
-    expect(rm.refundTotal(BETTOR, '0x' + 'dd'.repeat(32), TOKEN)).toBe(5n);
-    expect(rm.refundTotal(BETTOR, '0x' + 'ee'.repeat(32), TOKEN)).toBe(0n);
-    expect([1, 2, 3].map((id) => rm.hasRefundBefore(MARKET, BETTOR, id))).toEqual([false, true, true]);
+    expect(rm.refunds.refundTotal(BETTOR.toLowerCase(), MARKET, TOKEN.toLowerCase())).toBe(2n * BIG + 1n);
+    expect(rm.refunds.refundTotal(BETTOR, '0x' + 'dd'.repeat(32), TOKEN)).toBe(5n);
+    expect(rm.refunds.refundTotal(BETTOR, '0x' + 'ee'.repeat(32), TOKEN)).toBe(0n);
+    expect([1, 2, 3].map((id) => rm.refunds.hasRefundBefore(MARKET, BETTOR, id))).toEqual([false, true, true]);
   });
 
   it('fills the totals of refunds written before the totals table existed, exactly', () => {
@@ -39,9 +39,9 @@ describe('refund totals', () => {
     const insert = db.prepare('INSERT INTO rm_refunds VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const r of [refund(1, BIG), refund(2, BIG + 7n)]) insert.run(r.id, r.marketHash, r.baseToken, r.bettor, 0, r.fillOrderHash, r.amount.toString(), r.createdAt);
     migrate(db, MIGRATIONS);
-    expect(new TradingReadModels(db).refundTotal(BETTOR, MARKET, TOKEN)).toBe(2n * BIG + 7n);
+    expect(new TradingReadModels(db).refunds.refundTotal(BETTOR, MARKET, TOKEN)).toBe(2n * BIG + 7n);
     // A second start does not add them again.
-    expect(new TradingReadModels(db).refundTotal(BETTOR, MARKET, TOKEN)).toBe(2n * BIG + 7n);
+    expect(new TradingReadModels(db).refunds.refundTotal(BETTOR, MARKET, TOKEN)).toBe(2n * BIG + 7n);
   });
 });
 
@@ -78,7 +78,7 @@ describe('refund group pages', () => {
         const all = refundGroups(events, f, 6, ascending);
         for (const perPage of [1, 3, 100]) {
           for (let page = 0; page * perPage <= all.length; page++) {
-            const { refunds, groups } = rm.refundGroupsPage(f, ascending, { page, perPage });
+            const { refunds, groups } = rm.refunds.refundGroupsPage(f, ascending, { page, perPage });
             expect(groups).toBe(all.length);
             expect(refundGroups(refunds, f, 6, ascending)).toEqual(all.slice(page * perPage, (page + 1) * perPage));
           }
@@ -160,6 +160,8 @@ describe('listing totals (migration 11)', () => {
       CREATE TABLE rm_statement_balances (address TEXT PRIMARY KEY COLLATE NOCASE, balance TEXT NOT NULL)`);
     // And the cash outs of migration 23.
     db.exec(MIGRATIONS.find((m) => m.version === 23)!.sql);
+    // And the balances of migration 24.
+    db.exec(MIGRATIONS.find((m) => m.version === 24)!.sql);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
@@ -171,6 +173,7 @@ describe('listing totals (migration 11)', () => {
     db.exec('ALTER TABLE rm_orders DROP COLUMN cancel_reason');
     db.exec('DROP TABLE rm_statement; DROP TABLE rm_statement_balances');
     db.exec('DROP TABLE rm_cashouts; ALTER TABLE rm_fills DROP COLUMN cash_out_amount; ALTER TABLE rm_fills DROP COLUMN cash_out_fee');
+    db.exec('DROP TABLE rm_balances');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);
@@ -213,10 +216,10 @@ describe('page lookups', () => {
     rm.apply([{ type: 'fillAccepted', fillHash: '0x' + (1).toString(16).padStart(64, '0'), fillSalt: '1', taker: BETTOR, marketHash: MARKET, totalTakerStake: 1n, acceptedAt: 1, matches: [] }]);
     rm.apply([{ type: 'fillAttempted', fillHash: '0x' + (1).toString(16).padStart(64, '0'), txHash: '0x' + 'ee'.repeat(32), at: 7 }]);
     const trades = rm.tradesOf();
-    const seen = rm.refundsSeen(trades);
+    const seen = rm.refunds.refundsSeen(trades);
     const onChain = rm.fillsOnChain(trades.map((t) => t.fillHash));
     const pairs = [[MARKET, BETTOR], [MARKET, BETTOR.toLowerCase()], [other, BETTOR], [MARKET, TOKEN], [MARKET, '0x' + '77'.repeat(20)]] as const;
-    expect(pairs.map(([m, b]) => seen(m, b))).toEqual(pairs.map(([m, b]) => rm.hasRefunds(m, b)));
+    expect(pairs.map(([m, b]) => seen(m, b))).toEqual(pairs.map(([m, b]) => rm.refunds.hasRefunds(m, b)));
     expect(pairs.map(([m, b]) => seen(m, b))).toEqual([true, true, false, false, false]);
     const fills = [...trades.map((t) => t.fillHash), '0x' + '99'.repeat(32)];
     expect(fills.map(onChain)).toEqual(fills.map((f) => rm.fillOnChain(f)));

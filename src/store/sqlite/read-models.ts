@@ -1,12 +1,14 @@
-// SQL read models of the trading side: orders, fills, trades, refunds and matched volume, projected from the
-// engine's change records. `apply` runs inside the journal's transaction (see trading-store.ts); the queries answer
-// the read routes through indexes, so their cost follows the page asked for, not the history.
+// SQL read models of the trading side, projected from the engine's change records by the projector (projector.ts),
+// in one transaction per batch with its checkpoint: orders, fills, trades, refunds, balances, fees, matched volume,
+// and through their own modules consolidated entries, price history, the funds statement and positions. The trade,
+// fill and settlement queries are here; orders and refunds are read through order-reads.ts and refund-reads.ts. Every
+// query answers through indexes, so its cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
-import { getSetting, putSetting, type Db } from './db.js';
-import type { FeeRevenue, ListedTrades, ReadModels, RefundQuery, TradeFilter } from '../ports.js';
+import type { Db } from './db.js';
+import type { ListedTrades, ReadModels, TradeFilter } from '../ports.js';
 import type { FillOnChain } from '../fill-on-chain.js';
 import type { Change, RefundPaid } from '../../engine/changes.js';
-import type { BalanceView, OrderCancelReason, OrderPersistence, OrderStatus, OrderView, Outcome, Trade } from '../../engine/types.js';
+import type { Outcome, Trade } from '../../engine/types.js';
 import { ConsolidatedEntries } from './consolidated-entries.js';
 import { FundsStatement } from './funds-statement.js';
 import { PositionsReader } from './positions.js';
@@ -14,8 +16,12 @@ import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
 import { PriceHistory } from './price-history.js';
 import { settleTrades } from '../../engine/settlement-credit.js';
+import { OrderReads } from './order-reads.js';
+import { BalanceRecords } from './balance-records.js';
+import { FeeRevenueReads } from './fee-revenue.js';
+import { RefundReads, refundOf, type RefundRow } from './refund-reads.js';
+import { fillOnChainOf, type FillChainRow } from './trade-rows.js';
 import { LISTED_TRADE_COLUMNS, LISTED_TRADES_FROM, T_TRADE_VERSION, TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type ListedExtras, type ListedTradeRow, type TradeRow } from './trade-rows.js';
-
 
 interface ExecutedTradeRow {
   market: string;
@@ -37,101 +43,7 @@ interface OpenPositionRow {
   outcome_one: number;
 }
 
-interface OrderRow {
-  order_hash: string;
-  market_hash: string;
-  exchange_event_id: string;
-  maker: string;
-  base_token: string;
-  executor: string;
-  total_bet_size: string;
-  percentage_odds: string;
-  fill_amount: string;
-  pending_fill_amount: string;
-  expiry: number;
-  api_expiry: number;
-  salt: string;
-  maker_outcome_one: number;
-  signature: string;
-  status: string;
-  seq: number;
-  created_at: number;
-  updated_at: number;
-  persistence: string;
-  cancel_reason: string | null;
-}
-
-interface RefundRow {
-  id: number;
-  market_hash: string;
-  base_token: string;
-  bettor: string;
-  maker: number;
-  fill_hash: string;
-  amount: string;
-  created_at: number;
-}
-
-interface FillChainRow {
-  fill_hash: string;
-  attempts: string | null;
-  last_attempt_at: number | null;
-  tx_hash: string | null;
-  failure_reason: string | null;
-  cash_out_amount: string | null;
-  cash_out_fee: string | null;
-}
-
-const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
-  attempts: row.attempts === null ? [] : (JSON.parse(row.attempts) as string[]),
-  ...(row.last_attempt_at !== null ? { lastAttemptAt: row.last_attempt_at } : {}),
-  ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
-  ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
-  ...(row.cash_out_amount !== null ? { cashOut: { amount: BigInt(row.cash_out_amount), fee: BigInt(row.cash_out_fee ?? '0') } } : {}),
-});
-
-
-const orderOf = (r: OrderRow): OrderView => ({
-  orderHash: r.order_hash,
-  marketHash: r.market_hash,
-  exchangeEventId: r.exchange_event_id,
-  maker: r.maker,
-  baseToken: r.base_token,
-  executor: r.executor,
-  totalBetSize: BigInt(r.total_bet_size),
-  percentageOdds: BigInt(r.percentage_odds),
-  fillAmount: BigInt(r.fill_amount),
-  pendingFillAmount: BigInt(r.pending_fill_amount),
-  expiry: r.expiry,
-  apiExpiry: r.api_expiry,
-  salt: r.salt,
-  isMakerBettingOutcomeOne: r.maker_outcome_one === 1,
-  signature: r.signature,
-  persistence: r.persistence as OrderPersistence,
-  status: r.status as OrderStatus,
-  ...(r.cancel_reason !== null ? { cancelReason: r.cancel_reason as OrderCancelReason } : {}),
-  seq: r.seq,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const refundOf = (r: RefundRow): RefundPaid => ({
-  id: r.id,
-  marketHash: r.market_hash,
-  baseToken: r.base_token,
-  bettor: r.bettor,
-  maker: r.maker === 1,
-  fillOrderHash: r.fill_hash,
-  amount: BigInt(r.amount),
-  createdAt: r.created_at,
-});
-
-
-
 /** Filters that rm_trade_counts keeps a bettor's totals by (its columns have the trade columns' names). */
-/** Set once the balances of read models projected before rm_balances existed were seeded from the engine. */
-const BALANCES_SEEDED = 'balances.seeded';
-
 const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', 'baseToken', 'maker', 'affiliate', 'tradeStatus']);
 
 /**
@@ -141,18 +53,6 @@ const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', '
 const isCounted = (f: TradeFilter): boolean =>
   (Object.keys(f) as (keyof TradeFilter)[]).every((k) => f[k] === undefined || COUNTED_TRADE_FILTERS.has(k));
 
-
-const MATCHING_REFUNDS = `WITH matching AS (SELECT * FROM rm_refunds WHERE bettor = @bettor
-  AND (@market IS NULL OR market_hash = @market) AND (@token IS NULL OR base_token = @token COLLATE NOCASE)
-  AND (@fill IS NULL OR fill_hash = @fill) AND (@maker IS NULL OR maker = @maker))`;
-
-/** The events of one page of refund groups (per market and token), groups ordered by their latest event. */
-const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
-  latest AS (SELECT market_hash, lower(base_token) AS token, created_at, id,
-    ROW_NUMBER() OVER (PARTITION BY market_hash, lower(base_token) ORDER BY created_at DESC, id DESC) AS rn FROM matching),
-  page AS (SELECT market_hash, token FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
-  SELECT matching.* FROM matching JOIN page ON matching.market_hash = page.market_hash AND lower(matching.base_token) = page.token`;
-
 export class TradingReadModels implements ReadModels {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular (committed totals). */
@@ -161,6 +61,8 @@ export class TradingReadModels implements ReadModels {
   private volumeStale = false;
   /** Totals the transaction under way wrote: they join `volume` only if it commits (see `transactionEnded`). */
   private readonly stagedVolume = new Map<string, bigint>();
+  readonly orders: OrderReads;
+  readonly refunds: RefundReads;
   /** Consolidated entries with their sort values (GET /trades/consolidated). */
   readonly entries: ConsolidatedEntries;
   /** Candles of traded odds per market (GET /markets/:marketHash/history). */
@@ -173,8 +75,10 @@ export class TradingReadModels implements ReadModels {
   readonly positions: PositionsReader;
   /** Statements of GET /trades, whose SQL follows the filters sent. */
   private readonly filtered: StatementCache;
-  /** The last balance record of each address the group under way changed. */
-  private readonly balances = new Map<string, BalanceView>();
+  /** Each address's last balance record (GET /balances/:address). */
+  readonly balances: BalanceRecords;
+  /** Fee revenue per day and market (GET /admin/fees). */
+  readonly fees: FeeRevenueReads;
 
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -208,7 +112,6 @@ export class TradingReadModels implements ReadModels {
         VALUES (?, ?, ?, ?, ?, ?, ?)`),
       insertCashOut: p('INSERT INTO rm_cashouts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       fillCashOut: p('UPDATE rm_fills SET cash_out_amount = ?, cash_out_fee = ? WHERE fill_hash = ?'),
-      feesBetween: p('SELECT market_hash, fee, affiliate_fee, charged_at FROM rm_fees WHERE charged_at >= ? AND charged_at < ? ORDER BY id'),
       positionPaid: p(`UPDATE rm_trades SET settle_tx_hash = ?, updated_at = ?, rev = rev + 1
         WHERE market_hash = ? AND bettor = ? AND settled = 1 AND settle_tx_hash IS NULL`),
       // A market's confirmed, unsettled trades: the positions a report settles (read once per market and command).
@@ -221,16 +124,9 @@ export class TradingReadModels implements ReadModels {
       insertRefund: p(`INSERT INTO rm_refunds (id, market_hash, base_token, bettor, maker, fill_hash, amount, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       refundPaidOnChain: p('UPDATE rm_refunds SET chain_tx_hash = ? WHERE id = ?'),
-      refundsUnpaidOnChain: p('SELECT * FROM rm_refunds WHERE chain_tx_hash IS NULL ORDER BY id'),
       putVolume: p('INSERT INTO rm_volume (market_hash, volume) VALUES (?, ?) ON CONFLICT(market_hash) DO UPDATE SET volume = excluded.volume'),
       position: p('SELECT journal_seq AS seq FROM rm_position WHERE id = 1'),
       setPosition: p('UPDATE rm_position SET journal_seq = ? WHERE id = 1'),
-      putBalance: p(`INSERT INTO rm_balances VALUES (?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET balance = excluded.balance,
-        escrowed = excluded.escrowed, open_exposure = excluded.open_exposure, pending_taker_stake = excluded.pending_taker_stake`),
-      balance: p('SELECT balance, escrowed, open_exposure, pending_taker_stake FROM rm_balances WHERE address = ?'),
-      order: p('SELECT * FROM rm_orders WHERE order_hash = ?'),
-      openOrdersOf: p("SELECT * FROM rm_orders WHERE maker = ? AND status IN ('ACTIVE', 'INACTIVE') ORDER BY seq"),
-      openOrdersIn: p("SELECT * FROM rm_orders WHERE market_hash = ? AND status IN ('ACTIVE', 'INACTIVE') ORDER BY seq"),
       tradeById: trades('WHERE id = ?'),
       tradesOfFill: trades('WHERE fill_hash = ? ORDER BY id'),
       listedTrades: p(`SELECT ${LISTED_TRADE_COLUMNS} FROM ${LISTED_TRADES_FROM}
@@ -243,25 +139,19 @@ export class TradingReadModels implements ReadModels {
       // Whole fills (all their trades of the bettor) in which the bettor still has an unsettled or a settled trade.
       tradesOfBettorFills: trades(`WHERE bettor = ? AND fill_hash IN
         (SELECT fill_hash FROM rm_trades WHERE bettor = ? AND settled = ?) ORDER BY id`),
-      hasRefunds: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? LIMIT 1'),
       // Of these [bettor, market] pairs, those with a refund (one index probe per pair).
-      refundedPairs: p(`SELECT k.value ->> 0 AS bettor, k.value ->> 1 AS market FROM json_each(?) k
-        WHERE EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = k.value ->> 0 AND r.market_hash = k.value ->> 1)`),
-      refundBefore: p('SELECT 1 FROM rm_refunds WHERE bettor = ? AND market_hash = ? AND id < ? LIMIT 1'),
-      refundTotal: p('SELECT total FROM rm_refund_totals WHERE bettor = ? AND market_hash = ? AND base_token = ?'),
       putRefundTotal: p(`INSERT INTO rm_refund_totals (bettor, market_hash, base_token, total) VALUES (?, ?, ?, ?)
         ON CONFLICT(bettor, market_hash, base_token) DO UPDATE SET total = excluded.total`),
-      refundsOf: p('SELECT * FROM rm_refunds WHERE bettor = ? ORDER BY id'),
-      refundGroupsAsc: p(refundGroupsSql('ASC')),
-      refundGroupsDesc: p(refundGroupsSql('DESC')),
-      refundGroupCount: p(`${MATCHING_REFUNDS} SELECT COUNT(*) AS n FROM (SELECT 1 FROM matching GROUP BY market_hash, lower(base_token))`),
-      refundsOfIn: p('SELECT * FROM rm_refunds WHERE bettor = ? AND market_hash = ? ORDER BY id'),
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
       // The read models have their own database: the catalogue's statuses are asked of the catalogue.
       reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
+    this.orders = new OrderReads(db);
+    this.balances = new BalanceRecords(db);
+    this.fees = new FeeRevenueReads(db);
+    this.refunds = new RefundReads(db);
     this.tradeCounts = new CountDeltas(db, 'rm_trade_counts', 6);
     this.entries = new ConsolidatedEntries(db, (fillHash) => this.tradesOfFill(fillHash));
     this.statement = new FundsStatement(db);
@@ -287,7 +177,7 @@ export class TradingReadModels implements ReadModels {
   }
 
   private addRefund(r: RefundPaid): void {
-    const total = this.refundTotal(r.bettor, r.marketHash, r.baseToken) + r.amount;
+    const total = this.refunds.refundTotal(r.bettor, r.marketHash, r.baseToken) + r.amount;
     this.s.putRefundTotal!.run(r.bettor, r.marketHash, r.baseToken, total.toString());
   }
 
@@ -311,7 +201,7 @@ export class TradingReadModels implements ReadModels {
    */
   applyGroup(commands: readonly (readonly Change[])[]): void {
     for (const changes of commands) this.applyCommand(changes);
-    this.writeBalances();
+    this.balances.write();
     this.tradeCounts.write();
     this.entries.writeCounts();
     this.history.write();
@@ -446,8 +336,7 @@ export class TradingReadModels implements ReadModels {
           s.insertReport!.run(c.marketHash, c.outcome, c.at, c.teamOneScore ?? null, c.teamTwoScore ?? null);
           break;
         case 'balanceChanged':
-          // An address's balances change several times in a group: only the last record is written.
-          this.balances.set(c.address, c);
+          this.balances.stage(c);
           break;
         default:
           // Heartbeats and restrictions are live engine state, read from the engine.
@@ -456,34 +345,6 @@ export class TradingReadModels implements ReadModels {
     }
     this.entries.apply(changes, settledFills);
     this.history.apply(changes);
-  }
-
-  private writeBalances(): void {
-    for (const [address, b] of this.balances) this.putBalance(address, b);
-    this.balances.clear();
-  }
-
-  private putBalance(address: string, b: BalanceView): void {
-    this.s.putBalance!.run(address, b.balance.toString(), b.escrowed.toString(), b.openExposure.toString(), b.pendingTakerStake.toString());
-  }
-
-  balanceOf(address: string): BalanceView {
-    const r = this.s.balance!.get(address) as { balance: string; escrowed: string; open_exposure: string; pending_taker_stake: string } | undefined;
-    if (!r) return { balance: 0n, escrowed: 0n, openExposure: 0n, pendingTakerStake: 0n };
-    return { balance: BigInt(r.balance), escrowed: BigInt(r.escrowed), openExposure: BigInt(r.open_exposure), pendingTakerStake: BigInt(r.pending_taker_stake) };
-  }
-
-  /**
-   * Read models projected before balances were kept get every address's balances from the engine, once, while both
-   * stand at the same journal position (start-up, after the read models caught up). Returns whether it seeded.
-   */
-  seedBalances(holders: () => Iterable<[string, BalanceView]>): boolean {
-    if (getSetting(this.db, BALANCES_SEEDED)) return false;
-    this.db.transaction(() => {
-      if (this.position() > 0) for (const [address, b] of holders()) this.putBalance(address, b);
-      putSetting(this.db, BALANCES_SEEDED, '1');
-    })();
-    return true;
   }
 
   private openPositionsIn(marketHash: string): Map<string, OpenPositionRow[]> {
@@ -544,21 +405,6 @@ export class TradingReadModels implements ReadModels {
     }
   }
 
-  /** A maker's open orders (on the books: ACTIVE or INACTIVE), oldest first. */
-  openOrdersOf(maker: string): OrderView[] {
-    return (this.s.openOrdersOf!.all(maker) as OrderRow[]).map(orderOf);
-  }
-
-  /** A market's open orders, oldest first. */
-  openOrdersIn(marketHash: string): OrderView[] {
-    return (this.s.openOrdersIn!.all(marketHash) as OrderRow[]).map(orderOf);
-  }
-
-  order(orderHash: string): OrderView | undefined {
-    const row = this.s.order!.get(orderHash) as OrderRow | undefined;
-    return row && orderOf(row);
-  }
-
   /** The transactions that carried a fill on chain; undefined for an unknown fill. */
   fillOnChain(fillHash: string): FillOnChain | undefined {
     const row = this.s.fillOnChain!.get(fillHash) as FillChainRow | undefined;
@@ -576,41 +422,6 @@ export class TradingReadModels implements ReadModels {
     return (fillHash) => (asked.has(fillHash) ? found.get(fillHash) : this.fillOnChain(fillHash));
   }
 
-  /**
-   * `hasRefunds` for a page: every (market, bettor) pair of these trades read in one query, not one per trade.
-   * Pairs outside the page are still answered, one at a time.
-   */
-  refundsSeen(trades: readonly Trade[]): (marketHash: string, bettor: string) => boolean {
-    const pairKey = (marketHash: string, bettor: string) => `${marketHash}|${bettor}`;
-    const asked = new Map<string, [string, string]>();
-    for (const t of trades) asked.set(pairKey(t.marketHash, t.bettor), [t.bettor, t.marketHash]);
-    const found = new Set<string>();
-    for (const row of this.s.refundedPairs!.all(JSON.stringify([...asked.values()])) as { bettor: string; market: string }[]) {
-      found.add(pairKey(row.market, row.bettor));
-    }
-    return (marketHash, bettor) => {
-      const key = pairKey(marketHash, bettor);
-      return asked.has(key) ? found.has(key) : this.hasRefunds(marketHash, bettor);
-    };
-  }
-
-  /**
-   * Fees taken from `from` up to `to` (ms, end excluded), summed per UTC day and market in wei (summed here, in
-   * bigint: SQLite's SUM would round past 2^63), by day then market hash.
-   */
-  feeRevenue(from: number, to: number): FeeRevenue[] {
-    const byKey = new Map<string, FeeRevenue>();
-    for (const r of this.s.feesBetween!.iterate(from, to) as Iterable<{ market_hash: string; fee: string; affiliate_fee: string; charged_at: number }>) {
-      const day = new Date(r.charged_at).toISOString().slice(0, 10);
-      const key = `${day}|${r.market_hash}`;
-      let sum = byKey.get(key);
-      if (!sum) byKey.set(key, (sum = { day, marketHash: r.market_hash, fees: 0n, affiliateFees: 0n, charges: 0 }));
-      sum.fees += BigInt(r.fee);
-      sum.affiliateFees += BigInt(r.affiliate_fee);
-      sum.charges++;
-    }
-    return [...byKey.values()].sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.marketHash < b.marketHash ? -1 : a.marketHash > b.marketHash ? 1 : 0));
-  }
 
   trade(id: string): Trade | undefined {
     const row = this.s.tradeById!.get(Number(id)) as TradeRow | undefined;
@@ -647,7 +458,7 @@ export class TradingReadModels implements ReadModels {
     return {
       trades,
       versions,
-      hasRefunds: (marketHash, bettor) => refunded.get(`${marketHash}|${bettor}`) ?? this.hasRefunds(marketHash, bettor),
+      hasRefunds: (marketHash, bettor) => refunded.get(`${marketHash}|${bettor}`) ?? this.refunds.hasRefunds(marketHash, bettor),
       fillOnChain: (fillHash) => (fills.has(fillHash) ? fills.get(fillHash) : this.fillOnChain(fillHash)),
     };
   }
@@ -720,32 +531,9 @@ export class TradingReadModels implements ReadModels {
     return this.listed(rows);
   }
 
-  /** Those of these order hashes that were ever posted. */
-  postedOrders(orderHashes: readonly string[]): Set<string> {
-    const found = new Set<string>();
-    for (const h of orderHashes) if (this.s.order!.get(h) !== undefined) found.add(h);
-    return found;
-  }
-
   /** A fill with this salt or hash was accepted before. */
   fillUsed(fillSalt: string, fillHash: string): boolean {
     return this.s.fillSaltUsed!.get(fillSalt, fillHash) !== undefined;
-  }
-
-  /** The bettor received capital-efficiency refunds in this market. */
-  hasRefunds(marketHash: string, bettor: string): boolean {
-    return this.s.hasRefunds!.get(bettor, marketHash) !== undefined;
-  }
-
-  /** The bettor received a refund in this market before the one with this id (refund ids grow). */
-  hasRefundBefore(marketHash: string, bettor: string, id: number): boolean {
-    return this.s.refundBefore!.get(bettor, marketHash, id) !== undefined;
-  }
-
-  /** All refunds the bettor received in this market and token, in wei. */
-  refundTotal(bettor: string, marketHash: string, baseToken: string): bigint {
-    const row = this.s.refundTotal!.get(bettor, marketHash, baseToken) as { total: string } | undefined;
-    return row ? BigInt(row.total) : 0n;
   }
 
   /**
@@ -761,11 +549,6 @@ export class TradingReadModels implements ReadModels {
       at: r.reported_at,
       ...(r.team_one_score !== null && r.team_two_score !== null ? { teamOneScore: r.team_one_score, teamTwoScore: r.team_two_score } : {}),
     }));
-  }
-
-  /** Refunds an on-chain escrow has not reported paying yet, oldest first (handed to the chain again at start). */
-  refundsUnpaidOnChain(): RefundPaid[] {
-    return (this.s.refundsUnpaidOnChain!.all() as RefundRow[]).map(refundOf);
   }
 
   /** Settled positions an on-chain escrow has not reported paying yet, per market (handed again at start). */
@@ -785,32 +568,4 @@ export class TradingReadModels implements ReadModels {
     return (this.s.tradesPaidIn!.all(marketHash, bettor, txHash) as { id: number }[]).map((r) => String(r.id));
   }
 
-  refundsOf(bettor: string): RefundPaid[] {
-    return (this.s.refundsOf!.all(bettor) as RefundRow[]).map(refundOf);
-  }
-
-  /**
-   * The refunds of one page of a bettor's refund groups (groups ordered by their latest refund) and the number of
-   * groups: SQL groups and pages them, so a request reads only its page whatever the bettor's history.
-   */
-  refundGroupsPage(q: RefundQuery, ascending: boolean, page: { page: number; perPage: number }): { refunds: RefundPaid[]; groups: number } {
-    const params = {
-      bettor: q.bettor,
-      market: q.marketHash?.toLowerCase() ?? null,
-      token: q.baseToken ?? null,
-      fill: q.fillHash?.toLowerCase() ?? null,
-      maker: q.maker === undefined ? null : q.maker ? 1 : 0,
-    };
-    const rows = (ascending ? this.s.refundGroupsAsc! : this.s.refundGroupsDesc!).all({
-      ...params,
-      limit: page.perPage,
-      offset: page.page * page.perPage,
-    }) as RefundRow[];
-    return { refunds: rows.map(refundOf), groups: (this.s.refundGroupCount!.get(params) as { n: number }).n };
-  }
-
-  /** A bettor's refunds in one market, oldest first (through the (bettor, market_hash) index). */
-  refundsOfIn(bettor: string, marketHash: string): RefundPaid[] {
-    return (this.s.refundsOfIn!.all(bettor, marketHash) as RefundRow[]).map(refundOf);
-  }
 }

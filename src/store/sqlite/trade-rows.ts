@@ -1,6 +1,7 @@
 // Trade rows as the read models store them, and the Trade each one stands for: shared by every query that reads
 // whole trades (the trade listings and the consolidated page).
 import type { Outcome, Trade, TradeStatus } from '../../engine/types.js';
+import type { FillOnChain } from '../fill-on-chain.js';
 
 /**
  * A trade row as an array, in TRADE_COLUMNS order: trade queries read rows raw, since better-sqlite3 builds a keyed
@@ -81,7 +82,7 @@ export const LISTED_TRADE_COLUMNS = `${T_TRADE_COLUMNS}, ${T_BETTOR_REFUNDED},
 export const LISTED_TRADES_FROM = 'rm_trades t LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash';
 
 /** A trade of a row. Optional fields are always set (undefined when absent), so every trade read has one shape. */
-export const tradeOf = (r: TradeRow | ListedTradeRow): Trade => {
+export const tradeOf = (r: TradeRow | readonly [...TradeRow, ...unknown[]]): Trade => {
   const [id, fillHash, orderHash, marketHash, parentMarketHash, exchangeEventId, baseToken, bettor, counterparty, maker, outcomeOne,
     stake, counterStake, odds, status, betTime, updatedAt, affiliate, settled, settleDate, settleTxHash, outcome, payout, credit, fee] = r;
   const isSettled = settled === 1;
@@ -114,4 +115,23 @@ export const tradeOf = (r: TradeRow | ListedTradeRow): Trade => {
     fee: isSettled ? BigInt(fee ?? 0) : undefined,
   };
 };
+
+/** A fill's record on the settlement chain as rm_fills keeps it. */
+export interface FillChainRow {
+  fill_hash: string;
+  attempts: string | null;
+  last_attempt_at: number | null;
+  tx_hash: string | null;
+  failure_reason: string | null;
+  cash_out_amount: string | null;
+  cash_out_fee: string | null;
+}
+
+export const fillOnChainOf = (row: FillChainRow): FillOnChain => ({
+  attempts: row.attempts === null ? [] : (JSON.parse(row.attempts) as string[]),
+  ...(row.last_attempt_at !== null ? { lastAttemptAt: row.last_attempt_at } : {}),
+  ...(row.tx_hash !== null ? { txHash: row.tx_hash } : {}),
+  ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
+  ...(row.cash_out_amount !== null ? { cashOut: { amount: BigInt(row.cash_out_amount), fee: BigInt(row.cash_out_fee ?? '0') } } : {}),
+});
 
