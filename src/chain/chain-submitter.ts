@@ -1,7 +1,7 @@
 // Hands fills to the settlement chain without ever letting the chain take the exchange down: a submit that
 // throws, rejects or does not answer in time leaves the fill PENDING and is retried with exponential backoff.
 import type { RefundPaid } from '../engine/changes.js';
-import type { ReportedMarket, SettlementChain } from './settlement-chain.js';
+import type { ReportedMarket, SettlementChain, FillTerms } from './settlement-chain.js';
 
 export interface ChainSubmitterOptions {
   /** A submit that has not settled after this long counts as failed. */
@@ -54,30 +54,35 @@ export class ChainSubmitter {
     if (refunds.length > 0) this.chain.refundsPaid?.(refunds);
   }
 
-  /** Never throws: failures are counted, reported and retried. */
-  submit(fillHash: string, acceptedAt: number): void {
+  /** Whether each submit must carry the fill's terms (the sequencer copies them only then). */
+  get needsFillTerms(): boolean {
+    return this.chain.needsFillTerms === true;
+  }
+
+  /** Never throws: failures are counted, reported and retried (with the same terms). */
+  submit(fillHash: string, acceptedAt: number, terms?: FillTerms): void {
     if (this.stopped || this.waiting.has(fillHash)) return;
     this.waiting.set(fillHash, 0);
-    this.attempt(fillHash, acceptedAt);
+    this.attempt(fillHash, acceptedAt, terms);
   }
 
   /** On a later microtask: the chain never runs inside the commit that handed it the fill. */
-  private attempt(fillHash: string, acceptedAt: number): void {
+  private attempt(fillHash: string, acceptedAt: number, terms: FillTerms | undefined): void {
     queueMicrotask(() => {
       let taken: void | Promise<void>;
       try {
-        taken = this.chain.submit(fillHash, acceptedAt);
+        taken = this.chain.submit(fillHash, acceptedAt, terms);
       } catch (err) {
-        this.failed(fillHash, acceptedAt, err);
+        this.failed(fillHash, acceptedAt, terms, err);
         return;
       }
       // A chain that takes the fill at once (the local one) costs no timer and no promise per fill.
       if (taken === undefined) this.waiting.delete(fillHash);
-      else void this.whenTaken(taken, fillHash, acceptedAt);
+      else void this.whenTaken(taken, fillHash, acceptedAt, terms);
     });
   }
 
-  private async whenTaken(taken: Promise<void>, fillHash: string, acceptedAt: number): Promise<void> {
+  private async whenTaken(taken: Promise<void>, fillHash: string, acceptedAt: number, terms: FillTerms | undefined): Promise<void> {
     let timeout: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -88,13 +93,13 @@ export class ChainSubmitter {
       ]);
       this.waiting.delete(fillHash);
     } catch (err) {
-      this.failed(fillHash, acceptedAt, err);
+      this.failed(fillHash, acceptedAt, terms, err);
     } finally {
       clearTimeout(timeout);
     }
   }
 
-  private failed(fillHash: string, acceptedAt: number, err: unknown): void {
+  private failed(fillHash: string, acceptedAt: number, terms: FillTerms | undefined, err: unknown): void {
     if (this.stopped) return;
     const attempt = (this.waiting.get(fillHash) ?? 0) + 1;
     this.waiting.set(fillHash, attempt);
@@ -103,7 +108,7 @@ export class ChainSubmitter {
     this.opts.onFailure({ fillHash, attempt, retryInMs, err });
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      if (!this.stopped) this.attempt(fillHash, acceptedAt);
+      if (!this.stopped) this.attempt(fillHash, acceptedAt, terms);
     }, retryInMs);
     this.timers.add(timer);
   }

@@ -2,7 +2,7 @@
 // the local chain by a bare confirmation (the in-process ledger then decides by its balances), an on-chain
 // settlement by its blocks' events in log order (wallets moved, fills executed or failed, escrow payouts), which the
 // engine's mirror of the wallets follows (see src/engine/wallets/wallets.ts).
-import type { ChainEntry, ChainExecution, Outcome } from '../engine/types.js';
+import type { ChainEntry, ChainExecution, FillRecord, Outcome, SignedOrderTerms } from '../engine/types.js';
 import type { RefundPaid } from '../engine/changes.js';
 
 /** A market the operator reported, with every bettor holding a position in it. */
@@ -23,13 +23,26 @@ export interface ChainSink {
   /** What the chain did in its blocks up to and including `toBlock` since the last report, in log order. */
   events(entries: ChainEntry[], toBlock: number): void;
 }
+/**
+ * What a contract needs to settle a fill: the fill as the engine accepted it (the taker's signed request, its
+ * matches) and the signed terms of the orders it matched. Copies the sequencer takes when it hands the fill over,
+ * so a chain adapter never reads the engine's state.
+ */
+export interface FillTerms {
+  fill: FillRecord;
+  orders: readonly SignedOrderTerms[];
+}
+
 export interface SettlementChain {
+  /** Whether `submit` needs the fill's terms (a contract verifies them); the in-process ledger does not. */
+  readonly needsFillTerms?: boolean;
   /**
    * A fill was accepted at `acceptedAt` (ms); the chain calls back once it has executed. May be async: it
    * resolves once the chain has taken the fill, and throwing or rejecting means "not taken, try again".
    * Must be idempotent per fill hash: a submit that timed out may be repeated while the first still runs.
+   * `terms` come with every submit of a chain that needs them.
    */
-  submit(fillHash: string, acceptedAt: number): void | Promise<void>;
+  submit(fillHash: string, acceptedAt: number, terms?: FillTerms): void | Promise<void>;
   /** Fills the chain has taken but not yet reported on (sent, not mined or not yet seen). */
   readonly inFlight?: number;
   /** Markets were reported: an on-chain escrow records the outcome and pays the bettors. Idempotent. */

@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import type { ChainSink, SettlementChain } from '../chain/settlement-chain.js';
+import type { ChainSink, FillTerms, SettlementChain } from '../chain/settlement-chain.js';
 import { ChainSubmitter } from '../chain/chain-submitter.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
@@ -148,7 +148,7 @@ export class Sequencer {
     const replayed = await this.runner.replay();
     this.deps.rebuilt();
     this.chain.start();
-    for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt);
+    for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt, this.termsOf(fill.fillHash));
     // What an on-chain escrow has not reported paying yet is handed again (it pays each once): bounded by what is
     // unpaid, not by history.
     if (this.chain.paysOnChain) {
@@ -293,11 +293,22 @@ export class Sequencer {
 
   // ---- realtime feed ----------------------------------------------------------------------------
 
+  /**
+   * What a contract needs to settle a pending fill, copied from the engine now (right after the commit that
+   * accepted it, or at start-up): the chain adapter never reads the engine. Only for a chain that needs them.
+   */
+  private termsOf(fillHash: string): FillTerms | undefined {
+    if (!this.chain.needsFillTerms) return undefined;
+    const fill = this.engine.pendingFill(fillHash);
+    // A pending fill keeps its orders in the engine (an order leaves only once no fill on it is pending).
+    return fill && { fill, orders: fill.matches.flatMap((m) => this.engine.order(m.orderHash) ?? []) };
+  }
+
   /** Right after a commit: accepted fills go to the chain, and refunds paid from escrow are paid on chain too. */
   private handToChain(changes: readonly Change[]): void {
     const refunds: RefundPaid[] = [];
     for (const c of changes) {
-      if (c.type === 'fillAccepted') this.chain.submit(c.fillHash, c.acceptedAt);
+      if (c.type === 'fillAccepted') this.chain.submit(c.fillHash, c.acceptedAt, this.termsOf(c.fillHash));
       else if (c.type === 'refundPaid') refunds.push(c.refund);
     }
     this.chain.refundsPaid(refunds);

@@ -19,10 +19,10 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainEntry, ChainExecution } from '../../engine/types.js';
 import type { RefundPaid } from '../../engine/changes.js';
-import type { ChainSink, ReportedMarket, SettlementChain } from '../settlement-chain.js';
+import type { ChainSink, FillTerms, ReportedMarket, SettlementChain } from '../settlement-chain.js';
 import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
 import type { Deployment } from './deploy.js';
-import type { SettlementFillArgs } from './fill-args.js';
+import { settlementArgsOf, type SettlementFillArgs } from './fill-args.js';
 
 export interface EvmChainOptions {
   rpcUrl: string;
@@ -30,8 +30,6 @@ export interface EvmChainOptions {
   executorKey: Hex;
   operatorKey: Hex;
   sink: ChainSink;
-  /** The contract arguments of an accepted fill (undefined: it cannot be presented on chain). */
-  fillArgs(fillHash: string): SettlementFillArgs | undefined;
   /** Last block whose events the engine has applied (from the journal), or -1; read at start. */
   cursor(): number;
   batchSize: number;
@@ -71,10 +69,15 @@ export class EvmChain implements SettlementChain {
   private readonly executor: WalletClient;
   private readonly operator: WalletClient;
   private readonly chain;
-  /** Fills waiting for a batch, with the submit calls to resolve once their transaction is sent. */
-  private readonly queue = new Map<string, Waiter[]>();
-  /** Fills sent whose outcome the follower has not seen yet. */
-  private readonly sent = new Set<string>();
+  /**
+   * Fills waiting for a batch: their contract arguments (undefined: the fill cannot be presented on chain), and the
+   * submit calls to resolve once their transaction is sent.
+   */
+  private readonly queue = new Map<string, { args: SettlementFillArgs | undefined; waiters: Waiter[] }>();
+  /** Every submit carries the fill's terms: the contract verifies the signed orders and request. */
+  readonly needsFillTerms = true;
+  /** Fills sent whose outcome the follower has not seen yet, with their arguments (sent again if the transaction fails). */
+  private readonly sent = new Map<string, SettlementFillArgs>();
   private nonce: number | undefined;
   private cursor = -1n;
   /** Refunds handed to the escrow and not yet seen paid, by their on-chain key: the engine's refund id. */
@@ -116,13 +119,13 @@ export class EvmChain implements SettlementChain {
     return this.sent.size;
   }
 
-  async submit(fillHash: string): Promise<void> {
+  async submit(fillHash: string, _acceptedAt: number, terms?: FillTerms): Promise<void> {
     await this.ready;
     if (this.stopped || this.sent.has(fillHash)) return;
     await new Promise<void>((resolve, reject) => {
-      const waiters = this.queue.get(fillHash) ?? [];
-      waiters.push({ resolve, reject });
-      this.queue.set(fillHash, waiters);
+      const queued = this.queue.get(fillHash) ?? { args: terms && settlementArgsOf(terms), waiters: [] };
+      queued.waiters.push({ resolve, reject });
+      this.queue.set(fillHash, queued);
       this.scheduleFlush();
     });
   }
@@ -151,9 +154,8 @@ export class EvmChain implements SettlementChain {
     const args: SettlementFillArgs[] = [];
     const hashes: string[] = [];
     let gas = BATCH_GAS;
-    for (const [fillHash, waiters] of this.queue) {
+    for (const [fillHash, { args: fill, waiters }] of this.queue) {
       if (args.length >= this.o.batchSize) break;
-      const fill = this.o.fillArgs(fillHash);
       if (!fill) {
         this.queue.delete(fillHash);
         this.o.sink.executed(fillHash, { executed: false, reason: 'the fill was accepted without the signed request the contract verifies' });
@@ -176,7 +178,7 @@ export class EvmChain implements SettlementChain {
       const call = { address: this.o.deployment.settlement, abi: oddexSettlementAbi, functionName: 'settleFills', args: [args] } as const;
       const txHash = await this.executor.writeContract({ ...call, account, chain: this.chain, nonce: this.nonce, gas });
       this.nonce++;
-      for (const fillHash of hashes) this.sent.add(fillHash);
+      hashes.forEach((fillHash, i) => this.sent.set(fillHash, args[i]!));
       this.o.sink.attempted(hashes, txHash);
       for (const [, waiters] of batch) for (const w of waiters) w.resolve();
       void this.watch(txHash, hashes);
@@ -201,8 +203,10 @@ export class EvmChain implements SettlementChain {
     if (mined || this.stopped) return;
     this.nonce = undefined;
     for (const fillHash of fillHashes) {
-      if (!this.sent.delete(fillHash)) continue;
-      if (!this.queue.has(fillHash)) this.queue.set(fillHash, []);
+      const args = this.sent.get(fillHash);
+      if (!args) continue;
+      this.sent.delete(fillHash);
+      if (!this.queue.has(fillHash)) this.queue.set(fillHash, { args, waiters: [] });
     }
     this.scheduleFlush();
   }

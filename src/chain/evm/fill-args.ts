@@ -1,7 +1,7 @@
-// The settlement contract's arguments for one accepted fill, from what the engine kept: the taker's signed
-// request and, per matched maker order, the order as signed with the taker stake matched against it.
+// The settlement contract's arguments for one accepted fill, from the terms the sequencer handed over with it: the
+// taker's signed request and, per matched maker order, the order as signed with the taker stake matched against it.
 import type { Hex } from 'viem';
-import type { Engine } from '../../engine/engine.js';
+import type { FillTerms } from '../settlement-chain.js';
 
 const ZERO_BYTES32 = `0x${'0'.repeat(64)}` as Hex;
 
@@ -35,10 +35,10 @@ export interface SettlementFillArgs {
   }[];
 }
 
-/** Undefined when the fill is not pending or was accepted without the taker's signed request (local-ledger fills). */
-export function settlementArgsOf(engine: Engine, fillHash: string): SettlementFillArgs | undefined {
-  const fill = engine.pendingFill(fillHash);
-  if (!fill?.signed) return undefined;
+/** Undefined for a fill accepted without the taker's signed request (local-ledger fills). */
+export function settlementArgsOf({ fill, orders }: FillTerms): SettlementFillArgs | undefined {
+  if (!fill.signed) return undefined;
+  const orderOf = new Map(orders.map((o) => [o.orderHash, o]));
   // A quarter line's trades sit on its two leg markets, lower line first.
   const legMarkets = [...new Set(fill.trades.filter((t) => t.quarterLineParentMarketHash).map((t) => t.marketHash))];
   return {
@@ -54,8 +54,8 @@ export function settlementArgsOf(engine: Engine, fillHash: string): SettlementFi
     takerSig: fill.signed.takerSig as Hex,
     legs: legMarkets.length === 2 ? [legMarkets[0] as Hex, legMarkets[1] as Hex] : [ZERO_BYTES32, ZERO_BYTES32],
     matches: fill.matches.map((m) => {
-      // A pending fill keeps its orders in memory (an order leaves only once no fill on it is pending).
-      const o = engine.order(m.orderHash)!;
+      // The sequencer hands over every matched order with its fill.
+      const o = orderOf.get(m.orderHash)!;
       return {
         order: {
           marketHash: o.marketHash as Hex,

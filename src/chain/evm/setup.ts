@@ -11,7 +11,6 @@ import type { ChainSink } from '../settlement-chain.js';
 import type { Deployment } from './deploy.js';
 import { DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from './dev-accounts.js';
 import { EvmChain } from './evm-chain.js';
-import { settlementArgsOf } from './fill-args.js';
 
 export const deploymentFileOf = (config: Config) => config.evm.deploymentFile ?? join(config.dataDir, 'evm-deployment.json');
 
@@ -138,7 +137,6 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
         executorKey,
         operatorKey,
         sink,
-        fillArgs: (fillHash) => settlementArgsOf(engine(), fillHash),
         cursor: () => engine().chainCursor,
         batchSize: config.evm.batchSize,
         batchGas: BigInt(config.evm.batchGas),
