@@ -245,7 +245,7 @@ async function startOnStorage(
     addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection, waitMs: config.readWaitMs });
     const balanceDeps = { trading, readModels, config };
     await api.register(healthRoutes, { isReady, db });
-    await api.register(marketRoutes, { catalogue, trading });
+    await api.register(marketRoutes, { catalogue, readModels });
     await api.register(priceHistoryRoutes, { catalogue, readModels, now });
     await api.register(searchRoutes, { catalogue });
     await api.register(sportRoutes, { catalogue });

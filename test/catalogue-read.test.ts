@@ -190,13 +190,13 @@ describe('catalogue read API (demo catalogue)', () => {
   it('/markets/popular: ten active markets by matched volume, then by game time', async () => {
     expect(await data('/markets/popular')).toEqual(all.slice(0, 10));
     const target = all[200]!;
-    const trading = ex.ctx.trading;
-    const original = trading.matchedVolume.bind(trading);
-    trading.matchedVolume = () => new Map([[target.marketHash, 5_000_000n], [all[300]!.marketHash, 9_000_000n]]);
+    const readModels = ex.ctx.trading.readModels;
+    const original = readModels.matchedVolume.bind(readModels);
+    readModels.matchedVolume = () => new Map([[target.marketHash, 5_000_000n], [all[300]!.marketHash, 9_000_000n]]);
     try {
       expect(await data('/markets/popular')).toEqual([all[300], target, ...all.slice(0, 8)]);
     } finally {
-      trading.matchedVolume = original;
+      readModels.matchedVolume = original;
     }
   });
 

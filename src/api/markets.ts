@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
@@ -50,10 +50,10 @@ function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
 
 export interface MarketRouteDeps {
   catalogue: Pick<Catalogue, 'activeMarkets' | 'getMarket' | 'isInPlay' | 'toRestMarket'>;
-  trading: Pick<Sequencer, 'matchedVolume'>;
+  readModels: Pick<ReadModels, 'matchedVolume'>;
 }
 
-export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (app, { catalogue, trading }) => {
+export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (app, { catalogue, readModels }) => {
   const rest = (markets: readonly MarketRecord[]) => markets.map((m) => catalogue.toRestMarket(m));
 
   app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
@@ -89,7 +89,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
   });
 
   app.get('/markets/popular', { schema: { tags: ['markets'], response: responses(MarketList) } }, async () => {
-    const volume = trading.matchedVolume();
+    const volume = readModels.matchedVolume();
     const top = [...catalogue.activeMarkets()]
       .map((m) => ({ m, v: volume.get(m.marketHash) ?? 0n }))
       // activeMarkets is already in (gameTime, marketHash) order and sort is stable: ties keep it.

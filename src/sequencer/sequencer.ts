@@ -274,11 +274,6 @@ export class Sequencer {
     return { bpsByMarket, account: checksumAddress(c.fees.account), affiliateShareBps: c.fees.affiliateShareBps };
   }
 
-  /** Matched volume in base-token wei per market hash (for /markets/popular). */
-  matchedVolume(): ReadonlyMap<string, bigint> {
-    return this.readModels.matchedVolume();
-  }
-
   // ---- market facts -----------------------------------------------------------------------------
 
   marketRef(market: MarketRecord): MarketRef {
