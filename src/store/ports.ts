@@ -345,8 +345,8 @@ export interface PositionQueries {
   page(bettor: string, page: { page: number; perPage: number }): { positions: Position[]; count: number };
 }
 
-/** Everything the read side answers, as the projector leaves it. */
-export interface ReadModels extends TradeQueries, SettlementQueries {
+/** Everything the read side answers, as the projector leaves it, on the calling thread (an embedded database). */
+export interface ReadModelQueries extends TradeQueries, SettlementQueries {
   readonly fees: FeeQueries;
   readonly orders: OrderQueries;
   readonly balances: BalanceQueries;
@@ -355,4 +355,26 @@ export interface ReadModels extends TradeQueries, SettlementQueries {
   readonly history: HistoryQueries;
   readonly statement: StatementQueries;
   readonly positions: PositionQueries;
+}
+
+/**
+ * A query interface as a database server answers it: the same questions, each answer awaited. Sub-interfaces are
+ * mapped the same way; what an answer holds (closures of ListedTrades, say) is not.
+ */
+export type AsyncQueries<T> = {
+  readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : AsyncQueries<T[K]>;
+};
+
+/** The read side as every consumer asks it: an embedded database answers at once, a database server over the network. */
+export type ReadModels = AsyncQueries<ReadModelQueries>;
+
+/**
+ * A projector whose database answers asynchronously (a database server): it writes groups of consecutive journal
+ * entries, in order, with its checkpoint, in one transaction, all or nothing.
+ */
+export interface AsyncProjector {
+  readonly readModels: ReadModels;
+  /** The journal position the read models cover (0: none). */
+  position(): Promise<number>;
+  project(groups: readonly (readonly ProjectedEntry[])[]): Promise<void>;
 }
