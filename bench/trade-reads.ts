@@ -10,6 +10,7 @@ import { ReadModelProjector } from '../src/store/sqlite/projector.js';
 import { tradeToRest, type TradeRenderContext } from '../src/render/orders-and-trades.js';
 import { listConsolidated, type ConsolidatedContext } from '../src/render/consolidated.js';
 import { fmt, percentiles } from './lib.js';
+import { asyncQueries } from '../src/store/async-queries.js';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: trade-reads.ts <dataDir> [bettor]');
@@ -25,14 +26,15 @@ const render: TradeRenderContext = {
   hasRefunds: (m, b) => rm.refunds.hasRefunds(m, b),
   fillOnChain: (f) => rm.fillOnChain(f),
 };
-const consolidated: ConsolidatedContext = { decimals: 6, chainVersion: 'v2', market: () => undefined, hasRefunds: render.hasRefunds };
+const consolidated: ConsolidatedContext = { decimals: 6, chainVersion: 'v2', market: () => undefined };
+const port = asyncQueries(rm);
 
-function time(label: string, fn: () => unknown, n = 300): void {
-  for (let i = 0; i < 20; i++) fn();
+async function time(label: string, fn: () => unknown, n = 300): Promise<void> {
+  for (let i = 0; i < 20; i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    fn();
+    await fn();
     samples.push(performance.now() - t);
   }
   const p = percentiles(samples);
@@ -43,31 +45,31 @@ const filter = { bettor };
 const page = rm.tradesPage(filter, Infinity, 100);
 console.log(`bettor ${bettor}: ${page.count} trades`);
 console.log('GET /trades?bettor= pieces:');
-time('COUNT(*) of the bettor\'s trades (before)', () => db.prepare('SELECT COUNT(*) FROM rm_trades WHERE bettor = ?').pluck().get(bettor));
-time('total from rm_trade_counts', () => db.prepare('SELECT SUM(n) FROM rm_trade_counts WHERE bettor = ?').pluck().get(bettor));
-time('101-row page', () => db.prepare('SELECT * FROM rm_trades WHERE bettor = ? AND id < ? ORDER BY id DESC LIMIT ?').all(bettor, Number.MAX_SAFE_INTEGER, 101));
-time('tradesPage (total, 101 rows, lookups)', () => rm.tradesPage(filter, Infinity, 100));
-time('tradesPage, settled=true', () => rm.tradesPage({ bettor, settled: true }, Infinity, 100));
+await time('COUNT(*) of the bettor\'s trades (before)', () => db.prepare('SELECT COUNT(*) FROM rm_trades WHERE bettor = ?').pluck().get(bettor));
+await time('total from rm_trade_counts', () => db.prepare('SELECT SUM(n) FROM rm_trade_counts WHERE bettor = ?').pluck().get(bettor));
+await time('101-row page', () => db.prepare('SELECT * FROM rm_trades WHERE bettor = ? AND id < ? ORDER BY id DESC LIMIT ?').all(bettor, Number.MAX_SAFE_INTEGER, 101));
+await time('tradesPage (total, 101 rows, lookups)', () => rm.tradesPage(filter, Infinity, 100));
+await time('tradesPage, settled=true', () => rm.tradesPage({ bettor, settled: true }, Infinity, 100));
 // What GET /trades reads when it keeps the page's items rendered (a bettor polling the same page).
-time('tradeVersionsPage (total, ids and revisions)', () => rm.tradeVersionsPage(filter, Infinity, 100));
+await time('tradeVersionsPage (total, ids and revisions)', () => rm.tradeVersionsPage(filter, Infinity, 100));
 const pageRender = (listed: typeof page): TradeRenderContext => ({ ...render, hasRefunds: listed.hasRefunds, fillOnChain: listed.fillOnChain });
-time('render 100 trades, two lookups per trade', () => page.trades.map((t) => tradeToRest(t, render)));
-time('render 100 trades, lookups read in page', () => {
+await time('render 100 trades, two lookups per trade', () => page.trades.map((t) => tradeToRest(t, render)));
+await time('render 100 trades, lookups read in page', () => {
   const rc = pageRender(page);
   return page.trades.map((t) => tradeToRest(t, rc));
 });
 const rendered = { status: 'success', data: { trades: page.trades.map((t) => tradeToRest(t, render)), nextKey: 'x', pageSize: 100, count: page.count } };
-time('JSON.stringify of the reply', () => JSON.stringify(rendered));
-time('all of it', () => {
+await time('JSON.stringify of the reply', () => JSON.stringify(rendered));
+await time('all of it', () => {
   const p = rm.tradesPage(filter, Infinity, 100);
   const rc = pageRender(p);
   return JSON.stringify(p.trades.map((t) => tradeToRest(t, rc)));
 });
 
 console.log('GET /trades/consolidated?settled=true pieces:');
-time('entries.page (count + 50 entries with trades)', () => rm.entries.page({ bettor, settled: true }, 'betTime', false, 0, 50));
-time('listConsolidated, 50 entries', () => listConsolidated(rm, consolidated, { bettor, settled: true }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
-time('listConsolidated, unsettled', () => listConsolidated(rm, consolidated, { bettor, settled: false }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
+await time('entries.page (count + 50 entries with trades)', () => rm.entries.page({ bettor, settled: true }, 'betTime', false, 0, 50));
+await time('listConsolidated, 50 entries', () => listConsolidated(port, consolidated, { bettor, settled: true }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
+await time('listConsolidated, unsettled', () => listConsolidated(port, consolidated, { bettor, settled: false }, { sortBy: 'betTime', ascending: false }, { page: 0, perPage: 50 }));
 
 console.log('plans:');
 for (const [label, sql, args] of [

@@ -27,6 +27,8 @@ import { ProjectionLoop } from './store/projection-loop.js';
 import { SqliteTradingStore } from './store/sqlite/trading-store.js';
 import { ReadModelProjector } from './store/sqlite/projector.js';
 import { ProjectorThread } from './store/sqlite/projector-thread.js';
+import { asyncQueries } from './store/async-queries.js';
+import type { ReadModelQueries } from './store/ports.js';
 import { addReadYourWrites } from './api/read-your-writes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
@@ -158,8 +160,8 @@ async function startOnStorage(
   const catalogue = new Catalogue(db, bus, config.chainVersion);
   // The journal's consumers: the projector writes the read models, the publisher publishes what each group changed.
   const projector = new ReadModelProjector(storage.readModelsDb);
-  const readModels = projector.readModels;
-  const rendering = renderContexts({ decimals: config.baseTokenDecimals, chainVersion: config.chainVersion }, catalogue, readModels);
+  const readModels = asyncQueries<ReadModelQueries>(projector.readModels);
+  const rendering = renderContexts({ decimals: config.baseTokenDecimals, chainVersion: config.chainVersion }, catalogue);
   const publisher = new Publisher({
     bus,
     readModels,
@@ -225,8 +227,9 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  if (readModels.balances.seed(readModels.position(), () => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
-  const settled = settleReportedMarkets(catalogue, readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
+  const embedded = projector.readModels;
+  if (embedded.balances.seed(embedded.position(), () => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
+  const settled = settleReportedMarkets(catalogue, await readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */

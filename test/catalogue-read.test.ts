@@ -1,5 +1,5 @@
 // The public catalogue endpoints over the demo catalogue: filters, paging, limits, bad input, metadata.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getAddress } from 'viem';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { getSetting } from '../src/store/sqlite/db.js';
@@ -190,13 +190,12 @@ describe('catalogue read API (demo catalogue)', () => {
   it('/markets/popular: ten active markets by matched volume, then by game time', async () => {
     expect(await data('/markets/popular')).toEqual(all.slice(0, 10));
     const target = all[200]!;
-    const readModels = ex.ctx.trading.readModels;
-    const original = readModels.matchedVolume.bind(readModels);
-    readModels.matchedVolume = () => new Map([[target.marketHash, 5_000_000n], [all[300]!.marketHash, 9_000_000n]]);
+    const volume = vi.spyOn(ex.ctx.trading.readModels, 'matchedVolume');
+    volume.mockResolvedValue(new Map([[target.marketHash, 5_000_000n], [all[300]!.marketHash, 9_000_000n]]));
     try {
       expect(await data('/markets/popular')).toEqual([all[300], target, ...all.slice(0, 8)]);
     } finally {
-      readModels.matchedVolume = original;
+      volume.mockRestore();
     }
   });
 

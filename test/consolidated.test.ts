@@ -224,7 +224,7 @@ describe('GET /trades/consolidated', () => {
     await fund(ex, m, FUNDS);
     await fund(ex, t, FUNDS);
     await postOrder(ex, m, { marketHash: markets[0]!.marketHash, totalBetSize: 10n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
-    const whilePending: unknown[] = [];
+    const whilePending: Promise<unknown>[] = [];
     const onTrades = (items: Record<string, unknown>[]) => {
       if (!items.some((i) => i.bettor === t.address && i.tradeStatus === 'PENDING')) return;
       const filter = { bettor: t.address, settled: false };
@@ -233,7 +233,7 @@ describe('GET /trades/consolidated', () => {
     ex.ctx.bus.on('trades', onTrades);
     await fillAndConfirm(ex, t, { market: markets[0]!.marketHash, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 50n * E18 });
     ex.ctx.bus.off('trades', onTrades);
-    expect(whilePending).toEqual([{ trades: [], count: 0 }]);
+    expect(await Promise.all(whilePending)).toEqual([{ trades: [], count: 0 }]);
     expect((await list(`bettor=${t.address}&settled=false&page=0&perPage=10&sortAsc=true`)).map((e) => e.tradeStatus)).toEqual(['SUCCESS']);
     expect(published.flat().filter((e) => e.tradeStatus === 'PENDING')).toEqual([]);
   });

@@ -230,8 +230,8 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     await expectPaidOnChain(settled);
     // Nothing is left for start-up to hand to the chain again: the refunds and payouts were seen paid.
     const readModels = ex.ctx.trading.readModels;
-    await waitFor(async () => readModels.refunds.refundsUnpaidOnChain().length, (n) => n === 0);
-    expect(readModels.positionsUnpaidOnChain()).toEqual([]);
+    await waitFor(async () => (await readModels.refunds.refundsUnpaidOnChain()).length, (n) => n === 0);
+    expect(await readModels.positionsUnpaidOnChain()).toEqual([]);
   });
 
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {

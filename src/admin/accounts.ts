@@ -22,14 +22,14 @@ export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
  * Balances and open orders from the read side, or right after a write from the sequencer (`afterWrite`). Restrictions and their
  * shortfalls are the sequencer's live state (no change record carries the shortfalls).
  */
-function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
+async function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
   const address = checksumAddress(raw);
   const engine = deps.trading.engine;
   const r = engine.restrictionOf(address);
   const now = deps.now();
   return {
-    ...(afterWrite ? balanceAfterWrite(deps, address) : balanceView(deps, address)),
-    openOrders: (afterWrite ? engine.openOrdersOf(address) : deps.readModels.orders.openOrdersOf(address)).length,
+    ...(afterWrite ? balanceAfterWrite(deps, address) : await balanceView(deps, address)),
+    openOrders: (afterWrite ? engine.openOrdersOf(address) : await deps.readModels.orders.openOrdersOf(address)).length,
     restricted: engine.isRestricted(address, now),
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
     recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - deps.config.restriction.windowMs).map((t) => new Date(t).toISOString()),
@@ -39,11 +39,11 @@ function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
 export const accountAdminRoutes: FastifyPluginAsyncTypebox<AccountAdminDeps> = async (app, deps) => {
   const params = Type.Object({ address: Address });
   app.get('/admin/accounts/:address', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) =>
-    ok(accountView(deps, request.params.address)),
+    ok(await accountView(deps, request.params.address)),
   );
   app.post('/admin/accounts/:address/lift-restriction', { schema: { tags: ['admin'], params, response: responses(Account) } }, async (request) => {
     const address = checksumAddress(request.params.address);
     await deps.trading.submit({ kind: 'liftRestriction', at: deps.now(), address });
-    return ok(accountView(deps, address, true));
+    return ok(await accountView(deps, address, true));
   });
 };

@@ -44,7 +44,7 @@ export const feeAdminRoutes: FastifyPluginAsyncTypebox<FeeAdminDeps> = async (ap
     if (Number.isNaN(start) || Number.isNaN(end)) throw new ExchangeError('INVALID_DATE_RANGE', 'from and to are UTC days, YYYY-MM-DD');
     if (start >= end) throw new ExchangeError('INVALID_DATE_RANGE', 'from must not be after to');
     if (end - start > MAX_DAYS * DAY_MS) throw new ExchangeError('INVALID_DATE_RANGE', `a range spans at most ${MAX_DAYS} days`);
-    const rows = deps.readModels.fees.feeRevenue(start, end);
+    const rows = await deps.readModels.fees.feeRevenue(start, end);
     const sum = (pick: (r: (typeof rows)[number]) => bigint) => rows.reduce((s, r) => s + pick(r), 0n).toString();
     return ok({
       feeAccount: checksumAddress(deps.config.fees.account),

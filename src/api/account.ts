@@ -76,7 +76,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteDeps> = async 
     },
     async (request) => {
       const q = request.query;
-      const { positions, count } = readModels.positions.page(checksumAddress(q.bettor), q);
+      const { positions, count } = await readModels.positions.page(checksumAddress(q.bettor), q);
       return ok({ positions: positions.map(positionToRest), count });
     },
   );
@@ -96,7 +96,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteDeps> = async 
     },
     async (request) => {
       const q = request.query;
-      const { entries, count } = readModels.statement.page(checksumAddress(q.bettor), q.sortAsc, q);
+      const { entries, count } = await readModels.statement.page(checksumAddress(q.bettor), q.sortAsc, q);
       return ok({ entries: entries.map(entryToRest), count });
     },
   );

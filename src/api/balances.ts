@@ -18,9 +18,9 @@ export interface BalanceDeps {
 }
 
 /** An address's balances as the read side holds them (a read waits for the position it must see). */
-export const balanceView = ({ readModels, config }: BalanceDeps, raw: string) => {
+export const balanceView = async ({ readModels, config }: BalanceDeps, raw: string) => {
   const address = checksumAddress(raw);
-  return balanceReply(address, readModels.balances.balanceOf(address), config.baseTokenAddress);
+  return balanceReply(address, await readModels.balances.balanceOf(address), config.baseTokenAddress);
 };
 
 /**
@@ -47,6 +47,6 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceDeps> = async (app,
   app.get(
     '/balances/:address',
     { schema: { tags: ['chain'], params: Type.Object({ address: Address }), response: responses(Balance) } },
-    async (request) => ok(balanceView(deps, request.params.address)),
+    async (request) => ok(await balanceView(deps, request.params.address)),
   );
 };

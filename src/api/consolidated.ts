@@ -48,7 +48,7 @@ export const consolidatedRoutes: FastifyPluginAsyncTypebox<ConsolidatedRouteDeps
       throw new ExchangeError('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
     }
     return ok(
-      listConsolidated(
+      await listConsolidated(
         readModels,
         consolidated,
         {

@@ -89,7 +89,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
   });
 
   app.get('/markets/popular', { schema: { tags: ['markets'], response: responses(MarketList) } }, async () => {
-    const volume = readModels.matchedVolume();
+    const volume = await readModels.matchedVolume();
     const top = [...catalogue.activeMarkets()]
       .map((m) => ({ m, v: volume.get(m.marketHash) ?? 0n }))
       // activeMarkets is already in (gameTime, marketHash) order and sort is stable: ties keep it.

@@ -245,9 +245,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     // Everything comes from the order read model, which covers every write acknowledged before this read
     // (read-your-writes): explicit hashes in any status, makers' and markets' open orders.
     let candidates: OrderView[];
-    if (orderHashes) candidates = orderHashes.flatMap((h) => readModels.orders.order(h) ?? []);
-    else if (q.maker) candidates = readModels.orders.openOrdersOf(q.maker);
-    else candidates = [...marketHashes!].flatMap((h) => readModels.orders.openOrdersIn(h));
+    if (orderHashes) candidates = (await Promise.all(orderHashes.map((h) => readModels.orders.order(h)))).filter((o) => o !== undefined);
+    else if (q.maker) candidates = await readModels.orders.openOrdersOf(q.maker);
+    else candidates = (await Promise.all([...marketHashes!].map((h) => readModels.orders.openOrdersIn(h)))).flat();
 
     // Explicit order hashes return those orders in any state; other queries list open orders. A parlay's book shows
     // nobody but their makers the orders posted while its quote window is open.

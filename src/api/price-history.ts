@@ -50,7 +50,7 @@ export const priceHistoryRoutes: FastifyPluginAsyncTypebox<PriceHistoryDeps> = a
       const from = q.from ?? 0;
       const to = q.to ?? Math.floor(now() / 1000);
       if (from > to) throw new ExchangeError('INVALID_PARAMETER', `from (${from}) is after to (${to})`);
-      return ok({ candles: readModels.history.candles(marketHash, q.interval, from, to, q.limit) });
+      return ok({ candles: await readModels.history.candles(marketHash, q.interval, from, to, q.limit) });
     },
   );
 };

@@ -43,7 +43,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox<RefundRouteDeps> = async (a
       ...(q.fillHash !== undefined ? { fillHash: q.fillHash } : {}),
       maker: q.maker ?? false,
     };
-    const { refunds, groups } = readModels.refunds.refundGroupsPage(filter, q.sortAsc, q);
+    const { refunds, groups } = await readModels.refunds.refundGroupsPage(filter, q.sortAsc, q);
     return ok({ results: refundGroups(refunds, filter, decimals, q.sortAsc), count: groups });
   });
 };

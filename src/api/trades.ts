@@ -6,6 +6,7 @@ import { ok, type Success } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
+import type { TradeRenderSettings } from '../render/contexts.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
 import { RenderedTrades } from './rendered-trades.js';
@@ -44,36 +45,27 @@ type TradeItem = Static<typeof Trade>;
 
 export interface TradeRouteDeps {
   readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'refunds'>;
-  render: TradeRenderContext;
+  render: TradeRenderSettings;
 }
 
 export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app, { readModels, render }) => {
   /** The render context for one reply: its trades' refund flags and chain records, read with the trades. */
-  const renderPage = (listed: ListedTrades): TradeRenderContext => ({
-    ...render,
-    hasRefunds: listed.hasRefunds,
-    ...(render.fillOnChain ? { fillOnChain: listed.fillOnChain } : {}),
-  });
+  const renderPage = (listed: ListedTrades): TradeRenderContext => ({ ...render, hasRefunds: listed.hasRefunds, fillOnChain: listed.fillOnChain });
   const kept = new RenderedTrades<TradeItem>(KEPT_TRADE_ITEMS);
   /** Items of these trades (ids with their versions, read together): kept ones as they are, the rest read and rendered. */
-  const renderedItems = (ids: readonly number[], versions: readonly number[]): TradeItem[] => {
+  const renderedItems = async (ids: readonly number[], versions: readonly number[]): Promise<TradeItem[]> => {
     // What an item shows that its trade's version does not cover is compared on each use: its market's betType (the
-    // catalogue's) and its bettor's refund flag in the market (read once per market and bettor of the page).
-    const refunded = new Map<string, boolean>();
-    const isCurrent = (item: TradeItem) => {
-      const pair = `${item.marketHash}|${item.bettor}`;
-      let hasRefunds = refunded.get(pair);
-      if (hasRefunds === undefined) refunded.set(pair, (hasRefunds = readModels.refunds.hasRefunds(item.marketHash, item.bettor)));
-      return item.marketHasRefunds === hasRefunds && item.betType === betTypeOf(render, item.marketHash, item.quarterLineParentMarketHash);
-    };
-    const hits = ids.map((id, i) => {
-      const item = kept.get(id, versions[i]!);
-      return item !== undefined && isCurrent(item) ? item : undefined;
-    });
+    // catalogue's) and its bettor's refund flag in the market (one read for the page's kept items).
+    const kepts = ids.map((id, i) => kept.get(id, versions[i]!));
+    const held = kepts.filter((item) => item !== undefined);
+    const refunded = held.length > 0 ? await readModels.refunds.refundsSeen(held) : undefined;
+    const isCurrent = (item: TradeItem) =>
+      item.marketHasRefunds === refunded?.(item.marketHash, item.bettor) && item.betType === betTypeOf(render, item.marketHash, item.quarterLineParentMarketHash);
+    const hits = kepts.map((item) => (item !== undefined && isCurrent(item) ? item : undefined));
     const missing = ids.filter((_, i) => hits[i] === undefined);
     const rendered = new Map<number, TradeItem>();
     if (missing.length > 0) {
-      const listed = readModels.listedTrades(missing);
+      const listed = await readModels.listedTrades(missing);
       const pageRender = renderPage(listed);
       listed.trades.forEach((t, i) => {
         const item = tradeToRest(t, pageRender);
@@ -98,7 +90,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { ids, versions, count, more } = readModels.tradeVersionsPage(
+    const { ids, versions, count, more } = await readModels.tradeVersionsPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -117,7 +109,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const last = ids[ids.length - 1];
     reply.serializer(listingJson);
     return ok({
-      trades: renderedItems(ids, versions),
+      trades: await renderedItems(ids, versions),
       nextKey: more && last !== undefined ? encodeKey(last) : '',
       pageSize: q.pageSize,
       count,
@@ -130,7 +122,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const hashes = new Set(
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
-    const listed = readModels.tradesOfOrders([...hashes]);
+    const listed = await readModels.tradesOfOrders([...hashes]);
     const pageRender = renderPage(listed);
     return ok({ trades: listed.trades.map((t) => tradeToOrderTradeRest(t, pageRender)) });
   });

@@ -10,6 +10,7 @@ import type { BestOddsItem, EventBus } from '../events.js';
 import type { Static } from '@sinclair/typebox';
 import type { BestOdds } from '../protocol/wire/trading.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
+import type { TradeRenderSettings } from '../render/contexts.js';
 import { changedConsolidated, type ConsolidatedContext } from '../render/consolidated.js';
 import { changedRefundGroups } from '../render/refund-groups.js';
 import { ChangedTrades } from '../store/changed-trades.js';
@@ -23,13 +24,13 @@ interface BestOddsSide {
 
 export interface PublisherDeps {
   bus: EventBus;
-  /** The read models as the projector left them after the group being published. */
+  /** The read models, as the projector left them after the group being published or later. */
   readModels: ReadModels;
   catalogue: Pick<Catalogue, 'getMarket'>;
   /** The live engine (best odds, and the signed facts of open orders). */
   engine: () => Engine;
   baseToken: string;
-  render: TradeRenderContext;
+  render: TradeRenderSettings;
   consolidated: ConsolidatedContext;
   now: () => number;
 }
@@ -96,12 +97,14 @@ export class Publisher {
     return moved;
   }
   /**
-   * Right after a group is projected (the read models exactly as it left them; the engine perhaps further on, which
-   * only best odds read): renders what its publications show, for the channels someone can receive (the bus's
-   * audience); best odds always, since main lines follow them. Returns the fan-out, run once the projection has
-   * committed. A channel first subscribed after this point misses nothing its subscriber can see: its REST snapshot already holds the group.
+   * Once a group is projected (the read models as it left them or later; the engine perhaps further on): renders
+   * what its publications show, for the channels someone can receive (the bus's audience); best odds always, since
+   * main lines follow them. Best odds move, and the engine is read, before the first wait, so groups prepared in
+   * journal order move them in that order. Resolves to the fan-out, which the caller runs in journal order. A
+   * channel first subscribed after this point misses nothing its subscriber can see: its REST snapshot already
+   * holds the group.
    */
-  prepare(changes: readonly Change[]): () => void {
+  async prepare(changes: readonly Change[]): Promise<() => void> {
     const audience = this.audience();
     const wantsTrades = audience.trades();
     const wantsConsolidated = audience.consolidatedTrades();
@@ -125,6 +128,7 @@ export class Publisher {
     const refunds: RefundPaid[] = [];
     /** Markets whose positions a report settled: their trades are read once per market, not per bettor. */
     const settledMarkets = new Map<string, { marketHash: string; settleDate: number }>();
+    const paidPositions: { marketHash: string; bettor: string; txHash: string }[] = [];
     for (const c of changes) {
       switch (c.type) {
         case 'orderAdded':
@@ -146,7 +150,7 @@ export class Publisher {
           if (wantsAnyTrade) settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
           break;
         case 'positionPaidOnChain':
-          if (wantsAnyTrade) for (const id of this.deps.readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)) tradeIds.add(id);
+          if (wantsAnyTrade) paidPositions.push(c);
           break;
         case 'refundPaid':
           refunds.push(c.refund);
@@ -155,17 +159,24 @@ export class Publisher {
           break;
       }
     }
-    for (const m of settledMarkets.values()) for (const id of this.deps.readModels.tradesSettledIn(m.marketHash, m.settleDate)) tradeIds.add(id);
-    const emits: (() => void)[] = [];
     const at = this.deps.now();
-    if (orderStates.size > 0) this.renderOrders(orderStates, emits);
+    // Read from the engine now, before any wait: the orders it still holds, and the best odds.
+    const heldOrders = new Map([...orderStates.keys()].flatMap((hash) => this.deps.engine().order(hash) ?? []).map((o) => [o.orderHash, o]));
     const moved = [...markets].flatMap((m) => this.refreshBestOdds(m, at));
+    const emits: (() => void)[] = [];
+    if (orderStates.size > 0) await this.renderOrders(orderStates, heldOrders, emits);
     const bus = this.deps.bus;
     if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
-    if (tradeIds.size > 0) this.renderTrades(tradeIds, new ChangedTrades(changes), refunds, { trades: wantsTrades, consolidated: wantsConsolidated }, emits);
+    const readModels = this.deps.readModels;
+    const settledIds = await Promise.all([
+      ...[...settledMarkets.values()].map((m) => readModels.tradesSettledIn(m.marketHash, m.settleDate)),
+      ...paidPositions.map((c) => readModels.tradesPaidIn(c.marketHash, c.bettor, c.txHash)),
+    ]);
+    for (const ids of settledIds) for (const id of ids) tradeIds.add(id);
+    if (tradeIds.size > 0) await this.renderTrades(tradeIds, new ChangedTrades(changes), refunds, { trades: wantsTrades, consolidated: wantsConsolidated }, emits);
     const readRefunds = refunds.filter((r) => audience.refunds(r.bettor));
     if (readRefunds.length > 0) {
-      for (const update of changedRefundGroups(this.deps.readModels, readRefunds, this.deps.render.decimals)) {
+      for (const update of await changedRefundGroups(readModels, readRefunds, this.deps.render.decimals)) {
         this.rendered.refundGroups += update.groups.length;
         emits.push(() => bus.emit('refunds', update));
       }
@@ -175,12 +186,12 @@ export class Publisher {
     };
   }
   /** The changed orders as their channels show them, one `orders` event per market. */
-  private renderOrders(orderStates: ReadonlyMap<string, OrderState>, emits: (() => void)[]): void {
+  private async renderOrders(orderStates: ReadonlyMap<string, OrderState>, held: ReadonlyMap<string, OrderView>, emits: (() => void)[]): Promise<void> {
     const bus = this.deps.bus;
     const byMarket = new Map<string, OrderView[]>();
     for (const [hash, state] of orderStates) {
       // The signed facts never change; the state is the one committed with this batch.
-      const facts = this.deps.engine().order(hash) ?? this.deps.readModels.orders.order(hash);
+      const facts = held.get(hash) ?? (await this.deps.readModels.orders.order(hash));
       if (!facts) continue;
       const o: OrderView = { ...facts, ...state };
       const list = byMarket.get(o.marketHash);
@@ -194,49 +205,44 @@ export class Publisher {
     }
   }
   /** The changed trades for recent_trades and, from the same facts, their consolidated entries: each only if read. */
-  private renderTrades(
+  private async renderTrades(
     tradeIds: ReadonlySet<string>,
     changed: ChangedTrades,
     refunds: readonly RefundPaid[],
     read: { trades: boolean; consolidated: boolean },
     emits: (() => void)[],
-  ): void {
+  ): Promise<void> {
     const bus = this.deps.bus;
+    const readModels = this.deps.readModels;
     // What the change records describe is rendered from them; only the rest is read from the store.
-    const trades = [...tradeIds].flatMap((id) => changed.trade(id) ?? this.deps.readModels.trade(id) ?? []);
-    // The trades' refund flags: one read for the commit, shared by both renderings.
-    const hasRefunds = this.deps.readModels.refunds.refundsSeen(trades);
+    const trades = (await Promise.all([...tradeIds].map(async (id) => changed.trade(id) ?? (await readModels.trade(id))))).filter((t) => t !== undefined);
     if (read.trades) {
-      // The fills the change records do not describe: one read for the commit.
-      const stored = this.deps.readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash])));
+      // The trades' refund flags and the fills the change records do not describe: one read each for the commit.
+      const [hasRefunds, stored] = await Promise.all([
+        readModels.refunds.refundsSeen(trades),
+        readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash]))),
+      ]);
       const rc: TradeRenderContext = { ...this.deps.render, hasRefunds, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? stored(fillHash) };
       const rendered = trades.map((t) => tradeToRest(t, rc));
       this.rendered.trades += rendered.length;
       emits.push(() => bus.emit('trades', rendered));
     }
     if (read.consolidated) {
-      // The entries ask the same (market, bettor) refund questions as the trades.
-      const cc: ConsolidatedContext = {
-        ...this.deps.consolidated,
-        hasRefunds,
-        // A cash out executed in this group is in its change records.
-        cashOutOf: (fillHash) => (changed.fillOnChain(fillHash) ?? this.deps.readModels.fillOnChain(fillHash))?.cashOut,
-      };
-      const consolidated = changedConsolidated(this.deps.readModels, cc, trades, this.firstRefunds(refunds), changed);
+      const consolidated = await changedConsolidated(readModels, this.deps.consolidated, trades, await this.firstRefunds(refunds), changed);
       this.rendered.consolidatedTrades += consolidated.length;
       if (consolidated.length > 0) emits.push(() => bus.emit('consolidatedTrades', consolidated));
     }
   }
   /** (bettor, market) pairs whose first refund is among these: their entries' marketHasRefunds just flipped. */
-  private firstRefunds(refunds: readonly RefundPaid[]): { bettor: string; marketHash: string }[] {
+  private async firstRefunds(refunds: readonly RefundPaid[]): Promise<{ bettor: string; marketHash: string }[]> {
     const earliest = new Map<string, RefundPaid>();
     for (const r of refunds) {
       const key = `${r.bettor}|${r.marketHash}`;
       const seen = earliest.get(key);
       if (!seen || r.id < seen.id) earliest.set(key, r);
     }
-    return [...earliest.values()]
-      .filter((r) => !this.deps.readModels.refunds.hasRefundBefore(r.marketHash, r.bettor, r.id))
-      .map((r) => ({ bettor: r.bettor, marketHash: r.marketHash }));
+    const candidates = [...earliest.values()];
+    const before = await Promise.all(candidates.map((r) => this.deps.readModels.refunds.hasRefundBefore(r.marketHash, r.bettor, r.id)));
+    return candidates.filter((_, i) => !before[i]).map((r) => ({ bettor: r.bettor, marketHash: r.marketHash }));
   }
 }

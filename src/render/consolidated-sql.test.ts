@@ -13,6 +13,7 @@ import { MIGRATIONS } from '../store/sqlite/migrations.js';
 import { inlineProjected } from '../../test/helpers/inline-projection.js';
 import { SQL_SORT_COLUMNS, sortableAmount } from '../store/sqlite/consolidated-entries.js';
 import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext, type ConsolidatedFilter } from './consolidated.js';
+import { asyncQueries } from '../store/async-queries.js';
 import type { StoredSortField } from '../store/ports.js';
 
 const E18 = 10n ** 18n;
@@ -40,7 +41,7 @@ describe('consolidated entries paged in SQL', () => {
     expect(sorted).toEqual(xs.map(sortableAmount));
   });
 
-  it('lists the same entries as grouping the trades in memory', () => {
+  it('lists the same entries as grouping the trades in memory', async () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS);
     const store = inlineProjected(db);
@@ -104,8 +105,8 @@ describe('consolidated entries paged in SQL', () => {
       if (i === 150) apply({ kind: 'reportMarkets', at, reports: [{ marketHash: hash('a', 3), outcome: 1 }] });
       if (i === 199) apply({ kind: 'reportMarkets', at, reports: [{ marketHash: hash('a', 1), outcome: 2 }, { marketHash: hash('a', 4), outcome: 0 }, { marketHash: hash('a', 2), outcome: 1 }] });
     }
-    const rm = store.readModels;
-    const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined, hasRefunds: (m, b) => rm.refunds.hasRefunds(m, b) };
+    const rm = asyncQueries(store.readModels);
+    const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined };
     const filters: ConsolidatedFilter[] = [];
     for (const settled of [true, false]) {
       filters.push({ settled }, { settled, bettor: ADDRS[1]!.toUpperCase().replace('0X', '0x') }, { settled, bettor: ADDRS[2]!, maker: true });
@@ -122,8 +123,8 @@ describe('consolidated entries paged in SQL', () => {
       for (const sortBy of sorts) {
         for (const ascending of [true, false]) {
           for (const page of [{ page: 0, perPage: 100 }, { page: 3, perPage: 13 }]) {
-            const sql = listConsolidated(rm, cc, f, { sortBy, ascending }, page);
-            const memory = listConsolidatedInMemory(rm, cc, f, { sortBy, ascending }, page);
+            const sql = await listConsolidated(rm, cc, f, { sortBy, ascending }, page);
+            const memory = await listConsolidatedInMemory(rm, cc, f, { sortBy, ascending }, page);
             // Byte for byte, as the reply is written: same fields in the same order.
             expect(JSON.stringify(sql)).toBe(JSON.stringify(memory));
             compared += sql.trades.length;
@@ -135,10 +136,10 @@ describe('consolidated entries paged in SQL', () => {
     // The history really had settled, unsettled, failed and quarter-line entries to compare.
     expect(compared).toBeGreaterThan(1000);
     expect(refunded).toBeGreaterThan(0);
-    const all = listConsolidated(rm, cc, { settled: true }, { sortBy: 'betTime', ascending: true }, { page: 0, perPage: 100 });
+    const all = await listConsolidated(rm, cc, { settled: true }, { sortBy: 'betTime', ascending: true }, { page: 0, perPage: 100 });
     expect(all.count).toBeGreaterThan(100);
     expect(all.trades.some((t) => t.isQuarterLineParent === true)).toBe(true);
-    expect(listConsolidated(rm, cc, { settled: false }, { sortBy: 'betTime', ascending: true }, { page: 0, perPage: 100 }).count).toBeGreaterThan(50);
+    expect((await listConsolidated(rm, cc, { settled: false }, { sortBy: 'betTime', ascending: true }, { page: 0, perPage: 100 })).count).toBeGreaterThan(50);
     db.close();
   });
 });

@@ -21,14 +21,24 @@ import type { ConsolidatedTrade } from '../protocol/wire/trades.js';
 
 type ConsolidatedItem = Static<typeof ConsolidatedTrade>;
 
-/** What entries are rendered with: token decimals, chain version, the catalogue and the refund read model. */
+/** What entries are rendered with: token decimals, chain version and the catalogue. */
 export interface ConsolidatedContext {
   decimals: number;
   chainVersion: string;
   market(marketHash: string): MarketRecord | undefined;
+}
+
+/** What the read side answers about the entries being rendered, read once for a listing's or a publication's trades. */
+export interface EntryFacts {
   hasRefunds(marketHash: string, bettor: string): boolean;
   /** A cash out's fill: what its taker was paid at once (before the fee) and the cash-out fee, in wei. */
-  cashOutOf?(fillHash: string): { amount: bigint; fee: bigint } | undefined;
+  cashOutOf(fillHash: string): { amount: bigint; fee: bigint } | undefined;
+}
+
+/** The facts of these trades: their refund flags and their fills' cash outs, one read each. */
+export async function readEntryFacts(readModels: Pick<ReadModels, 'refunds' | 'fillsOnChain'>, trades: readonly Trade[]): Promise<EntryFacts> {
+  const [hasRefunds, onChain] = await Promise.all([readModels.refunds.refundsSeen(trades), readModels.fillsOnChain([...new Set(trades.map((t) => t.fillHash))])]);
+  return { hasRefunds, cashOutOf: (fillHash) => onChain(fillHash)?.cashOut };
 }
 
 export const CONSOLIDATED_SORT_FIELDS = [
@@ -64,8 +74,10 @@ export interface ConsolidatedEntry {
   isQuarterLineParent: boolean;
   isQuarterLineLeg: boolean;
   sortKeys: Record<ConsolidatedSortField, bigint | number | string | undefined>;
-  /** The wire object; built on demand so a listing only renders its page. */
-  render(): ConsolidatedItem;
+  /** The entry's trades, oldest first (a parent's: both legs'). */
+  trades: readonly Trade[];
+  /** The wire object; built on demand so a listing only renders its page (and reads the facts of its page only). */
+  render(facts: EntryFacts): ConsolidatedItem;
 }
 
 /** The synthetic parent's fillHash: keccak256 of the UTF-8 text "quarter:" + fillHash + lower-case bettor. */
@@ -76,8 +88,18 @@ const gameLabelOf = (market: MarketRecord | undefined) => (market ? `${market.te
 const bettingOutcomeLabelOf = (market: MarketRecord | undefined, first: Trade) =>
   market ? (first.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName) : '';
 
-/** The wire object of one group, from its figures; `marketHasRefunds`: its bettor was refunded on its trades' markets. */
-function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRecord | undefined, cc: ConsolidatedContext, marketHasRefunds: boolean): ConsolidatedItem {
+/**
+ * The wire object of one group, from its figures; `marketHasRefunds`: its bettor was refunded on its trades'
+ * markets.
+ */
+function renderEntry(
+  group: ConsolidatedGroup,
+  f: EntryFigures,
+  market: MarketRecord | undefined,
+  cc: ConsolidatedContext,
+  marketHasRefunds: boolean,
+  cashOutOf: EntryFacts['cashOutOf'],
+): ConsolidatedItem {
   const { first, settled, totalStake, netReturn } = f;
   const isLeg = group.kind === 'leg';
   const d = cc.decimals;
@@ -120,7 +142,7 @@ function renderEntry(group: ConsolidatedGroup, f: EntryFigures, market: MarketRe
     o.fee = toHumanUnits(f.fee, d);
   }
   // The taker's entry of a cash out's fill (its hedge; never a quarter line) shows what the cash out paid, as its trades do.
-  const cashOut = first.maker || group.kind === 'parent' ? undefined : cc.cashOutOf?.(first.fillHash);
+  const cashOut = first.maker || group.kind === 'parent' ? undefined : cashOutOf(first.fillHash);
   if (cashOut) {
     o.cashOutAmount = toHumanUnits(cashOut.amount, d);
     o.cashOutFee = toHumanUnits(cashOut.fee, d);
@@ -162,7 +184,8 @@ export function consolidatedEntry(group: ConsolidatedGroup, cc: ConsolidatedCont
       settleDate,
       totalReturn,
     },
-    render: () => renderEntry(group, f, market, cc, trades.some((t) => cc.hasRefunds(t.marketHash, t.bettor))),
+    trades,
+    render: (facts) => renderEntry(group, f, market, cc, trades.some((t) => facts.hasRefunds(t.marketHash, t.bettor)), facts.cashOutOf),
   };
 }
 
@@ -199,44 +222,52 @@ export function sortEntries(entries: ConsolidatedEntry[], sortBy: ConsolidatedSo
  * Matching entries, sorted, and one page of them. Sorts on the entry's own figures are paged in SQL and render only
  * the page; sorts on catalogue labels and game time group the matching trades here.
  */
-export function listConsolidated(
-  readModels: ReadModels,
+export async function listConsolidated(
+  readModels: Pick<ReadModels, 'entries' | 'tradesOf' | 'refunds' | 'fillsOnChain'>,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
   page: { page: number; perPage: number },
-): { trades: ConsolidatedItem[]; count: number } {
+): Promise<{ trades: ConsolidatedItem[]; count: number }> {
   if (!isStoredSortField(sort.sortBy)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
-  const { entries, count } = readModels.entries.page(f, sort.sortBy, sort.ascending, page.page * page.perPage, page.perPage);
-  // The page query read each entry's trades and refund flag: render straight from them.
+  const { entries, count } = await readModels.entries.page(f, sort.sortBy, sort.ascending, page.page * page.perPage, page.perPage);
+  // The page query read each entry's trades and refund flag: render straight from them and the page's cash outs.
+  const onChain = await readModels.fillsOnChain([...new Set(entries.flatMap((e) => e.trades.map((t) => t.fillHash)))]);
+  const cashOutOf = (fillHash: string) => onChain(fillHash)?.cashOut;
   const trades: ConsolidatedItem[] = [];
   for (const e of entries) {
     const group = new TradeIndex(e.trades).groups().find((g) => g.kind === e.kind && g.marketHash === e.marketHash);
-    if (group) trades.push(renderEntry(group, entryFigures(group), cc.market(group.marketHash), cc, e.refunded));
+    if (group) trades.push(renderEntry(group, entryFigures(group), cc.market(group.marketHash), cc, e.refunded, cashOutOf));
   }
   return { trades, count };
 }
 
 /** The same listing computed from the matching trades (sorts the SQL table cannot order by). */
-export function listConsolidatedInMemory(
-  readModels: ReadModels,
+export async function listConsolidatedInMemory(
+  readModels: Pick<ReadModels, 'tradesOf' | 'refunds' | 'fillsOnChain'>,
   cc: ConsolidatedContext,
   f: ConsolidatedFilter,
   sort: { sortBy: ConsolidatedSortField; ascending: boolean },
   page: { page: number; perPage: number },
-): { trades: ConsolidatedItem[]; count: number } {
+): Promise<{ trades: ConsolidatedItem[]; count: number }> {
   // Pre-filter on the group before rendering (a group's status and side are its first trade's); pending fills are not listed.
   // A group is settled when all its trades are: unsettled groups sit in fills with an unsettled trade, settled ones
   // in fills with a settled trade, so only those fills are read.
-  const index = new TradeIndex(readModels.tradesOf(f.bettor, { settled: f.settled }));
-  const candidates = index.groups(f.bettor).filter((g) => {
+  const matching = matchingEntries(await readModels.tradesOf(f.bettor, { settled: f.settled }), cc, f);
+  sortEntries(matching, sort.sortBy, sort.ascending);
+  const start = page.page * page.perPage;
+  const shown = matching.slice(start, start + page.perPage);
+  const facts = await readEntryFacts(readModels, shown.flatMap((e) => e.trades));
+  return { trades: shown.map((e) => e.render(facts)), count: matching.length };
+}
+
+/** The entries of these trades (whole fills) that a listing with filter `f` shows, in creation order. */
+export function matchingEntries(trades: readonly Trade[], cc: ConsolidatedContext, f: ConsolidatedFilter): ConsolidatedEntry[] {
+  const candidates = new TradeIndex(trades).groups(f.bettor).filter((g) => {
     const t = g.kind === 'parent' ? g.legs[0]!.trades[0]! : g.trades[0]!;
     return t.status !== 'PENDING' && (f.maker === undefined || t.maker === f.maker);
   });
-  const matching = candidates.map((g) => consolidatedEntry(g, cc)).filter((e) => matchesFilter(e, f));
-  sortEntries(matching, sort.sortBy, sort.ascending);
-  const start = page.page * page.perPage;
-  return { trades: matching.slice(start, start + page.perPage).map((e) => e.render()), count: matching.length };
+  return candidates.map((g) => consolidatedEntry(g, cc)).filter((e) => matchesFilter(e, f));
 }
 
 /**
@@ -244,19 +275,22 @@ export function listConsolidatedInMemory(
  * bettor whose first refund in a market was just paid, their entries on that market (marketHasRefunds flipped).
  * Later refunds change no entry, so nothing else is republished. Pending entries are left out, as on the REST listing.
  */
-export function changedConsolidated(
-  readModels: ReadModels,
+export async function changedConsolidated(
+  readModels: Pick<ReadModels, 'tradesOfFill' | 'tradesOfBettorIn' | 'refunds' | 'fillsOnChain'>,
   cc: ConsolidatedContext,
   changedTrades: readonly Trade[],
   firstRefunds: readonly { bettor: string; marketHash: string }[],
   changed?: ChangedTrades,
-): ConsolidatedItem[] {
+): Promise<ConsolidatedItem[]> {
+  // A fill's trades share its status, and so do its entries: a pending trade's entries are not listed, and reading
+  // its fill's trades would be for nothing.
+  const listed = changedTrades.filter((t) => t.status !== 'PENDING');
+  const refunded = (await Promise.all(firstRefunds.map(({ bettor, marketHash }) => readModels.tradesOfBettorIn(bettor, marketHash)))).flat();
   const byFill = new Map<string, TradeIndex>();
-  const indexOfFill = (fillHash: string) => {
-    let index = byFill.get(fillHash);
-    if (!index) byFill.set(fillHash, (index = new TradeIndex(changed?.tradesOfFill(fillHash) ?? readModels.tradesOfFill(fillHash))));
-    return index;
-  };
+  const read = [...new Set([...listed, ...refunded].map((t) => t.fillHash))].map(async (fillHash) => {
+    byFill.set(fillHash, new TradeIndex(changed?.tradesOfFill(fillHash) ?? (await readModels.tradesOfFill(fillHash))));
+  });
+  await Promise.all(read);
   // Creation order: by the group's first trade, a quarter-line parent before its legs (lower line first).
   const entries = new Map<string, { order: number; entry: ConsolidatedEntry }>();
   const add = (g: ConsolidatedGroup) => {
@@ -268,16 +302,13 @@ export function changedConsolidated(
     const minId = Math.min(...trades.map((t) => Number(t.id)));
     entries.set(key, { order: minId * 4 + rank, entry: consolidatedEntry(g, cc) });
   };
-  const addTrade = (t: Trade) => {
-    for (const g of indexOfFill(t.fillHash).groupsOfTrade(t)) add(g);
-  };
-  // A fill's trades share its status, and so do its entries: a pending trade's entries are not listed, and reading
-  // its fill's trades would be for nothing.
-  for (const t of changedTrades) if (t.status !== 'PENDING') addTrade(t);
-  for (const { bettor, marketHash } of firstRefunds) for (const t of readModels.tradesOfBettorIn(bettor, marketHash)) addTrade(t);
-  return [...entries.values()]
+  for (const t of [...listed, ...refunded]) for (const g of byFill.get(t.fillHash)!.groupsOfTrade(t)) add(g);
+  const shown = [...entries.values()]
     .sort((a, b) => a.order - b.order)
     .map((e) => e.entry)
-    .filter((e) => e.tradeStatus !== 'PENDING')
-    .map((e) => e.render());
+    .filter((e) => e.tradeStatus !== 'PENDING');
+  const facts = await readEntryFacts(readModels, shown.flatMap((e) => e.trades));
+  // A cash out executed in this group is in its change records, which the read models may not show yet.
+  const cashOutOf = (fillHash: string) => changed?.fillOnChain(fillHash)?.cashOut ?? facts.cashOutOf(fillHash);
+  return shown.map((e) => e.render({ hasRefunds: facts.hasRefunds, cashOutOf }));
 }

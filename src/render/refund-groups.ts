@@ -76,11 +76,11 @@ export function refundGroups(refunds: readonly RefundEvent[], f: RefundFilter, d
  * this commit (newest first) and the group's running total. A group's history is never re-sent, so a publication's
  * size does not grow with the bettor's past refunds; a client that needs the whole group reads the REST listing.
  */
-export function changedRefundGroups(
+export async function changedRefundGroups(
   readModels: Pick<ReadModels, 'refunds'>,
   paid: readonly RefundEvent[],
   decimals: number,
-): { bettor: string; groups: Static<typeof ChannelRefundGroup>[] }[] {
+): Promise<{ bettor: string; groups: Static<typeof ChannelRefundGroup>[] }[]> {
   const byBettor = new Map<string, Map<string, RefundEvent[]>>();
   for (const r of paid) {
     const groups = byBettor.get(r.bettor) ?? new Map<string, RefundEvent[]>();
@@ -88,16 +88,25 @@ export function changedRefundGroups(
     const key = `${r.marketHash}|${lower(r.baseToken)}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  return [...byBettor].map(([bettor, groups]) => ({
+  const updates = [...byBettor].map(([bettor, groups]) => ({
     bettor,
-    groups: [...groups.values()].map((events) => events.sort((a, b) => byTime(b, a))).sort((a, b) => byTime(b[0]!, a[0]!)).map((events) => {
-      const { marketHash, baseToken } = events[0]!;
-      return {
-        marketHash,
-        baseToken,
-        totalRefunded: toHumanNumber(readModels.refunds.refundTotal(bettor, marketHash, baseToken), decimals),
-        events: events.map((e) => refundEventToRest(e, decimals)),
-      };
-    }),
+    groups: [...groups.values()].map((events) => events.sort((a, b) => byTime(b, a))).sort((a, b) => byTime(b[0]!, a[0]!)),
   }));
+  // Each group's running total: one read per group, all at once.
+  return Promise.all(
+    updates.map(async ({ bettor, groups }) => ({
+      bettor,
+      groups: await Promise.all(
+        groups.map(async (events) => {
+          const { marketHash, baseToken } = events[0]!;
+          return {
+            marketHash,
+            baseToken,
+            totalRefunded: toHumanNumber(await readModels.refunds.refundTotal(bettor, marketHash, baseToken), decimals),
+            events: events.map((e) => refundEventToRest(e, decimals)),
+          };
+        }),
+      ),
+    })),
+  );
 }

@@ -152,8 +152,8 @@ export class Sequencer {
     // What an on-chain escrow has not reported paying yet is handed again (it pays each once): bounded by what is
     // unpaid, not by history.
     if (this.chain.paysOnChain) {
-      this.chain.refundsPaid(this.readModels.refunds.refundsUnpaidOnChain());
-      this.chain.marketsReported(this.readModels.positionsUnpaidOnChain().map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
+      this.chain.refundsPaid(await this.readModels.refunds.refundsUnpaidOnChain());
+      this.chain.marketsReported((await this.readModels.positionsUnpaidOnChain()).map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
     }
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
@@ -198,16 +198,14 @@ export class Sequencer {
     return this.checkedSubmit(cmd);
   }
 
-  private checkedSubmit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+  private async checkedSubmit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
     // The engine remembers only recent fills and closed orders; every older one is in the read side.
-    if (cmd.kind === 'fill' && this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash)) {
-      return Promise.reject(new DomainError('FILL_ALREADY_SUBMITTED'));
-    }
+    if (cmd.kind === 'fill' && (await this.readModels.fillUsed(cmd.fillSalt, cmd.fillHash))) throw new DomainError('FILL_ALREADY_SUBMITTED');
     if (cmd.kind === 'postOrders') return this.postOrders(cmd) as Promise<ResultOf<C>>;
     // All or nothing: a new order of a replace posted before, however long ago, refuses the whole replace.
     if (cmd.kind === 'replaceOrders') {
-      const posted = this.readModels.orders.postedOrders(cmd.orders.map((o) => o.orderHash));
-      if (posted.size > 0) return Promise.reject(new DomainError('ORDERS_ALREADY_EXIST', `order ${[...posted][0]} was already posted`));
+      const posted = await this.readModels.orders.postedOrders(cmd.orders.map((o) => o.orderHash));
+      if (posted.size > 0) throw new DomainError('ORDERS_ALREADY_EXIST', `order ${[...posted][0]} was already posted`);
     }
     return this.runner.submit(cmd);
   }
@@ -217,7 +215,7 @@ export class Sequencer {
    * the engine, so the journaled command holds only the new ones and replays the same.
    */
   private async postOrders(cmd: Extract<Command, { kind: 'postOrders' }>): Promise<ResultOf<typeof cmd>> {
-    const posted = this.readModels.orders.postedOrders(cmd.orders.map((o) => o.orderHash));
+    const posted = await this.readModels.orders.postedOrders(cmd.orders.map((o) => o.orderHash));
     if (posted.size === 0) return this.runner.submit(cmd);
     const fresh = cmd.orders.filter((o) => !posted.has(o.orderHash));
     const statuses = fresh.length > 0 ? (await this.runner.submit({ ...cmd, orders: fresh })).statuses : [];

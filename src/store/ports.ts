@@ -91,15 +91,11 @@ export interface ProjectedEntry {
 
 /** Writes read models from journal entries, with its checkpoint, on the calling thread. */
 export interface Projector {
-  readonly readModels: ReadModels;
+  readonly readModels: ReadModelQueries;
   /** The journal position the read models cover (0: none). */
   position(): number;
-  /**
-   * Projects groups of consecutive journal entries, in order, with the checkpoint, all or nothing. `written(i)` is
-   * called right after group i is written, while the read models are exactly as it left them (what realtime
-   * publications read); whatever it gathers counts only if this returns.
-   */
-  project(groups: readonly (readonly ProjectedEntry[])[], written?: (i: number) => void): void;
+  /** Projects groups of consecutive journal entries, in order, with the checkpoint, all or nothing. */
+  project(groups: readonly (readonly ProjectedEntry[])[]): void;
   /** Another projector (its own thread) wrote the read models: what this one keeps in memory is read again. */
   changedElsewhere(): void;
 }
@@ -301,8 +297,8 @@ export interface TradeQueries {
 export interface RefundQueries {
   hasRefunds(marketHash: string, bettor: string): boolean;
   hasRefundBefore(marketHash: string, bettor: string, id: number): boolean;
-  /** One read for the refund flags of these trades' (market, bettor) pairs. */
-  refundsSeen(trades: readonly Trade[]): (marketHash: string, bettor: string) => boolean;
+  /** One read for the refund flags of these (market, bettor) pairs (of trades, say). */
+  refundsSeen(pairs: readonly { marketHash: string; bettor: string }[]): (marketHash: string, bettor: string) => boolean;
   refundTotal(bettor: string, marketHash: string, baseToken: string): bigint;
   refundsOf(bettor: string): RefundPaid[];
   refundsOfIn(bettor: string, marketHash: string): RefundPaid[];

@@ -1,20 +1,20 @@
 // Follows the writer: durable groups of journal entries are projected into the read models, in journal order and in
 // batches, after their callers are answered. Two ways: by the projector's own thread (projector-thread.ts), which
 // reads the journal itself, or (at start-up, and where no thread is used) by a projector on this thread, a turn
-// later. Each group's realtime publications are gathered once the read models cover it (on this thread: right after
-// it is written inside the batch's transaction, so they read exactly the state it left; from the thread: once it
-// reports the batch, so they may read a later state) and fanned out in journal order. Readers wait here for the
-// position their read must see (read-your-writes). A batch the read models' database refused is tried again: the
-// writer never waits for the projector, and a failed projection never loses a journaled command.
+// later. Each group's realtime publications are prepared once the read models cover it (so they may read a later
+// state) and fanned out in journal order. Readers wait here for the position their read must see
+// (read-your-writes). A batch the read models' database refused is tried again: the writer never waits for the
+// projector, and a failed projection never loses a journaled command.
 import type { Change } from '../engine/changes.js';
 import type { ProjectedEntry, Projector, RemoteProjector } from './ports.js';
 
 export interface ProjectionLoopOptions {
   /**
-   * Called right after a group is written, inside the projector's transaction: gathers the group's publications and
-   * returns their fan-out, run once the batch commits.
+   * Called once a group is projected, groups in journal order: gathers the group's publications (what it reads
+   * before its first wait sees the state the group's turn left) and resolves to their fan-out, which runs in
+   * journal order once every earlier group's has run.
    */
-  prepareFanOut: (changes: readonly Change[]) => () => void;
+  prepareFanOut: (changes: readonly Change[]) => Promise<() => void>;
   /** A batch could not be projected; it is tried again after `retryMs`. */
   onProblem: (err: unknown) => void;
   /** Commands per projector transaction at most. */
@@ -65,6 +65,8 @@ export class ProjectionLoop {
   private batches = 0;
   private projectedCommands = 0;
   private lastBatch = 0;
+  /** The fan-outs of the groups projected so far, run one after the other in journal order. */
+  private published: Promise<void> = Promise.resolve();
   /** Called with each batch's size once it is projected (metrics). */
   onBatch: ((commands: number) => void) | undefined;
 
@@ -107,10 +109,14 @@ export class ProjectionLoop {
     while (n < this.queue.length && this.lastSeqOf(this.queue[n]!) <= position) n++;
     const groups = this.queue.slice(0, n);
     this.queue = this.queue.slice(n);
-    const fanOuts = groups.map((g) => this.opts.prepareFanOut(g.entries.flatMap((e) => e.changes)));
+    this.publish(groups);
     this.counted(commands);
     this.release();
-    for (const f of fanOuts) f();
+  }
+
+  /** Resolves once the publications of every group projected so far have been fanned out. */
+  publishedAll(): Promise<void> {
+    return this.published;
   }
 
   /** Ends the projector's thread, which first projects what is acknowledged. */
@@ -121,6 +127,7 @@ export class ProjectionLoop {
     this.thread = undefined;
     await thread.stop();
     this.projectedBy(thread.position, 0);
+    await this.published;
   }
 
   /**
@@ -209,16 +216,26 @@ export class ProjectionLoop {
       commands += g.entries.length;
     }
     if (groups.length === 0) return;
-    const fanOuts: (() => void)[] = [];
-    this.projector.project(
-      groups.map((g) => g.entries),
-      (i) => fanOuts.push(this.opts.prepareFanOut(groups[i]!.entries.flatMap((e) => e.changes))),
-    );
+    this.projector.project(groups.map((g) => g.entries));
     this.queue = this.queue.slice(groups.length);
     this.projected = this.lastSeqOf(groups[groups.length - 1]!);
+    this.publish(groups);
     this.counted(commands);
     this.release();
-    for (const f of fanOuts) f();
+  }
+
+  /**
+   * Prepares the groups' publications now, in journal order, and queues their fan-outs behind the earlier ones. A
+   * publication that could not be prepared is reported and skipped: the read models and the journal hold its facts.
+   */
+  private publish(groups: readonly QueuedGroup[]): void {
+    for (const g of groups) {
+      const prepared = this.opts.prepareFanOut(g.entries.flatMap((e) => e.changes)).catch((err: unknown) => {
+        this.opts.onProblem(err);
+        return () => {};
+      });
+      this.published = this.published.then(() => prepared).then((fanOut) => fanOut());
+    }
   }
 
   private lastSeqOf(g: QueuedGroup): number {

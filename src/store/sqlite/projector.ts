@@ -13,15 +13,14 @@ export class ReadModelProjector implements Projector {
 
   constructor(private readonly db: Db) {
     this.readModels = new TradingReadModels(db);
-    this.projectTx = db.transaction((groups: readonly (readonly ProjectedEntry[])[], written?: (i: number) => void) => {
+    this.projectTx = db.transaction((groups: readonly (readonly ProjectedEntry[])[]) => {
       let seq = 0;
-      groups.forEach((entries, i) => {
-        if (entries.length === 0) return;
+      for (const entries of groups) {
+        if (entries.length === 0) continue;
         this.readModels.applyGroup(entries.map((e) => e.changes));
         for (const e of entries) this.readModels.statement.apply(e.changes, e.at);
         seq = entries[entries.length - 1]!.seq;
-        written?.(i);
-      });
+      }
       if (seq > 0) this.readModels.setPosition(seq);
     });
   }
@@ -31,10 +30,10 @@ export class ReadModelProjector implements Projector {
     return this.readModels.position();
   }
 
-  /** Projects in one transaction of the read models' database: `written(i)` is called inside it. */
-  project(groups: readonly (readonly ProjectedEntry[])[], written?: (i: number) => void): void {
+  /** Projects in one transaction of the read models' database. */
+  project(groups: readonly (readonly ProjectedEntry[])[]): void {
     try {
-      this.projectTx(groups, written);
+      this.projectTx(groups);
     } catch (err) {
       this.readModels.transactionEnded(false);
       throw err;

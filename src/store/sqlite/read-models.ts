@@ -5,7 +5,7 @@
 // query answers through indexes, so its cost follows the page asked for, not the history.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import type { ListedTrades, ReadModels, TradeFilter } from '../ports.js';
+import type { ListedTrades, ReadModelQueries, TradeFilter } from '../ports.js';
 import type { FillOnChain } from '../fill-on-chain.js';
 import type { Change, RefundPaid } from '../../engine/changes.js';
 import type { Outcome, Trade } from '../../engine/types.js';
@@ -53,7 +53,7 @@ const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', '
 const isCounted = (f: TradeFilter): boolean =>
   (Object.keys(f) as (keyof TradeFilter)[]).every((k) => f[k] === undefined || COUNTED_TRADE_FILTERS.has(k));
 
-export class TradingReadModels implements ReadModels {
+export class TradingReadModels implements ReadModelQueries {
   private readonly s: Record<string, Statement>;
   /** Matched volume per market: one small row per market, kept in memory for /markets/popular (committed totals). */
   private readonly volume = new Map<string, bigint>();

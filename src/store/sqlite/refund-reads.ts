@@ -5,7 +5,6 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { RefundQueries, RefundQuery } from '../ports.js';
 import type { RefundPaid } from '../../engine/changes.js';
-import type { Trade } from '../../engine/types.js';
 
 export interface RefundRow {
   id: number;
@@ -61,10 +60,10 @@ export class RefundReads implements RefundQueries {
   }
 
   /**
-   * `hasRefunds` for a page: every (market, bettor) pair of these trades read in one query, not one per trade.
-   * Pairs outside the page are still answered, one at a time.
+   * `hasRefunds` for a page: every (market, bettor) pair of these (trades, say) read in one query, not one per
+   * trade. Pairs outside the page are still answered, one at a time.
    */
-  refundsSeen(trades: readonly Trade[]): (marketHash: string, bettor: string) => boolean {
+  refundsSeen(trades: readonly { marketHash: string; bettor: string }[]): (marketHash: string, bettor: string) => boolean {
     const pairKey = (marketHash: string, bettor: string) => `${marketHash}|${bettor}`;
     const asked = new Map<string, [string, string]>();
     for (const t of trades) asked.set(pairKey(t.marketHash, t.bettor), [t.bettor, t.marketHash]);
