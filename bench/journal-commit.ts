@@ -69,7 +69,7 @@ async function throughRunner(store: TradingStore): Promise<{ commands: number; g
   };
   const runner = new EngineRunner(counted, {
     createEngine: () => new Engine(defaultEngineParams(TOKEN)),
-    projection: { position: Number.MAX_SAFE_INTEGER, enqueue: () => {}, flushNow: () => {} },
+    projection: { position: Number.MAX_SAFE_INTEGER, enqueue: () => {}, flushNow: () => {}, flush: async () => {} },
     onStorageFailure: (err) => console.error(err),
     now: () => 1000,
     snapshotEveryCommands: 1e12,

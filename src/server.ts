@@ -172,7 +172,7 @@ async function startOnStorage(
     consolidated: rendering.consolidated,
     now,
   });
-  const projection = new ProjectionLoop(projector, {
+  const projection = new ProjectionLoop(projector, projector.position(), {
     prepareFanOut: (changes) => publisher.prepare(changes),
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),

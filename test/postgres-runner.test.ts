@@ -28,7 +28,7 @@ function runnerOn(store: TradingStore, snapshotEveryCommands = 1_000_000) {
   const failures: { err: unknown; rebuilt: boolean }[] = [];
   const runner = new EngineRunner(store, {
     createEngine: (snapshot) => (snapshot ? Engine.restore(defaultEngineParams(TOKEN), snapshot) : new Engine(defaultEngineParams(TOKEN))),
-    projection: { position: Number.MAX_SAFE_INTEGER, enqueue: () => {}, flushNow: () => {} },
+    projection: { position: Number.MAX_SAFE_INTEGER, enqueue: () => {}, flushNow: () => {}, flush: async () => {} },
     onStorageFailure: (err, rebuilt) => failures.push({ err, rebuilt }),
     now: () => 1000,
     snapshotEveryCommands,

@@ -6,7 +6,17 @@
 // (read-your-writes). A batch the read models' database refused is tried again: the writer never waits for the
 // projector, and a failed projection never loses a journaled command.
 import type { Change } from '../engine/changes.js';
-import type { ProjectedEntry, Projector, RemoteProjector } from './ports.js';
+import type { ProjectedEntry, RemoteProjector } from './ports.js';
+
+/**
+ * What the loop projects batches with on this thread: a projector that writes at once (an embedded database's
+ * Projector) or one whose writes are awaited (a database server's AsyncProjector).
+ */
+export interface BatchProjector {
+  project(groups: readonly (readonly ProjectedEntry[])[]): void | Promise<void>;
+  /** Another projector (its own thread) wrote the read models: what this one keeps in memory is read again. */
+  changedElsewhere?(): void;
+}
 
 export interface ProjectionLoopOptions {
   /**
@@ -65,17 +75,21 @@ export class ProjectionLoop {
   private batches = 0;
   private projectedCommands = 0;
   private lastBatch = 0;
+  /** An awaited projector's batch being written: one at a time. */
+  private writing: Promise<void> | undefined;
   /** The fan-outs of the groups projected so far, run one after the other in journal order. */
   private published: Promise<void> = Promise.resolve();
   /** Called with each batch's size once it is projected (metrics). */
   onBatch: ((commands: number) => void) | undefined;
 
+  /** `position`: the journal position the projector's read models cover now. */
   constructor(
-    private readonly projector: Projector,
+    private readonly projector: BatchProjector,
+    position: number,
     private readonly opts: ProjectionLoopOptions,
   ) {
-    this.projected = projector.position();
-    this.queuedThrough = this.projected;
+    this.projected = position;
+    this.queuedThrough = position;
   }
 
   /** The projector's thread, once it has taken over. */
@@ -104,7 +118,7 @@ export class ProjectionLoop {
   projectedBy(position: number, commands: number): void {
     if (position <= this.projected) return;
     this.projected = position;
-    this.projector.changedElsewhere();
+    this.projector.changedElsewhere?.();
     let n = 0;
     while (n < this.queue.length && this.lastSeqOf(this.queue[n]!) <= position) n++;
     const groups = this.queue.slice(0, n);
@@ -143,7 +157,10 @@ export class ProjectionLoop {
     else this.schedule(0);
   }
 
-  /** Projects everything queued now (shutdown, start-up catch-up); throws if the read models' database refuses. */
+  /**
+   * Projects everything queued now, blocking (shutdown of an embedded store); throws if the read models' database
+   * refuses, or if the projector's writes are awaited (flush() is then the way).
+   */
   flushNow(): void {
     const thread = this.thread;
     if (thread) {
@@ -151,7 +168,23 @@ export class ProjectionLoop {
       this.projectedBy(thread.position, 0);
       return;
     }
-    while (this.queue.length > 0) this.projectBatch();
+    while (this.queue.length > 0) {
+      if (this.writing || this.projectBatch()) throw new Error('the projector writes asynchronously: flush() it');
+    }
+  }
+
+  /** Projects everything queued now, whichever projector (start-up catch-up, shutdown); rejects if its database refuses. */
+  async flush(): Promise<void> {
+    if (this.thread) return this.flushNow();
+    for (;;) {
+      if (this.writing) {
+        // The scheduled batch's failure is reported where it was scheduled; this flush tries the queue itself.
+        await this.writing.catch(() => {});
+        continue;
+      }
+      if (this.queue.length === 0) return;
+      await this.projectBatch();
+    }
   }
 
   /**
@@ -188,25 +221,34 @@ export class ProjectionLoop {
   private schedule(delayMs: number): void {
     if (this.scheduled) return;
     this.scheduled = true;
+    const failed = (err: unknown) => {
+      this.opts.onProblem(err);
+      this.schedule(this.opts.retryMs ?? 100);
+    };
     const run = () => {
       this.scheduled = false;
-      if (this.thread) return;
+      // A batch being written schedules the next one when it ends.
+      if (this.thread || this.writing) return;
+      let written: Promise<void> | undefined;
       try {
-        this.projectBatch();
+        written = this.projectBatch();
       } catch (err) {
-        this.opts.onProblem(err);
-        this.schedule(this.opts.retryMs ?? 100);
+        failed(err);
         return;
       }
-      if (this.queue.length > 0) this.schedule(0);
+      if (written) written.then(() => this.queue.length > 0 && this.schedule(0), failed);
+      else if (this.queue.length > 0) this.schedule(0);
     };
     const wait = Math.max(delayMs, this.opts.delayMs ?? 0);
     if (wait > 0) setTimeout(run, wait);
     else setImmediate(run);
   }
 
-  /** Projects the oldest queued groups, up to the batch limit, in one transaction; then fans them out. */
-  private projectBatch(): void {
+  /**
+   * Projects the oldest queued groups, up to the batch limit, in one transaction; then fans them out. Returns the
+   * write while an awaited projector's is under way.
+   */
+  private projectBatch(): Promise<void> | undefined {
     const max = this.opts.maxBatch ?? 5000;
     const groups: QueuedGroup[] = [];
     let commands = 0;
@@ -215,8 +257,28 @@ export class ProjectionLoop {
       groups.push(g);
       commands += g.entries.length;
     }
-    if (groups.length === 0) return;
-    this.projector.project(groups.map((g) => g.entries));
+    if (groups.length === 0) return undefined;
+    const written = this.projector.project(groups.map((g) => g.entries));
+    if (!(written instanceof Promise)) {
+      this.projectedThrough(groups, commands);
+      return undefined;
+    }
+    const writing = written.then(
+      () => {
+        this.writing = undefined;
+        this.projectedThrough(groups, commands);
+      },
+      (err: unknown) => {
+        this.writing = undefined;
+        throw err;
+      },
+    );
+    this.writing = writing;
+    return writing;
+  }
+
+  /** The oldest queued groups are in the read models: readers waiting for them go on, and they are published. */
+  private projectedThrough(groups: readonly QueuedGroup[], commands: number): void {
     this.queue = this.queue.slice(groups.length);
     this.projected = this.lastSeqOf(groups[groups.length - 1]!);
     this.publish(groups);

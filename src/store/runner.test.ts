@@ -76,6 +76,9 @@ async function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } =
       position: 0,
       enqueue: (entries) => log.push(`queued ${entries.map((e) => e.seq).join(',')}`),
       flushNow: () => log.push('projected'),
+      flush: async () => {
+        log.push('projected');
+      },
     },
     onStorageFailure: (err, rebuilt) => failures.push({ err, rebuilt }),
     now: () => 1000,

@@ -29,8 +29,10 @@ export interface RunnerOptions {
     /** The journal position the read models cover. */
     readonly position: number;
     enqueue(entries: readonly ProjectedEntry[]): void;
-    /** Projects what is queued now. */
+    /** Projects what is queued now, blocking (an embedded store's shutdown). */
     flushNow(): void;
+    /** Projects what is queued now. */
+    flush(): Promise<void>;
   };
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
@@ -165,7 +167,7 @@ export class EngineRunner {
         if (seq > covered) {
           behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
           if (behind.length >= REPLAY_CATCH_UP_BATCH) {
-            this.catchUp(behind);
+            await this.catchUp(behind);
             behind = [];
           }
         }
@@ -173,14 +175,14 @@ export class EngineRunner {
         n++;
       }
     }
-    if (behind.length > 0) this.catchUp(behind);
+    if (behind.length > 0) await this.catchUp(behind);
     return { replayed: n, lastSeq };
   }
 
   /** Projects change records of commands already journaled (the read models were behind the journal). */
-  private catchUp(entries: readonly ProjectedEntry[]): void {
+  private async catchUp(entries: readonly ProjectedEntry[]): Promise<void> {
     this.opts.projection.enqueue(entries);
-    this.opts.projection.flushNow();
+    await this.opts.projection.flush();
   }
 
   /** The engine becomes live only once fully rebuilt, with the position it covers. */
@@ -200,7 +202,7 @@ export class EngineRunner {
     while (this.syncing || this.flushScheduled || this.queue.length > 0) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
-    this.opts.projection.flushNow();
+    await this.opts.projection.flush();
   }
 
   private notifyIfIdle(): void {

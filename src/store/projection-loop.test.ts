@@ -1,0 +1,97 @@
+// The projection loop with a projector whose writes are awaited (a database server's): batches are written one at a
+// time, readers and publications follow only what was written, a refused batch is written again, and publications
+// go out in journal order whatever order their preparation ends in.
+import { describe, expect, it } from 'vitest';
+import type { Change } from '../engine/changes.js';
+import type { ProjectedEntry } from './ports.js';
+import { ProjectionLoop, type BatchProjector } from './projection-loop.js';
+
+/** A command's entry whose one change record carries its position (as `at`), for the fake publisher to recognise. */
+const entry = (seq: number): ProjectedEntry => ({ seq, at: seq, changes: [{ type: 'heartbeatExpired', requestor: '0x1', at: seq }] });
+const seqsOf = (changes: readonly Change[]) =>
+  changes.map((c) => {
+    if (c.type !== 'heartbeatExpired') throw new Error(`unexpected ${c.type}`);
+    return c.at;
+  });
+
+/** Writes after a delay; refuses the writes it is told to. */
+class SlowProjector implements BatchProjector {
+  readonly written: number[][] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  refuseNext = 0;
+  async project(groups: readonly (readonly ProjectedEntry[])[]): Promise<void> {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    await new Promise((r) => setTimeout(r, 5));
+    this.inFlight--;
+    if (this.refuseNext > 0) {
+      this.refuseNext--;
+      throw new Error('refused');
+    }
+    this.written.push(groups.flatMap((g) => g.map((e) => e.seq)));
+  }
+}
+
+function loopOf(projector: SlowProjector, prepareDelayMs: (seq: number) => number = () => 0) {
+  const published: number[] = [];
+  const problems: unknown[] = [];
+  const loop = new ProjectionLoop(projector, 0, {
+    prepareFanOut: async (changes) => {
+      const seqs = seqsOf(changes);
+      await new Promise((r) => setTimeout(r, prepareDelayMs(seqs[0]!)));
+      return () => published.push(...seqs);
+    },
+    onProblem: (err) => problems.push(err),
+    retryMs: 5,
+    maxBatch: 3,
+  });
+  return { loop, published, problems };
+}
+
+describe('ProjectionLoop with an awaited projector', () => {
+  it('writes one batch at a time, in order, and moves its position only once a batch is written', async () => {
+    const projector = new SlowProjector();
+    const { loop, published } = loopOf(projector);
+    for (let seq = 1; seq <= 7; seq++) loop.enqueue([entry(seq)]);
+    expect(loop.position).toBe(0);
+    const reader = loop.waitFor(7, 5_000);
+    await loop.flush();
+    expect(await reader).toBe(true);
+    expect(loop.position).toBe(7);
+    expect(projector.written.flat()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(projector.written.every((b) => b.length <= 3)).toBe(true);
+    expect(projector.maxInFlight).toBe(1);
+    await loop.publishedAll();
+    expect(published).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('writes a refused batch again: nothing is lost or published twice, and readers wait meanwhile', async () => {
+    const projector = new SlowProjector();
+    projector.refuseNext = 2;
+    const { loop, published, problems } = loopOf(projector);
+    loop.enqueue([entry(1), entry(2)]);
+    expect(await loop.waitFor(2, 8)).toBe(false);
+    expect(await loop.waitFor(2, 5_000)).toBe(true);
+    expect(problems.map((p) => (p as Error).message)).toEqual(['refused', 'refused']);
+    expect(projector.written.flat()).toEqual([1, 2]);
+    await loop.publishedAll();
+    expect(published).toEqual([1, 2]);
+  });
+
+  it('publishes in journal order when a later group is prepared first', async () => {
+    const projector = new SlowProjector();
+    const { loop, published } = loopOf(projector, (seq) => (seq === 1 ? 30 : 0));
+    loop.enqueue([entry(1)]);
+    loop.enqueue([entry(2)]);
+    await loop.flush();
+    await loop.publishedAll();
+    expect(published).toEqual([1, 2]);
+  });
+
+  it('refuses a blocking flush, which cannot wait for a database server', () => {
+    const { loop } = loopOf(new SlowProjector());
+    loop.enqueue([entry(1)]);
+    expect(() => loop.flushNow()).toThrow('flush()');
+  });
+});
