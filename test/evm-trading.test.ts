@@ -388,7 +388,7 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
       expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
       const pool = await waitFor(() => node.testClient.getTxpoolContent(), (p) => Object.keys(p.pending).length > 0);
       for (const byNonce of Object.values(pool.pending)) for (const tx of Object.values(byNonce)) await node.testClient.dropTransaction({ hash: tx.hash });
-      expect(ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([{ marketHash: market, outcome: 1, bettors: expect.arrayContaining([maker.address, taker.address]) }]);
+      expect(await ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([{ marketHash: market, outcome: 1, bettors: expect.arrayContaining([maker.address, taker.address]) }]);
     } finally {
       await node.testClient.setAutomine(true);
     }
@@ -398,7 +398,7 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     const settled = await paidTrades(order.hash, 2);
     await expectPaidOnChain(settled);
     expect([await balanceOf(maker.address), await balanceOf(taker.address)]).toEqual([110n * USDC, 90n * USDC]);
-    expect(ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([]);
+    expect(await ex.ctx.trading.readModels.positionsUnpaidOnChain()).toEqual([]);
   });
 
   /** A pre-game quarter-line market of the demo catalogue. */

@@ -161,6 +161,6 @@ describe('reports in the engine', () => {
     ex = await ex.restart();
     const unsettled = (h: string) => ex.ctx.catalogue.isUnsettled(h);
     expect((await ex.get(`/markets/find?marketHashes=${market}`)).body.data[0]).toMatchObject({ status: 'SETTLED', outcome: 2, teamOneScore: 0, teamTwoScore: 1 });
-    expect(ex.ctx.trading.readModels.reportsBehindCatalogue(unsettled)).toEqual([]);
+    expect(await ex.ctx.trading.readModels.reportsBehindCatalogue(unsettled)).toEqual([]);
   });
 });
