@@ -34,6 +34,7 @@ function runnerOn(store: TradingStore, snapshotEveryCommands = 1_000_000) {
     snapshotEveryCommands,
     snapshotEveryMs: 1_000_000_000,
     busyRetry: { forMs: 0, delayMs: 1 },
+    healRetryMs: { first: 50, max: 200 },
   });
   return { runner, failures };
 }
@@ -123,18 +124,13 @@ describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
     expect(rebuilt.engine.snapshot()).toEqual(runner.engine.snapshot());
   });
 
-  it('loses no acknowledged command when the database is stopped (immediate) under a stream of them', async () => {
-    const url = await server().createDatabase();
-    const store = await open(url);
-    const { runner, failures } = runnerOn(store, 200);
-    await runner.replay();
+  /** Eight submitters, each sending its next command once the last was answered, until one is refused. */
+  function stream(runner: EngineRunner, from: number) {
     const acknowledged: Command[] = [];
     const refusals: unknown[] = [];
-    let next = 0;
-    let stopped = false;
-    // Eight submitters, each waiting for its answer before sending the next command.
+    let next = from;
     const submitter = async () => {
-      while (!stopped) {
+      for (;;) {
         const cmd = flowCommand(next, at(next));
         next++;
         try {
@@ -146,29 +142,69 @@ describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
         }
       }
     };
-    const streams = Array.from({ length: 8 }, submitter);
-    while (acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
+    return { acknowledged, refusals, ended: Promise.all(Array.from({ length: 8 }, submitter)), next: () => next };
+  }
+
+  const journalOf = async (store: PostgresTradingStore) => {
+    const journal: { seq: number; cmd: Command }[] = [];
+    for await (const page of store.replay()) journal.push(...page);
+    return journal;
+  };
+
+  it('loses no acknowledged command when the database is stopped (immediate) under a stream of them, and trades on by itself once it is back', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store, 200);
+    await runner.replay();
+    const first = stream(runner, 0);
+    while (first.acknowledged.length < 300) await new Promise((r) => setTimeout(r, 5));
     await server().crash();
-    await Promise.all(streams);
-    stopped = true;
-    expect(refusals.length).toBeGreaterThan(0);
-    expect(refusals.every((e) => e instanceof DomainError && e.errorCode === 'STORAGE_FAILED')).toBe(true);
-    expect(failures.length).toBe(1);
-    expect(failures[0]!.rebuilt).toBe(false);
+    await first.ended;
+    // Refused while the database is away, as unavailable: the client tries again later.
+    expect(first.refusals.length).toBe(8);
+    expect(first.refusals.every((e) => e instanceof DomainError && e.errorCode === 'STORAGE_UNAVAILABLE')).toBe(true);
+    await expect(runner.submit(flowCommand(first.next(), at(first.next())))).rejects.toMatchObject({ errorCode: 'STORAGE_UNAVAILABLE' });
+    expect(failures).toEqual([]);
 
     await server().start();
-    const reopened = await open(url);
-    const journal: { seq: number; cmd: Command }[] = [];
-    for await (const page of reopened.replay()) journal.push(...page);
+    // The runner heals by itself: no restart, the engine rebuilt from what the database holds.
+    while (failures.length === 0) await new Promise((r) => setTimeout(r, 20));
+    expect(failures.map((f) => f.rebuilt)).toEqual([true]);
+    const admin = pool(url);
+    const journal = await journalOf(store);
     expect(journal.map((r) => r.seq)).toEqual(journal.map((_, i) => i + 1));
     const journaled = new Set(journal.map((r) => encodeCommand(r.cmd)));
-    const lost = acknowledged.filter((c) => !journaled.has(encodeCommand(c)));
-    expect(lost).toEqual([]);
-    expect(journal.length).toBeGreaterThanOrEqual(acknowledged.length);
+    expect(first.acknowledged.filter((c) => !journaled.has(encodeCommand(c)))).toEqual([]);
+    expect(runner.durableSeq).toBe(journal.length);
+    const { runner: fresh } = runnerOn(withoutSnapshots(store));
+    await fresh.replay();
+    expect(runner.engine.snapshot()).toEqual(fresh.engine.snapshot());
 
-    // The journal rebuilds an engine that trades on.
-    const { runner: rebuilt } = runnerOn(reopened);
-    await rebuilt.replay();
-    expect(rebuilt.durableSeq).toBe(journal.length);
+    // Trading resumes at the next position, and the writer still holds the database against a second one.
+    const second = stream(runner, first.next() + 1);
+    while (second.acknowledged.length < 50) await new Promise((r) => setTimeout(r, 5));
+    await expect(PostgresTradingStore.open({ connectionString: url, holder: 'second' })).rejects.toThrow(/another writer holds this database/);
+    await store.close();
+    await second.ended;
+    const { rows } = await admin.query<{ n: string }>('SELECT count(*) AS n FROM journal');
+    expect(Number(rows[0]!.n)).toBe(journal.length + second.acknowledged.length);
+  });
+
+  it('stops for good when another writer took the database while it had lost its lock', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store);
+    await runner.replay();
+    await runner.submit(flowCommand(0, at(0)));
+    // The writer's lock session ends (a network cut, an operator's kill), and a standby that believed it dead takes
+    // the lock and a new epoch.
+    const admin = pool(url);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
+    const usurper = await open(url);
+    await expect(runner.submit(flowCommand(1, at(1)))).rejects.toMatchObject({ errorCode: 'STORAGE_UNAVAILABLE' });
+    while (failures.length === 0) await new Promise((r) => setTimeout(r, 20));
+    expect(failures.map((f) => f.rebuilt)).toEqual([false]);
+    await expect(runner.submit(flowCommand(2, at(2)))).rejects.toMatchObject({ errorCode: 'STORAGE_FAILED' });
+    expect((await journalOf(usurper)).map((r) => r.seq)).toEqual([1]);
   });
 });

@@ -68,6 +68,14 @@ export interface TradingStore {
   replay(afterSeq?: number): AsyncIterable<readonly JournaledCommand[]>;
   /** Journaled change records after `afterSeq`, in order, at most `limit` commands' (what consumers follow). */
   changesAfter(afterSeq: number, limit?: number): Promise<JournaledChanges[]>;
+  /**
+   * After a failed sync (a database server restarting, a dropped connection): once the store answers again and this
+   * writer still holds it, forgets what it held, reads where the journal ends, and takes commits again ('healed':
+   * the caller rebuilds its state from the journal, which may hold the failed sync's rows). 'lost': another writer
+   * holds the store now, and this one must never write again. Rejects while the store cannot be reached (try again
+   * later). A store without it stops taking commits after a failed sync, until a restart.
+   */
+  heal?(): Promise<'healed' | 'lost'>;
 }
 
 /**

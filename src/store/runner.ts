@@ -9,7 +9,10 @@
 // other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is
 // rebuilt from what the disk holds (reading it is asynchronous: meanwhile every command is refused with
 // STORAGE_FAILED rather than applied to the engine being replaced), and the next command tries the disk again. A failed sync leaves it unknown what
-// the disk holds: that group and every later one are refused, and so is trading until a restart rebuilds from the disk.
+// the disk holds: that group and every later one are refused. A store that heals (a database server that restarted
+// or dropped a connection) is asked to, again and again with a growing pause, while commands are refused with
+// STORAGE_UNAVAILABLE; once it has, the engine is rebuilt from what it holds and trading resumes by itself. Any other
+// store, or one another writer took over meanwhile, refuses trading until a restart rebuilds from the disk.
 // Once durable, a group's journal entries go to the projection loop, which derives the read models and the realtime
 // publications from them after its callers are answered: nothing but the engine and the journal runs in the turn.
 import type { Applied, Engine, EngineSnapshot } from '../engine/engine.js';
@@ -36,6 +39,10 @@ export interface RunnerOptions {
   };
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
+  /** An attempt to heal the store after a failed sync failed; it is tried again after `retryInMs`. */
+  onHealAttempt?: (err: unknown, retryInMs: number) => void;
+  /** Pauses between attempts to heal the store: the first, doubled each time up to the last. */
+  healRetryMs?: { first: number; max: number };
   now: () => number;
   snapshotEveryCommands: number;
   snapshotEveryMs: number;
@@ -87,6 +94,9 @@ export class EngineRunner {
   private broken = false;
   /** Set while the engine is rebuilt after a failed write: commands are refused until it is live again. */
   private rebuilding = false;
+  /** Set from a failed sync until the store has healed and the engine is rebuilt from it. */
+  private healing = false;
+  private stopped = false;
   private current: Engine;
   /** The journal position the written state covers. */
   private lastSeq = 0;
@@ -212,12 +222,14 @@ export class EngineRunner {
 
   /** Writes and syncs everything applied, answers its callers, and projects it (shutdown). */
   stop(): void {
+    this.stopped = true;
     this.drainNow();
     this.opts.projection.flushNow();
   }
 
   /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    if (this.healing) return Promise.reject(new DomainError('STORAGE_UNAVAILABLE'));
     if (this.broken || this.rebuilding) return Promise.reject(new DomainError('STORAGE_FAILED'));
     let applied: Applied<ResultOf<C>>;
     try {
@@ -340,12 +352,38 @@ export class EngineRunner {
    */
   private syncFailed(group: Group | undefined, err: unknown): void {
     this.syncing = undefined;
-    this.broken = true;
+    const heals = this.store.heal !== undefined && !this.stopped;
+    if (heals) this.healing = true;
+    else this.broken = true;
     const refused = [...(group?.batch ?? []), ...this.queue];
     this.queue = [];
-    for (const p of refused) p.reject(new DomainError('STORAGE_FAILED'));
-    this.opts.onStorageFailure(err, false);
+    for (const p of refused) p.reject(new DomainError(heals ? 'STORAGE_UNAVAILABLE' : 'STORAGE_FAILED'));
+    if (heals) void this.heal(err);
+    else this.opts.onStorageFailure(err, false);
     this.notifyIfIdle();
+  }
+
+  /**
+   * Asks the store to heal until it has (or was lost to another writer), then rebuilds the engine from it: the failed
+   * sync's rows may or may not be there, and the journal is the truth either way.
+   */
+  private async heal(err: unknown): Promise<void> {
+    const { first, max } = this.opts.healRetryMs ?? { first: 200, max: 5_000 };
+    for (let pause = first; !this.stopped; pause = Math.min(pause * 2, max)) {
+      try {
+        if ((await this.store.heal!()) === 'lost') break;
+        await this.replay();
+        this.healing = false;
+        this.opts.onStorageFailure(err, true);
+        return;
+      } catch (attemptErr) {
+        this.opts.onHealAttempt?.(attemptErr, pause);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+    this.healing = false;
+    this.broken = true;
+    this.opts.onStorageFailure(err, false);
   }
 
   /** Blocking: completes the group being synced, then writes and syncs what the queue holds. */

@@ -5,7 +5,8 @@
 // taken meanwhile, BEGIN ... COMMIT around the three) and resolves after its commit, which synchronous_commit=on
 // makes durable: the group commit. A failed sync rolls back (or, failing in its
 // COMMIT, leaves it unknown whether it committed); memory then holds positions the database may not, so the store
-// refuses every later commit and sync (the runner stops trading until a restart rebuilds from the database).
+// refuses every later commit and sync until `heal` finds the database answering again and this writer still its
+// only writer, and reads back where the journal ends (the runner then rebuilds from the database).
 import { hostname } from 'node:os';
 import pg from 'pg';
 import type { EngineSnapshot } from '../../engine/engine.js';
@@ -47,7 +48,8 @@ export class PostgresTradingStore implements TradingStore {
 
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly fence: WriterFence,
+    private readonly config: pg.ClientConfig,
+    private fence: WriterFence,
     last: number,
     archived: number,
   ) {
@@ -78,7 +80,7 @@ export class PostgresTradingStore implements TradingStore {
         [ARCHIVED_THROUGH],
       );
       const archived = Number(rows[0]!.archived ?? 0);
-      return new PostgresTradingStore(pool, fence, Math.max(Number(rows[0]!.last ?? 0), archived), archived);
+      return new PostgresTradingStore(pool, config, fence, Math.max(Number(rows[0]!.last ?? 0), archived), archived);
     } catch (err) {
       await pool.end().catch(() => {});
       throw err;
@@ -199,6 +201,21 @@ export class PostgresTradingStore implements TradingStore {
       values: [afterSeq, Math.min(limit, PAGE)],
     });
     return rows.map((r) => ({ seq: Number(r.seq), at: Number(r.at_ms), changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
+  }
+
+  async heal(): Promise<'healed' | 'lost'> {
+    if (this.failed === undefined) return 'healed';
+    await this.tail;
+    const fence = await this.fence.regain(this.config);
+    if (fence === 'lost') return 'lost';
+    this.fence = fence;
+    const { rows } = await this.pool.query<{ last: string | null }>('SELECT max(seq) AS last FROM journal');
+    // Whatever was held or pending was refused to its callers; the journal says what the failed sync wrote.
+    this.held = noRows();
+    this.snapshots.takePending();
+    this.last = Math.max(Number(rows[0]!.last ?? 0), this.snapshots.archivedThrough());
+    this.failed = undefined;
+    return 'healed';
   }
 
   /** Gives the writer's lock back and closes the connections (after the last sync). */

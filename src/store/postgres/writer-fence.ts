@@ -61,6 +61,40 @@ export class WriterFence {
     }
   }
 
+  /**
+   * After a failure (a server restart ends every session, and the lock with its connection): this writer's fence
+   * again, on its old connection if that still answers, else on a new one that takes the lock again; 'lost' if
+   * another writer holds the lock or bumped the epoch meanwhile. The epoch stays this writer's: nobody else took it,
+   * so nobody else appended. Rejects while the server cannot be reached.
+   */
+  async regain(config: pg.ClientConfig): Promise<WriterFence | 'lost'> {
+    if (!this.lostLock) {
+      const kept = await this.lockClient.query<{ epoch: string }>('SELECT epoch FROM writer_fence WHERE id = 1').catch(() => undefined);
+      if (kept) return kept.rows[0]?.epoch === this.epoch ? this : 'lost';
+      this.lostLock = new Error('the lock connection stopped answering');
+    }
+    await this.lockClient.end().catch(() => {});
+    const client = new pg.Client(config);
+    client.on('error', () => {}); // reported by the queries below
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [WRITER_LOCK]);
+      if (!rows[0]!.ok) {
+        await client.end().catch(() => {});
+        return 'lost';
+      }
+      const current = await client.query<{ epoch: string }>('SELECT epoch FROM writer_fence WHERE id = 1');
+      if (current.rows[0]?.epoch !== this.epoch) {
+        await client.end().catch(() => {});
+        return 'lost';
+      }
+      return new WriterFence(client, this.epoch);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+  }
+
   /** The statement an append runs first in its transaction (or as a CTE of its one statement), with `epoch`. */
   static readonly CHECK = 'UPDATE writer_fence SET last_append_at = now() WHERE id = 1 AND epoch = $1';
 
