@@ -160,6 +160,11 @@ export interface Config {
   roles: readonly Role[];
   /** Redis for the realtime broker shared by several processes; unset: the in-process broker. */
   redisUrl: string | undefined;
+  /**
+   * PostgreSQL holding the journal, snapshots, read models, catalogue and keys (postgres://user:password@host/db);
+   * unset: SQLite files in the data dir.
+   */
+  databaseUrl: string | undefined;
   /** HMAC secret of realtime tokens, shared by every process of one exchange; unset: one per data dir. */
   realtimeTokenSecret: string | undefined;
 }
@@ -222,6 +227,10 @@ const roleList: Parser<readonly Role[]> = (raw, setting) => {
 };
 const redisUrl: Parser<string> = (raw, setting) => {
   if (!/^rediss?:\/\/\S+$/.test(raw.trim())) throw new ConfigError(setting, 'expected redis://host:port or rediss://host:port');
+  return raw.trim();
+};
+const databaseUrl: Parser<string> = (raw, setting) => {
+  if (!/^postgres(ql)?:\/\/\S+$/.test(raw.trim())) throw new ConfigError(setting, 'expected postgres://user:password@host:port/database');
   return raw.trim();
 };
 /** At least 32 characters: it signs every realtime token. */
@@ -405,6 +414,7 @@ export function defaultConfig(): Config {
     },
     roles: ROLES,
     redisUrl: undefined,
+    databaseUrl: undefined,
     realtimeTokenSecret: undefined,
   };
 }
@@ -504,6 +514,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REALTIME_IDLE_STREAM_TTL_MS', int(1000, 2_592_000_000), (c, v) => (c.realtime.idleStreamTtlMs = v)),
   setting('ODDEX_ROLES', roleList, (c, v) => (c.roles = v)),
   setting('ODDEX_REDIS_URL', redisUrl, (c, v) => (c.redisUrl = v)),
+  setting('ODDEX_DATABASE_URL', databaseUrl, (c, v) => (c.databaseUrl = v)),
   setting('ODDEX_REALTIME_TOKEN_SECRET', tokenSecret, (c, v) => (c.realtimeTokenSecret = v)),
 ];
 
