@@ -2,11 +2,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startExchange, type Exchange, type StartOptions } from '../../src/server.js';
 
 export interface TestExchange extends Exchange {
   dataDir: string;
+  /** On the `postgres` project: the exchange's own database. */
+  databaseUrl?: string;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<TestResponse>;
@@ -56,23 +60,45 @@ async function request(base: string, method: string, path: string, body?: unknow
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
+/** Whether this run is the `postgres` project's (vitest.config.ts): every exchange keeps its data on PostgreSQL. */
+export const onPostgres = process.env.ODDEX_TEST_STORE === 'postgres';
+
+let databases = 0;
+
+/** A new empty database on the run's cluster (test/helpers/postgres-global.ts). */
+async function createTestDatabase(): Promise<string> {
+  const url = inject('postgresUrl');
+  if (!url) throw new Error('the postgres project needs PostgreSQL server binaries (apt-get install postgresql)');
+  const name = `exchange_${process.pid}_${++databases}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return url.replace(/\/[^/]*$/, `/${name}`);
+}
+
 export async function startTestExchange(
   overrides: Partial<Config> = {},
-  opts: StartOptions & { dataDir?: string } = {},
+  opts: StartOptions & { dataDir?: string; databaseUrl?: string } = {},
 ): Promise<TestExchange> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'oddex-test-'));
-  const config = testConfig(dataDir, overrides);
+  const databaseUrl = opts.databaseUrl ?? overrides.databaseUrl ?? (onPostgres ? await createTestDatabase() : undefined);
+  const config = testConfig(dataDir, { ...overrides, ...(databaseUrl ? { databaseUrl } : {}) });
   const ex = await startExchange(config, opts);
   const t: TestExchange = {
     ...ex,
     dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
     get: (path, headers) => request(ex.url, 'GET', path, undefined, headers),
     post: (path, body, headers) => request(ex.url, 'POST', path, body, headers),
     admin: (method, path, body) =>
       request(ex.url, method, path, body, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }),
     restart: async () => {
       await ex.close();
-      return startTestExchange(overrides, { ...opts, dataDir });
+      return startTestExchange(overrides, { ...opts, dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
     },
     destroy: async () => {
       await ex.close();
