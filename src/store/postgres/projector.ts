@@ -58,13 +58,21 @@ export class PostgresProjector implements AsyncProjector {
     const client = await this.pool.connect();
     let committed = false;
     let broken: Error | undefined;
+    // A backend that dies while the client is checked out is reported as an event, besides failing the statement
+    // under way: heard here, it ends this batch instead of the process.
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const volume = this.volume ?? (await readVolume(client));
       const commands = entries.map((e) => e.changes);
       const rows = new BatchRows();
       const parts = { rows, statement: this.statement, history: this.history, entries: new ConsolidatedRewrites(rows) };
-      await Promise.all([rows.load(client, commands), this.statement.load(client, commands), this.history.load(client, commands)]);
+      await rows.load(client, commands);
+      await this.statement.load(client, commands);
+      await this.history.load(client, commands);
       // The candles read the book as the batch has written it so far: orders are written first.
       const readOdds: BookOddsReader = async (asks) => {
         await writeOrders(client, rows);
@@ -101,6 +109,7 @@ export class PostgresProjector implements AsyncProjector {
         this.statement.forget();
         this.history.forget();
       }
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -174,11 +174,9 @@ export class BatchRows {
         }
       }
     }
-    const reads: Promise<void>[] = [];
+    // One after another: a connection runs one statement at a time anyway.
     if (fills.size + tradeIds.length + settledMarkets.size + paid[0].length > 0) {
-      reads.push(
-        db
-          .query<TradeRow>(
+      const { rows } = await db.query<TradeRow>(
             `WITH wanted AS (
                SELECT unnest($1::text[]) AS fill_hash
                UNION SELECT fill_hash FROM rm_trades WHERE id = ANY($2::bigint[])
@@ -187,32 +185,22 @@ export class BatchRows {
                  JOIN rm_trades t ON t.market_hash = p.m AND t.bettor = p.b::citext AND t.settled AND t.settle_tx_hash IS NULL)
              SELECT t.* FROM rm_trades t WHERE t.fill_hash IN (SELECT fill_hash FROM wanted) ORDER BY t.id`,
             [[...fills], tradeIds, [...settledMarkets], paid[0], paid[1]],
-          )
-          .then(({ rows }) => rows.forEach((r) => this.addTrade(tradeStateOf(r)))),
       );
+      for (const r of rows) this.addTrade(tradeStateOf(r));
     }
     if (fills.size > 0) {
-      reads.push(
-        db.query<FillRow>('SELECT * FROM rm_fills WHERE fill_hash = ANY($1::text[])', [[...fills]]).then(({ rows }) => {
-          for (const r of rows) this.fills.set(r.fill_hash, fillStateOf(r));
-        }),
-      );
+      const { rows } = await db.query<FillRow>('SELECT * FROM rm_fills WHERE fill_hash = ANY($1::text[])', [[...fills]]);
+      for (const r of rows) this.fills.set(r.fill_hash, fillStateOf(r));
     }
     if (totals.size > 0) {
       const [bettors, markets, tokens] = [[...totals.values()].map((t) => t[0]), [...totals.values()].map((t) => t[1]), [...totals.values()].map((t) => t[2])];
-      reads.push(
-        db
-          .query<{ bettor: string; market_hash: string; base_token: string; total: string }>(
+      const { rows } = await db.query<{ bettor: string; market_hash: string; base_token: string; total: string }>(
             `SELECT r.bettor, r.market_hash, r.base_token, r.total FROM unnest($1::text[], $2::text[], $3::text[]) AS k(b, m, t)
              JOIN rm_refund_totals r ON r.bettor = k.b::citext AND r.market_hash = k.m AND r.base_token = k.t::citext`,
             [bettors, markets, tokens],
-          )
-          .then(({ rows }) => {
-            for (const r of rows) this.refundTotals.set(refundTotalKey(r.bettor, r.market_hash, r.base_token), { ...r, total: BigInt(r.total) });
-          }),
       );
+      for (const r of rows) this.refundTotals.set(refundTotalKey(r.bettor, r.market_hash, r.base_token), { ...r, total: BigInt(r.total) });
     }
-    await Promise.all(reads);
   }
 
   /** A trade read or recorded (recorded ones are also marked to be written). */

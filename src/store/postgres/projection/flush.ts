@@ -11,7 +11,7 @@ import type { PriceHistoryProjection } from './price-history.js';
 /** Column names and types of a recordset, in the table's words. */
 type Columns = readonly (readonly [string, string])[];
 
-const recordset = (columns: Columns) => `jsonb_to_recordset($1::jsonb) AS x(${columns.map(([n, t]) => `${n} ${t}`).join(', ')})`;
+const recordset = (columns: Columns, param = 1, alias = 'x') => `jsonb_to_recordset($${param}::jsonb) AS ${alias}(${columns.map(([n, t]) => `${n} ${t}`).join(', ')})`;
 const names = (columns: Columns) => columns.map(([n]) => n).join(', ');
 
 async function insert(db: Queryable, table: string, columns: Columns, rows: readonly object[], conflict = ''): Promise<void> {
@@ -31,18 +31,20 @@ const ORDER_UPDATE_COLUMNS: Columns = [
   ['order_hash', 'text'], ['fill_amount', 'numeric'], ['pending_fill_amount', 'numeric'], ['status', 'text'], ['updated_at', 'bigint'], ['cancel_reason', 'text'],
 ];
 
-/** Writes the orders posted and changed so far in the batch (before the candles read the book, and at the end). */
+/**
+ * Writes the orders posted and changed so far in the batch (before the candles read the book, and at the end), in one
+ * statement: the changes are of orders written before (a change of an order posted in the batch is merged into it).
+ */
 export async function writeOrders(db: Queryable, batch: BatchRows): Promise<void> {
-  await insert(db, 'rm_orders', ORDER_COLUMNS, [...batch.newOrders.values()]);
+  if (batch.newOrders.size === 0 && batch.orderUpdates.size === 0) return;
+  await db.query(
+    `WITH posted AS (INSERT INTO rm_orders (${names(ORDER_COLUMNS)}) SELECT ${names(ORDER_COLUMNS)} FROM ${recordset(ORDER_COLUMNS)})
+     UPDATE rm_orders o SET fill_amount = y.fill_amount, pending_fill_amount = y.pending_fill_amount, status = y.status,
+       updated_at = y.updated_at, cancel_reason = y.cancel_reason FROM ${recordset(ORDER_UPDATE_COLUMNS, 2, 'y')} WHERE o.order_hash = y.order_hash`,
+    [jsonRows([...batch.newOrders.values()]), jsonRows([...batch.orderUpdates.values()])],
+  );
   batch.newOrders.clear();
-  if (batch.orderUpdates.size > 0) {
-    await db.query(
-      `UPDATE rm_orders o SET fill_amount = x.fill_amount, pending_fill_amount = x.pending_fill_amount, status = x.status,
-         updated_at = x.updated_at, cancel_reason = x.cancel_reason FROM ${recordset(ORDER_UPDATE_COLUMNS)} WHERE o.order_hash = x.order_hash`,
-      [jsonRows([...batch.orderUpdates.values()])],
-    );
-    batch.orderUpdates.clear();
-  }
+  batch.orderUpdates.clear();
 }
 
 const FILL_COLUMNS: Columns = [

@@ -40,12 +40,11 @@ export class StatementProjection {
     for (const changes of commands) {
       for (const c of changes) if (c.type === 'balanceChanged' && !this.committed.has(c.address.toLowerCase())) unknown.add(c.address.toLowerCase());
     }
-    const [next, balances] = await Promise.all([
-      db.query<{ next: string }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM rm_statement'),
+    const next = await db.query<{ next: string }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM rm_statement');
+    const balances =
       unknown.size === 0
         ? undefined
-        : db.query<{ address: string; balance: string }>('SELECT lower(address) AS address, balance FROM rm_statement_balances WHERE address = ANY($1::citext[])', [[...unknown]]),
-    ]);
+        : await db.query<{ address: string; balance: string }>('SELECT lower(address) AS address, balance FROM rm_statement_balances WHERE address = ANY($1::citext[])', [[...unknown]]);
     this.nextId = Number(next.rows[0]!.next);
     for (const key of unknown) this.committed.set(key, 0n);
     for (const r of balances?.rows ?? []) this.committed.set(r.address, BigInt(r.balance));
