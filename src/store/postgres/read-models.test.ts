@@ -35,9 +35,11 @@ async function expectSameAnswers(sql: TradingReadModels, pgm: ReadModels, entrie
   const orderHashes = [...new Set(trades.map((t) => t.orderHash))];
   const bettors = [...ADDRS, AFFILIATE, shout(ADDRS[1]!), '0x' + '77'.repeat(20)];
 
-  for (const t of trades) expect(await pgm.trade(t.id)).toEqual(sql.trade(t.id));
+  // Per trade and per fill: a sample spread over the history (a large workload has thousands).
+  const sample = <T,>(xs: readonly T[]) => xs.filter((_, i) => i % Math.ceil(xs.length / 150) === 0);
+  for (const t of sample(trades)) expect(await pgm.trade(t.id)).toEqual(sql.trade(t.id));
   expect(await pgm.trade('999999')).toBeUndefined();
-  for (const f of fills) {
+  for (const f of sample(fills)) {
     expect(await pgm.tradesOfFill(f)).toEqual(sql.tradesOfFill(f));
     expect(await pgm.fillOnChain(f)).toEqual(sql.fillOnChain(f));
   }
@@ -100,11 +102,11 @@ async function expectSameAnswers(sql: TradingReadModels, pgm: ReadModels, entrie
     }
   }
   const orderChanges = entries.flatMap((e) => e.changes.flatMap((c) => (c.type === 'orderAdded' ? [c.order.orderHash] : [])));
-  for (const h of orderChanges) expect(await pgm.orders.order(h)).toEqual(sql.orders.order(h));
+  for (const h of sample(orderChanges)) expect(await pgm.orders.order(h)).toEqual(sql.orders.order(h));
   const asked = [...orderChanges.slice(0, 20), '0x' + 'ee'.repeat(32)];
   expect(await pgm.orders.postedOrders(asked)).toEqual(sql.orders.postedOrders(asked));
 
-  for (const c of entries.flatMap((e) => e.changes)) {
+  for (const c of sample(entries.flatMap((e) => e.changes).filter((x) => ['fillAccepted', 'positionSettled', 'tradeSettled'].includes(x.type)))) {
     if (c.type === 'fillAccepted') {
       expect(await pgm.fillUsed(c.fillSalt, '0x00')).toBe(sql.fillUsed(c.fillSalt, '0x00'));
       expect(await pgm.fillUsed('none', c.fillHash)).toBe(sql.fillUsed('none', c.fillHash));
@@ -215,10 +217,14 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL read models'), () => {
     return new ReadModelProjector(db);
   }
 
-  it.each([1, 2, 3])('answers every query as the SQLite read models do, projected in random batches (seed %i)', async (seed) => {
-    const entries = engineWorkload(seed, 700);
+  it.each([
+    [1, false],
+    [2, false],
+    [3, true],
+  ])('answers every query as the SQLite read models do, projected in random batches (seed %i, wallets on chain: %s)', async (seed, onChain) => {
+    const entries = engineWorkload(seed, 700, { onChain });
     const types = new Set(entries.flatMap((e) => e.changes.map((c) => c.type)));
-    for (const t of ['fillExecuted', 'fillAttempted', 'tradeSettled', 'positionSettled', 'refundPaid', 'feeCharged', 'positionPaidOnChain', 'refundPaidOnChain']) {
+    for (const t of ['fillExecuted', 'fillAttempted', 'tradeSettled', 'positionSettled', 'refundPaid', 'positionPaidOnChain', 'refundPaidOnChain']) {
       expect(types).toContain(t);
     }
     const { projector } = await open();
@@ -232,11 +238,21 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL read models'), () => {
     }
     expect(await projector.position()).toBe(entries.length);
     await expectSameAnswers(sqlite.readModels, projector.readModels, entries);
+    // The answers compared hold something: settled, open (and failed) trades, consolidated entries, candles, statements.
+    const rm = projector.readModels;
+    const trades = await rm.tradesOf();
+    const states = new Set(trades.map((t) => `${t.status}/${t.settled}`));
+    for (const state of ['SUCCESS/true', 'SUCCESS/false', ...(onChain ? ['FAILED/false'] : [])]) expect(states).toContain(state);
+    expect((await rm.entries.page({ settled: true }, 'betTime', false, 0, 10)).entries.length).toBeGreaterThan(0);
+    expect((await rm.entries.page({ settled: false }, 'betTime', false, 0, 10)).entries.length).toBeGreaterThan(0);
+    expect((await rm.history.candles(MARKETS[0]!.marketHash, '1m', 0, 4e9, 10)).length).toBeGreaterThan(0);
+    expect((await rm.statement.page(ADDRS[1]!, true, { page: 0, perPage: 10 })).count).toBeGreaterThan(10);
+    expect((await rm.positions.page(ADDRS[2]!, { page: 0, perPage: 10 })).count).toBeGreaterThan(0);
   }, 120_000);
 
   it('projects a large batch in one transaction with a few round trips, not one per command', async () => {
     // Commands 10 ms apart: the batch spans a minute, so the candles read the book a few times only.
-    const entries = engineWorkload(4, 6000, 10);
+    const entries = engineWorkload(4, 6000, { stepMs: 10 });
     expect(entries.length).toBeGreaterThan(2500);
     const { pool, projector } = await open();
     const sqlite = sqliteProjector();

@@ -35,26 +35,32 @@ export const engineParams = {
   walletsOnChain: false,
 };
 
-/** A Lehmer generator: deterministic, its state within 1..2^31-2. */
+/** A Lehmer generator: deterministic, its state within 1..2^31-2; draws from its high bits (the low ones repeat). */
 export function random(seed: number): (n: number) => number {
   let state = (seed % 2_147_483_646) + 1;
   return (n: number) => {
     state = (state * 48_271) % 2_147_483_647;
-    return state % n;
+    return Math.floor((state / 2_147_483_647) * n);
   };
 }
 
 /**
  * `ops` random operations from `seed`: the journal entries of the commands the engine accepted, in order. Operations
- * are seconds to days apart, or `stepMs` apart when given.
+ * are seconds to days apart, or `stepMs` apart when given. `onChain`: wallets live on a chain (funds arrive as chain
+ * events, and the chain reports fills executed or failed).
  */
-export function engineWorkload(seed: number, ops: number, stepMs?: number): ProjectedEntry[] {
+export function engineWorkload(seed: number, ops: number, { stepMs, onChain = false }: { stepMs?: number; onChain?: boolean } = {}): ProjectedEntry[] {
   const rnd = random(seed);
-  const engine = new Engine(engineParams);
+  let at = 1_700_000_000_000;
+  const engine = new Engine({ ...engineParams, walletsOnChain: onChain });
+  /** Funds reaching a wallet: minted locally, or a transfer (and an approval) seen on chain. */
+  const fund = (address: string, amount: bigint, toBlock: number): Command =>
+    onChain
+      ? { kind: 'chainEvents', at, toBlock, entries: [{ kind: 'wallet', address, delta: amount }, { kind: 'approval', owner: address, amount: 10n ** 30n }] }
+      : { kind: 'faucet', at, address, amount };
   const entries: ProjectedEntry[] = [];
   const refunds: number[] = [];
   const reported: string[] = [];
-  let at = 1_700_000_000_000;
   const apply = (cmd: Command): boolean => {
     try {
       const { changes } = engine.apply(cmd);
@@ -66,7 +72,7 @@ export function engineWorkload(seed: number, ops: number, stepMs?: number): Proj
       throw err;
     }
   };
-  for (const address of ADDRS) apply({ kind: 'faucet', at, address, amount: 2000n * USDC });
+  ADDRS.forEach((address, i) => apply(fund(address, 2000n * USDC, i)));
   for (let seq = 1; seq <= ops; seq++) {
     // Mostly seconds apart, sometimes minutes, hours or a day: candles of every width open and close.
     at += stepMs ?? [700, 4_000, 65_000, 3_700_000, 90_000_000][[0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 4][rnd(12)]!]!;
@@ -117,10 +123,12 @@ export function engineWorkload(seed: number, ops: number, stepMs?: number): Proj
     } else if (op === 16) {
       apply({ kind: 'cancelAll', at, maker: ADDRS[who]!, salt: `s${seq}`, timestamp: Math.floor(at / 1000) });
     } else if (op === 17) {
-      apply({ kind: 'transfer', at, from: ADDRS[who]!, to: ADDRS[rnd(4)]!, amount: BigInt(1 + rnd(50)) * USDC });
+      if (onChain) apply(fund(ADDRS[who]!, BigInt(1 + rnd(50)) * USDC, seq));
+      else apply({ kind: 'transfer', at, from: ADDRS[who]!, to: ADDRS[rnd(4)]!, amount: BigInt(1 + rnd(50)) * USDC });
     } else if (op === 18 && seq > ops / 3) {
       const settle = SETTLE_MARKETS[rnd(SETTLE_MARKETS.length)]!;
-      if (reported.includes(settle)) continue;
+      // One settle market stays open: its trades stay unsettled.
+      if (reported.includes(settle) || reported.length === SETTLE_MARKETS.length - 1) continue;
       const fees = rnd(2) === 0 ? { fees: { bpsByMarket: { [settle]: [1, 500, 2500][rnd(3)]! }, account: FEE_ACCOUNT, affiliateShareBps: [0, 3333][rnd(2)]! } } : {};
       if (apply({ kind: 'reportMarkets', at, reports: [{ marketHash: settle, outcome: [0, 1, 2][rnd(3)] as 0 | 1 | 2 }], ...fees })) reported.push(settle);
     } else {
