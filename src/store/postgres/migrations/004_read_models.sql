@@ -161,8 +161,8 @@ CREATE INDEX rm_consolidated_by_bettor ON rm_consolidated (bettor, settled, bet_
 CREATE INDEX rm_consolidated_by_time ON rm_consolidated (settled, bet_time, ord);
 
 -- Listing totals: a bettor's trades and consolidated entries per value of every filter the listings count exactly.
--- The projector sums the trades' deltas per batch (it holds every trade it changes); the entries' are kept by the
--- triggers below, which see each entry's old and new values.
+-- The projector writes them with the rows they count: the trades' deltas summed in memory per batch (it holds every
+-- trade it changes), the entries' from their old and new rows in the statement that writes them.
 CREATE TABLE rm_trade_counts (
   bettor citext NOT NULL,
   settled boolean NOT NULL,
@@ -183,32 +183,6 @@ CREATE TABLE rm_consolidated_counts (
   n bigint NOT NULL,
   PRIMARY KEY (bettor, settled, status, maker, kind)
 );
-
-CREATE FUNCTION rm_consolidated_count(bettor citext, settled boolean, status text, maker boolean, kind text, delta bigint) RETURNS void
-LANGUAGE sql AS $$
-  INSERT INTO rm_consolidated_counts VALUES (bettor, settled, status, maker, kind, delta)
-    ON CONFLICT ON CONSTRAINT rm_consolidated_counts_pkey DO UPDATE SET n = rm_consolidated_counts.n + excluded.n
-$$;
-
-CREATE FUNCTION rm_consolidated_counts_trigger() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    IF TG_OP = 'DELETE' OR OLD.settled IS DISTINCT FROM NEW.settled OR OLD.status IS DISTINCT FROM NEW.status OR OLD.maker IS DISTINCT FROM NEW.maker THEN
-      PERFORM rm_consolidated_count(OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.kind, -1);
-    ELSE
-      RETURN NULL;
-    END IF;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    PERFORM rm_consolidated_count(NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.kind, 1);
-  END IF;
-  RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER rm_consolidated_counts AFTER INSERT OR UPDATE OR DELETE ON rm_consolidated
-  FOR EACH ROW EXECUTE FUNCTION rm_consolidated_counts_trigger();
 
 -- Candles of each market's traded odds per interval, pruned past each interval's retention. open_id and close_id are
 -- the trade ids that set open and close; best_one and best_two the best maker odds as decimal text.

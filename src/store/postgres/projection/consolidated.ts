@@ -1,7 +1,6 @@
 // Consolidated entries (rm_consolidated) rewritten from a fill's trades whenever a change record touches one of them,
 // as the SQLite read model does (src/store/sqlite/consolidated-entries.ts): each entry's latest row of the batch is
-// kept here and written once by flush.ts. Their listing totals follow from the table's trigger, which sees each row's
-// old and new values.
+// kept here and written once by flush.ts, with the listing totals it changes (from each entry's old and new row).
 import type { Change } from '../../../engine/changes.js';
 import type { Trade } from '../../../engine/types.js';
 import { TradeIndex } from '../../trade-index.js';

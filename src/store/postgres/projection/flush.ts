@@ -144,8 +144,7 @@ export async function writeBatch(db: Queryable, { rows: batch, statement, histor
   await insert(db, 'rm_statement_balances', [['address', 'text'], ['balance', 'numeric']], [...statement.staged.values()],
     'ON CONFLICT (address) DO UPDATE SET balance = excluded.balance');
   await writeCandles(db, history);
-  await insert(db, 'rm_consolidated', ENTRY_COLUMNS, [...entries.entries.values()],
-    `ON CONFLICT (fill_hash, bettor, market_hash, kind) DO UPDATE SET ${setExcluded(ENTRY_COLUMNS.slice(4).map(([n]) => n))}`);
+  await writeEntries(db, entries);
   const counts = [...batch.tradeCounts.values()].filter((c) => c.n !== 0).map(({ key: [bettor, settled, status, maker, base_token, affiliate], n }) => ({
     bettor, settled, status, maker, base_token, affiliate, n,
   }));
@@ -174,4 +173,25 @@ async function writeCandles(db: Queryable, history: PriceHistoryProjection): Pro
     }));
   await insert(db, 'rm_candles', CANDLE_COLUMNS, candles,
     `ON CONFLICT (market_hash, interval_s, start_s) DO UPDATE SET ${setExcluded(CANDLE_COLUMNS.slice(3).map(([n]) => n))}`);
+}
+
+/**
+ * The batch's consolidated entries, and in the same statement their listing totals: each entry's old row (as the
+ * statement found it) counts -1 under its key and its new row +1, summed per key.
+ */
+async function writeEntries(db: Queryable, entries: ConsolidatedRewrites): Promise<void> {
+  if (entries.entries.size === 0) return;
+  const key = 'bettor, settled, status, maker, kind';
+  await db.query(
+    `WITH x AS (SELECT * FROM ${recordset(ENTRY_COLUMNS)}),
+       old AS (SELECT ${key.replace(/(\w+)/g, 'c.$1')} FROM rm_consolidated c
+         JOIN x ON c.fill_hash = x.fill_hash AND c.bettor = x.bettor::citext AND c.market_hash = x.market_hash AND c.kind = x.kind),
+       written AS (INSERT INTO rm_consolidated (${names(ENTRY_COLUMNS)}) SELECT ${names(ENTRY_COLUMNS)} FROM x
+         ON CONFLICT (fill_hash, bettor, market_hash, kind) DO UPDATE SET ${setExcluded(ENTRY_COLUMNS.slice(4).map(([n]) => n))}
+         RETURNING ${key}),
+       deltas AS (SELECT ${key}, -1 AS n FROM old UNION ALL SELECT ${key}, 1 AS n FROM written)
+     INSERT INTO rm_consolidated_counts (${key}, n) SELECT ${key}, SUM(n) FROM deltas GROUP BY ${key} HAVING SUM(n) <> 0
+     ON CONFLICT (${key}) DO UPDATE SET n = rm_consolidated_counts.n + excluded.n`,
+    [jsonRows([...entries.entries.values()])],
+  );
 }
