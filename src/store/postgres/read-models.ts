@@ -14,7 +14,7 @@ import { PostgresConsolidatedPages } from './read/consolidated-page.js';
 import { PostgresCandles } from './read/candles.js';
 import { PostgresStatementPages } from './read/statement-page.js';
 import { PostgresPositions } from './read/positions.js';
-import { FILL_CHAIN_COLUMNS, T_TRADE_COLUMNS, TRADE_COLUMNS, clamp, fillOnChainOf, int, tradeOf, type FillChainRow, type TradeRow } from './trade-state.js';
+import { FILL_CHAIN_COLUMNS, T_TRADE_COLUMNS, TRADE_COLUMNS, bound, fillOnChainOf, int, tradeOf, type FillChainRow, type TradeRow } from './trade-state.js';
 
 /** Filters that rm_trade_counts keeps a bettor's totals by (its columns have the trade columns' names). */
 const COUNTED_TRADE_FILTERS = new Set<keyof TradeFilter>(['bettor', 'settled', 'baseToken', 'maker', 'affiliate', 'tradeStatus']);
@@ -95,8 +95,10 @@ export class PostgresReadModels implements ReadModels {
   }
 
   async trade(id: string): Promise<Trade | undefined> {
-    if (!/^\d{1,15}$/.test(id)) return undefined;
-    return (await this.trades('WHERE id = $1', [Number(id)]))[0];
+    // As SQLite's Number(id): an id that is no integer names no trade.
+    const n = Number(id);
+    if (!Number.isSafeInteger(n)) return undefined;
+    return (await this.trades('WHERE id = $1', [n]))[0];
   }
 
   tradesOfFill(fillHash: string): Promise<Trade[]> {
@@ -140,8 +142,8 @@ export class PostgresReadModels implements ReadModels {
       args.push(v);
       return `$${args.length}`;
     };
-    if (f.startMs !== undefined) where.push(`t.bet_time >= ${arg(clamp(f.startMs))}`);
-    if (f.endMs !== undefined) where.push(`t.bet_time < ${arg(clamp(f.endMs))}`);
+    if (f.startMs !== undefined) where.push(`t.bet_time >= ${arg(bound(f.startMs))}`);
+    if (f.endMs !== undefined) where.push(`t.bet_time < ${arg(bound(f.endMs))}`);
     if (f.bettor !== undefined) where.push(`t.bettor = ${arg(f.bettor)}`);
     if (f.settled !== undefined) where.push(`t.settled = ${arg(f.settled)}`);
     if (f.marketHashes !== undefined) {
@@ -158,7 +160,8 @@ export class PostgresReadModels implements ReadModels {
     const countSql = isCounted(f)
       ? `SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts t ${clause}`
       : `SELECT COUNT(*) AS n FROM rm_trades t ${clause}`;
-    const below = arg(Number.isFinite(belowId) ? belowId : Number.MAX_SAFE_INTEGER);
+    // As the SQLite read models: a cursor that is no finite number reads from the newest trade.
+    const below = arg(Number.isFinite(belowId) ? Math.ceil(belowId) : Number.MAX_SAFE_INTEGER);
     const pageSql = `SELECT t.id, t.rev FROM rm_trades t ${clause ? `${clause} AND` : 'WHERE'} t.id < ${below} ORDER BY t.id DESC LIMIT ${arg(pageSize + 1)}`;
     const [countRows, pageRows] = await Promise.all([
       this.db.query<{ n: string }>(countSql, countArgs),

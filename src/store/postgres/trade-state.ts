@@ -10,8 +10,11 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /** A bigint column (ms times, ids) as node-postgres gives it; Number is exact below 2^53. */
 export const int = (v: string | number): number => Number(v);
-/** A time or id bound for a bigint parameter: infinities ("no bound") as the largest or smallest exact integer. */
-export const clamp = (n: number): number => (n === Infinity ? Number.MAX_SAFE_INTEGER : n === -Infinity ? Number.MIN_SAFE_INTEGER : n);
+/**
+ * A lower bound (`>=`) or strict upper bound (`<`) on a bigint column as a bigint parameter: the same rows as the
+ * number itself selects (rounded up), infinities as the largest or smallest exact integer.
+ */
+export const bound = (n: number): number => (n === Infinity ? Number.MAX_SAFE_INTEGER : n === -Infinity ? Number.MIN_SAFE_INTEGER : Math.ceil(n));
 export const intOrNull = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
 /**

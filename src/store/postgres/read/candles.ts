@@ -1,6 +1,6 @@
 // Candles of a market's traded odds (rm_candles, projected by ../projection/price-history.ts).
 import { CANDLE_INTERVALS, type AsyncQueries, type Candle, type CandleInterval, type HistoryQueries } from '../../ports.js';
-import { int, type Queryable } from '../trade-state.js';
+import { bound, int, type Queryable } from '../trade-state.js';
 
 interface CandleRow {
   start_s: string;
@@ -21,7 +21,7 @@ export class PostgresCandles implements AsyncQueries<HistoryQueries> {
     const { rows } = await this.db.query<CandleRow>(
       `SELECT * FROM (SELECT start_s, open, high, low, close, volume, best_one, best_two FROM rm_candles
          WHERE market_hash = $1 AND interval_s = $2 AND start_s BETWEEN $3 AND $4 ORDER BY start_s DESC LIMIT $5) c ORDER BY start_s`,
-      [market, CANDLE_INTERVALS[interval].seconds, fromS, toS, limit],
+      [market, CANDLE_INTERVALS[interval].seconds, bound(fromS), toS === Infinity ? Number.MAX_SAFE_INTEGER : Math.floor(toS), limit],
     );
     return rows.map((r) => ({
       time: int(r.start_s),

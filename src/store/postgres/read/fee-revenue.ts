@@ -1,6 +1,6 @@
 // Fee revenue from rm_fees (each fee the projector recorded with its time), per UTC day and market, for the operator.
 import type { AsyncQueries, FeeQueries, FeeRevenue } from '../../ports.js';
-import { clamp, type Queryable } from '../trade-state.js';
+import { bound, type Queryable } from '../trade-state.js';
 
 export class PostgresFeeRevenue implements AsyncQueries<FeeQueries> {
   constructor(private readonly db: Queryable) {}
@@ -14,7 +14,7 @@ export class PostgresFeeRevenue implements AsyncQueries<FeeQueries> {
       `SELECT to_char(DATE '1970-01-01' + (charged_at / 86400000)::integer, 'YYYY-MM-DD') AS day, market_hash,
          SUM(fee) AS fees, SUM(affiliate_fee) AS affiliate_fees, COUNT(*) AS charges
        FROM rm_fees WHERE charged_at >= $1 AND charged_at < $2 GROUP BY 1, 2 ORDER BY 1, 2`,
-      [clamp(from), clamp(to)],
+      [bound(from), bound(to)],
     );
     return rows.map((r) => ({ day: r.day, marketHash: r.market_hash, fees: BigInt(r.fees), affiliateFees: BigInt(r.affiliate_fees), charges: Number(r.charges) }));
   }

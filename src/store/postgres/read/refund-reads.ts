@@ -4,7 +4,7 @@
 import type { AsyncQueries, RefundQueries, RefundQuery } from '../../ports.js';
 import type { RefundPaid } from '../../../engine/changes.js';
 import type { Trade } from '../../../engine/types.js';
-import { int, type Queryable } from '../trade-state.js';
+import { bound, int, type Queryable } from '../trade-state.js';
 
 export interface RefundRow {
   id: string;
@@ -80,7 +80,7 @@ export class PostgresRefundReads implements AsyncQueries<RefundQueries> {
 
   /** The bettor received a refund in this market before the one with this id (refund ids grow). */
   async hasRefundBefore(marketHash: string, bettor: string, id: number): Promise<boolean> {
-    const { rowCount } = await this.db.query('SELECT 1 FROM rm_refunds WHERE bettor = $1 AND market_hash = $2 AND id < $3 LIMIT 1', [bettor, marketHash, id]);
+    const { rowCount } = await this.db.query('SELECT 1 FROM rm_refunds WHERE bettor = $1 AND market_hash = $2 AND id < $3 LIMIT 1', [bettor, marketHash, bound(id)]);
     return rowCount !== 0;
   }
 
