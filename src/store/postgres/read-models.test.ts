@@ -12,6 +12,7 @@ import { ReadModelProjector } from '../sqlite/projector.js';
 import type { TradingReadModels } from '../sqlite/read-models.js';
 import { STORED_SORT_FIELDS, CANDLE_INTERVALS, type CandleInterval, type ListedTrades, type ProjectedEntry, type ReadModels, type TradeFilter } from '../ports.js';
 import type { Trade } from '../../engine/types.js';
+import type { Change } from '../../engine/changes.js';
 import { PostgresProjector } from './projector.js';
 import { ADDRS, AFFILIATE, MARKETS, SETTLE_MARKETS, engineWorkload, random, randomBatches } from './read-models.workload.js';
 
@@ -249,6 +250,45 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL read models'), () => {
     expect((await rm.statement.page(ADDRS[1]!, true, { page: 0, perPage: 10 })).count).toBeGreaterThan(10);
     expect((await rm.positions.page(ADDRS[2]!, { page: 0, perPage: 10 })).count).toBeGreaterThan(0);
   }, 120_000);
+
+  it('keeps wei exact beyond 64 bits and compares addresses without case, as SQLite does', async () => {
+    const BIG = 2n ** 70n + 12_345n;
+    const market = SETTLE_MARKETS[1]!;
+    const mixed = '0x' + 'aBcD'.repeat(10);
+    const token = '0x' + 'Bb'.repeat(20);
+    const refund = (id: number, bettor: string, amount: bigint, baseToken = token): Change => ({
+      type: 'refundPaid',
+      refund: { id, marketHash: market, baseToken, bettor, maker: id % 2 === 0, fillOrderHash: '0x' + id.toString(16).padStart(64, '0'), amount, createdAt: 1_700_000_000_000 + id },
+    });
+    const balance = (address: string, b: bigint): Change => ({ type: 'balanceChanged', address, balance: b, escrowed: BIG * 3n, openExposure: 1n, pendingTakerStake: BIG });
+    const fee = (bettor: string, amount: bigint, at: number): Change => ({
+      type: 'feeCharged', marketHash: market, bettor, fee: amount, feeAccount: AFFILIATE, affiliate: shout(AFFILIATE), affiliateFee: amount / 3n, at,
+    });
+    const entries: ProjectedEntry[] = [
+      [refund(1, mixed, BIG), balance(mixed, BIG)],
+      [refund(2, mixed.toLowerCase(), BIG + 1n, token.toLowerCase()), balance(mixed.toLowerCase(), 3n * BIG), fee(mixed, BIG, 1_700_000_000_000)],
+      [refund(3, shout(mixed), 7n), balance(shout(mixed), 2n ** 200n), fee(mixed, 2n ** 100n, 1_700_000_000_500)],
+      [balance(mixed, 5n), fee(shout(mixed), BIG, 1_700_090_000_000)],
+    ].map((changes, i) => ({ seq: i + 1, at: 1_700_000_000_000 + i * 1000, changes }));
+    const { projector } = await open();
+    const sqlite = sqliteProjector();
+    // The first two commands in one batch (one address in two cases in it), the others one by one.
+    for (const groups of [[entries.slice(0, 2)], [entries.slice(2, 3)], [entries.slice(3)]]) {
+      sqlite.project(groups);
+      await projector.project(groups);
+    }
+    const [sql, rm] = [sqlite.readModels, projector.readModels];
+    for (const who of [mixed, mixed.toLowerCase(), shout(mixed)]) {
+      for (const t of [token, token.toLowerCase(), shout(token)]) expect(await rm.refunds.refundTotal(who, market, t)).toBe(sql.refunds.refundTotal(who, market, t));
+      expect(await rm.refunds.refundTotal(who, market, token)).toBe(2n * BIG + 8n);
+      expect(await rm.balances.balanceOf(who)).toEqual(sql.balances.balanceOf(who));
+      expect(await rm.statement.page(who, true, { page: 0, perPage: 100 })).toEqual(sql.statement.page(who, true, { page: 0, perPage: 100 }));
+      expect(await rm.refunds.refundsOf(who)).toEqual(sql.refunds.refundsOf(who));
+    }
+    expect((await rm.balances.balanceOf(mixed)).escrowed).toBe(BIG * 3n);
+    expect(await rm.fees.feeRevenue(0, Infinity)).toEqual(sql.fees.feeRevenue(0, Infinity));
+    expect((await rm.fees.feeRevenue(0, Infinity))[0]!.fees).toBe(BIG + 2n ** 100n);
+  });
 
   it('projects a large batch in one transaction with a few round trips, not one per command', async () => {
     // Commands 10 ms apart: the batch spans a minute, so the candles read the book a few times only.
