@@ -26,6 +26,8 @@ export class PostgresProjector implements AsyncProjector {
   private readonly history = new PriceHistoryProjection();
   /** Batches run one at a time: each continues from the checkpoint the previous one wrote. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The checkpoint this projector's last batch committed: another one found means another projector wrote since. */
+  private written: number | undefined;
 
   constructor(private readonly pool: pg.Pool) {
     this.readModels = new PostgresReadModels(pool);
@@ -52,9 +54,8 @@ export class PostgresProjector implements AsyncProjector {
     return run;
   }
 
-  private async projectNow(groups: readonly (readonly ProjectedEntry[])[]): Promise<void> {
-    const entries = groups.flat();
-    if (entries.length === 0) return;
+  private async projectNow(given: readonly (readonly ProjectedEntry[])[]): Promise<void> {
+    if (given.every((g) => g.length === 0)) return;
     const client = await this.pool.connect();
     let committed = false;
     let broken: Error | undefined;
@@ -66,6 +67,19 @@ export class PostgresProjector implements AsyncProjector {
     client.on('error', onError);
     try {
       await client.query('BEGIN');
+      // The checkpoint, locked until this transaction ends: projectors of one database take turns, and entries it
+      // covers already (projected by another, or again after a failure whose COMMIT did take effect) are left out.
+      const { rows: at } = await client.query<{ seq: string }>('SELECT journal_seq AS seq FROM rm_position WHERE id = 1 FOR UPDATE');
+      const checkpoint = int(at[0]!.seq);
+      if (checkpoint !== this.written) this.forget();
+      const groups = given.map((g) => g.filter((e) => e.seq > checkpoint)).filter((g) => g.length > 0);
+      const entries = groups.flat();
+      if (entries.length === 0) {
+        await client.query('COMMIT');
+        committed = true;
+        this.written = checkpoint;
+        return;
+      }
       const volume = this.volume ?? (await readVolume(client));
       const commands = entries.map((e) => e.changes);
       const rows = new BatchRows();
@@ -96,6 +110,7 @@ export class PostgresProjector implements AsyncProjector {
       committed = true;
       for (const [market, v] of rows.volume) volume.set(market, v);
       this.volume = volume;
+      this.written = entries[entries.length - 1]!.seq;
     } catch (err) {
       broken = err instanceof Error ? err : new Error(String(err));
       await client.query('ROLLBACK').catch(() => {});
@@ -103,15 +118,19 @@ export class PostgresProjector implements AsyncProjector {
     } finally {
       this.statement.ended(committed);
       this.history.ended(committed);
-      if (!committed) {
-        // Whether a failed COMMIT took effect is unknown: what memory holds of the database is read again.
-        this.volume = undefined;
-        this.statement.forget();
-        this.history.forget();
-      }
+      // Whether a failed COMMIT took effect is unknown: what memory holds of the database is read again.
+      if (!committed) this.forget();
       client.off('error', onError);
       client.release(broken);
     }
+  }
+
+  /** Drops what memory holds of the database (read again by the next batch). */
+  private forget(): void {
+    this.volume = undefined;
+    this.written = undefined;
+    this.statement.forget();
+    this.history.forget();
   }
 }
 

@@ -251,6 +251,24 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL read models'), () => {
     expect((await rm.positions.page(ADDRS[2]!, { page: 0, perPage: 10 })).count).toBeGreaterThan(0);
   }, 120_000);
 
+  it('takes turns with another projector of the same database, and leaves out entries the checkpoint covers', async () => {
+    const entries = engineWorkload(6, 500);
+    const { pool, projector: first } = await open();
+    const second = new PostgresProjector(pool);
+    const sqlite = sqliteProjector();
+    const rnd = random(6);
+    const batches = randomBatches(entries, 6, 30);
+    for (const [i, groups] of batches.entries()) {
+      sqlite.project(groups);
+      // Batches handed to either projector, some to both at once, some again later (already covered: nothing to do).
+      const which = rnd(3);
+      await Promise.all([which !== 1 ? first.project(groups) : undefined, which !== 0 ? second.project(groups) : undefined]);
+      if (i > 0 && rnd(4) === 0) await (rnd(2) === 0 ? first : second).project([...batches[i - 1]!, ...groups]);
+      expect(await first.position()).toBe(groups.at(-1)!.at(-1)!.seq);
+    }
+    await expectSameAnswers(sqlite.readModels, first.readModels, entries);
+  }, 120_000);
+
   it('keeps wei exact beyond 64 bits and compares addresses without case, as SQLite does', async () => {
     const BIG = 2n ** 70n + 12_345n;
     const market = SETTLE_MARKETS[1]!;
