@@ -4,7 +4,8 @@
 // (projection/batch.ts), applies every record in memory as the SQLite projector does, and writes each table with one
 // multi-row statement (projection/flush.ts): a handful of round trips per batch, whatever its size. What it keeps in
 // memory between batches (matched volume, statement balances, the newest candles) changes only once a batch
-// committed; after a failure it is read again, since the database's state is then uncertain.
+// committed; after a failure, or when another projector wrote since, it is read again. Each batch locks the
+// checkpoint row first, so projectors of one database take turns and entries already covered are left out.
 import type pg from 'pg';
 import type { AsyncProjector, ProjectedEntry } from '../ports.js';
 import { migrate } from './migrate.js';
