@@ -3,7 +3,6 @@
 // only its page whatever the bettor's history.
 import type { AsyncQueries, RefundQueries, RefundQuery } from '../../ports.js';
 import type { RefundPaid } from '../../../engine/changes.js';
-import type { Trade } from '../../../engine/types.js';
 import { bound, int, type Queryable } from '../trade-state.js';
 
 export interface RefundRow {
@@ -49,10 +48,10 @@ export class PostgresRefundReads implements AsyncQueries<RefundQueries> {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * `hasRefunds` for a page: every (market, bettor) pair of these trades read in one query. The answer knows those
-   * pairs only (it cannot wait for a server): any other reads as not refunded.
+   * `hasRefunds` for a page: every (market, bettor) pair of these (trades, say) read in one query. The answer knows
+   * those pairs only (it cannot wait for a server): any other reads as not refunded.
    */
-  async refundsSeen(trades: readonly Trade[]): Promise<(marketHash: string, bettor: string) => boolean> {
+  async refundsSeen(trades: readonly { marketHash: string; bettor: string }[]): Promise<(marketHash: string, bettor: string) => boolean> {
     const markets: string[] = [];
     const bettors: string[] = [];
     const asked = new Set<string>();
