@@ -21,6 +21,10 @@ import { openPool } from './pool.js';
 import { PostgresCatalogueRecords } from './catalogue-records.js';
 import { PostgresApiKeyRecords } from './api-key-records.js';
 import { PostgresSettings } from './settings.js';
+import { PostgresTradingStore } from './trading-store.js';
+import { SqliteTradingStore } from '../sqlite/trading-store.js';
+import { flowCommand } from '../../../test/helpers/order-flow.js';
+import type { Change } from '../../engine/changes.js';
 
 const BETTOR = '0x' + 'ab'.repeat(20);
 const TOKEN = '0x' + 'cd'.repeat(20);
@@ -180,6 +184,35 @@ describe.skipIf(noPostgres)(postgresSuite('the catalogue, API keys and settings 
     const reopened = await openCatalogue(await PostgresCatalogueRecords.open(pool));
     expect(reopened.sports()).toEqual(catalogue.sports());
     expect(reopened.getMarketByIdentity('E2', MarketType.SPREAD, 1.5)).toBeUndefined();
+  });
+
+  it("writes the statuses the journal's change records set in the journal's transaction, on both stores", async () => {
+    const db = sqliteDb();
+    const url = await server().createDatabase();
+    const pool = await pgPool(url);
+    const hashes = await writeCatalogue(await openCatalogue(new SqliteCatalogueRecords(db)));
+    await writeCatalogue(await openCatalogue(await PostgresCatalogueRecords.open(pool)));
+    const [suspended, reported] = hashes.filter((h) => !hashes.slice(-1).includes(h)).slice(0, 2);
+    const changes: Change[] = [
+      { type: 'marketStatusChanged', marketHash: suspended!, status: 'SUSPENDED', at: 1 },
+      { type: 'marketReported', marketHash: reported!, outcome: 2, at: Date.UTC(2030, 0, 2), teamOneScore: 0, teamTwoScore: 3 },
+      { type: 'fixtureStatusChanged', exchangeEventId: 'E2', status: FixtureStatus.IN_PROGRESS, at: 1 },
+    ];
+    const entries = [{ cmd: flowCommand(0, 1), changes: [] }, { cmd: flowCommand(1, 2), changes }];
+    const sqliteJournal = new SqliteTradingStore(db);
+    sqliteJournal.commit(entries);
+    await sqliteJournal.sync();
+    const pgJournal = await PostgresTradingStore.open({ connectionString: url });
+    cleanups.push(() => pgJournal.close());
+    pgJournal.commit(entries);
+    await pgJournal.sync();
+
+    const fromSqlite = await openCatalogue(new SqliteCatalogueRecords(db));
+    const fromPostgres = await openCatalogue(await PostgresCatalogueRecords.open(pool));
+    expect(fromPostgres.getMarket(suspended!)!.status).toBe('SUSPENDED');
+    expect(fromPostgres.getMarket(reported!)).toMatchObject({ status: 'SETTLED', outcome: 2, teamOneScore: 0, teamTwoScore: 3, reportedDate: '2030-01-02T00:00:00.000Z' });
+    expect(fromPostgres.fixture('E2')!.status).toBe(FixtureStatus.IN_PROGRESS);
+    expect(view(fromPostgres, hashes)).toEqual(view(fromSqlite, hashes));
   });
 
   it('keeps API keys created and revoked across a reopen, on both stores', async () => {

@@ -6,6 +6,7 @@
 // makes durable: the group commit. A failed sync rolls back (or, failing in its
 // COMMIT, leaves it unknown whether it committed); memory then holds positions the database may not, so the store
 // refuses every later commit and sync (the runner stops trading until a restart rebuilds from the database).
+// A group whose change records set a catalogue status writes it in the same transaction (catalogue-status.ts).
 import { hostname } from 'node:os';
 import pg from 'pg';
 import type { EngineSnapshot } from '../../engine/engine.js';
@@ -16,6 +17,7 @@ import type { JournalEntry, JournaledChanges, JournaledCommand, TradingStore } f
 import { migrate } from './migrate.js';
 import { ARCHIVED_THROUGH, PostgresSnapshots, type PendingSnapshot } from './snapshots.js';
 import { WriterFence } from './writer-fence.js';
+import { applyCatalogueStatus, catalogueStatusChanges, type CatalogueStatusChange } from './catalogue-status.js';
 
 const PAGE = 5000;
 
@@ -32,9 +34,11 @@ interface HeldRows {
   ats: number[];
   commands: string[];
   changes: string[];
+  /** The catalogue statuses the group's change records set. */
+  catalogue: CatalogueStatusChange[];
 }
 
-const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [] });
+const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [], catalogue: [] });
 
 export class PostgresTradingStore implements TradingStore {
   readonly snapshots: PostgresSnapshots<EngineSnapshot>;
@@ -100,6 +104,7 @@ export class PostgresTradingStore implements TradingStore {
       this.held.ats.push(entries[i]!.cmd.at);
       this.held.commands.push(commands[i]!);
       this.held.changes.push(changes[i]!);
+      this.held.catalogue.push(...catalogueStatusChanges(entries[i]!.changes));
     }
     return this.last;
   }
@@ -121,7 +126,7 @@ export class PostgresTradingStore implements TradingStore {
   private async write(rows: HeldRows, snapshot: PendingSnapshot | undefined): Promise<void> {
     if (this.failed !== undefined) throw this.failed;
     if (rows.seqs.length === 0 && !snapshot) return;
-    if (!snapshot) return this.append(rows);
+    if (!snapshot && rows.catalogue.length === 0) return this.append(rows);
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
@@ -136,6 +141,7 @@ export class PostgresTradingStore implements TradingStore {
           values: [rows.seqs, rows.ats, rows.commands, rows.changes],
         });
       }
+      await applyCatalogueStatus(client, rows.catalogue);
       if (snapshot) await this.snapshots.store(client, snapshot);
       await client.query('COMMIT');
       client.release();
