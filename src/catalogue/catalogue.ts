@@ -14,9 +14,7 @@ import {
   ACTIVE_FIXTURE_STATUSES,
   FixtureStatus,
   LINE_TYPES,
-  MarketType,
   PARLAY_MARKET_TYPE,
-  SELECTIONS,
   type Fixture,
   type FixtureStatusCode,
   type League,
@@ -30,8 +28,9 @@ import {
   type Team,
 } from './model.js';
 import { checkParlayLegs, parlayHashOf } from './parlay-rules.js';
-import { hasLine, isQuarterLine, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
-import { checkMarketType, normalizeLine, type NewMarket } from './market-input.js';
+import { isQuarterLine, marketHashOf, outcomeLabels } from './market-identity.js';
+import type { NewMarket } from './market-input.js';
+import { newFixture, newMarkets, type NewFixture } from './new-records.js';
 import { MarketIndex } from './market-index.js';
 import { byGameTimeThenHash, settledRecord, storedOf, type Settlement } from './market-records.js';
 import type { Change } from '../engine/changes.js';
@@ -270,16 +269,9 @@ export class Catalogue {
     });
   }
 
-  createFixture(input: {
-    exchangeEventId?: string;
-    leagueId: number;
-    teamOneId: number;
-    teamTwoId: number;
-    gameTime: number;
-    status?: FixtureStatusCode;
-  }): Promise<Fixture> {
+  createFixture(input: NewFixture): Promise<Fixture> {
     return this.serially(async () => {
-      const fixture = this.newFixture(input);
+      const fixture = newFixture(input, this.leaguesById, this.teamsById, this.fixturesById);
       await this.store.addFixture(fixture);
       this.fixturesById.set(fixture.exchangeEventId, fixture);
       this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
@@ -293,7 +285,7 @@ export class Catalogue {
    */
   createMarkets(input: NewMarket): Promise<MarketRecord[]> {
     return this.serially(async () => {
-      const { created, parent, legs } = this.newMarkets(input);
+      const { created, parent, legs } = newMarkets(input, this);
       await this.store.putMarkets(created);
       for (const m of created) this.cacheMarket(this.recordOf(m));
       this.bus.emit('markets', created.map((m) => this.toRestMarket(this.markets.open(m.marketHash)!)));
@@ -456,64 +448,6 @@ export class Catalogue {
 
   // ---- internals ------------------------------------------------------------------------------------
 
-  /** The fixture a request makes, checked against memory. */
-  private newFixture(input: Parameters<Catalogue['createFixture']>[0]): Fixture {
-    const league = this.leaguesById.get(input.leagueId);
-    if (!league) throw new ExchangeError('LEAGUE_NOT_FOUND', `no league ${input.leagueId}`);
-    for (const field of ['teamOneId', 'teamTwoId'] as const) {
-      const team = this.teamsById.get(input[field]);
-      if (!team) throw new ExchangeError('TEAM_NOT_FOUND', `${field}: no team ${input[field]}`);
-      if (team.sportId !== league.sportId) {
-        throw new ExchangeError('TEAM_NOT_IN_SPORT', `${field}: team ${team.teamId} plays sport ${team.sportId}, the league sport ${league.sportId}`);
-      }
-    }
-    if (input.teamOneId === input.teamTwoId) throw new ExchangeError('INVALID_PARAMETER', 'teamTwoId must differ from teamOneId');
-    const exchangeEventId = input.exchangeEventId ?? this.nextEventId();
-    if (this.fixturesById.has(exchangeEventId)) throw new ExchangeError('FIXTURE_EXISTS', `fixture ${exchangeEventId} exists`);
-    return {
-      exchangeEventId,
-      leagueId: input.leagueId,
-      teamOneId: input.teamOneId,
-      teamTwoId: input.teamTwoId,
-      gameTime: input.gameTime,
-      status: input.status ?? FixtureStatus.NOT_STARTED,
-    };
-  }
-
-  /** The markets a request makes (the requested ones, then the quarter-line legs not there yet), checked against memory. */
-  private newMarkets(input: NewMarket): { created: StoredMarket[]; parent: StoredMarket; legs: StoredMarket[] } {
-    const fixture = this.requireFixture(input.exchangeEventId);
-    const type = checkMarketType(input);
-    const requested: StoredMarket[] = (
-      type === MarketType.ONE_X_TWO ? (input.selection ? [input.selection] : SELECTIONS) : [undefined]
-    ).map((selection) => ({
-      marketHash: marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line: input.line, selection }),
-      exchangeEventId: fixture.exchangeEventId,
-      type,
-      ...(input.line !== undefined ? { line: normalizeLine(input.line) } : {}),
-      ...(selection ? { selection } : {}),
-      status: 'ACTIVE',
-      liveEnabled: input.liveEnabled ?? false,
-      ...(hasLine(type) ? { mainLine: false } : {}),
-    }));
-    for (const m of requested) {
-      if (this.getMarket(m.marketHash)) throw new ExchangeError('MARKET_EXISTS', `market ${m.marketHash} exists`);
-    }
-    const legs: StoredMarket[] = [];
-    const parent = requested[0]!;
-    if (parent.line !== undefined && isQuarterLine(parent.line)) {
-      const legHashes = legLines(parent.line).map((line) => {
-        const marketHash = marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line });
-        const existing = this.getMarket(marketHash);
-        if (existing?.status === 'SETTLED') throw new ExchangeError('MARKET_ALREADY_REPORTED', `leg market ${marketHash} is settled`);
-        if (!existing) legs.push({ ...parent, marketHash, line, mainLine: false });
-        return marketHash;
-      }) as [string, string];
-      parent.legMarketHashes = legHashes;
-    }
-    return { created: [...requested, ...legs], parent, legs };
-  }
-
   /** The write of setMainLine (createMarkets makes one too, in its own turn). */
   private async writeMainLine(marketHash: string): Promise<MarketRecord> {
     const market = this.requireMarket(marketHash);
@@ -618,12 +552,6 @@ export class Catalogue {
       outcomeVoidName: 'NO_CONTEST',
       isQuarterLineMarket: false,
     };
-  }
-
-  private nextEventId(): string {
-    let n = this.fixturesById.size + 1;
-    while (this.fixturesById.has(`L${n}`)) n++;
-    return `L${n}`;
   }
 }
 

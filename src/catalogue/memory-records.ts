@@ -76,6 +76,13 @@ export class MemoryCatalogueRecords implements CatalogueRecords {
   }
 
   async addAll(seed: CatalogueSeed): Promise<void> {
+    // All or nothing, as the port asks: refused before anything is written if a record exists.
+    const taken =
+      seed.sports.some((s) => this.sports.has(s.sportId)) ||
+      seed.leagues.some((l) => this.leagues.has(l.leagueId)) ||
+      seed.teams.some((t) => this.teams.has(t.teamId)) ||
+      seed.fixtures.some((f) => this.fixtures.has(f.exchangeEventId));
+    if (taken) throw new Error('the seed holds a record that exists');
     for (const s of seed.sports) await this.addSport(s);
     for (const l of seed.leagues) await this.addLeague(l);
     for (const t of seed.teams) await this.addTeam(t);
