@@ -221,7 +221,7 @@ export class Catalogue {
   /** Writes a whole catalogue into this empty one in one transaction (the demo seed, built on a draft catalogue). */
   seed(seed: CatalogueSeed): Promise<void> {
     return this.serially(async () => {
-      if (!this.isEmpty()) throw new ExchangeError('SPORT_EXISTS', 'the catalogue is not empty');
+      if (!this.isEmpty()) throw new Error('only an empty catalogue is seeded');
       await this.store.addAll(seed);
       this.fill({ ...seed, parlays: new Map() });
     });
