@@ -39,10 +39,9 @@ const LAYER_EXCEPTIONS = [
 const SQLITE_USERS = [
   ['src/server.ts', 'builds the store'],
   ['src/main.ts', 'tells a data dir in use apart'],
-  ['src/catalogue/catalogue.ts', 'the catalogue, API keys and tokens keep their tables on the Db handle until their ports come with PostgreSQL'],
-  ['src/catalogue/store.ts', 'as above'],
-  ['src/admin/api-keys.ts', 'as above'],
-  ['src/realtime/tokens.ts', 'as above'],
+  ['src/catalogue/store.ts', 'the SQLite implementation of the CatalogueRecords port (store/catalogue-records.ts)'],
+  ['src/admin/api-keys.ts', 'the SQLite implementation of the ApiKeyRecords port (store/api-key-records.ts)'],
+  ['src/realtime/tokens.ts', 'the SQLite implementation of the Settings port (store/settings.ts)'],
   ['src/api/health.ts', 'probes the Db handle it is given'],
 ];
 

@@ -18,14 +18,41 @@ const plainSummary: Reporter = {
   },
 };
 
+/**
+ * Black-box suites run a second time with every exchange on PostgreSQL (the `postgres` project): the trading flows,
+ * the read side and realtime, through the public API only. Suites that open the SQLite files themselves stay on the
+ * embedded store.
+ */
+const ON_BOTH_STORES = [
+  'test/read-your-writes.test.ts',
+  'test/consolidated.test.ts',
+  'test/consolidated-feed.test.ts',
+  'test/refunds.test.ts',
+  'test/positions.test.ts',
+  'test/price-history.test.ts',
+  'test/cashout.test.ts',
+  'test/fill-or-kill.test.ts',
+  'test/parlays.test.ts',
+  'test/realtime-trading.test.ts',
+  'test/catalogue-admin.test.ts',
+  'test/user-api-keys.test.ts',
+  'test/sdk-client.test.ts',
+];
+
 export default defineConfig({
   // Tests use the client's source, not a build of it (tsconfig.json's `paths` says why).
   resolve: { alias: { '@oddex/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) } },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', plainSummary],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: ON_BOTH_STORES, env: { ODDEX_TEST_STORE: 'postgres' }, globalSetup: ['test/helpers/postgres-global.ts'] },
+      },
+    ],
   },
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/store/sqlite/db.js';
 import { Catalogue } from '../src/catalogue/catalogue.js';
+import { SqliteCatalogueRecords } from '../src/catalogue/store.js';
 import { EventBus } from '../src/events.js';
 import { fmt } from './lib.js';
 
@@ -22,23 +23,24 @@ const heapMb = () => {
 const dir = mkdtempSync(join(tmpdir(), 'oddex-catalogue-'));
 try {
   let db = openDatabase(dir);
-  let catalogue: Catalogue | undefined = new Catalogue(db, new EventBus(), 'v2');
-  const sport = catalogue.createSport({ label: 'Soccer' });
-  const league = catalogue.createLeague({ sportId: sport.sportId, label: 'League' });
-  const teams = Array.from({ length: 200 }, (_, i) => catalogue!.createTeam({ sportId: sport.sportId, name: `Team ${i}` }));
+  let catalogue: Catalogue | undefined = await Catalogue.open(new SqliteCatalogueRecords(db), new EventBus(), 'v2');
+  const sport = await catalogue.createSport({ label: 'Soccer' });
+  const league = await catalogue.createLeague({ sportId: sport.sportId, label: 'League' });
+  const teams = [];
+  for (let i = 0; i < 200; i++) teams.push(await catalogue.createTeam({ sportId: sport.sportId, name: `Team ${i}` }));
   const before = heapMb();
   let markets = 0;
   for (let f = 0; f < fixtures; f++) {
-    const fixture = catalogue.createFixture({
+    const fixture = await catalogue.createFixture({
       leagueId: league.leagueId,
       teamOneId: teams[f % teams.length]!.teamId,
       teamTwoId: teams[(f + 1) % teams.length]!.teamId,
       gameTime: 1_800_000_000 + f * 60,
     });
-    const add = (type: number, line?: number) => (markets += catalogue!.createMarkets({ exchangeEventId: fixture.exchangeEventId, type, line }).length);
-    add(1);
-    for (const line of [-1.5, -0.5, 0.5, 1.5]) add(3, line);
-    for (const line of [1.5, 2.5, 3.5]) add(2, line);
+    const add = async (type: number, line?: number) => (markets += (await catalogue!.createMarkets({ exchangeEventId: fixture.exchangeEventId, type, line })).length);
+    await add(1);
+    for (const line of [-1.5, -0.5, 0.5, 1.5]) await add(3, line);
+    for (const line of [1.5, 2.5, 3.5]) await add(2, line);
   }
   console.log(`${fixtures} fixtures, ${markets} markets: +${(heapMb() - before).toFixed(0)} MB of heap while all are open`);
   const settleEvery = Math.round(1 / (1 - settledShare));
@@ -49,7 +51,7 @@ try {
   const empty = heapMb();
   const started = performance.now();
   db = openDatabase(dir);
-  const reopened = new Catalogue(db, new EventBus(), 'v2');
+  const reopened = await Catalogue.open(new SqliteCatalogueRecords(db), new EventBus(), 'v2');
   const took = performance.now() - started;
   const { open, settled } = reopened.marketsInMemory;
   console.log(

@@ -14,11 +14,11 @@ import { buildApp } from './app.js';
 // For its side effect: the request path hashes with the WebAssembly keccak, about 10x faster than the default.
 import './protocol/keccak-wasm.js';
 import { collectGarbage } from './collect-garbage.js';
-import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
+import { ApiKeys, SqliteApiKeyRecords, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
-import { RealtimeTokens } from './realtime/tokens.js';
+import { RealtimeTokens, SqliteSettings } from './realtime/tokens.js';
 import { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerDeps } from './sequencer/sequencer.js';
 import { Publisher } from './realtime/publisher.js';
@@ -33,6 +33,7 @@ import { addReadYourWrites } from './api/read-your-writes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
+import { SqliteCatalogueRecords } from './catalogue/store.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { settleReportedMarkets } from './catalogue/reporting.js';
 import { SignatureVerifier } from './verify/verifier.js';
@@ -157,7 +158,7 @@ async function startOnStorage(
   const db = storage.db;
   config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
   const bus = new EventBus();
-  const catalogue = new Catalogue(db, bus, config.chainVersion);
+  const catalogue = await Catalogue.open(new SqliteCatalogueRecords(db), bus, config.chainVersion);
   // The journal's consumers: the projector writes the read models, the publisher publishes what each group changed.
   const projector = new ReadModelProjector(storage.readModelsDb);
   const readModels = asyncQueries<ReadModelQueries>(projector.readModels);
@@ -191,9 +192,9 @@ async function startOnStorage(
     archiveDir: join(config.dataDir, 'journal-archive'),
   });
   const adminToken = resolveAdminToken(config, log);
-  const apiKeys = new ApiKeys(db);
+  const apiKeys = await ApiKeys.open(new SqliteApiKeyRecords(db));
   const verifier = new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log }));
-  if (config.demo && catalogue.isEmpty()) seedDemoCatalogue(catalogue, now());
+  if (config.demo && catalogue.isEmpty()) await seedDemoCatalogue(catalogue, now());
 
   let rebuilt;
   const rebuildStarted = performance.now();
@@ -229,7 +230,7 @@ async function startOnStorage(
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
   const embedded = projector.readModels;
   if (embedded.balances.seed(embedded.position(), () => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
-  const settled = settleReportedMarkets(catalogue, await readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
+  const settled = await settleReportedMarkets(catalogue, await readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
@@ -237,7 +238,7 @@ async function startOnStorage(
   const isReady = () => ready;
   const tokens = config.realtimeTokenSecret
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
-    : RealtimeTokens.ofDataDir(db, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
+    : RealtimeTokens.ofSettings(new SqliteSettings(db), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
   publisher.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).

@@ -36,6 +36,8 @@ it('moves the main line of a totals group to the line whose outcome-one odds are
   });
   emitAny(ex.ctx.bus, 'bestOdds', [entry(main.marketHash, 70), entry(other.marketHash, 49)]);
 
+  // The move is written to the catalogue's store before memory shows it.
+  await waitFor(() => catalogue.getMarket(other.marketHash)!.mainLine || undefined, 5000, 'the main line moved');
   expect(catalogue.getMarket(other.marketHash)!.mainLine).toBe(true);
   expect(catalogue.getMarket(main.marketHash)!.mainLine).toBe(false);
   const push = await waitFor(() => client!.pushes('main_line:global')[0]);

@@ -1,9 +1,11 @@
-// API keys bound to an address. Only a SHA-256 of each key is stored.
+// API keys bound to an address, kept through the ApiKeyRecords port (SQLite here, PostgreSQL in store/postgres/).
+// Only a SHA-256 of each key is stored.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../store/sqlite/db.js';
+import type { ApiKeyRecord, ApiKeyRecords } from '../store/api-key-records.js';
 import { ok } from '../api/envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address } from '../api/params.js';
@@ -24,43 +26,90 @@ export interface OwnedKey {
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-export class ApiKeys {
-  /** Live keys only: caching misses would let a flood of invented keys grow memory without bound. */
-  private readonly cache = new Map<string, LiveKey>();
-  private readonly lookup;
-  private readonly liveById;
-  private readonly liveOfAddress;
-  constructor(private readonly db: Db) {
-    this.lookup = db.prepare('SELECT id, address FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL');
-    this.liveById = db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL');
-    this.liveOfAddress = db.prepare(
-      'SELECT id, created_at AS createdAt FROM api_keys WHERE address = ? AND revoked_at IS NULL ORDER BY created_at, rowid',
+/** The API keys in the SQLite data dir (migration 2). better-sqlite3 answers synchronously: a write has committed when its promise is made. */
+export class SqliteApiKeyRecords implements ApiKeyRecords {
+  constructor(private readonly db: Db) {}
+
+  loadLive(): Promise<ApiKeyRecord[]> {
+    return attempt(
+      () =>
+        this.db
+          .prepare('SELECT id, address, key_hash AS keyHash, created_at AS createdAt FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, rowid')
+          .all() as ApiKeyRecord[],
     );
   }
 
-  create(address: string, nowIso: string): { id: string; apiKey: string; address: string } {
-    const id = randomUUID();
-    const apiKey = randomBytes(24).toString('base64url');
-    const owner = checksumAddress(address);
-    this.db
-      .prepare('INSERT INTO api_keys (id, address, key_hash, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, owner, hashKey(apiKey), nowIso);
-    return { id, apiKey, address: owner };
+  add(k: ApiKeyRecord): Promise<void> {
+    return attempt(() => {
+      this.db.prepare('INSERT INTO api_keys (id, address, key_hash, created_at) VALUES (?, ?, ?, ?)').run(k.id, k.address, k.keyHash, k.createdAt);
+    });
+  }
+
+  revoke(id: string, revokedAt: string, owner?: string): Promise<boolean> {
+    return attempt(() => {
+      const res =
+        owner === undefined
+          ? this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(revokedAt, id)
+          : this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND address = ? AND revoked_at IS NULL').run(revokedAt, id, owner);
+      return res.changes > 0;
+    });
+  }
+}
+
+function attempt<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+/**
+ * The live API keys, all held in memory (loaded at start; an address holds a handful): `keyOf` runs on every
+ * authenticated request and answers synchronously. Creating and revoking write the store first, one after the other,
+ * and memory follows once the write is durable.
+ */
+export class ApiKeys {
+  /** Live keys by key hash. */
+  private readonly byHash = new Map<string, ApiKeyRecord>();
+  /** Live keys by id, oldest first. */
+  private readonly byId = new Map<string, ApiKeyRecord>();
+  private writes: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly records: ApiKeyRecords) {}
+
+  static async open(records: ApiKeyRecords): Promise<ApiKeys> {
+    const keys = new ApiKeys(records);
+    for (const k of await records.loadLive()) keys.remember(k);
+    return keys;
+  }
+
+  /**
+   * Issues a key for `address`. `check`, if given, sees the address's live keys in the same turn as the write (no
+   * other create or revoke in between) and may throw to refuse.
+   */
+  create(address: string, nowIso: string, check?: (live: OwnedKey[]) => void): Promise<{ id: string; apiKey: string; address: string }> {
+    return this.serially(async () => {
+      const owner = checksumAddress(address);
+      check?.(this.liveOf(owner));
+      const apiKey = randomBytes(24).toString('base64url');
+      const record: ApiKeyRecord = { id: randomUUID(), address: owner, keyHash: hashKey(apiKey), createdAt: nowIso };
+      await this.records.add(record);
+      this.remember(record);
+      return { id: record.id, apiKey, address: owner };
+    });
   }
 
   /** The live keys of an address, however issued (operator or wallet), oldest first. */
   liveOf(address: string): OwnedKey[] {
-    return this.liveOfAddress.all(checksumAddress(address)) as OwnedKey[];
+    const owner = checksumAddress(address);
+    return [...this.byId.values()].filter((k) => k.address === owner).map((k) => ({ id: k.id, createdAt: k.createdAt }));
   }
 
   /** The key's id and checksummed address while it is live, else undefined. */
   keyOf(apiKey: string): LiveKey | undefined {
-    const h = hashKey(apiKey);
-    const cached = this.cache.get(h);
-    if (cached !== undefined) return cached;
-    const row = this.lookup.get(h) as LiveKey | undefined;
-    if (row) this.cache.set(h, row);
-    return row;
+    const k = this.byHash.get(hashKey(apiKey));
+    return k && { id: k.id, address: k.address };
   }
 
   /** The checksummed address a live key belongs to, or undefined. */
@@ -70,18 +119,33 @@ export class ApiKeys {
 
   /** Whether the key with this id was issued and is not revoked. */
   isLive(id: string): boolean {
-    return this.liveById.get(id) !== undefined;
+    return this.byId.has(id);
   }
 
   /** Revokes a live key; with `owner`, only a key of that address (a wallet revokes only its own). */
-  revoke(id: string, nowIso: string, owner?: string): boolean {
-    const res = owner === undefined
-      ? this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso, id)
-      : this.db
-          .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND address = ? AND revoked_at IS NULL')
-          .run(nowIso, id, checksumAddress(owner));
-    this.cache.clear();
-    return res.changes > 0;
+  revoke(id: string, nowIso: string, owner?: string): Promise<boolean> {
+    return this.serially(async () => {
+      const revoked = await this.records.revoke(id, nowIso, owner === undefined ? undefined : checksumAddress(owner));
+      const k = this.byId.get(id);
+      if (k && (revoked || owner === undefined || k.address === checksumAddress(owner))) this.forget(k);
+      return revoked;
+    });
+  }
+
+  private remember(k: ApiKeyRecord): void {
+    this.byHash.set(k.keyHash, k);
+    this.byId.set(k.id, k);
+  }
+
+  private forget(k: ApiKeyRecord): void {
+    this.byHash.delete(k.keyHash);
+    this.byId.delete(k.id);
+  }
+
+  private serially<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(write, write);
+    this.writes = run.catch(() => undefined);
+    return run;
   }
 }
 
@@ -114,7 +178,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRouteDeps> = async (a
     },
     async (request) => {
       const { address } = request.body;
-      return ok(apiKeys.create(address, new Date(now()).toISOString()));
+      return ok(await apiKeys.create(address, new Date(now()).toISOString()));
     },
   );
   app.delete(
@@ -122,7 +186,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<ApiKeyRouteDeps> = async (a
     { schema: { tags: ['admin'], params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: responses(ApiKeyRevoked) } },
     async (request) => {
       const { id } = request.params;
-      if (!apiKeys.revoke(id, new Date(now()).toISOString())) {
+      if (!(await apiKeys.revoke(id, new Date(now()).toISOString()))) {
         throw new ExchangeError('API_KEY_NOT_FOUND', `no live API key ${id}`);
       }
       // Revocation is immediate: realtime sessions opened with the key end now, not when their token expires.

@@ -102,19 +102,19 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
   const nowIso = () => new Date(now()).toISOString();
 
   app.post('/admin/sports', { schema: schema({ body: SportBody, response: responses(Sport) }) }, async (request) =>
-    ok(catalogue.toRestSport(catalogue.createSport(request.body))),
+    ok(catalogue.toRestSport(await catalogue.createSport(request.body))),
   );
 
   app.post('/admin/leagues', { schema: schema({ body: LeagueBody, response: responses(League) }) }, async (request) =>
-    ok(catalogue.toRestLeague(catalogue.createLeague(request.body))),
+    ok(catalogue.toRestLeague(await catalogue.createLeague(request.body))),
   );
 
   app.post('/admin/teams', { schema: schema({ body: TeamBody, response: responses(Team) }) }, async (request) =>
-    ok(catalogue.toRestTeam(catalogue.createTeam(request.body))),
+    ok(catalogue.toRestTeam(await catalogue.createTeam(request.body))),
   );
 
   app.post('/admin/fixtures', { schema: schema({ body: FixtureBody, response: responses(Fixture) }) }, async (request) => {
-    const fixture = catalogue.createFixture(request.body);
+    const fixture = await catalogue.createFixture(request.body);
     return ok(catalogue.toRestFixture(fixture));
   });
 
@@ -150,7 +150,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
   );
 
   app.post('/admin/markets', { schema: schema({ body: MarketBody, response: responses(MarketList) }) }, async (request) =>
-    ok(rest(catalogue.createMarkets(request.body))),
+    ok(rest(await catalogue.createMarkets(request.body))),
   );
 
   app.post(
@@ -164,7 +164,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
 
   app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: responses(Market) }) }, async (request) => {
     const { marketHash } = request.params;
-    return ok(catalogue.toRestMarket(catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
+    return ok(catalogue.toRestMarket(await catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
   });
 
   app.post(
@@ -182,6 +182,6 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
 
   app.post('/admin/live-scores', { schema: schema({ body: LiveScoreBody, response: responses(LiveScoreSchema) }) }, async (request) => {
     const body = request.body;
-    return ok(catalogue.putLiveScore({ ...body, extra: checkExtra(body.extra ?? '[]') }, nowIso()));
+    return ok(await catalogue.putLiveScore({ ...body, extra: checkExtra(body.extra ?? '[]') }, nowIso()));
   });
 };

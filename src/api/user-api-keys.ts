@@ -46,10 +46,12 @@ export const userApiKeyRoutes: FastifyPluginAsyncTypebox<UserApiKeyDeps> = async
       const { address, timestamp } = request.body;
       const owner = verifySignedText(apiKeyText({ kind: 'create' }, address, timestamp), request.body, now());
       const limit = config.userApiKeysPerAddress;
-      if (apiKeys.liveOf(owner).length >= limit) {
-        throw new ExchangeError('API_KEY_LIMIT_REACHED', `${owner} holds ${limit} live API keys, the most an address may; revoke one first`);
-      }
-      return ok(apiKeys.create(owner, new Date(now()).toISOString()));
+      const created = await apiKeys.create(owner, new Date(now()).toISOString(), (live) => {
+        if (live.length >= limit) {
+          throw new ExchangeError('API_KEY_LIMIT_REACHED', `${owner} holds ${limit} live API keys, the most an address may; revoke one first`);
+        }
+      });
+      return ok(created);
     },
   );
 
@@ -91,7 +93,7 @@ export const userApiKeyRoutes: FastifyPluginAsyncTypebox<UserApiKeyDeps> = async
       const { address, timestamp } = request.body;
       const owner = verifySignedText(apiKeyText({ kind: 'revoke', id }, address, timestamp), request.body, now());
       // Another address's key is "not found" too: a wallet learns nothing about keys it does not own.
-      if (!apiKeys.revoke(id, new Date(now()).toISOString(), owner)) {
+      if (!(await apiKeys.revoke(id, new Date(now()).toISOString(), owner))) {
         throw new ExchangeError('API_KEY_NOT_FOUND', `no live API key ${id} of ${owner}`);
       }
       disconnectKey(id);

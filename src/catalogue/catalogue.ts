@@ -1,19 +1,20 @@
 // The market catalogue: sports, leagues, teams, fixtures, markets and live scores. Held in memory (every lookup
-// is synchronous), written through to SQLite, changes announced on the bus as REST-shaped objects. Settled markets
-// are the exception: they never change again and a month of trading leaves tens of thousands of them, so they are
-// read from SQLite when asked for, the most recent in a bounded cache (market-index.ts). Requests for markets are
-// checked in market-input.ts; records are transformed as values in market-records.ts.
-import type { Db } from '../store/sqlite/db.js';
+// is synchronous), written through to its records (the CatalogueRecords port: SQLite or PostgreSQL), changes
+// announced on the bus as REST-shaped objects. A write is awaited before memory shows it, and writes run one after
+// the other (each checks what the one before left). Settled markets are the exception: they never change again and
+// a month of trading leaves tens of thousands of them, so an embedded store reads them when asked for, the most
+// recent in a bounded cache (market-index.ts); a database server, which answers only asynchronously, leaves them to
+// memory (settled-in-memory.ts). Requests for markets are checked in market-input.ts; records are transformed as
+// values in market-records.ts.
 import type { EventBus } from '../events.js';
 import { ExchangeError } from '../protocol/errors.js';
-import { CatalogueStore, type StoredMarket } from './store.js';
+import { reportedDate, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type SettledMarketReads, type StoredMarket } from '../store/catalogue-records.js';
+import { SettledInMemory } from './settled-in-memory.js';
 import {
   ACTIVE_FIXTURE_STATUSES,
   FixtureStatus,
   LINE_TYPES,
-  MarketType,
   PARLAY_MARKET_TYPE,
-  SELECTIONS,
   type Fixture,
   type FixtureStatusCode,
   type League,
@@ -27,12 +28,12 @@ import {
   type Team,
 } from './model.js';
 import { checkParlayLegs, parlayHashOf } from './parlay-rules.js';
-import { hasLine, isQuarterLine, legLines, marketHashOf, outcomeLabels } from './market-identity.js';
-import { checkMarketType, normalizeLine, type NewMarket } from './market-input.js';
+import { isQuarterLine, marketHashOf, outcomeLabels } from './market-identity.js';
+import type { NewMarket } from './market-input.js';
+import { newFixture, newMarkets, type NewFixture } from './new-records.js';
 import { MarketIndex } from './market-index.js';
 import { byGameTimeThenHash, settledRecord, storedOf, type Settlement } from './market-records.js';
 import type { Change } from '../engine/changes.js';
-import { reportedDate } from '../store/sqlite/catalogue-status.js';
 import { restFixture, restLeague, restMarket, restSport, restTeam, type RestFixture, type RestMarket, type RestTeam } from './rest.js';
 
 export type { MarketRecord, Sport, League, Team, Fixture, LiveScore, Outcome } from './model.js';
@@ -56,7 +57,11 @@ export interface NewParlay {
 export type NewLiveScore = Omit<LiveScore, 'sportId' | 'leagueId' | 'createdAt' | 'updatedAt'>;
 
 export class Catalogue {
-  private readonly store: CatalogueStore;
+  /** Settled markets: read from the store, or held here when it cannot answer synchronously. */
+  private readonly settledReads: SettledMarketReads;
+  private readonly settledInMemory: SettledInMemory | undefined;
+  /** The tail of the writes in progress: the next starts when it settles. */
+  private writes: Promise<unknown> = Promise.resolve();
   private readonly sportsById = new Map<number, Sport>();
   private readonly leaguesById = new Map<number, League>();
   private readonly teamsById = new Map<number, Team>();
@@ -69,19 +74,34 @@ export class Catalogue {
   /** Markets whose report is in flight (between the engine call and marking them settled). */
   private readonly reporting = new Set<string>();
 
-  constructor(
-    db: Db,
+  private constructor(
+    private readonly store: CatalogueRecords,
     private readonly bus: EventBus,
     private readonly chainVersion: string,
   ) {
-    this.store = new CatalogueStore(db);
-    for (const s of this.store.loadSports()) this.sportsById.set(s.sportId, s);
-    for (const l of this.store.loadLeagues()) this.leaguesById.set(l.leagueId, l);
-    for (const t of this.store.loadTeams()) this.teamsById.set(t.teamId, t);
-    for (const f of this.store.loadFixtures()) this.fixturesById.set(f.exchangeEventId, f);
-    this.markets = new MarketIndex(this.store.loadOpenParlays());
-    for (const m of this.store.loadOpenMarkets()) this.cacheMarket(this.recordOf(m));
-    for (const s of this.store.loadLiveScores()) this.liveScoresByEvent.set(s.exchangeEventId, s);
+    this.settledInMemory = store.settled ? undefined : new SettledInMemory();
+    this.settledReads = store.settled ?? this.settledInMemory!;
+    this.markets = new MarketIndex(new Map());
+  }
+
+  /** The catalogue its records hold, loaded into memory. */
+  static async open(store: CatalogueRecords, bus: EventBus, chainVersion: string): Promise<Catalogue> {
+    const catalogue = new Catalogue(store, bus, chainVersion);
+    catalogue.fill(await store.load());
+    return catalogue;
+  }
+
+  private fill(contents: CatalogueContents): void {
+    for (const s of contents.sports) this.sportsById.set(s.sportId, s);
+    for (const l of contents.leagues) this.leaguesById.set(l.leagueId, l);
+    for (const t of contents.teams) this.teamsById.set(t.teamId, t);
+    for (const f of contents.fixtures) this.fixturesById.set(f.exchangeEventId, f);
+    for (const m of contents.markets) {
+      if (m.status === 'SETTLED') this.settledInMemory?.put(m, contents.parlays.get(m.marketHash));
+      else if (contents.parlays.has(m.marketHash)) this.markets.openParlays.set(m.marketHash, contents.parlays.get(m.marketHash)!);
+    }
+    for (const m of contents.markets) if (m.status !== 'SETTLED') this.cacheMarket(this.recordOf(m));
+    for (const s of contents.liveScores) this.liveScoresByEvent.set(s.exchangeEventId, s);
   }
 
   // ---- reads used per request by the trading side -------------------------------------------------
@@ -107,7 +127,7 @@ export class Catalogue {
 
   /** All the event's markets; the settled ones are read from disk (operator paths, not per request). */
   marketsOfEvent(exchangeEventId: string): MarketRecord[] {
-    const settled = this.store.loadSettledMarketsOfEvent(exchangeEventId).map((m) => this.markets.settledCached(m.marketHash) ?? this.markets.rememberSettled(this.recordOf(m)));
+    const settled = this.settledReads.ofEvent(exchangeEventId).map((m) => this.markets.settledCached(m.marketHash) ?? this.markets.rememberSettled(this.recordOf(m)));
     return [...this.openMarketsOfEvent(exchangeEventId), ...settled];
   }
 
@@ -198,159 +218,115 @@ export class Catalogue {
 
   // ---- operator writes ----------------------------------------------------------------------------
 
-  /** Runs several writes in one database transaction (the demo seed). */
-  transaction<T>(fn: () => T): T {
-    return this.store.transaction(fn);
+  /** Writes a whole catalogue into this empty one in one transaction (the demo seed, built on a draft catalogue). */
+  seed(seed: CatalogueSeed): Promise<void> {
+    return this.serially(async () => {
+      if (!this.isEmpty()) throw new Error('only an empty catalogue is seeded');
+      await this.store.addAll(seed);
+      this.fill({ ...seed, parlays: new Map() });
+    });
   }
 
-  createSport(input: { sportId?: number; label: string }): Sport {
-    const sportId = input.sportId ?? nextId(this.sportsById.keys());
-    if (this.sportsById.has(sportId)) throw new ExchangeError('SPORT_EXISTS', `sportId ${sportId} exists`);
-    if (this.sports().some((s) => sameName(s.label, input.label))) throw new ExchangeError('SPORT_EXISTS', `a sport "${input.label}" exists`);
-    const sport: Sport = { sportId, label: input.label };
-    this.store.insertSport(sport);
-    this.sportsById.set(sportId, sport);
-    return sport;
+  createSport(input: { sportId?: number; label: string }): Promise<Sport> {
+    return this.serially(async () => {
+      const sportId = input.sportId ?? nextId(this.sportsById.keys());
+      if (this.sportsById.has(sportId)) throw new ExchangeError('SPORT_EXISTS', `sportId ${sportId} exists`);
+      if (this.sports().some((s) => sameName(s.label, input.label))) throw new ExchangeError('SPORT_EXISTS', `a sport "${input.label}" exists`);
+      const sport: Sport = { sportId, label: input.label };
+      await this.store.addSport(sport);
+      this.sportsById.set(sportId, sport);
+      return sport;
+    });
   }
 
-  createLeague(input: { leagueId?: number; sportId: number; label: string; active?: boolean }): League {
-    this.requireSport(input.sportId);
-    const leagueId = input.leagueId ?? nextId(this.leaguesById.keys());
-    if (this.leaguesById.has(leagueId)) throw new ExchangeError('LEAGUE_EXISTS', `leagueId ${leagueId} exists`);
-    if (this.leagues().some((l) => l.sportId === input.sportId && sameName(l.label, input.label))) {
-      throw new ExchangeError('LEAGUE_EXISTS', `sport ${input.sportId} has a league "${input.label}"`);
-    }
-    const league: League = { leagueId, sportId: input.sportId, label: input.label, active: input.active ?? true };
-    this.store.insertLeague(league);
-    this.leaguesById.set(leagueId, league);
-    return league;
-  }
-
-  createTeam(input: { teamId?: number; sportId: number; name: string }): Team {
-    this.requireSport(input.sportId);
-    const teamId = input.teamId ?? nextId(this.teamsById.keys());
-    if (this.teamsById.has(teamId)) throw new ExchangeError('TEAM_EXISTS', `teamId ${teamId} exists`);
-    if (this.teams().some((t) => t.sportId === input.sportId && sameName(t.name, input.name))) {
-      throw new ExchangeError('TEAM_EXISTS', `sport ${input.sportId} has a team "${input.name}"`);
-    }
-    const team: Team = { teamId, sportId: input.sportId, name: input.name };
-    this.store.insertTeam(team);
-    this.teamsById.set(teamId, team);
-    return team;
-  }
-
-  createFixture(input: {
-    exchangeEventId?: string;
-    leagueId: number;
-    teamOneId: number;
-    teamTwoId: number;
-    gameTime: number;
-    status?: FixtureStatusCode;
-  }): Fixture {
-    const league = this.leaguesById.get(input.leagueId);
-    if (!league) throw new ExchangeError('LEAGUE_NOT_FOUND', `no league ${input.leagueId}`);
-    for (const field of ['teamOneId', 'teamTwoId'] as const) {
-      const team = this.teamsById.get(input[field]);
-      if (!team) throw new ExchangeError('TEAM_NOT_FOUND', `${field}: no team ${input[field]}`);
-      if (team.sportId !== league.sportId) {
-        throw new ExchangeError('TEAM_NOT_IN_SPORT', `${field}: team ${team.teamId} plays sport ${team.sportId}, the league sport ${league.sportId}`);
+  createLeague(input: { leagueId?: number; sportId: number; label: string; active?: boolean }): Promise<League> {
+    return this.serially(async () => {
+      this.requireSport(input.sportId);
+      const leagueId = input.leagueId ?? nextId(this.leaguesById.keys());
+      if (this.leaguesById.has(leagueId)) throw new ExchangeError('LEAGUE_EXISTS', `leagueId ${leagueId} exists`);
+      if (this.leagues().some((l) => l.sportId === input.sportId && sameName(l.label, input.label))) {
+        throw new ExchangeError('LEAGUE_EXISTS', `sport ${input.sportId} has a league "${input.label}"`);
       }
-    }
-    if (input.teamOneId === input.teamTwoId) throw new ExchangeError('INVALID_PARAMETER', 'teamTwoId must differ from teamOneId');
-    const exchangeEventId = input.exchangeEventId ?? this.nextEventId();
-    if (this.fixturesById.has(exchangeEventId)) throw new ExchangeError('FIXTURE_EXISTS', `fixture ${exchangeEventId} exists`);
-    const fixture: Fixture = {
-      exchangeEventId,
-      leagueId: input.leagueId,
-      teamOneId: input.teamOneId,
-      teamTwoId: input.teamTwoId,
-      gameTime: input.gameTime,
-      status: input.status ?? FixtureStatus.NOT_STARTED,
-    };
-    this.store.insertFixture(fixture);
-    this.fixturesById.set(exchangeEventId, fixture);
-    this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
-    return fixture;
+      const league: League = { leagueId, sportId: input.sportId, label: input.label, active: input.active ?? true };
+      await this.store.addLeague(league);
+      this.leaguesById.set(leagueId, league);
+      return league;
+    });
+  }
+
+  createTeam(input: { teamId?: number; sportId: number; name: string }): Promise<Team> {
+    return this.serially(async () => {
+      this.requireSport(input.sportId);
+      const teamId = input.teamId ?? nextId(this.teamsById.keys());
+      if (this.teamsById.has(teamId)) throw new ExchangeError('TEAM_EXISTS', `teamId ${teamId} exists`);
+      if (this.teams().some((t) => t.sportId === input.sportId && sameName(t.name, input.name))) {
+        throw new ExchangeError('TEAM_EXISTS', `sport ${input.sportId} has a team "${input.name}"`);
+      }
+      const team: Team = { teamId, sportId: input.sportId, name: input.name };
+      await this.store.addTeam(team);
+      this.teamsById.set(teamId, team);
+      return team;
+    });
+  }
+
+  createFixture(input: NewFixture): Promise<Fixture> {
+    return this.serially(async () => {
+      const fixture = newFixture(input, this.leaguesById, this.teamsById, this.fixturesById);
+      await this.store.addFixture(fixture);
+      this.fixturesById.set(fixture.exchangeEventId, fixture);
+      this.bus.emit('fixtures', [this.toRestFixture(fixture)]);
+      return fixture;
+    });
   }
 
   /**
    * Creates the market(s) of one request: all three binary markets for a 1X2 without a selection; for a quarter
    * line also its two leg markets, linking legs that exist already. Returns the requested markets, then the legs.
    */
-  createMarkets(input: NewMarket): MarketRecord[] {
-    const fixture = this.requireFixture(input.exchangeEventId);
-    const type = checkMarketType(input);
-    const requested: StoredMarket[] = (
-      type === MarketType.ONE_X_TWO ? (input.selection ? [input.selection] : SELECTIONS) : [undefined]
-    ).map((selection) => ({
-      marketHash: marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line: input.line, selection }),
-      exchangeEventId: fixture.exchangeEventId,
-      type,
-      ...(input.line !== undefined ? { line: normalizeLine(input.line) } : {}),
-      ...(selection ? { selection } : {}),
-      status: 'ACTIVE',
-      liveEnabled: input.liveEnabled ?? false,
-      ...(hasLine(type) ? { mainLine: false } : {}),
-    }));
-    for (const m of requested) {
-      if (this.getMarket(m.marketHash)) throw new ExchangeError('MARKET_EXISTS', `market ${m.marketHash} exists`);
-    }
-    const legs: StoredMarket[] = [];
-    const parent = requested[0]!;
-    if (parent.line !== undefined && isQuarterLine(parent.line)) {
-      const legHashes = legLines(parent.line).map((line) => {
-        const marketHash = marketHashOf({ exchangeEventId: fixture.exchangeEventId, type, line });
-        const existing = this.getMarket(marketHash);
-        if (existing?.status === 'SETTLED') throw new ExchangeError('MARKET_ALREADY_REPORTED', `leg market ${marketHash} is settled`);
-        if (!existing) legs.push({ ...parent, marketHash, line, mainLine: false });
-        return marketHash;
-      }) as [string, string];
-      parent.legMarketHashes = legHashes;
-    }
-    const created = [...requested, ...legs];
-    this.store.transaction(() => {
-      for (const m of created) this.store.putMarket(m);
+  createMarkets(input: NewMarket): Promise<MarketRecord[]> {
+    return this.serially(async () => {
+      const { created, parent, legs } = newMarkets(input, this);
+      await this.store.putMarkets(created);
+      for (const m of created) this.cacheMarket(this.recordOf(m));
+      this.bus.emit('markets', created.map((m) => this.toRestMarket(this.markets.open(m.marketHash)!)));
+      if (input.mainLine) await this.writeMainLine(parent.marketHash);
+      const linked = parent.legMarketHashes?.filter((h) => !legs.some((l) => l.marketHash === h)) ?? [];
+      return [...created.map((m) => m.marketHash), ...linked].map((h) => this.getMarket(h)!);
     });
-    for (const m of created) this.cacheMarket(this.recordOf(m));
-    this.bus.emit('markets', created.map((m) => this.toRestMarket(this.markets.open(m.marketHash)!)));
-    if (input.mainLine) this.setMainLine(parent.marketHash);
-    const linked = parent.legMarketHashes?.filter((h) => !legs.some((l) => l.marketHash === h)) ?? [];
-    return [...created.map((m) => m.marketHash), ...linked].map((h) => this.getMarket(h)!);
   }
 
   /**
    * Creates the parlay market of a verified request (its legs checked by parlay-rules.ts), filed under the fixture of
    * its earliest leg, and announces it on the markets channel (with its legs) and on the parlay channel.
    */
-  createParlay(input: NewParlay): MarketRecord {
-    const legs = input.legs.map((l) => ({ marketHash: l.marketHash.toLowerCase(), bettingOutcomeOne: l.bettingOutcomeOne }));
-    const legMarkets = checkParlayLegs(legs, this);
-    if (this.store.hasParlaySalt(input.bettor, input.salt)) {
-      throw new ExchangeError('PARLAY_REQUEST_ALREADY_PROCESSED', `salt ${input.salt} was already used by ${input.bettor}`);
-    }
-    const earliest = [...legMarkets].sort(byGameTimeThenHash)[0]!;
-    const marketHash = parlayHashOf(input.bettor, input.salt, legs);
-    const quoteWindowEndsAt = input.requestedAt + input.quoteWindowMs;
-    const terms: ParlayTerms = {
-      bettor: input.bettor,
-      baseToken: input.baseToken,
-      requestSize: input.requestSize.toString(),
-      legs,
-      requestedAt: input.requestedAt,
-      quoteWindowEndsAt,
-      fillDeadline: quoteWindowEndsAt + input.fillWindowMs,
-    };
-    // Closed once its first game starts, like any market not enabled for in-play betting.
-    const stored: StoredMarket = { marketHash, exchangeEventId: earliest.exchangeEventId, type: PARLAY_MARKET_TYPE, status: 'ACTIVE', liveEnabled: false };
-    this.store.transaction(() => {
-      this.store.putMarket(stored);
-      this.store.insertParlay(marketHash, input.salt, terms);
+  createParlay(input: NewParlay): Promise<MarketRecord> {
+    return this.serially(async () => {
+      const legs = input.legs.map((l) => ({ marketHash: l.marketHash.toLowerCase(), bettingOutcomeOne: l.bettingOutcomeOne }));
+      const legMarkets = checkParlayLegs(legs, this);
+      if (await this.store.hasParlaySalt(input.bettor, input.salt)) {
+        throw new ExchangeError('PARLAY_REQUEST_ALREADY_PROCESSED', `salt ${input.salt} was already used by ${input.bettor}`);
+      }
+      const earliest = [...legMarkets].sort(byGameTimeThenHash)[0]!;
+      const marketHash = parlayHashOf(input.bettor, input.salt, legs);
+      const quoteWindowEndsAt = input.requestedAt + input.quoteWindowMs;
+      const terms: ParlayTerms = {
+        bettor: input.bettor,
+        baseToken: input.baseToken,
+        requestSize: input.requestSize.toString(),
+        legs,
+        requestedAt: input.requestedAt,
+        quoteWindowEndsAt,
+        fillDeadline: quoteWindowEndsAt + input.fillWindowMs,
+      };
+      // Closed once its first game starts, like any market not enabled for in-play betting.
+      const stored: StoredMarket = { marketHash, exchangeEventId: earliest.exchangeEventId, type: PARLAY_MARKET_TYPE, status: 'ACTIVE', liveEnabled: false };
+      await this.store.addParlay(stored, input.salt, terms);
+      this.markets.openParlays.set(marketHash, terms);
+      const market = this.cacheMarket(this.recordOf(stored));
+      this.bus.emit('markets', [this.toRestMarket(market)]);
+      this.bus.emit('parlayMarkets', [{ marketHash, baseToken: terms.baseToken, requestSize: terms.requestSize, legs: terms.legs.map((l) => ({ ...l })) }]);
+      return market;
     });
-    this.markets.openParlays.set(marketHash, terms);
-    const market = this.cacheMarket(this.recordOf(stored));
-    this.bus.emit('markets', [this.toRestMarket(market)]);
-    this.bus.emit('parlayMarkets', [{ marketHash, baseToken: terms.baseToken, requestSize: terms.requestSize, legs: terms.legs.map((l) => ({ ...l })) }]);
-    return market;
   }
 
   /** When an open parlay's quote window closes (UNIX ms); undefined for other markets. */
@@ -370,19 +346,8 @@ export class Catalogue {
   }
 
   /** Makes this market the main line of its event+type group and clears the flag on the others. */
-  setMainLine(marketHash: string): MarketRecord {
-    const market = this.requireMarket(marketHash);
-    if (!LINE_TYPES.has(market.type)) throw new ExchangeError('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
-    const group = this.marketsOfEvent(market.exchangeEventId).filter((m) => m.type === market.type);
-    const changed = group.filter((m) => m.mainLine !== (m.marketHash === marketHash));
-    if (changed.length === 0) return market;
-    this.store.transaction(() => {
-      for (const m of changed) this.store.putMarket(storedOf({ ...m, mainLine: m.marketHash === marketHash }));
-    });
-    for (const m of changed) this.cacheMarket({ ...m, mainLine: m.marketHash === marketHash });
-    const main = this.getMarket(marketHash)!;
-    this.bus.emit('mainLine', [this.toRestMarket(main)]);
-    return main;
+  setMainLine(marketHash: string): Promise<MarketRecord> {
+    return this.serially(() => this.writeMainLine(marketHash));
   }
 
   /** 409 unless the market's status may still change: reported (or being reported) markets are SETTLED for good. */
@@ -419,7 +384,11 @@ export class Catalogue {
     if (markets.length > 0) this.bus.emit('markets', markets.map((m) => this.toRestMarket(m)));
   }
 
-  putLiveScore(input: NewLiveScore, nowIso: string): LiveScore {
+  putLiveScore(input: NewLiveScore, nowIso: string): Promise<LiveScore> {
+    return this.serially(() => this.writeLiveScore(input, nowIso));
+  }
+
+  private async writeLiveScore(input: NewLiveScore, nowIso: string): Promise<LiveScore> {
     const fixture = this.requireFixture(input.exchangeEventId);
     const league = this.leaguesById.get(fixture.leagueId)!;
     const score: LiveScore = {
@@ -435,7 +404,7 @@ export class Catalogue {
       createdAt: this.liveScoresByEvent.get(fixture.exchangeEventId)?.createdAt ?? nowIso,
       updatedAt: nowIso,
     };
-    this.store.putLiveScore(score);
+    await this.store.putLiveScore(score);
     this.liveScoresByEvent.set(score.exchangeEventId, score);
     this.bus.emit('liveScores', [score]);
     return score;
@@ -461,8 +430,8 @@ export class Catalogue {
    * Marks reported markets SETTLED with their outcome and scores, in memory and on disk. Only for data dirs written
    * before the status became a projection of the journal (start-up catches their catalogue up).
    */
-  markSettled(settlements: Settlement[], reportedDate: string): MarketRecord[] {
-    return this.replaceMarkets(settlements.map((s) => settledRecord(this.requireMarket(s.marketHash), s, reportedDate)));
+  markSettled(settlements: Settlement[], reportedDate: string): Promise<MarketRecord[]> {
+    return this.serially(() => this.replaceMarkets(settlements.map((s) => settledRecord(this.requireMarket(s.marketHash), s, reportedDate))));
   }
 
   requireMarket(marketHash: string): MarketRecord {
@@ -479,6 +448,31 @@ export class Catalogue {
 
   // ---- internals ------------------------------------------------------------------------------------
 
+  /** The write of setMainLine (createMarkets makes one too, in its own turn). */
+  private async writeMainLine(marketHash: string): Promise<MarketRecord> {
+    const market = this.requireMarket(marketHash);
+    if (!LINE_TYPES.has(market.type)) throw new ExchangeError('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
+    const group = this.marketsOfEvent(market.exchangeEventId).filter((m) => m.type === market.type);
+    const flags = group.filter((m) => m.mainLine !== (m.marketHash === market.marketHash)).map((m) => ({ marketHash: m.marketHash, mainLine: !m.mainLine }));
+    if (flags.length === 0) return market;
+    await this.store.setMainLines(flags);
+    // Onto the records as they are now: a status may have followed the journal meanwhile.
+    for (const f of flags) {
+      const current = this.getMarket(f.marketHash);
+      if (current) this.cacheMarket({ ...current, mainLine: f.mainLine });
+    }
+    const main = this.getMarket(market.marketHash)!;
+    this.bus.emit('mainLine', [this.toRestMarket(main)]);
+    return main;
+  }
+
+  /** Runs one write after those before it settled, whatever their result. */
+  private serially<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(write, write);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
   private requireSport(sportId: number): Sport {
     const sport = this.sportsById.get(sportId);
     if (!sport) throw new ExchangeError('SPORT_NOT_FOUND', `no sport ${sportId}`);
@@ -486,10 +480,8 @@ export class Catalogue {
   }
 
   /** Persists changed records, swaps them into the cache and announces them on the markets channel. */
-  private replaceMarkets(records: MarketRecord[]): MarketRecord[] {
-    this.store.transaction(() => {
-      for (const m of records) this.store.putMarket(storedOf(m));
-    });
+  private async replaceMarkets(records: MarketRecord[]): Promise<MarketRecord[]> {
+    await this.store.putMarkets(records.map(storedOf));
     for (const m of records) this.cacheMarket(m);
     this.bus.emit('markets', records.map((m) => this.toRestMarket(m)));
     return records;
@@ -497,6 +489,7 @@ export class Catalogue {
 
   /** Puts a new or changed record in memory (market-index.ts). */
   private cacheMarket(m: MarketRecord): MarketRecord {
+    if (m.status === 'SETTLED') this.settledInMemory?.put(storedOf(m), m.parlay);
     return this.markets.put(m);
   }
 
@@ -507,7 +500,7 @@ export class Catalogue {
   private settledMarket(marketHash: string): MarketRecord | undefined {
     const cached = this.markets.settledCached(marketHash);
     if (cached) return cached;
-    const stored = this.store.loadMarket(marketHash);
+    const stored = this.settledReads.market(marketHash);
     if (!stored || stored.status !== 'SETTLED') return undefined;
     return this.markets.rememberSettled(this.recordOf(stored));
   }
@@ -546,7 +539,7 @@ export class Catalogue {
 
   /** A parlay shows the sport, league and game time of the fixture it is filed under, and its legs. */
   private parlayRecordOf(m: StoredMarket): MarketRecord {
-    const parlay = this.markets.openParlays.get(m.marketHash) ?? this.store.loadParlay(m.marketHash)!;
+    const parlay = this.markets.openParlays.get(m.marketHash) ?? this.settledReads.parlay(m.marketHash)!;
     return {
       ...m,
       type: PARLAY_MARKET_TYPE,
@@ -559,12 +552,6 @@ export class Catalogue {
       outcomeVoidName: 'NO_CONTEST',
       isQuarterLineMarket: false,
     };
-  }
-
-  private nextEventId(): string {
-    let n = this.fixturesById.size + 1;
-    while (this.fixturesById.has(`L${n}`)) n++;
-    return `L${n}`;
   }
 }
 

@@ -1,7 +1,9 @@
 // The demo catalogue seeded on first start (ODDEX_DEMO): 5 sports, 8 leagues, 44 fixtures over the next 14 days
 // with moneyline, 1X2, spread and total markets (soccer quarter lines with their legs), main lines, and 4 games
 // in play with live scores. Deterministic: the same seed and start time give the same catalogue and hashes.
-import type { Catalogue, NewLiveScore } from './catalogue.js';
+import { Catalogue, type NewLiveScore } from './catalogue.js';
+import { EventBus } from '../events.js';
+import { MemoryCatalogueRecords } from './memory-records.js';
 import { FixtureStatus, MarketType, type LiveScorePeriod } from './model.js';
 
 /** mulberry32: a tiny deterministic PRNG, uniform in [0, 1). */
@@ -104,7 +106,17 @@ const LEAGUES: DemoLeague[] = [
 const HOUR = 3600;
 const DAY = 86_400;
 
-export function seedDemoCatalogue(catalogue: Catalogue, nowMs: number): void {
+/**
+ * Seeds an empty catalogue: built on a draft catalogue in memory (the same checks as the operator's requests), then
+ * written at once, in one transaction.
+ */
+export async function seedDemoCatalogue(catalogue: Catalogue, nowMs: number): Promise<void> {
+  const draftRecords = new MemoryCatalogueRecords();
+  await buildDemoCatalogue(await Catalogue.open(draftRecords, new EventBus(), ''), nowMs);
+  await catalogue.seed(draftRecords.written());
+}
+
+async function buildDemoCatalogue(catalogue: Catalogue, nowMs: number): Promise<void> {
   const rand = prng(DEMO_SEED);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
   const halfLine = (min: number, max: number) => Math.floor(min + rand() * (max - min + 1)) + 0.5;
@@ -113,79 +125,78 @@ export function seedDemoCatalogue(catalogue: Catalogue, nowMs: number): void {
   const nowIso = new Date(nowMs).toISOString();
   let eventNumber = 1000;
 
-  catalogue.transaction(() => {
-    for (const s of Object.values(SPORTS)) catalogue.createSport({ sportId: s.sportId, label: s.label });
-    for (const league of LEAGUES) {
-      const sport = SPORTS[league.sport];
-      catalogue.createLeague({ leagueId: league.leagueId, sportId: sport.sportId, label: league.label });
-      const teamIds = league.teams.map((name) => catalogue.createTeam({ sportId: sport.sportId, name }).teamId);
-      const pairs = roundRobin(teamIds);
-      for (let i = 0; i < league.fixtures; i++) {
-        const [teamOneId, teamTwoId] = pairs[i % pairs.length]!;
-        const live = i === 0 && league.liveMinutes !== undefined;
-        let gameTime: number;
-        if (live) gameTime = now - (now % 300) - league.liveMinutes! * 60;
-        else {
-          gameTime = startOfDay + Math.floor(rand() * 14) * DAY + pick(sport.kickOffHours) * HOUR + pick([0, 1800]);
-          if (gameTime < now + 30 * 60) gameTime += DAY;
-        }
-        const fixture = catalogue.createFixture({
-          exchangeEventId: `L${++eventNumber}`,
-          leagueId: league.leagueId,
-          teamOneId,
-          teamTwoId,
-          gameTime,
-          status: live ? FixtureStatus.IN_PROGRESS : FixtureStatus.NOT_STARTED,
-        });
-        const liveEnabled = live || i % 2 === 0;
-        const favourite = rand() < 0.5 ? -1 : 1;
-        const add = (type: number, line?: number, mainLine = false) =>
-          catalogue.createMarkets({ exchangeEventId: fixture.exchangeEventId, type, line, liveEnabled, mainLine });
-        const lines = (type: number, main: number, others: number[]) => {
-          add(type, main, true);
-          for (const l of others) if (!catalogue.getMarketByIdentity(fixture.exchangeEventId, type, l)) add(type, l);
-        };
-        switch (league.sport) {
-          case 'soccer':
-            add(MarketType.ONE_X_TWO);
-            add(MarketType.MONEYLINE);
-            lines(MarketType.TOTALS, 2.5, [1.5, 3.5, 2.25, 2.75]);
-            lines(MarketType.SPREAD, favourite * 0.5, [favourite * 1.5, favourite * 0.75, favourite * 0.25, favourite * 1.25]);
-            break;
-          case 'basketball': {
-            add(MarketType.MONEYLINE_INCL_OVERTIME);
-            const spread = halfLine(1, 9) * favourite;
-            lines(MarketType.SPREAD, spread, [spread - 2, spread + 2]);
-            const total = halfLine(205, 234);
-            lines(MarketType.TOTALS, total, [total - 5, total + 5]);
-            break;
-          }
-          case 'hockey':
-            add(MarketType.MONEYLINE);
-            add(MarketType.MONEYLINE_INCL_OVERTIME);
-            lines(MarketType.SPREAD_ALT, favourite * 1.5, [favourite * -1.5]);
-            lines(MarketType.TOTALS, 5.5, [4.5, 6.5]);
-            break;
-          case 'football': {
-            add(MarketType.MONEYLINE_INCL_OVERTIME);
-            const spread = halfLine(1, 10) * favourite;
-            lines(MarketType.SPREAD, spread, [spread - 3, spread + 3]);
-            const total = halfLine(38, 51);
-            lines(MarketType.TOTALS, total, [total - 3, total + 3]);
-            break;
-          }
-          case 'tennis': {
-            add(MarketType.MONEYLINE);
-            const spread = halfLine(2, 5) * favourite;
-            lines(MarketType.SPREAD_ALT, spread, [spread + favourite * -2]);
-            lines(MarketType.TOTALS, 22.5, [20.5, 24.5]);
-            break;
-          }
-        }
-        if (live) catalogue.putLiveScore(liveScoreOf(league, fixture.exchangeEventId, rand), nowIso);
+  for (const s of Object.values(SPORTS)) await catalogue.createSport({ sportId: s.sportId, label: s.label });
+  for (const league of LEAGUES) {
+    const sport = SPORTS[league.sport];
+    await catalogue.createLeague({ leagueId: league.leagueId, sportId: sport.sportId, label: league.label });
+    const teamIds: number[] = [];
+    for (const name of league.teams) teamIds.push((await catalogue.createTeam({ sportId: sport.sportId, name })).teamId);
+    const pairs = roundRobin(teamIds);
+    for (let i = 0; i < league.fixtures; i++) {
+      const [teamOneId, teamTwoId] = pairs[i % pairs.length]!;
+      const live = i === 0 && league.liveMinutes !== undefined;
+      let gameTime: number;
+      if (live) gameTime = now - (now % 300) - league.liveMinutes! * 60;
+      else {
+        gameTime = startOfDay + Math.floor(rand() * 14) * DAY + pick(sport.kickOffHours) * HOUR + pick([0, 1800]);
+        if (gameTime < now + 30 * 60) gameTime += DAY;
       }
+      const fixture = await catalogue.createFixture({
+        exchangeEventId: `L${++eventNumber}`,
+        leagueId: league.leagueId,
+        teamOneId,
+        teamTwoId,
+        gameTime,
+        status: live ? FixtureStatus.IN_PROGRESS : FixtureStatus.NOT_STARTED,
+      });
+      const liveEnabled = live || i % 2 === 0;
+      const favourite = rand() < 0.5 ? -1 : 1;
+      const add = (type: number, line?: number, mainLine = false) =>
+        catalogue.createMarkets({ exchangeEventId: fixture.exchangeEventId, type, line, liveEnabled, mainLine });
+      const lines = async (type: number, main: number, others: number[]) => {
+        await add(type, main, true);
+        for (const l of others) if (!catalogue.getMarketByIdentity(fixture.exchangeEventId, type, l)) await add(type, l);
+      };
+      switch (league.sport) {
+        case 'soccer':
+          await add(MarketType.ONE_X_TWO);
+          await add(MarketType.MONEYLINE);
+          await lines(MarketType.TOTALS, 2.5, [1.5, 3.5, 2.25, 2.75]);
+          await lines(MarketType.SPREAD, favourite * 0.5, [favourite * 1.5, favourite * 0.75, favourite * 0.25, favourite * 1.25]);
+          break;
+        case 'basketball': {
+          await add(MarketType.MONEYLINE_INCL_OVERTIME);
+          const spread = halfLine(1, 9) * favourite;
+          await lines(MarketType.SPREAD, spread, [spread - 2, spread + 2]);
+          const total = halfLine(205, 234);
+          await lines(MarketType.TOTALS, total, [total - 5, total + 5]);
+          break;
+        }
+        case 'hockey':
+          await add(MarketType.MONEYLINE);
+          await add(MarketType.MONEYLINE_INCL_OVERTIME);
+          await lines(MarketType.SPREAD_ALT, favourite * 1.5, [favourite * -1.5]);
+          await lines(MarketType.TOTALS, 5.5, [4.5, 6.5]);
+          break;
+        case 'football': {
+          await add(MarketType.MONEYLINE_INCL_OVERTIME);
+          const spread = halfLine(1, 10) * favourite;
+          await lines(MarketType.SPREAD, spread, [spread - 3, spread + 3]);
+          const total = halfLine(38, 51);
+          await lines(MarketType.TOTALS, total, [total - 3, total + 3]);
+          break;
+        }
+        case 'tennis': {
+          await add(MarketType.MONEYLINE);
+          const spread = halfLine(2, 5) * favourite;
+          await lines(MarketType.SPREAD_ALT, spread, [spread + favourite * -2]);
+          await lines(MarketType.TOTALS, 22.5, [20.5, 24.5]);
+          break;
+        }
+      }
+      if (live) await catalogue.putLiveScore(liveScoreOf(league, fixture.exchangeEventId, rand), nowIso);
     }
-  });
+  }
 }
 
 /** Round-robin pairings (circle method): every round pairs each team once, rounds follow each other. */

@@ -1,53 +1,12 @@
 // The catalogue's domain records: sports, leagues, teams, fixtures, markets, live scores.
-import type { Static } from '@sinclair/typebox';
-import type { LiveScore as LiveScoreSchema } from '../protocol/wire/catalogue.js';
+import type { LiveScore, MarketStatus, ParlayTerms, Selection } from '../store/catalogue-records.js';
 
-export interface Sport {
-  sportId: number;
-  label: string;
-}
+// The plain records a store keeps are declared below the catalogue, with its port (store/catalogue-records.ts).
+export { FixtureStatus } from '../store/catalogue-records.js';
+export type { Sport, League, Team, Fixture, FixtureStatusCode, ParlayLeg, ParlayTerms, Selection, MarketStatus, LiveScore } from '../store/catalogue-records.js';
 
-export interface League {
-  leagueId: number;
-  sportId: number;
-  label: string;
-  active: boolean;
-}
-
-export interface Team {
-  teamId: number;
-  sportId: number;
-  name: string;
-}
-
-/**
- * Fixture status codes (the spec names only the set /fixture/active returns: 1, 2, 6, 7, 8, 9).
- * Oddex's meaning of each code:
- */
-export const FixtureStatus = {
-  NOT_STARTED: 1,
-  IN_PROGRESS: 2,
-  FINISHED: 3,
-  CANCELLED: 4,
-  POSTPONED: 5,
-  INTERRUPTED: 6,
-  ABANDONED: 7,
-  COVERAGE_LOST: 8,
-  ABOUT_TO_START: 9,
-} as const;
-export type FixtureStatusCode = (typeof FixtureStatus)[keyof typeof FixtureStatus];
 /** Statuses GET /fixture/active (and /search, /live-scores without ids) treat as active. */
 export const ACTIVE_FIXTURE_STATUSES: ReadonlySet<number> = new Set([1, 2, 6, 7, 8, 9]);
-
-export interface Fixture {
-  exchangeEventId: string;
-  leagueId: number;
-  teamOneId: number;
-  teamTwoId: number;
-  /** UNIX seconds. */
-  gameTime: number;
-  status: FixtureStatusCode;
-}
 
 /** Market types Oddex offers. */
 export const MarketType = {
@@ -79,31 +38,8 @@ export const PARLAY_MARKET_TYPE = 999;
 /** Whether a market is a parlay (a bet on several legs at once): its winnings pay the parlay commission. */
 export const isParlayMarket = (market: Pick<MarketRecord, 'type'>): boolean => market.type === PARLAY_MARKET_TYPE;
 
-/** One leg of a parlay: a market and the side the bettor picked. */
-export interface ParlayLeg {
-  marketHash: string;
-  bettingOutcomeOne: boolean;
-}
-
-/** What a parlay request fixed: who asked, for how much, on which legs, and its windows (UNIX ms). */
-export interface ParlayTerms {
-  bettor: string;
-  baseToken: string;
-  /** Wei, as a decimal string. */
-  requestSize: string;
-  legs: ParlayLeg[];
-  requestedAt: number;
-  /** Orders posted before this are shown together when it passes. */
-  quoteWindowEndsAt: number;
-  /** The parlay's book takes no fill from this moment on. */
-  fillDeadline: number;
-}
-
-/** Which binary market of a 1X2 fixture: outcome one is this result happening, outcome two is it not happening. */
-export type Selection = 'teamOne' | 'draw' | 'teamTwo';
 export const SELECTIONS: readonly Selection[] = ['teamOne', 'draw', 'teamTwo'];
 
-export type MarketStatus = 'ACTIVE' | 'SUSPENDED' | 'SETTLED';
 import type { Outcome } from '../engine/types.js';
 export type { Outcome };
 
@@ -143,8 +79,5 @@ export interface MarketRecord {
   teamOneScore?: number;
   teamTwoScore?: number;
 }
-
-/** A live score exactly as GET /live-scores returns it (spec 2.6): the wire record itself (`extra` is a JSON-encoded array of {Name, Value} string pairs). */
-export type LiveScore = Static<typeof LiveScoreSchema>;
 
 export type LiveScorePeriod = LiveScore['periods'][number];

@@ -122,15 +122,17 @@ export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], fi
  * engine journaled as reported is SETTLED in the catalogue with that result (a crash between the two writes of that
  * time could leave a paid market listed as open).
  */
-export function settleReportedMarkets(
+export async function settleReportedMarkets(
   catalogue: Catalogue,
   reports: readonly (Settlement & { at: number })[],
-): MarketRecord[] {
+): Promise<MarketRecord[]> {
   const behind = reports.filter((r) => {
     const m = catalogue.getMarket(r.marketHash);
     return m !== undefined && m.status !== 'SETTLED';
   });
-  return behind.flatMap((r) => catalogue.markSettled([r], new Date(r.at).toISOString()));
+  const settled: MarketRecord[] = [];
+  for (const r of behind) settled.push(...(await catalogue.markSettled([r], new Date(r.at).toISOString())));
+  return settled;
 }
 
 /** POST /admin/markets/:hash/report: one market by hand. Quarter-line parents are settled through their legs. */

@@ -53,6 +53,7 @@ describe('trackMainLines', () => {
       setMainLine: (h) => {
         calls.push(h);
         for (const m of markets) if (m.type === markets.find((x) => x.marketHash === h)!.type) m.mainLine = m.marketHash === h;
+        return Promise.resolve();
       },
     };
     return { cat, calls };

@@ -13,7 +13,7 @@ const ONE = 2n * HALF;
 export interface MainLineCatalogue {
   getMarket(marketHash: string): LineMarket | undefined;
   openMarketsOfEvent(exchangeEventId: string): readonly LineMarket[];
-  setMainLine(marketHash: string): unknown;
+  setMainLine(marketHash: string): Promise<unknown>;
 }
 
 export interface LineMarket {
@@ -86,11 +86,7 @@ export function trackMainLines(bus: EventBus, catalogue: MainLineCatalogue, log:
         .filter((m) => m.type === market.type && m.status === 'ACTIVE' && !m.isQuarterLineMarket);
       const main = chooseMainLine(group, (h) => outcomeOneOdds(sides.get(h)));
       if (!main || main.mainLine) continue;
-      try {
-        catalogue.setMainLine(main.marketHash);
-      } catch (err) {
-        log.error({ err, marketHash: main.marketHash }, 'main line update failed');
-      }
+      catalogue.setMainLine(main.marketHash).catch((err: unknown) => log.error({ err, marketHash: main.marketHash }, 'main line update failed'));
     }
   };
 

@@ -7,6 +7,7 @@
 // COMMIT, leaves it unknown whether it committed); memory then holds positions the database may not, so the store
 // refuses every later commit and sync until `heal` finds the database answering again and this writer still its
 // only writer, and reads back where the journal ends (the runner then rebuilds from the database).
+// A group whose change records set a catalogue status writes it in the same transaction (catalogue-status.ts).
 import { hostname } from 'node:os';
 import pg from 'pg';
 import type { EngineSnapshot } from '../../engine/engine.js';
@@ -17,6 +18,7 @@ import type { JournalEntry, JournaledChanges, JournaledCommand, TradingStore } f
 import { migrate } from './migrate.js';
 import { ARCHIVED_THROUGH, PostgresSnapshots, type PendingSnapshot } from './snapshots.js';
 import { WriterFence } from './writer-fence.js';
+import { applyCatalogueStatus, catalogueStatusChanges, type CatalogueStatusChange } from './catalogue-status.js';
 
 const PAGE = 5000;
 
@@ -33,9 +35,11 @@ interface HeldRows {
   ats: number[];
   commands: string[];
   changes: string[];
+  /** The catalogue statuses the group's change records set. */
+  catalogue: CatalogueStatusChange[];
 }
 
-const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [] });
+const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [], catalogue: [] });
 
 export class PostgresTradingStore implements TradingStore {
   readonly snapshots: PostgresSnapshots<EngineSnapshot>;
@@ -102,6 +106,7 @@ export class PostgresTradingStore implements TradingStore {
       this.held.ats.push(entries[i]!.cmd.at);
       this.held.commands.push(commands[i]!);
       this.held.changes.push(changes[i]!);
+      this.held.catalogue.push(...catalogueStatusChanges(entries[i]!.changes));
     }
     return this.last;
   }
@@ -123,7 +128,7 @@ export class PostgresTradingStore implements TradingStore {
   private async write(rows: HeldRows, snapshot: PendingSnapshot | undefined): Promise<void> {
     if (this.failed !== undefined) throw this.failed;
     if (rows.seqs.length === 0 && !snapshot) return;
-    if (!snapshot) return this.append(rows);
+    if (!snapshot && rows.catalogue.length === 0) return this.append(rows);
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
@@ -138,6 +143,7 @@ export class PostgresTradingStore implements TradingStore {
           values: [rows.seqs, rows.ats, rows.commands, rows.changes],
         });
       }
+      await applyCatalogueStatus(client, rows.catalogue);
       if (snapshot) await this.snapshots.store(client, snapshot);
       await client.query('COMMIT');
       client.release();

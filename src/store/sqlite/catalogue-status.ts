@@ -2,6 +2,7 @@
 // transaction: the stored catalogue can never disagree with the journal, whatever point a crash hits.
 import type { Db } from './db.js';
 import type { Change } from '../../engine/changes.js';
+import { reportedDate } from '../catalogue-records.js';
 
 export class CatalogueStatusProjection {
   private readonly marketStatus;
@@ -29,6 +30,3 @@ export class CatalogueStatusProjection {
     }
   }
 }
-
-/** The catalogue shows a report's time as an ISO date. */
-export const reportedDate = (at: number): string => new Date(at).toISOString();

@@ -1,0 +1,228 @@
+// The catalogue's records on PostgreSQL (the CatalogueRecords port; schema in migrations/005_catalogue.sql). A
+// server answers only asynchronously, so there are no `settled` reads: `load` gives every market, settled ones
+// included, and the catalogue keeps those in memory. Each write is one transaction, resolved once committed
+// (synchronous_commit=on: on the server's disk).
+import type pg from 'pg';
+import type {
+  CatalogueContents,
+  CatalogueRecords,
+  CatalogueSeed,
+  Fixture,
+  FixtureStatusCode,
+  League,
+  LiveScore,
+  MarketStatus,
+  ParlayTerms,
+  Selection,
+  Sport,
+  StoredMarket,
+  Team,
+} from '../catalogue-records.js';
+import type { Outcome } from '../../engine/types.js';
+import { migrate } from './migrate.js';
+import { inTransaction } from './pool.js';
+
+/** What the queries of this module are given: the pool or one transaction's connection. */
+type Queryable = Pick<pg.Pool, 'query'>;
+
+interface MarketRow {
+  market_hash: string;
+  exchange_event_id: string;
+  type: number;
+  line: number | null;
+  selection: string | null;
+  status: string;
+  live_enabled: boolean;
+  main_line: boolean | null;
+  leg_lower: string | null;
+  leg_higher: string | null;
+  outcome: number | null;
+  reported_date: string | null;
+  team_one_score: number | null;
+  team_two_score: number | null;
+}
+
+function marketFromRow(r: MarketRow): StoredMarket {
+  const m: StoredMarket = {
+    marketHash: r.market_hash,
+    exchangeEventId: r.exchange_event_id,
+    type: r.type,
+    status: r.status as MarketStatus,
+    liveEnabled: r.live_enabled,
+  };
+  if (r.line !== null) m.line = r.line;
+  if (r.selection !== null) m.selection = r.selection as Selection;
+  if (r.main_line !== null) m.mainLine = r.main_line;
+  if (r.leg_lower !== null && r.leg_higher !== null) m.legMarketHashes = [r.leg_lower, r.leg_higher];
+  if (r.outcome !== null) m.outcome = r.outcome as Outcome;
+  if (r.reported_date !== null) m.reportedDate = r.reported_date;
+  if (r.team_one_score !== null) m.teamOneScore = r.team_one_score;
+  if (r.team_two_score !== null) m.teamTwoScore = r.team_two_score;
+  return m;
+}
+
+/** bigint columns arrive as decimal strings (node-postgres keeps every int8 exact). */
+interface ParlayRow {
+  market_hash: string;
+  bettor: string;
+  base_token: string;
+  request_size: string;
+  legs: string;
+  requested_at: string;
+  quote_window_ends_at: string;
+  fill_deadline: string;
+}
+
+const parlayFromRow = (r: ParlayRow): ParlayTerms => ({
+  bettor: r.bettor,
+  baseToken: r.base_token,
+  requestSize: r.request_size,
+  legs: JSON.parse(r.legs) as ParlayTerms['legs'],
+  requestedAt: Number(r.requested_at),
+  quoteWindowEndsAt: Number(r.quote_window_ends_at),
+  fillDeadline: Number(r.fill_deadline),
+});
+
+const UPSERT_MARKET = `
+  INSERT INTO markets (market_hash, exchange_event_id, type, line, selection, status, live_enabled, main_line,
+    leg_lower, leg_higher, outcome, reported_date, team_one_score, team_two_score)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+  ON CONFLICT (market_hash) DO UPDATE SET exchange_event_id = excluded.exchange_event_id, type = excluded.type,
+    line = excluded.line, selection = excluded.selection, status = excluded.status, live_enabled = excluded.live_enabled,
+    main_line = excluded.main_line, leg_lower = excluded.leg_lower, leg_higher = excluded.leg_higher,
+    outcome = excluded.outcome, reported_date = excluded.reported_date, team_one_score = excluded.team_one_score,
+    team_two_score = excluded.team_two_score`;
+
+export class PostgresCatalogueRecords implements CatalogueRecords {
+  readonly settled = undefined;
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Brings the schema up to date (migrate.ts) on a pool the caller owns and closes. */
+  static async open(pool: pg.Pool): Promise<PostgresCatalogueRecords> {
+    await migrate(pool);
+    return new PostgresCatalogueRecords(pool);
+  }
+
+  async load(): Promise<CatalogueContents> {
+    // One snapshot for all the tables: a write committed meanwhile is either wholly seen or not at all.
+    return inTransaction(this.pool, async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const sports = await c.query<Sport>('SELECT sport_id AS "sportId", label FROM sports ORDER BY sport_id');
+      const leagues = await c.query<League>('SELECT league_id AS "leagueId", sport_id AS "sportId", label, active FROM leagues ORDER BY league_id');
+      const teams = await c.query<Team>('SELECT team_id AS "teamId", sport_id AS "sportId", name FROM teams ORDER BY team_id');
+      const fixtures = await c.query<Omit<Fixture, 'gameTime' | 'status'> & { gameTime: string; status: number }>(
+        `SELECT exchange_event_id AS "exchangeEventId", league_id AS "leagueId", team_one_id AS "teamOneId",
+                team_two_id AS "teamTwoId", game_time AS "gameTime", status FROM fixtures ORDER BY seq`,
+      );
+      const markets = await c.query<MarketRow>('SELECT * FROM markets ORDER BY seq');
+      const parlays = await c.query<ParlayRow>('SELECT * FROM parlays');
+      const scores = await c.query<{ record: string }>('SELECT record FROM live_scores ORDER BY exchange_event_id');
+      return {
+        sports: sports.rows,
+        leagues: leagues.rows,
+        teams: teams.rows,
+        fixtures: fixtures.rows.map((f) => ({ ...f, gameTime: Number(f.gameTime), status: f.status as FixtureStatusCode })),
+        markets: markets.rows.map(marketFromRow),
+        parlays: new Map(parlays.rows.map((r) => [r.market_hash, parlayFromRow(r)])),
+        liveScores: scores.rows.map((r) => JSON.parse(r.record) as LiveScore),
+      };
+    });
+  }
+
+  async hasParlaySalt(bettor: string, salt: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('SELECT 1 FROM parlays WHERE bettor = $1 AND salt = $2', [bettor, salt]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async addSport(s: Sport): Promise<void> {
+    await insertSport(this.pool, s);
+  }
+
+  async addLeague(l: League): Promise<void> {
+    await insertLeague(this.pool, l);
+  }
+
+  async addTeam(t: Team): Promise<void> {
+    await insertTeam(this.pool, t);
+  }
+
+  async addFixture(f: Fixture): Promise<void> {
+    await insertFixture(this.pool, f);
+  }
+
+  putMarkets(markets: readonly StoredMarket[]): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      for (const m of markets) await putMarket(c, m);
+    });
+  }
+
+  setMainLines(flags: readonly { marketHash: string; mainLine: boolean }[]): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      for (const f of flags) await c.query('UPDATE markets SET main_line = $1 WHERE market_hash = $2', [f.mainLine, f.marketHash]);
+    });
+  }
+
+  addParlay(market: StoredMarket, salt: string, p: ParlayTerms): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      await putMarket(c, market);
+      await c.query(
+        `INSERT INTO parlays (market_hash, bettor, salt, base_token, request_size, legs, requested_at, quote_window_ends_at, fill_deadline)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [market.marketHash, p.bettor, salt, p.baseToken, p.requestSize, JSON.stringify(p.legs), p.requestedAt, p.quoteWindowEndsAt, p.fillDeadline],
+      );
+    });
+  }
+
+  async putLiveScore(score: LiveScore): Promise<void> {
+    await putLiveScore(this.pool, score);
+  }
+
+  addAll(seed: CatalogueSeed): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      for (const s of seed.sports) await insertSport(c, s);
+      for (const l of seed.leagues) await insertLeague(c, l);
+      for (const t of seed.teams) await insertTeam(c, t);
+      for (const f of seed.fixtures) await insertFixture(c, f);
+      for (const m of seed.markets) await putMarket(c, m);
+      for (const s of seed.liveScores) await putLiveScore(c, s);
+    });
+  }
+}
+
+const insertSport = (q: Queryable, s: Sport) => q.query('INSERT INTO sports (sport_id, label) VALUES ($1, $2)', [s.sportId, s.label]);
+
+const insertLeague = (q: Queryable, l: League) =>
+  q.query('INSERT INTO leagues (league_id, sport_id, label, active) VALUES ($1, $2, $3, $4)', [l.leagueId, l.sportId, l.label, l.active]);
+
+const insertTeam = (q: Queryable, t: Team) => q.query('INSERT INTO teams (team_id, sport_id, name) VALUES ($1, $2, $3)', [t.teamId, t.sportId, t.name]);
+
+const insertFixture = (q: Queryable, f: Fixture) =>
+  q.query(
+    'INSERT INTO fixtures (exchange_event_id, league_id, team_one_id, team_two_id, game_time, status) VALUES ($1, $2, $3, $4, $5, $6)',
+    [f.exchangeEventId, f.leagueId, f.teamOneId, f.teamTwoId, f.gameTime, f.status],
+  );
+
+const putMarket = (q: Queryable, m: StoredMarket) =>
+  q.query(UPSERT_MARKET, [
+    m.marketHash,
+    m.exchangeEventId,
+    m.type,
+    m.line ?? null,
+    m.selection ?? null,
+    m.status,
+    m.liveEnabled,
+    m.mainLine ?? null,
+    m.legMarketHashes?.[0] ?? null,
+    m.legMarketHashes?.[1] ?? null,
+    m.outcome ?? null,
+    m.reportedDate ?? null,
+    m.teamOneScore ?? null,
+    m.teamTwoScore ?? null,
+  ]);
+
+const putLiveScore = (q: Queryable, score: LiveScore) =>
+  q.query(
+    'INSERT INTO live_scores (exchange_event_id, record) VALUES ($1, $2) ON CONFLICT (exchange_event_id) DO UPDATE SET record = excluded.record',
+    [score.exchangeEventId, JSON.stringify(score)],
+  );
