@@ -323,7 +323,7 @@ async function startOnStorage(
       revocations?.close();
       await app.close(); // waits for in-flight requests
       rateLimiter?.close();
-      trading.stop();
+      await trading.stop();
       await projection.stop();
       await projectorThread?.stop();
       await verifier.close();

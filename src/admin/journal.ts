@@ -15,14 +15,14 @@ const Archived = Type.Object({
 });
 
 export interface JournalAdmin {
-  /** Writes a snapshot of the engine as of the last commit; returns its journal position. */
-  snapshotNow(): number;
+  /** Writes a snapshot of the engine once everything applied is durable; resolves to its journal position. */
+  snapshotNow(): Promise<number>;
   /** Archives rows at or below the oldest kept snapshot; undefined when there is nothing to archive. */
   archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined;
 }
 
 export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ journal: JournalAdmin }> = async (app, { journal }) => {
-  app.post('/admin/journal/snapshot', { schema: { tags: ['admin'], response: responses(SnapshotTaken) } }, async () => ok({ journalSeq: journal.snapshotNow() }));
+  app.post('/admin/journal/snapshot', { schema: { tags: ['admin'], response: responses(SnapshotTaken) } }, async () => ok({ journalSeq: await journal.snapshotNow() }));
   app.post('/admin/journal/archive', { schema: { tags: ['admin'], response: responses(Archived) } }, async () => {
     const archived = journal.archiveJournal();
     if (!archived) throw new ExchangeError('NOTHING_TO_ARCHIVE');

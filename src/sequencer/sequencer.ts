@@ -171,16 +171,16 @@ export class Sequencer {
     await this.submit({ kind: 'cancelMarketOrders', at: this.deps.now(), marketHashes: withOrders.map((m) => m.marketHash) });
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
     this.chain.stop();
-    this.runner.stop();
+    await this.runner.close();
     // A clean stop leaves a snapshot of the final state, so the next start replays nothing.
-    this.runner.snapshotNow();
+    await this.runner.snapshot();
   }
 
-  snapshotNow(): number {
-    return this.runner.snapshotNow();
+  snapshotNow(): Promise<number> {
+    return this.runner.snapshot();
   }
 
   archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined {

@@ -243,7 +243,28 @@ export class EngineRunner {
     });
   }
 
-  /** Writes a snapshot of the engine as of the last commit, durably; returns the position it covers. */
+  /**
+   * Ends: everything applied is made durable, answered and projected, through the store's asynchronous syncs (a
+   * database server's shutdown as well as an embedded one's); a store being healed is no longer waited for.
+   */
+  async close(): Promise<void> {
+    this.stopped = true;
+    await this.drain();
+  }
+
+  /**
+   * Writes a snapshot of the engine once everything applied is durable, through the store's asynchronous sync;
+   * resolves to the position it covers.
+   */
+  async snapshot(): Promise<number> {
+    await this.drain();
+    if (this.broken || this.rebuilding || this.healing) return this.snapshotSeq;
+    this.writeSnapshot();
+    await this.store.sync();
+    return this.snapshotSeq;
+  }
+
+  /** Writes a snapshot of the engine as of the last commit, durably, blocking; returns the position it covers. */
   snapshotNow(): number {
     this.drainNow();
     // Mid-rebuild the live engine is ahead of the disk: nothing of it may be snapshotted.
