@@ -38,6 +38,7 @@ const LAYER_EXCEPTIONS = [
  */
 const SQLITE_USERS = [
   ['src/server.ts', 'builds the store'],
+  ['src/storage-backends.ts', 'opens the store the configuration names'],
   ['src/main.ts', 'tells a data dir in use apart'],
   ['src/catalogue/store.ts', 'the SQLite implementation of the CatalogueRecords port (store/catalogue-records.ts)'],
   ['src/admin/api-keys.ts', 'the SQLite implementation of the ApiKeyRecords port (store/api-key-records.ts)'],

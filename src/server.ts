@@ -9,31 +9,26 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './store/sqlite/db.js';
-import { openStorage, resolveExecutorAddress, whenWritable, type Storage } from './store/sqlite/storage.js';
+import { openBackend, type StorageBackend } from './storage-backends.js';
+import { checksumAddress } from './protocol/address.js';
 import { buildApp } from './app.js';
 // For its side effect: the request path hashes with the WebAssembly keccak, about 10x faster than the default.
 import './protocol/keccak-wasm.js';
 import { collectGarbage } from './collect-garbage.js';
-import { ApiKeys, SqliteApiKeyRecords, apiKeyRoutes } from './admin/api-keys.js';
+import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
-import { RealtimeTokens, SqliteSettings } from './realtime/tokens.js';
+import { RealtimeTokens } from './realtime/tokens.js';
 import { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerDeps } from './sequencer/sequencer.js';
 import { Publisher } from './realtime/publisher.js';
 import { renderContexts, type RenderContexts } from './render/contexts.js';
 import { ProjectionLoop } from './store/projection-loop.js';
-import { SqliteTradingStore } from './store/sqlite/trading-store.js';
-import { ReadModelProjector } from './store/sqlite/projector.js';
-import { ProjectorThread } from './store/sqlite/projector-thread.js';
-import { asyncQueries } from './store/async-queries.js';
-import type { ReadModelQueries } from './store/ports.js';
 import { addReadYourWrites } from './api/read-your-writes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import { SqliteCatalogueRecords } from './catalogue/store.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { settleReportedMarkets } from './catalogue/reporting.js';
 import { SignatureVerifier } from './verify/verifier.js';
@@ -74,7 +69,8 @@ import { userApiKeyRoutes } from './api/user-api-keys.js';
  */
 export interface ExchangeParts {
   config: Config;
-  db: Db;
+  /** The data dir's SQLite database; undefined when the exchange keeps its data on PostgreSQL. */
+  db: Db | undefined;
   log: pino.Logger;
   now: () => number;
   adminToken: string;
@@ -138,17 +134,26 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
   const config = { ...(evm?.config ?? baseConfig), logFormat };
   const now = opts.now ?? Date.now;
-  const storage = openStorage(config.dataDir, config.storageBusyTimeoutMs, log, now());
+  const storage = await openBackend(config, log, now());
   try {
     return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evm?.chain);
   } catch (err) {
-    await storage.close(); // a failed start gives the data dir back
+    await storage.close(); // a failed start gives the data dir (or the database's writer lock) back
     throw err;
   }
 }
 
+/** The deployment's executor address: configured, else the one stored, else a new one stored for good. */
+async function resolveExecutorAddress(storage: StorageBackend, configured: string, log: pino.Logger): Promise<string> {
+  if (configured) return checksumAddress(configured);
+  const generated = checksumAddress('0x' + randomBytes(20).toString('hex'));
+  const address = await storage.settings.getOrPut('deployment.executorAddress', generated);
+  if (address === generated) log.info({ executorAddress: address }, 'generated this deployment executor address');
+  return address;
+}
+
 async function startOnStorage(
-  storage: Storage,
+  storage: StorageBackend,
   config: Config,
   { log, httpLog }: { log: pino.Logger; httpLog: pino.Logger },
   now: () => number,
@@ -156,12 +161,12 @@ async function startOnStorage(
   evmChain: ExchangeParts['evm'],
 ): Promise<Exchange> {
   const db = storage.db;
-  config = { ...config, executorAddress: resolveExecutorAddress(config.executorAddress, db, log) };
+  log.info({ storage: storage.where }, `data kept in ${storage.where}`);
+  config = { ...config, executorAddress: await resolveExecutorAddress(storage, config.executorAddress, log) };
   const bus = new EventBus();
-  const catalogue = await Catalogue.open(new SqliteCatalogueRecords(db), bus, config.chainVersion);
+  const catalogue = await Catalogue.open(storage.catalogue, bus, config.chainVersion);
   // The journal's consumers: the projector writes the read models, the publisher publishes what each group changed.
-  const projector = new ReadModelProjector(storage.readModelsDb);
-  const readModels = asyncQueries<ReadModelQueries>(projector.readModels);
+  const readModels = storage.readModels;
   const rendering = renderContexts({ decimals: config.baseTokenDecimals, chainVersion: config.chainVersion }, catalogue);
   const publisher = new Publisher({
     bus,
@@ -173,14 +178,14 @@ async function startOnStorage(
     consolidated: rendering.consolidated,
     now,
   });
-  const projection = new ProjectionLoop(projector, projector.position(), {
+  const projection = new ProjectionLoop(storage.projector, storage.projected, {
     prepareFanOut: (changes) => publisher.prepare(changes),
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
   const trading: Sequencer = new Sequencer({
     config,
-    store: new SqliteTradingStore(storage.tradingDb, storage.tradingSync),
+    store: storage.journal,
     projection,
     readModels,
     rebuilt: () => publisher.resetBestOdds(),
@@ -192,7 +197,7 @@ async function startOnStorage(
     archiveDir: join(config.dataDir, 'journal-archive'),
   });
   const adminToken = resolveAdminToken(config, log);
-  const apiKeys = await ApiKeys.open(new SqliteApiKeyRecords(db));
+  const apiKeys = await ApiKeys.open(storage.apiKeys);
   const verifier = new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log }));
   if (config.demo && catalogue.isEmpty()) await seedDemoCatalogue(catalogue, now());
 
@@ -208,8 +213,7 @@ async function startOnStorage(
   // Caught up at start on this thread, which goes on projecting until the projector's own thread has loaded (tsx
   // compiles its code for a while) and takes over.
   const projectorThread = config.projectorThread
-    ? new ProjectorThread(
-        { dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs, maxBatch: PROJECTOR_BATCH, retryMs: 100, delayMs: config.projectorDelayMs },
+    ? storage.projectorThread?.(
         {
           loaded: () => {
             projection.useThread(projectorThread!);
@@ -218,6 +222,7 @@ async function startOnStorage(
           projected: (position, commands) => projection.projectedBy(position, commands),
           problem: (message) => log.error({ message }, 'read models not projected; the journal holds the commands and projection is tried again'),
         },
+        { maxBatch: PROJECTOR_BATCH },
       )
     : undefined;
   // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
@@ -228,8 +233,7 @@ async function startOnStorage(
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
   log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
-  const embedded = projector.readModels;
-  if (embedded.balances.seed(embedded.position(), () => trading.engine.balanceRecords())) log.debug('balances of the read models seeded from the engine');
+  if (storage.rebuilt(trading.engine)) log.debug('balances of the read models seeded from the engine');
   const settled = await settleReportedMarkets(catalogue, await readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
@@ -238,7 +242,7 @@ async function startOnStorage(
   const isReady = () => ready;
   const tokens = config.realtimeTokenSecret
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
-    : RealtimeTokens.ofSettings(new SqliteSettings(db), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
+    : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
   publisher.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
@@ -248,7 +252,7 @@ async function startOnStorage(
   const routes: FastifyPluginAsyncTypebox = async (api) => {
     addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection, waitMs: config.readWaitMs });
     const balanceDeps = { trading, readModels, config };
-    await api.register(healthRoutes, { isReady, db });
+    await api.register(healthRoutes, { isReady, probe: () => storage.probe() });
     await api.register(marketRoutes, { catalogue, readModels });
     await api.register(priceHistoryRoutes, { catalogue, readModels, now });
     await api.register(searchRoutes, { catalogue });
@@ -300,7 +304,7 @@ async function startOnStorage(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
-  const stopProbe = whenWritable(config.dataDir, db, log, now, () => (ready = true));
+  const stopProbe = storage.whenWritable(() => (ready = true));
   httpLog.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.

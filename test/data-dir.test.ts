@@ -119,7 +119,7 @@ describe('secrets in the data dir', () => {
 describe('durability', () => {
   it('commits with synchronous=FULL', async () => {
     const ex = await started(startTestExchange({}, { dataDir: tempDir() }));
-    expect(ex.ctx.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(ex.ctx.db!.pragma('synchronous', { simple: true })).toBe(2);
   });
 
   /** A crash snapshot of a database with a WAL: files copied while the writer still has them open. */
@@ -161,7 +161,7 @@ describe('durability', () => {
       msg: `the database WAL has a torn tail: 124 bytes after the last committed transaction (5 committed frames kept) will be discarded by recovery; a copy is kept at ${copy}`,
     });
     expect(statSync(copy).size).toBe(clean + 124);
-    expect(ex.ctx.db.prepare('SELECT v FROM t ORDER BY rowid').pluck().all()).toEqual(['row0', 'row1', 'row2']);
+    expect(ex.ctx.db!.prepare('SELECT v FROM t ORDER BY rowid').pluck().all()).toEqual(['row0', 'row1', 'row2']);
   });
 
   it('reports a frame whose checksum fails (a torn page) and what followed it', () => {

@@ -157,7 +157,7 @@ describe('reports in the engine', () => {
     const market: string = active.body.data.markets.find((m: { liveEnabled: boolean }) => !m.liveEnabled).marketHash;
     await ex.ctx.trading.marketsReported([{ marketHash: market, outcome: 2 }], { teamOneScore: 0, teamTwoScore: 1 });
     // What the former second write could leave after a crash: the report journaled, the catalogue still ACTIVE.
-    ex.ctx.db.prepare("UPDATE markets SET status = 'ACTIVE', outcome = NULL, reported_date = NULL WHERE market_hash = ?").run(market);
+    ex.ctx.db!.prepare("UPDATE markets SET status = 'ACTIVE', outcome = NULL, reported_date = NULL WHERE market_hash = ?").run(market);
     ex = await ex.restart();
     const unsettled = (h: string) => ex.ctx.catalogue.isUnsettled(h);
     expect((await ex.get(`/markets/find?marketHashes=${market}`)).body.data[0]).toMatchObject({ status: 'SETTLED', outcome: 2, teamOneScore: 0, teamTwoScore: 1 });

@@ -31,7 +31,7 @@ describe('reposting a known order', () => {
       statuses: { [cancelled.hash]: 'ORDERS_ALREADY_EXIST', [fresh.hash]: 'OK', [open.hash]: 'ORDERS_ALREADY_EXIST' },
       inserted: 1,
     });
-    const last = ex.ctx.db.prepare("SELECT command FROM journal WHERE command LIKE '%\"postOrders\"%' ORDER BY seq DESC LIMIT 1").get() as { command: string };
+    const last = ex.ctx.db!.prepare("SELECT command FROM journal WHERE command LIKE '%\"postOrders\"%' ORDER BY seq DESC LIMIT 1").get() as { command: string };
     const cmd = decodeCommand(last.command) as Extract<Command, { kind: 'postOrders' }>;
     expect(cmd.orders.map((o) => o.orderHash)).toEqual([fresh.hash]);
     expect((await ex.get(`/orders?orderHashes=${cancelled.hash}`)).body.data[0].orderStatus).toBe('CANCELLED');

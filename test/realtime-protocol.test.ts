@@ -49,7 +49,7 @@ describe('GET /user/realtime-token/api-key', () => {
     const header = JSON.parse(Buffer.from(res.body.token.split('.')[0], 'base64url').toString());
     expect(header.alg).toBe('HS256');
     // Signed with the secret stored once in settings.
-    const secret = getSetting(ex.ctx.db, 'realtime.jwtSecret')!;
+    const secret = getSetting(ex.ctx.db!, 'realtime.jwtSecret')!;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     const check = await new RealtimeTokens(Buffer.from(secret, 'hex'), 600, Date.now, () => true).verify(res.body.token);
     expect(check).toEqual({ ok: true, address: MAKER_CHECKSUMMED, keyId: claims.key, exp: claims.exp });

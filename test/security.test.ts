@@ -354,7 +354,7 @@ describe('security review', () => {
       expect(checked).toBe(routes.length * wrongAuth.length);
       expect(await snapshot()).toEqual(before);
       // The key that DELETE /admin/api-keys/:id was aimed at is still live.
-      const stillLive = ex.ctx.db.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').get(keyId) as { revoked_at: string | null };
+      const stillLive = ex.ctx.db!.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').get(keyId) as { revoked_at: string | null };
       expect(stillLive.revoked_at).toBeNull();
     });
   });

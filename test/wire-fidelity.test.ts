@@ -231,7 +231,7 @@ describe('kick-off interrupted before the cancel', () => {
     const hash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
     // A data dir written before the fixture status was an engine command: the status reached the catalogue's table,
     // the stop came before the cancel was journaled.
-    ex.ctx.db.prepare('UPDATE fixtures SET status = 2 WHERE exchange_event_id = ?').run(event);
+    ex.ctx.db!.prepare('UPDATE fixtures SET status = 2 WHERE exchange_event_id = ?').run(event);
     expect((await ex.get(`/orders?orderHashes=${hash}`)).body.data[0].orderStatus).toBe('ACTIVE');
     ex = await ex.restart();
     const order = await waitForOrder(ex, hash, 'CANCELLED');

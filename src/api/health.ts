@@ -1,6 +1,5 @@
 // GET /health/live and /health/ready.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../store/sqlite/db.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { responses } from './schemas/envelope.js';
@@ -9,15 +8,15 @@ import { Live, Ready } from './schemas/admin.js';
 export interface HealthDeps {
   /** False until start-up finished and while shutting down. */
   isReady: () => boolean;
-  /** Probed on every readiness check: a storage that stopped answering makes the exchange unready. */
-  db: Pick<Db, 'prepare'>;
+  /** Run on every readiness check: a storage that stopped answering (it throws) makes the exchange unready. */
+  probe: () => Promise<void>;
 }
 
-export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { isReady, db }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { isReady, probe }) => {
   app.get('/health/live', { schema: { tags: ['health'], response: responses(Live) } }, async () => ok({ live: true }));
   app.get('/health/ready', { schema: { tags: ['health'], response: responses(Ready) } }, async () => {
     if (!isReady()) throw new ExchangeError('NOT_READY');
-    db.prepare('SELECT 1').get();
+    await probe();
     return ok({ ready: true });
   });
 };

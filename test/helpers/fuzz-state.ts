@@ -12,7 +12,7 @@ export interface Watched {
 
 /** Row count and a SHA-256 over every row of every table: any write shows up. */
 function databaseFingerprint(ex: TestExchange): Record<string, { rows: number; sha256: string }> {
-  const db = ex.ctx.db;
+  const db = ex.ctx.db!;
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
   const out: Record<string, { rows: number; sha256: string }> = {};
   for (const { name } of tables) {
@@ -43,7 +43,7 @@ async function activeMarketCount(ex: TestExchange): Promise<number> {
   }
 }
 
-const countJournal = (ex: TestExchange) => (ex.ctx.db.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
+const countJournal = (ex: TestExchange) => (ex.ctx.db!.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
 
 export async function stateSnapshot(ex: TestExchange, watched: Watched) {
   const orders: Record<string, unknown> = {};

@@ -1,11 +1,9 @@
 // Opens the data dir for one running exchange: private permissions, the process lock, a check of the WAL tail
 // before SQLite recovery, the database, and the start-up probe that the dir can be written.
-import { randomBytes } from 'node:crypto';
 import { copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { checksumAddress } from '../../protocol/address.js';
-import { DB_FILE, getSetting, openDatabase, openReadModelsDatabase, openTradingConnection, putSetting, type Db } from './db.js';
+import { DB_FILE, openDatabase, openReadModelsDatabase, openTradingConnection, putSetting, type Db } from './db.js';
 import { walSyncOf, type WalSync } from './wal-sync.js';
 import { Checkpointer } from './checkpointer.js';
 import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
@@ -135,21 +133,4 @@ export function whenWritable(dataDir: string, db: Db, log: Logger, now: () => nu
   }, WRITE_PROBE_RETRY_MS);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-const EXECUTOR_SETTING = 'deployment.executorAddress';
-
-/**
- * The executor address orders must name. Order hashes carry no chain id, so an address unique to this
- * deployment is what keeps an order signed for another deployment from being replayed here: configured, else
- * the one generated on this data dir's first start.
- */
-export function resolveExecutorAddress(configured: string, db: Db, log: Logger): string {
-  if (configured) return checksumAddress(configured);
-  const stored = getSetting(db, EXECUTOR_SETTING);
-  if (stored) return stored;
-  const generated = checksumAddress('0x' + randomBytes(20).toString('hex'));
-  putSetting(db, EXECUTOR_SETTING, generated);
-  log.info({ executorAddress: generated }, 'generated this deployment executor address');
-  return generated;
 }
