@@ -1,6 +1,7 @@
 // The wire envelope of DECISIONS.md: {status:"success", data} or {status:"failure", errorCode, message, details?}.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { ExchangeError } from '../protocol/errors.js';
 import { ApiError, httpStatusOf } from './errors.js';
 
@@ -67,10 +68,28 @@ export function replyToFrameworkError(error: FastifyError, _request: FastifyRequ
 /** SQLite result codes that mean the storage cannot take the write now (a retry may succeed), not a bad request. */
 const STORAGE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL|NOLFS)/;
 
-/** A write the disk refused (full, read-only, locked by another program): 503, so clients retry later. */
+/**
+ * PostgreSQL's error classes that mean the server cannot answer now (a connection exception, insufficient resources,
+ * an operator intervention such as a shutdown or restart), not a bad request.
+ */
+const SERVER_UNAVAILABLE = /^(08|53|57P)/;
+/** How a connection to a database server that went away fails, before or instead of an answer. */
+const CONNECTION_LOST = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH)$|^Connection terminated|not queryable/;
+
+const isUnreachable = (err: unknown): boolean => {
+  if (err instanceof pg.DatabaseError) return err.code !== undefined && SERVER_UNAVAILABLE.test(err.code);
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return CONNECTION_LOST.test(code ?? '') || CONNECTION_LOST.test(err.message);
+};
+
+/**
+ * A write the disk refused (full, read-only, locked by another program), or a database server that cannot be reached
+ * now: 503, so clients retry later.
+ */
 function fromStorageError(err: unknown): ExchangeError | undefined {
-  if (!(err instanceof Database.SqliteError) || !STORAGE_UNAVAILABLE.test(err.code)) return undefined;
-  return new ExchangeError('STORAGE_UNAVAILABLE');
+  const refused = err instanceof Database.SqliteError && STORAGE_UNAVAILABLE.test(err.code);
+  return refused || isUnreachable(err) ? new ExchangeError('STORAGE_UNAVAILABLE') : undefined;
 }
 
 export function installEnvelope(app: FastifyInstance): void {

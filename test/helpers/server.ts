@@ -88,6 +88,7 @@ export async function startTestExchange(
   const databaseUrl = opts.databaseUrl ?? overrides.databaseUrl ?? (onPostgres ? await createTestDatabase() : undefined);
   const config = testConfig(dataDir, { ...overrides, ...(databaseUrl ? { databaseUrl } : {}) });
   const ex = await startExchange(config, opts);
+  if (databaseUrl && ex.ctx.db) throw new Error('an exchange given a database URL opened the data dir\'s SQLite store');
   const t: TestExchange = {
     ...ex,
     dataDir,
