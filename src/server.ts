@@ -294,7 +294,7 @@ async function startOnStorage(
     now,
     adminToken,
     isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
-    metrics: { trading, publisher, realtime },
+    metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
     routes,
   });
   realtime.attach(app.server);

@@ -10,12 +10,28 @@ export interface MetricsDeps {
   trading: Pick<Sequencer, 'engine' | 'chain' | 'runner' | 'projection'>;
   publisher: Pick<Publisher, 'rendered'>;
   realtime: Pick<RealtimeServer, 'connectionCount' | 'history'>;
+  /** A database server's connection pool (read side, catalogue, keys): connections open, idle, and queries waiting. */
+  databasePool?: () => { total: number; idle: number; waiting: number };
 }
 
 /** Installed on the root instance: the latency hook must see every route. */
-export function registerMetrics(app: FastifyInstance, { trading, publisher, realtime }: MetricsDeps): void {
+export function registerMetrics(app: FastifyInstance, { trading, publisher, realtime, databasePool }: MetricsDeps): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
+  if (databasePool) {
+    new Gauge({
+      name: 'oddex_database_pool_connections',
+      help: 'Connections of the PostgreSQL pool of the read side, catalogue and keys, by state (open, idle), and queries waiting for one',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const { total, idle, waiting } = databasePool();
+        this.set({ state: 'open' }, total);
+        this.set({ state: 'idle' }, idle);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
   const duration = new Histogram({
     name: 'oddex_http_request_duration_seconds',
     help: 'HTTP request duration by route and status',

@@ -1,0 +1,88 @@
+// Operating the exchange on PostgreSQL as the README's "Running on PostgreSQL" says: `oddex migrate` on an empty
+// database, the pool's figures on /metrics, and a backup of a running exchange (pg_dump) restored into another
+// database (pg_restore) that starts and equals the original.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { noPostgres, postgresBinDir, postgresForSuite, postgresSuite } from './helpers/postgres.js';
+import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder } from './helpers/bets.js';
+import { E18, USDC } from './helpers/wallets.js';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+
+describe.skipIf(noPostgres)(postgresSuite('operating the exchange on PostgreSQL'), () => {
+  const server = postgresForSuite();
+  const exchanges: TestExchange[] = [];
+  afterEach(async () => {
+    for (const ex of exchanges.splice(0)) await ex.destroy();
+  });
+  const start = async (databaseUrl: string) => {
+    const ex = await startTestExchange(betTestConfig(), { databaseUrl });
+    exchanges.push(ex);
+    return ex;
+  };
+  const tables = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.name);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('`oddex migrate` creates the schema of an empty database, then finds it up to date', async () => {
+    const url = await server().createDatabase();
+    const migrate = () => run(process.execPath, [join(ROOT, 'bin/oddex.js'), 'migrate'], { cwd: ROOT, env: { ...process.env, ODDEX_DATABASE_URL: url } });
+    expect((await migrate()).stdout).toMatch(/: applied 001_journal, .*004_read_models, 005_catalogue\n$/);
+    expect(await tables(url)).toEqual(expect.arrayContaining(['journal', 'snapshots', 'writer_fence', 'rm_trades', 'rm_position', 'markets', 'api_keys']));
+    expect((await migrate()).stdout).toMatch(/: up to date\n$/);
+    const ex = await start(url);
+    expect((await ex.get('/health/ready')).status).toBe(200);
+    // The read side, catalogue and keys share one pool, whose figures /metrics shows.
+    const metrics: string = (await ex.get('/metrics')).body;
+    expect(metrics).toMatch(/^oddex_database_pool_connections\{state="open"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^oddex_database_pool_connections\{state="waiting"\} 0$/m);
+  });
+
+  it('a pg_dump of a running exchange, restored into another database, starts and equals the original', async () => {
+    const url = await server().createDatabase();
+    const ex = await start(url);
+    const cat = await createSoccerLeague(ex);
+    const { markets } = await createFixtureMarket(ex, cat, { type: 52 });
+    const market = markets[0]!.marketHash;
+    const maker = await fundedWallet(ex);
+    const taker = await fundedWallet(ex);
+    await postOrder(ex, maker, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 12n * USDC, desiredOdds: 60n * E18 });
+    const key: string = (await ex.admin('POST', '/admin/api-keys', { address: maker.address })).body.data.apiKey;
+
+    const dump = join(ex.dataDir, 'backup.dump');
+    const bin = (name: string) => join(postgresBinDir!, name);
+    await run(bin('pg_dump'), ['--format=custom', `--file=${dump}`, `--dbname=${url}`]);
+    const restored = await server().createDatabase();
+    await run(bin('pg_restore'), ['--no-owner', `--dbname=${restored}`, dump]);
+
+    const copy = await start(restored);
+    const readSide = async (e: TestExchange) => ({
+      market: (await e.get(`/markets/find?marketHashes=${market}`)).body,
+      orders: (await e.get(`/orders?maker=${maker.address}`)).body,
+      trades: (await e.get(`/trades?bettor=${taker.address}`)).body,
+      consolidated: (await e.get(`/trades/consolidated?bettor=${taker.address}&settled=false&page=0&perPage=10&sortAsc=true`)).body,
+      balances: [(await e.get(`/balances/${maker.address}`)).body, (await e.get(`/balances/${taker.address}`)).body],
+      // The key authenticates, and the token secret is the one stored: the JWT's signature is the same.
+      token: (await e.get('/user/realtime-token/api-key', { 'x-api-key': key })).status,
+      metadata: (await e.get('/metadata')).body,
+    });
+    const original = await readSide(ex);
+    expect(original.trades.data.trades).toHaveLength(1);
+    expect(original.token).toBe(200);
+    expect(await readSide(copy)).toEqual(original);
+    // The copy trades on from where the dump left it.
+    await fillAndConfirm(copy, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 3n * USDC, desiredOdds: 60n * E18 });
+  });
+});
