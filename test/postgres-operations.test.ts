@@ -47,6 +47,10 @@ describe.skipIf(noPostgres)(postgresSuite('operating the exchange on PostgreSQL'
     const metrics: string = (await ex.get('/metrics')).body;
     expect(metrics).toMatch(/^oddex_database_pool_connections\{state="open"\} [1-9]\d*$/m);
     expect(metrics).toMatch(/^oddex_database_pool_connections\{state="waiting"\} 0$/m);
+    // A snapshot on request is written through the journal's asynchronous sync; archiving is refused, with its reason.
+    expect((await ex.admin('POST', '/admin/journal/snapshot')).status).toBe(200);
+    const archive = await ex.admin('POST', '/admin/journal/archive');
+    expect([archive.status, archive.body.errorCode]).toEqual([409, 'JOURNAL_ARCHIVE_NOT_AVAILABLE']);
   });
 
   it('a pg_dump of a running exchange, restored into another database, starts and equals the original', async () => {

@@ -2,6 +2,7 @@
 // position, checksummed, the newest `keep` kept. The writer takes a snapshot between commits, where the engine is
 // exactly as the journal it wrote; `write` only encodes it, and the store's next sync writes it in the transaction
 // of the journal rows it covers, so a snapshot never reaches the database ahead of them.
+import { ExchangeError } from '../../protocol/errors.js';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { decodeJson, encodeJson } from '../json-codec.js';
@@ -77,6 +78,6 @@ export class PostgresSnapshots<T> implements SnapshotPort<T> {
 
   archiveJournal(): never {
     // Needs an asynchronous port member (the SQLite one blocks); the operator's archive command comes with it.
-    throw new Error('archiving the journal is not available on PostgreSQL yet');
+    throw new ExchangeError('JOURNAL_ARCHIVE_NOT_AVAILABLE');
   }
 }
