@@ -4,10 +4,12 @@
 // Targets (issue 15): 15,000 signed orders/s and 5,000 fills/s on a 2-core machine, both cores busy.
 // Batches of orders are sent by `clients` closed-loop clients; fills and cancels (one per request) by
 // `requestClients`, so that enough of them are in flight for a group commit to gather many.
-// With ODDEX_BASELINE_TREE=<a worktree of an earlier commit, with node_modules> the baseline is that commit instead.
+// With ODDEX_BASELINE_TREE=<a worktree of an earlier commit, with node_modules> the baseline is that commit instead;
+// with ODDEX_BENCH_STORES=postgres it is this checkout on SQLite, against this checkout on PostgreSQL.
 // Usage: npx tsx bench/throughput.ts [orders = 20000] [fills = 4000] [cancels = 4000] [clients = 4] [requestClients = 32]
 import { ratio } from './lib.js';
 import { conditions, measureCpu } from './lib.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 import { E18, USDC, newAccount, signedCancelV2, signedFill, signedOrder, startBenchExchange, type BenchExchange } from './exchange.js';
 
 const [orderCount = 20_000, fillCount = 4000, cancelCount = 4000, clients = 4, requestClients = 32] = process.argv.slice(2).map(Number);
@@ -121,11 +123,22 @@ console.log(
     `from ${requestClients} concurrent clients`,
 );
 const baselineTree = process.env.ODDEX_BASELINE_TREE;
-const baseline = baselineTree
-  ? await run(`baseline: ${baselineTree}`, {}, baselineTree)
-  : await run('baseline: signatures verified on the writer thread (ODDEX_VERIFY_THREADS=0)', { ODDEX_VERIFY_THREADS: '0' });
-const current = await run('this checkout', {});
-console.log('\nratio this checkout / baseline (throughput; server CPU per op; main-thread CPU per op):');
+// ODDEX_BENCH_STORES=postgres: this checkout on SQLite (the baseline) and on a throw-away PostgreSQL cluster on this
+// machine. The exchange's CPU is measured, not the database server's (which shares the two cores).
+const onPostgres = process.env.ODDEX_BENCH_STORES === 'postgres';
+const postgres = onPostgres ? await startPostgres() : undefined;
+let baseline, current;
+try {
+  baseline = postgres
+    ? await run('baseline: this checkout on SQLite', {})
+    : baselineTree
+      ? await run(`baseline: ${baselineTree}`, {}, baselineTree)
+      : await run('baseline: signatures verified on the writer thread (ODDEX_VERIFY_THREADS=0)', { ODDEX_VERIFY_THREADS: '0' });
+  current = postgres ? await run('this checkout on PostgreSQL', { ODDEX_DATABASE_URL: await postgres.createDatabase() }) : await run('this checkout', {});
+} finally {
+  await postgres?.stop();
+}
+console.log(`\nratio ${onPostgres ? 'PostgreSQL / SQLite' : 'this checkout / baseline'} (throughput; server CPU per op; main-thread CPU per op):`);
 for (const name of ['orders', 'fills', 'cancels'] as const) {
   console.log(
     `  ${name.padEnd(8)} ${ratio(current[name].perSecond, baseline[name].perSecond)}; ${ratio(current[name].cpuMsPerOp, baseline[name].cpuMsPerOp)}; ` +
