@@ -179,6 +179,7 @@ async function startOnStorage(
     now,
   });
   const projection = new ProjectionLoop(storage.projector, storage.projected, {
+    awaitedProjector: storage.awaitedProjector,
     prepareFanOut: (changes) => publisher.prepare(changes),
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),

@@ -15,7 +15,7 @@ import type { Db } from './store/sqlite/db.js';
 import { openStorage, whenWritable } from './store/sqlite/storage.js';
 import { SqliteTradingStore } from './store/sqlite/trading-store.js';
 import { ReadModelProjector } from './store/sqlite/projector.js';
-import { ProjectorThread, type ProjectorThreadEvents } from './store/sqlite/projector-thread.js';
+import { ProjectorThread, type ProjectorThreadEvents } from './store/projector-thread.js';
 import { SqliteCatalogueRecords } from './catalogue/store.js';
 import { SqliteApiKeyRecords } from './admin/api-keys.js';
 import { SqliteSettings } from './realtime/tokens.js';
@@ -41,6 +41,8 @@ export interface StorageBackend {
   readonly journal: TradingStore;
   /** Writes the read models on this thread (at start-up, and throughout where no thread of its own does). */
   readonly projector: BatchProjector;
+  /** Whether that projector's writes are awaited (a database server's) rather than done at once. */
+  readonly awaitedProjector: boolean;
   /** The journal position the read models covered when opened. */
   readonly projected: number;
   readonly readModels: ReadModels;
@@ -63,7 +65,7 @@ export interface StorageBackend {
 
 /** Opens the store the configuration names. */
 export function openBackend(config: Config, log: Logger, now: number): Promise<StorageBackend> {
-  return config.databaseUrl ? openPostgresBackend(config.databaseUrl, log) : Promise.resolve(openSqliteBackend(config, log, now));
+  return config.databaseUrl ? openPostgresBackend(config, config.databaseUrl, log) : Promise.resolve(openSqliteBackend(config, log, now));
 }
 
 function openSqliteBackend(config: Config, log: Logger, now: number): StorageBackend {
@@ -75,6 +77,7 @@ function openSqliteBackend(config: Config, log: Logger, now: number): StorageBac
     where: `SQLite in ${config.dataDir}`,
     journal: new SqliteTradingStore(storage.tradingDb, storage.tradingSync),
     projector,
+    awaitedProjector: false,
     projected: projector.position(),
     readModels: asyncQueries<ReadModelQueries>(projector.readModels),
     catalogue,
@@ -88,7 +91,12 @@ function openSqliteBackend(config: Config, log: Logger, now: number): StorageBac
     whenWritable: (ready) => whenWritable(config.dataDir, db, log, Date.now, ready),
     projectorThread: (events, opts) =>
       new ProjectorThread(
-        { dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs, maxBatch: opts.maxBatch, retryMs: 100, delayMs: config.projectorDelayMs },
+        {
+          store: { kind: 'sqlite', dataDir: config.dataDir, busyTimeoutMs: config.storageBusyTimeoutMs },
+          maxBatch: opts.maxBatch,
+          retryMs: 100,
+          delayMs: config.projectorDelayMs,
+        },
         events,
       ),
     close: () => storage.close(),
@@ -108,7 +116,7 @@ function describe(url: string): string {
 /** Connections of the read side and the catalogue's pool (the journal's writer keeps a small pool of its own). */
 const READ_POOL_SIZE = 10;
 
-async function openPostgresBackend(url: string, log: Logger): Promise<StorageBackend> {
+async function openPostgresBackend(config: Config, url: string, log: Logger): Promise<StorageBackend> {
   const pool = openPool(url, READ_POOL_SIZE);
   try {
     // Every table first (one advisory lock serializes processes migrating at once), then the writer's lock.
@@ -127,6 +135,7 @@ async function openPostgresBackend(url: string, log: Logger): Promise<StorageBac
         where: describe(url),
         journal,
         projector,
+        awaitedProjector: true,
         projected,
         readModels: projector.readModels,
         catalogue,
@@ -141,6 +150,8 @@ async function openPostgresBackend(url: string, log: Logger): Promise<StorageBac
           ready();
           return () => {};
         },
+        projectorThread: (events, opts) =>
+          new ProjectorThread({ store: { kind: 'postgres', databaseUrl: url }, maxBatch: opts.maxBatch, retryMs: 100, delayMs: config.projectorDelayMs }, events),
         poolFigures: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
         close: async () => {
           await journal.close();

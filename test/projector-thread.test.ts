@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, waitFor } from './helpers/bets.js';
 import { E18, USDC, signedOrder } from './helpers/wallets.js';
-import type { ProjectorThread } from '../src/store/sqlite/projector-thread.js';
+import type { ProjectorThread } from '../src/store/projector-thread.js';
 
 describe('the projector thread', () => {
   let ex: TestExchange;

@@ -29,6 +29,8 @@ export interface ProjectionLoopOptions {
   onProblem: (err: unknown) => void;
   /** Commands per projector transaction at most. */
   maxBatch?: number;
+  /** The projector on this thread writes asynchronously (a database server's): it is never flushed blocking. */
+  awaitedProjector?: boolean;
   retryMs?: number;
   /** Waits this long before each batch: an artificially slow projector (tests of read-your-writes). */
   delayMs?: number;
@@ -110,8 +112,16 @@ export class ProjectionLoop {
    */
   useThread(thread: RemoteProjector): void {
     if (this.closed) return;
-    this.flushNow();
+    // A batch this thread is writing ends first; the thread then goes on from the checkpoint it leaves.
+    if (this.writing) {
+      void this.writing.catch(() => {}).then(() => this.useThread(thread));
+      return;
+    }
+    // An embedded projector catches up here at once; a database server's is caught up by the thread itself, which
+    // reads the journal from the read models' checkpoint.
+    if (!this.opts.awaitedProjector) this.flushNow();
     this.thread = thread;
+    if (this.queuedThrough > this.projected) thread.advance(this.queuedThrough);
   }
 
   /** The projector's thread reports that the read models cover `position`: publish what that covers. */

@@ -41,6 +41,16 @@ interface HeldRows {
 
 const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [], catalogue: [] });
 
+/** Journaled change records after `afterSeq`, in order, at most `limit` commands' (any connection may read them). */
+export async function journalChangesAfter(db: pg.Pool | pg.ClientBase, afterSeq: number, limit: number): Promise<JournaledChanges[]> {
+  const { rows } = await db.query<{ seq: string; at_ms: string; changes: string | null }>({
+    name: 'journal-changes',
+    text: 'SELECT seq, at_ms, changes FROM journal WHERE seq > $1 ORDER BY seq LIMIT $2',
+    values: [afterSeq, limit],
+  });
+  return rows.map((r) => ({ seq: Number(r.seq), at: Number(r.at_ms), changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
+}
+
 export class PostgresTradingStore implements TradingStore {
   readonly snapshots: PostgresSnapshots<EngineSnapshot>;
   private held = noRows();
@@ -200,13 +210,8 @@ export class PostgresTradingStore implements TradingStore {
     }
   }
 
-  async changesAfter(afterSeq: number, limit = PAGE): Promise<JournaledChanges[]> {
-    const { rows } = await this.pool.query<{ seq: string; at_ms: string; changes: string | null }>({
-      name: 'journal-changes',
-      text: 'SELECT seq, at_ms, changes FROM journal WHERE seq > $1 ORDER BY seq LIMIT $2',
-      values: [afterSeq, Math.min(limit, PAGE)],
-    });
-    return rows.map((r) => ({ seq: Number(r.seq), at: Number(r.at_ms), changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
+  changesAfter(afterSeq: number, limit = PAGE): Promise<JournaledChanges[]> {
+    return journalChangesAfter(this.pool, afterSeq, Math.min(limit, PAGE));
   }
 
   async heal(): Promise<'healed' | 'lost'> {

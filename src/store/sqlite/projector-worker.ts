@@ -8,9 +8,11 @@ import Database from 'better-sqlite3';
 import { DB_FILE, openReadModelsDatabase } from './db.js';
 import { JournalReader } from './journal.js';
 import { ReadModelProjector } from './projector.js';
-import type { ProjectorThreadData, ToProjector, FromProjector } from './projector-thread.js';
+import type { ProjectorThreadData, ToProjector, FromProjector } from '../projector-thread.js';
 
 const data = workerData as ProjectorThreadData;
+if (data.store.kind !== 'sqlite') throw new Error(`the SQLite projector thread was given a ${data.store.kind} store`);
+const store = data.store;
 const port = parentPort!;
 const shared = new BigInt64Array(data.position);
 const post = (m: FromProjector) => port.postMessage(m);
@@ -22,8 +24,8 @@ const post = (m: FromProjector) => port.postMessage(m);
 let opened: { readModels: Database.Database; journalDb: Database.Database; journal: JournalReader; projector: ReadModelProjector } | undefined;
 function open() {
   if (!opened) {
-    const readModels = openReadModelsDatabase(data.dataDir, { busyTimeoutMs: data.busyTimeoutMs });
-    const journalDb = new Database(join(data.dataDir, DB_FILE), { readonly: true, timeout: data.busyTimeoutMs });
+    const readModels = openReadModelsDatabase(store.dataDir, { busyTimeoutMs: store.busyTimeoutMs });
+    const journalDb = new Database(join(store.dataDir, DB_FILE), { readonly: true, timeout: store.busyTimeoutMs });
     opened = { readModels, journalDb, journal: new JournalReader(journalDb), projector: new ReadModelProjector(readModels) };
     Atomics.store(shared, 0, BigInt(opened.projector.position()));
   }

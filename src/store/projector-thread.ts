@@ -1,12 +1,14 @@
-// The writer's side of the projector's thread (projector-worker.ts): starts it, tells it how far the journal is
-// acknowledged, and learns its position from shared memory (read at any time without a message) and from a message
-// per batch (which wakes whoever waits for that position).
+// The writer's side of the projector's thread (sqlite/projector-worker.ts or postgres/projector-worker.ts, by the
+// store): starts it, tells it how far the journal is acknowledged, and learns its position from shared memory (read
+// at any time without a message) and from a message per batch (which wakes whoever waits for that position).
 import { Worker } from 'node:worker_threads';
-import { workerSource, type WorkerSource } from '../worker-source.js';
+import { workerSource, type WorkerSource } from './worker-source.js';
+
+/** The store whose journal the thread follows and whose read models it writes. */
+export type ProjectedStore = { kind: 'sqlite'; dataDir: string; busyTimeoutMs: number } | { kind: 'postgres'; databaseUrl: string };
 
 export interface ProjectorThreadData {
-  dataDir: string;
-  busyTimeoutMs: number;
+  store: ProjectedStore;
   maxBatch: number;
   retryMs: number;
   /** Waits this long before each batch (tests of a slow projector). */
@@ -21,7 +23,9 @@ export type FromProjector =
   | { type: 'projected'; position: number; commands: number; ms: number }
   | { type: 'problem'; message: string };
 
-const WORKER_MODULE = new URL(`./projector-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const workerModule = (kind: ProjectedStore['kind']) => new URL(`./${kind}/projector-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+/** The drivers a worker loads from node_modules rather than from its bundle (native code, or their own files). */
+const DRIVERS = { sqlite: ['better-sqlite3'], postgres: ['pg'] } as const;
 
 export interface ProjectorThreadEvents {
   /** The thread has loaded its code and can take over (it opens its connections on the first message). */
@@ -51,8 +55,8 @@ export class ProjectorThread {
     private readonly events: ProjectorThreadEvents,
   ) {
     this.shared = new BigInt64Array(new SharedArrayBuffer(8));
-    this.started = workerSource(WORKER_MODULE, (err) => events.problem(`the projector thread's code was not bundled; tsx loads it: ${String(err)}`), [
-      'better-sqlite3',
+    this.started = workerSource(workerModule(opts.store.kind), (err) => events.problem(`the projector thread's code was not bundled; tsx loads it: ${String(err)}`), [
+      ...DRIVERS[opts.store.kind],
     ]).then((source) => this.run(source));
   }
 
