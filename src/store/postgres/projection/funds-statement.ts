@@ -1,18 +1,10 @@
 // The funds statement (rm_statement) projected as SQLite projects it (src/store/sqlite/funds-statement.ts): every
 // movement of a wallet's balance with the balance after it; what the records do not explain is a deposit or a
 // withdrawal. Entries are numbered here, the next after the largest id, so a rolled-back batch leaves no gap.
-import type { Change, TradeFacts } from '../../../engine/changes.js';
+import type { Change } from '../../../engine/changes.js';
+import { forEachStatedBalance, type Movement } from '../../statement-movements.js';
 import type { StatementKind } from '../../ports.js';
 import type { Queryable } from '../trade-state.js';
-
-interface Movement {
-  kind: StatementKind;
-  amount: bigint;
-  marketHash?: string;
-  tradeId?: string;
-  refundId?: number;
-  at: number;
-}
 
 export interface StatementRecord {
   id: number;
@@ -52,46 +44,7 @@ export class StatementProjection {
 
   /** Enters one command's movements; `at` is the command's time (of the movements no record dates). */
   apply(changes: readonly Change[], at: number): void {
-    let moved: Map<string, Movement[]> | undefined;
-    /** Trades confirmed by this command: a late trade's settlement names only its id. */
-    let confirmed: Map<string, TradeFacts> | undefined;
-    const add = (address: string, m: Movement) => {
-      moved ??= new Map();
-      const list = moved.get(address);
-      if (list) list.push(m);
-      else moved.set(address, [m]);
-    };
-    for (const c of changes) {
-      switch (c.type) {
-        case 'tradeStatusChanged':
-          if (c.status !== 'SUCCESS') break;
-          (confirmed ??= new Map()).set(c.tradeId, c.trade);
-          add(c.trade.bettor, { kind: 'stake', amount: -c.trade.stake, marketHash: c.trade.marketHash, tradeId: c.tradeId, at: c.at });
-          break;
-        case 'refundPaid':
-          add(c.refund.bettor, { kind: 'refund', amount: c.refund.amount, marketHash: c.refund.marketHash, refundId: c.refund.id, at: c.refund.createdAt });
-          break;
-        case 'cashedOut':
-          if (c.amount !== 0n) add(c.bettor, { kind: 'cashout', amount: c.amount, marketHash: c.marketHash, at: c.at });
-          if (c.fee !== 0n) add(c.bettor, { kind: 'fee', amount: -c.fee, marketHash: c.marketHash, at: c.at });
-          break;
-        case 'positionSettled':
-          if (c.credit + c.fee !== 0n) add(c.bettor, { kind: 'payout', amount: c.credit + c.fee, marketHash: c.marketHash, at: c.settleDate });
-          if (c.fee !== 0n) add(c.bettor, { kind: 'fee', amount: -c.fee, marketHash: c.marketHash, at: c.settleDate });
-          break;
-        case 'tradeSettled': {
-          const t = confirmed?.get(c.tradeId);
-          if (t && c.credit + c.fee !== 0n) add(t.bettor, { kind: 'payout', amount: c.credit + c.fee, marketHash: t.marketHash, tradeId: c.tradeId, at: c.settleDate });
-          if (t && c.fee !== 0n) add(t.bettor, { kind: 'fee', amount: -c.fee, marketHash: t.marketHash, tradeId: c.tradeId, at: c.settleDate });
-          break;
-        }
-        case 'balanceChanged':
-          this.enter(c.address, c.balance, moved?.get(c.address) ?? [], at);
-          break;
-        default:
-          break;
-      }
-    }
+    forEachStatedBalance(changes, (address, balance, movements) => this.enter(address, balance, movements, at));
   }
 
   private enter(address: string, balance: bigint, movements: readonly Movement[], at: number): void {
