@@ -5,12 +5,11 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '../ports.js';
+import { COARSEST, KEEP_SECONDS, WIDTHS, type CandleState } from '../candle-state.js';
 import type { Change, TradeFacts } from '../../engine/changes.js';
 import { ODDS_SCALE } from '../../protocol/odds.js';
 import { isExpired, hasFillableSpace } from '../../engine/order-space.js';
 
-const WIDTHS = Object.values(CANDLE_INTERVALS);
-const COARSEST = 86_400;
 
 
 interface CandleRow {
@@ -26,24 +25,6 @@ interface CandleRow {
   close_id: number;
   best_one: string | null;
   best_two: string | null;
-}
-
-/** A candle being written: its row's values, the amounts as bigints. */
-interface CandleState {
-  market: string;
-  seconds: number;
-  start: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volume: bigint;
-  openId: number;
-  closeId: number;
-  bestOne: string | null;
-  bestTwo: string | null;
-  /** Not on disk before this transaction: its interval's older candles past retention go when it is written. */
-  fresh: boolean;
 }
 
 const stateOf = (r: CandleRow): CandleState => ({
@@ -85,7 +66,6 @@ function timeOf(changes: readonly Change[]): number | undefined {
   return undefined;
 }
 
-const KEEP_SECONDS = new Map<number, number>(WIDTHS.map((w) => [w.seconds, w.keepSeconds]));
 const seriesKey = (market: string, seconds: number) => `${market}:${seconds}`;
 
 /**

@@ -2,33 +2,13 @@
 // taker trade joins its market's candles per interval, and each market whose book changed has its best maker odds
 // noted once its minute or its group ends. Candles change in memory and are written once per batch (flush.ts); the
 // newest candle of each series stays in memory between batches, so most batches read none back.
-import { CANDLE_INTERVALS } from '../../ports.js';
+import { COARSEST, KEEP_SECONDS, WIDTHS, type CandleState } from '../../candle-state.js';
 import type { Change, TradeFacts } from '../../../engine/changes.js';
 import { ODDS_SCALE } from '../../../protocol/odds.js';
 import { int, type Queryable } from '../trade-state.js';
 import type { BestOdds, OddsAsk } from './book-odds.js';
 
-const WIDTHS = Object.values(CANDLE_INTERVALS);
-const COARSEST = 86_400;
 const MINUTE = WIDTHS[0]!.seconds;
-const KEEP_SECONDS = new Map<number, number>(WIDTHS.map((w) => [w.seconds, w.keepSeconds]));
-
-export interface CandleState {
-  market: string;
-  seconds: number;
-  start: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volume: bigint;
-  openId: number;
-  closeId: number;
-  bestOne: string | null;
-  bestTwo: string | null;
-  /** Not in the database before this batch: its series' candles past retention go when it is written. */
-  fresh: boolean;
-}
 
 interface CandleRow {
   market_hash: string;
