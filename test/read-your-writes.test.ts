@@ -9,12 +9,12 @@ import { E18, USDC, signedFill, signedOrder } from './helpers/wallets.js';
 
 const SLOW_PROJECTOR_MS = 15;
 
-/** Runs `n` numbered tasks, `width` at a time. */
-async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
+/** Runs `n` numbered tasks, `width` at a time; each task also gets the number of the client running it. */
+async function inParallel(n: number, width: number, task: (i: number, client: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: width }, async () => {
-      for (let i = next++; i < n; i = next++) await task(i);
+    Array.from({ length: width }, async (_, client) => {
+      for (let i = next++; i < n; i = next++) await task(i, client);
     }),
   );
 }
@@ -63,8 +63,9 @@ describe('read-your-writes with a slow projector', () => {
     let misses = 0;
     // A taker per client: each one's newest trade is its own last fill.
     const takers = [taker, ...(await Promise.all(Array.from({ length: 5 }, () => fundedWallet(ex, 10_000n * USDC))))];
-    await inParallel(300, 6, async (i) => {
-      const taker = takers[i % 6]!;
+    // (By client, not by task number: two tasks with one number mod 6 can run at once, and the later fill is newest.)
+    await inParallel(300, 6, async (_, client) => {
+      const taker = takers[client]!;
       const fill = await signedFill(taker, ex.ctx.config, { market: marketHash, stakeWei: 1n * USDC, desiredOdds: 50n * E18, isTakerBettingOutcomeOne: false });
       const filled = await ex.post('/orders/fill/v2', fill);
       expect(filled.status).toBe(200);
