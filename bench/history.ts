@@ -12,6 +12,9 @@
 // transfer), and the load average and host CPU steal while it ran.
 // (each read is sampled 200 times after 20 untimed ones; before, the settled /trades/consolidated read was sampled
 // 20 times and none was warmed up)
+// With ODDEX_BENCH_STORES=postgres each history is also written to a database of a throw-away PostgreSQL cluster and
+// the same figures are printed for an exchange on it, beside SQLite's. Restart is measured at a second start, after
+// a first one projected the read models of the built journal and stopped cleanly, on both stores.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,8 +26,11 @@ import { Engine } from '../src/engine/engine.js';
 import type { Command, MarketRef } from '../src/engine/types.js';
 import { openDatabase } from '../src/store/sqlite/db.js';
 import { SqliteTradingStore } from '../src/store/sqlite/trading-store.js';
+import { PostgresTradingStore } from '../src/store/postgres/trading-store.js';
 import { fmt, httpClient, machineConditions, percentiles, processCpuSeconds } from './lib.js';
 import type { JournalEntry } from '../src/store/ports.js';
+import type { EngineSnapshot } from '../src/engine/snapshot.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USDC = 1_000_000n;
@@ -36,11 +42,48 @@ const address = (prefix: string, i: number) => '0x' + prefix + i.toString(16).pa
 const makers = Array.from({ length: PARTIES }, (_, i) => address('a', i));
 const takers = Array.from({ length: PARTIES }, (_, i) => address('b', i));
 
-/** Builds the history in `dir`: rounds of post, fill and confirm per market, each market reported after 50 rounds. */
-function build(commands: number, openOrders: number, dir: string): void {
-  const config = loadConfig({}, [], { dataDir: dir, demo: false, logLevel: 'silent' });
-  const db = openDatabase(dir);
+/** Where a history is written: the journal in groups, then a snapshot of the final state. */
+interface HistoryStore {
+  commit(entries: readonly JournalEntry[]): Promise<number>;
+  finish(seq: number, state: EngineSnapshot): Promise<void>;
+}
+
+/** A data dir's SQLite store, or a PostgreSQL database's when `target` is a postgres:// URL. */
+async function historyStore(target: string): Promise<HistoryStore> {
+  if (target.startsWith('postgres://')) {
+    const store = await PostgresTradingStore.open({ connectionString: target, holder: 'bench/history.ts build' });
+    return {
+      commit: async (entries) => {
+        const seq = store.commit(entries);
+        await store.sync();
+        return seq;
+      },
+      finish: async (seq, state) => {
+        store.snapshots.write(seq, state, Date.now());
+        await store.sync();
+        await store.close();
+      },
+    };
+  }
+  const db = openDatabase(target);
   const store = new SqliteTradingStore(db);
+  return {
+    commit: (entries) => Promise.resolve(store.commit(entries)),
+    finish: (seq, state) => {
+      store.snapshots.write(seq, state, Date.now());
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * Builds the history in the data dir `dir`, or the database `target` names: rounds of post, fill and confirm per
+ * market, each market reported after 50 rounds.
+ */
+async function build(commands: number, openOrders: number, dir: string, target: string): Promise<void> {
+  const config = loadConfig({}, [], { dataDir: dir, demo: false, logLevel: 'silent' });
+  const store = await historyStore(target);
   const params = {
     oddsLadderStepSize: config.oddsLadderStepSize,
     makerMinimum: config.makerMinimum,
@@ -58,14 +101,25 @@ function build(commands: number, openOrders: number, dir: string): void {
   let batch: JournalEntry[] = [];
   let written = 0;
   let lastSeq = 0;
-  const run = (cmd: Command) => {
+  // Groups of 2,000 are written one after the other while the engine runs the next ones, at most 4 groups ahead.
+  let writing = Promise.resolve();
+  let unwritten = 0;
+  const run = async (cmd: Command) => {
     batch.push({ cmd, changes: engine.apply(cmd).changes });
     written++;
-    if (batch.length >= 2000) flush();
+    if (batch.length < 2000) return;
+    flush();
+    if (unwritten > 4) await writing;
   };
   const flush = () => {
-    if (batch.length > 0) lastSeq = store.commit(batch);
+    const group = batch;
     batch = [];
+    if (group.length === 0) return;
+    unwritten++;
+    writing = writing.then(async () => {
+      lastSeq = await store.commit(group);
+      unwritten--;
+    });
   };
   const order = (i: number, market: MarketRef, maker: string, size: bigint, one: boolean) => ({
     orderHash: hex('d', i),
@@ -82,7 +136,7 @@ function build(commands: number, openOrders: number, dir: string): void {
     signature: '0x',
   });
 
-  for (const a of [...makers, ...takers]) run({ kind: 'faucet', at: (at += 2), address: a, amount: 10n ** 12n * USDC });
+  for (const a of [...makers, ...takers]) await run({ kind: 'faucet', at: (at += 2), address: a, amount: 10n ** 12n * USDC });
   const openMarket: MarketRef = { marketHash: hex('e', 0), exchangeEventId: 'open', tradeable: true };
   const historyBudget = commands - openOrders / 100 - 2 * PARTIES;
   let orderIndex = 0;
@@ -92,9 +146,9 @@ function build(commands: number, openOrders: number, dir: string): void {
       const k = orderIndex++;
       const maker = makers[k % PARTIES]!;
       const taker = takers[(k >> 3) % PARTIES]!;
-      run({ kind: 'postOrders', at: (at += 2), orders: [order(k, market, maker, 2n * USDC, k % 2 === 0)], markets: [market] });
+      await run({ kind: 'postOrders', at: (at += 2), orders: [order(k, market, maker, 2n * USDC, k % 2 === 0)], markets: [market] });
       const fillHash = hex('c', k);
-      run({
+      await run({
         kind: 'fill',
         at: (at += 2),
         fillHash,
@@ -107,36 +161,37 @@ function build(commands: number, openOrders: number, dir: string): void {
         oddsSlippage: 0,
         fillSalt: String(k),
       });
-      run({ kind: 'confirmFill', at: (at += 2), fillHash });
+      await run({ kind: 'confirmFill', at: (at += 2), fillHash });
     }
-    run({ kind: 'reportMarkets', at: (at += 2), reports: [{ marketHash: market.marketHash, outcome: ((m % 3) as 0 | 1 | 2) }] });
+    await run({ kind: 'reportMarkets', at: (at += 2), reports: [{ marketHash: market.marketHash, outcome: ((m % 3) as 0 | 1 | 2) }] });
   }
   // Open orders rest in an unsettled market, 100 per command.
   for (let i = 0; i < openOrders; i += 100) {
     const orders = Array.from({ length: Math.min(100, openOrders - i) }, (_, j) =>
       order(1_000_000_000 + i + j, openMarket, makers[(i + j) % PARTIES]!, 10n * USDC, true),
     );
-    run({ kind: 'postOrders', at: (at += 2), orders, markets: [openMarket] });
+    await run({ kind: 'postOrders', at: (at += 2), orders, markets: [openMarket] });
   }
   flush();
+  await writing;
   // What a clean stop leaves behind: a snapshot of the final state.
-  store.snapshots.write(lastSeq, engine.snapshot(), Date.now());
-  db.close();
+  await store.finish(lastSeq, engine.snapshot());
   console.log(JSON.stringify({ commands: written, trades: engine.stats().trades, openOrders: engine.openOrderCount() }));
 }
 
-/** Starts the server on `dir` in a child process; resolves with its URL and how long it took to listen. */
-function startServer(dir: string): Promise<{ url: string; pid: number; ms: number; rebuildMs: number; stop: () => void }> {
+/** Starts the server on `dir` (and the database `env` may name) in a child process; resolves once it listens. */
+function startServer(dir: string, env: Record<string, string> = {}): Promise<{ url: string; pid: number; ms: number; rebuildMs: number; stop: () => void; stopCleanly: () => Promise<void> }> {
   const started = performance.now();
   const nodeArgs = process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ODDEX_DATA_DIR: dir, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO: 'false', ODDEX_RATE_LIMITS: 'false', ODDEX_ADMIN_TOKEN: 'bench' },
+    env: { ...process.env, ODDEX_DATA_DIR: dir, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO: 'false', ODDEX_RATE_LIMITS: 'false', ODDEX_ADMIN_TOKEN: 'bench', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // --trace-gc lines go to stdout: pass them on, so pauses show next to the reads.
   const passOn = nodeArgs.some((a) => a.startsWith('--trace-gc'));
   let rebuildMs = NaN;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -144,7 +199,13 @@ function startServer(dir: string): Promise<{ url: string; pid: number; ms: numbe
       const rebuilt = /"rebuildMs":(\d+)/.exec(line);
       if (rebuilt) rebuildMs = Number(rebuilt[1]);
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(line);
-      if (m) resolve({ url: m[1]!, pid: child.pid!, ms: performance.now() - started, rebuildMs, stop: () => child.kill('SIGKILL') });
+      if (m) {
+        resolve({
+          url: m[1]!, pid: child.pid!, ms: performance.now() - started, rebuildMs,
+          stop: () => child.kill('SIGKILL'),
+          stopCleanly: () => (child.kill('SIGTERM'), exited),
+        });
+      }
     });
   });
 }
@@ -192,9 +253,9 @@ async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number,
   );
 }
 
-function buildInChild(commands: number, openOrders: number, dir: string): Promise<string> {
+function buildInChild(commands: number, openOrders: number, dir: string, target = dir): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/history.ts', 'build', String(commands), String(openOrders), dir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/history.ts', 'build', String(commands), String(openOrders), dir, target], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -206,12 +267,13 @@ function buildInChild(commands: number, openOrders: number, dir: string): Promis
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'build') {
-    build(Number(process.argv[3]), Number(process.argv[4]), process.argv[5]!);
+    await build(Number(process.argv[3]), Number(process.argv[4]), process.argv[5]!, process.argv[6] ?? process.argv[5]!);
     return;
   }
   const sizes = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
   const openOrders = Number(process.argv[3] ?? 10_000);
   const keepDir = process.argv[4];
+  const postgres = process.env.ODDEX_BENCH_STORES === 'postgres' ? await startPostgres() : undefined;
 
   const emptyDir = mkdtempSync(join(tmpdir(), 'oddex-history-empty-'));
   const empty = await startServer(emptyDir);
@@ -234,19 +296,40 @@ async function main(): Promise<void> {
       if (keepDir) writeFileSync(builtFile, built);
       console.log(`\n${size} commands: built in ${((performance.now() - t) / 1000).toFixed(1)} s ${built}`);
     }
-    const server = await startServer(dir);
-    const call = httpClient(server.url, 1);
-    await new Promise((r) => setTimeout(r, 500));
-    console.log(`  restart: engine rebuilt in ${fmt(server.rebuildMs)} (process start to listening ${fmt(server.ms)}, empty ${fmt(empty.ms)})`);
-    console.log(`  RSS after restart: ${(await rssMb(call)).toFixed(0)} MB (empty: ${emptyRss.toFixed(0)} MB)`);
-    const bettor = takers[0]!;
-    console.log(`  GET /trades?bettor=                              ${await timeReads(call, server.pid, `/trades?bettor=${bettor}`)}`);
-    console.log(`  GET /trades?bettor=&settled=false               ${await timeReads(call, server.pid, `/trades?bettor=${bettor}&settled=false`)}`);
-    console.log(`  GET /trades/consolidated?bettor=&settled=false    ${await timeReads(call, server.pid, `/trades/consolidated?bettor=${bettor}&settled=false&page=0&perPage=50&sortAsc=false`)}`);
-    console.log(`  GET /trades/consolidated?bettor=&settled=true     ${await timeReads(call, server.pid, `/trades/consolidated?bettor=${bettor}&settled=true&page=0&perPage=50&sortAsc=false`)}`);
-    server.stop();
+    await measure('SQLite', dir, {}, empty.ms, emptyRss);
+    if (postgres) {
+      const url = await postgres.createDatabase();
+      const pgDir = mkdtempSync(join(tmpdir(), 'oddex-history-pg-'));
+      const t = performance.now();
+      await buildInChild(size, openOrders, pgDir, url);
+      console.log(`  the same history written to PostgreSQL in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      await measure('PostgreSQL', pgDir, { ODDEX_DATABASE_URL: url }, empty.ms, emptyRss);
+      rmSync(pgDir, { recursive: true, force: true });
+    }
     if (!keepDir) rmSync(dir, { recursive: true, force: true });
   }
+  await postgres?.stop();
+}
+
+/**
+ * Starts an exchange on a built history twice: the first start projects the read models of the built journal and
+ * stops cleanly; the second is the restart measured, then its reads.
+ */
+async function measure(store: string, dir: string, env: Record<string, string>, emptyMs: number, emptyRss: number): Promise<void> {
+  const first = await startServer(dir, env);
+  await first.stopCleanly();
+  console.log(`  ${store}: first start (projects the read models) listening after ${fmt(first.ms)}`);
+  const server = await startServer(dir, env);
+  const call = httpClient(server.url, 1);
+  await new Promise((r) => setTimeout(r, 500));
+  console.log(`  ${store} restart: engine rebuilt in ${fmt(server.rebuildMs)} (process start to listening ${fmt(server.ms)}, empty ${fmt(emptyMs)})`);
+  console.log(`  RSS after restart: ${(await rssMb(call)).toFixed(0)} MB (empty: ${emptyRss.toFixed(0)} MB)`);
+  const bettor = takers[0]!;
+  console.log(`  GET /trades?bettor=                              ${await timeReads(call, server.pid, `/trades?bettor=${bettor}`)}`);
+  console.log(`  GET /trades?bettor=&settled=false               ${await timeReads(call, server.pid, `/trades?bettor=${bettor}&settled=false`)}`);
+  console.log(`  GET /trades/consolidated?bettor=&settled=false    ${await timeReads(call, server.pid, `/trades/consolidated?bettor=${bettor}&settled=false&page=0&perPage=50&sortAsc=false`)}`);
+  console.log(`  GET /trades/consolidated?bettor=&settled=true     ${await timeReads(call, server.pid, `/trades/consolidated?bettor=${bettor}&settled=true&page=0&perPage=50&sortAsc=false`)}`);
+  server.stop();
 }
 
 await main();

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { ListedTrades, ReadModels, TradeFilter } from '../ports.js';
 import type { FillOnChain } from '../fill-on-chain.js';
 import type { Outcome, Trade } from '../../engine/types.js';
+import { CoalescedLookup } from './coalesced-lookup.js';
 import { PostgresOrderReads } from './read/order-reads.js';
 import { PostgresRefundReads } from './read/refund-reads.js';
 import { PostgresBalanceReads } from './read/balance-reads.js';
@@ -194,9 +195,25 @@ export class PostgresReadModels implements ReadModels {
 
   /** A fill with this salt or hash was accepted before. */
   async fillUsed(fillSalt: string, fillHash: string): Promise<boolean> {
-    const { rowCount } = await this.db.query('SELECT 1 FROM rm_fills WHERE fill_salt = $1 OR fill_hash = $2 LIMIT 1', [fillSalt, fillHash]);
-    return rowCount !== 0;
+    const key = `${fillSalt} ${fillHash}`;
+    return (await this.usedFills.find([key]))(key);
   }
+
+  /** `fillUsed` for the fills asked at once, in one query (the writer awaits it before every fill). */
+  private readonly usedFills = new CoalescedLookup<string>(async (keys) => {
+    const asked = keys.map((k) => k.split(' ') as [string, string]);
+    const { rows } = await this.db.query<{ fill_salt: string; fill_hash: string }>({
+      name: 'oddex_fills_used',
+      text: 'SELECT fill_salt, fill_hash FROM rm_fills WHERE fill_salt = ANY($1::text[]) OR fill_hash = ANY($2::text[])',
+      values: [asked.map(([salt]) => salt), asked.map(([, hash]) => hash)],
+    });
+    const salts = new Set(rows.map((r) => r.fill_salt));
+    const hashes = new Set(rows.map((r) => r.fill_hash));
+    return (key) => {
+      const [salt, hash] = key.split(' ') as [string, string];
+      return salts.has(salt) || hashes.has(hash);
+    };
+  });
 
   /**
    * Matched volume in base-token wei per market, as committed: one small row per market, read at each ask (another

@@ -2,6 +2,7 @@
 // the open rows only), and which of some hashes were ever posted.
 import type { OrderQueries, AsyncQueries } from '../../ports.js';
 import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView } from '../../../engine/types.js';
+import { CoalescedLookup } from '../coalesced-lookup.js';
 import { int, type Queryable } from '../trade-state.js';
 
 interface OrderRow {
@@ -72,9 +73,19 @@ export class PostgresOrderReads implements AsyncQueries<OrderQueries> {
     return rows[0] && orderOf(rows[0]);
   }
 
-  /** Those of these order hashes that were ever posted (one query, one primary-key probe each). */
+  /** Those of these order hashes that were ever posted (the writer asks before every post: asks at once share a query). */
   async postedOrders(orderHashes: readonly string[]): Promise<Set<string>> {
-    const { rows } = await this.db.query<{ order_hash: string }>('SELECT order_hash FROM rm_orders WHERE order_hash = ANY($1::text[])', [orderHashes]);
-    return new Set(rows.map((r) => r.order_hash));
+    const posted = await this.everPosted.find(orderHashes);
+    return new Set(orderHashes.filter(posted));
   }
+
+  private readonly everPosted = new CoalescedLookup<string>(async (orderHashes) => {
+    const { rows } = await this.db.query<{ order_hash: string }>({
+      name: 'oddex_orders_posted',
+      text: 'SELECT order_hash FROM rm_orders WHERE order_hash = ANY($1::text[])',
+      values: [orderHashes],
+    });
+    const posted = new Set(rows.map((r) => r.order_hash));
+    return (orderHash) => posted.has(orderHash);
+  });
 }
