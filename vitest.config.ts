@@ -37,6 +37,7 @@ const ON_BOTH_STORES = [
   'test/catalogue-admin.test.ts',
   'test/user-api-keys.test.ts',
   'test/sdk-client.test.ts',
+  'test/account-restrictions.test.ts',
 ];
 
 export default defineConfig({

@@ -21,6 +21,7 @@ import { SqliteApiKeyRecords } from './admin/api-keys.js';
 import { SqliteSettings } from './realtime/tokens.js';
 import { openPool } from './store/postgres/pool.js';
 import { PostgresTradingStore } from './store/postgres/trading-store.js';
+import { seedRestrictions } from './store/postgres/read/restriction-reads.js';
 import { PostgresProjector } from './store/postgres/projector.js';
 import { PostgresCatalogueRecords } from './store/postgres/catalogue-records.js';
 import { PostgresApiKeyRecords } from './store/postgres/api-key-records.js';
@@ -51,8 +52,8 @@ export interface StorageBackend {
   readonly settings: Settings;
   /** The data dir's SQLite database (tests look into it); undefined on a database server. */
   readonly db: Db | undefined;
-  /** Once the engine is rebuilt: what the store still derives from it (an upgraded data dir's read-model balances). */
-  rebuilt(engine: Engine): boolean;
+  /** Once the engine is rebuilt: what the store still derives from it (an upgraded data dir's read-model balances and restrictions). */
+  rebuilt(engine: Engine): Promise<boolean>;
   /** Throws unless the storage answers a query now (readiness). */
   probe(): Promise<void>;
   /** Calls `ready` once the storage takes writes; returns what stops waiting. */
@@ -84,7 +85,12 @@ function openSqliteBackend(config: Config, log: Logger, now: number): StorageBac
     apiKeys: new SqliteApiKeyRecords(db),
     settings: new SqliteSettings(db),
     db,
-    rebuilt: (engine) => projector.readModels.balances.seed(projector.readModels.position(), () => engine.balanceRecords()),
+    rebuilt: (engine) => {
+      const position = projector.readModels.position();
+      const balances = projector.readModels.balances.seed(position, () => engine.balanceRecords());
+      const restrictions = projector.readModels.restrictions.seed(position, () => engine.restrictionRecords());
+      return Promise.resolve(balances || restrictions);
+    },
     probe: async () => {
       db.prepare('SELECT 1').get();
     },
@@ -142,7 +148,7 @@ async function openPostgresBackend(config: Config, url: string, log: Logger): Pr
         apiKeys,
         settings,
         db: undefined,
-        rebuilt: () => false,
+        rebuilt: (engine) => seedRestrictions(pool, () => engine.restrictionRecords()),
         probe: async () => {
           await pool.query('SELECT 1');
         },

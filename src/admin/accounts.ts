@@ -12,25 +12,22 @@ import type { Sequencer } from '../sequencer/sequencer.js';
 import type { ReadModels } from '../store/ports.js';
 
 export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
-  readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'orders'>;
+  readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'orders' | 'restrictions'>;
   trading: Pick<Sequencer, 'engine' | 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
 }
 
-/**
- * Balances and open orders from the read side, or right after a write from the sequencer (`afterWrite`). Restrictions and their
- * shortfalls are the sequencer's live state (no change record carries the shortfalls).
- */
+/** Balances, open orders and restriction from the read side, or right after a write from the sequencer (`afterWrite`). */
 async function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
   const address = checksumAddress(raw);
   const engine = deps.trading.engine;
-  const r = engine.restrictionOf(address);
+  const r = afterWrite ? engine.restrictionOf(address) : await deps.readModels.restrictions.restrictionOf(address);
   const now = deps.now();
   return {
     ...(afterWrite ? balanceAfterWrite(deps, address) : await balanceView(deps, address)),
     openOrders: (afterWrite ? engine.openOrdersOf(address) : await deps.readModels.orders.openOrdersOf(address)).length,
-    restricted: engine.isRestricted(address, now),
+    restricted: r?.restrictedUntil != null && r.restrictedUntil > now,
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
     recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - deps.config.restriction.windowMs).map((t) => new Date(t).toISOString()),
   };

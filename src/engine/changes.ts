@@ -177,6 +177,12 @@ export type Change =
     }
   | { readonly type: 'marketStatusChanged'; readonly marketHash: string; readonly status: MarketLifeStatus; readonly at: number }
   | { readonly type: 'fixtureStatusChanged'; readonly exchangeEventId: string; readonly status: number; readonly at: number }
-  | { readonly type: 'restrictionChanged'; readonly address: string; readonly restrictedUntil: number | null };
+  | {
+      readonly type: 'restrictionChanged';
+      readonly address: string;
+      readonly restrictedUntil: number | null;
+      /** The account's recent shortfalls, oldest first; absent in records journaled before shortfalls were recorded. */
+      readonly shortfalls?: readonly number[];
+    };
 
 export type ChangeOf<T extends Change['type']> = Extract<Change, { type: T }>;

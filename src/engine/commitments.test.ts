@@ -39,7 +39,12 @@ describe('Commitments', () => {
     expect(c.isRestricted('0xa', 3000 + params.restrictionMs)).toBe(false);
     c.liftRestriction(log, '0xa');
     expect(c.restrictionOf('0xa')).toBeUndefined();
-    expect(log.records().map((r) => r.type)).toEqual(['restrictionChanged', 'restrictionChanged']);
+    expect(log.records()).toEqual([
+      { type: 'restrictionChanged', address: '0xa', restrictedUntil: null, shortfalls: [1000] },
+      { type: 'restrictionChanged', address: '0xa', restrictedUntil: null, shortfalls: [1000, 2000] },
+      { type: 'restrictionChanged', address: '0xa', restrictedUntil: 3000 + params.restrictionMs, shortfalls: [1000, 2000, 3000] },
+      { type: 'restrictionChanged', address: '0xa', restrictedUntil: null, shortfalls: [] },
+    ]);
     log.end();
   });
 

@@ -87,20 +87,21 @@ export class Commitments {
     return this.restrictions.size;
   }
 
-  /** Repeated shortfalls within the window restrict the account from posting for a while. */
+  /**
+   * Repeated shortfalls within the window restrict the account from posting for a while. Each one is a change record,
+   * so the operator's view of an account reads its shortfalls from the read side.
+   */
   recordShortfall(log: ChangeLog, address: string, at: number): void {
     const p = this.params;
     const r = this.restrictions.get(address) ?? { address, shortfalls: [], restrictedUntil: null };
     r.shortfalls = [...r.shortfalls.filter((t) => t > at - p.restrictionWindowMs), at];
-    if (r.shortfalls.length >= p.restrictionThreshold) {
-      r.restrictedUntil = at + p.restrictionMs;
-      log.emit({ type: 'restrictionChanged', address, restrictedUntil: r.restrictedUntil });
-    }
+    if (r.shortfalls.length >= p.restrictionThreshold) r.restrictedUntil = at + p.restrictionMs;
     this.restrictions.set(address, r);
+    log.emit({ type: 'restrictionChanged', address, restrictedUntil: r.restrictedUntil, shortfalls: [...r.shortfalls] });
   }
 
   liftRestriction(log: ChangeLog, address: string): void {
-    if (this.restrictions.delete(address)) log.emit({ type: 'restrictionChanged', address, restrictedUntil: null });
+    if (this.restrictions.delete(address)) log.emit({ type: 'restrictionChanged', address, restrictedUntil: null, shortfalls: [] });
   }
 
   snapshot(): CommitmentsState {

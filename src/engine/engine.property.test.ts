@@ -40,7 +40,8 @@ type Op =
   | { op: 'cancel'; who: number; picks: number[] }
   | { op: 'cancelAll'; who: number }
   | { op: 'replace'; who: number; picks: number[]; posts: { market: number; one: boolean; step: number; size: bigint }[] }
-  | { op: 'transfer'; from: number; to: number; amount: bigint }
+  /** `whole` 0: the sender's whole balance, leaving its open orders unfunded (a shortfall); otherwise `amount`. */
+  | { op: 'transfer'; from: number; to: number; amount: bigint; whole: number }
   | { op: 'heartbeat'; who: number; seconds: number }
   | { op: 'tick'; seconds: number }
   | { op: 'report'; market: number; outcome: 0 | 1 | 2; feeBps: number; shareBps: number }
@@ -101,7 +102,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       { minLength: 1, maxLength: 3 },
     ),
   })),
-  w(1, fc.record({ op: fc.constant('transfer' as const), from: who, to: who, amount: fc.bigInt({ min: 1n, max: 400n * USDC }) })),
+  w(1, fc.record({ op: fc.constant('transfer' as const), from: who, to: who, amount: fc.bigInt({ min: 1n, max: 400n * USDC }), whole: fc.nat({ max: 3 }) })),
   w(1, fc.record({ op: fc.constant('heartbeat' as const), who, seconds: fc.integer({ min: 0, max: 30 }) })),
   w(1, fc.record({ op: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 40 }) })),
   w(1, fc.record({ op: fc.constant('suspend' as const), market: fc.integer({ min: 0, max: 1 }), suspended: fc.boolean() })),
@@ -359,6 +360,7 @@ describe('engine properties', () => {
   it('matches like the naive model, conserves funds, never fills a cancelled order, and replays identically', () => {
     /** Cash outs paid over all runs: the property must reach them, not only their refusals. */
     let cashOutsPaid = 0;
+    let shortfallsSeen = 0;
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 20, maxLength: 80, size: 'max' }), fc.nat(), (ops, split) => {
         const engine = new Engine(params);
@@ -668,9 +670,11 @@ describe('engine properties', () => {
               }
               break;
             }
-            case 'transfer':
-              apply({ kind: 'transfer', at, from: ADDRS[op.from]!, to: ADDRS[op.to]!, amount: op.amount });
+            case 'transfer': {
+              const amount = op.whole === 0 ? engine.ledger.balanceOf(ADDRS[op.from]!) : op.amount;
+              if (amount > 0n) apply({ kind: 'transfer', at, from: ADDRS[op.from]!, to: ADDRS[op.to]!, amount });
               break;
+            }
             case 'heartbeat':
               apply({ kind: 'heartbeat', at, requestor: ADDRS[op.who]!, timeoutSeconds: op.seconds });
               break;
@@ -765,10 +769,14 @@ describe('engine properties', () => {
         // Balances on the read side (each address's last balance record) equal the engine's, fee accounts included.
         const holders = [...new Set([...ADDRS, ...[...engine.balanceRecords()].map(([a]) => a)])];
         expect(json(holders.map((a) => rm.balances.balanceOf(a)))).toBe(json(holders.map((a) => engine.balances(a))));
+        // So are restrictions: each account's shortfalls and restriction, none where the engine has none.
+        expect(json(ADDRS.map((a) => rm.restrictions.restrictionOf(a)))).toBe(json(ADDRS.map((a) => engine.restrictionOf(a))));
+        shortfallsSeen += ADDRS.filter((a) => engine.restrictionOf(a) !== undefined).length;
         db.close();
       }),
       { numRuns: 150 },
     );
     expect(cashOutsPaid).toBeGreaterThan(20);
+    expect(shortfallsSeen).toBeGreaterThan(0);
   }, 120_000);
 });

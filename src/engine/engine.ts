@@ -325,6 +325,11 @@ export class Engine {
     return this.commitments.isRestricted(address, at);
   }
 
+  /** Every account's restriction record (seeding a read side that did not keep them). */
+  restrictionRecords(): AccountRestriction[] {
+    return this.commitments.snapshot().restrictions;
+  }
+
   balances(address: string): BalanceView {
     const wallets = this.commitments.wallets;
     return {

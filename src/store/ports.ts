@@ -3,7 +3,7 @@
 // interfaces. Everything here speaks in domain types (engine records, bigint amounts), never in rows.
 import type { Change, RefundPaid } from '../engine/changes.js';
 import type { EngineSnapshot } from '../engine/engine.js';
-import type { BalanceView, Command, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
+import type { AccountRestriction, BalanceView, Command, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import type { FillOnChain } from './fill-on-chain.js';
 import type { ConsolidatedGroup } from './trade-index.js';
 
@@ -328,6 +328,11 @@ export interface BalanceQueries {
   balanceOf(address: string): BalanceView;
 }
 
+export interface RestrictionQueries {
+  /** An account's recent shortfalls and posting restriction as last changed (undefined: none recorded, or lifted). */
+  restrictionOf(address: string): AccountRestriction | undefined;
+}
+
 export interface FeeQueries {
   /** Fee revenue per UTC day and market, between two times (ms). */
   feeRevenue(from: number, to: number): FeeRevenue[];
@@ -354,6 +359,7 @@ export interface ReadModelQueries extends TradeQueries, SettlementQueries {
   readonly fees: FeeQueries;
   readonly orders: OrderQueries;
   readonly balances: BalanceQueries;
+  readonly restrictions: RestrictionQueries;
   readonly refunds: RefundQueries;
   readonly entries: ConsolidatedQueries;
   readonly history: HistoryQueries;

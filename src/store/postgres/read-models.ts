@@ -10,6 +10,7 @@ import { CoalescedLookup } from './coalesced-lookup.js';
 import { PostgresOrderReads } from './read/order-reads.js';
 import { PostgresRefundReads } from './read/refund-reads.js';
 import { PostgresBalanceReads } from './read/balance-reads.js';
+import { PostgresRestrictionReads } from './read/restriction-reads.js';
 import { PostgresFeeRevenue } from './read/fee-revenue.js';
 import { PostgresConsolidatedPages } from './read/consolidated-page.js';
 import { PostgresCandles } from './read/candles.js';
@@ -73,6 +74,7 @@ export class PostgresReadModels implements ReadModels {
   readonly orders: PostgresOrderReads;
   readonly refunds: PostgresRefundReads;
   readonly balances: PostgresBalanceReads;
+  readonly restrictions: PostgresRestrictionReads;
   readonly fees: PostgresFeeRevenue;
   readonly entries: PostgresConsolidatedPages;
   readonly history: PostgresCandles;
@@ -83,6 +85,7 @@ export class PostgresReadModels implements ReadModels {
     this.orders = new PostgresOrderReads(db);
     this.refunds = new PostgresRefundReads(db);
     this.balances = new PostgresBalanceReads(db);
+    this.restrictions = new PostgresRestrictionReads(db);
     this.fees = new PostgresFeeRevenue(db);
     this.entries = new PostgresConsolidatedPages(db);
     this.history = new PostgresCandles(db);

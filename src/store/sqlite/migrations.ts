@@ -576,3 +576,18 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 25,
+  name: 'restrictions',
+  sql: `
+    -- Each account's recent shortfalls and posting restriction as its last restrictionChanged change left them (a
+    -- lift deletes the row): the operator's view of an account reads them from the read side. Read models projected
+    -- before this table existed are seeded from the engine at start-up (restrictions.seeded in settings).
+    CREATE TABLE rm_restrictions (
+      address TEXT PRIMARY KEY COLLATE NOCASE,
+      restricted_until INTEGER,
+      shortfalls TEXT NOT NULL
+    );
+  `,
+});

@@ -18,6 +18,7 @@ import { PriceHistory } from './price-history.js';
 import { settleTrades } from '../../engine/settlement-credit.js';
 import { OrderReads } from './order-reads.js';
 import { BalanceRecords } from './balance-records.js';
+import { RestrictionRecords } from './restriction-records.js';
 import { FeeRevenueReads } from './fee-revenue.js';
 import { RefundReads, refundOf, type RefundRow } from './refund-reads.js';
 import { fillOnChainOf, type FillChainRow } from './trade-rows.js';
@@ -77,6 +78,8 @@ export class TradingReadModels implements ReadModelQueries {
   private readonly filtered: StatementCache;
   /** Each address's last balance record (GET /balances/:address). */
   readonly balances: BalanceRecords;
+  /** Each account's shortfalls and restriction (the operator's account view). */
+  readonly restrictions: RestrictionRecords;
   /** Fee revenue per day and market (GET /admin/fees). */
   readonly fees: FeeRevenueReads;
 
@@ -150,6 +153,7 @@ export class TradingReadModels implements ReadModelQueries {
     this.filtered = new StatementCache(db);
     this.orders = new OrderReads(db);
     this.balances = new BalanceRecords(db);
+    this.restrictions = new RestrictionRecords(db);
     this.fees = new FeeRevenueReads(db);
     this.refunds = new RefundReads(db);
     this.tradeCounts = new CountDeltas(db, 'rm_trade_counts', 6);
@@ -202,6 +206,7 @@ export class TradingReadModels implements ReadModelQueries {
   applyGroup(commands: readonly (readonly Change[])[]): void {
     for (const changes of commands) this.applyCommand(changes);
     this.balances.write();
+    this.restrictions.write();
     this.tradeCounts.write();
     this.entries.writeCounts();
     this.history.write();
@@ -338,8 +343,11 @@ export class TradingReadModels implements ReadModelQueries {
         case 'balanceChanged':
           this.balances.stage(c);
           break;
+        case 'restrictionChanged':
+          this.restrictions.stage(c);
+          break;
         default:
-          // Heartbeats and restrictions are live engine state, read from the engine.
+          // Heartbeats are live engine state, read from the engine.
           break;
       }
     }

@@ -2,6 +2,7 @@
 // (src/store/sqlite/read-models.ts, applyCommand): orders, fills, trades and their settlement, refunds, fees, cash
 // outs, reports, balance records, matched volume and the trades' listing totals. Nothing here waits for the
 // database: what the records change and do not describe was read when the batch began.
+import { restrictionOfChange } from '../../restriction-record.js';
 import type { Change } from '../../../engine/changes.js';
 import type { Outcome } from '../../../engine/types.js';
 import { settleTrades } from '../../../engine/settlement-credit.js';
@@ -208,8 +209,11 @@ export function applyCommand(batch: BatchRows, changes: readonly Change[], commi
         batch.balances.set(key, { address, balance: c.balance, escrowed: c.escrowed, openExposure: c.openExposure, pendingTakerStake: c.pendingTakerStake });
         break;
       }
+      case 'restrictionChanged':
+        batch.restrictions.set(c.address.toLowerCase(), restrictionOfChange(c));
+        break;
       default:
-        // Heartbeats, restrictions and market or fixture statuses are live engine state, read from the engine.
+        // Heartbeats and market or fixture statuses are live engine state, read from the engine.
         break;
     }
   }

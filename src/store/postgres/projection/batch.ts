@@ -4,6 +4,7 @@
 // (flush.ts). Round trips per batch stay a handful whatever the number of commands in it.
 import type { Change, RefundPaid } from '../../../engine/changes.js';
 import type { BalanceView } from '../../../engine/types.js';
+import type { RestrictionRecord } from '../../restriction-record.js';
 import { int, intOrNull, tradeStateOf, type Queryable, type TradeRow, type TradeState } from '../trade-state.js';
 
 export interface FillState {
@@ -144,6 +145,8 @@ export class BatchRows {
   readonly reports: ReportRecord[] = [];
   /** Each address's last balance record of the batch, by address in lower case (the key compares without case). */
   readonly balances = new Map<string, BalanceView & { address: string }>();
+  /** Each account's last restriction record of the batch (a lift removes the row), by address in lower case. */
+  readonly restrictions = new Map<string, RestrictionRecord>();
   /** Matched volume per market the batch changed (committed totals live with the projector). */
   readonly volume = new Map<string, bigint>();
   /** Summed deltas of rm_trade_counts per key (text in lower case). */

@@ -140,6 +140,7 @@ export async function writeBatch(db: Queryable, { rows: batch, statement, histor
     address: b.address, balance: b.balance, escrowed: b.escrowed, open_exposure: b.openExposure, pending_taker_stake: b.pendingTakerStake,
   }));
   await insert(db, 'rm_balances', BALANCE_COLUMNS, balances, `ON CONFLICT (address) DO UPDATE SET ${setExcluded(['balance', 'escrowed', 'open_exposure', 'pending_taker_stake'])}`);
+  await writeRestrictions(db, batch);
   await insert(db, 'rm_statement', STATEMENT_COLUMNS, statement.entries);
   await insert(db, 'rm_statement_balances', [['address', 'text'], ['balance', 'numeric']], [...statement.staged.values()],
     'ON CONFLICT (address) DO UPDATE SET balance = excluded.balance');
@@ -150,6 +151,22 @@ export async function writeBatch(db: Queryable, { rows: batch, statement, histor
   }));
   await insert(db, 'rm_trade_counts', COUNT_COLUMNS, counts,
     'ON CONFLICT (bettor, settled, status, maker, base_token, affiliate) DO UPDATE SET n = rm_trade_counts.n + excluded.n');
+}
+
+/** Each account's last restriction record: upserted, or deleted when lifted. */
+async function writeRestrictions(db: Queryable, batch: BatchRows): Promise<void> {
+  const records = [...batch.restrictions.values()];
+  const lifted = records.flatMap((r) => ('lifted' in r ? [r.address] : []));
+  const kept = records.flatMap((r) => ('lifted' in r ? [] : [{ address: r.address, restricted_until: r.restrictedUntil, shortfalls: r.shortfalls }]));
+  if (lifted.length > 0) await db.query('DELETE FROM rm_restrictions WHERE address = ANY($1::citext[])', [lifted]);
+  if (kept.length === 0) return;
+  await db.query(
+    `INSERT INTO rm_restrictions (address, restricted_until, shortfalls)
+     SELECT address, restricted_until, ARRAY(SELECT jsonb_array_elements_text(shortfalls)::bigint)
+     FROM ${recordset([['address', 'text'], ['restricted_until', 'bigint'], ['shortfalls', 'jsonb']])}
+     ON CONFLICT (address) DO UPDATE SET restricted_until = excluded.restricted_until, shortfalls = excluded.shortfalls`,
+    [jsonRows(kept)],
+  );
 }
 
 /**
