@@ -14,7 +14,9 @@
 // 20 times and none was warmed up)
 // With ODDEX_BENCH_STORES=postgres each history is also written to a database of a throw-away PostgreSQL cluster and
 // the same figures are printed for an exchange on it, beside SQLite's. Restart is measured at a second start, after
-// a first one projected the read models of the built journal and stopped cleanly, on both stores.
+// a first one projected the read models of the built journal and stopped cleanly, on both stores. With
+// ODDEX_BENCH_POSTGRES_URL=postgres://…/postgres (a running server) and `keepDir`, each PostgreSQL history is kept
+// in a database of that server, oddex_history_<size>_<openOrders>, and reused by later runs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,7 @@ import { PostgresTradingStore } from '../src/store/postgres/trading-store.js';
 import { fmt, httpClient, machineConditions, percentiles, processCpuSeconds } from './lib.js';
 import type { JournalEntry } from '../src/store/ports.js';
 import type { EngineSnapshot } from '../src/engine/snapshot.js';
+import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -273,7 +276,7 @@ async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
   const openOrders = Number(process.argv[3] ?? 10_000);
   const keepDir = process.argv[4];
-  const postgres = process.env.ODDEX_BENCH_STORES === 'postgres' ? await startPostgres() : undefined;
+  const postgres = process.env.ODDEX_BENCH_STORES === 'postgres' ? await postgresServer(keepDir) : undefined;
 
   const emptyDir = mkdtempSync(join(tmpdir(), 'oddex-history-empty-'));
   const empty = await startServer(emptyDir);
@@ -298,17 +301,55 @@ async function main(): Promise<void> {
     }
     await measure('SQLite', dir, {}, empty.ms, emptyRss);
     if (postgres) {
-      const url = await postgres.createDatabase();
+      const { url, built } = await postgres.database(`oddex_history_${size}_${openOrders}`);
       const pgDir = mkdtempSync(join(tmpdir(), 'oddex-history-pg-'));
-      const t = performance.now();
-      await buildInChild(size, openOrders, pgDir, url);
-      console.log(`  the same history written to PostgreSQL in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      if (built) {
+        console.log(`  reusing the PostgreSQL history in ${url}`);
+      } else {
+        const t = performance.now();
+        await buildInChild(size, openOrders, pgDir, url);
+        console.log(`  the same history written to PostgreSQL in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      }
       await measure('PostgreSQL', pgDir, { ODDEX_DATABASE_URL: url }, empty.ms, emptyRss);
       rmSync(pgDir, { recursive: true, force: true });
     }
     if (!keepDir) rmSync(dir, { recursive: true, force: true });
   }
   await postgres?.stop();
+}
+
+/**
+ * Where PostgreSQL histories go: the server ODDEX_BENCH_POSTGRES_URL names (a database per history, kept when
+ * `keepDir` is given and reused when it holds a snapshot), or a throw-away cluster with a fresh database for each.
+ */
+async function postgresServer(keepDir: string | undefined): Promise<{ database(name: string): Promise<{ url: string; built: boolean }>; stop(): Promise<void> }> {
+  const given = process.env.ODDEX_BENCH_POSTGRES_URL;
+  if (!given) {
+    const cluster = await startPostgres();
+    return { database: async () => ({ url: await cluster.createDatabase(), built: false }), stop: () => cluster.stop() };
+  }
+  const admin = new pg.Client({ connectionString: given });
+  await admin.connect();
+  return {
+    async database(name) {
+      const url = new URL(given);
+      url.pathname = `/${name}`;
+      const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+      if (exists && keepDir) {
+        const db = new pg.Client({ connectionString: url.toString() });
+        await db.connect();
+        const snapshots = await db.query("SELECT 1 FROM pg_tables WHERE tablename = 'snapshots'").then(async (t) =>
+          t.rowCount === 1 ? (await db.query('SELECT count(*)::int AS n FROM snapshots')).rows[0].n : 0,
+        );
+        await db.end();
+        if (snapshots > 0) return { url: url.toString(), built: true };
+      }
+      if (exists) await admin.query(`DROP DATABASE ${name}`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      return { url: url.toString(), built: false };
+    },
+    stop: () => admin.end(),
+  };
 }
 
 /**
