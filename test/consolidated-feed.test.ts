@@ -37,9 +37,11 @@ describe('consolidated feed', () => {
       // Alternate sides: from the second fill on, both parties hold offsetting positions and get refunds.
       const fillHash = await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: i % 2 === 0, stakeWei: 2n * USDC, desiredOdds: 50n * E18 });
       // REST may show the confirmation a WAL sync before it is durable and published: wait for its publication.
-      await waitFor(async () => publications.slice(before).flat(), (p) => p.some((e) => e.fillHash === fillHash));
+      // (waitFor gives up quietly: had it, this fill's publication would land in the next fill's window.)
+      const seen = await waitFor(async () => publications.slice(before).flat(), (p) => p.some((e) => e.fillHash === fillHash), 20_000);
+      expect(seen.some((e) => e.fillHash === fillHash), `fill ${i} published`).toBe(true);
       const published = publications.slice(before).flat();
-      expect(published.every((e) => e.fillHash === fillHash || i === 1)).toBe(true);
+      expect(published.every((e) => e.fillHash === fillHash || i === 1), JSON.stringify({ i, fillHash, published })).toBe(true);
       perFill.push(published);
     }
     // Fill 1: its two entries (maker and taker), no refunds yet.
@@ -56,5 +58,5 @@ describe('consolidated feed', () => {
     }
     const listed = await ex.get(`/trades/consolidated?bettor=${taker.address}&settled=false&page=0&perPage=100&sortAsc=true`);
     expect(listed.body.data.count).toBe(fills);
-  }, 60_000);
+  }, 120_000);
 });
