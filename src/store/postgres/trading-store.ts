@@ -40,13 +40,15 @@ interface HeldRows {
 }
 
 /**
- * A group's journal rows as the statement takes them: one JSON array of [seq, at, command, changes], which the
- * server unpacks. Encoded by JSON.stringify, natively: the driver's text-array literals escape each element in
- * JavaScript, a cost that grows with the change records' size on the writer's thread.
+ * A group's journal rows as the statement takes them: one JSON array of {seq, at_ms, command, changes} objects, which
+ * the server turns into rows in one pass (json_to_recordset; extracting each field of each element with ->> parsed
+ * the elements again, field by field: 1.3-1.6x the time per row, commit included, in an A/B on one connection).
+ * Encoded by JSON.stringify, natively: the driver's text-array literals escape each element in JavaScript, a cost
+ * that grows with the change records' size on the writer's thread.
  */
-const JOURNAL_ROWS = `(SELECT (e->>0)::bigint AS seq, (e->>1)::bigint AS at_ms, e->>2 AS command, e->>3 AS changes FROM json_array_elements($1::json) AS e) AS r`;
+const JOURNAL_ROWS = `json_to_recordset($1::json) AS r(seq bigint, at_ms bigint, command text, changes text)`;
 const journalRowsJson = (rows: HeldRows): string =>
-  JSON.stringify(rows.seqs.map((seq, i) => [seq, rows.ats[i], rows.commands[i], rows.changes[i]]));
+  JSON.stringify(rows.seqs.map((seq, i) => ({ seq, at_ms: rows.ats[i], command: rows.commands[i], changes: rows.changes[i] })));
 
 const noRows = (): HeldRows => ({ seqs: [], ats: [], commands: [], changes: [], catalogue: [] });
 
@@ -157,7 +159,7 @@ export class PostgresTradingStore implements TradingStore {
         // One statement for any group size: the group's rows as one JSON array.
         await client.query({
           name: 'journal-append',
-          text: `INSERT INTO journal (seq, at_ms, command, changes) SELECT * FROM ${JOURNAL_ROWS}`,
+          text: `INSERT INTO journal (seq, at_ms, command, changes) SELECT r.seq, r.at_ms, r.command, r.changes FROM ${JOURNAL_ROWS}`,
           values: [journalRowsJson(rows)],
         });
       }
