@@ -18,6 +18,9 @@ const SORT_COLUMNS = {
   settleDate: 'settle_date',
 } as const satisfies Record<StoredSortField, string>;
 
+/** The sort columns of rm_consolidated that may be NULL (unsettled entries have no settle date or outcome). */
+const NULLABLE_SORT_COLUMNS: ReadonlySet<string> = new Set(['settle_date', 'outcome']);
+
 interface PageRow extends TradeRow {
   page_ord: string;
   page_kind: PageEntry['kind'];
@@ -50,7 +53,9 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
     if (q.hideQuarterLineParents) where.push("kind <> 'parent'");
     if (q.hideQuarterLineLegs) where.push("kind <> 'leg'");
     const clause = where.join(' AND ');
-    const dir = ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
+    // NULLS only where a column can hold one: the planner does not see that NOT NULL makes it moot, and an ORDER BY
+    // with it cannot walk the (bettor, settled, bet_time, ord) index backwards (it sorted every entry of the bettor).
+    const dir = (ascending ? 'ASC' : 'DESC') + (NULLABLE_SORT_COLUMNS.has(SORT_COLUMNS[sortBy]) ? (ascending ? ' NULLS FIRST' : ' NULLS LAST') : '');
     const ordDir = ascending ? 'ASC' : 'DESC';
     // Under the filters rm_consolidated_counts keeps, the total is a sum of its rows.
     const counted = q.exchangeEventId === undefined && q.marketHash === undefined;
