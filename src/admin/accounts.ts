@@ -8,12 +8,12 @@ import { balanceAfterWrite, balanceView, type BalanceDeps } from '../api/balance
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Account } from '../api/schemas/admin.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 import type { ReadModels } from '../store/ports.js';
 
 export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
   readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'orders'>;
-  trading: Pick<Sequencer, 'engine' | 'submit'>;
+  trading: Pick<SequencerPort, 'liveEngine' | 'balancesAfterWrite' | 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
 }
@@ -24,11 +24,11 @@ export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
  */
 async function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
   const address = checksumAddress(raw);
-  const engine = deps.trading.engine;
+  const engine = deps.trading.liveEngine();
   const r = engine.restrictionOf(address);
   const now = deps.now();
   return {
-    ...(afterWrite ? balanceAfterWrite(deps, address) : await balanceView(deps, address)),
+    ...(afterWrite ? await balanceAfterWrite(deps, address) : await balanceView(deps, address)),
     openOrders: (afterWrite ? engine.openOrdersOf(address) : await deps.readModels.orders.openOrdersOf(address)).length,
     restricted: engine.isRestricted(address, now),
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
