@@ -3,7 +3,6 @@
 // the sequencer's own objects (the catalogue's writes, the journal's archive) are registered only beside it; on a
 // gateway they answer NOT_ON_GATEWAY, as do the engine reads the read side cannot answer yet.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type pino from 'pino';
 import type { Config } from './config.js';
 import { ExchangeError } from './protocol/errors.js';
 import type { ApiKeys } from './admin/api-keys.js';
@@ -49,7 +48,6 @@ import { userApiKeyRoutes } from './api/user-api-keys.js';
 
 export interface ExchangeRouteDeps {
   config: Config;
-  log: pino.Logger;
   now: () => number;
   catalogue: Catalogue;
   readModels: ReadModels;

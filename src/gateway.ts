@@ -49,7 +49,7 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
     const projection = new ProjectionFollower(() => readSide.projectedPosition());
     await projection.start();
     closers.push(() => projection.stop());
-    const trading = await RemoteSequencer.connect({
+    const trading = new RemoteSequencer({
       url: config.natsUrl!,
       ...config.sequencerRequest,
       balances: readSide.readModels.balances,
@@ -73,7 +73,6 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
     let ready = false;
     const routes = exchangeRoutes({
       config,
-      log,
       now,
       catalogue,
       readModels: readSide.readModels,

@@ -223,7 +223,6 @@ async function startOnStorage(
 
   const routes = exchangeRoutes({
     config,
-    log,
     now,
     catalogue,
     readModels,
@@ -256,7 +255,7 @@ async function startOnStorage(
   });
   realtime.attach(app.server);
   // Gateways in processes of their own send their commands over NATS.
-  const commandServer = config.natsUrl ? await serveCommands(config.natsUrl, trading, catalogue, log) : undefined;
+  const commandServer = config.natsUrl ? serveCommands(config.natsUrl, trading, catalogue, log) : undefined;
   await app.listen({ host: config.host, port: config.port });
   // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
   verifier.start();

@@ -47,6 +47,8 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
   let sequencer = '';
   let gateway = '';
   let config: Config;
+  /** The environment of every gateway of the suite. */
+  let gatewayEnv: Record<string, string> = {};
   let markets: string[] = [];
   const makers = [newWallet(), newWallet()];
   const takers = [newWallet(), newWallet()];
@@ -94,13 +96,8 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     };
     sequencer = await spawn({ ...common, ODDEX_DATA_DIR: tempDir(), ODDEX_ROLES: 'sequencer,projector,settlement,realtime' });
     // Started after the sequencer seeded the demo catalogue: a gateway reads the catalogue at start.
-    gateway = await spawn({
-      ...common,
-      ODDEX_DATA_DIR: tempDir(),
-      ODDEX_ROLES: 'gateway',
-      ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS: '500',
-      ODDEX_SEQUENCER_RETRY_MS: String(BOUND_MS),
-    });
+    gatewayEnv = { ...common, ODDEX_ROLES: 'gateway', ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS: '500', ODDEX_SEQUENCER_RETRY_MS: String(BOUND_MS) };
+    gateway = await spawn({ ...gatewayEnv, ODDEX_DATA_DIR: tempDir() });
     const metadata = (await call(sequencer, 'GET', '/metadata')).body.data;
     config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: metadata.executorAddress }, []);
     markets = (await call(gateway, 'GET', '/markets/active?type=52&pageSize=100')).body.data.markets
@@ -236,6 +233,9 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     expect(took).toBeLessThan(BOUND_MS + 1500);
     // Nothing was applied: the sequencer's own API never saw the order.
     expect((await call(sequencer, 'GET', `/orders?orderHashes=${o.hash}`)).body.data).toEqual([]);
+    // A gateway started while NATS is down serves reads, and commands once NATS is back.
+    const late = await spawn({ ...gatewayEnv, ODDEX_DATA_DIR: tempDir() });
+    expect((await call(late, 'GET', `/balances/${takers[1]!.address}`)).body).toEqual((await call(sequencer, 'GET', `/balances/${takers[1]!.address}`)).body);
 
     // A command sent while NATS is down is answered once it is back within the bound.
     const pending = call(gateway, 'POST', '/orders/new', { orders: [o.body] });
@@ -245,7 +245,7 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     expect(rode.body).toEqual({ status: 'success', data: { orders: [o.hash], statuses: { [o.hash]: 'OK' }, inserted: 1 } });
 
     const f = await signedFill(takers[1]!, config, { market, isTakerBettingOutcomeOne: false, stakeWei: 3n * USDC, desiredOdds: 38n * E18 });
-    const filled = await call(gateway, 'POST', '/orders/fill/v2', f);
+    const filled = await call(late, 'POST', '/orders/fill/v2', f);
     expect([filled.status, filled.body.data.totalFilled]).toEqual([200, (3n * USDC).toString()]);
     await sleep(300);
     expect(await heldByAll()).toBe(minted);

@@ -8,6 +8,7 @@ export class ProjectionFollower {
   private position_ = 0;
   private reading: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(private readonly read: () => Promise<number>) {}
 
@@ -19,6 +20,7 @@ export class ProjectionFollower {
   async start(): Promise<void> {
     await this.refresh();
     const tick = () => {
+      if (this.stopped) return;
       this.timer = setTimeout(() => void this.refresh().catch(() => {}).finally(tick), IDLE_POLL_MS);
       this.timer.unref();
     };
@@ -26,6 +28,7 @@ export class ProjectionFollower {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
   }
 

@@ -31,19 +31,25 @@ export interface RemoteSequencerOptions {
 export class RemoteSequencer implements SequencerPort {
   /** The newest journal position a reply carried. */
   private acknowledged_ = 0;
+  /** Undefined until NATS first answers: commands meanwhile are retried within their bound like any other. */
+  private nc: NatsConnection | undefined;
+  private closed = false;
 
-  private constructor(
-    private readonly nc: NatsConnection,
-    private readonly opts: RemoteSequencerOptions,
-  ) {}
-
-  static async connect(opts: RemoteSequencerOptions): Promise<RemoteSequencer> {
-    // Reconnects for ever: a NATS restart is ridden through like a sequencer takeover.
-    const nc = await connect({ servers: opts.url, name: 'oddex-gateway', maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true });
-    void (async () => {
-      for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') opts.log.warn({ nats: s.type }, `NATS ${s.type}`);
-    })();
-    return new RemoteSequencer(nc, opts);
+  /**
+   * Connects in the background, so a gateway started before NATS (or while it is down) serves reads, and answers
+   * commands once NATS is there. Reconnects for ever: a NATS restart is ridden through like a sequencer takeover.
+   */
+  constructor(private readonly opts: RemoteSequencerOptions) {
+    connect({ servers: opts.url, name: 'oddex-gateway', maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
+      (nc) => {
+        if (this.closed) return void nc.close();
+        this.nc = nc;
+        void (async () => {
+          for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') opts.log.warn({ nats: s.type }, `NATS ${s.type}`);
+        })();
+      },
+      (err: unknown) => opts.log.warn({ err }, 'NATS connection failed'),
+    );
   }
 
   acknowledged(): number {
@@ -68,8 +74,10 @@ export class RemoteSequencer implements SequencerPort {
     throw new ExchangeError('NOT_ON_GATEWAY');
   }
 
-  close(): Promise<void> {
-    return this.nc.drain().catch(() => this.nc.close());
+  async close(): Promise<void> {
+    this.closed = true;
+    const nc = this.nc;
+    if (nc) await nc.drain().catch(() => nc.close());
   }
 
   /** One command's request, repeated while no reply comes, within the bound. */
@@ -82,6 +90,7 @@ export class RemoteSequencer implements SequencerPort {
       attempts++;
       let lastError: unknown;
       try {
+        if (!this.nc) throw new Error('not connected to NATS yet');
         const timeout = Math.max(10, Math.min(attemptTimeoutMs, deadline - Date.now()));
         const msg = await this.nc.request(COMMAND_SUBJECT, payload, { timeout });
         return decodeReply(msg.string());
