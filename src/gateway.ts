@@ -10,7 +10,7 @@ import { buildApp } from './app.js';
 // For its side effect: the request path hashes with the WebAssembly keccak, about 10x faster than the default.
 import './protocol/keccak-wasm.js';
 import { ExchangeError } from './protocol/errors.js';
-import { ApiKeys } from './admin/api-keys.js';
+import { ApiKeys, reloadKeysEvery, SHARED_KEYS_RELOAD_MS } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { RealtimeTokens } from './realtime/tokens.js';
@@ -61,6 +61,8 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
     // The catalogue as the database holds it at start (see the README's known limits of a gateway).
     const catalogue = await Catalogue.open(readSide.catalogue, new EventBus(), config.chainVersion);
     const apiKeys = await ApiKeys.open(readSide.apiKeys);
+    // Keys issued or revoked on the sequencer's process or other gateways.
+    closers.push(reloadKeysEvery(apiKeys, SHARED_KEYS_RELOAD_MS, (err) => log.warn({ err }, 'API keys not reloaded; tried again shortly')));
     const verifier = new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log }));
     closers.push(() => verifier.close());
     const tokens = config.realtimeTokenSecret

@@ -14,7 +14,7 @@ import { buildApp } from './app.js';
 // For its side effect: the request path hashes with the WebAssembly keccak, about 10x faster than the default.
 import './protocol/keccak-wasm.js';
 import { collectGarbage } from './collect-garbage.js';
-import { ApiKeys } from './admin/api-keys.js';
+import { ApiKeys, reloadKeysEvery, SHARED_KEYS_RELOAD_MS } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
@@ -171,6 +171,10 @@ async function startOnStorage(
   });
   const adminToken = resolveAdminToken(config, log);
   const apiKeys = await ApiKeys.open(storage.apiKeys);
+  // With gateways apart, keys are issued and revoked on theirs too.
+  const stopKeyReloads = config.natsUrl
+    ? reloadKeysEvery(apiKeys, SHARED_KEYS_RELOAD_MS, (err) => log.warn({ err }, 'API keys not reloaded; tried again shortly'))
+    : undefined;
   const verifier = new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log }));
   if (config.demo && catalogue.isEmpty()) await seedDemoCatalogue(catalogue, now());
 
@@ -283,6 +287,7 @@ async function startOnStorage(
       stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       revocations?.close();
+      stopKeyReloads?.();
       await app.close(); // waits for in-flight requests
       rateLimiter?.close();
       await commandServer?.close();

@@ -1,7 +1,7 @@
 // A gateway process and a sequencer process on one PostgreSQL database, commands between them over NATS (Debian's
 // nats-server). Trading through the gateway answers exactly as the sequencer's own API does, its reads see what it
 // wrote, repeats of an order, a fill, a cancel or a whole request are not applied twice (funds exact to the wei),
-// and while NATS is down the gateway retries within its bound, then answers 503 SEQUENCER_UNAVAILABLE, and trades
+// API keys issued on one process are taken by the other, and while NATS is down the gateway retries within its bound, then answers 503 SEQUENCER_UNAVAILABLE, and trades
 // again once NATS is back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -220,6 +220,27 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     await sleep(300); // the chain confirms the fill
     expect(await heldByAll()).toBe(minted);
   }, 60_000);
+
+  it('takes the API keys the other process issued and revoked, and sends a heartbeat', async () => {
+    const maker = makers[1]!;
+    const issued = await call(sequencer, 'POST', '/admin/api-keys', { address: maker.address }, admin);
+    expect(issued.status).toBe(200);
+    const heartbeat = (base: string) =>
+      call(base, 'POST', '/heartbeat', { requestor: maker.address, timeoutSeconds: 0 }, { 'x-api-key': issued.body.data.apiKey });
+    const waitUntil = async (base: string, status: number) => {
+      for (const started = Date.now(); ; await sleep(100)) {
+        const res = await heartbeat(base);
+        if (res.status === status || Date.now() - started > 6000) return res;
+      }
+    };
+    const beat = await waitUntil(gateway, 200);
+    expect(beat.status).toBe(200);
+    expect(beat.body.data).toMatchObject({ requestor: maker.address, timeoutSeconds: 0 });
+    // Revoked where it was issued: refused by the gateway too once it has reloaded the keys.
+    expect((await call(sequencer, 'DELETE', `/admin/api-keys/${issued.body.data.id}`, undefined, admin)).status).toBe(200);
+    const refused = await waitUntil(gateway, 401);
+    expect([refused.status, refused.body.errorCode]).toEqual([401, 'INVALID_API_KEY']);
+  }, 30_000);
 
   it('answers 503 SEQUENCER_UNAVAILABLE within its bound while NATS is down, rides through a short outage, and trades on once it is back', async () => {
     const market = markets[3] ?? markets[0]!;
