@@ -26,6 +26,8 @@ import { PostgresCatalogueRecords } from './store/postgres/catalogue-records.js'
 import { PostgresApiKeyRecords } from './store/postgres/api-key-records.js';
 import { PostgresSettings } from './store/postgres/settings.js';
 import { migrate } from './store/postgres/migrate.js';
+import { catalogueStatusesAfter, journalEnd } from './store/postgres/catalogue-status.js';
+import type { Change } from './engine/changes.js';
 
 /** Connection pool figures of a database server (`/metrics`). */
 export interface PoolFigures {
@@ -177,6 +179,10 @@ export interface ReadSide {
   readonly settings: Settings;
   /** The journal position the read models cover now (their checkpoint). */
   projectedPosition(): Promise<number>;
+  /** The catalogue statuses journaled after a position, and the journal's end they run through. */
+  statusesAfter(after: number): Promise<{ through: number; changes: readonly Change[] }>;
+  /** The position of the journal's last row. */
+  journalEnd(): Promise<number>;
   probe(): Promise<void>;
   poolFigures(): PoolFigures;
   close(): Promise<void>;
@@ -196,6 +202,8 @@ export async function openReadSide(url: string): Promise<ReadSide> {
       apiKeys,
       settings,
       projectedPosition: () => readPosition(pool),
+      statusesAfter: (after) => catalogueStatusesAfter(pool, after),
+      journalEnd: () => journalEnd(pool),
       probe: async () => {
         await pool.query('SELECT 1');
       },

@@ -1,7 +1,8 @@
 // A gateway process and a sequencer process on one PostgreSQL database, commands between them over NATS (Debian's
 // nats-server). Trading through the gateway answers exactly as the sequencer's own API does, its reads see what it
 // wrote, repeats of an order, a fill, a cancel or a whole request are not applied twice (funds exact to the wei),
-// API keys issued on one process are taken by the other, and while NATS is down the gateway retries within its bound, then answers 503 SEQUENCER_UNAVAILABLE, and trades
+// API keys issued on one process are taken by the other, the gateway's catalogue follows the statuses the sequencer
+// journals, and while NATS is down the gateway retries within its bound, then answers 503 SEQUENCER_UNAVAILABLE, and trades
 // again once NATS is back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -240,6 +241,21 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     expect((await call(sequencer, 'DELETE', `/admin/api-keys/${issued.body.data.id}`, undefined, admin)).status).toBe(200);
     const refused = await waitUntil(gateway, 401);
     expect([refused.status, refused.body.errorCode]).toEqual([401, 'INVALID_API_KEY']);
+  }, 30_000);
+
+  it('follows the market statuses the sequencer journals: a suspension shows and refuses on the gateway as on the sequencer', async () => {
+    const market = markets[4] ?? markets[0]!;
+    const find = `/markets/find?marketHashes=${market}`;
+    const suspended = await call(sequencer, 'POST', `/admin/markets/${market}/status`, { status: 'SUSPENDED' }, admin);
+    expect(suspended.body.data.status).toBe('SUSPENDED');
+    let seen = await call(gateway, 'GET', find);
+    for (const started = Date.now(); seen.body.data[0]?.status !== 'SUSPENDED' && Date.now() - started < 5000; await sleep(50)) seen = await call(gateway, 'GET', find);
+    expect(seen.body).toEqual((await call(sequencer, 'GET', find)).body);
+    const f = await signedFill(takers[0]!, config, { market, isTakerBettingOutcomeOne: true, stakeWei: 2n * USDC, desiredOdds: 50n * E18 });
+    const refused = await call(gateway, 'POST', '/orders/fill/v2', f);
+    expect([refused.status, refused.body.errorCode]).toEqual([400, 'MARKET_NOT_TRADEABLE']);
+    expect((await call(sequencer, 'POST', '/orders/fill/v2', f)).body).toEqual(refused.body);
+    expect((await call(sequencer, 'POST', `/admin/markets/${market}/status`, { status: 'ACTIVE' }, admin)).body.data.status).toBe('ACTIVE');
   }, 30_000);
 
   it('answers 503 SEQUENCER_UNAVAILABLE within its bound while NATS is down, rides through a short outage, and trades on once it is back', async () => {
