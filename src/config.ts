@@ -156,8 +156,19 @@ export interface Config {
   restriction: { windowMs: number; threshold: number; durationMs: number };
   rateLimits: RateLimitConfig;
   realtime: RealtimeConfig;
-  /** What this process runs: every role (one process, the default), or `realtime` alone (a realtime node). */
+  /**
+   * What this process runs: every role (one process, the default); `realtime` alone (a realtime node); `gateway`
+   * alone (the HTTP API, sending commands over NATS); or a set with `sequencer`, which runs the whole exchange and
+   * also answers gateways' commands over NATS.
+   */
   roles: readonly Role[];
+  /** NATS between gateways and the sequencer (nats://host:port); unset: commands are calls within the process. */
+  natsUrl: string | undefined;
+  /**
+   * A gateway's commands: how long one attempt waits for the sequencer's reply, and for how long attempts are
+   * repeated (with backoff) while no sequencer answers before the command is answered 503 SEQUENCER_UNAVAILABLE.
+   */
+  sequencerRequest: { attemptTimeoutMs: number; retryForMs: number };
   /** Redis for the realtime broker shared by several processes; unset: the in-process broker. */
   redisUrl: string | undefined;
   /**
@@ -214,7 +225,7 @@ const privateKey: Parser<string> = (raw, setting) => {
   if (!/^0x[0-9a-fA-F]{64}$/.test(raw.trim())) throw new ConfigError(setting, 'expected 0x and 64 hex digits');
   return raw.trim();
 };
-/** A comma list of roles: all of them, or `realtime` alone (the roles that can run apart so far). */
+/** A comma list of roles: all of them, `realtime` alone, `gateway` alone, or a set with `sequencer` (what runs apart so far). */
 const roleList: Parser<readonly Role[]> = (raw, setting) => {
   const roles = raw.split(',').map((r) => r.trim()).filter(Boolean);
   for (const r of roles) {
@@ -223,7 +234,13 @@ const roleList: Parser<readonly Role[]> = (raw, setting) => {
   const unique = [...new Set(roles)] as Role[];
   if (unique.length === 1 && unique[0] === 'realtime') return unique;
   if (unique.length === ROLES.length) return ROLES;
-  throw new ConfigError(setting, `this version runs every role in one process, or realtime alone; got "${raw}"`);
+  if (unique.length === 1 && unique[0] === 'gateway') return unique;
+  if (unique.includes('sequencer') && !unique.includes('gateway')) return unique;
+  throw new ConfigError(setting, `this version runs every role in one process, realtime alone, gateway alone, or sequencer with any of projector, settlement, realtime; got "${raw}"`);
+};
+const natsUrl: Parser<string> = (raw, setting) => {
+  if (!/^(nats|tls):\/\/\S+$/.test(raw.trim())) throw new ConfigError(setting, 'expected nats://host:port');
+  return raw.trim();
 };
 const redisUrl: Parser<string> = (raw, setting) => {
   if (!/^rediss?:\/\/\S+$/.test(raw.trim())) throw new ConfigError(setting, 'expected redis://host:port or rediss://host:port');
@@ -414,6 +431,8 @@ export function defaultConfig(): Config {
     },
     roles: ROLES,
     redisUrl: undefined,
+    natsUrl: undefined,
+    sequencerRequest: { attemptTimeoutMs: 2000, retryForMs: 10_000 },
     databaseUrl: undefined,
     realtimeTokenSecret: undefined,
   };
@@ -515,6 +534,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_ROLES', roleList, (c, v) => (c.roles = v)),
   setting('ODDEX_REDIS_URL', redisUrl, (c, v) => (c.redisUrl = v)),
   setting('ODDEX_DATABASE_URL', databaseUrl, (c, v) => (c.databaseUrl = v)),
+  setting('ODDEX_NATS_URL', natsUrl, (c, v) => (c.natsUrl = v)),
+  setting('ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS', int(10, 600_000), (c, v) => (c.sequencerRequest.attemptTimeoutMs = v)),
+  setting('ODDEX_SEQUENCER_RETRY_MS', int(0, 600_000), (c, v) => (c.sequencerRequest.retryForMs = v)),
   setting('ODDEX_REALTIME_TOKEN_SECRET', tokenSecret, (c, v) => (c.realtimeTokenSecret = v)),
 ];
 
@@ -550,6 +572,7 @@ export function loadConfig(
   }
   const loaded = { ...config, ...overrides };
   checkRealtimeNode(loaded);
+  checkSplitRoles(loaded);
   return loaded;
 }
 
@@ -559,6 +582,19 @@ function checkRealtimeNode(config: Config): void {
   const needs: [string, string | undefined, string][] = [
     ['ODDEX_REDIS_URL', config.redisUrl, 'a realtime node serves what the exchange publishes through Redis: set it'],
     ['ODDEX_REALTIME_TOKEN_SECRET', config.realtimeTokenSecret, 'a realtime node checks tokens the exchange issued: set the secret they share'],
+  ];
+  for (const [setting, value, why] of needs) if (!value) throw new ConfigError(setting, why);
+}
+
+/** A gateway and a sequencer in processes of their own share the database and reach each other over NATS. */
+function checkSplitRoles(config: Config): void {
+  const gateway = config.roles.length === 1 && config.roles[0] === 'gateway';
+  const sequencer = config.roles.includes('sequencer') && config.roles.length < ROLES.length;
+  if (!gateway && !sequencer) return;
+  const who = gateway ? 'a gateway' : 'a sequencer apart from its gateways';
+  const needs: [string, string | undefined, string][] = [
+    ['ODDEX_DATABASE_URL', config.databaseUrl, `${who} shares the journal and the read side in PostgreSQL: set it`],
+    ['ODDEX_NATS_URL', config.natsUrl, `${who} exchanges commands over NATS: set it`],
   ];
   for (const [setting, value, why] of needs) if (!value) throw new ConfigError(setting, why);
 }

@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { startExchange } from './server.js';
 import { startRealtimeNode } from './realtime-node.js';
+import { startGateway } from './gateway.js';
 import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/sqlite/data-dir.js';
 
@@ -22,6 +23,14 @@ async function main(): Promise<void> {
     const stopNode = () => void node.close().then(() => process.exit(0));
     process.once('SIGTERM', stopNode);
     process.once('SIGINT', stopNode);
+    return;
+  }
+  if (config.roles.length === 1 && config.roles[0] === 'gateway') {
+    const gateway = await startGateway(config);
+    console.log(`Oddex gateway listening on ${gateway.url}`);
+    const stopGateway = () => void gateway.close().then(() => process.exit(0));
+    process.once('SIGTERM', stopGateway);
+    process.once('SIGINT', stopGateway);
     return;
   }
   const exchange = await startExchange(config);

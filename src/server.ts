@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type pino from 'pino';
 import { createLoggers, resolveLogFormat } from './log.js';
 import type { FastifyInstance } from 'fastify';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './store/sqlite/db.js';
 import { openBackend, type StorageBackend } from './storage-backends.js';
@@ -15,17 +14,18 @@ import { buildApp } from './app.js';
 // For its side effect: the request path hashes with the WebAssembly keccak, about 10x faster than the default.
 import './protocol/keccak-wasm.js';
 import { collectGarbage } from './collect-garbage.js';
-import { ApiKeys, apiKeyRoutes } from './admin/api-keys.js';
+import { ApiKeys, reloadKeysEvery, SHARED_KEYS_RELOAD_MS } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
 import { RealtimeTokens } from './realtime/tokens.js';
 import { Sequencer } from './sequencer/sequencer.js';
+import { serveCommands } from './sequencer/nats/command-server.js';
 import type { SequencerDeps } from './sequencer/sequencer.js';
 import { Publisher } from './realtime/publisher.js';
 import { renderContexts, type RenderContexts } from './render/contexts.js';
 import { ProjectionLoop } from './store/projection-loop.js';
-import { addReadYourWrites } from './api/read-your-writes.js';
+import { exchangeRoutes } from './exchange-routes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
@@ -34,34 +34,6 @@ import { settleReportedMarkets } from './catalogue/reporting.js';
 import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
-import { healthRoutes } from './api/health.js';
-import { priceHistoryRoutes } from './api/price-history.js';
-import { asyncApiRoutes } from './api/asyncapi.js';
-import { marketRoutes } from './api/markets.js';
-import { searchRoutes } from './api/search.js';
-import { sportRoutes } from './api/sports.js';
-import { fixtureRoutes } from './api/fixtures.js';
-import { metadataRoutes } from './api/metadata.js';
-import { catalogueAdminRoutes } from './admin/catalogue.js';
-import { chainAdminRoutes } from './admin/chain.js';
-import { accountAdminRoutes } from './admin/accounts.js';
-import { journalAdminRoutes } from './admin/journal.js';
-import { feeAdminRoutes } from './admin/fees.js';
-import { balanceRoutes } from './api/balances.js';
-import { cashOutRoutes } from './api/cashout.js';
-import { demoFundsRoutes } from './api/demo-funds.js';
-import { orderRoutes } from './api/orders.js';
-import { fillRoutes } from './api/fills.js';
-import { parlayRoutes } from './api/parlays.js';
-import { cancelRoutes } from './api/cancels.js';
-import { replaceRoutes } from './api/replace.js';
-import { heartbeatRoutes } from './api/heartbeat.js';
-import { tradeRoutes } from './api/trades.js';
-import { consolidatedRoutes } from './api/consolidated.js';
-import { refundRoutes } from './api/refunds.js';
-import { accountRoutes } from './api/account.js';
-import { realtimeTokenRoutes } from './api/realtime-token.js';
-import { userApiKeyRoutes } from './api/user-api-keys.js';
 
 /**
  * The objects one exchange process is made of, handed to whoever started it (main.ts, tests) to observe or stop
@@ -107,7 +79,7 @@ export interface StartOptions {
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
-function resolveAdminToken(config: Config, log: pino.Logger): string {
+export function resolveAdminToken(config: Config, log: pino.Logger): string {
   if (config.adminToken) return config.adminToken;
   const file = join(config.dataDir, 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -144,7 +116,7 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
 }
 
 /** The deployment's executor address: configured, else the one stored, else a new one stored for good. */
-async function resolveExecutorAddress(storage: StorageBackend, configured: string, log: pino.Logger): Promise<string> {
+export async function resolveExecutorAddress(storage: Pick<StorageBackend, 'settings'>, configured: string, log: pino.Logger): Promise<string> {
   if (configured) return checksumAddress(configured);
   const generated = checksumAddress('0x' + randomBytes(20).toString('hex'));
   const address = await storage.settings.getOrPut('deployment.executorAddress', generated);
@@ -199,6 +171,10 @@ async function startOnStorage(
   });
   const adminToken = resolveAdminToken(config, log);
   const apiKeys = await ApiKeys.open(storage.apiKeys);
+  // With gateways apart, keys are issued and revoked on theirs too.
+  const stopKeyReloads = config.natsUrl
+    ? reloadKeysEvery(apiKeys, SHARED_KEYS_RELOAD_MS, (err) => log.warn({ err }, 'API keys not reloaded; tried again shortly'))
+    : undefined;
   const verifier = new SignatureVerifier(new VerifyPool({ threads: config.verifyThreads, log }));
   if (config.demo && catalogue.isEmpty()) await seedDemoCatalogue(catalogue, now());
 
@@ -249,44 +225,27 @@ async function startOnStorage(
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});
 
-  // Each route module is a plugin given only what it uses.
-  const routes: FastifyPluginAsyncTypebox = async (api) => {
-    addReadYourWrites(api, { acknowledged: () => trading.runner.durableSeq, projection, waitMs: config.readWaitMs });
-    const balanceDeps = { trading, readModels, config };
-    await api.register(healthRoutes, { isReady, probe: () => storage.probe() });
-    await api.register(marketRoutes, { catalogue, readModels });
-    await api.register(priceHistoryRoutes, { catalogue, readModels, now });
-    await api.register(searchRoutes, { catalogue });
-    await api.register(sportRoutes, { catalogue });
-    await api.register(fixtureRoutes, { catalogue });
-    await api.register(metadataRoutes, { config, catalogue });
-    await api.register(catalogueAdminRoutes, { catalogue, trading, now });
-    const disconnectKey = (keyId: string) => {
+  const routes = exchangeRoutes({
+    config,
+    now,
+    catalogue,
+    readModels,
+    rendering,
+    trading,
+    sequencer: trading,
+    projection,
+    publisher,
+    verifier,
+    apiKeys,
+    tokens,
+    disconnectKey: (keyId) => {
       revocations?.revoke(keyId).catch((err: unknown) => log.error({ err, keyId }, 'could not share an API key revocation through redis'));
       return realtime.disconnectKey(keyId);
-    };
-    await api.register(apiKeyRoutes, { apiKeys, now, disconnectKey });
-    await api.register(userApiKeyRoutes, { apiKeys, config, now, disconnectKey });
-    await api.register(chainAdminRoutes, { ...balanceDeps, now, evm: evmChain });
-    await api.register(accountAdminRoutes, { ...balanceDeps, now });
-    await api.register(journalAdminRoutes, { journal: trading });
-    await api.register(feeAdminRoutes, { readModels, config, now });
-    await api.register(balanceRoutes, balanceDeps);
-    await api.register(cashOutRoutes, { trading, config, now });
-    await api.register(demoFundsRoutes, { ...balanceDeps, now });
-    await api.register(orderRoutes, { config, catalogue, trading, publisher, verifier, now });
-    await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
-    await api.register(cancelRoutes, { config, trading, verifier, now });
-    await api.register(parlayRoutes, { config, catalogue, verifier, now });
-    await api.register(replaceRoutes, { config, catalogue, trading, publisher, verifier, now });
-    await api.register(heartbeatRoutes, { apiKeys, trading, config, now });
-    await api.register(tradeRoutes, { readModels, render: rendering.trades });
-    await api.register(consolidatedRoutes, { readModels, consolidated: rendering.consolidated });
-    await api.register(refundRoutes, { readModels, decimals: config.baseTokenDecimals });
-    await api.register(accountRoutes, { readModels });
-    await api.register(realtimeTokenRoutes, { apiKeys, tokens, now });
-    await api.register(asyncApiRoutes);
-  };
+    },
+    isReady,
+    probe: () => storage.probe(),
+    evm: evmChain,
+  });
   const rateLimiter = sharedRateLimiter(config, log);
   const app = await buildApp({
     ...(rateLimiter ? { rateLimiter } : {}),
@@ -299,6 +258,8 @@ async function startOnStorage(
     routes,
   });
   realtime.attach(app.server);
+  // Gateways in processes of their own send their commands over NATS.
+  const commandServer = config.natsUrl ? serveCommands(config.natsUrl, trading, catalogue, log) : undefined;
   await app.listen({ host: config.host, port: config.port });
   // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
   verifier.start();
@@ -326,8 +287,10 @@ async function startOnStorage(
       stopProbe();
       await realtime.close(); // clients get 3001 and reconnect elsewhere or later
       revocations?.close();
+      stopKeyReloads?.();
       await app.close(); // waits for in-flight requests
       rateLimiter?.close();
+      await commandServer?.close();
       await trading.stop();
       await projection.stop();
       await projectorThread?.stop();

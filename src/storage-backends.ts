@@ -22,11 +22,13 @@ import { SqliteSettings } from './realtime/tokens.js';
 import { openPool } from './store/postgres/pool.js';
 import { PostgresTradingStore } from './store/postgres/trading-store.js';
 import { seedRestrictions } from './store/postgres/read/restriction-reads.js';
-import { PostgresProjector } from './store/postgres/projector.js';
+import { PostgresProjector, readPosition } from './store/postgres/projector.js';
 import { PostgresCatalogueRecords } from './store/postgres/catalogue-records.js';
 import { PostgresApiKeyRecords } from './store/postgres/api-key-records.js';
 import { PostgresSettings } from './store/postgres/settings.js';
 import { migrate } from './store/postgres/migrate.js';
+import { catalogueStatusesAfter, journalEnd } from './store/postgres/catalogue-status.js';
+import type { Change } from './engine/changes.js';
 
 /** Connection pool figures of a database server (`/metrics`). */
 export interface PoolFigures {
@@ -168,6 +170,52 @@ async function openPostgresBackend(config: Config, url: string, log: Logger): Pr
       await journal.close().catch(() => {});
       throw err;
     }
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+}
+
+/** What a gateway process reads, with no journal writer: the read side, catalogue, keys and settings in PostgreSQL. */
+export interface ReadSide {
+  readonly where: string;
+  readonly readModels: ReadModels;
+  readonly catalogue: CatalogueRecords;
+  readonly apiKeys: ApiKeyRecords;
+  readonly settings: Settings;
+  /** The journal position the read models cover now (their checkpoint). */
+  projectedPosition(): Promise<number>;
+  /** The catalogue statuses journaled after a position, and the journal's end they run through. */
+  statusesAfter(after: number): Promise<{ through: number; changes: readonly Change[] }>;
+  /** The position of the journal's last row. */
+  journalEnd(): Promise<number>;
+  probe(): Promise<void>;
+  poolFigures(): PoolFigures;
+  close(): Promise<void>;
+}
+
+/** Opens the PostgreSQL read side without taking the writer's lock (the sequencer process holds it). */
+export async function openReadSide(url: string): Promise<ReadSide> {
+  const pool = openPool(url, READ_POOL_SIZE);
+  try {
+    await migrate(pool);
+    const [catalogue, apiKeys, settings] = await Promise.all([PostgresCatalogueRecords.open(pool), PostgresApiKeyRecords.open(pool), PostgresSettings.open(pool)]);
+    return {
+      where: describe(url),
+      // Read only: this process never runs the projector's writes.
+      readModels: new PostgresProjector(pool).readModels,
+      catalogue,
+      apiKeys,
+      settings,
+      projectedPosition: () => readPosition(pool),
+      statusesAfter: (after) => catalogueStatusesAfter(pool, after),
+      journalEnd: () => journalEnd(pool),
+      probe: async () => {
+        await pool.query('SELECT 1');
+      },
+      poolFigures: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => pool.end(),
+    };
   } catch (err) {
     await pool.end().catch(() => {});
     throw err;

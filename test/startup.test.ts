@@ -40,7 +40,13 @@ describe('start-up and shutdown', () => {
     expect(() => loadConfig({ ODDEX_ROLES: 'realtime', ODDEX_REDIS_URL: node.ODDEX_REDIS_URL })).toThrow(/ODDEX_REALTIME_TOKEN_SECRET: a realtime node checks tokens/);
     expect(loadConfig({ ODDEX_ROLES: 'gateway,sequencer,projector,realtime,settlement' }).roles).toHaveLength(5);
     expect(() => loadConfig({ ODDEX_ROLES: 'realtime,router' })).toThrow(/ODDEX_ROLES: unknown role "router"/);
-    expect(() => loadConfig({ ODDEX_ROLES: 'gateway' })).toThrow(/ODDEX_ROLES: this version runs every role in one process, or realtime alone/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'gateway,projector' })).toThrow(/ODDEX_ROLES: this version runs every role in one process, realtime alone, gateway alone, or sequencer/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'gateway' })).toThrow(/ODDEX_DATABASE_URL: a gateway shares the journal and the read side in PostgreSQL/);
+    const split = { ODDEX_DATABASE_URL: 'postgres://oddex@127.0.0.1/oddex', ODDEX_NATS_URL: 'nats://127.0.0.1:4222' };
+    expect(loadConfig({ ODDEX_ROLES: 'gateway', ...split }).roles).toEqual(['gateway']);
+    expect(loadConfig({ ODDEX_ROLES: 'sequencer,projector', ...split }).roles).toEqual(['sequencer', 'projector']);
+    expect(() => loadConfig({ ODDEX_ROLES: 'sequencer', ODDEX_DATABASE_URL: split.ODDEX_DATABASE_URL })).toThrow(/ODDEX_NATS_URL: a sequencer apart from its gateways exchanges commands over NATS/);
+    expect(() => loadConfig({ ODDEX_NATS_URL: '127.0.0.1:4222' })).toThrow(/ODDEX_NATS_URL: expected nats:\/\/host:port/);
     expect(() => loadConfig({ ODDEX_REDIS_URL: 'localhost:6379' })).toThrow(/ODDEX_REDIS_URL: expected redis:\/\/host:port/);
     expect(() => loadConfig({ ODDEX_REALTIME_TOKEN_SECRET: 'short' })).toThrow(/ODDEX_REALTIME_TOKEN_SECRET: expected at least 32 characters/);
     const res = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_MAKER_MINIMUM: '-1' });

@@ -8,12 +8,12 @@ import { balanceAfterWrite, balanceView, type BalanceDeps } from '../api/balance
 import { checksumAddress } from '../protocol/address.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Account } from '../api/schemas/admin.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 import type { ReadModels } from '../store/ports.js';
 
 export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
   readModels: BalanceDeps['readModels'] & Pick<ReadModels, 'orders' | 'restrictions'>;
-  trading: Pick<Sequencer, 'engine' | 'submit'>;
+  trading: Pick<SequencerPort, 'liveEngine' | 'balancesAfterWrite' | 'submit'>;
   config: BalanceDeps['config'] & Pick<Config, 'restriction'>;
   now: () => number;
 }
@@ -21,12 +21,12 @@ export interface AccountAdminDeps extends Omit<BalanceDeps, 'readModels'> {
 /** Balances, open orders and restriction from the read side, or right after a write from the sequencer (`afterWrite`). */
 async function accountView(deps: AccountAdminDeps, raw: string, afterWrite = false) {
   const address = checksumAddress(raw);
-  const engine = deps.trading.engine;
-  const r = afterWrite ? engine.restrictionOf(address) : await deps.readModels.restrictions.restrictionOf(address);
+  const engine = afterWrite ? deps.trading.liveEngine() : undefined;
+  const r = engine ? engine.restrictionOf(address) : await deps.readModels.restrictions.restrictionOf(address);
   const now = deps.now();
   return {
-    ...(afterWrite ? balanceAfterWrite(deps, address) : await balanceView(deps, address)),
-    openOrders: (afterWrite ? engine.openOrdersOf(address) : await deps.readModels.orders.openOrdersOf(address)).length,
+    ...(afterWrite ? await balanceAfterWrite(deps, address) : await balanceView(deps, address)),
+    openOrders: (engine ? engine.openOrdersOf(address) : await deps.readModels.orders.openOrdersOf(address)).length,
     restricted: r?.restrictedUntil != null && r.restrictedUntil > now,
     restrictedUntil: r?.restrictedUntil != null && r.restrictedUntil > now ? new Date(r.restrictedUntil).toISOString() : null,
     recentShortfalls: (r?.shortfalls ?? []).filter((t) => t > now - deps.config.restriction.windowMs).map((t) => new Date(t).toISOString()),

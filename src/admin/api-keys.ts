@@ -132,6 +132,19 @@ export class ApiKeys {
     });
   }
 
+  /**
+   * Takes the live keys from the store again: the keys other processes of the exchange issued or revoked since
+   * (a gateway and the sequencer's process each hold their own copy). Runs between writes, never during one.
+   */
+  reload(): Promise<void> {
+    return this.serially(async () => {
+      const live = await this.records.loadLive();
+      this.byHash.clear();
+      this.byId.clear();
+      for (const k of live) this.remember(k);
+    });
+  }
+
   private remember(k: ApiKeyRecord): void {
     this.byHash.set(k.keyHash, k);
     this.byId.set(k.id, k);
@@ -147,6 +160,16 @@ export class ApiKeys {
     this.writes = run.catch(() => undefined);
     return run;
   }
+}
+
+/** How often a process that shares its key store with others (gateways, their sequencer) takes the live keys again. */
+export const SHARED_KEYS_RELOAD_MS = 2000;
+
+/** Reloads the live keys every `everyMs`; returns what stops it. */
+export function reloadKeysEvery(keys: Pick<ApiKeys, 'reload'>, everyMs: number, onError: (err: unknown) => void): () => void {
+  const timer = setInterval(() => keys.reload().catch(onError), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The live key of the request's X-Api-Key, or a 401. */

@@ -11,7 +11,7 @@ import { balanceAfterWrite, type BalanceDeps } from '../api/balances.js';
 import { responses } from '../api/schemas/envelope.js';
 import { Balance } from '../api/schemas/trading.js';
 import { Transfer as TransferResult } from '../api/schemas/admin.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 
 const Faucet = Type.Object({ address: Address, amount: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
 const Transfer = Type.Object(
@@ -21,7 +21,7 @@ const Transfer = Type.Object(
 
 export interface ChainAdminDeps {
   config: BalanceDeps['config'];
-  trading: Pick<Sequencer, 'engine' | 'submit'>;
+  trading: Pick<SequencerPort, 'balancesAfterWrite' | 'submit'>;
   now: () => number;
   /** With ODDEX_CHAIN=evm: the chain, once it runs; absent on the local ledger. */
   evm?: (() => EvmChain | undefined) | undefined;
@@ -35,7 +35,7 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async
     // On a chain the faucet mints real tokens; the balance follows from the chain's Transfer event.
     if (evm) await evm.mint(checksumAddress(b.address) as `0x${string}`, amount);
     else await deps.trading.submit({ kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
-    return ok(balanceAfterWrite(deps, b.address));
+    return ok(await balanceAfterWrite(deps, b.address));
   });
   app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer, response: responses(TransferResult) } }, async (request) => {
     const b = request.body;
@@ -48,6 +48,6 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async
       to: checksumAddress(b.to),
       amount,
     });
-    return ok({ from: balanceAfterWrite(deps, b.from), to: balanceAfterWrite(deps, b.to) });
+    return ok({ from: await balanceAfterWrite(deps, b.from), to: await balanceAfterWrite(deps, b.to) });
   });
 };

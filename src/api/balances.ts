@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Static } from '@sinclair/typebox';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 import type { BalanceView } from '../engine/types.js';
 import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
@@ -24,12 +24,12 @@ export const balanceView = async ({ readModels, config }: BalanceDeps, raw: stri
 };
 
 /**
- * The reply of a write that moved funds: the sequencer's own balances right after the write, which the read side
- * covers only once the write is projected.
+ * The reply of a write that moved funds: the balances right after the write (the sequencer's own where it runs in
+ * this process; the read side covers the write only once it is projected).
  */
-export const balanceAfterWrite = ({ trading, config }: { trading: Pick<Sequencer, 'engine'>; config: BalanceDeps['config'] }, raw: string) => {
+export const balanceAfterWrite = async ({ trading, config }: { trading: Pick<SequencerPort, 'balancesAfterWrite'>; config: BalanceDeps['config'] }, raw: string) => {
   const address = checksumAddress(raw);
-  return balanceReply(address, trading.engine.balances(address), config.baseTokenAddress);
+  return balanceReply(address, await trading.balancesAfterWrite(address), config.baseTokenAddress);
 };
 
 function balanceReply(address: string, b: BalanceView, baseToken: string): Static<typeof Balance> {

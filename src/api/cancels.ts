@@ -11,7 +11,7 @@ import type { VerifyJob } from '../verify/jobs.js';
 import type { Command } from '../engine/types.js';
 import { responses } from './schemas/envelope.js';
 import { CancelResult } from './schemas/trading.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 
 const signed = <T extends TProperties>(fields: T) =>
   Type.Object(
@@ -33,7 +33,7 @@ type CancelCommand = Extract<Command, { kind: 'cancelOrders' | 'cancelEvent' | '
 
 export interface CancelRouteDeps {
   config: Pick<Config, 'chainId' | 'domainNames'>;
-  trading: Pick<Sequencer, 'submit'>;
+  trading: Pick<SequencerPort, 'submit'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }

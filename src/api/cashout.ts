@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 import { checksumAddress } from '../protocol/address.js';
 import { cashOutFee } from '../engine/fees.js';
 import { ok } from './envelope.js';
@@ -13,7 +13,7 @@ import { CashOutQuote } from './schemas/trading.js';
 
 export interface CashOutDeps {
   /** The live engine is read through the service: a failed commit replaces it. */
-  trading: Pick<Sequencer, 'engine'>;
+  trading: Pick<SequencerPort, 'liveEngine'>;
   config: Pick<Config, 'fees'>;
   now: () => number;
 }
@@ -41,7 +41,7 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     },
     async (request) => {
       const marketHash = request.query.marketHash.toLowerCase();
-      const quote = deps.trading.engine.cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now());
+      const quote = deps.trading.liveEngine().cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now());
       const fee = cashOutFee(quote.value, quote.paidNow, deps.config.fees.cashoutBps);
       return ok({
         marketHash,

@@ -14,7 +14,7 @@ import { resetSeconds } from './rate-limit.js';
 import { quota, type InProcessRateLimiter, type ClientKey } from './rate-limit/limiter.js';
 import { responses } from './schemas/envelope.js';
 import { Balance } from './schemas/trading.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 
 type DemoFundsSettings = Pick<Config, 'demo' | 'chain' | 'demoFunds'>;
 
@@ -36,7 +36,7 @@ const DemoFundsRequest = Type.Object({ address: Address }, { additionalPropertie
 
 export interface DemoFundsDeps {
   config: BalanceDeps['config'] & DemoFundsSettings;
-  trading: Pick<Sequencer, 'engine' | 'submit'>;
+  trading: Pick<SequencerPort, 'balancesAfterWrite' | 'submit'>;
   now: () => number;
 }
 
@@ -79,7 +79,7 @@ export const demoFundsRoutes: FastifyPluginAsyncTypebox<DemoFundsDeps> = async (
       if (refusal) throw refusal;
       const address = checksumAddress(request.body.address);
       const balance = await oneAtATime(async () => {
-        const held = deps.trading.engine.balances(address);
+        const held = await deps.trading.balancesAfterWrite(address);
         if (held.balance + held.escrowed + amount > maxBalance) {
           const message = `a grant of ${amount} wei would lift this address's balance plus escrow above the demo ceiling of ${maxBalance} wei`;
           throw new ExchangeError('DEMO_FUNDS_CAP_REACHED', message);

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
+import { marketRefOf } from '../catalogue/market-ref.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
@@ -75,10 +76,10 @@ const FillBody = Type.Object(
 export interface FillRouteDeps {
   config: Pick<
     Config,
-    'takerMinimum' | 'fees' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chainSubmit' | 'chain'
+    'takerMinimum' | 'fees' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chain'
   >;
   catalogue: Pick<Catalogue, 'getMarket' | 'isInPlay' | 'isClosedInPlay'>;
-  trading: Pick<Sequencer, 'submit' | 'chain' | 'marketRef'>;
+  trading: Pick<SequencerPort, 'submit'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }
@@ -147,9 +148,6 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     if (market.status !== 'ACTIVE') throw new ExchangeError('MARKET_NOT_TRADEABLE');
     requireNotClosedInPlay(catalogue, market);
 
-    if (trading.chain.backlog >= c.chainSubmit.maxBacklog) {
-      throw new ExchangeError('CHAIN_BACKLOG', `${c.chainSubmit.maxBacklog} fills are waiting for the settlement chain; try again later`);
-    }
     const saltKey = fillSalt.toString();
     if (inFlightSalts.has(saltKey)) throw new ExchangeError('FILL_ALREADY_SUBMITTED');
     inFlightSalts.add(saltKey);
@@ -165,7 +163,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         kind: 'fill',
         at: now(),
         fillHash: digest,
-        market: trading.marketRef(current),
+        market: marketRefOf(catalogue, current),
         taker: checksumAddress(b.taker),
         baseToken: checksumAddress(b.baseToken),
         isTakerBettingOutcomeOne: b.isTakerBettingOutcomeOne,

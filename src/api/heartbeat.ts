@@ -9,7 +9,7 @@ import { authenticateApiKey, type ApiKeys } from '../admin/api-keys.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { responses } from './schemas/envelope.js';
 import { Heartbeat } from './schemas/trading.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
 
 const HeartbeatBody = Type.Object(
   { requestor: Address, timeoutSeconds: Type.Integer() },
@@ -18,7 +18,7 @@ const HeartbeatBody = Type.Object(
 
 export interface HeartbeatDeps {
   apiKeys: Pick<ApiKeys, 'keyOf'>;
-  trading: Pick<Sequencer, 'submit'>;
+  trading: Pick<SequencerPort, 'submit'>;
   config: Pick<Config, 'heartbeatMaxSeconds'>;
   now: () => number;
 }

@@ -7,9 +7,11 @@ import type { Publisher } from '../realtime/publisher.js';
 import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
-  trading: Pick<Sequencer, 'engine' | 'chain' | 'runner' | 'projection'>;
-  publisher: Pick<Publisher, 'rendered'>;
-  realtime: Pick<RealtimeServer, 'connectionCount' | 'history'>;
+  /** Absent on a gateway process, which runs no engine, journal or projector. */
+  trading?: Pick<Sequencer, 'engine' | 'chain' | 'runner' | 'projection'>;
+  /** Absent where the process holds no realtime connections. */
+  publisher?: Pick<Publisher, 'rendered'>;
+  realtime?: Pick<RealtimeServer, 'connectionCount' | 'history'>;
   /** A database server's connection pool (read side, catalogue, keys): connections open, idle, and queries waiting. */
   databasePool?: () => { total: number; idle: number; waiting: number };
 }
@@ -45,6 +47,36 @@ export function registerMetrics(app: FastifyInstance, { trading, publisher, real
     labelNames: ['route', 'status'] as const,
     registers: [registry],
   });
+  // The share of time the writer's thread (the main thread: engine, journal appends, HTTP) was busy since the last
+  // scrape, from the event loop's own utilisation counters.
+  let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
+  new Gauge({
+    name: 'oddex_writer_thread_busy_ratio',
+    help: 'Share of wall time the writer thread (engine, journal, HTTP) was busy since the previous scrape',
+    registers: [registry],
+    collect() {
+      const now = performance.eventLoopUtilization();
+      this.set(performance.eventLoopUtilization(now, lastUtilization).utilization);
+      lastUtilization = now;
+    },
+  });
+  if (trading) sequencerMetrics(registry, trading);
+  if (publisher && realtime) realtimeMetrics(registry, publisher, realtime);
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 400) rejected.inc({ route, status: reply.statusCode });
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}
+
+/** The engine's, the journal's, the projector's and the chain's figures, where the sequencer runs. */
+function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['trading']>): void {
   const engine = () => trading.engine;
   new Gauge({
     name: 'oddex_open_orders',
@@ -119,19 +151,6 @@ export function registerMetrics(app: FastifyInstance, { trading, publisher, real
     registers: [registry],
   });
   trading.projection.onBatch = (commands) => batches.observe(commands);
-  // The share of time the writer's thread (the main thread: engine, journal appends, HTTP) was busy since the last
-  // scrape, from the event loop's own utilisation counters.
-  let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
-  new Gauge({
-    name: 'oddex_writer_thread_busy_ratio',
-    help: 'Share of wall time the writer thread (engine, journal, HTTP) was busy since the previous scrape',
-    registers: [registry],
-    collect() {
-      const now = performance.eventLoopUtilization();
-      this.set(performance.eventLoopUtilization(now, lastUtilization).utilization);
-      lastUtilization = now;
-    },
-  });
   const chain = () => trading.chain;
   new Counter({
     name: 'oddex_chain_submit_failures_total',
@@ -150,6 +169,10 @@ export function registerMetrics(app: FastifyInstance, { trading, publisher, real
       this.set(chain().backlog);
     },
   });
+}
+
+/** What the realtime side renders and holds. */
+function realtimeMetrics(registry: Registry, publisher: NonNullable<MetricsDeps['publisher']>, realtime: NonNullable<MetricsDeps['realtime']>): void {
   new Counter({
     name: 'oddex_realtime_items_rendered_total',
     help: 'Orders, trades, consolidated trades and refund groups rendered for realtime channels (only for channels someone can receive)',
@@ -185,14 +208,4 @@ export function registerMetrics(app: FastifyInstance, { trading, publisher, real
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
-    duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
-    if (reply.statusCode >= 400) rejected.inc({ route, status: reply.statusCode });
-  });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-type', registry.contentType);
-    return registry.metrics();
-  });
 }

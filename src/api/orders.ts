@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { Sequencer } from '../sequencer/sequencer.js';
+import type { SequencerPort } from '../sequencer/port.js';
+import type { ReadModels } from '../store/ports.js';
+import { marketRefOf } from '../catalogue/market-ref.js';
 import type { Publisher } from '../realtime/publisher.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import type { MarketRef, NewOrder, OrderView } from '../engine/types.js';
@@ -78,7 +80,8 @@ export interface OrderRouteDeps {
     'oddsLadderStepSize' | 'makerMinimum' | 'baseTokenAddress' | 'executorAddress' | 'maxOrdersPerRequest' | 'maxMarketsPerRequest'
   >;
   catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues' | 'inQuoteWindow'>;
-  trading: Pick<Sequencer, 'submit' | 'readModels' | 'marketRef'>;
+  trading: Pick<SequencerPort, 'submit'>;
+  readModels: Pick<ReadModels, 'orders'>;
   /** The best odds as published (GET /orders/odds/best answers what best_odds:global last carried). */
   publisher: Pick<Publisher, 'bestOddsEntry'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
@@ -171,7 +174,7 @@ export function checkOrders(config: OrderRouteDeps['config'], orders: SignedOrde
 
 /** The markets new orders post to, as the engine takes them; refuses too many markets and markets closed in play. */
 export function marketsOfOrders(
-  { config, catalogue, trading }: Pick<OrderRouteDeps, 'config' | 'catalogue' | 'trading'>,
+  { config, catalogue }: Pick<OrderRouteDeps, 'config' | 'catalogue'>,
   orders: readonly NewOrder[],
 ): MarketRef[] {
   const marketHashes = new Set(orders.map((o) => o.marketHash));
@@ -180,7 +183,7 @@ export function marketsOfOrders(
   }
   const records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
   for (const m of records) requireNotClosedInPlay(catalogue, m);
-  return records.map((m) => trading.marketRef(m));
+  return records.map((m) => marketRefOf(catalogue, m));
 }
 
 /** POST /orders/new's reply from the engine's per-order statuses. */
@@ -190,7 +193,7 @@ export function postOrdersReply(statuses: readonly { orderHash: string; status: 
   return { orders: statuses.map((s) => s.orderHash), statuses: byHash, inserted: statuses.filter((s) => s.status === 'OK').length };
 }
 
-export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, publisher, verifier, now }) => {
+export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, readModels, publisher, verifier, now }) => {
   app.post(
     '/orders/new',
     {
@@ -216,7 +219,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       const makers = orders.map((o) => o.maker);
       const result = await verifier.inClientOrder(makers, jobs, (verified) => {
         const checked = toNewOrders(verified);
-        const markets = marketsOfOrders({ config, catalogue, trading }, checked);
+        const markets = marketsOfOrders({ config, catalogue }, checked);
         return trading.submit({ kind: 'postOrders', at: now(), orders: checked, markets });
       });
       return ok(postOrdersReply(result.statuses));
@@ -235,7 +238,6 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     if (q.marketHashes && q.exchangeEventId) {
       throw new ExchangeError('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
-    const { readModels } = trading;
     const marketHashes = q.marketHashes
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;

@@ -135,6 +135,8 @@ export const ERRORS = {
   NOTHING_TO_ARCHIVE: { kind: 'conflict', message: 'no journal rows are covered by the oldest kept snapshot yet' },
   NOT_READY: { kind: 'unavailable', message: 'the exchange is starting or shutting down' },
   STORAGE_UNAVAILABLE: { kind: 'unavailable', message: 'the exchange cannot write to its storage now; retry later' },
+  SEQUENCER_UNAVAILABLE: { kind: 'unavailable', message: 'no sequencer answered the command in time; retry later (it may have been applied: retries are safe)' },
+  NOT_ON_GATEWAY: { kind: 'unavailable', message: "this route reads the sequencer's live state: call it on a process that runs the sequencer role" },
   READ_MODEL_BEHIND: { kind: 'unavailable', message: 'the read side has not yet caught up with the position this read must see; retry shortly' },
   INTERNAL_ERROR: { kind: 'internal', message: 'internal error' },
 } as const satisfies Record<string, ErrorSpec>;

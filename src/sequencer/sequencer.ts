@@ -10,7 +10,9 @@ import { ChainSubmitter } from '../chain/chain-submitter.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
-import type { Command, FixtureStatusChange, MarketRef, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
+import type { BalanceView, Command, FixtureStatusChange, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
+import { ExchangeError } from '../protocol/errors.js';
+import type { SequencerPort } from './port.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { ReadModels, TradingStore } from '../store/ports.js';
@@ -67,7 +69,7 @@ const BUSY_RETRY_MS = 1;
  */
 const REPLAY_WINDOW_LAG = 2000;
 
-export class Sequencer {
+export class Sequencer implements SequencerPort {
   readonly runner: EngineRunner;
   readonly readModels: ReadModels;
   /** The read models' projection: its position is what reads wait for. */
@@ -187,8 +189,25 @@ export class Sequencer {
     return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir);
   }
 
+  acknowledged(): number {
+    return this.runner.durableSeq;
+  }
+
+  balancesAfterWrite(address: string): Promise<BalanceView> {
+    return Promise.resolve(this.engine.balances(address));
+  }
+
+  liveEngine(): Engine {
+    return this.engine;
+  }
+
   /** Applies a command; resolves once it is durable. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
+    // Checked here, where the chain is, whichever process the fill came through.
+    const max = this.deps.config.chainSubmit.maxBacklog;
+    if (cmd.kind === 'fill' && this.chain.backlog >= max) {
+      return Promise.reject(new ExchangeError('CHAIN_BACKLOG', `${max} fills are waiting for the settlement chain; try again later`));
+    }
     const guarded = cmd.kind === 'fill' || cmd.kind === 'postOrders' || cmd.kind === 'replaceOrders';
     // The engine's replay windows hold the fills and closed orders the read side has not projected yet only while
     // the projector is a bounded number of commands behind: past that, such a command waits for it.
@@ -270,18 +289,6 @@ export class Sequencer {
     }
     if (Object.keys(bpsByMarket).length === 0) return undefined;
     return { bpsByMarket, account: checksumAddress(c.fees.account), affiliateShareBps: c.fees.affiliateShareBps };
-  }
-
-  // ---- market facts -----------------------------------------------------------------------------
-
-  marketRef(market: MarketRecord): MarketRef {
-    return {
-      marketHash: market.marketHash,
-      exchangeEventId: market.exchangeEventId,
-      tradeable: market.status === 'ACTIVE' && !this.deps.catalogue.isClosedInPlay(market),
-      liveEnabled: market.liveEnabled,
-      ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
-    };
   }
 
   // ---- realtime feed ----------------------------------------------------------------------------

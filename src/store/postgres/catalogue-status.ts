@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import type { Change, ChangeOf } from '../../engine/changes.js';
 import { reportedDate } from '../catalogue-records.js';
+import { decodeJson } from '../json-codec.js';
 
 export type CatalogueStatusChange = ChangeOf<'marketStatusChanged' | 'marketReported' | 'fixtureStatusChanged'>;
 
@@ -30,4 +31,29 @@ export async function applyCatalogueStatus(client: pg.PoolClient, changes: reado
       );
     }
   }
+}
+
+/** The journal rows that set a catalogue status, found by the server in the changes' text without decoding the rest. */
+const SETS_CATALOGUE_STATUS = `(changes LIKE '%"type":"marketStatusChanged"%' OR changes LIKE '%"type":"marketReported"%' OR changes LIKE '%"type":"fixtureStatusChanged"%')`;
+
+/**
+ * For a process that holds the catalogue without writing the journal (a gateway): the catalogue statuses set after
+ * position `after`, in journal order, up to the journal's end as it is now (`through`, where the next call starts).
+ * The writer commits its groups one after another in position order, so nothing below `through` commits later.
+ */
+export async function catalogueStatusesAfter(db: pg.Pool, after: number): Promise<{ through: number; changes: CatalogueStatusChange[] }> {
+  const through = Math.max(after, await journalEnd(db));
+  if (through === after) return { through, changes: [] };
+  const { rows } = await db.query<{ changes: string }>({
+    name: 'journal-catalogue-statuses',
+    text: `SELECT changes FROM journal WHERE seq > $1 AND seq <= $2 AND ${SETS_CATALOGUE_STATUS} ORDER BY seq`,
+    values: [after, through],
+  });
+  return { through, changes: rows.flatMap((r) => catalogueStatusChanges(decodeJson<Change[]>(r.changes))) };
+}
+
+/** The position of the journal's last row (0 when empty). */
+export async function journalEnd(db: pg.Pool): Promise<number> {
+  const { rows } = await db.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM journal');
+  return Number(rows[0]?.seq ?? 0);
 }

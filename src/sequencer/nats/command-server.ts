@@ -1,0 +1,105 @@
+// The sequencer's end of the NATS command transport: it answers the command subject in a queue group (one member
+// answers each request; a hot standby will join the same group), applies each command through the sequencer and
+// replies with the result and the journal position it is durable at. Requests are taken in arrival order, so one
+// gateway connection's commands reach the sequencer in the order it sent them.
+//
+// A gateway repeats a request whose reply it did not get (a timeout, a takeover) with the same id: a repeat that
+// arrives while the first is in flight or within a minute of it gets the first one's reply rather than a second
+// application. The engine refuses a repeated order hash, fill salt or cancel salt anyway; this keeps the answer the
+// same, and covers commands without such a key (a faucet grant).
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import type { Command } from '../../engine/types.js';
+import type { SequencerPort } from '../port.js';
+import { withCurrentMarkets } from '../current-markets.js';
+import { COMMAND_SUBJECT, decodeRequest, encodeReply, replyOfError, type CommandRequest } from './wire.js';
+
+/** How long, and for how many requests at most, a reply is kept for repeats: well beyond a gateway's retry bound. */
+const REMEMBER_MS = 60_000;
+const REMEMBER_MAX = 10_000;
+
+export interface CommandServer {
+  close(): Promise<void>;
+}
+
+/**
+ * Answers commands once NATS is reached (in the background: a sequencer started before NATS, or while it is down,
+ * trades on its own API meanwhile).
+ */
+export function serveCommands(
+  url: string,
+  sequencer: Pick<SequencerPort, 'submit' | 'acknowledged'>,
+  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay'>,
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>,
+): CommandServer {
+  /** Replies by request id, oldest first. */
+  const replies = new Map<string, { at: number; reply: Promise<string> }>();
+  const inFlight = new Set<Promise<unknown>>();
+  const answer = async (command: Command): Promise<string> => {
+    try {
+      const result = await sequencer.submit(withCurrentMarkets(command, catalogue));
+      return encodeReply({ ok: true, result, position: sequencer.acknowledged() });
+    } catch (err) {
+      return encodeReply(replyOfError(err));
+    }
+  };
+  const remembered = (req: CommandRequest): Promise<string> => {
+    const now = Date.now();
+    for (const [id, r] of replies) {
+      if (now - r.at < REMEMBER_MS && replies.size < REMEMBER_MAX) break;
+      replies.delete(id);
+    }
+    const known = replies.get(req.id);
+    if (known) return known.reply;
+    // Called now, in arrival order: the sequencer takes commands in the order they came.
+    const reply = answer(req.command);
+    replies.set(req.id, { at: now, reply });
+    return reply;
+  };
+  const subscribe = (nc: NatsConnection): Subscription => nc.subscribe(COMMAND_SUBJECT, {
+    queue: COMMAND_SUBJECT,
+    callback: (err, msg) => {
+      if (err) {
+        log.error({ err }, 'NATS command subscription failed');
+        return;
+      }
+      let req: CommandRequest;
+      try {
+        req = decodeRequest(msg.string());
+      } catch (e) {
+        msg.respond(encodeReply(replyOfError(e)));
+        return;
+      }
+      const sent = remembered(req)
+        .then((r) => msg.respond(r))
+        .catch((e: unknown) => log.error({ err: e }, 'a command reply could not be sent; the gateway repeats the request'));
+      inFlight.add(sent);
+      void sent.finally(() => inFlight.delete(sent));
+    },
+  });
+  let closed = false;
+  let served: { nc: NatsConnection; sub: Subscription } | undefined;
+  connect({ servers: url, name: 'oddex-sequencer', maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
+    (nc) => {
+      if (closed) return void nc.close();
+      served = { nc, sub: subscribe(nc) };
+      log.info({ subject: COMMAND_SUBJECT }, 'answering commands over NATS');
+      void (async () => {
+        for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ nats: s.type }, `NATS ${s.type}`);
+      })();
+    },
+    (err: unknown) => log.error({ err }, 'NATS connection failed: no commands from gateways'),
+  );
+  return {
+    close: async () => {
+      closed = true;
+      if (!served) return;
+      const { nc, sub } = served;
+      // Nothing new is taken; what was taken is answered before the connection goes.
+      sub.unsubscribe();
+      await Promise.allSettled([...inFlight]);
+      await nc.drain().catch(() => nc.close());
+    },
+  };
+}
