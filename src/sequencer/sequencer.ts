@@ -13,7 +13,7 @@ import type { Change, RefundPaid } from '../engine/changes.js';
 import type { Command, FixtureStatusChange, MarketRef, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
-import type { ReadModels, TradingStore } from '../store/ports.js';
+import type { ArchivedRange, ReadModels, TradingStore } from '../store/ports.js';
 import type { ProjectionLoop } from '../store/projection-loop.js';
 import { EngineRunner, type ReplayReport } from '../store/runner.js';
 
@@ -67,6 +67,9 @@ const BUSY_RETRY_MS = 1;
  */
 const REPLAY_WINDOW_LAG = 2000;
 
+/** How long an archive waits for the read models to cover the journal; rows they have not projected stay. */
+const ARCHIVE_PROJECTION_WAIT_MS = 5_000;
+
 export class Sequencer {
   readonly runner: EngineRunner;
   readonly readModels: ReadModels;
@@ -75,6 +78,8 @@ export class Sequencer {
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
   readonly chain: ChainSubmitter;
   private sweep: NodeJS.Timeout | undefined;
+  /** The archive of the journal under way, if any. */
+  private archiving: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: SequencerDeps) {
     const c = deps.config;
@@ -183,8 +188,17 @@ export class Sequencer {
     return this.runner.snapshot();
   }
 
-  archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined {
-    return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir);
+  /**
+   * Archives journal rows the oldest kept snapshot covers, once the read models have projected what is durable (rows
+   * they still need are never archived). One archive at a time.
+   */
+  archiveJournal(): Promise<ArchivedRange | undefined> {
+    const run = this.archiving.then(async () => {
+      await this.projection.waitFor(this.runner.durableSeq, ARCHIVE_PROJECTION_WAIT_MS);
+      return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir, this.projection.position);
+    });
+    this.archiving = run.catch(() => undefined);
+    return run;
   }
 
   /** Applies a command; resolves once it is durable. */
