@@ -7,6 +7,7 @@ import { ExchangeError } from '../protocol/errors.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
 import type { TradeRenderSettings } from '../render/contexts.js';
+import { marketsOfTrades } from '../render/consolidated.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
 import { RenderedTrades } from './rendered-trades.js';
@@ -59,6 +60,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const kepts = ids.map((id, i) => kept.get(id, versions[i]!));
     const held = kepts.filter((item) => item !== undefined);
     const refunded = held.length > 0 ? await readModels.refunds.refundsSeen(held) : undefined;
+    await render.loadMarkets(marketsOfTrades(held.map((item) => ({ marketHash: item.marketHash, quarterLineParentMarketHash: item.quarterLineParentMarketHash ?? undefined }))));
     const isCurrent = (item: TradeItem) =>
       item.marketHasRefunds === refunded?.(item.marketHash, item.bettor) && item.betType === betTypeOf(render, item.marketHash, item.quarterLineParentMarketHash);
     const hits = kepts.map((item) => (item !== undefined && isCurrent(item) ? item : undefined));
@@ -66,6 +68,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const rendered = new Map<number, TradeItem>();
     if (missing.length > 0) {
       const listed = await readModels.listedTrades(missing);
+      await render.loadMarkets(marketsOfTrades(listed.trades));
       const pageRender = renderPage(listed);
       listed.trades.forEach((t, i) => {
         const item = tradeToRest(t, pageRender);
@@ -123,6 +126,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
     const listed = await readModels.tradesOfOrders([...hashes]);
+    await render.loadMarkets(marketsOfTrades(listed.trades));
     const pageRender = renderPage(listed);
     return ok({ trades: listed.trades.map((t) => tradeToOrderTradeRest(t, pageRender)) });
   });

@@ -11,7 +11,7 @@ import type { Static } from '@sinclair/typebox';
 import type { BestOdds } from '../protocol/wire/trading.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
 import type { TradeRenderSettings } from '../render/contexts.js';
-import { changedConsolidated, type ConsolidatedContext } from '../render/consolidated.js';
+import { changedConsolidated, marketsOfTrades, type ConsolidatedContext } from '../render/consolidated.js';
 import { changedRefundGroups } from '../render/refund-groups.js';
 import { ChangedTrades } from '../store/changed-trades.js';
 import type { ReadModels } from '../store/ports.js';
@@ -217,6 +217,7 @@ export class Publisher {
     // What the change records describe is rendered from them; only the rest is read from the store.
     const trades = (await Promise.all([...tradeIds].map(async (id) => changed.trade(id) ?? (await readModels.trade(id))))).filter((t) => t !== undefined);
     if (read.trades) {
+      await this.deps.render.loadMarkets(marketsOfTrades(trades));
       // The trades' refund flags and the fills the change records do not describe: one read each for the commit.
       const [hasRefunds, stored] = await Promise.all([
         readModels.refunds.refundsSeen(trades),

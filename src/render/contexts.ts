@@ -6,25 +6,31 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ConsolidatedContext } from './consolidated.js';
 import type { TradeRenderContext } from './orders-and-trades.js';
 
-/** A trade rendering's settings: the context without the facts read per listing. */
-export type TradeRenderSettings = Omit<TradeRenderContext, 'hasRefunds' | 'fillOnChain'>;
+/**
+ * A trade rendering's settings: the context without the facts read per listing, and how to load the settled markets
+ * of the trades to render first (a database server's catalogue answers for them only once loaded).
+ */
+export type TradeRenderSettings = Omit<TradeRenderContext, 'hasRefunds' | 'fillOnChain'> & Pick<ConsolidatedContext, 'loadMarkets'>;
 
 export interface RenderContexts {
   trades: TradeRenderSettings;
   consolidated: ConsolidatedContext;
 }
 
-export function renderContexts(token: { decimals: number; chainVersion: string }, catalogue: Pick<Catalogue, 'getMarket'>): RenderContexts {
+export function renderContexts(token: { decimals: number; chainVersion: string }, catalogue: Pick<Catalogue, 'getMarket' | 'loadMarkets'>): RenderContexts {
+  const loadMarkets = (hashes: Iterable<string>) => catalogue.loadMarkets(hashes);
   return {
     trades: {
       decimals: token.decimals,
       chainVersion: token.chainVersion,
       marketType: (hash) => catalogue.getMarket(hash)?.type,
+      loadMarkets,
     },
     consolidated: {
       decimals: token.decimals,
       chainVersion: token.chainVersion,
       market: (hash) => catalogue.getMarket(hash),
+      loadMarkets,
     },
   };
 }
