@@ -1,6 +1,7 @@
 // Operating the exchange on PostgreSQL as the README's "Running on PostgreSQL" says: `oddex migrate` on an empty
 // database, the pool's figures on /metrics, a backup of a running exchange (pg_dump) restored into another
-// database (pg_restore) that starts and equals the original, and archiving the journal a snapshot covers.
+// database (pg_restore) that starts and equals the original, archiving the journal a snapshot covers, and settled
+// markets kept in the database rather than in memory.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -149,5 +150,75 @@ describe.skipIf(noPostgres)(postgresSuite('operating the exchange on PostgreSQL'
     await ex.close();
     await query(url, 'UPDATE rm_position SET journal_seq = 0');
     await expect(startTestExchange(betTestConfig(), { databaseUrl: url, dataDir: ex.dataDir })).rejects.toThrow(/archived/);
+  });
+
+  it('keeps settled markets in the database: memory stays within its cache while 300 settle, and they answer as before', async () => {
+    const url = await server().createDatabase();
+    const cache = 50;
+    const open = (dataDir?: string) => startTestExchange({ ...betTestConfig(), catalogueSettledCache: cache }, { databaseUrl: url, ...(dataDir ? { dataDir } : {}) });
+    let ex = await open();
+    exchanges.push(ex);
+    const cat = await createSoccerLeague(ex);
+    const lines = Array.from({ length: 10 }, (_, i) => i + 0.5);
+    const fixtures: { eventId: string; markets: string[] }[] = [];
+    for (let f = 0; f < 30; f++) {
+      const { exchangeEventId, markets } = await createFixtureMarket(ex, cat, { type: 2, line: lines[0]! });
+      const more = await Promise.all(lines.slice(1).map(async (line) => (await ex.admin('POST', '/admin/markets', { exchangeEventId, type: 2, line })).body.data[0].marketHash as string));
+      fixtures.push({ eventId: exchangeEventId, markets: [markets[0]!.marketHash, ...more] });
+    }
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 300, settled: 0 });
+    // A trade on the first market, rendered after its market has long left the cache.
+    const maker = await fundedWallet(ex);
+    const taker = await fundedWallet(ex);
+    const traded = fixtures[0]!.markets[0]!;
+    await postOrder(ex, maker, { marketHash: traded, totalBetSize: 100n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    await fillAndConfirm(ex, taker, { market: traded, isTakerBettingOutcomeOne: false, stakeWei: 12n * USDC, desiredOdds: 60n * E18 });
+
+    const reported = new Map<string, unknown>();
+    let trades: unknown;
+    for (const [i, f] of fixtures.entries()) {
+      const settled = await ex.admin('POST', `/admin/fixtures/${f.eventId}/result`, { teamOneScore: 2, teamTwoScore: 1 });
+      expect(settled.status).toBe(200);
+      for (const m of settled.body.data) reported.set(m.marketHash, m);
+      if (i === 0) {
+        trades = {
+          trades: (await ex.get(`/trades?bettor=${taker.address}`)).body,
+          consolidated: (await ex.get(`/trades/consolidated?bettor=${taker.address}&settled=true&page=0&perPage=10&sortAsc=true`)).body,
+        };
+      }
+      expect(ex.ctx.catalogue.marketsInMemory.settled).toBeLessThanOrEqual(cache);
+    }
+    expect(reported.size).toBe(300);
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 0, settled: cache });
+
+    /** Every settled market as /markets/find answers it, 30 at a time, and what else reads settled markets. */
+    const answers = async (e: TestExchange) => {
+      const found = new Map<string, unknown>();
+      const hashes = [...reported.keys()];
+      for (let i = 0; i < hashes.length; i += 30) {
+        for (const m of (await e.get(`/markets/find?marketHashes=${hashes.slice(i, i + 30).join(',')}`)).body.data) found.set(m.marketHash, m);
+      }
+      const again = await e.admin('POST', `/admin/fixtures/${fixtures[0]!.eventId}/result`, { teamOneScore: 2, teamTwoScore: 1 });
+      return {
+        found,
+        // The event's markets are read from the database: every one of them is reported already.
+        again: [again.status, again.body.errorCode],
+        trades: {
+          trades: (await e.get(`/trades?bettor=${taker.address}`)).body,
+          consolidated: (await e.get(`/trades/consolidated?bettor=${taker.address}&settled=true&page=0&perPage=10&sortAsc=true`)).body,
+        },
+      };
+    };
+    const expected = { found: reported, again: [409, 'MARKET_ALREADY_REPORTED'], trades };
+    expect((trades as { trades: { data: { trades: unknown[] } } }).trades.data.trades).toHaveLength(1);
+    expect(await answers(ex)).toEqual(expected);
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 0, settled: cache });
+
+    // A restart loads none of them; they answer the same, read when asked.
+    ex = await ex.restart();
+    exchanges.push(ex);
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 0, settled: 0 });
+    expect(await answers(ex)).toEqual(expected);
+    expect(ex.ctx.catalogue.marketsInMemory).toEqual({ open: 0, settled: cache });
   });
 });
