@@ -47,7 +47,7 @@ export interface SequencerDeps {
   log: FastifyBaseLogger;
   now: () => number;
   /** The catalogue's markets: types and labels, and which are closed in play. */
-  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'applyCommitted'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'loadMarkets' | 'isClosedInPlay' | 'applyCommitted'>;
   /** Builds the settlement chain (server.ts chooses it), given where to report and the live engine. */
   createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
@@ -158,7 +158,10 @@ export class Sequencer {
     // unpaid, not by history.
     if (this.chain.paysOnChain) {
       this.chain.refundsPaid(await this.readModels.refunds.refundsUnpaidOnChain());
-      this.chain.marketsReported((await this.readModels.positionsUnpaidOnChain()).map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
+      const unpaid = await this.readModels.positionsUnpaidOnChain();
+      // Settled markets: a database server's catalogue answers for them once loaded.
+      await this.deps.catalogue.loadMarkets(unpaid.map((m) => m.marketHash));
+      this.chain.marketsReported(unpaid.map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
     }
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
