@@ -26,7 +26,7 @@ const render: TradeRenderContext = {
   hasRefunds: (m, b) => rm.refunds.hasRefunds(m, b),
   fillOnChain: (f) => rm.fillOnChain(f),
 };
-const consolidated: ConsolidatedContext = { decimals: 6, chainVersion: 'v2', market: () => undefined, loadMarkets: async () => 0 };
+const consolidated: ConsolidatedContext = { decimals: 6, chainVersion: 'v2', market: () => undefined };
 const port = asyncQueries(rm);
 
 async function time(label: string, fn: () => unknown, n = 300): Promise<void> {

@@ -167,7 +167,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /**
    * Settled markets the catalogue keeps in memory after a read (about 1.3 KB each); older ones are read from the store
-   * again when asked for. It must hold the markets of one request (a page of trades, a fixture's report).
+   * again when asked for.
    */
   catalogueSettledCache: number;
   /** HMAC secret of realtime tokens, shared by every process of one exchange; unset: one per data dir. */
@@ -521,7 +521,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_ROLES', roleList, (c, v) => (c.roles = v)),
   setting('ODDEX_REDIS_URL', redisUrl, (c, v) => (c.redisUrl = v)),
   setting('ODDEX_DATABASE_URL', databaseUrl, (c, v) => (c.databaseUrl = v)),
-  setting('ODDEX_CATALOGUE_SETTLED_CACHE', int(10, 10_000_000), (c, v) => (c.catalogueSettledCache = v)),
+  setting('ODDEX_CATALOGUE_SETTLED_CACHE', int(100, 10_000_000), (c, v) => (c.catalogueSettledCache = v)),
   setting('ODDEX_REALTIME_TOKEN_SECRET', tokenSecret, (c, v) => (c.realtimeTokenSecret = v)),
 ];
 

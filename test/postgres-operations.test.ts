@@ -154,7 +154,7 @@ describe.skipIf(noPostgres)(postgresSuite('operating the exchange on PostgreSQL'
 
   it('keeps settled markets in the database: memory stays within its cache while 300 settle, and they answer as before', async () => {
     const url = await server().createDatabase();
-    const cache = 50;
+    const cache = 100;
     const open = (dataDir?: string) => startTestExchange({ ...betTestConfig(), catalogueSettledCache: cache }, { databaseUrl: url, ...(dataDir ? { dataDir } : {}) });
     let ex = await open();
     exchanges.push(ex);

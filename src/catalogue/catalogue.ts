@@ -4,7 +4,8 @@
 // the other (each checks what the one before left). Settled markets are the exception: they never change again and
 // a month of trading leaves tens of thousands of them, so they stay in the store, the most recent in a bounded cache
 // (market-index.ts). An embedded store reads one when asked for; a database server answers only asynchronously, so
-// whoever may ask for settled markets loads them first (`loadMarkets`, `withMarketsLoaded`), then asks as ever.
+// whoever may ask for settled markets loads them first (`loadMarkets`, `withMarketsLoaded`), then asks as ever, or
+// takes the records of a whole page for its step (`marketsFor`), which the cache's bound does not limit.
 // Requests for markets are checked in market-input.ts; records are transformed as values in market-records.ts.
 import type { EventBus } from '../events.js';
 import { ExchangeError } from '../protocol/errors.js';
@@ -125,13 +126,32 @@ export class Catalogue {
    */
   async loadMarkets(marketHashes: Iterable<string>): Promise<number> {
     const missing = this.unloaded(marketHashes);
-    if (missing.length === 0) return 0;
-    const found = await this.store.settledAsync.markets(missing);
-    for (const { market, parlay } of found) {
-      // A report committed meanwhile put the record in memory already: it wins (the same market, settled).
-      if (!this.markets.settledCached(market.marketHash)) this.markets.rememberSettled(this.recordOf(market, parlay));
+    return missing.length === 0 ? 0 : (await this.readSettled(missing)).length;
+  }
+
+  /**
+   * These markets' records for one request's synchronous step (rendering a page, say), whatever the bounded cache
+   * keeps meanwhile: memory's, and settled ones read from the store when memory lacks them (cached as well). Unknown
+   * hashes are left out; keys are lower case.
+   */
+  async marketsFor(marketHashes: Iterable<string>): Promise<ReadonlyMap<string, MarketRecord>> {
+    const hashes = [...marketHashes];
+    const found = new Map<string, MarketRecord>();
+    const missing = new Set(this.unloaded(hashes));
+    for (const h of hashes) {
+      const lower = h.toLowerCase();
+      const m = missing.has(lower) ? undefined : this.getMarket(lower);
+      if (m) found.set(lower, m);
     }
-    return found.length;
+    if (missing.size > 0) for (const m of await this.readSettled([...missing])) found.set(m.marketHash, m);
+    return found;
+  }
+
+  /** Reads these settled markets from the store into the settled cache; returns the records found. */
+  private async readSettled(marketHashes: readonly string[]): Promise<MarketRecord[]> {
+    const found = await this.store.settledAsync.markets(marketHashes);
+    // A report committed meanwhile put the record in memory already: it wins (the same market, settled).
+    return found.map(({ market, parlay }) => this.markets.settledCached(market.marketHash) ?? this.markets.rememberSettled(this.recordOf(market, parlay)));
   }
 
   /**

@@ -113,7 +113,9 @@ export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], fi
         ...(finishedFixture ? { finishedFixture: { exchangeEventId: finishedFixture, status: FixtureStatus.FINISHED } } : {}),
       },
     );
-    return hashes.map((h) => catalogue.requireMarket(h));
+    // Read for the reply whatever the settled cache kept of a large batch.
+    const settled = await catalogue.marketsFor(hashes);
+    return hashes.map((h) => settled.get(h) ?? catalogue.requireMarket(h));
   } finally {
     catalogue.endReporting(hashes);
   }

@@ -308,7 +308,7 @@ function checkTradeListings(rm: TradingReadModels, p: NaiveProjection): void {
 
 /** GET /trades/consolidated totals per bettor from rm_consolidated_counts equal grouping the trades in memory. */
 function checkConsolidatedTotals(rm: TradingReadModels): void {
-  const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined, loadMarkets: async () => 0 };
+  const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined };
   for (const bettor of ADDRS) {
     for (const settled of [true, false]) {
       for (const extra of [{}, { maker: true }, { tradeStatus: 'SUCCESS' as const, hideQuarterLineParents: true }, { hideQuarterLineLegs: true }]) {

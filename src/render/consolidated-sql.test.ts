@@ -106,7 +106,7 @@ describe('consolidated entries paged in SQL', () => {
       if (i === 199) apply({ kind: 'reportMarkets', at, reports: [{ marketHash: hash('a', 1), outcome: 2 }, { marketHash: hash('a', 4), outcome: 0 }, { marketHash: hash('a', 2), outcome: 1 }] });
     }
     const rm = asyncQueries(store.readModels);
-    const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined, loadMarkets: async () => 0 };
+    const cc: ConsolidatedContext = { decimals: 6, chainVersion: 'v', market: () => undefined };
     const filters: ConsolidatedFilter[] = [];
     for (const settled of [true, false]) {
       filters.push({ settled }, { settled, bettor: ADDRS[1]!.toUpperCase().replace('0X', '0x') }, { settled, bettor: ADDRS[2]!, maker: true });

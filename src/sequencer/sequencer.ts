@@ -47,7 +47,7 @@ export interface SequencerDeps {
   log: FastifyBaseLogger;
   now: () => number;
   /** The catalogue's markets: types and labels, and which are closed in play. */
-  catalogue: Pick<Catalogue, 'getMarket' | 'loadMarkets' | 'isClosedInPlay' | 'applyCommitted'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'marketsFor' | 'isClosedInPlay' | 'applyCommitted'>;
   /** Builds the settlement chain (server.ts chooses it), given where to report and the live engine. */
   createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
@@ -159,9 +159,14 @@ export class Sequencer {
     if (this.chain.paysOnChain) {
       this.chain.refundsPaid(await this.readModels.refunds.refundsUnpaidOnChain());
       const unpaid = await this.readModels.positionsUnpaidOnChain();
-      // Settled markets: a database server's catalogue answers for them once loaded.
-      await this.deps.catalogue.loadMarkets(unpaid.map((m) => m.marketHash));
-      this.chain.marketsReported(unpaid.map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
+      // Settled markets, read for this step from a database server's catalogue (memory keeps only recent ones).
+      const known = await this.deps.catalogue.marketsFor(unpaid.map((m) => m.marketHash));
+      this.chain.marketsReported(
+        unpaid.map((m) => {
+          const market = known.get(m.marketHash);
+          return { ...m, parlay: market !== undefined && isParlayMarket(market) };
+        }),
+      );
     }
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
