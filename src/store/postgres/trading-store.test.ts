@@ -15,6 +15,7 @@ import { noPostgres, postgresForSuite, postgresSuite } from '../../../test/helpe
 import type { JournalEntry } from '../ports.js';
 import { migrate, migrationFiles } from './migrate.js';
 import { PostgresTradingStore } from './trading-store.js';
+import { ProjectorThread } from '../projector-thread.js';
 import { WriterFencedError, WriterLockedError } from './writer-fence.js';
 
 /** The flow's commands from `from`, applied to `engine`: journal entries with their real change records. */
@@ -260,6 +261,36 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     await expect(store.snapshots.archiveJournal(dir, 5)).rejects.toThrow(WriterFencedError);
     expect(await journalRows(c)).toBe(5);
     expect((await c.query("SELECT value FROM store_settings WHERE key = 'journal_archived_through'")).rows).toEqual([]);
+  });
+
+  it("refuses to project past archived rows its read models never covered: the projector thread reports them, its checkpoint stays", async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-archive-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    store.commit(entries(engine, 0, 10));
+    store.snapshots.write(10, engine.snapshot(), 1);
+    await store.sync();
+    // Archived as if the read models covered the rows (read models restored from a backup older than the archive).
+    expect(await store.snapshots.archiveJournal(dir, 10)).toMatchObject({ from: 1, to: 10 });
+    store.commit(entries(engine, 10, 5));
+    await store.sync();
+
+    const problems: string[] = [];
+    const thread = new ProjectorThread(
+      { store: { kind: 'postgres', databaseUrl: url }, maxBatch: 100, retryMs: 50, delayMs: 0 },
+      { loaded: () => thread.advance(15), projected: () => {}, problem: (message) => problems.push(message) },
+    );
+    cleanups.push(() => thread.stop());
+    for (let i = 0; i < 500 && problems.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(problems.slice(0, 2)).toEqual([
+      'journal rows 1 to 10 are archived but not projected: restore them into the journal',
+      'journal rows 1 to 10 are archived but not projected: restore them into the journal',
+    ]);
+    const c = await admin(url);
+    expect((await c.query('SELECT journal_seq FROM rm_position')).rows).toEqual([{ journal_seq: '0' }]);
+    expect(thread.position).toBe(0);
   });
 
   it('migrates once: files apply in order, each recorded, and processes migrating together apply each file once', async () => {
