@@ -176,6 +176,11 @@ export interface Config {
    * unset: SQLite files in the data dir.
    */
   databaseUrl: string | undefined;
+  /**
+   * Settled markets the catalogue keeps in memory after a read (about 1.3 KB each); older ones are read from the store
+   * again when asked for.
+   */
+  catalogueSettledCache: number;
   /** HMAC secret of realtime tokens, shared by every process of one exchange; unset: one per data dir. */
   realtimeTokenSecret: string | undefined;
 }
@@ -434,6 +439,7 @@ export function defaultConfig(): Config {
     natsUrl: undefined,
     sequencerRequest: { attemptTimeoutMs: 2000, retryForMs: 10_000 },
     databaseUrl: undefined,
+    catalogueSettledCache: 10_000,
     realtimeTokenSecret: undefined,
   };
 }
@@ -537,6 +543,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_NATS_URL', natsUrl, (c, v) => (c.natsUrl = v)),
   setting('ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS', int(10, 600_000), (c, v) => (c.sequencerRequest.attemptTimeoutMs = v)),
   setting('ODDEX_SEQUENCER_RETRY_MS', int(0, 600_000), (c, v) => (c.sequencerRequest.retryForMs = v)),
+  setting('ODDEX_CATALOGUE_SETTLED_CACHE', int(100, 10_000_000), (c, v) => (c.catalogueSettledCache = v)),
   setting('ODDEX_REALTIME_TOKEN_SECRET', tokenSecret, (c, v) => (c.realtimeTokenSecret = v)),
 ];
 

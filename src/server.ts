@@ -136,7 +136,7 @@ async function startOnStorage(
   log.info({ storage: storage.where }, `data kept in ${storage.where}`);
   config = { ...config, executorAddress: await resolveExecutorAddress(storage, config.executorAddress, log) };
   const bus = new EventBus();
-  const catalogue = await Catalogue.open(storage.catalogue, bus, config.chainVersion);
+  const catalogue = await Catalogue.open(storage.catalogue, bus, config.chainVersion, { settledCached: config.catalogueSettledCache });
   // The journal's consumers: the projector writes the read models, the publisher publishes what each group changed.
   const readModels = storage.readModels;
   const rendering = renderContexts({ decimals: config.baseTokenDecimals, chainVersion: config.chainVersion }, catalogue);

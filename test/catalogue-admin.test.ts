@@ -328,6 +328,8 @@ describe('operator catalogue API', () => {
   });
 
   it('after a restart, still refuses to create or report again a market that is settled on disk only', async () => {
+    // On PostgreSQL the catalogue answers a settled market synchronously once loaded (SQLite reads it when asked).
+    await ex.ctx.catalogue.loadMarkets([hashOf('L1', 3, '-0.5')]);
     expect(ex.ctx.catalogue.getMarket(hashOf('L1', 3, '-0.5'))).toMatchObject({ status: 'SETTLED', outcome: 1 });
     await fail('/admin/markets', { exchangeEventId: 'L1', type: 2, line: 2.5 }, 409, 'MARKET_EXISTS');
     await fail('/admin/markets', { exchangeEventId: 'L1', type: 3, line: -0.25 }, 409, 'MARKET_ALREADY_REPORTED', 'is settled');

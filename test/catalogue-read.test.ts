@@ -296,8 +296,8 @@ describe('catalogue read API (demo catalogue)', () => {
   });
 
   it('in play is fixture status 2: the trading side reads it per market', async () => {
-    const live = ex.ctx.catalogue.marketsOfEvent('L1001')[0]!;
-    const later = ex.ctx.catalogue.marketsOfEvent('L1002')[0]!;
+    const live = (await ex.ctx.catalogue.marketsOfEvent('L1001'))[0]!;
+    const later = (await ex.ctx.catalogue.marketsOfEvent('L1002'))[0]!;
     expect([ex.ctx.catalogue.isInPlay(live), ex.ctx.catalogue.isInPlay(later)]).toEqual([true, false]);
     expect(ex.ctx.catalogue.marketsOfLeagues([103, 301]).map((m) => m.marketHash)).toEqual(
       all.filter((m) => m.leagueId === 103 || m.leagueId === 301).map((m) => m.marketHash),

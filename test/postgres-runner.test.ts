@@ -16,7 +16,7 @@ import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.
 
 /** The store's journal with no snapshot to start from. */
 const withoutSnapshots = (s: TradingStore): TradingStore => ({
-  snapshots: { write: () => {}, valid: async function* () {}, archivedThrough: () => 0, archiveJournal: () => undefined },
+  snapshots: { write: () => {}, valid: async function* () {}, archivedThrough: () => 0, archiveJournal: async () => undefined },
   commit: (e) => s.commit(e),
   sync: () => s.sync(),
   syncNow: () => s.syncNow(),

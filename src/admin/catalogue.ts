@@ -164,6 +164,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
 
   app.post('/admin/markets/:marketHash/main-line', { schema: schema({ params: MarketParams, response: responses(Market) }) }, async (request) => {
     const { marketHash } = request.params;
+    await catalogue.loadMarkets([marketHash]);
     return ok(catalogue.toRestMarket(await catalogue.setMainLine(catalogue.requireMarket(marketHash).marketHash)));
   });
 

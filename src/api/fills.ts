@@ -78,7 +78,7 @@ export interface FillRouteDeps {
     Config,
     'takerMinimum' | 'fees' | 'baseTokenAddress' | 'bettingDelay' | 'domainNames' | 'domainVersion' | 'chainId' | 'eip712FillHasher' | 'chain'
   >;
-  catalogue: Pick<Catalogue, 'getMarket' | 'isInPlay' | 'isClosedInPlay'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'unloaded' | 'loadMarkets' | 'isInPlay' | 'isClosedInPlay'>;
   trading: Pick<SequencerPort, 'submit'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
@@ -117,6 +117,8 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     }
     const fillSalt = parseSalt(b.fillSalt, 'fillSalt');
     requireBaseToken(c, b.baseToken);
+    // A settled market of a database server is loaded first, to be refused as on any store (an open one waits for nothing).
+    if (catalogue.unloaded([b.market]).length > 0) await catalogue.loadMarkets([b.market]);
     const market = requireMarket(catalogue, b.market);
     requireParlayFillable(market, now());
     // The zero hash is an ordinary fill (signed as when absent); the fill's own market hash is a cash out of it.

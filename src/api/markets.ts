@@ -49,7 +49,7 @@ function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
 }
 
 export interface MarketRouteDeps {
-  catalogue: Pick<Catalogue, 'activeMarkets' | 'getMarket' | 'isInPlay' | 'toRestMarket'>;
+  catalogue: Pick<Catalogue, 'activeMarkets' | 'marketsFor' | 'isInPlay' | 'toRestMarket'>;
   readModels: Pick<ReadModels, 'matchedVolume'>;
 }
 
@@ -84,7 +84,8 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
       errorCode: 'BAD_MARKET_HASHES',
       valid: isHash,
     }).map((h) => h.toLowerCase());
-    const found = [...new Set(hashes)].flatMap((h) => catalogue.getMarket(h) ?? []);
+    const known = await catalogue.marketsFor(hashes);
+    const found = [...new Set(hashes)].flatMap((h) => known.get(h) ?? []);
     return ok(rest(found));
   });
 

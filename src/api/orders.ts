@@ -79,7 +79,7 @@ export interface OrderRouteDeps {
     Config,
     'oddsLadderStepSize' | 'makerMinimum' | 'baseTokenAddress' | 'executorAddress' | 'maxOrdersPerRequest' | 'maxMarketsPerRequest'
   >;
-  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'marketsOfLeagues' | 'inQuoteWindow'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'unloaded' | 'loadMarkets' | 'isClosedInPlay' | 'marketsOfLeagues' | 'inQuoteWindow'>;
   trading: Pick<SequencerPort, 'submit'>;
   readModels: Pick<ReadModels, 'orders'>;
   /** The best odds as published (GET /orders/odds/best answers what best_odds:global last carried). */
@@ -217,6 +217,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       const nowSeconds = Math.floor(now() / 1000);
       const { jobs, toNewOrders } = checkOrders(config, orders, nowSeconds);
       const makers = orders.map((o) => o.maker);
+      // Settled markets of a database server are loaded before the synchronous step (an open one waits for nothing,
+      // so a client's orders keep their order of arrival).
+      const unloaded = catalogue.unloaded(orders.map((o) => o.marketHash));
+      if (unloaded.length > 0) await catalogue.loadMarkets(unloaded);
       const result = await verifier.inClientOrder(makers, jobs, (verified) => {
         const checked = toNewOrders(verified);
         const markets = marketsOfOrders({ config, catalogue }, checked);

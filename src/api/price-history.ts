@@ -26,7 +26,7 @@ const HistoryQuery = Type.Object({
 });
 
 export interface PriceHistoryDeps {
-  catalogue: Pick<Catalogue, 'getMarket'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'loadMarkets'>;
   readModels: Pick<ReadModels, 'history'>;
   now: () => number;
 }
@@ -46,6 +46,7 @@ export const priceHistoryRoutes: FastifyPluginAsyncTypebox<PriceHistoryDeps> = a
     async (request) => {
       const q = request.query;
       const marketHash = request.params.marketHash.toLowerCase();
+      await catalogue.loadMarkets([marketHash]);
       if (!catalogue.getMarket(marketHash)) throw new ExchangeError('MARKET_NOT_FOUND', `no market ${marketHash}`);
       const from = q.from ?? 0;
       const to = q.to ?? Math.floor(now() / 1000);

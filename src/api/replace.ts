@@ -50,6 +50,9 @@ export const replaceRoutes: FastifyPluginAsyncTypebox<ReplaceRouteDeps> = async 
         throw new ExchangeError('MAKER_SIGNATURE_MISMATCH', `orders[${foreign}].maker must be the cancel's maker ${cancel.maker}`);
       }
       const { jobs, toNewOrders } = checkOrders(config, orders, Math.floor(now() / 1000));
+      // As POST /orders/new: settled markets of a database server are loaded before the synchronous step.
+      const unloaded = deps.catalogue.unloaded(orders.map((o) => o.marketHash));
+      if (unloaded.length > 0) await deps.catalogue.loadMarkets(unloaded);
       const result = await verifier.inClientOrder([cancel.maker], [cancelV2Job(config, cancel), ...jobs], ([cancelled, ...verified]) => {
         requireSigner(cancelled!.signer, cancel.maker, 'MAKER_SIGNATURE_MISMATCH', 'cancel');
         const checked = toNewOrders(verified);

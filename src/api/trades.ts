@@ -6,7 +6,8 @@ import { ok, type Success } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { Address, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
-import type { TradeRenderSettings } from '../render/contexts.js';
+import type { RenderContexts } from '../render/contexts.js';
+import { marketsOfTrades } from '../render/consolidated.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
 import { RenderedTrades } from './rendered-trades.js';
@@ -45,12 +46,16 @@ type TradeItem = Static<typeof Trade>;
 
 export interface TradeRouteDeps {
   readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'refunds'>;
-  render: TradeRenderSettings;
+  render: RenderContexts['trades'];
 }
 
 export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app, { readModels, render }) => {
   /** The render context for one reply: its trades' refund flags and chain records, read with the trades. */
-  const renderPage = (listed: ListedTrades): TradeRenderContext => ({ ...render, hasRefunds: listed.hasRefunds, fillOnChain: listed.fillOnChain });
+  const renderPage = async (listed: ListedTrades): Promise<TradeRenderContext> => ({
+    ...(await render.withMarkets(marketsOfTrades(listed.trades))),
+    hasRefunds: listed.hasRefunds,
+    fillOnChain: listed.fillOnChain,
+  });
   const kept = new RenderedTrades<TradeItem>(KEPT_TRADE_ITEMS);
   /** Items of these trades (ids with their versions, read together): kept ones as they are, the rest read and rendered. */
   const renderedItems = async (ids: readonly number[], versions: readonly number[]): Promise<TradeItem[]> => {
@@ -59,14 +64,15 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const kepts = ids.map((id, i) => kept.get(id, versions[i]!));
     const held = kepts.filter((item) => item !== undefined);
     const refunded = held.length > 0 ? await readModels.refunds.refundsSeen(held) : undefined;
+    const heldMarkets = await render.withMarkets(marketsOfTrades(held.map((item) => ({ marketHash: item.marketHash, quarterLineParentMarketHash: item.quarterLineParentMarketHash ?? undefined }))));
     const isCurrent = (item: TradeItem) =>
-      item.marketHasRefunds === refunded?.(item.marketHash, item.bettor) && item.betType === betTypeOf(render, item.marketHash, item.quarterLineParentMarketHash);
+      item.marketHasRefunds === refunded?.(item.marketHash, item.bettor) && item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
     const hits = kepts.map((item) => (item !== undefined && isCurrent(item) ? item : undefined));
     const missing = ids.filter((_, i) => hits[i] === undefined);
     const rendered = new Map<number, TradeItem>();
     if (missing.length > 0) {
       const listed = await readModels.listedTrades(missing);
-      const pageRender = renderPage(listed);
+      const pageRender = await renderPage(listed);
       listed.trades.forEach((t, i) => {
         const item = tradeToRest(t, pageRender);
         kept.set(Number(t.id), listed.versions[i]!, item);
@@ -123,7 +129,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
     );
     const listed = await readModels.tradesOfOrders([...hashes]);
-    const pageRender = renderPage(listed);
+    const pageRender = await renderPage(listed);
     return ok({ trades: listed.trades.map((t) => tradeToOrderTradeRest(t, pageRender)) });
   });
 };

@@ -2,14 +2,14 @@
 // is synchronous), written through to its records (the CatalogueRecords port: SQLite or PostgreSQL), changes
 // announced on the bus as REST-shaped objects. A write is awaited before memory shows it, and writes run one after
 // the other (each checks what the one before left). Settled markets are the exception: they never change again and
-// a month of trading leaves tens of thousands of them, so an embedded store reads them when asked for, the most
-// recent in a bounded cache (market-index.ts); a database server, which answers only asynchronously, leaves them to
-// memory (settled-in-memory.ts). Requests for markets are checked in market-input.ts; records are transformed as
-// values in market-records.ts.
+// a month of trading leaves tens of thousands of them, so they stay in the store, the most recent in a bounded cache
+// (market-index.ts). An embedded store reads one when asked for; a database server answers only asynchronously, so
+// whoever may ask for settled markets loads them first (`loadMarkets`, `withMarketsLoaded`), then asks as ever, or
+// takes the records of a whole page for its step (`marketsFor`), which the cache's bound does not limit.
+// Requests for markets are checked in market-input.ts; records are transformed as values in market-records.ts.
 import type { EventBus } from '../events.js';
 import { ExchangeError } from '../protocol/errors.js';
-import { reportedDate, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type SettledMarketReads, type StoredMarket } from '../store/catalogue-records.js';
-import { SettledInMemory } from './settled-in-memory.js';
+import { reportedDate, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type StoredMarket } from '../store/catalogue-records.js';
 import {
   ACTIVE_FIXTURE_STATUSES,
   FixtureStatus,
@@ -56,10 +56,17 @@ export interface NewParlay {
 /** A live score as the operator posts it: the catalogue fills in sport, league and times. */
 export type NewLiveScore = Omit<LiveScore, 'sportId' | 'leagueId' | 'createdAt' | 'updatedAt'>;
 
+/** How many rounds `withMarketsLoaded` runs a step at most (each loads markets the one before asked for). */
+const LOAD_ROUNDS = 10;
+
+export interface CatalogueOptions {
+  /** Settled markets kept in memory after a read (market-index.ts's default if absent). */
+  settledCached?: number;
+}
+
 export class Catalogue {
-  /** Settled markets: read from the store, or held here when it cannot answer synchronously. */
-  private readonly settledReads: SettledMarketReads;
-  private readonly settledInMemory: SettledInMemory | undefined;
+  /** Hashes asked for and not in memory while a `withMarketsLoaded` step runs. */
+  private missed: Set<string> | undefined;
   /** The tail of the writes in progress: the next starts when it settles. */
   private writes: Promise<unknown> = Promise.resolve();
   private readonly sportsById = new Map<number, Sport>();
@@ -78,15 +85,14 @@ export class Catalogue {
     private readonly store: CatalogueRecords,
     private readonly bus: EventBus,
     private readonly chainVersion: string,
+    options: CatalogueOptions,
   ) {
-    this.settledInMemory = store.settled ? undefined : new SettledInMemory();
-    this.settledReads = store.settled ?? this.settledInMemory!;
-    this.markets = new MarketIndex(new Map());
+    this.markets = new MarketIndex(new Map(), options.settledCached);
   }
 
   /** The catalogue its records hold, loaded into memory. */
-  static async open(store: CatalogueRecords, bus: EventBus, chainVersion: string): Promise<Catalogue> {
-    const catalogue = new Catalogue(store, bus, chainVersion);
+  static async open(store: CatalogueRecords, bus: EventBus, chainVersion: string, options: CatalogueOptions = {}): Promise<Catalogue> {
+    const catalogue = new Catalogue(store, bus, chainVersion, options);
     catalogue.fill(await store.load());
     return catalogue;
   }
@@ -97,8 +103,7 @@ export class Catalogue {
     for (const t of contents.teams) this.teamsById.set(t.teamId, t);
     for (const f of contents.fixtures) this.fixturesById.set(f.exchangeEventId, f);
     for (const m of contents.markets) {
-      if (m.status === 'SETTLED') this.settledInMemory?.put(m, contents.parlays.get(m.marketHash));
-      else if (contents.parlays.has(m.marketHash)) this.markets.openParlays.set(m.marketHash, contents.parlays.get(m.marketHash)!);
+      if (contents.parlays.has(m.marketHash)) this.markets.openParlays.set(m.marketHash, contents.parlays.get(m.marketHash)!);
     }
     for (const m of contents.markets) if (m.status !== 'SETTLED') this.cacheMarket(this.recordOf(m));
     for (const s of contents.liveScores) this.liveScoresByEvent.set(s.exchangeEventId, s);
@@ -106,9 +111,85 @@ export class Catalogue {
 
   // ---- reads used per request by the trading side -------------------------------------------------
 
-  /** Any status (a settled market not read lately costs one indexed read). Hashes are lower case. */
+  /**
+   * Any status (a settled market not read lately costs one indexed read of an embedded store; of a database server,
+   * it is found only once loaded: `loadMarkets`). Hashes are lower case.
+   */
   getMarket(marketHash: string): MarketRecord | undefined {
     return this.markets.open(marketHash) ?? this.settledMarket(marketHash);
+  }
+
+  /**
+   * Loads the settled markets among these hashes that memory does not hold into the settled cache, so that
+   * `getMarket` finds them (a database server's, which cannot be read synchronously). Resolves to how many it loaded.
+   * The cache is bounded: load at most a page's markets before the synchronous step that asks for them.
+   */
+  async loadMarkets(marketHashes: Iterable<string>): Promise<number> {
+    const missing = this.unloaded(marketHashes);
+    return missing.length === 0 ? 0 : (await this.readSettled(missing)).length;
+  }
+
+  /**
+   * These markets' records for one request's synchronous step (rendering a page, say), whatever the bounded cache
+   * keeps meanwhile: memory's, and settled ones read from the store when memory lacks them (cached as well). Unknown
+   * hashes are left out; keys are lower case.
+   */
+  async marketsFor(marketHashes: Iterable<string>): Promise<ReadonlyMap<string, MarketRecord>> {
+    const hashes = [...marketHashes];
+    const found = new Map<string, MarketRecord>();
+    const missing = new Set(this.unloaded(hashes));
+    for (const h of hashes) {
+      const lower = h.toLowerCase();
+      const m = missing.has(lower) ? undefined : this.getMarket(lower);
+      if (m) found.set(lower, m);
+    }
+    if (missing.size > 0) for (const m of await this.readSettled([...missing])) found.set(m.marketHash, m);
+    return found;
+  }
+
+  /** Reads these settled markets from the store into the settled cache; returns the records found. */
+  private async readSettled(marketHashes: readonly string[]): Promise<MarketRecord[]> {
+    const found = await this.store.settledAsync.markets(marketHashes);
+    // A report committed meanwhile put the record in memory already: it wins (the same market, settled).
+    return found.map(({ market, parlay }) => this.markets.settledCached(market.marketHash) ?? this.markets.rememberSettled(this.recordOf(market, parlay)));
+  }
+
+  /**
+   * The hashes among these (lower-cased) that `getMarket` cannot answer now without `loadMarkets`: none for an
+   * embedded store; a database server's settled markets not in memory, and unknown ones. A caller whose order of
+   * arrival matters awaits nothing when there are none.
+   */
+  unloaded(marketHashes: Iterable<string>): string[] {
+    if (this.store.settled) return [];
+    const hashes = new Set<string>();
+    for (const h of marketHashes) {
+      const lower = h.toLowerCase();
+      if (!this.markets.open(lower) && !this.markets.settledCached(lower)) hashes.add(lower);
+    }
+    return [...hashes];
+  }
+
+  /**
+   * Runs a synchronous step (pure: it may run more than once) with the settled markets it asks for loaded: a run
+   * that asked for markets not in memory loads them and runs again, until none it asked for was missing or loaded.
+   */
+  async withMarketsLoaded<T>(step: () => T): Promise<T> {
+    for (let round = 1; ; round++) {
+      const missed = new Set<string>();
+      this.missed = missed;
+      let outcome: { value: T } | { error: unknown };
+      try {
+        outcome = { value: step() };
+      } catch (error) {
+        outcome = { error };
+      } finally {
+        this.missed = undefined;
+      }
+      if (round >= LOAD_ROUNDS || missed.size === 0 || (await this.loadMarkets(missed)) === 0) {
+        if ('error' in outcome) throw outcome.error;
+        return outcome.value;
+      }
+    }
   }
 
   /** Whether the market exists and is not settled (from memory, which holds every such market). */
@@ -125,10 +206,13 @@ export class Catalogue {
     return this.markets.openOfEvent(exchangeEventId);
   }
 
-  /** All the event's markets; the settled ones are read from disk (operator paths, not per request). */
-  marketsOfEvent(exchangeEventId: string): MarketRecord[] {
-    const settled = this.settledReads.ofEvent(exchangeEventId).map((m) => this.markets.settledCached(m.marketHash) ?? this.markets.rememberSettled(this.recordOf(m)));
-    return [...this.openMarketsOfEvent(exchangeEventId), ...settled];
+  /** All the event's markets; the settled ones are read from the store (operator paths, not per request). */
+  async marketsOfEvent(exchangeEventId: string): Promise<MarketRecord[]> {
+    const stored = this.store.settled ? this.store.settled.ofEvent(exchangeEventId) : await this.store.settledAsync.ofEvent(exchangeEventId);
+    const settled = stored.map((m) => this.markets.settledCached(m.marketHash) ?? this.markets.rememberSettled(this.recordOf(m)));
+    // A market reported while the read was under way is in both: its settled record wins.
+    const open = this.openMarketsOfEvent(exchangeEventId).filter((m) => !settled.some((s) => s.marketHash === m.marketHash));
+    return [...open, ...settled];
   }
 
   /** Markets held in memory: those not settled, and the settled ones read lately (bounded). */
@@ -285,7 +369,7 @@ export class Catalogue {
    */
   createMarkets(input: NewMarket): Promise<MarketRecord[]> {
     return this.serially(async () => {
-      const { created, parent, legs } = newMarkets(input, this);
+      const { created, parent, legs } = await this.withMarketsLoaded(() => newMarkets(input, this));
       await this.store.putMarkets(created);
       for (const m of created) this.cacheMarket(this.recordOf(m));
       this.bus.emit('markets', created.map((m) => this.toRestMarket(this.markets.open(m.marketHash)!)));
@@ -302,7 +386,7 @@ export class Catalogue {
   createParlay(input: NewParlay): Promise<MarketRecord> {
     return this.serially(async () => {
       const legs = input.legs.map((l) => ({ marketHash: l.marketHash.toLowerCase(), bettingOutcomeOne: l.bettingOutcomeOne }));
-      const legMarkets = checkParlayLegs(legs, this);
+      const legMarkets = await this.withMarketsLoaded(() => checkParlayLegs(legs, this));
       if (await this.store.hasParlaySalt(input.bettor, input.salt)) {
         throw new ExchangeError('PARLAY_REQUEST_ALREADY_PROCESSED', `salt ${input.salt} was already used by ${input.bettor}`);
       }
@@ -450,9 +534,10 @@ export class Catalogue {
 
   /** The write of setMainLine (createMarkets makes one too, in its own turn). */
   private async writeMainLine(marketHash: string): Promise<MarketRecord> {
+    await this.loadMarkets([marketHash]);
     const market = this.requireMarket(marketHash);
     if (!LINE_TYPES.has(market.type)) throw new ExchangeError('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
-    const group = this.marketsOfEvent(market.exchangeEventId).filter((m) => m.type === market.type);
+    const group = (await this.marketsOfEvent(market.exchangeEventId)).filter((m) => m.type === market.type);
     const flags = group.filter((m) => m.mainLine !== (m.marketHash === market.marketHash)).map((m) => ({ marketHash: m.marketHash, mainLine: !m.mainLine }));
     if (flags.length === 0) return market;
     await this.store.setMainLines(flags);
@@ -489,7 +574,6 @@ export class Catalogue {
 
   /** Puts a new or changed record in memory (market-index.ts). */
   private cacheMarket(m: MarketRecord): MarketRecord {
-    if (m.status === 'SETTLED') this.settledInMemory?.put(storedOf(m), m.parlay);
     return this.markets.put(m);
   }
 
@@ -500,14 +584,19 @@ export class Catalogue {
   private settledMarket(marketHash: string): MarketRecord | undefined {
     const cached = this.markets.settledCached(marketHash);
     if (cached) return cached;
-    const stored = this.settledReads.market(marketHash);
+    const settled = this.store.settled;
+    if (!settled) {
+      this.missed?.add(marketHash);
+      return undefined;
+    }
+    const stored = settled.market(marketHash);
     if (!stored || stored.status !== 'SETTLED') return undefined;
     return this.markets.rememberSettled(this.recordOf(stored));
   }
 
-  /** The full record: the stored market plus its fixture's names, league, sport and game time. */
-  private recordOf(m: StoredMarket): MarketRecord {
-    if (m.type === PARLAY_MARKET_TYPE) return this.parlayRecordOf(m);
+  /** The full record: the stored market plus its fixture's names, league, sport and game time (a parlay: its terms). */
+  private recordOf(m: StoredMarket, parlay?: ParlayTerms): MarketRecord {
+    if (m.type === PARLAY_MARKET_TYPE) return this.parlayRecordOf(m, parlay);
     const fixture = this.fixturesById.get(m.exchangeEventId)!;
     const teamOneName = this.teamName(fixture.teamOneId);
     const teamTwoName = this.teamName(fixture.teamTwoId);
@@ -538,8 +627,9 @@ export class Catalogue {
   }
 
   /** A parlay shows the sport, league and game time of the fixture it is filed under, and its legs. */
-  private parlayRecordOf(m: StoredMarket): MarketRecord {
-    const parlay = this.markets.openParlays.get(m.marketHash) ?? this.settledReads.parlay(m.marketHash)!;
+  private parlayRecordOf(m: StoredMarket, terms: ParlayTerms | undefined): MarketRecord {
+    const parlay = terms ?? this.markets.openParlays.get(m.marketHash) ?? this.store.settled?.parlay(m.marketHash);
+    if (!parlay) throw new Error(`parlay ${m.marketHash} has no terms in the store`);
     return {
       ...m,
       type: PARLAY_MARKET_TYPE,

@@ -5,22 +5,30 @@ import { LRUCache } from 'lru-cache';
 import { PARLAY_MARKET_TYPE, type MarketRecord, type ParlayTerms } from './model.js';
 import { byGameTimeThenHash } from './market-records.js';
 
-/** Settled markets kept in memory after a read: about 1.3 KB each. */
-const SETTLED_MARKETS_CACHED = 10_000;
+/** Settled markets kept in memory after a read, unless told otherwise: about 1.3 KB each. */
+export const SETTLED_MARKETS_CACHED = 10_000;
 
 export class MarketIndex {
   /** Markets not SETTLED, whose status may still change. */
   private readonly openByHash = new Map<string, MarketRecord>();
   private readonly openByEvent = new Map<string, MarketRecord[]>();
   /** Settled markets read lately (records are immutable once settled). */
-  private readonly settled = new LRUCache<string, MarketRecord>({ max: SETTLED_MARKETS_CACHED });
+  private readonly settled: LRUCache<string, MarketRecord>;
   /** Which open parlays each leg market is part of. */
   private readonly parlaysByLeg = new Map<string, Set<string>>();
   /** ACTIVE markets by (gameTime, marketHash); rebuilt lazily after a change. */
   private activeSorted: MarketRecord[] | undefined;
 
-  /** `openParlays`: the terms of the parlays not settled (shared with the catalogue, which adds to it). */
-  constructor(readonly openParlays: Map<string, ParlayTerms>) {}
+  /**
+   * `openParlays`: the terms of the parlays not settled (shared with the catalogue, which adds to it);
+   * `settledCached`: how many settled markets are kept after a read.
+   */
+  constructor(
+    readonly openParlays: Map<string, ParlayTerms>,
+    settledCached = SETTLED_MARKETS_CACHED,
+  ) {
+    this.settled = new LRUCache<string, MarketRecord>({ max: settledCached });
+  }
 
   /** A market not settled. */
   open(marketHash: string): MarketRecord | undefined {

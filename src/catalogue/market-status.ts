@@ -20,6 +20,7 @@ type Deps = StatusDeps;
 
 /** Suspends or reopens a market; 409 MARKET_ALREADY_REPORTED once it is reported. */
 export async function setMarketStatus(ctx: Deps, marketHash: string, status: 'ACTIVE' | 'SUSPENDED'): Promise<MarketRecord> {
+  await ctx.catalogue.loadMarkets([marketHash]); // a settled one is refused as reported, not as unknown
   const market = ctx.catalogue.requireUnreported(marketHash);
   if (market.status === status) return market;
   await ctx.trading.submit({ kind: 'setMarketStatus', at: ctx.now(), marketHashes: [market.marketHash], status });

@@ -1,11 +1,22 @@
 // The catalogue's records kept in this process only (the CatalogueRecords port without durability): the draft the
-// demo seed is built on before it is written at once, and a stand-in in tests. Like a database server, it leaves
-// settled markets to the catalogue's memory (no `settled` reads).
-import type { CatalogueContents, CatalogueRecords, CatalogueSeed, StoredMarket } from '../store/catalogue-records.js';
-import type { Fixture, League, LiveScore, ParlayTerms, Sport, Team } from './model.js';
+// demo seed is built on before it is written at once, and a stand-in in tests. It answers settled markets at once,
+// as an embedded database does.
+import type { CatalogueContents, CatalogueRecords, CatalogueSeed, SettledMarketQueries, SettledMarketReads, StoredMarket } from '../store/catalogue-records.js';
+import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type ParlayTerms, type Sport, type Team } from './model.js';
 
-export class MemoryCatalogueRecords implements CatalogueRecords {
-  readonly settled = undefined;
+export class MemoryCatalogueRecords implements CatalogueRecords, SettledMarketReads {
+  readonly settled: SettledMarketReads = this;
+  readonly settledAsync: SettledMarketQueries = {
+    markets: (hashes) =>
+      Promise.resolve(
+        hashes.flatMap((h) => {
+          const market = this.market(h);
+          const parlay = this.parlay(h);
+          return market?.status === 'SETTLED' ? [parlay ? { market, parlay } : { market }] : [];
+        }),
+      ),
+    ofEvent: (exchangeEventId) => Promise.resolve(this.ofEvent(exchangeEventId)),
+  };
   private readonly sports = new Map<number, Sport>();
   private readonly leagues = new Map<number, League>();
   private readonly teams = new Map<number, Team>();
@@ -27,8 +38,25 @@ export class MemoryCatalogueRecords implements CatalogueRecords {
   }
 
   load(): Promise<CatalogueContents> {
-    const parlays = new Map([...this.parlays].map(([hash, { salt: _salt, ...terms }]) => [hash, terms]));
-    return Promise.resolve({ ...this.written(), parlays });
+    const open = (m: StoredMarket) => m.status !== 'SETTLED';
+    const parlays = new Map([...this.parlays].filter(([hash]) => open(this.markets.get(hash)!)).map(([hash, { salt: _salt, ...terms }]) => [hash, terms]));
+    const written = this.written();
+    return Promise.resolve({ ...written, markets: written.markets.filter(open), parlays });
+  }
+
+  market(marketHash: string): StoredMarket | undefined {
+    return this.markets.get(marketHash);
+  }
+
+  ofEvent(exchangeEventId: string): StoredMarket[] {
+    return [...this.markets.values()].filter((m) => m.exchangeEventId === exchangeEventId && m.status === 'SETTLED' && m.type !== PARLAY_MARKET_TYPE);
+  }
+
+  parlay(marketHash: string): ParlayTerms | undefined {
+    const p = this.parlays.get(marketHash);
+    if (!p) return undefined;
+    const { salt: _salt, ...terms } = p;
+    return terms;
   }
 
   hasParlaySalt(bettor: string, salt: string): Promise<boolean> {

@@ -90,9 +90,11 @@ export interface ReportingDeps extends StatusDeps {
  */
 export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], finishedFixture?: string): Promise<MarketRecord[]> {
   const catalogue = deps.catalogue;
-  const withParents = withQuarterLineParents(catalogue, batch);
-  const settlements = withParlays(catalogue, withParents.settlements);
-  const toSuspend = withParents.toSuspend;
+  // Legs settled earlier may be in the store only: loaded for the steps that ask for them.
+  const { settlements, toSuspend } = await catalogue.withMarketsLoaded(() => {
+    const withParents = withQuarterLineParents(catalogue, batch);
+    return { settlements: withParlays(catalogue, withParents.settlements), toSuspend: withParents.toSuspend };
+  });
   const hashes = settlements.map((s) => s.marketHash);
   catalogue.beginReporting(hashes);
   try {
@@ -111,7 +113,9 @@ export async function reportMarkets(deps: ReportingDeps, batch: Settlement[], fi
         ...(finishedFixture ? { finishedFixture: { exchangeEventId: finishedFixture, status: FixtureStatus.FINISHED } } : {}),
       },
     );
-    return hashes.map((h) => catalogue.requireMarket(h));
+    // Read for the reply whatever the settled cache kept of a large batch.
+    const settled = await catalogue.marketsFor(hashes);
+    return hashes.map((h) => settled.get(h) ?? catalogue.requireMarket(h));
   } finally {
     catalogue.endReporting(hashes);
   }
@@ -126,6 +130,7 @@ export async function settleReportedMarkets(
   catalogue: Catalogue,
   reports: readonly (Settlement & { at: number })[],
 ): Promise<MarketRecord[]> {
+  await catalogue.loadMarkets(reports.map((r) => r.marketHash));
   const behind = reports.filter((r) => {
     const m = catalogue.getMarket(r.marketHash);
     return m !== undefined && m.status !== 'SETTLED';
@@ -142,6 +147,7 @@ export async function reportMarket(
   outcome: Outcome,
   scores: { teamOneScore?: number; teamTwoScore?: number },
 ): Promise<MarketRecord[]> {
+  await deps.catalogue.loadMarkets([marketHash]);
   const market = deps.catalogue.requireMarket(marketHash);
   if (market.parlay) throw new ExchangeError('PARLAY_SETTLES_FROM_LEGS', 'a parlay settles from its legs: report the leg markets');
   if (market.isQuarterLineMarket) {
@@ -162,7 +168,7 @@ export async function reportFixtureResult(
 ): Promise<MarketRecord[]> {
   const catalogue = deps.catalogue;
   const fixture = catalogue.requireFixture(exchangeEventId);
-  const markets = catalogue.marketsOfEvent(exchangeEventId);
+  const markets = await catalogue.marketsOfEvent(exchangeEventId);
   const open = markets.filter((m) => m.status !== 'SETTLED');
   if (markets.length > 0 && open.length === 0) {
     throw new ExchangeError('MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);

@@ -97,7 +97,6 @@ export const ERRORS = {
   ORDER_WOULD_CROSS: { kind: 'invalid', message: 'the order would cross the opposite side of its book' },
   MARKET_ALREADY_REPORTED: { kind: 'conflict', message: 'the market was already reported with another outcome' },
   STORAGE_FAILED: { kind: 'unavailable', message: 'the exchange cannot write to its journal' },
-  JOURNAL_ARCHIVE_NOT_AVAILABLE: { kind: 'conflict', message: 'this store cannot archive its journal (PostgreSQL: not yet)' },
 
   // The sports catalogue and its operator routes.
   SPORT_NOT_FOUND: { kind: 'not_found', message: 'no such sport' },

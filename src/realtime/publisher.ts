@@ -10,8 +10,8 @@ import type { BestOddsItem, EventBus } from '../events.js';
 import type { Static } from '@sinclair/typebox';
 import type { BestOdds } from '../protocol/wire/trading.js';
 import { orderToChannel, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
-import type { TradeRenderSettings } from '../render/contexts.js';
-import { changedConsolidated, type ConsolidatedContext } from '../render/consolidated.js';
+import type { RenderContexts } from '../render/contexts.js';
+import { changedConsolidated, marketsOfTrades, type ConsolidatedContext } from '../render/consolidated.js';
 import { changedRefundGroups } from '../render/refund-groups.js';
 import { ChangedTrades } from '../store/changed-trades.js';
 import type { ReadModels } from '../store/ports.js';
@@ -30,7 +30,7 @@ export interface PublisherDeps {
   /** The live engine (best odds, and the signed facts of open orders). */
   engine: () => Engine;
   baseToken: string;
-  render: TradeRenderSettings;
+  render: RenderContexts['trades'];
   consolidated: ConsolidatedContext;
   now: () => number;
 }
@@ -217,12 +217,13 @@ export class Publisher {
     // What the change records describe is rendered from them; only the rest is read from the store.
     const trades = (await Promise.all([...tradeIds].map(async (id) => changed.trade(id) ?? (await readModels.trade(id))))).filter((t) => t !== undefined);
     if (read.trades) {
+
       // The trades' refund flags and the fills the change records do not describe: one read each for the commit.
       const [hasRefunds, stored] = await Promise.all([
         readModels.refunds.refundsSeen(trades),
         readModels.fillsOnChain(trades.flatMap((t) => (changed.fillOnChain(t.fillHash) ? [] : [t.fillHash]))),
       ]);
-      const rc: TradeRenderContext = { ...this.deps.render, hasRefunds, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? stored(fillHash) };
+      const rc: TradeRenderContext = { ...(await this.deps.render.withMarkets(marketsOfTrades(trades))), hasRefunds, fillOnChain: (fillHash) => changed.fillOnChain(fillHash) ?? stored(fillHash) };
       const rendered = trades.map((t) => tradeToRest(t, rc));
       this.rendered.trades += rendered.length;
       emits.push(() => bus.emit('trades', rendered));

@@ -26,6 +26,25 @@ export interface ConsolidatedContext {
   decimals: number;
   chainVersion: string;
   market(marketHash: string): MarketRecord | undefined;
+  /**
+   * A context whose `market` also answers for these for as long as it is used (a database server's settled markets,
+   * read for one rendering step); absent where `market` answers for every market already.
+   */
+  withMarkets?(marketHashes: Iterable<string>): Promise<ConsolidatedContext>;
+}
+
+/** The context `cc` with the markets of these trades found for the step that renders them. */
+const forMarkets = (cc: ConsolidatedContext, trades: readonly Trade[]): Promise<ConsolidatedContext> | ConsolidatedContext =>
+  cc.withMarkets ? cc.withMarkets(marketsOfTrades(trades)) : cc;
+
+/** The markets trades name: their own and, for quarter-line legs, their parents. */
+export function marketsOfTrades(trades: Iterable<Pick<Trade, 'marketHash' | 'quarterLineParentMarketHash'>>): string[] {
+  const hashes = new Set<string>();
+  for (const t of trades) {
+    hashes.add(t.marketHash);
+    if (t.quarterLineParentMarketHash) hashes.add(t.quarterLineParentMarketHash);
+  }
+  return [...hashes];
 }
 
 /** What the read side answers about the entries being rendered, read once for a listing's or a publication's trades. */
@@ -234,10 +253,11 @@ export async function listConsolidated(
   // The page query read each entry's trades and refund flag: render straight from them and the page's cash outs.
   const onChain = await readModels.fillsOnChain([...new Set(entries.flatMap((e) => e.trades.map((t) => t.fillHash)))]);
   const cashOutOf = (fillHash: string) => onChain(fillHash)?.cashOut;
+  const rendering = await forMarkets(cc, entries.flatMap((e) => e.trades));
   const trades: ConsolidatedItem[] = [];
   for (const e of entries) {
     const group = new TradeIndex(e.trades).groups().find((g) => g.kind === e.kind && g.marketHash === e.marketHash);
-    if (group) trades.push(renderEntry(group, entryFigures(group), cc.market(group.marketHash), cc, e.refunded, cashOutOf));
+    if (group) trades.push(renderEntry(group, entryFigures(group), rendering.market(group.marketHash), rendering, e.refunded, cashOutOf));
   }
   return { trades, count };
 }
@@ -253,7 +273,8 @@ export async function listConsolidatedInMemory(
   // Pre-filter on the group before rendering (a group's status and side are its first trade's); pending fills are not listed.
   // A group is settled when all its trades are: unsettled groups sit in fills with an unsettled trade, settled ones
   // in fills with a settled trade, so only those fills are read.
-  const matching = matchingEntries(await readModels.tradesOf(f.bettor, { settled: f.settled }), cc, f);
+  const all = await readModels.tradesOf(f.bettor, { settled: f.settled });
+  const matching = matchingEntries(all, await forMarkets(cc, all), f);
   sortEntries(matching, sort.sortBy, sort.ascending);
   const start = page.page * page.perPage;
   const shown = matching.slice(start, start + page.perPage);
@@ -287,10 +308,14 @@ export async function changedConsolidated(
   const listed = changedTrades.filter((t) => t.status !== 'PENDING');
   const refunded = (await Promise.all(firstRefunds.map(({ bettor, marketHash }) => readModels.tradesOfBettorIn(bettor, marketHash)))).flat();
   const byFill = new Map<string, TradeIndex>();
+  const fillTrades: Trade[] = [];
   const read = [...new Set([...listed, ...refunded].map((t) => t.fillHash))].map(async (fillHash) => {
-    byFill.set(fillHash, new TradeIndex(changed?.tradesOfFill(fillHash) ?? (await readModels.tradesOfFill(fillHash))));
+    const trades = changed?.tradesOfFill(fillHash) ?? (await readModels.tradesOfFill(fillHash));
+    fillTrades.push(...trades);
+    byFill.set(fillHash, new TradeIndex(trades));
   });
   await Promise.all(read);
+  const withMarkets = await forMarkets(cc, fillTrades); // what the entries render with
   // Creation order: by the group's first trade, a quarter-line parent before its legs (lower line first).
   const entries = new Map<string, { order: number; entry: ConsolidatedEntry }>();
   const add = (g: ConsolidatedGroup) => {
@@ -300,7 +325,7 @@ export async function changedConsolidated(
     if (entries.has(key)) return;
     const rank = g.kind === 'parent' ? 0 : g.kind === 'leg' && g.parent?.legs[1] === g ? 2 : 1;
     const minId = Math.min(...trades.map((t) => Number(t.id)));
-    entries.set(key, { order: minId * 4 + rank, entry: consolidatedEntry(g, cc) });
+    entries.set(key, { order: minId * 4 + rank, entry: consolidatedEntry(g, withMarkets) });
   };
   for (const t of [...listed, ...refunded]) for (const g of byFill.get(t.fillHash)!.groupsOfTrade(t)) add(g);
   const shown = [...entries.values()]

@@ -15,7 +15,7 @@ import { ExchangeError } from '../protocol/errors.js';
 import type { SequencerPort } from './port.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
-import type { ReadModels, TradingStore } from '../store/ports.js';
+import type { ArchivedRange, ReadModels, TradingStore } from '../store/ports.js';
 import type { ProjectionLoop } from '../store/projection-loop.js';
 import { EngineRunner, type ReplayReport } from '../store/runner.js';
 
@@ -49,7 +49,7 @@ export interface SequencerDeps {
   log: FastifyBaseLogger;
   now: () => number;
   /** The catalogue's markets: types and labels, and which are closed in play. */
-  catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay' | 'applyCommitted'>;
+  catalogue: Pick<Catalogue, 'getMarket' | 'marketsFor' | 'isClosedInPlay' | 'applyCommitted'>;
   /** Builds the settlement chain (server.ts chooses it), given where to report and the live engine. */
   createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
@@ -69,6 +69,9 @@ const BUSY_RETRY_MS = 1;
  */
 const REPLAY_WINDOW_LAG = 2000;
 
+/** How long an archive waits for the read models to cover the journal; rows they have not projected stay. */
+const ARCHIVE_PROJECTION_WAIT_MS = 5_000;
+
 export class Sequencer implements SequencerPort {
   readonly runner: EngineRunner;
   readonly readModels: ReadModels;
@@ -77,6 +80,8 @@ export class Sequencer implements SequencerPort {
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
   readonly chain: ChainSubmitter;
   private sweep: NodeJS.Timeout | undefined;
+  /** The archive of the journal under way, if any. */
+  private archiving: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: SequencerDeps) {
     const c = deps.config;
@@ -155,7 +160,15 @@ export class Sequencer implements SequencerPort {
     // unpaid, not by history.
     if (this.chain.paysOnChain) {
       this.chain.refundsPaid(await this.readModels.refunds.refundsUnpaidOnChain());
-      this.chain.marketsReported((await this.readModels.positionsUnpaidOnChain()).map((m) => ({ ...m, parlay: this.isParlay(m.marketHash) })));
+      const unpaid = await this.readModels.positionsUnpaidOnChain();
+      // Settled markets, read for this step from a database server's catalogue (memory keeps only recent ones).
+      const known = await this.deps.catalogue.marketsFor(unpaid.map((m) => m.marketHash));
+      this.chain.marketsReported(
+        unpaid.map((m) => {
+          const market = known.get(m.marketHash);
+          return { ...m, parlay: market !== undefined && isParlayMarket(market) };
+        }),
+      );
     }
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
@@ -185,8 +198,17 @@ export class Sequencer implements SequencerPort {
     return this.runner.snapshot();
   }
 
-  archiveJournal(): { from: number; to: number; rows: number; file: string } | undefined {
-    return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir);
+  /**
+   * Archives journal rows the oldest kept snapshot covers, once the read models have projected what is durable (rows
+   * they still need are never archived). One archive at a time.
+   */
+  archiveJournal(): Promise<ArchivedRange | undefined> {
+    const run = this.archiving.then(async () => {
+      await this.projection.waitFor(this.runner.durableSeq, ARCHIVE_PROJECTION_WAIT_MS);
+      return this.deps.store.snapshots.archiveJournal(this.deps.archiveDir, this.projection.position);
+    });
+    this.archiving = run.catch(() => undefined);
+    return run;
   }
 
   acknowledged(): number {

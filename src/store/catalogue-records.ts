@@ -102,7 +102,7 @@ export interface CatalogueContents {
   leagues: League[];
   teams: Team[];
   fixtures: Fixture[];
-  /** The markets not SETTLED; from a store without `settled` reads, every market. */
+  /** The markets not SETTLED (settled ones are read when asked for: `settled`, `settledAsync`). */
   markets: StoredMarket[];
   /** The terms of the parlays among `markets`, by market hash. */
   parlays: Map<string, ParlayTerms>;
@@ -123,14 +123,30 @@ export interface SettledMarketReads {
   parlay(marketHash: string): ParlayTerms | undefined;
 }
 
+/** A settled market as stored, with its terms when it is a parlay. */
+export interface SettledMarket {
+  market: StoredMarket;
+  parlay?: ParlayTerms;
+}
+
+/** The reads of SettledMarketReads, awaited and several markets at a time: what a database server answers. */
+export interface SettledMarketQueries {
+  /** The SETTLED markets among these hashes (lower case), in no particular order. */
+  markets(marketHashes: readonly string[]): Promise<SettledMarket[]>;
+  /** The event's settled markets, parlays left out. */
+  ofEvent(exchangeEventId: string): Promise<StoredMarket[]>;
+}
+
 /**
  * Where the catalogue's records are kept. Every write resolves once it is durable and rejects if it is not (an
  * insert of an existing key rejects too); a write of several records is all-or-nothing.
  */
 export interface CatalogueRecords {
   load(): Promise<CatalogueContents>;
-  /** Undefined for a database server, which answers only asynchronously: `load` then gives settled markets too. */
+  /** Settled markets read at once (an embedded database); undefined for a database server, which only awaits. */
   readonly settled: SettledMarketReads | undefined;
+  /** Settled markets, awaited: every store answers these. */
+  readonly settledAsync: SettledMarketQueries;
   hasParlaySalt(bettor: string, salt: string): Promise<boolean>;
   addSport(sport: Sport): Promise<void>;
   addLeague(league: League): Promise<void>;

@@ -5,9 +5,10 @@ import type { Change, RefundPaid } from '../engine/changes.js';
 import type { EngineSnapshot } from '../engine/engine.js';
 import type { AccountRestriction, BalanceView, Command, OrderView, Outcome, Trade, TradeStatus } from '../engine/types.js';
 import type { FillOnChain } from './fill-on-chain.js';
+import type { ArchivedRange } from './journal-archive-file.js';
 import type { ConsolidatedGroup } from './trade-index.js';
 
-export type { FillOnChain };
+export type { FillOnChain, ArchivedRange };
 
 // ---- the journal and snapshots: the writer's side ---------------------------------------------------
 
@@ -43,8 +44,12 @@ export interface SnapshotPort<T> {
   valid(): AsyncIterable<StoredSnapshot<T>>;
   /** The journal position through which rows were archived (0: the journal is whole). */
   archivedThrough(): number;
-  /** Moves journal rows at or below the oldest kept snapshot into `dir`; undefined when there is nothing to move. */
-  archiveJournal(dir: string): { from: number; to: number; rows: number; file: string } | undefined;
+  /**
+   * Moves journal rows at or below both the oldest kept snapshot and `projectedThrough` (the read models' position:
+   * rows they have not projected yet stay) into a file in `dir` (journal-archive-file.ts), then deletes them with the
+   * archived-through mark in one transaction. Undefined when there is nothing to move.
+   */
+  archiveJournal(dir: string, projectedThrough: number): Promise<ArchivedRange | undefined>;
 }
 
 /** The writer's unit of work: the journal (commands with their change records) and the catalogue statuses they set. */

@@ -1,7 +1,7 @@
-// The catalogue's records on PostgreSQL (the CatalogueRecords port; schema in migrations/005_catalogue.sql). A
-// server answers only asynchronously, so there are no `settled` reads: `load` gives every market, settled ones
-// included, and the catalogue keeps those in memory. Each write is one transaction, resolved once committed
-// (synchronous_commit=on: on the server's disk).
+// The catalogue's records on PostgreSQL (the CatalogueRecords port; schema in migrations/005_catalogue.sql). `load`
+// gives the markets not settled; settled ones, which never change again and pile up with history, are read when
+// asked for (`settledAsync`: a server answers only asynchronously, so there are no synchronous `settled` reads).
+// Each write is one transaction, resolved once committed (synchronous_commit=on: on the server's disk).
 import type pg from 'pg';
 import type {
   CatalogueContents,
@@ -14,6 +14,7 @@ import type {
   MarketStatus,
   ParlayTerms,
   Selection,
+  SettledMarketQueries,
   Sport,
   StoredMarket,
   Team,
@@ -95,6 +96,30 @@ const UPSERT_MARKET = `
 
 export class PostgresCatalogueRecords implements CatalogueRecords {
   readonly settled = undefined;
+  readonly settledAsync: SettledMarketQueries = {
+    markets: async (hashes) => {
+      if (hashes.length === 0) return [];
+      const { rows } = await this.pool.query<MarketRow & { parlay_bettor: string | null } & Partial<ParlayRow>>(
+        `SELECT m.*, p.bettor AS parlay_bettor, p.base_token, p.request_size, p.legs, p.requested_at, p.quote_window_ends_at, p.fill_deadline
+           FROM markets m LEFT JOIN parlays p USING (market_hash)
+          WHERE m.market_hash = ANY($1::text[]) AND m.status = 'SETTLED'`,
+        [hashes],
+      );
+      return rows.map((r) => {
+        const market = marketFromRow(r);
+        return r.parlay_bettor === null ? { market } : { market, parlay: parlayFromRow({ ...(r as ParlayRow), bettor: r.parlay_bettor }) };
+      });
+    },
+    ofEvent: async (exchangeEventId) => {
+      const { rows } = await this.pool.query<MarketRow>(
+        // A parlay is filed under a fixture but is none of its markets.
+        `SELECT * FROM markets m WHERE exchange_event_id = $1 AND status = 'SETTLED'
+            AND NOT EXISTS (SELECT 1 FROM parlays p WHERE p.market_hash = m.market_hash) ORDER BY seq`,
+        [exchangeEventId],
+      );
+      return rows.map(marketFromRow);
+    },
+  };
 
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -115,8 +140,9 @@ export class PostgresCatalogueRecords implements CatalogueRecords {
         `SELECT exchange_event_id AS "exchangeEventId", league_id AS "leagueId", team_one_id AS "teamOneId",
                 team_two_id AS "teamTwoId", game_time AS "gameTime", status FROM fixtures ORDER BY seq`,
       );
-      const markets = await c.query<MarketRow>('SELECT * FROM markets ORDER BY seq');
-      const parlays = await c.query<ParlayRow>('SELECT * FROM parlays');
+      // Markets whose status may still change: settled ones are read when asked for (settledAsync).
+      const markets = await c.query<MarketRow>("SELECT * FROM markets WHERE status <> 'SETTLED' ORDER BY seq");
+      const parlays = await c.query<ParlayRow>("SELECT p.* FROM parlays p JOIN markets m USING (market_hash) WHERE m.status <> 'SETTLED'");
       const scores = await c.query<{ record: string }>('SELECT record FROM live_scores ORDER BY exchange_event_id');
       return {
         sports: sports.rows,

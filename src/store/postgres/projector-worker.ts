@@ -35,6 +35,11 @@ async function projectBatch(): Promise<boolean> {
   }
   const rows = await journalChangesAfter(pool, position, data.maxBatch);
   if (rows.length === 0) return false;
+  // Positions have no gaps: a missing row was archived before these read models covered it (a restored backup of
+  // the read models, say). Projecting on would skip its changes for good, so this refuses until it is restored.
+  if (rows[0]!.seq !== position + 1) {
+    throw new Error(`journal rows ${position + 1} to ${rows[0]!.seq - 1} are archived but not projected: restore them into the journal`);
+  }
   const entries: ProjectedEntry[] = rows.map((r) => {
     if (!r.changes) throw new Error(`journal row ${r.seq} holds no change records: the exchange projects it at start-up`);
     return { seq: r.seq, at: r.at, changes: r.changes };

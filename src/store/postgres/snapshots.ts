@@ -1,15 +1,19 @@
 // Engine snapshots on PostgreSQL, as the SQLite store keeps them (sqlite/snapshots.ts): the state as of a journal
 // position, checksummed, the newest `keep` kept. The writer takes a snapshot between commits, where the engine is
 // exactly as the journal it wrote; `write` only encodes it, and the store's next sync writes it in the transaction
-// of the journal rows it covers, so a snapshot never reaches the database ahead of them.
-import { ExchangeError } from '../../protocol/errors.js';
+// of the journal rows it covers, so a snapshot never reaches the database ahead of them. Journal rows the oldest
+// kept snapshot covers (and the read models have projected) can be archived as on SQLite: into a gzip'd file, then
+// deleted with the archived-through mark in one fenced transaction, so the journal table stops growing with history.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import type { SnapshotPort, StoredSnapshot } from '../ports.js';
+import { writeArchiveFile, type ArchivedRange, type ArchivedRow } from '../journal-archive-file.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 export const ARCHIVED_THROUGH = 'journal_archived_through';
+/** Journal rows read per query while archiving: the file is written a page at a time. */
+const ARCHIVE_PAGE = 5000;
 
 export interface PendingSnapshot {
   seq: number;
@@ -23,7 +27,9 @@ export class PostgresSnapshots<T> implements SnapshotPort<T> {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly archived: number,
+    private archived: number,
+    /** Checks, inside a transaction, that this process is still the one writer (writer-fence.ts). */
+    private readonly fenced: (tx: pg.ClientBase) => Promise<void>,
     /** How many snapshots to keep: older ones are the fallback when the newest is damaged. */
     private readonly keep = 2,
   ) {}
@@ -76,8 +82,45 @@ export class PostgresSnapshots<T> implements SnapshotPort<T> {
     return this.archived;
   }
 
-  archiveJournal(): never {
-    // Needs an asynchronous port member (the SQLite one blocks); the operator's archive command comes with it.
-    throw new ExchangeError('JOURNAL_ARCHIVE_NOT_AVAILABLE');
+  /** See SnapshotPort.archiveJournal. */
+  async archiveJournal(dir: string, projectedThrough: number): Promise<ArchivedRange | undefined> {
+    const { rows } = await this.pool.query<{ seq: string | null }>('SELECT min(journal_seq) AS seq FROM snapshots');
+    const from = this.archived + 1;
+    const to = Math.min(Number(rows[0]!.seq ?? 0), projectedThrough);
+    if (to < from) return undefined;
+    // No snapshot is ever written below the oldest kept one, and only this writer appends: the range is settled.
+    const written = await writeArchiveFile(dir, from, to, this.journalRows(from, to));
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await this.fenced(client);
+      await client.query('DELETE FROM journal WHERE seq BETWEEN $1 AND $2', [from, to]);
+      await client.query(
+        'INSERT INTO store_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+        [ARCHIVED_THROUGH, String(to)],
+      );
+      await client.query('COMMIT');
+      client.release();
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release(true);
+      throw err;
+    }
+    this.archived = to;
+    return { from, to, ...written };
+  }
+
+  /** Journal rows `from` through `to` as they are stored, a page per query. */
+  private async *journalRows(from: number, to: number): AsyncGenerator<ArchivedRow[]> {
+    for (let after = from - 1; after < to; ) {
+      const { rows } = await this.pool.query<{ seq: string; at_ms: string; command: string; changes: string | null }>({
+        name: 'journal-archive-page',
+        text: 'SELECT seq, at_ms, command, changes FROM journal WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3',
+        values: [after, to, ARCHIVE_PAGE],
+      });
+      if (rows.length === 0) return;
+      yield rows.map((r) => ({ seq: Number(r.seq), at_ms: Number(r.at_ms), command: r.command, changes: r.changes }));
+      after = Number(rows[rows.length - 1]!.seq);
+    }
   }
 }

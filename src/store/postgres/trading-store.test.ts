@@ -2,6 +2,11 @@
 // was committed; a group is written all or nothing; one writer per database, and a superseded one appends nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Engine } from '../../engine/engine.js';
 import type { Command } from '../../engine/types.js';
 import { defaultEngineParams } from '../../../test/helpers/engine-params.js';
@@ -10,6 +15,7 @@ import { noPostgres, postgresForSuite, postgresSuite } from '../../../test/helpe
 import type { JournalEntry } from '../ports.js';
 import { migrate, migrationFiles } from './migrate.js';
 import { PostgresTradingStore } from './trading-store.js';
+import { ProjectorThread } from '../projector-thread.js';
 import { WriterFencedError, WriterLockedError } from './writer-fence.js';
 
 /** The flow's commands from `from`, applied to `engine`: journal entries with their real change records. */
@@ -196,6 +202,95 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     expect((await all(next.replay())).map((r) => [r.seq, (r.cmd as Command).at])).toEqual(
       [0, 1, 2, 3].map((i) => [i + 1, 1_700_000_000_000 + i]),
     );
+  });
+
+  it('archives rows the oldest snapshot and the read models cover: the file holds exactly the deleted rows', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const c = await admin(url);
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-archive-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    store.commit(entries(engine, 0, 6_000)); // more than a page of the archive's reads
+    store.snapshots.write(6_000, engine.snapshot(), 1);
+    await store.sync();
+    store.commit(entries(engine, 6_000, 10));
+    store.snapshots.write(6_010, engine.snapshot(), 2);
+    await store.sync();
+    const stored = (await c.query('SELECT seq, at_ms, command, changes FROM journal WHERE seq <= 6000 ORDER BY seq')).rows.map((r) => ({
+      ...r,
+      seq: Number(r.seq),
+      at_ms: Number(r.at_ms),
+    }));
+
+    // The read models have projected only 5,500: the rows after it stay, whatever the snapshots cover.
+    const first = await store.snapshots.archiveJournal(dir, 5_500);
+    expect(first).toEqual({ from: 1, to: 5_500, rows: 5_500, file: join(dir, 'journal-1-5500.ndjson.gz') });
+    const second = await store.snapshots.archiveJournal(dir, 6_010);
+    expect(second).toEqual({ from: 5_501, to: 6_000, rows: 500, file: join(dir, 'journal-5501-6000.ndjson.gz') });
+    expect(await store.snapshots.archiveJournal(dir, 6_010)).toBeUndefined();
+    const archived = [first!, second!].flatMap((a) => gunzipSync(readFileSync(a.file)).toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l)));
+    expect(archived).toEqual(stored);
+    expect((await c.query('SELECT min(seq) AS min, count(*) AS n FROM journal')).rows[0]).toEqual({ min: '6001', n: '10' });
+    expect((await c.query("SELECT value FROM store_settings WHERE key = 'journal_archived_through'")).rows).toEqual([{ value: '6000' }]);
+    expect(readdirSync(dir).sort()).toEqual(['journal-1-5500.ndjson.gz', 'journal-5501-6000.ndjson.gz']);
+
+    // A writer opened afterwards knows the mark and appends after the journal's end.
+    await store.close();
+    const again = await open(url, 'again');
+    expect(again.snapshots.archivedThrough()).toBe(6_000);
+    expect(await all(again.replay(6_000))).toHaveLength(10);
+    expect(again.commit(entries(engine, 6_010, 1))).toBe(6_011);
+    await again.sync();
+  });
+
+  it('archives nothing as a writer another one superseded: its rows stay and so does the mark', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const c = await admin(url);
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-archive-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    store.commit(entries(engine, 0, 5));
+    store.snapshots.write(5, engine.snapshot(), 1);
+    await store.sync();
+    // Another writer takes the database over (its lock connection dropped, the epoch bumped by the next one).
+    const holder = await waitForRow(c, WRITER_LOCK_PID);
+    await c.query('SELECT pg_terminate_backend($1)', [holder.pid]);
+    await openWhenFree(url, 'next', cleanups);
+    await expect(store.snapshots.archiveJournal(dir, 5)).rejects.toThrow(WriterFencedError);
+    expect(await journalRows(c)).toBe(5);
+    expect((await c.query("SELECT value FROM store_settings WHERE key = 'journal_archived_through'")).rows).toEqual([]);
+  });
+
+  it("refuses to project past archived rows its read models never covered: the projector thread reports them, its checkpoint stays", async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-archive-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    store.commit(entries(engine, 0, 10));
+    store.snapshots.write(10, engine.snapshot(), 1);
+    await store.sync();
+    // Archived as if the read models covered the rows (read models restored from a backup older than the archive).
+    expect(await store.snapshots.archiveJournal(dir, 10)).toMatchObject({ from: 1, to: 10 });
+    store.commit(entries(engine, 10, 5));
+    await store.sync();
+
+    const problems: string[] = [];
+    const thread = new ProjectorThread(
+      { store: { kind: 'postgres', databaseUrl: url }, maxBatch: 100, retryMs: 50, delayMs: 0 },
+      { loaded: () => thread.advance(15), projected: () => {}, problem: (message) => problems.push(message) },
+    );
+    cleanups.push(() => thread.stop());
+    for (let i = 0; i < 500 && problems.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(problems.slice(0, 2)).toEqual([
+      'journal rows 1 to 10 are archived but not projected: restore them into the journal',
+      'journal rows 1 to 10 are archived but not projected: restore them into the journal',
+    ]);
+    const c = await admin(url);
+    expect((await c.query('SELECT journal_seq FROM rm_position')).rows).toEqual([{ journal_seq: '0' }]);
+    expect(thread.position).toBe(0);
   });
 
   it('migrates once: files apply in order, each recorded, and processes migrating together apply each file once', async () => {

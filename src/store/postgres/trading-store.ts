@@ -79,7 +79,7 @@ export class PostgresTradingStore implements TradingStore {
     archived: number,
   ) {
     this.last = last;
-    this.snapshots = new PostgresSnapshots(pool, archived);
+    this.snapshots = new PostgresSnapshots(pool, archived, (tx) => this.fence.check(tx));
   }
 
   /** Migrates the schema, takes the writer's lock and epoch (WriterLockedError if another writer holds them). */

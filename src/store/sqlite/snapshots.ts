@@ -1,14 +1,13 @@
 // Engine snapshots: the state as of a journal position, checksummed. The newest valid one plus the journal's tail
 // rebuilds the engine; a damaged one is skipped for the one before it. Journal rows at or below the oldest kept
-// snapshot can be archived to a compressed file and deleted (an operator's command).
+// snapshot (and projected into the read models) can be archived to a compressed file and deleted (an operator's
+// command).
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { Db } from './db.js';
 import { getSetting, putSetting } from './db.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import type { SnapshotPort, StoredSnapshot } from '../ports.js';
+import { writeArchiveFile, type ArchivedRange, type ArchivedRow } from '../journal-archive-file.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const ARCHIVED_THROUGH = 'journal_archived_through';
@@ -55,27 +54,20 @@ export class SnapshotStore<T> implements SnapshotPort<T> {
     return Number(getSetting(this.db, ARCHIVED_THROUGH) ?? 0);
   }
 
-  /**
-   * Moves journal rows at or below the oldest kept snapshot into `dir` as gzip'd NDJSON and deletes them.
-   * Returns the range archived, or undefined when there is nothing to archive.
-   */
-  archiveJournal(dir: string): { from: number; to: number; rows: number; file: string } | undefined {
+  /** See SnapshotPort.archiveJournal. */
+  async archiveJournal(dir: string, projectedThrough: number): Promise<ArchivedRange | undefined> {
     const oldest = this.db.prepare('SELECT MIN(journal_seq) AS seq FROM snapshots').get() as { seq: number | null };
     const from = this.archivedThrough() + 1;
-    const to = oldest.seq ?? 0;
+    const to = Math.min(oldest.seq ?? 0, projectedThrough);
     if (to < from) return undefined;
-    const rows = this.db.prepare('SELECT seq, at_ms, command FROM journal WHERE seq BETWEEN ? AND ? ORDER BY seq').all(from, to) as {
-      seq: number;
-      at_ms: number;
-      command: string;
-    }[];
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `journal-${from}-${to}.ndjson.gz`);
-    writeFileSync(file, gzipSync(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'), { mode: 0o600 });
+    const rows = this.db.prepare('SELECT seq, at_ms, command, changes FROM journal WHERE seq BETWEEN ? AND ? ORDER BY seq').all(from, to) as ArchivedRow[];
+    const written = await writeArchiveFile(dir, from, to, (async function* () {
+      yield rows;
+    })());
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM journal WHERE seq BETWEEN ? AND ?').run(from, to);
       putSetting(this.db, ARCHIVED_THROUGH, String(to));
     })();
-    return { from, to, rows: rows.length, file };
+    return { from, to, ...written };
   }
 }

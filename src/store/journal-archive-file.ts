@@ -1,0 +1,65 @@
+// The file archived journal rows move to, the same for every store: gzip'd NDJSON, one row a line as the journal
+// holds it ({seq, at_ms, command, changes}: the command's and the change records' encodings as stored). It is
+// written under a temporary name, synced and renamed before the store deletes the rows, so a crash at any point
+// leaves the rows in the journal, in a complete file, or both (an archive run again rewrites the file).
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+
+export interface ArchivedRow {
+  seq: number;
+  at_ms: number;
+  command: string;
+  /** Null for rows journaled before change records were. */
+  changes: string | null;
+}
+
+/** What an archive moved: journal positions `from` through `to`, `rows` of them, into `file`. */
+export interface ArchivedRange {
+  from: number;
+  to: number;
+  rows: number;
+  file: string;
+}
+
+export const archiveFileName = (from: number, to: number) => `journal-${from}-${to}.ndjson.gz`;
+
+/**
+ * Writes the rows of `pages` (in journal order, read a page at a time) into `dir`, durably; resolves to the file's
+ * path and how many rows it holds.
+ */
+export async function writeArchiveFile(dir: string, from: number, to: number, pages: AsyncIterable<readonly ArchivedRow[]>): Promise<{ file: string; rows: number }> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, archiveFileName(from, to));
+  const partial = `${file}.partial`;
+  let rows = 0;
+  async function* lines() {
+    for await (const page of pages) {
+      rows += page.length;
+      if (page.length > 0) yield page.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    }
+  }
+  try {
+    await pipeline(Readable.from(lines()), createGzip(), createWriteStream(partial, { mode: 0o600 }));
+    await syncPath(partial);
+    await rename(partial, file);
+    await syncPath(dir);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+  return { file, rows };
+}
+
+/** fsync of a file, or of a directory (the rename's entry). */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
