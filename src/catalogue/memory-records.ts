@@ -1,22 +1,12 @@
 // The catalogue's records kept in this process only (the CatalogueRecords port without durability): the draft the
 // demo seed is built on before it is written at once, and a stand-in in tests. It answers settled markets at once,
 // as an embedded database does.
-import type { CatalogueContents, CatalogueRecords, CatalogueSeed, SettledMarketQueries, SettledMarketReads, StoredMarket } from '../store/catalogue-records.js';
+import { settledQueriesOf, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type SettledMarketQueries, type SettledMarketReads, type StoredMarket } from '../store/catalogue-records.js';
 import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type ParlayTerms, type Sport, type Team } from './model.js';
 
 export class MemoryCatalogueRecords implements CatalogueRecords, SettledMarketReads {
   readonly settled: SettledMarketReads = this;
-  readonly settledAsync: SettledMarketQueries = {
-    markets: (hashes) =>
-      Promise.resolve(
-        hashes.flatMap((h) => {
-          const market = this.market(h);
-          const parlay = this.parlay(h);
-          return market?.status === 'SETTLED' ? [parlay ? { market, parlay } : { market }] : [];
-        }),
-      ),
-    ofEvent: (exchangeEventId) => Promise.resolve(this.ofEvent(exchangeEventId)),
-  };
+  readonly settledAsync: SettledMarketQueries = settledQueriesOf(this);
   private readonly sports = new Map<number, Sport>();
   private readonly leagues = new Map<number, League>();
   private readonly teams = new Map<number, Team>();

@@ -3,7 +3,7 @@
 // settled markets are read when asked for (SettledMarketReads).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/sqlite/db.js';
-import type { CatalogueContents, CatalogueRecords, CatalogueSeed, SettledMarketQueries, SettledMarketReads, StoredMarket } from '../store/catalogue-records.js';
+import { settledQueriesOf, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type SettledMarketQueries, type SettledMarketReads, type StoredMarket } from '../store/catalogue-records.js';
 import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type MarketStatus, type Outcome, type ParlayTerms, type Selection, type Sport, type Team } from './model.js';
 
 export type { StoredMarket } from '../store/catalogue-records.js';
@@ -80,18 +80,7 @@ function inTransaction(db: Db, fn: () => void): Promise<void> {
 export class SqliteCatalogueRecords implements CatalogueRecords, SettledMarketReads {
   readonly settled: SettledMarketReads = this;
   /** The same reads as promises (the port's shape for a database server's). */
-  readonly settledAsync: SettledMarketQueries = {
-    markets: (hashes) =>
-      Promise.resolve(
-        hashes.flatMap((h) => {
-          const market = this.market(h);
-          if (market?.status !== 'SETTLED') return [];
-          const parlay = market.type === PARLAY_MARKET_TYPE ? this.parlay(h) : undefined;
-          return [parlay ? { market, parlay } : { market }];
-        }),
-      ),
-    ofEvent: (exchangeEventId) => Promise.resolve(this.ofEvent(exchangeEventId)),
-  };
+  readonly settledAsync: SettledMarketQueries = settledQueriesOf(this);
   private byHash: Statement | undefined;
   private settledOfEvent: Statement | undefined;
   private parlayByHash: Statement | undefined;

@@ -137,6 +137,22 @@ export interface SettledMarketQueries {
   ofEvent(exchangeEventId: string): Promise<StoredMarket[]>;
 }
 
+/** The settled-market queries of a store that answers at once (embedded or in memory), from its synchronous reads. */
+export function settledQueriesOf(reads: SettledMarketReads): SettledMarketQueries {
+  return {
+    markets: (hashes) =>
+      Promise.resolve(
+        hashes.flatMap((h) => {
+          const market = reads.market(h);
+          if (market?.status !== 'SETTLED') return [];
+          const parlay = reads.parlay(h);
+          return [parlay ? { market, parlay } : { market }];
+        }),
+      ),
+    ofEvent: (exchangeEventId) => Promise.resolve(reads.ofEvent(exchangeEventId)),
+  };
+}
+
 /**
  * Where the catalogue's records are kept. Every write resolves once it is durable and rejects if it is not (an
  * insert of an existing key rejects too); a write of several records is all-or-nothing.
