@@ -162,6 +162,8 @@ describe('listing totals (migration 11)', () => {
     db.exec(MIGRATIONS.find((m) => m.version === 23)!.sql);
     // And the balances of migration 24.
     db.exec(MIGRATIONS.find((m) => m.version === 24)!.sql);
+    // And the restrictions of migration 25.
+    db.exec(MIGRATIONS.find((m) => m.version === 25)!.sql);
     const before = new TradingReadModels(db);
     before.apply([recorded(1, 1, A, true), recorded(2, 1, B, false), recorded(3, 2, A, false), recorded(4, 2, B, true), recorded(5, 3, A, true), recorded(6, 3, B, false)]);
     before.apply([...executed(1, 'SUCCESS', [1, 2]), ...executed(2, 'FAILED', [3, 4]), settle(1), settle(2)]);
@@ -173,7 +175,7 @@ describe('listing totals (migration 11)', () => {
     db.exec('ALTER TABLE rm_orders DROP COLUMN cancel_reason');
     db.exec('DROP TABLE rm_statement; DROP TABLE rm_statement_balances');
     db.exec('DROP TABLE rm_cashouts; ALTER TABLE rm_fills DROP COLUMN cash_out_amount; ALTER TABLE rm_fills DROP COLUMN cash_out_fee');
-    db.exec('DROP TABLE rm_balances');
+    db.exec('DROP TABLE rm_balances; DROP TABLE rm_restrictions');
     migrate(db, MIGRATIONS);
     const rm = new TradingReadModels(db);
     expect(rm.tradesPage({ bettor: A }, Infinity, 1).count).toBe(3);
