@@ -205,11 +205,11 @@ export class PostgresReadModels implements ReadModels {
   /** `fillUsed` for the fills asked at once, in one query (the writer awaits it before every fill). */
   private readonly usedFills = new CoalescedLookup<string>(async (keys) => {
     const asked = keys.map((k) => k.split(' ') as [string, string]);
-    const { rows } = await this.db.query<{ fill_salt: string; fill_hash: string }>({
-      name: 'oddex_fills_used',
-      text: 'SELECT fill_salt, fill_hash FROM rm_fills WHERE fill_salt = ANY($1::text[]) OR fill_hash = ANY($2::text[])',
-      values: [asked.map(([salt]) => salt), asked.map(([, hash]) => hash)],
-    });
+    // Not a named statement: see PostgresOrderReads.postedOrders.
+    const { rows } = await this.db.query<{ fill_salt: string; fill_hash: string }>(
+      'SELECT fill_salt, fill_hash FROM rm_fills WHERE fill_salt = ANY($1::text[]) OR fill_hash = ANY($2::text[])',
+      [asked.map(([salt]) => salt), asked.map(([, hash]) => hash)],
+    );
     const salts = new Set(rows.map((r) => r.fill_salt));
     const hashes = new Set(rows.map((r) => r.fill_hash));
     return (key) => {
