@@ -80,8 +80,8 @@ export class PostgresOrderReads implements AsyncQueries<OrderQueries> {
   }
 
   private readonly everPosted = new CoalescedLookup<string>(async (orderHashes) => {
-    // Not a named (prepared) statement: its generic plan, which the server switches to after five runs, does not know
-    // the array's size, and orders/s on PostgreSQL fell from 0.70x SQLite's to 0.40x with it (bench/throughput.ts).
+    // Not a named (prepared) statement: with one, orders/s on PostgreSQL fell from 0.70x SQLite's to 0.40x
+    // (bench/throughput.ts), likely the generic plan the server turns to after five runs, blind to the array's size.
     const { rows } = await this.db.query<{ order_hash: string }>('SELECT order_hash FROM rm_orders WHERE order_hash = ANY($1::text[])', [orderHashes]);
     const posted = new Set(rows.map((r) => r.order_hash));
     return (orderHash) => posted.has(orderHash);
