@@ -262,13 +262,14 @@ function checkInvariants(e: Engine, p: NaiveProjection, cancelledCaps: Map<strin
     expect(e.ledger.escrowIn(bettor, marketHash)).toBe(stakes - paid);
     for (const outcome of [0, 1, 2] as const) expect(naivePayout(trades, outcome) >= paid).toBe(true);
   }
-  // No crossed book: the most aggressive live makers on each side never sum past 100%.
+  // No crossed book: the most aggressive live makers on each side never sum past 100%, counting the space pending
+  // fills hold (a failed fill gives it back).
   for (const m of MARKETS) {
     const top = (one: boolean) =>
       [...p.orders.values()]
         .filter(
-          (o) => o.marketHash === m.marketHash && o.isMakerBettingOutcomeOne === one && o.status === 'ACTIVE' &&
-            o.apiExpiry * 1000 > at && o.expiry * 1000 > at && fillableTakerSpace(o) > 0n,
+          (o) => o.marketHash === m.marketHash && o.isMakerBettingOutcomeOne === one && (o.status === 'ACTIVE' || o.status === 'INACTIVE') &&
+            o.apiExpiry * 1000 > at && o.expiry * 1000 > at && fillableTakerSpace({ ...o, pendingFillAmount: 0n }) > 0n,
         )
         .reduce((max, o) => (o.percentageOdds > max ? o.percentageOdds : max), 0n);
     expect(top(true) + top(false) <= E20).toBe(true);
@@ -774,7 +775,8 @@ describe('engine properties', () => {
         shortfallsSeen += ADDRS.filter((a) => engine.restrictionOf(a) !== undefined).length;
         db.close();
       }),
-      { numRuns: 150 },
+      // FC_SEED and FC_PATH replay a failure fast-check reported.
+      { numRuns: 150, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH, endOnFailure: true } : {}) },
     );
     expect(cashOutsPaid).toBeGreaterThan(20);
     expect(shortfallsSeen).toBeGreaterThan(0);

@@ -362,6 +362,29 @@ describe('engine matching and settlement', () => {
       ],
     });
   });
+  it('counts an order whose rest is held by pending fills as on the book: a failed fill never leaves a crossed book', () => {
+    const { engine, run, order_ } = setup();
+    const held = order({ percentageOdds: 60n * 10n ** 18n });
+    run({ kind: 'postOrders', at: 1500, orders: [held], markets: [M1] });
+    const f = fill({ stakeWei: 100n * USDC, desiredOdds: 40n * 10n ** 18n });
+    run(f);
+    expect(order_(held.orderHash)!.status).toBe('INACTIVE');
+    // Were the fill to fail, the 60% order would take takers again beside a 45% one on the other side.
+    const crossing = order({ percentageOdds: 45n * 10n ** 18n, isMakerBettingOutcomeOne: false, maker: MAKER2 });
+    expect(run({ kind: 'postOrders', at: 2500, orders: [crossing], markets: [M1] })).toEqual({
+      kind: 'postOrders',
+      statuses: [{ orderHash: crossing.orderHash, status: 'ORDER_WOULD_CROSS' }],
+    });
+    expect(() => engine.apply({ kind: 'replaceOrders', at: 2500, maker: MAKER2, salt: 'r1', timestamp: 2, orderHashes: [], markets: [M1], orders: [crossing] })).toThrow(
+      expect.objectContaining({ errorCode: 'ORDER_WOULD_CROSS' }),
+    );
+    // The taker's wallet empties before the chain executes: the fill fails and gives the order its space back.
+    run({ kind: 'transfer', at: 2900, from: TAKER, to: MAKER2, amount: engine.ledger.balanceOf(TAKER) });
+    run({ kind: 'confirmFill', at: 3000, fillHash: (f as { fillHash: string }).fillHash });
+    expect(order_(held.orderHash)!).toMatchObject({ status: 'ACTIVE', pendingFillAmount: 0n, fillAmount: 0n });
+    const fair = order({ percentageOdds: 40n * 10n ** 18n, isMakerBettingOutcomeOne: false, maker: MAKER2 });
+    expect(run({ kind: 'postOrders', at: 3500, orders: [fair], markets: [M1] })).toEqual({ kind: 'postOrders', statuses: [{ orderHash: fair.orderHash, status: 'OK' }] });
+  });
 });
 
 describe('order persistence at kick-off', () => {

@@ -11,7 +11,7 @@ import { makerSpaceForTakerStake, remainingTakerSpace } from '../protocol/amount
 import { ODDS_SCALE } from '../protocol/odds.js';
 import type { BookSide } from './book.js';
 import { hasTakeableSpace } from './maker-space-floor.js';
-import { freeMakerSpace, isExpired, isTakeable } from './order-space.js';
+import { freeMakerSpace, holdsBookPlace, isExpired, isTakeable } from './order-space.js';
 import { MatchRecord } from './records.js';
 import type { Order } from './types.js';
 
@@ -73,14 +73,17 @@ export function bestMakerOdds(side: BookSide | undefined, at: number): bigint | 
   return undefined;
 }
 
-/** Highest maker odds with free space on a side: the side's most aggressive maker. */
+/**
+ * Highest maker odds on a side among orders holding a book place (free space, or space held by pending fills): the
+ * side's most aggressive maker, as far as crossing goes.
+ */
 export function highestMakerOdds(side: BookSide | undefined, at: number, skip?: ReadonlySet<string>): bigint | undefined {
   // Walked by index, worst level and newest order first: no iterator objects on the posting path.
   for (let i = (side?.levelCount ?? 0) - 1; side !== undefined && i >= 0; i--) {
     const orders = side.ordersAt(i);
     for (let j = orders.length - 1; j >= 0; j--) {
       const o = orders[j]!;
-      if (isTakeable(o, at) && (skip === undefined || !skip.has(o.orderHash))) return o.percentageOdds;
+      if (holdsBookPlace(o, at) && (skip === undefined || !skip.has(o.orderHash))) return o.percentageOdds;
     }
   }
   return undefined;

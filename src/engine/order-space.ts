@@ -31,3 +31,10 @@ export const isExpired = (o: Pick<Order, 'apiExpiry' | 'expiry'>, at: number) =>
 
 /** A taker could match it now: active, unexpired and with more than dust left. */
 export const isTakeable = (o: Order, at: number) => o.status === 'ACTIVE' && !isExpired(o, at) && hasFillableSpace(o);
+
+/**
+ * On its book for the no-cross rule: takeable now, or would be if the pending fills holding its rest failed. A failed
+ * fill gives its space back, so an order posted across this one would leave a crossed book.
+ */
+export const holdsBookPlace = (o: Order, at: number) =>
+  isOpen(o) && !isExpired(o, at) && hasTakeableSpace(o.totalBetSize - o.fillAmount, o.percentageOdds);
