@@ -13,7 +13,7 @@ import { ExchangeError } from './protocol/errors.js';
 import { ApiKeys, reloadKeysEvery, SHARED_KEYS_RELOAD_MS } from './admin/api-keys.js';
 import { EventBus } from './events.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import { followCatalogueStatuses } from './catalogue/status-follower.js';
+import { followCatalogue } from './catalogue/catalogue-follower.js';
 import { RealtimeTokens } from './realtime/tokens.js';
 import { renderContexts } from './render/contexts.js';
 import { sharedRateLimiter, sharedRevocations } from './redis-shared.js';
@@ -59,11 +59,11 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
       log,
     });
     closers.push(() => trading.close());
-    // The catalogue as the database holds it at start (see the README's known limits of a gateway), then the
-    // statuses journaled since, as the sequencer's catalogue follows them.
-    const journalEnd = await readSide.journalEnd();
+    // The catalogue as the database holds it at start, then the statuses journaled since and the definitions
+    // written since, as the sequencer's catalogue changes.
+    const followFrom = { position: await readSide.journalEnd(), revision: await readSide.catalogueRevision() };
     const catalogue = await Catalogue.open(readSide.catalogue, new EventBus(), config.chainVersion);
-    closers.push(followCatalogueStatuses(catalogue, readSide, journalEnd, (err) => log.warn({ err }, 'catalogue statuses not read from the journal; tried again shortly')));
+    closers.push(followCatalogue(catalogue, readSide, followFrom, (err) => log.warn({ err }, 'catalogue not read again; tried again shortly')));
     const apiKeys = await ApiKeys.open(readSide.apiKeys);
     // Keys issued or revoked on the sequencer's process or other gateways.
     closers.push(reloadKeysEvery(apiKeys, SHARED_KEYS_RELOAD_MS, (err) => log.warn({ err }, 'API keys not reloaded; tried again shortly')));

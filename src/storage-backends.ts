@@ -189,6 +189,8 @@ export interface ReadSide {
   statusesAfter(after: number): Promise<{ through: number; changes: readonly Change[] }>;
   /** The position of the journal's last row. */
   journalEnd(): Promise<number>;
+  /** The revision every write of the catalogue's definitions moves. */
+  catalogueRevision(): Promise<number>;
   probe(): Promise<void>;
   poolFigures(): PoolFigures;
   close(): Promise<void>;
@@ -210,6 +212,7 @@ export async function openReadSide(url: string): Promise<ReadSide> {
       projectedPosition: () => readPosition(pool),
       statusesAfter: (after) => catalogueStatusesAfter(pool, after),
       journalEnd: () => journalEnd(pool),
+      catalogueRevision: () => catalogue.revision(),
       probe: async () => {
         await pool.query('SELECT 1');
       },

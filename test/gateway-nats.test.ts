@@ -258,6 +258,34 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     expect((await call(sequencer, 'POST', `/admin/markets/${market}/status`, { status: 'ACTIVE' }, admin)).body.data.status).toBe('ACTIVE');
   }, 30_000);
 
+  it('learns the fixtures, markets and live scores created on the sequencer after it started, and trades on them', async () => {
+    const ok = async (path: string, body: unknown) => {
+      const res = await call(sequencer, 'POST', path, body, admin);
+      expect([path, res.status]).toEqual([path, 200]);
+      return res.body.data;
+    };
+    const sport = await ok('/admin/sports', { label: 'Gateway Ball' });
+    const league = await ok('/admin/leagues', { sportId: sport.sportId, label: 'Gateway League' });
+    const [one, two] = [await ok('/admin/teams', { sportId: sport.sportId, name: 'Gate One' }), await ok('/admin/teams', { sportId: sport.sportId, name: 'Gate Two' })];
+    const fixture = await ok('/admin/fixtures', { leagueId: league.leagueId, teamOneId: one.id, teamTwoId: two.id, gameTime: Math.floor(Date.now() / 1000) + 86_400 });
+    const [market] = await ok('/admin/markets', { exchangeEventId: fixture.eventId, type: 52 });
+    await ok('/admin/live-scores', { exchangeEventId: fixture.eventId, currentPeriod: '1st Half', periodTime: '03:00', teamOneScore: 0, teamTwoScore: 1, periods: [] });
+    const reads = [`/markets/find?marketHashes=${market.marketHash}`, `/fixture/active?leagueId=${league.leagueId}`, `/live-scores?exchangeEventIds=${fixture.eventId}`];
+    for (const path of reads) {
+      const there = (await call(sequencer, 'GET', path)).body;
+      let here = await call(gateway, 'GET', path);
+      for (const started = Date.now(); JSON.stringify(here.body) !== JSON.stringify(there) && Date.now() - started < 5000; await sleep(50)) here = await call(gateway, 'GET', path);
+      expect([path, here.body]).toEqual([path, there]);
+    }
+    const o = await order(makers[0]!, market.marketHash, 52n * E18);
+    expect((await call(gateway, 'POST', '/orders/new', { orders: [o.body] })).body.data.statuses).toEqual({ [o.hash]: 'OK' });
+    const f = await signedFill(takers[0]!, config, { market: market.marketHash, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 48n * E18 });
+    const filled = await call(gateway, 'POST', '/orders/fill/v2', f);
+    expect([filled.status, filled.body.data?.totalFilled]).toEqual([200, (2n * USDC).toString()]);
+    await sleep(300); // the chain confirms the fill
+    expect(await heldByAll()).toBe(minted);
+  }, 30_000);
+
   it('answers 503 SEQUENCER_UNAVAILABLE within its bound while NATS is down, rides through a short outage, and trades on once it is back', async () => {
     const market = markets[3] ?? markets[0]!;
     await nats().halt();

@@ -74,7 +74,7 @@ export class Catalogue {
   private readonly teamsById = new Map<number, Team>();
   private readonly fixturesById = new Map<string, Fixture>();
   /** Markets in memory: those not settled, open parlays by leg, settled ones read lately. */
-  private readonly markets: MarketIndex;
+  private markets: MarketIndex;
   private readonly liveScoresByEvent = new Map<string, LiveScore>();
   /** Rendered REST objects; records are replaced on every change, so a stale entry is never hit. */
   private readonly restCache = new WeakMap<MarketRecord, RestMarket>();
@@ -85,7 +85,7 @@ export class Catalogue {
     private readonly store: CatalogueRecords,
     private readonly bus: EventBus,
     private readonly chainVersion: string,
-    options: CatalogueOptions,
+    private readonly options: CatalogueOptions,
   ) {
     this.markets = new MarketIndex(new Map(), options.settledCached);
   }
@@ -95,6 +95,17 @@ export class Catalogue {
     const catalogue = new Catalogue(store, bus, chainVersion, options);
     catalogue.fill(await store.load());
     return catalogue;
+  }
+
+  /**
+   * Reads the records again, replacing what memory holds: for a process that does not write them (a gateway) once
+   * the writer changed them. Not for the writer itself, whose memory is the newest copy.
+   */
+  async reload(): Promise<void> {
+    const contents = await this.store.load();
+    for (const byId of [this.sportsById, this.leaguesById, this.teamsById, this.fixturesById, this.liveScoresByEvent]) byId.clear();
+    this.markets = new MarketIndex(new Map(), this.options.settledCached);
+    this.fill(contents);
   }
 
   private fill(contents: CatalogueContents): void {

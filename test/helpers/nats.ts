@@ -1,74 +1,9 @@
-// A throwaway nats-server (Debian's package; .ci/run installs it) on a free loopback port, its pid and log files in a
-// temp dir, no persistence (plain core NATS: request/reply only). `halt` and `start` take it down and bring it back
-// on the same port, as a NATS restart or a network cut looks to its clients.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect as tcpConnect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// A throw-away nats-server per test file (src/local-services/nats.ts).
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from './realtime.js';
+import { startNats, type LocalNats } from '../../src/local-services/nats.js';
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-
-/** Debian installs it in /usr/sbin, which is not on every user's PATH. */
-const NATS_SERVER = existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server';
-
-export interface TestNats {
-  url: string;
-  port: number;
-  /** Kills the server (SIGKILL): its clients lose the connection. */
-  halt(): Promise<void>;
-  /** Starts it again on the same port. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** Resolves once the server greets a connection with its INFO line. */
-async function waitForInfo(port: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const greeted = await new Promise<boolean>((resolve) => {
-      const socket = tcpConnect(port, '127.0.0.1');
-      socket.once('data', (d) => {
-        socket.destroy();
-        resolve(d.toString().startsWith('INFO'));
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (greeted) return;
-    if (Date.now() > deadline) throw new Error(`nats-server did not answer on port ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-export async function startNats(): Promise<TestNats> {
-  const dir = mkdtempSync(join(tmpdir(), 'oddex-nats-'));
-  const port = await freePort();
-  let proc: ChildProcess | undefined;
-  const launch = async () => {
-    proc = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-P', join(dir, 'nats.pid'), '-l', join(dir, 'nats.log')], { stdio: 'ignore' });
-    await waitForInfo(port);
-  };
-  const halt = async () => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
-  };
-  await launch();
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    port,
-    halt,
-    start: launch,
-    async stop() {
-      await halt();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+export { startNats } from '../../src/local-services/nats.js';
+export type TestNats = LocalNats;
 
 /** A nats-server for the test file: started before its tests, stopped after them. */
 export function natsForSuite(): () => TestNats {

@@ -1,120 +1,13 @@
-// A throw-away PostgreSQL cluster (Debian's `postgresql` package; .ci/run installs it) for tests: initdb in a fresh
-// temp dir, a free loopback port, its socket in that dir, fsync on (crash tests rely on what a commit made durable).
-// initdb and postgres refuse to run as root, so as root (CI, this machine) they run as Debian's `postgres` user.
-// One cluster per test file; each test takes a database of its own on it.
-import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
+// A throw-away PostgreSQL cluster per test file (src/local-services/postgres.ts); each test takes a database of its
+// own on it.
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from './realtime.js';
+import { noPostgres, startPostgres, type LocalPostgres } from '../../src/local-services/postgres.js';
 
-const run = promisify(execFile);
-
-/** The newest installed server's binaries (Debian keeps each major version apart and off PATH), if any. */
-export const postgresBinDir: string | undefined = (() => {
-  // ODDEX_PG_BIN names another installation's bin dir (an empty or wrong one: the tests skip).
-  if (process.env.ODDEX_PG_BIN !== undefined) return existsSync(join(process.env.ODDEX_PG_BIN, 'initdb')) ? process.env.ODDEX_PG_BIN : undefined;
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
-})();
-
-/** Why tests that need PostgreSQL are skipped here (undefined: they run). */
-export const noPostgres = postgresBinDir ? undefined : 'no PostgreSQL server binaries (/usr/lib/postgresql/*/bin/initdb): apt-get install postgresql';
+export { noPostgres, postgresBinDir, startPostgres } from '../../src/local-services/postgres.js';
+export type TestPostgres = LocalPostgres;
 
 /** A suite's title, with the reason it is skipped when it is: `describe.skipIf(noPostgres)(postgresSuite('...'), ...)`. */
 export const postgresSuite = (title: string) => (noPostgres ? `${title} (skipped: ${noPostgres})` : title);
-
-const asRoot = process.getuid?.() === 0;
-
-export interface TestPostgres {
-  port: number;
-  /** The cluster's maintenance database. */
-  url: string;
-  /** Creates an empty database and returns its URL. */
-  createDatabase(): Promise<string>;
-  /** `pg_ctl stop -m immediate`: the server dies as on a power cut (no checkpoint; WAL recovery at the next start). */
-  crash(): Promise<void>;
-  /** `pg_ctl stop -m fast`, keeping the cluster. */
-  halt(): Promise<void>;
-  /** Starts the same cluster again on the same port. */
-  start(): Promise<void>;
-  /** Stops the server and removes the cluster. */
-  stop(): Promise<void>;
-}
-
-export async function startPostgres(): Promise<TestPostgres> {
-  if (!postgresBinDir) throw new Error(noPostgres);
-  const bin = (name: string) => join(postgresBinDir!, name);
-  const exec = (name: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', bin(name), ...args]) : run(bin(name), args);
-  // As root, under /tmp: the postgres user must reach the dir, and root's TMPDIR may be private to root.
-  const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'oddex-pg-'));
-  if (asRoot) {
-    const { uid, gid } = await postgresUser();
-    chownSync(dir, uid, gid);
-  }
-  chmodSync(dir, 0o700);
-  const data = join(dir, 'data');
-  // --no-sync: only initdb's own files; the server itself runs with fsync on.
-  await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const port = await freePort();
-  const options = [
-    `-p ${port}`,
-    '-c listen_addresses=127.0.0.1',
-    `-c unix_socket_directories=${dir}`,
-    '-c fsync=on',
-    '-c synchronous_commit=on',
-    '-c max_connections=50',
-  ].join(' ');
-  const pgCtl = (args: string[]) => exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', ...args]);
-  const start = async () => {
-    await pgCtl(['-o', options, 'start']);
-  };
-  await start();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let databases = 0;
-  return {
-    port,
-    url,
-    async createDatabase() {
-      const name = `test_${++databases}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    crash: async () => {
-      await pgCtl(['-m', 'immediate', 'stop']);
-    },
-    halt: async () => {
-      await pgCtl(['-m', 'fast', 'stop']);
-    },
-    start,
-    async stop() {
-      await pgCtl(['-m', 'fast', 'stop']).catch(() => {}); // already stopped by a test
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
-  const { stdout } = await run('id', ['-u', 'postgres']).catch(() => {
-    throw new Error('running as root, PostgreSQL needs the `postgres` system user (Debian’s postgresql package creates it)');
-  });
-  const { stdout: g } = await run('id', ['-g', 'postgres']);
-  return { uid: Number(stdout.trim()), gid: Number(g.trim()) };
-}
 
 /** A cluster for the test file: started before its tests, removed after them. Use with describe.skipIf(noPostgres). */
 export function postgresForSuite(): () => TestPostgres {

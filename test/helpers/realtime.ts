@@ -1,7 +1,6 @@
 // Realtime test helpers: API keys and tokens, the real `centrifuge` client, and a raw protocol client.
 import { WebSocket } from 'ws';
 import { Centrifuge, type Options } from 'centrifuge';
-import { createServer } from 'node:net';
 import type { TestExchange } from './server.js';
 
 export const wsUrl = (ex: { url: string }) => ex.url.replace(/^http/, 'ws') + '/connection/websocket';
@@ -113,13 +112,4 @@ export async function rawConnected(url: string, token: string): Promise<RawClien
   return c;
 }
 
-/** A port free right now, for restarting a server on the same address. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/local-services/free-port.js';

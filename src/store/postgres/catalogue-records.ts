@@ -161,36 +161,36 @@ export class PostgresCatalogueRecords implements CatalogueRecords {
     return (rowCount ?? 0) > 0;
   }
 
-  async addSport(s: Sport): Promise<void> {
-    await insertSport(this.pool, s);
+  addSport(s: Sport): Promise<void> {
+    return this.write((c) => insertSport(c, s));
   }
 
-  async addLeague(l: League): Promise<void> {
-    await insertLeague(this.pool, l);
+  addLeague(l: League): Promise<void> {
+    return this.write((c) => insertLeague(c, l));
   }
 
-  async addTeam(t: Team): Promise<void> {
-    await insertTeam(this.pool, t);
+  addTeam(t: Team): Promise<void> {
+    return this.write((c) => insertTeam(c, t));
   }
 
-  async addFixture(f: Fixture): Promise<void> {
-    await insertFixture(this.pool, f);
+  addFixture(f: Fixture): Promise<void> {
+    return this.write((c) => insertFixture(c, f));
   }
 
   putMarkets(markets: readonly StoredMarket[]): Promise<void> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       for (const m of markets) await putMarket(c, m);
     });
   }
 
   setMainLines(flags: readonly { marketHash: string; mainLine: boolean }[]): Promise<void> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       for (const f of flags) await c.query('UPDATE markets SET main_line = $1 WHERE market_hash = $2', [f.mainLine, f.marketHash]);
     });
   }
 
   addParlay(market: StoredMarket, salt: string, p: ParlayTerms): Promise<void> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       await putMarket(c, market);
       await c.query(
         `INSERT INTO parlays (market_hash, bettor, salt, base_token, request_size, legs, requested_at, quote_window_ends_at, fill_deadline)
@@ -200,18 +200,32 @@ export class PostgresCatalogueRecords implements CatalogueRecords {
     });
   }
 
-  async putLiveScore(score: LiveScore): Promise<void> {
-    await putLiveScore(this.pool, score);
+  putLiveScore(score: LiveScore): Promise<void> {
+    return this.write((c) => putLiveScore(c, score));
   }
 
   addAll(seed: CatalogueSeed): Promise<void> {
-    return inTransaction(this.pool, async (c) => {
+    return this.write(async (c) => {
       for (const s of seed.sports) await insertSport(c, s);
       for (const l of seed.leagues) await insertLeague(c, l);
       for (const t of seed.teams) await insertTeam(c, t);
       for (const f of seed.fixtures) await insertFixture(c, f);
       for (const m of seed.markets) await putMarket(c, m);
       for (const s of seed.liveScores) await putLiveScore(c, s);
+    });
+  }
+
+  /** The revision every write of definitions moves (008_catalogue_revision.sql). */
+  async revision(): Promise<number> {
+    const { rows } = await this.pool.query<{ revision: string }>('SELECT revision FROM catalogue_revision WHERE id = 1');
+    return Number(rows[0]!.revision);
+  }
+
+  /** A write of definitions, with the revision moved in its transaction. */
+  private write(fn: (c: Queryable) => Promise<unknown>): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      await fn(c);
+      await c.query('UPDATE catalogue_revision SET revision = revision + 1 WHERE id = 1');
     });
   }
 }

@@ -1,0 +1,87 @@
+// A throw-away redis-server (Debian's package) on a free loopback port with its files in a temp dir and no
+// persistence, so a restart loses every key as a Redis that lost its data does. Used by `npm run cluster`, tests
+// and benchmarks.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort } from './free-port.js';
+
+export interface LocalRedis {
+  url: string;
+  port: number;
+  /** A new client of this server (closed by `stop`). */
+  client(): Redis;
+  /** Stops the server and starts it again on the same port, empty. */
+  restartEmpty(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function waitForPing(port: number, exited: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {}); // the connect below rejects with it
+    try {
+      await probe.connect();
+      await probe.ping();
+      return;
+    } catch (err) {
+      if (exited() || Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port} (is Debian's redis-server installed?)`, { cause: err });
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      probe.disconnect();
+    }
+  }
+}
+
+export async function startRedis(): Promise<LocalRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'oddex-redis-'));
+  const port = await freePort();
+  const clients: Redis[] = [];
+  let proc: ChildProcess | undefined;
+  const launch = async () => {
+    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    let failed = false;
+    p.once('error', () => (failed = true));
+    p.once('exit', () => (failed = true));
+    proc = p;
+    await waitForPing(port, () => failed);
+  };
+  const halt = async () => {
+    const p = proc;
+    if (!p || p.exitCode !== null || p.signalCode !== null || p.pid === undefined) return;
+    await new Promise<void>((resolve) => {
+      p.once('exit', () => resolve());
+      p.kill('SIGKILL');
+    });
+  };
+  try {
+    await launch();
+  } catch (err) {
+    await halt();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const url = `redis://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    client() {
+      const c = new Redis(url);
+      c.on('error', () => {}); // reconnects by itself; tests restart the server on purpose
+      clients.push(c);
+      return c;
+    },
+    async restartEmpty() {
+      await halt();
+      await launch();
+    },
+    async stop() {
+      for (const c of clients) c.disconnect();
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
