@@ -17,7 +17,7 @@ const ADMIN = 'bench-admin';
 export const E18 = 10n ** 18n;
 export const USDC = 1_000_000n;
 /** A fixed executor, so orders can be signed before the server (which otherwise generates one per deployment) starts. */
-const EXECUTOR = '0x52adf738AAD93c31f798a30b2C74D658e1E9a562';
+export const EXECUTOR = '0x52adf738AAD93c31f798a30b2C74D658e1E9a562';
 export const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: EXECUTOR }, []);
 
 export interface Account {

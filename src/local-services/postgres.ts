@@ -30,6 +30,8 @@ const asRoot = process.getuid?.() === 0;
 
 export interface LocalPostgres {
   port: number;
+  /** The cluster's data dir (its postmaster.pid names the server's process). */
+  dataDir: string;
   /** The cluster's maintenance database. */
   url: string;
   /** Creates an empty database (named, or the next `test_N`) and returns its URL. */
@@ -76,6 +78,7 @@ export async function startPostgres(opts: { maxConnections?: number } = {}): Pro
   let databases = 0;
   return {
     port,
+    dataDir: data,
     url,
     async createDatabase(name = `test_${++databases}`) {
       const client = new pg.Client({ connectionString: url });
