@@ -118,7 +118,7 @@ try {
       await clients[g]!('POST', '/orders/new', { orders: warm });
     }
     const pids = { sequencer: sequencer.child.pid!, gateways: gateways.slice(0, using).map((g) => g.child.pid!) };
-    const before = { sequencer: processCpuSeconds(pids.sequencer), gateways: pids.gateways.map((p) => processCpuSeconds(p)), postgres: treeCpuSeconds(postmaster) };
+    const before = { sequencerMain: processCpuSeconds(pids.sequencer, pids.sequencer), sequencer: processCpuSeconds(pids.sequencer), gateways: pids.gateways.map((p) => processCpuSeconds(p)), postgres: treeCpuSeconds(postmaster) };
     let next = 0;
     let failures = 0;
     const t0 = performance.now();
@@ -134,12 +134,14 @@ try {
     const seconds = (performance.now() - t0) / 1000;
     const perOrder = (cpu: number) => ((cpu * 1000) / perPhase).toFixed(3);
     const sequencerCpu = processCpuSeconds(pids.sequencer) - before.sequencer;
+    const sequencerMainCpu = processCpuSeconds(pids.sequencer, pids.sequencer) - before.sequencerMain;
     const gatewayCpu = pids.gateways.map((p, i) => processCpuSeconds(p) - before.gateways[i]!);
     const postgresCpu = treeCpuSeconds(postmaster) - before.postgres;
     const rate = perPhase / seconds;
     console.log(
       `${label}: ${Math.round(rate).toLocaleString('en-US')} orders/s (${perPhase} in ${requests.length} requests of ${batch}, ${failures} failed); ` +
-        `CPU ms per order: sequencer ${perOrder(sequencerCpu)} (${(sequencerCpu * 1000 / perPhase / ms).toFixed(2)}x one recovery), ` +
+        `CPU ms per order: sequencer ${perOrder(sequencerCpu)} (${(sequencerCpu * 1000 / perPhase / ms).toFixed(2)}x one recovery; main thread ${perOrder(sequencerMainCpu)}, ` +
+        `the rest its projector and other threads), ` +
         `gateways ${gatewayCpu.map(perOrder).join(' + ')}, PostgreSQL ${perOrder(postgresCpu)}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
     );
     return rate;
