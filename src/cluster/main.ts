@@ -1,0 +1,124 @@
+// `npm run cluster`: Oddex on several processes of this machine, as it runs on several machines. PostgreSQL, Redis
+// and NATS at the URLs given (ODDEX_DATABASE_URL, ODDEX_REDIS_URL, ODDEX_NATS_URL), else started from their Debian
+// binaries in a temp dir; then a sequencer, its hot standby, two gateways and two realtime nodes on loopback ports.
+// Prints where each listens (`--json`: one JSON line, for scripts); Ctrl-C stops everything it started.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { clusterServices } from './services.js';
+import { startRole, type RoleProcess } from './role-process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const json = process.argv.includes('--json');
+const say = (line: string) => {
+  if (!json) console.log(line);
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'oddex-cluster-'));
+mkdirSync(join(dir, 'logs'));
+const services = await clusterServices(process.env);
+const shared = {
+  ODDEX_DATABASE_URL: services.databaseUrl,
+  ODDEX_REDIS_URL: services.redisUrl,
+  ODDEX_NATS_URL: services.natsUrl,
+  ODDEX_ADMIN_TOKEN: process.env.ODDEX_ADMIN_TOKEN || randomBytes(24).toString('hex'),
+  ODDEX_REALTIME_TOKEN_SECRET: process.env.ODDEX_REALTIME_TOKEN_SECRET || randomBytes(32).toString('hex'),
+  ODDEX_HOST: '127.0.0.1',
+  ODDEX_PORT: '0',
+  ODDEX_LOG_FORMAT: 'json',
+};
+const roles: RoleProcess[] = [];
+let stopping = false;
+
+/** What a process says once running that its operator wants to know: a standby's takeover and its API. */
+function watch(p: RoleProcess, line: string): void {
+  if (p.name !== 'standby') return;
+  if (/took over as the writer/.test(line)) say('standby took over as the writer');
+  else if (/listening on/.test(line) && !announced) {
+    announced = true;
+    say(`standby listening on ${p.url}`);
+  }
+}
+let announced = false;
+
+const start = async (name: string, env: Record<string, string>, readyLine?: RegExp) => {
+  const dataDir = join(dir, name.replace(/ /g, '-'));
+  mkdirSync(dataDir);
+  const p = await startRole({ name, root: ROOT, env: { ...shared, ODDEX_DATA_DIR: dataDir, ...env }, logFile: join(dir, 'logs', `${name.replace(/ /g, '-')}.log`), ...(readyLine ? { readyLine } : {}) }, watch);
+  roles.push(p);
+  void p.exited.then((code) => {
+    if (!stopping) say(`${name} exited (code ${code}); its log: ${p.logFile}`);
+  });
+  return p;
+};
+
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(
+    roles.map(async (p) => {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill('SIGTERM');
+        const killLater = setTimeout(() => p.child.kill('SIGKILL'), 10_000);
+        await p.exited;
+        clearTimeout(killLater);
+      }
+    }),
+  );
+  await services.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+process.once('SIGINT', () => void stop().then(() => process.exit(0)));
+process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
+
+try {
+  // The sequencer first: it migrates the database and (in demo mode) writes the catalogue the others read.
+  const sequencer = await start('sequencer', { ODDEX_ROLES: 'sequencer,projector,settlement,realtime' });
+  const standby = await start('standby', { ODDEX_ROLES: 'sequencer,projector,settlement,realtime', ODDEX_STANDBY: 'true', ODDEX_DEMO_LIQUIDITY: 'false' }, /standing by/);
+  const [gateway1, gateway2, realtime1, realtime2] = await Promise.all([
+    start('gateway 1', { ODDEX_ROLES: 'gateway', ODDEX_DEMO_LIQUIDITY: 'false' }),
+    start('gateway 2', { ODDEX_ROLES: 'gateway', ODDEX_DEMO_LIQUIDITY: 'false' }),
+    start('realtime 1', { ODDEX_ROLES: 'realtime' }),
+    start('realtime 2', { ODDEX_ROLES: 'realtime' }),
+  ]);
+  const ws = (p: RoleProcess) => p.url!.replace(/^http/, 'ws') + '/connection/websocket';
+  if (json) {
+    console.log(
+      JSON.stringify({
+        sequencer: { url: sequencer.url, pid: sequencer.child.pid },
+        standby: { pid: standby.child.pid },
+        gateways: [gateway1!, gateway2!].map((g) => ({ url: g.url, pid: g.child.pid })),
+        realtime: [realtime1!, realtime2!].map((r) => ({ url: ws(r), pid: r.child.pid })),
+        databaseUrl: services.databaseUrl,
+        redisUrl: services.redisUrl,
+        natsUrl: services.natsUrl,
+        adminToken: shared.ODDEX_ADMIN_TOKEN,
+        logs: join(dir, 'logs'),
+      }),
+    );
+  } else {
+    const rows: [string, string][] = [
+      ['sequencer', `${sequencer.url}  (the full API with /admin; pid ${sequencer.child.pid})`],
+      ['standby', `following the journal, takes over if the sequencer dies (pid ${standby.child.pid})`],
+      ['gateway 1', `${gateway1!.url}  (the trading API)`],
+      ['gateway 2', `${gateway2!.url}  (the trading API)`],
+      ['realtime 1', ws(realtime1!)],
+      ['realtime 2', ws(realtime2!)],
+      ['postgresql', services.databaseUrl + (services.started.includes('postgres') ? '  (started here)' : '')],
+      ['redis', services.redisUrl + (services.started.includes('redis') ? '  (started here)' : '')],
+      ['nats', services.natsUrl + (services.started.includes('nats') ? '  (started here)' : '')],
+      ['admin token', shared.ODDEX_ADMIN_TOKEN],
+      ['logs', join(dir, 'logs')],
+    ];
+    say('Oddex cluster running:');
+    for (const [what, where] of rows) say(`  ${what.padEnd(12)} ${where}`);
+    say('Ctrl-C stops every process and what this command started.');
+  }
+} catch (err) {
+  console.error(`oddex cluster: ${err instanceof Error ? err.message : String(err)}`);
+  await stop();
+  process.exit(1);
+}
