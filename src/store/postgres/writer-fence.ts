@@ -62,6 +62,43 @@ export class WriterFence {
   }
 
   /**
+   * Waits for the writer's lock, then takes a new epoch (a hot standby). Blocked in pg_advisory_lock on a connection
+   * of its own, which the server grants the moment the holder's session ends (a killed writer's socket closes at
+   * once): no polling delay. The bump waits for an append still holding the fence's row, then supersedes it. A
+   * connection that fails while waiting is opened again after `retryMs`; `signal` stops waiting.
+   */
+  static async waitFor(
+    config: pg.ClientConfig,
+    holder: string,
+    opts: { signal?: AbortSignal; retryMs?: number; onRetry?: (err: unknown) => void } = {},
+  ): Promise<WriterFence> {
+    const { signal, retryMs = 500 } = opts;
+    for (;;) {
+      if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
+      const client = new pg.Client(config);
+      client.on('error', () => {}); // reported by the query under way
+      const abort = () => void client.end().catch(() => {});
+      signal?.addEventListener('abort', abort, { once: true });
+      try {
+        await client.connect();
+        await client.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK]);
+        const bumped = await client.query<{ epoch: string }>(
+          'UPDATE writer_fence SET epoch = epoch + 1, holder = $1, since = now() WHERE id = 1 RETURNING epoch',
+          [holder],
+        );
+        return new WriterFence(client, bumped.rows[0]!.epoch);
+      } catch (err) {
+        await client.end().catch(() => {});
+        if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
+        opts.onRetry?.(err);
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+      } finally {
+        signal?.removeEventListener('abort', abort);
+      }
+    }
+  }
+
+  /**
    * After a failure (a server restart ends every session, and the lock with its connection): this writer's fence
    * again, on its old connection if that still answers, else on a new one that takes the lock again; 'lost' if
    * another writer holds the lock or bumped the epoch meanwhile. The epoch stays this writer's: nobody else took it,
