@@ -269,6 +269,9 @@ async function startOnStorage(
   publisher.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});
+  // Gateways in processes of their own send their commands over NATS: answered from here on, before the HTTP API is
+  // built (most of a start after the rebuild; a standby that took over answers gateways that much sooner).
+  const commandServer = config.natsUrl ? serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies) : undefined;
 
   const routes = exchangeRoutes({
     config,
@@ -292,20 +295,24 @@ async function startOnStorage(
     evm: evmChain,
   });
   const rateLimiter = sharedRateLimiter(config, log);
-  const app = await buildApp({
-    ...(rateLimiter ? { rateLimiter } : {}),
-    config,
-    log: httpLog,
-    now,
-    adminToken,
-    isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
-    metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
-    routes,
-  });
-  realtime.attach(app.server);
-  // Gateways in processes of their own send their commands over NATS.
-  const commandServer = config.natsUrl ? serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies) : undefined;
-  await app.listen({ host: config.host, port: config.port });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      ...(rateLimiter ? { rateLimiter } : {}),
+      config,
+      log: httpLog,
+      now,
+      adminToken,
+      isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
+      metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
+      routes,
+    });
+    realtime.attach(app.server);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await commandServer?.close();
+    throw err;
+  }
   // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
   verifier.start();
   const address = app.server.address();
