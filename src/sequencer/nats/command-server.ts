@@ -1,5 +1,5 @@
 // The sequencer's end of the NATS command transport: it answers the command subject in a queue group (one member
-// answers each request; a hot standby will join the same group), applies each command through the sequencer and
+// answers each request; a hot standby subscribes only once it has taken the writer's lock), applies each command through the sequencer and
 // replies with the result and the journal position it is durable at. Requests are taken in arrival order, so one
 // gateway connection's commands reach the sequencer in the order it sent them.
 //
