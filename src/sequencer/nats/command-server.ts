@@ -25,7 +25,7 @@ export const REMEMBERED_REPLIES = { ms: 60_000, max: 10_000 };
  * A journaled request's result as its reply: a post lists every order of the request, while the journal holds only
  * those not posted before (the sequencer answered the others ORDERS_ALREADY_EXIST without journaling them).
  */
-function resultOfRepeat(requested: Command, result: CommandResult): CommandResult {
+export function resultOfRepeat(requested: Command, result: CommandResult): CommandResult {
   if (requested.kind !== 'postOrders' || result.kind !== 'postOrders') return result;
   const journaled = new Map(result.statuses.map((s) => [s.orderHash, s]));
   return {
