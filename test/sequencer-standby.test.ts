@@ -202,7 +202,8 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     const takeoverMs = firstAnswer - killedAt;
     console.log(
       `takeover: the gateway answered a write ${takeoverMs} ms after kill -9 of the leader (standby took the lock after ${tookOverAt - killedAt} ms); ` +
-        `${beforeKill.orders} orders and ${beforeKill.fills} fills acknowledged before the kill, ${orders.size} and ${fills.size} in all; refusals ${JSON.stringify([...refusals])}`,
+        `${beforeKill.orders} orders and ${beforeKill.fills} fills acknowledged before the kill, ${orders.size} and ${fills.size} in all; ` +
+        `${standby.lines(/answered with the result the previous writer journaled/).length} gateway repeats answered from the journal; refusals ${JSON.stringify([...refusals])}`,
     );
     expect(takeoverMs).toBeLessThan(TAKEOVER_BOUND_MS);
     expect(fills.size).toBeGreaterThan(beforeKill.fills);

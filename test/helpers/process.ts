@@ -46,6 +46,8 @@ export interface WatchedExchange {
   exited: Promise<number | null>;
   /** Resolves with the first line (past or future) matching `pattern`; rejects if the process exits first. */
   line(pattern: RegExp): Promise<string>;
+  /** The lines so far matching `pattern`. */
+  lines(pattern: RegExp): string[];
   /** Its stderr so far. */
   stderr(): string;
 }
@@ -76,7 +78,7 @@ export function spawnWatched(env: Record<string, string>, root = ROOT): WatchedE
       waiting.push({ pattern, resolve });
       void exited.then((code) => reject(new Error(`exchange exited (${code}) before logging ${pattern}: ${stderr.slice(0, 2000)}`)));
     });
-  return { child, exited, line, stderr: () => stderr };
+  return { child, exited, line, lines: (pattern) => seen.filter((l) => pattern.test(l)), stderr: () => stderr };
 }
 
 /**

@@ -58,7 +58,10 @@ export function serveCommands(
     const before = fromJournal.get(req.id);
     if (before) {
       fromJournal.delete(req.id);
-      if (Date.now() - before.cmd.at < REMEMBERED_REPLIES.ms) return encodeReply({ ok: true, result: resultOfRepeat(req.command, before.result), position: before.position });
+      if (Date.now() - before.cmd.at < REMEMBERED_REPLIES.ms) {
+        log.info({ requestId: req.id, position: before.position }, 'a repeated request answered with the result the previous writer journaled');
+        return encodeReply({ ok: true, result: resultOfRepeat(req.command, before.result), position: before.position });
+      }
     }
     try {
       // The request's id goes into the journal with the command (see above).
