@@ -245,7 +245,8 @@ async function startOnStorage(
   // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
   const rebuildMs = Math.round(performance.now() - rebuildStarted);
   let collectMs: number | undefined;
-  if (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING) {
+  // Not after a standby's takeover: its engine was built long before, and a full collection would delay the answers.
+  if (!standby && (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING)) {
     collectGarbage();
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
