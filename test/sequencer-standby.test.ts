@@ -1,9 +1,10 @@
 // A hot standby sequencer (ODDEX_STANDBY) on one PostgreSQL database, behind a gateway over NATS (Debian's
 // nats-server). The leader is killed with SIGKILL while makers post and takers fill through the gateway: the standby
 // takes the writer's lock and answers within 5 s, every acknowledged order and fill is there afterwards, funds are
-// exact to the wei, and nothing is applied twice (a request the old leader journaled is answered from the journal, a
-// repeated signed fill is refused as before). A second writer without ODDEX_STANDBY is refused as it always was, and
-// a standby started with no leader takes over at once.
+// exact to the wei, nothing is applied twice (a request the old leader journaled is answered from the journal, a
+// repeated signed fill is refused as before), and the new leader's engine is the state a replay of the journal
+// gives. A second writer without ODDEX_STANDBY is refused as it always was, and a standby started with no leader
+// takes over at once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
+import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
+import { Engine } from '../src/engine/engine.js';
+import { DomainError } from '../src/engine/errors.js';
+import { engineParams } from '../src/sequencer/sequencer.js';
+import { decodeCommand } from '../src/store/command-codec.js';
+import { decodeJson } from '../src/store/json-codec.js';
 import { spawnExchange, spawnWatched, type ChildExchange, type WatchedExchange } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { natsForSuite } from './helpers/nats.js';
@@ -263,6 +270,31 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     }
     expect(held).toBe(FUNDS * BigInt(makers.length + takers.length));
     expect(await balance(extra)).toEqual({ balance: 7_654_321n, escrowed: 0n });
+
+    // The new leader's engine is the state a replay of the journal gives: its snapshot, taken on request, equals an
+    // engine built here from the journal rows it covers.
+    const newLeader = /listening on (http:\/\/[\d.]+:\d+)/.exec(await standby.line(/listening on http/))![1]!;
+    const taken = await call(newLeader, 'POST', '/admin/journal/snapshot', undefined, admin);
+    expect(taken.status).toBe(200);
+    const db = new pg.Client({ connectionString: common.ODDEX_DATABASE_URL });
+    await db.connect();
+    try {
+      const through = taken.body.data.journalSeq as number;
+      const { rows } = await db.query<{ command: string }>('SELECT command FROM journal WHERE seq <= $1 ORDER BY seq', [through]);
+      expect(rows).toHaveLength(through);
+      const replayed = new Engine(engineParams(loadConfig({ ...common, ODDEX_ROLES: 'sequencer' }, [])));
+      for (const { command } of rows) {
+        try {
+          replayed.apply(decodeCommand(command));
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err; // passed over by every replay too
+        }
+      }
+      const stored = await db.query<{ body: string }>('SELECT body FROM snapshots WHERE journal_seq = $1', [through]);
+      expect(decodeJson(stored.rows[0]!.body)).toEqual(replayed.snapshot());
+    } finally {
+      await db.end();
+    }
 
     // A signed fill sent again after the takeover, one acknowledged by each leader, is refused as a repeat always was.
     const fillList = [...fills.values()];
