@@ -1,7 +1,7 @@
 // The sequencer's end of the NATS command transport: it answers the command subject in a queue group (one member
-// answers each request; a hot standby subscribes only once it has taken the writer's lock), applies each command through the sequencer and
-// replies with the result and the journal position it is durable at. Requests are taken in arrival order, so one
-// gateway connection's commands reach the sequencer in the order it sent them.
+// answers each request; a hot standby subscribes only once it has taken the writer's lock), applies each command
+// through the sequencer and replies with the result and the journal position it is durable at. Requests are taken
+// in arrival order, so one gateway connection's commands reach the sequencer in the order it sent them.
 //
 // A gateway repeats a request whose reply it did not get (a timeout, a takeover) with the same id: a repeat that
 // arrives while the first is in flight or within a minute of it gets the first one's reply rather than a second
