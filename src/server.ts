@@ -20,7 +20,7 @@ import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
 import { RealtimeTokens } from './realtime/tokens.js';
 import { Sequencer, engineParams } from './sequencer/sequencer.js';
-import { REMEMBERED_REPLIES, serveCommands } from './sequencer/nats/command-server.js';
+import { REMEMBERED_REPLIES, serveCommands, type CommandServer } from './sequencer/nats/command-server.js';
 import { standBy, type TakenOver } from './sequencer/standby.js';
 import { JournalReader } from './store/postgres/journal-reader.js';
 import { PostgresTradingStore } from './store/postgres/trading-store.js';
@@ -196,6 +196,9 @@ async function startOnStorage(
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
+  /** Set once another writer took the journal over: no commands from gateways, never ready again. */
+  let superseded = false;
+  let commandServer: CommandServer | undefined;
   const trading: Sequencer = new Sequencer({
     config,
     store: storage.journal,
@@ -208,6 +211,12 @@ async function startOnStorage(
     // The local ledger unless a chain was given (EVM, or a test's faulty chain).
     createChain: createChain ?? ((sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink)),
     archiveDir: join(config.dataDir, 'journal-archive'),
+    // Out of the gateways' queue group and not ready: their commands go to the writer that took over.
+    superseded: () => {
+      log.fatal('another writer took the journal over: this process stops answering gateways and reports not ready; restart it (as a standby)');
+      superseded = true;
+      commandServer?.close().catch((err: unknown) => log.error({ err }, 'the NATS command subscription did not close'));
+    },
   });
   const adminToken = resolveAdminToken(config, log);
   const apiKeys = await ApiKeys.open(storage.apiKeys);
@@ -262,7 +271,7 @@ async function startOnStorage(
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
   let ready = false;
-  const isReady = () => ready;
+  const isReady = () => ready && !superseded;
   const tokens = config.realtimeTokenSecret
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
     : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
@@ -272,7 +281,7 @@ async function startOnStorage(
   const revocations = await sharedRevocations(config, log, () => {});
   // Gateways in processes of their own send their commands over NATS: answered from here on, before the HTTP API is
   // built (most of a start after the rebuild; a standby that took over answers gateways that much sooner).
-  const commandServer = config.natsUrl ? serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies) : undefined;
+  if (config.natsUrl && !superseded) commandServer = serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies);
 
   const routes = exchangeRoutes({
     config,

@@ -3,8 +3,8 @@
 // takes the writer's lock and answers within 5 s, every acknowledged order and fill is there afterwards, funds are
 // exact to the wei, nothing is applied twice (a request the old leader journaled is answered from the journal, a
 // repeated signed fill is refused as before), and the new leader's engine is the state a replay of the journal
-// gives. A second writer without ODDEX_STANDBY is refused as it always was, and a standby started with no leader
-// takes over at once.
+// gives. A second writer without ODDEX_STANDBY is refused as it always was, a standby started with no leader takes
+// over at once, and a leader that lost its lock to a standby while still running steps out of the gateways' way.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,8 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
   let common: Record<string, string> = {};
   let leader: ChildExchange;
   let standby: WatchedExchange;
+  /** The leader the last test started. */
+  let latest: WatchedExchange;
   let gateway = '';
   let config: Config;
   let markets: string[] = [];
@@ -314,7 +316,7 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     const before = await Promise.all([...makers, ...takers].map(balance));
     standby.child.kill('SIGKILL');
     await standby.exited;
-    const next = spawnWatched({ ...sequencerEnv(), ODDEX_STANDBY: 'true' });
+    const next = (latest = spawnWatched({ ...sequencerEnv(), ODDEX_STANDBY: 'true' }));
     processes.push(next);
     await next.line(/standing by: following the journal/);
     const standingAt = Date.now();
@@ -326,5 +328,32 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     const f = await signedFill(takers[0]!, config, { market: markets[0]!, isTakerBettingOutcomeOne: false, stakeWei: FILL_STAKE, desiredOdds: 45n * E18 });
     const filled = await call(gateway, 'POST', '/orders/fill/v2', f);
     expect([filled.status, filled.body.data?.totalFilled]).toEqual([200, FILL_STAKE.toString()]);
+  }, 60_000);
+  it('steps a leader that lost its lock to a standby out of the gateways: not ready, commands go to the new writer', async () => {
+    const old = latest;
+    const oldUrl = /listening on (http:\/\/[\d.]+:\d+)/.exec(await old.line(/listening on http/))![1]!;
+    const next = spawnWatched({ ...sequencerEnv(), ODDEX_STANDBY: 'true' });
+    processes.push(next);
+    await next.line(/standing by: following the journal/);
+    // The leader's lock session ends while the process lives on (a network cut to the database, an operator's kill).
+    const db = new pg.Client({ connectionString: common.ODDEX_DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
+    } finally {
+      await db.end();
+    }
+    await next.line(/took over as the writer at position \d+/);
+    await next.line(/listening on http/);
+    const post = async () => {
+      const o = await signedOrder(makers[1]!, config, { marketHash: markets[1]!, totalBetSize: ORDER_STAKE, percentageOdds: 55n * E18, isMakerBettingOutcomeOne: true });
+      return call(gateway, 'POST', '/orders/new', { orders: [o.body] });
+    };
+    // The old leader learns it was superseded at its next append (a gateway's command it took meanwhile is refused).
+    for (let i = 0; i < 60 && old.lines(/stops answering gateways/).length === 0; i++) await post();
+    expect(old.lines(/stops answering gateways/)).toHaveLength(1);
+    expect((await fetch(oldUrl + '/health/ready')).status).toBe(503);
+    const after = await Promise.all(Array.from({ length: 8 }, post));
+    expect(after.map((r) => r.status)).toEqual(Array(8).fill(200));
   }, 60_000);
 });

@@ -54,6 +54,8 @@ export interface SequencerDeps {
   createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
   archiveDir: string;
+  /** Another writer took the journal over (a standby): this process must stop taking commands from gateways. */
+  superseded?: () => void;
   expirySweepMs?: number;
 }
 
@@ -132,6 +134,7 @@ export class Sequencer implements SequencerPort {
         this.handToChain(changes);
       },
       projection: this.projection,
+      ...(deps.superseded ? { onSuperseded: deps.superseded } : {}),
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');

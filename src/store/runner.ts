@@ -39,6 +39,11 @@ export interface RunnerOptions {
   };
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
+  /**
+   * Another writer holds the journal now (its lock and a newer epoch: a standby took over while this one had lost
+   * its lock): this process must stop taking commands. Called once, before onStorageFailure.
+   */
+  onSuperseded?: () => void;
   /** An attempt to heal the store after a failed sync failed; it is tried again after `retryInMs`. */
   onHealAttempt?: (err: unknown, retryInMs: number) => void;
   /** Pauses between attempts to heal the store: the first, doubled each time up to the last. */
@@ -422,7 +427,10 @@ export class EngineRunner {
     const { first, max } = this.opts.healRetryMs ?? { first: 200, max: 5_000 };
     for (let pause = first; !this.stopped; pause = Math.min(pause * 2, max)) {
       try {
-        if ((await this.store.heal!()) === 'lost') break;
+        if ((await this.store.heal!()) === 'lost') {
+          this.opts.onSuperseded?.();
+          break;
+        }
         await this.replay();
         this.healing = false;
         this.opts.onStorageFailure(err, true);

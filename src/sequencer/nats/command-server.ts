@@ -118,15 +118,18 @@ export function serveCommands(
     },
     (err: unknown) => log.error({ err }, 'NATS connection failed: no commands from gateways'),
   );
+  let closing: Promise<void> | undefined;
   return {
-    close: async () => {
-      closed = true;
-      if (!served) return;
-      const { nc, sub } = served;
-      // Nothing new is taken; what was taken is answered before the connection goes.
-      sub.unsubscribe();
-      await Promise.allSettled([...inFlight]);
-      await nc.drain().catch(() => nc.close());
-    },
+    // Once, however often called (a superseded writer steps out, then shuts down).
+    close: () =>
+      (closing ??= (async () => {
+        closed = true;
+        if (!served) return;
+        const { nc, sub } = served;
+        // Nothing new is taken; what was taken is answered before the connection goes.
+        sub.unsubscribe();
+        await Promise.allSettled([...inFlight]);
+        await nc.drain().catch(() => nc.close());
+      })()),
   };
 }
