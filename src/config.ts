@@ -177,6 +177,12 @@ export interface Config {
    */
   databaseUrl: string | undefined;
   /**
+   * A hot standby sequencer: with another writer holding the PostgreSQL journal, this process follows the journal
+   * with a warm engine and takes over (lock, new fencing epoch, then the rest of start-up) once that writer's
+   * session ends, instead of refusing to start. Needs ODDEX_DATABASE_URL and the sequencer role.
+   */
+  standby: boolean;
+  /**
    * Settled markets the catalogue keeps in memory after a read (about 1.3 KB each); older ones are read from the store
    * again when asked for.
    */
@@ -439,6 +445,7 @@ export function defaultConfig(): Config {
     natsUrl: undefined,
     sequencerRequest: { attemptTimeoutMs: 2000, retryForMs: 10_000 },
     databaseUrl: undefined,
+    standby: false,
     catalogueSettledCache: 10_000,
     realtimeTokenSecret: undefined,
   };
@@ -541,6 +548,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REDIS_URL', redisUrl, (c, v) => (c.redisUrl = v)),
   setting('ODDEX_DATABASE_URL', databaseUrl, (c, v) => (c.databaseUrl = v)),
   setting('ODDEX_NATS_URL', natsUrl, (c, v) => (c.natsUrl = v)),
+  setting('ODDEX_STANDBY', bool, (c, v) => (c.standby = v)),
   setting('ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS', int(10, 600_000), (c, v) => (c.sequencerRequest.attemptTimeoutMs = v)),
   setting('ODDEX_SEQUENCER_RETRY_MS', int(0, 600_000), (c, v) => (c.sequencerRequest.retryForMs = v)),
   setting('ODDEX_CATALOGUE_SETTLED_CACHE', int(100, 10_000_000), (c, v) => (c.catalogueSettledCache = v)),
@@ -580,6 +588,7 @@ export function loadConfig(
   const loaded = { ...config, ...overrides };
   checkRealtimeNode(loaded);
   checkSplitRoles(loaded);
+  checkStandby(loaded);
   return loaded;
 }
 
@@ -591,6 +600,13 @@ function checkRealtimeNode(config: Config): void {
     ['ODDEX_REALTIME_TOKEN_SECRET', config.realtimeTokenSecret, 'a realtime node checks tokens the exchange issued: set the secret they share'],
   ];
   for (const [setting, value, why] of needs) if (!value) throw new ConfigError(setting, why);
+}
+
+/** A standby follows a PostgreSQL journal and takes over its writer's role: it runs the sequencer. */
+function checkStandby(config: Config): void {
+  if (!config.standby) return;
+  if (!config.roles.includes('sequencer')) throw new ConfigError('ODDEX_STANDBY', 'a standby takes over the sequencer: run it with the sequencer role');
+  if (!config.databaseUrl) throw new ConfigError('ODDEX_DATABASE_URL', 'a standby follows the journal in PostgreSQL: set it');
 }
 
 /** A gateway and a sequencer in processes of their own share the database and reach each other over NATS. */

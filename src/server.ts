@@ -19,8 +19,12 @@ import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
 import { RealtimeTokens } from './realtime/tokens.js';
-import { Sequencer } from './sequencer/sequencer.js';
-import { serveCommands } from './sequencer/nats/command-server.js';
+import { Sequencer, engineParams } from './sequencer/sequencer.js';
+import { REMEMBERED_REPLIES, serveCommands, type CommandServer } from './sequencer/nats/command-server.js';
+import { standBy, type TakenOver } from './sequencer/standby.js';
+import { JournalReader } from './store/postgres/journal-reader.js';
+import { PostgresTradingStore } from './store/postgres/trading-store.js';
+import { Engine } from './engine/engine.js';
 import type { SequencerDeps } from './sequencer/sequencer.js';
 import { Publisher } from './realtime/publisher.js';
 import { renderContexts, type RenderContexts } from './render/contexts.js';
@@ -106,12 +110,46 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
   const config = { ...(evm?.config ?? baseConfig), logFormat };
   const now = opts.now ?? Date.now;
-  const storage = await openBackend(config, log, now());
+  // A standby waits here, following the journal, until it holds the writer's lock.
+  const standby = config.standby && config.databaseUrl ? await standByFor(config, config.databaseUrl, log, now) : undefined;
+  let storage: StorageBackend;
   try {
-    return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evm?.chain);
+    storage = await openBackend(config, log, now(), standby?.writer);
+  } catch (err) {
+    await standby?.writer.close().catch(() => {});
+    throw err;
+  }
+  try {
+    return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evm?.chain, standby);
   } catch (err) {
     await storage.close(); // a failed start gives the data dir (or the database's writer lock) back
     throw err;
+  }
+}
+
+/**
+ * A hot standby (ODDEX_STANDBY): follows the journal in PostgreSQL with a warm engine while another process writes
+ * it, and resolves once this process holds the writer's lock under a new epoch, the engine at the journal's end.
+ * It answers no HTTP, no NATS command, projects and settles nothing until then: the rest of start-up follows.
+ */
+async function standByFor(config: Config, url: string, log: pino.Logger, now: () => number): Promise<TakenOver<PostgresTradingStore>> {
+  const journal = await JournalReader.open(url);
+  try {
+    const params = engineParams(config);
+    return await standBy({
+      journal,
+      createEngine: (snapshot) => (snapshot ? Engine.restore(params, snapshot) : new Engine(params)),
+      takeOver: (signal) =>
+        PostgresTradingStore.open({
+          connectionString: url,
+          waitForLock: { signal, onRetry: (err) => log.warn({ err }, 'standby: the wait for the writer lock lost its connection; waiting again') },
+        }),
+      now,
+      log,
+      remember: REMEMBERED_REPLIES,
+    });
+  } finally {
+    await journal.close();
   }
 }
 
@@ -131,6 +169,8 @@ async function startOnStorage(
   now: () => number,
   createChain: SequencerDeps['createChain'] | undefined,
   evmChain: ExchangeParts['evm'],
+  /** What a standby that took over hands on: its warm engine, and the replies of requests journaled before. */
+  standby?: Pick<TakenOver<unknown>, 'warm' | 'replies'>,
 ): Promise<Exchange> {
   const db = storage.db;
   log.info({ storage: storage.where }, `data kept in ${storage.where}`);
@@ -156,6 +196,9 @@ async function startOnStorage(
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
+  /** Set once another writer took the journal over: no commands from gateways, never ready again. */
+  let superseded = false;
+  let commandServer: CommandServer | undefined;
   const trading: Sequencer = new Sequencer({
     config,
     store: storage.journal,
@@ -168,6 +211,12 @@ async function startOnStorage(
     // The local ledger unless a chain was given (EVM, or a test's faulty chain).
     createChain: createChain ?? ((sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink)),
     archiveDir: join(config.dataDir, 'journal-archive'),
+    // Out of the gateways' queue group and not ready: their commands go to the writer that took over.
+    superseded: () => {
+      log.fatal('another writer took the journal over: this process stops answering gateways and reports not ready; restart it (as a standby)');
+      superseded = true;
+      commandServer?.close().catch((err: unknown) => log.error({ err }, 'the NATS command subscription did not close'));
+    },
   });
   const adminToken = resolveAdminToken(config, log);
   const apiKeys = await ApiKeys.open(storage.apiKeys);
@@ -181,7 +230,7 @@ async function startOnStorage(
   let rebuilt;
   const rebuildStarted = performance.now();
   try {
-    rebuilt = await trading.start();
+    rebuilt = await trading.start(standby?.warm);
   } catch (err) {
     // No state could be rebuilt: refuse to start rather than serve a wrong one (the caller gives the data dir back).
     trading.chain.stop();
@@ -205,18 +254,24 @@ async function startOnStorage(
   // What the rebuild decoded is garbage now; an idle exchange would hold it until trading triggered a major GC.
   const rebuildMs = Math.round(performance.now() - rebuildStarted);
   let collectMs: number | undefined;
-  if (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING) {
+  // Not after a standby's takeover: its engine was built long before, and a full collection would delay the answers.
+  if (!standby && (rebuilt.snapshotSeq !== undefined || rebuilt.replayed >= REBUILD_WORTH_COLLECTING)) {
     collectGarbage();
     collectMs = Math.round(performance.now() - rebuildStarted - rebuildMs);
   }
-  log.info({ ...rebuilt, rebuildMs, collectMs }, rebuilt.snapshotSeq === undefined ? 'engine rebuilt from the journal' : 'engine rebuilt from a snapshot and the journal tail');
+  const rebuiltHow = standby
+    ? 'engine taken over warm from the standby'
+    : rebuilt.snapshotSeq === undefined
+      ? 'engine rebuilt from the journal'
+      : 'engine rebuilt from a snapshot and the journal tail';
+  log.info({ ...rebuilt, rebuildMs, collectMs }, rebuiltHow);
   if (await storage.rebuilt(trading.engine)) log.debug('balances and restrictions of the read models seeded from the engine');
   const settled = await settleReportedMarkets(catalogue, await readModels.reportsBehindCatalogue((h) => catalogue.isUnsettled(h)));
   if (settled.length > 0) log.warn({ markets: settled.map((m) => m.marketHash) }, 'catalogue settled from journaled reports');
 
   /** False until start-up finished and while shutting down (drives /health/ready, 503s and WebSocket upgrades). */
   let ready = false;
-  const isReady = () => ready;
+  const isReady = () => ready && !superseded;
   const tokens = config.realtimeTokenSecret
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
     : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
@@ -224,6 +279,9 @@ async function startOnStorage(
   publisher.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});
+  // Gateways in processes of their own send their commands over NATS: answered from here on, before the HTTP API is
+  // built (most of a start after the rebuild; a standby that took over answers gateways that much sooner).
+  if (config.natsUrl && !superseded) commandServer = serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies);
 
   const routes = exchangeRoutes({
     config,
@@ -247,20 +305,24 @@ async function startOnStorage(
     evm: evmChain,
   });
   const rateLimiter = sharedRateLimiter(config, log);
-  const app = await buildApp({
-    ...(rateLimiter ? { rateLimiter } : {}),
-    config,
-    log: httpLog,
-    now,
-    adminToken,
-    isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
-    metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
-    routes,
-  });
-  realtime.attach(app.server);
-  // Gateways in processes of their own send their commands over NATS.
-  const commandServer = config.natsUrl ? serveCommands(config.natsUrl, trading, catalogue, log) : undefined;
-  await app.listen({ host: config.host, port: config.port });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      ...(rateLimiter ? { rateLimiter } : {}),
+      config,
+      log: httpLog,
+      now,
+      adminToken,
+      isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
+      metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
+      routes,
+    });
+    realtime.attach(app.server);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await commandServer?.close();
+    throw err;
+  }
   // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
   verifier.start();
   const address = app.server.address();

@@ -66,9 +66,12 @@ export interface StorageBackend {
   close(): Promise<void>;
 }
 
-/** Opens the store the configuration names. */
-export function openBackend(config: Config, log: Logger, now: number): Promise<StorageBackend> {
-  return config.databaseUrl ? openPostgresBackend(config, config.databaseUrl, log) : Promise.resolve(openSqliteBackend(config, log, now));
+/**
+ * Opens the store the configuration names; on PostgreSQL with `writer` given, the journal a standby took over (its
+ * lock and epoch held already).
+ */
+export function openBackend(config: Config, log: Logger, now: number, writer?: PostgresTradingStore): Promise<StorageBackend> {
+  return config.databaseUrl ? openPostgresBackend(config, config.databaseUrl, log, writer) : Promise.resolve(openSqliteBackend(config, log, now));
 }
 
 function openSqliteBackend(config: Config, log: Logger, now: number): StorageBackend {
@@ -124,12 +127,12 @@ function describe(url: string): string {
 /** Connections of the read side and the catalogue's pool (the journal's writer keeps a small pool of its own). */
 const READ_POOL_SIZE = 10;
 
-async function openPostgresBackend(config: Config, url: string, log: Logger): Promise<StorageBackend> {
+async function openPostgresBackend(config: Config, url: string, log: Logger, writer: PostgresTradingStore | undefined): Promise<StorageBackend> {
   const pool = openPool(url, READ_POOL_SIZE);
   try {
     // Every table first (one advisory lock serializes processes migrating at once), then the writer's lock.
     await migrate(pool);
-    const journal = await PostgresTradingStore.open({ connectionString: url });
+    const journal = writer ?? (await PostgresTradingStore.open({ connectionString: url }));
     try {
       const projector = new PostgresProjector(pool);
       const [catalogue, apiKeys, settings, projected] = await Promise.all([

@@ -47,6 +47,10 @@ describe('start-up and shutdown', () => {
     expect(loadConfig({ ODDEX_ROLES: 'sequencer,projector', ...split }).roles).toEqual(['sequencer', 'projector']);
     expect(() => loadConfig({ ODDEX_ROLES: 'sequencer', ODDEX_DATABASE_URL: split.ODDEX_DATABASE_URL })).toThrow(/ODDEX_NATS_URL: a sequencer apart from its gateways exchanges commands over NATS/);
     expect(() => loadConfig({ ODDEX_NATS_URL: '127.0.0.1:4222' })).toThrow(/ODDEX_NATS_URL: expected nats:\/\/host:port/);
+    expect(loadConfig({ ODDEX_ROLES: 'sequencer,projector', ODDEX_STANDBY: 'true', ...split }).standby).toBe(true);
+    expect(() => loadConfig({ ODDEX_STANDBY: 'true' })).toThrow(/ODDEX_DATABASE_URL: a standby follows the journal in PostgreSQL/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'gateway', ODDEX_STANDBY: 'true', ...split })).toThrow(/ODDEX_STANDBY: a standby takes over the sequencer/);
+    expect(() => loadConfig({ ODDEX_STANDBY: 'maybe' })).toThrow(/ODDEX_STANDBY: expected true or false/);
     expect(() => loadConfig({ ODDEX_REDIS_URL: 'localhost:6379' })).toThrow(/ODDEX_REDIS_URL: expected redis:\/\/host:port/);
     expect(() => loadConfig({ ODDEX_REALTIME_TOKEN_SECRET: 'short' })).toThrow(/ODDEX_REALTIME_TOKEN_SECRET: expected at least 32 characters/);
     const res = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_MAKER_MINIMUM: '-1' });

@@ -253,63 +253,73 @@ export interface CashOutTerms {
   affiliateShareBps: number;
 }
 
-export type Command =
-  | { kind: 'faucet'; at: number; address: string; amount: bigint }
-  | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
-  | { kind: 'postOrders'; at: number; orders: NewOrder[]; markets: MarketRef[] }
-  | {
-      kind: 'fill';
-      at: number;
-      fillHash: string;
-      market: MarketRef;
-      taker: string;
-      baseToken: string;
-      isTakerBettingOutcomeOne: boolean;
-      stakeWei: bigint;
-      desiredOdds: bigint;
-      oddsSlippage: number;
-      fillSalt: string;
-      signed?: SignedFill;
-      /** Unsigned, narrowing what the signature allows: fill the whole stake or refuse. */
-      fillOrKill?: true;
-      /** Unsigned, narrowing what the signature allows: refuse a fill matching less taker stake than this (wei). */
-      minStakeWei?: bigint;
-      /**
-       * Signed (cashOutTarget = the market hash): the fill is a cash out, the hedge of the taker's confirmed position
-       * in the market, refused unless it is one; its terms are the cash-out fee's.
-       */
-      cashOut?: CashOutTerms;
-    }
-  | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
-  | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
-  | { kind: 'chainEvents'; at: number; toBlock: number; entries: ChainEntry[] }
-  | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
-  | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
-  | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
-  /**
-   * A maker's signed cancel of `orderHashes` and its new `orders` (all the maker's), applied together or not at all:
-   * refused, with nothing changed, unless every new order would post (status OK) once the cancel is done.
-   */
-  | { kind: 'replaceOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[]; orders: NewOrder[]; markets: MarketRef[] }
-  | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
-  | { kind: 'expire'; at: number }
-  /**
-   * Reports results; `suspend` lists markets that must stop trading with them (quarter-line parents of one leg), and
-   * `finishedFixture` the fixture whose result this is and its new status.
-   */
-  | { kind: 'reportMarkets'; at: number; reports: MarketResult[]; suspend?: string[]; finishedFixture?: FixtureStatusChange; fees?: SettlementFees }
-  /** The operator suspends or reopens markets. */
-  | { kind: 'setMarketStatus'; at: number; marketHashes: string[]; status: MarketLifeStatus }
-  /**
-   * A fixture's status changed. While `inPlay`, its markets not enabled for in-play betting refuse orders and fills,
-   * and going in play cancels the resting orders of `closedInPlay` (those markets) and the LAPSE orders of
-   * `lapseInPlay` (its other open markets). Commands journaled before order persistence existed have no
-   * `lapseInPlay`: they lapsed nothing, and replay must do the same.
-   */
-  | { kind: 'setFixtureStatus'; at: number; exchangeEventId: string; status: number; inPlay: boolean; closedInPlay: string[]; lapseInPlay?: string[] }
-  /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
-  | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
-  | { kind: 'liftRestriction'; at: number; address: string };
+/**
+ * Every command may carry the id of the gateway request it came in (NATS), journaled with it: a sequencer that takes
+ * over answers a repeat of that request with the result it had, rather than a second application. The engine ignores it.
+ */
+export interface CommandOrigin {
+  requestId?: string;
+}
+
+export type Command = CommandOrigin &
+  (
+    | { kind: 'faucet'; at: number; address: string; amount: bigint }
+    | { kind: 'transfer'; at: number; from: string; to: string; amount: bigint }
+    | { kind: 'postOrders'; at: number; orders: NewOrder[]; markets: MarketRef[] }
+    | {
+        kind: 'fill';
+        at: number;
+        fillHash: string;
+        market: MarketRef;
+        taker: string;
+        baseToken: string;
+        isTakerBettingOutcomeOne: boolean;
+        stakeWei: bigint;
+        desiredOdds: bigint;
+        oddsSlippage: number;
+        fillSalt: string;
+        signed?: SignedFill;
+        /** Unsigned, narrowing what the signature allows: fill the whole stake or refuse. */
+        fillOrKill?: true;
+        /** Unsigned, narrowing what the signature allows: refuse a fill matching less taker stake than this (wei). */
+        minStakeWei?: bigint;
+        /**
+         * Signed (cashOutTarget = the market hash): the fill is a cash out, the hedge of the taker's confirmed position
+         * in the market, refused unless it is one; its terms are the cash-out fee's.
+         */
+        cashOut?: CashOutTerms;
+      }
+    | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
+    | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
+    | { kind: 'chainEvents'; at: number; toBlock: number; entries: ChainEntry[] }
+    | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
+    | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
+    | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }
+    /**
+     * A maker's signed cancel of `orderHashes` and its new `orders` (all the maker's), applied together or not at all:
+     * refused, with nothing changed, unless every new order would post (status OK) once the cancel is done.
+     */
+    | { kind: 'replaceOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[]; orders: NewOrder[]; markets: MarketRef[] }
+    | { kind: 'heartbeat'; at: number; requestor: string; timeoutSeconds: number }
+    | { kind: 'expire'; at: number }
+    /**
+     * Reports results; `suspend` lists markets that must stop trading with them (quarter-line parents of one leg), and
+     * `finishedFixture` the fixture whose result this is and its new status.
+     */
+    | { kind: 'reportMarkets'; at: number; reports: MarketResult[]; suspend?: string[]; finishedFixture?: FixtureStatusChange; fees?: SettlementFees }
+    /** The operator suspends or reopens markets. */
+    | { kind: 'setMarketStatus'; at: number; marketHashes: string[]; status: MarketLifeStatus }
+    /**
+     * A fixture's status changed. While `inPlay`, its markets not enabled for in-play betting refuse orders and fills,
+     * and going in play cancels the resting orders of `closedInPlay` (those markets) and the LAPSE orders of
+     * `lapseInPlay` (its other open markets). Commands journaled before order persistence existed have no
+     * `lapseInPlay`: they lapsed nothing, and replay must do the same.
+     */
+    | { kind: 'setFixtureStatus'; at: number; exchangeEventId: string; status: number; inPlay: boolean; closedInPlay: string[]; lapseInPlay?: string[] }
+    /** Cancels every open order on these markets (e.g. pre-game quotes when the fixture goes live). */
+    | { kind: 'cancelMarketOrders'; at: number; marketHashes: string[] }
+    | { kind: 'liftRestriction'; at: number; address: string }
+  );
 
 export type OrderStatusCode = 'OK' | 'INSUFFICIENT_BALANCE' | 'INVALID_MARKET' | 'ORDERS_ALREADY_EXIST' | 'ORDER_WOULD_CROSS';
 

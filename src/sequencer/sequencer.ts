@@ -10,14 +10,14 @@ import { ChainSubmitter } from '../chain/chain-submitter.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
 import type { Change, RefundPaid } from '../engine/changes.js';
-import type { BalanceView, Command, FixtureStatusChange, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
+import type { BalanceView, Command, EngineParams, FixtureStatusChange, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
 import { ExchangeError } from '../protocol/errors.js';
 import type { SequencerPort } from './port.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { ArchivedRange, ReadModels, TradingStore } from '../store/ports.js';
 import type { ProjectionLoop } from '../store/projection-loop.js';
-import { EngineRunner, type ReplayReport } from '../store/runner.js';
+import { EngineRunner, type ReplayReport, type WarmEngine } from '../store/runner.js';
 
 export interface SequencerDeps {
   config: Pick<
@@ -54,6 +54,8 @@ export interface SequencerDeps {
   createChain: (sink: ChainSink, engine: () => Engine) => SettlementChain;
   /** Where archived journal rows go. */
   archiveDir: string;
+  /** Another writer took the journal over (a standby): this process must stop taking commands from gateways. */
+  superseded?: () => void;
   expirySweepMs?: number;
 }
 
@@ -72,6 +74,35 @@ const REPLAY_WINDOW_LAG = 2000;
 /** How long an archive waits for the read models to cover the journal; rows they have not projected stay. */
 const ARCHIVE_PROJECTION_WAIT_MS = 5_000;
 
+/** The engine's parameters as the configuration sets them: the writer's and a standby's engines are built alike. */
+export function engineParams(
+  c: Pick<
+    Config,
+    | 'oddsLadderStepSize'
+    | 'makerMinimum'
+    | 'takerMinimum'
+    | 'cancelMaxSkewSeconds'
+    | 'baseTokenAddress'
+    | 'exchangeAffiliate'
+    | 'restriction'
+    | 'chain'
+  >,
+): EngineParams {
+  return {
+    oddsLadderStepSize: c.oddsLadderStepSize,
+    makerMinimum: c.makerMinimum,
+    takerMinimum: c.takerMinimum,
+    cancelMaxSkewSeconds: c.cancelMaxSkewSeconds,
+    baseToken: c.baseTokenAddress,
+    // Checksummed as wallets are keyed: the affiliate is paid its share of fees.
+    affiliate: checksumAddress(c.exchangeAffiliate),
+    restrictionWindowMs: c.restriction.windowMs,
+    restrictionThreshold: c.restriction.threshold,
+    restrictionMs: c.restriction.durationMs,
+    walletsOnChain: c.chain === 'evm',
+  };
+}
+
 export class Sequencer implements SequencerPort {
   readonly runner: EngineRunner;
   readonly readModels: ReadModels;
@@ -85,19 +116,7 @@ export class Sequencer implements SequencerPort {
 
   constructor(private readonly deps: SequencerDeps) {
     const c = deps.config;
-    const params = {
-      oddsLadderStepSize: c.oddsLadderStepSize,
-      makerMinimum: c.makerMinimum,
-      takerMinimum: c.takerMinimum,
-      cancelMaxSkewSeconds: c.cancelMaxSkewSeconds,
-      baseToken: c.baseTokenAddress,
-      // Checksummed as wallets are keyed: the affiliate is paid its share of fees.
-      affiliate: checksumAddress(c.exchangeAffiliate),
-      restrictionWindowMs: c.restriction.windowMs,
-      restrictionThreshold: c.restriction.threshold,
-      restrictionMs: c.restriction.durationMs,
-      walletsOnChain: c.chain === 'evm',
-    };
+    const params = engineParams(c);
     this.readModels = deps.readModels;
     this.projection = deps.projection;
     this.runner = new EngineRunner(deps.store, {
@@ -115,6 +134,7 @@ export class Sequencer implements SequencerPort {
         this.handToChain(changes);
       },
       projection: this.projection,
+      ...(deps.superseded ? { onSuperseded: deps.superseded } : {}),
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
@@ -151,8 +171,9 @@ export class Sequencer implements SequencerPort {
    * Orders still resting on markets closed in play (a stop between the fixture going live and their cancel) are
    * cancelled now.
    */
-  async start(): Promise<ReplayReport> {
-    const replayed = await this.runner.replay();
+  async start(warm?: WarmEngine): Promise<ReplayReport> {
+    // A standby taking over brings its warm engine: nothing to rebuild but what was journaled since it last read.
+    const replayed = warm ? await this.runner.resume(warm) : await this.runner.replay();
     this.deps.rebuilt();
     this.chain.start();
     for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt, this.termsOf(fill.fillHash));

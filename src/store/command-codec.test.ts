@@ -84,9 +84,10 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
 );
 
 describe('journal row formats', () => {
-  it('decodes what it encodes, every bigint exact, and reads version 1 rows of the same commands', () => {
+  it('decodes what it encodes, every bigint exact (a gateway request id too), and reads version 1 rows of the same commands', () => {
     fc.assert(
-      fc.property(commandArb, (cmd) => {
+      fc.property(commandArb, fc.option(fc.uuid(), { nil: undefined }), (base, requestId) => {
+        const cmd: Command = requestId === undefined ? base : { ...base, requestId };
         // fast-check builds records without a prototype: compare values (a bigint never equals its string).
         const row = encodeCommand(cmd);
         expect(decodeCommand(row)).toEqual(cmd);

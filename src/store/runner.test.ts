@@ -288,3 +288,36 @@ describe('a write that fails', () => {
     expect(balance(B)).toBe(1n);
   });
 });
+
+describe('resume from a warm engine', () => {
+  it('catches the read models up from the journal change records to the warm position, then replays the rows after it', async () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS);
+    const store = new SqliteTradingStore(db, new HeldSync());
+    const params = defaultEngineParams(TOKEN);
+    const commands = [faucet(A, 1n), faucet(A, 2n), faucet(B, 3n), faucet(B, 4n)];
+    const writer = new Engine(params);
+    for (const cmd of commands) {
+      store.commit([{ cmd, changes: writer.apply(cmd).changes }]);
+      store.syncNow();
+    }
+    // A standby's engine, three rows in; the read models cover one.
+    const warm = new Engine(params);
+    for (const cmd of commands.slice(0, 3)) warm.apply(cmd);
+    const queued: number[][] = [];
+    const runner = new EngineRunner(store, {
+      createEngine: () => new Engine(params),
+      projection: { position: 1, enqueue: (entries) => queued.push(entries.map((e) => e.seq)), flushNow: () => {}, flush: async () => {} },
+      onStorageFailure: () => {},
+      now: () => 1000,
+      snapshotEveryCommands: 1_000_000,
+      snapshotEveryMs: 1_000_000_000,
+      busyRetry: { forMs: 0, delayMs: 1 },
+    });
+    expect(await runner.resume({ engine: warm, seq: 3, snapshotSeq: 0 })).toEqual({ replayed: 1 });
+    expect(queued).toEqual([[2, 3], [4]]);
+    expect(runner.engine).toBe(warm);
+    expect([runner.engine.balances(A).balance, runner.engine.balances(B).balance]).toEqual([3n * USDC, 7n * USDC]);
+    expect(runner.durableSeq).toBe(4);
+  });
+});

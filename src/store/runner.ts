@@ -39,6 +39,11 @@ export interface RunnerOptions {
   };
   /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
   onStorageFailure: (err: unknown, rebuilt: boolean) => void;
+  /**
+   * Another writer holds the journal now (its lock and a newer epoch: a standby took over while this one had lost
+   * its lock): this process must stop taking commands. Called once, before onStorageFailure.
+   */
+  onSuperseded?: () => void;
   /** An attempt to heal the store after a failed sync failed; it is tried again after `retryInMs`. */
   onHealAttempt?: (err: unknown, retryInMs: number) => void;
   /** Pauses between attempts to heal the store: the first, doubled each time up to the last. */
@@ -53,6 +58,13 @@ export interface RunnerOptions {
    * for `forMs` (on the monotonic clock), and refused after that.
    */
   busyRetry: { forMs: number; delayMs: number };
+}
+
+/** An engine kept in the state the journal gives through `seq`, built on the snapshot at `snapshotSeq` (0: none). */
+export interface WarmEngine {
+  engine: Engine;
+  seq: number;
+  snapshotSeq: number;
 }
 
 export interface ReplayReport {
@@ -159,6 +171,29 @@ export class EngineRunner {
     const { replayed, lastSeq } = await this.replayOnto(engine, 0, covered);
     this.install(engine, lastSeq, 0);
     return { replayed };
+  }
+
+  /**
+   * Goes on from an engine already in the state the journal gives through `warm.seq` (a hot standby's, which followed
+   * the journal while another process wrote it): the read models are brought up to that position from the change
+   * records the journal holds, then anything journaled after it is replayed as at start. A journal row without
+   * change records (written before they were kept) cannot be projected that way: the engine is rebuilt as at start.
+   */
+  async resume(warm: WarmEngine): Promise<ReplayReport> {
+    for (let at = this.opts.projection.position; at < warm.seq; ) {
+      const rows = (await this.store.changesAfter(at, REPLAY_CATCH_UP_BATCH)).filter((r) => r.seq <= warm.seq);
+      if (rows.length === 0) break;
+      const entries: ProjectedEntry[] = [];
+      for (const r of rows) {
+        if (!r.changes) return this.replay();
+        entries.push({ seq: r.seq, at: r.at, changes: r.changes });
+      }
+      await this.catchUp(entries);
+      at = entries[entries.length - 1]!.seq;
+    }
+    const { replayed, lastSeq } = await this.replayOnto(warm.engine, warm.seq, this.opts.projection.position);
+    this.install(warm.engine, lastSeq, warm.snapshotSeq);
+    return { replayed, ...(warm.snapshotSeq > 0 ? { snapshotSeq: warm.snapshotSeq } : {}) };
   }
 
   private async replayOnto(engine: Engine, afterSeq: number, covered: number): Promise<{ replayed: number; lastSeq: number }> {
@@ -392,7 +427,10 @@ export class EngineRunner {
     const { first, max } = this.opts.healRetryMs ?? { first: 200, max: 5_000 };
     for (let pause = first; !this.stopped; pause = Math.min(pause * 2, max)) {
       try {
-        if ((await this.store.heal!()) === 'lost') break;
+        if ((await this.store.heal!()) === 'lost') {
+          this.opts.onSuperseded?.();
+          break;
+        }
         await this.replay();
         this.healing = false;
         this.opts.onStorageFailure(err, true);

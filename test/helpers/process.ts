@@ -40,6 +40,47 @@ export function spawnExchange(env: Record<string, string>, root = ROOT): Promise
   });
 }
 
+/** A child exchange whose output is watched line by line (a standby logs before it listens, if it ever does). */
+export interface WatchedExchange {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** Resolves with the first line (past or future) matching `pattern`; rejects if the process exits first. */
+  line(pattern: RegExp): Promise<string>;
+  /** The lines so far matching `pattern`. */
+  lines(pattern: RegExp): string[];
+  /** Its stderr so far. */
+  stderr(): string;
+}
+
+/** Starts `src/main.ts` as spawnExchange does, without waiting for anything. */
+export function spawnWatched(env: Record<string, string>, root = ROOT): WatchedExchange {
+  const child = spawn(process.execPath, [...(process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO_LIQUIDITY: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const seen: string[] = [];
+  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    seen.push(line);
+    for (const w of waiting.filter((w) => w.pattern.test(line))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(line);
+    }
+  });
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const found = seen.find((l) => pattern.test(l));
+      if (found !== undefined) return resolve(found);
+      waiting.push({ pattern, resolve });
+      void exited.then((code) => reject(new Error(`exchange exited (${code}) before logging ${pattern}: ${stderr.slice(0, 2000)}`)));
+    });
+  return { child, exited, line, lines: (pattern) => seen.filter((l) => pattern.test(l)), stderr: () => stderr };
+}
+
 /**
  * A crash suite's data dir and the environment of its child exchanges (demo catalogue, no pre-game delay, no rate
  * limits). `spawn` starts one with extra settings, `call` talks to it; after the suite the last child is killed and the dir removed.

@@ -1,23 +1,38 @@
 // The sequencer's end of the NATS command transport: it answers the command subject in a queue group (one member
-// answers each request; a hot standby will join the same group), applies each command through the sequencer and
-// replies with the result and the journal position it is durable at. Requests are taken in arrival order, so one
-// gateway connection's commands reach the sequencer in the order it sent them.
+// answers each request; a hot standby subscribes only once it has taken the writer's lock), applies each command
+// through the sequencer and replies with the result and the journal position it is durable at. Requests are taken
+// in arrival order, so one gateway connection's commands reach the sequencer in the order it sent them.
 //
 // A gateway repeats a request whose reply it did not get (a timeout, a takeover) with the same id: a repeat that
 // arrives while the first is in flight or within a minute of it gets the first one's reply rather than a second
 // application. The engine refuses a repeated order hash, fill salt or cancel salt anyway; this keeps the answer the
-// same, and covers commands without such a key (a faucet grant).
+// same, and covers commands without such a key (a faucet grant). The request id is journaled with the command, so a
+// sequencer that took over (standby.ts) answers a repeat of a request its predecessor journaled, but never replied
+// to, with the result the journal gives it, at the command's position.
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import type { Command } from '../../engine/types.js';
+import type { Command, CommandResult } from '../../engine/types.js';
+import type { JournaledReply } from '../standby.js';
 import type { SequencerPort } from '../port.js';
 import { withCurrentMarkets } from '../current-markets.js';
 import { COMMAND_SUBJECT, decodeRequest, encodeReply, replyOfError, type CommandRequest } from './wire.js';
 
 /** How long, and for how many requests at most, a reply is kept for repeats: well beyond a gateway's retry bound. */
-const REMEMBER_MS = 60_000;
-const REMEMBER_MAX = 10_000;
+export const REMEMBERED_REPLIES = { ms: 60_000, max: 10_000 };
+
+/**
+ * A journaled request's result as its reply: a post lists every order of the request, while the journal holds only
+ * those not posted before (the sequencer answered the others ORDERS_ALREADY_EXIST without journaling them).
+ */
+export function resultOfRepeat(requested: Command, result: CommandResult): CommandResult {
+  if (requested.kind !== 'postOrders' || result.kind !== 'postOrders') return result;
+  const journaled = new Map(result.statuses.map((s) => [s.orderHash, s]));
+  return {
+    kind: 'postOrders',
+    statuses: requested.orders.map((o) => journaled.get(o.orderHash) ?? { orderHash: o.orderHash, status: 'ORDERS_ALREADY_EXIST' as const }),
+  };
+}
 
 export interface CommandServer {
   close(): Promise<void>;
@@ -32,13 +47,25 @@ export function serveCommands(
   sequencer: Pick<SequencerPort, 'submit' | 'acknowledged'>,
   catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay'>,
   log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>,
+  /** Requests the previous writer journaled (a standby that took over): their repeats get these results. */
+  journaled: readonly JournaledReply[] = [],
 ): CommandServer {
   /** Replies by request id, oldest first. */
   const replies = new Map<string, { at: number; reply: Promise<string> }>();
+  const fromJournal = new Map(journaled.map((j) => [j.requestId, j]));
   const inFlight = new Set<Promise<unknown>>();
-  const answer = async (command: Command): Promise<string> => {
+  const answer = async (req: CommandRequest): Promise<string> => {
+    const before = fromJournal.get(req.id);
+    if (before) {
+      fromJournal.delete(req.id);
+      if (Date.now() - before.cmd.at < REMEMBERED_REPLIES.ms) {
+        log.info({ requestId: req.id, position: before.position }, 'a repeated request answered with the result the previous writer journaled');
+        return encodeReply({ ok: true, result: resultOfRepeat(req.command, before.result), position: before.position });
+      }
+    }
     try {
-      const result = await sequencer.submit(withCurrentMarkets(command, catalogue));
+      // The request's id goes into the journal with the command (see above).
+      const result = await sequencer.submit(withCurrentMarkets({ ...req.command, requestId: req.id }, catalogue));
       return encodeReply({ ok: true, result, position: sequencer.acknowledged() });
     } catch (err) {
       return encodeReply(replyOfError(err));
@@ -47,13 +74,13 @@ export function serveCommands(
   const remembered = (req: CommandRequest): Promise<string> => {
     const now = Date.now();
     for (const [id, r] of replies) {
-      if (now - r.at < REMEMBER_MS && replies.size < REMEMBER_MAX) break;
+      if (now - r.at < REMEMBERED_REPLIES.ms && replies.size < REMEMBERED_REPLIES.max) break;
       replies.delete(id);
     }
     const known = replies.get(req.id);
     if (known) return known.reply;
     // Called now, in arrival order: the sequencer takes commands in the order they came.
-    const reply = answer(req.command);
+    const reply = answer(req);
     replies.set(req.id, { at: now, reply });
     return reply;
   };
@@ -91,15 +118,18 @@ export function serveCommands(
     },
     (err: unknown) => log.error({ err }, 'NATS connection failed: no commands from gateways'),
   );
+  let closing: Promise<void> | undefined;
   return {
-    close: async () => {
-      closed = true;
-      if (!served) return;
-      const { nc, sub } = served;
-      // Nothing new is taken; what was taken is answered before the connection goes.
-      sub.unsubscribe();
-      await Promise.allSettled([...inFlight]);
-      await nc.drain().catch(() => nc.close());
-    },
+    // Once, however often called (a superseded writer steps out, then shuts down).
+    close: () =>
+      (closing ??= (async () => {
+        closed = true;
+        if (!served) return;
+        const { nc, sub } = served;
+        // Nothing new is taken; what was taken is answered before the connection goes.
+        sub.unsubscribe();
+        await Promise.allSettled([...inFlight]);
+        await nc.drain().catch(() => nc.close());
+      })()),
   };
 }

@@ -160,6 +160,37 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     expect(BigInt(second.epoch)).toBeGreaterThan(BigInt(first.epoch));
   });
 
+  it('lets a standby wait for the lock: it stops waiting when told, and takes the lock and a new epoch once the writer let go', async () => {
+    const url = await server().createDatabase();
+    const first = await open(url, 'leader');
+    const engine = new Engine(defaultEngineParams(TOKEN));
+    first.commit(entries(engine, 0, 2));
+    await first.sync();
+    const stop = new AbortController();
+    const given = PostgresTradingStore.open({ connectionString: url, holder: 'standby one', waitForLock: { signal: stop.signal } });
+    await new Promise((r) => setTimeout(r, 200));
+    stop.abort();
+    await expect(given).rejects.toThrow(/stopped waiting for the writer lock/);
+
+    let taken: PostgresTradingStore | undefined;
+    const waiting = PostgresTradingStore.open({ connectionString: url, holder: 'standby two', waitForLock: {} }).then((s) => {
+      cleanups.push(() => s.close());
+      return (taken = s);
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(taken).toBeUndefined();
+    first.commit(entries(engine, 2, 1));
+    await first.sync();
+    await first.close();
+    const next = await waiting;
+    expect(BigInt(next.epoch)).toBe(BigInt(first.epoch) + 1n);
+    // It goes on after the last row the first writer synced.
+    expect(next.commit(entries(engine, 3, 1))).toBe(4);
+    await next.sync();
+    const other = await admin(url);
+    expect((await other.query<{ holder: string }>('SELECT holder FROM writer_fence WHERE id = 1')).rows[0]!.holder).toBe('standby two');
+  });
+
   it.each([
     ['one statement', false],
     ['a transaction with a snapshot', true],

@@ -28,6 +28,11 @@ export interface PostgresStoreOptions {
   /** Who holds the writer's lock, as writer_fence and a refused second writer show it. */
   holder?: string;
   poolSize?: number;
+  /**
+   * Wait for the writer's lock rather than refuse when another writer holds it (a hot standby taking over);
+   * `signal` stops waiting.
+   */
+  waitForLock?: { signal?: AbortSignal; onRetry?: (err: unknown) => void };
 }
 
 interface HeldRows {
@@ -60,6 +65,30 @@ export async function journalChangesAfter(db: pg.Pool | pg.ClientBase, afterSeq:
     values: [afterSeq, limit],
   });
   return rows.map((r) => ({ seq: Number(r.seq), at: Number(r.at_ms), changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
+}
+
+/**
+ * Journaled commands after `afterSeq`, in order, a page per query, the next page read while this one is applied (any
+ * connection may read them: the writer at start-up, a standby following it).
+ */
+export async function* journalCommandsAfter(db: pg.Pool, afterSeq: number): AsyncGenerator<JournaledCommand[]> {
+  type Row = { seq: string; command: string };
+  const page = (from: number): Promise<{ rows: Row[] }> =>
+    db.query<Row>({
+      name: 'journal-replay',
+      text: `SELECT seq, command FROM journal WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`,
+      values: [from],
+    });
+  const none: Row[] = [];
+  let next = page(afterSeq);
+  for (;;) {
+    const { rows } = await next;
+    if (rows.length === 0) return;
+    const last = Number(rows[rows.length - 1]!.seq);
+    next = rows.length < PAGE ? Promise.resolve({ rows: none }) : page(last);
+    next.catch(() => {}); // a caller that stops early never awaits it; one that goes on gets its error
+    yield rows.map((r) => ({ seq: Number(r.seq), cmd: decodeCommand(r.command) }));
+  }
 }
 
 export class PostgresTradingStore implements TradingStore {
@@ -97,7 +126,8 @@ export class PostgresTradingStore implements TradingStore {
     pool.on('connect', (client) => client.on('error', () => {}));
     try {
       await migrate(pool);
-      const fence = await WriterFence.acquire(config, opts.holder ?? `${hostname()} pid ${process.pid}`);
+      const holder = opts.holder ?? `${hostname()} pid ${process.pid}`;
+      const fence = opts.waitForLock ? await WriterFence.waitFor(config, holder, opts.waitForLock) : await WriterFence.acquire(config, holder);
       // Read after the epoch was bumped: a superseded writer's append that committed before is counted, and none
       // can commit after.
       const { rows } = await pool.query<{ last: string | null; archived: string | null }>(
@@ -199,24 +229,8 @@ export class PostgresTradingStore implements TradingStore {
   }
 
   /** Commands after `afterSeq` in order, a page per query, the next page read while this one is applied. */
-  async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
-    type Row = { seq: string; command: string };
-    const page = (from: number): Promise<{ rows: Row[] }> =>
-      this.pool.query<Row>({
-        name: 'journal-replay',
-        text: `SELECT seq, command FROM journal WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`,
-        values: [from],
-      });
-    const none: Row[] = [];
-    let next = page(afterSeq);
-    for (;;) {
-      const { rows } = await next;
-      if (rows.length === 0) return;
-      const last = Number(rows[rows.length - 1]!.seq);
-      next = rows.length < PAGE ? Promise.resolve({ rows: none }) : page(last);
-      next.catch(() => {}); // a caller that stops early never awaits it; one that goes on gets its error
-      yield rows.map((r) => ({ seq: Number(r.seq), cmd: decodeCommand(r.command) }));
-    }
+  replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
+    return journalCommandsAfter(this.pool, afterSeq);
   }
 
   changesAfter(afterSeq: number, limit = PAGE): Promise<JournaledChanges[]> {

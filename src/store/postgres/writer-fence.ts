@@ -8,6 +8,16 @@ import pg from 'pg';
 /** The advisory lock key of the writer (migrations use another: migrate.ts). */
 const WRITER_LOCK = 0x0dde_0002;
 
+/**
+ * The lock's connection, kept alive on both ends: a writer whose machine vanishes (power, network) without closing
+ * its socket loses its session, and the lock with it, within about 11 s of silence rather than the kernel's default
+ * of hours, so a standby takes over; and a standby blocked waiting learns of a dead connection the same way.
+ */
+function lockConnection(config: pg.ClientConfig): pg.ClientConfig {
+  const keepalives = '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3';
+  return { ...config, keepAlive: true, keepAliveInitialDelayMillis: 5000, options: config.options ? `${config.options} ${keepalives}` : keepalives };
+}
+
 /** Another writer holds the database: this one must not start. */
 export class WriterLockedError extends Error {
   constructor(holder: string, since: Date | undefined) {
@@ -42,7 +52,7 @@ export class WriterFence {
 
   /** Takes the writer's lock and a new epoch, or throws WriterLockedError. */
   static async acquire(config: pg.ClientConfig, holder: string): Promise<WriterFence> {
-    const client = new pg.Client(config);
+    const client = new pg.Client(lockConnection(config));
     await client.connect();
     try {
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [WRITER_LOCK]);
@@ -62,6 +72,43 @@ export class WriterFence {
   }
 
   /**
+   * Waits for the writer's lock, then takes a new epoch (a hot standby). Blocked in pg_advisory_lock on a connection
+   * of its own, which the server grants the moment the holder's session ends (a killed writer's socket closes at
+   * once): no polling delay. The bump waits for an append still holding the fence's row, then supersedes it. A
+   * connection that fails while waiting is opened again after `retryMs`; `signal` stops waiting.
+   */
+  static async waitFor(
+    config: pg.ClientConfig,
+    holder: string,
+    opts: { signal?: AbortSignal; retryMs?: number; onRetry?: (err: unknown) => void } = {},
+  ): Promise<WriterFence> {
+    const { signal, retryMs = 500 } = opts;
+    for (;;) {
+      if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
+      const client = new pg.Client(lockConnection(config));
+      client.on('error', () => {}); // reported by the query under way
+      const abort = () => void client.end().catch(() => {});
+      signal?.addEventListener('abort', abort, { once: true });
+      try {
+        await client.connect();
+        await client.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK]);
+        const bumped = await client.query<{ epoch: string }>(
+          'UPDATE writer_fence SET epoch = epoch + 1, holder = $1, since = now() WHERE id = 1 RETURNING epoch',
+          [holder],
+        );
+        return new WriterFence(client, bumped.rows[0]!.epoch);
+      } catch (err) {
+        await client.end().catch(() => {});
+        if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
+        opts.onRetry?.(err);
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+      } finally {
+        signal?.removeEventListener('abort', abort);
+      }
+    }
+  }
+
+  /**
    * After a failure (a server restart ends every session, and the lock with its connection): this writer's fence
    * again, on its old connection if that still answers, else on a new one that takes the lock again; 'lost' if
    * another writer holds the lock or bumped the epoch meanwhile. The epoch stays this writer's: nobody else took it,
@@ -74,7 +121,7 @@ export class WriterFence {
       this.lostLock = new Error('the lock connection stopped answering');
     }
     await this.lockClient.end().catch(() => {});
-    const client = new pg.Client(config);
+    const client = new pg.Client(lockConnection(config));
     client.on('error', () => {}); // reported by the queries below
     await client.connect();
     try {
