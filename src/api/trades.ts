@@ -11,7 +11,7 @@ import { marketsOfTrades } from '../render/consolidated.js';
 import { responses } from './schemas/envelope.js';
 import { OrderTrades, TradesPage, type Trade } from './schemas/trades.js';
 import { RenderedTrades } from './rendered-trades.js';
-import type { ListedTrades, TradeVersionsPage } from '../store/ports.js';
+import type { ListedTrades } from '../store/ports.js';
 
 const TradesQuery = Type.Object({
   startDate: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -58,17 +58,16 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
   });
   const kept = new RenderedTrades<TradeItem>(KEPT_TRADE_ITEMS);
   /** Items of these trades (ids with their versions, read together): kept ones as they are, the rest read and rendered. */
-  const renderedItems = async ({ ids, versions, refunded: pageRefunded }: TradeVersionsPage): Promise<TradeItem[]> => {
+  const renderedItems = async (ids: readonly number[], versions: readonly number[]): Promise<TradeItem[]> => {
     // What an item shows that its trade's version does not cover is compared on each use: its market's betType (the
-    // catalogue's) and its bettor's refund flag in the market (read with the page, or one read for the kept items).
+    // catalogue's) and its bettor's refund flag in the market (one read for the page's kept items).
     const kepts = ids.map((id, i) => kept.get(id, versions[i]!));
     const held = kepts.filter((item) => item !== undefined);
-    const refunded = held.length > 0 && !pageRefunded ? await readModels.refunds.refundsSeen(held) : undefined;
+    const refunded = held.length > 0 ? await readModels.refunds.refundsSeen(held) : undefined;
     const heldMarkets = await render.withMarkets(marketsOfTrades(held.map((item) => ({ marketHash: item.marketHash, quarterLineParentMarketHash: item.quarterLineParentMarketHash ?? undefined }))));
-    const isCurrent = (item: TradeItem, i: number) =>
-      item.marketHasRefunds === (pageRefunded ? pageRefunded[i] : refunded?.(item.marketHash, item.bettor)) &&
-      item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
-    const hits = kepts.map((item, i) => (item !== undefined && isCurrent(item, i) ? item : undefined));
+    const isCurrent = (item: TradeItem) =>
+      item.marketHasRefunds === refunded?.(item.marketHash, item.bettor) && item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
+    const hits = kepts.map((item) => (item !== undefined && isCurrent(item) ? item : undefined));
     const missing = ids.filter((_, i) => hits[i] === undefined);
     const rendered = new Map<number, TradeItem>();
     if (missing.length > 0) {
@@ -97,7 +96,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const page = await readModels.tradeVersionsPage(
+    const { ids, versions, count, more } = await readModels.tradeVersionsPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -113,13 +112,13 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       below,
       q.pageSize,
     );
-    const last = page.ids[page.ids.length - 1];
+    const last = ids[ids.length - 1];
     reply.serializer(listingJson);
     return ok({
-      trades: await renderedItems(page),
-      nextKey: page.more && last !== undefined ? encodeKey(last) : '',
+      trades: await renderedItems(ids, versions),
+      nextKey: more && last !== undefined ? encodeKey(last) : '',
       pageSize: q.pageSize,
-      count: page.count,
+      count,
     });
   });
 

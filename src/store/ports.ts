@@ -284,14 +284,6 @@ export interface OrderQueries {
   postedOrders(orderHashes: readonly string[]): Set<string>;
 }
 
-export interface TradeVersionsPage {
-  ids: number[];
-  versions: number[];
-  count: number;
-  more: boolean;
-  refunded?: boolean[];
-}
-
 export interface TradeQueries {
   trade(id: string): Trade | undefined;
   tradesOfFill(fillHash: string): Trade[];
@@ -299,11 +291,8 @@ export interface TradeQueries {
   tradesOf(bettor?: string, inFillsWith?: { settled: boolean }): Trade[];
   tradesOfBettorIn(bettor: string, marketHash: string): Trade[];
   tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean };
-  /**
-   * One page of the ids and versions of matching trades, newest first, below `belowId`. A store may add `refunded`,
-   * each trade's bettor refunded in its market (as refunds.refundsSeen answers), read with the page.
-   */
-  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): TradeVersionsPage;
+  /** One page of the ids and versions of matching trades, newest first, below `belowId`. */
+  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean };
   listedTrades(ids: readonly number[]): ListedTrades;
   /** Ids of the trades a report settled at `settleDate` in a market. */
   tradesSettledIn(marketHash: string, settleDate: number): string[];
@@ -355,14 +344,7 @@ export interface FeeQueries {
 }
 
 export interface ConsolidatedQueries {
-  /** A store may add `cashOutOf`, the page's fills' cash outs (as fillsOnChain answers), read with the page. */
-  page(
-    q: EntryQuery,
-    sortBy: StoredSortField,
-    ascending: boolean,
-    offset: number,
-    limit: number,
-  ): { entries: PageEntry[]; count: number; cashOutOf?: (fillHash: string) => { amount: bigint; fee: bigint } | undefined };
+  page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): { entries: PageEntry[]; count: number };
 }
 
 export interface HistoryQueries {

@@ -159,11 +159,7 @@ async function expectSameTradePages(sql: TradingReadModels, pgm: ReadModels, tra
         const mine = await pgm.tradesPage(f, below, pageSize);
         const theirs = sql.tradesPage(f, below, pageSize);
         expect({ ...listing(mine), count: mine.count, more: mine.more }).toEqual({ ...listing(theirs), count: theirs.count, more: theirs.more });
-        const { refunded, ...versions } = await pgm.tradeVersionsPage(f, below, pageSize);
-        expect(versions).toEqual(sql.tradeVersionsPage(f, below, pageSize));
-        // The refund flags read with the page are refundsSeen's for its trades.
-        const seen = sql.refunds.refundsSeen(theirs.trades);
-        expect(refunded).toEqual(theirs.trades.map((t) => seen(t.marketHash, t.bettor)));
+        expect(await pgm.tradeVersionsPage(f, below, pageSize)).toEqual(sql.tradeVersionsPage(f, below, pageSize));
         if (!theirs.more) break;
         below = Number(theirs.trades.at(-1)!.id);
       }
@@ -187,13 +183,7 @@ async function expectSameConsolidatedPages(sql: TradingReadModels, pgm: ReadMode
     for (const sortBy of STORED_SORT_FIELDS) {
       for (const ascending of [true, false]) {
         for (const [offset, limit] of [[0, 5], [3, 4], [0, 1000]] as const) {
-          const { cashOutOf, ...mine } = await pgm.entries.page(q, sortBy, ascending, offset, limit);
-          const theirs = sql.entries.page(q, sortBy, ascending, offset, limit);
-          expect(mine).toEqual(theirs);
-          // The cash outs read with the page are fillsOnChain's for its fills.
-          const fills = [...new Set(theirs.entries.flatMap((e) => e.trades.map((t) => t.fillHash)))];
-          const onChain = sql.fillsOnChain(fills);
-          expect(fills.map((h) => cashOutOf!(h))).toEqual(fills.map((h) => onChain(h)?.cashOut));
+          expect(await pgm.entries.page(q, sortBy, ascending, offset, limit)).toEqual(sql.entries.page(q, sortBy, ascending, offset, limit));
         }
       }
     }

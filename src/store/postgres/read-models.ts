@@ -3,7 +3,7 @@
 // positions through their modules under read/. Every query answers through an index, so its cost follows the page
 // asked for, not the history; wei come back as numeric text and become bigint exactly.
 import type pg from 'pg';
-import type { ListedTrades, ReadModels, TradeFilter, TradeVersionsPage } from '../ports.js';
+import type { ListedTrades, ReadModels, TradeFilter } from '../ports.js';
 import type { FillOnChain } from '../fill-on-chain.js';
 import type { Outcome, Trade } from '../../engine/types.js';
 import { CoalescedLookup } from './coalesced-lookup.js';
@@ -138,12 +138,8 @@ export class PostgresReadModels implements ReadModels {
     return { ...(await this.listedTrades(ids)), count, more };
   }
 
-  /**
-   * The trades under the filters below `belowId`, newest first, as ids and versions, with the total, whether more
-   * follow and each one's refund flag, in one statement: one round trip where the count, the page and the kept
-   * items' refund flags took three (two of them one after the other).
-   */
-  async tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): Promise<TradeVersionsPage> {
+  /** The trades under the filters below `belowId`, newest first, as ids and versions, with the total and whether more follow. */
+  async tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): Promise<{ ids: number[]; versions: number[]; count: number; more: boolean }> {
     const where: string[] = [];
     const args: unknown[] = [];
     const arg = (v: unknown) => {
@@ -164,29 +160,19 @@ export class PostgresReadModels implements ReadModels {
     if (f.tradeStatus !== undefined) where.push(`t.status = ${arg(f.tradeStatus)}`);
     if (f.exchangeEventId !== undefined) where.push(`t.exchange_event_id = ${arg(f.exchangeEventId)}`);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const countArgs = [...args];
     const countSql = isCounted(f)
       ? `SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts t ${clause}`
       : `SELECT COUNT(*) AS n FROM rm_trades t ${clause}`;
     // As the SQLite read models: a cursor that is no finite number reads from the newest trade.
     const below = arg(Number.isFinite(belowId) ? Math.ceil(belowId) : Number.MAX_SAFE_INTEGER);
-    const pageSql = `SELECT t.id, t.rev, t.bettor, t.market_hash FROM rm_trades t ${clause ? `${clause} AND` : 'WHERE'} t.id < ${below}
-      ORDER BY t.id DESC LIMIT ${arg(pageSize + 1)}`;
-    // The count's one row joined to the page's (a NULL page row when none match). The refund flag is taken outside
-    // the LIMIT, so it is read for the page's rows only, whatever order the page is found in.
-    const { rows } = await this.db.query<{ n: string; id: string | null; rev: number; refunded: boolean }>(
-      `SELECT c.n, p.id, p.rev, EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = p.bettor AND r.market_hash = p.market_hash) AS refunded
-       FROM (${countSql}) c LEFT JOIN (${pageSql}) p ON true ORDER BY p.id DESC`,
-      args,
-    );
-    const found = rows.filter((r) => r.id !== null);
-    const page = found.slice(0, pageSize);
-    return {
-      ids: page.map((r) => int(r.id!)),
-      versions: page.map((r) => r.rev),
-      count: Number(rows[0]!.n),
-      more: found.length > pageSize,
-      refunded: page.map((r) => r.refunded),
-    };
+    const pageSql = `SELECT t.id, t.rev FROM rm_trades t ${clause ? `${clause} AND` : 'WHERE'} t.id < ${below} ORDER BY t.id DESC LIMIT ${arg(pageSize + 1)}`;
+    const [countRows, pageRows] = await Promise.all([
+      this.db.query<{ n: string }>(countSql, countArgs),
+      this.db.query<{ id: string; rev: number }>(pageSql, args),
+    ]);
+    const page = pageRows.rows.slice(0, pageSize);
+    return { ids: page.map((r) => int(r.id)), versions: page.map((r) => r.rev), count: Number(countRows.rows[0]!.n), more: pageRows.rows.length > pageSize };
   }
 
   /** These trades (ids that are not trades are left out), in the order given, with what rendering them reads. */

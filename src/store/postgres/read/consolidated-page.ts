@@ -22,9 +22,7 @@ const SORT_COLUMNS = {
 const NULLABLE_SORT_COLUMNS: ReadonlySet<string> = new Set(['settle_date', 'outcome']);
 
 interface PageRow extends TradeRow {
-  page_ord: string | null;
-  f_cash_out_amount: string | null;
-  f_cash_out_fee: string | null;
+  page_ord: string;
   page_kind: PageEntry['kind'];
   page_market: string;
   refunded: boolean;
@@ -37,7 +35,7 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
    * Matching entries sorted by one field, creation order (ord) breaking ties, one page, and the count. SQLite sorts
    * NULLs first ascending and last descending; PostgreSQL the other way round, so NULLS FIRST/LAST says it.
    */
-  async page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): ReturnType<AsyncQueries<ConsolidatedQueries>['page']> {
+  async page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): Promise<{ entries: PageEntry[]; count: number }> {
     const args: unknown[] = [];
     const arg = (v: unknown) => {
       args.push(v);
@@ -64,28 +62,19 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
     const countSql = counted
       ? `SELECT COALESCE(SUM(n), 0) AS n FROM rm_consolidated_counts WHERE ${clause}`
       : `SELECT COUNT(*) AS n FROM rm_consolidated WHERE ${clause}`;
+    const countArgs = [...args];
     const pageSql = `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${SORT_COLUMNS[sortBy]} AS sort_value, ord
         FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${ordDir} LIMIT ${arg(limit)} OFFSET ${arg(offset)})
-      SELECT ${T_TRADE_COLUMNS}, page.sort_value AS page_sort, page.ord AS page_ord, page.kind AS page_kind, page.market_hash AS page_market,
-        EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash) AS refunded,
-        f.cash_out_amount AS f_cash_out_amount, f.cash_out_fee AS f_cash_out_fee
+      SELECT ${T_TRADE_COLUMNS}, page.ord AS page_ord, page.kind AS page_kind, page.market_hash AS page_market,
+        EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash) AS refunded
       FROM page JOIN rm_trades t ON t.fill_hash = page.fill_hash AND t.bettor = page.bettor
         AND (CASE page.kind WHEN 'parent' THEN t.parent_market_hash ELSE t.market_hash END) = page.market_hash
-        LEFT JOIN rm_fills f ON f.fill_hash = t.fill_hash`;
-    // One statement, one round trip: the count's one row joined to the page's rows (a NULL row when the page is
-    // empty), each with its fill's cash out, which rendering would otherwise read after the page.
-    const { rows } = await this.db.query<PageRow & { n: string }>(
-      `SELECT c.n, p.* FROM (${countSql}) c LEFT JOIN (${pageSql}) p ON true
-       ORDER BY p.page_sort ${dir}, p.page_ord ${ordDir}, p.id`,
-      args,
-    );
-    const cashOuts = new Map<string, { amount: bigint; fee: bigint }>();
+      ORDER BY page.sort_value ${dir}, page.ord ${ordDir}, t.id`;
+    const [countRows, pageRows] = await Promise.all([this.db.query<{ n: string }>(countSql, countArgs), this.db.query<PageRow>(pageSql, args)]);
     const entries: PageEntry[] = [];
     let last: PageEntry | undefined;
     let lastOrd: string | undefined;
-    for (const row of rows) {
-      if (row.page_ord === null) continue;
-      if (row.f_cash_out_amount !== null) cashOuts.set(row.fill_hash, { amount: BigInt(row.f_cash_out_amount), fee: BigInt(row.f_cash_out_fee ?? '0') });
+    for (const row of pageRows.rows) {
       if (row.page_ord !== lastOrd) {
         last = { kind: row.page_kind, marketHash: row.page_market, trades: [], refunded: false };
         entries.push(last);
@@ -94,6 +83,6 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
       last!.trades.push(tradeOf(row));
       if (row.refunded) last!.refunded = true;
     }
-    return { entries, count: Number(rows[0]!.n), cashOutOf: (fillHash) => cashOuts.get(fillHash) };
+    return { entries, count: Number(countRows.rows[0]!.n) };
   }
 }
