@@ -67,9 +67,9 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     expect(store.commit(first.slice(0, 4))).toBe(4);
     expect(store.commit(first.slice(4))).toBe(10);
     await store.sync();
-    // More than a page of replay (5000) in one group.
-    const second = entries(engine, 10, 5_100);
-    expect(store.commit(second)).toBe(5_110);
+    // More than a page of replay (5000) and than one INSERT's rows (10,000) in one group.
+    const second = entries(engine, 10, 10_100);
+    expect(store.commit(second)).toBe(10_110);
     await store.sync();
     const committed = [...first, ...second];
 
@@ -85,9 +85,9 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL journal'), () => {
     // A writer opened later on the same database goes on after the last position.
     await store.close();
     const again = await open(url);
-    expect(again.commit(entries(engine, 5_110, 1))).toBe(5_111);
+    expect(again.commit(entries(engine, 10_110, 1))).toBe(10_111);
     await again.sync();
-    expect((await all(again.replay(5_109))).map((r) => r.seq)).toEqual([5_110, 5_111]);
+    expect((await all(again.replay(10_109))).map((r) => r.seq)).toEqual([10_110, 10_111]);
   });
 
   it('writes a group all or nothing: a sync whose connection is killed after its INSERT leaves none of it', async () => {
