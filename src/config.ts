@@ -605,8 +605,11 @@ function checkRealtimeNode(config: Config): void {
 /** A standby follows a PostgreSQL journal and takes over its writer's role: it runs the sequencer. */
 function checkStandby(config: Config): void {
   if (!config.standby) return;
-  if (!config.roles.includes('sequencer')) throw new ConfigError('ODDEX_STANDBY', 'a standby takes over the sequencer: run it with the sequencer role');
-  if (!config.databaseUrl) throw new ConfigError('ODDEX_DATABASE_URL', 'a standby follows the journal in PostgreSQL: set it');
+  const needs: [string, boolean, string][] = [
+    ['ODDEX_STANDBY', config.roles.includes('sequencer'), 'a standby takes over the sequencer: run it with the sequencer role'],
+    ['ODDEX_DATABASE_URL', Boolean(config.databaseUrl), 'a standby follows the journal in PostgreSQL: set it'],
+  ];
+  for (const [setting, met, why] of needs) if (!met) throw new ConfigError(setting, why);
 }
 
 /** A gateway and a sequencer in processes of their own share the database and reach each other over NATS. */
