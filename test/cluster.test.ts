@@ -14,6 +14,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { noPostgres, postgresSuite } from './helpers/postgres.js';
 import { centrifugeClient, waitFor } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
+import { call } from './helpers/positioned-call.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = 'cluster-test-admin';
@@ -24,22 +25,6 @@ interface Cluster {
   standby: { pid: number };
   gateways: { url: string; pid: number }[];
   realtime: { url: string; pid: number }[];
-}
-
-interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-  position: number;
-}
-
-async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json(), position: Number(res.headers.get('oddex-position')) };
 }
 
 describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequencer and its standby, realtime nodes'), () => {

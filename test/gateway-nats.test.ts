@@ -16,26 +16,11 @@ import { spawnExchange, type ChildExchange } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { natsForSuite } from './helpers/nats.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
+import { call } from './helpers/positioned-call.js';
 
 const ADMIN = 'gateway-nats-test-admin';
 /** How long the gateway repeats a command no sequencer answers (ODDEX_SEQUENCER_RETRY_MS). */
 const BOUND_MS = 4000;
-
-interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-  position: number;
-}
-
-async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json(), position: Number(res.headers.get('oddex-position')) };
-}
 
 /** A reply with one identifier swapped for another: two like requests answered alike but for their own ids. */
 const swapped = (reply: unknown, from: string, to: string): unknown => JSON.parse(JSON.stringify(reply).split(from).join(to));

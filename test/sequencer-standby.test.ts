@@ -23,6 +23,7 @@ import { spawnExchange, spawnWatched, type ChildExchange, type WatchedExchange }
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { natsForSuite } from './helpers/nats.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
+import { call, type PositionedReply as Reply } from './helpers/positioned-call.js';
 
 const ADMIN = 'sequencer-standby-test-admin';
 const FUNDS = 10_000n * USDC;
@@ -30,22 +31,6 @@ const ORDER_STAKE = 20n * USDC;
 const FILL_STAKE = 2n * USDC;
 /** The bound on a takeover, as a gateway sees it. */
 const TAKEOVER_BOUND_MS = 5000;
-
-interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-  position: number;
-}
-
-async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json(), position: Number(res.headers.get('oddex-position')) };
-}
 
 interface Trade {
   bettor: string;

@@ -1,11 +1,11 @@
 // A throw-away nats-server (Debian's package) on a free loopback port, its pid and log files in a temp dir, no
 // persistence (plain core NATS: request/reply only). `halt` and `start` take it down and bring it back on the same
 // port, as a NATS restart or a network cut looks to its clients. Used by `npm run cluster`, tests and benchmarks.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { daemon } from './daemon.js';
 import { freePort } from './free-port.js';
 
 /** Debian installs it in /usr/sbin, which is not on every user's PATH. */
@@ -42,23 +42,9 @@ async function waitForInfo(port: number, exited: () => boolean): Promise<void> {
 export async function startNats(): Promise<LocalNats> {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-nats-'));
   const port = await freePort();
-  let proc: ChildProcess | undefined;
-  const launch = async () => {
-    const p = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-P', join(dir, 'nats.pid'), '-l', join(dir, 'nats.log')], { stdio: 'ignore' });
-    let failed = false;
-    p.once('error', () => (failed = true)); // not installed: reported by waitForInfo
-    p.once('exit', () => (failed = true));
-    proc = p;
-    await waitForInfo(port, () => failed);
-  };
-  const halt = async () => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null || p.pid === undefined) return;
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
-  };
+  const { launch, halt } = daemon(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-P', join(dir, 'nats.pid'), '-l', join(dir, 'nats.log')], (exited) =>
+    waitForInfo(port, exited),
+  );
   try {
     await launch();
   } catch (err) {

@@ -1,11 +1,11 @@
 // A throw-away redis-server (Debian's package) on a free loopback port with its files in a temp dir and no
 // persistence, so a restart loses every key as a Redis that lost its data does. Used by `npm run cluster`, tests
 // and benchmarks.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { daemon } from './daemon.js';
 import { freePort } from './free-port.js';
 
 export interface LocalRedis {
@@ -40,23 +40,9 @@ export async function startRedis(): Promise<LocalRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-redis-'));
   const port = await freePort();
   const clients: Redis[] = [];
-  let proc: ChildProcess | undefined;
-  const launch = async () => {
-    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    let failed = false;
-    p.once('error', () => (failed = true));
-    p.once('exit', () => (failed = true));
-    proc = p;
-    await waitForPing(port, () => failed);
-  };
-  const halt = async () => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null || p.pid === undefined) return;
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
-  };
+  const { launch, halt } = daemon('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], (exited) =>
+    waitForPing(port, exited),
+  );
   try {
     await launch();
   } catch (err) {
