@@ -60,11 +60,7 @@ export class WriterFence {
         const held = await client.query<{ holder: string; since: Date }>('SELECT holder, since FROM writer_fence WHERE id = 1');
         throw new WriterLockedError(held.rows[0]?.holder ?? '', held.rows[0]?.since);
       }
-      const bumped = await client.query<{ epoch: string }>(
-        'UPDATE writer_fence SET epoch = epoch + 1, holder = $1, since = now() WHERE id = 1 RETURNING epoch',
-        [holder],
-      );
-      return new WriterFence(client, bumped.rows[0]!.epoch);
+      return new WriterFence(client, await bumpEpoch(client, holder));
     } catch (err) {
       await client.end().catch(() => {});
       throw err;
@@ -92,11 +88,7 @@ export class WriterFence {
       try {
         await client.connect();
         await client.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK]);
-        const bumped = await client.query<{ epoch: string }>(
-          'UPDATE writer_fence SET epoch = epoch + 1, holder = $1, since = now() WHERE id = 1 RETURNING epoch',
-          [holder],
-        );
-        return new WriterFence(client, bumped.rows[0]!.epoch);
+        return new WriterFence(client, await bumpEpoch(client, holder));
       } catch (err) {
         await client.end().catch(() => {});
         if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
@@ -170,4 +162,10 @@ export class WriterFence {
     this.lostLock ??= new Error('released');
     await this.lockClient.end().catch(() => {});
   }
+}
+
+/** The lock is this connection's: a new epoch, which every append of an earlier holder fails against. */
+async function bumpEpoch(client: pg.Client, holder: string): Promise<string> {
+  const bumped = await client.query<{ epoch: string }>('UPDATE writer_fence SET epoch = epoch + 1, holder = $1, since = now() WHERE id = 1 RETURNING epoch', [holder]);
+  return bumped.rows[0]!.epoch;
 }
