@@ -29,3 +29,14 @@ export function daemon(command: string, args: readonly string[], ready: (exited:
     },
   };
 }
+
+/** The first launch: if the server does not come up, it is killed and `cleanUp` runs (its temp dir) before the error is rethrown. */
+export async function launchOrCleanUp(d: Daemon, cleanUp: () => void): Promise<void> {
+  try {
+    await d.launch();
+  } catch (err) {
+    await d.halt();
+    cleanUp();
+    throw err;
+  }
+}

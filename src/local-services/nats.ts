@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { daemon } from './daemon.js';
+import { daemon, launchOrCleanUp } from './daemon.js';
 import { freePort } from './free-port.js';
 
 /** Debian installs it in /usr/sbin, which is not on every user's PATH. */
@@ -42,16 +42,11 @@ async function waitForInfo(port: number, exited: () => boolean): Promise<void> {
 export async function startNats(): Promise<LocalNats> {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-nats-'));
   const port = await freePort();
-  const { launch, halt } = daemon(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-P', join(dir, 'nats.pid'), '-l', join(dir, 'nats.log')], (exited) =>
+  const server = daemon(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-P', join(dir, 'nats.pid'), '-l', join(dir, 'nats.log')], (exited) =>
     waitForInfo(port, exited),
   );
-  try {
-    await launch();
-  } catch (err) {
-    await halt();
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  const { launch, halt } = server;
+  await launchOrCleanUp(server, () => rmSync(dir, { recursive: true, force: true }));
   return {
     url: `nats://127.0.0.1:${port}`,
     port,

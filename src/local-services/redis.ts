@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { daemon } from './daemon.js';
+import { daemon, launchOrCleanUp } from './daemon.js';
 import { freePort } from './free-port.js';
 
 export interface LocalRedis {
@@ -40,16 +40,11 @@ export async function startRedis(): Promise<LocalRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-redis-'));
   const port = await freePort();
   const clients: Redis[] = [];
-  const { launch, halt } = daemon('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], (exited) =>
+  const server = daemon('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], (exited) =>
     waitForPing(port, exited),
   );
-  try {
-    await launch();
-  } catch (err) {
-    await halt();
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  const { launch, halt } = server;
+  await launchOrCleanUp(server, () => rmSync(dir, { recursive: true, force: true }));
   const url = `redis://127.0.0.1:${port}`;
   return {
     url,
