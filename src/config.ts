@@ -236,18 +236,27 @@ const privateKey: Parser<string> = (raw, setting) => {
   if (!/^0x[0-9a-fA-F]{64}$/.test(raw.trim())) throw new ConfigError(setting, 'expected 0x and 64 hex digits');
   return raw.trim();
 };
-/** A comma list of roles: all of them, `realtime` alone, `gateway` alone, or a set with `sequencer` (what runs apart so far). */
+/**
+ * A comma list of roles: all of them, or one process's share of them apart: `realtime` alone, `gateway` alone,
+ * `projector` alone, or `sequencer` with `settlement` (the chain's one signer follows the writer) and any of
+ * `projector`, `realtime`.
+ */
 const roleList: Parser<readonly Role[]> = (raw, setting) => {
   const roles = raw.split(',').map((r) => r.trim()).filter(Boolean);
   for (const r of roles) {
     if (!(ROLES as readonly string[]).includes(r)) throw new ConfigError(setting, `unknown role "${r}"; roles are ${ROLES.join(', ')}`);
   }
   const unique = [...new Set(roles)] as Role[];
-  if (unique.length === 1 && unique[0] === 'realtime') return unique;
   if (unique.length === ROLES.length) return ROLES;
-  if (unique.length === 1 && unique[0] === 'gateway') return unique;
-  if (unique.includes('sequencer') && !unique.includes('gateway')) return unique;
-  throw new ConfigError(setting, `this version runs every role in one process, realtime alone, gateway alone, or sequencer with any of projector, settlement, realtime; got "${raw}"`);
+  if (unique.length === 1 && (unique[0] === 'realtime' || unique[0] === 'gateway' || unique[0] === 'projector')) return unique;
+  if (unique.includes('sequencer') && !unique.includes('gateway')) {
+    if (!unique.includes('settlement')) throw new ConfigError(setting, `the settlement role runs in the sequencer's process (its one signer and nonce follow the writer's lock): add it to "${raw}"`);
+    return unique;
+  }
+  throw new ConfigError(
+    setting,
+    `a process runs every role, realtime alone, gateway alone, projector alone, or sequencer and settlement with any of projector, realtime; got "${raw}"`,
+  );
 };
 const natsUrl: Parser<string> = (raw, setting) => {
   if (!/^(nats|tls):\/\/\S+$/.test(raw.trim())) throw new ConfigError(setting, 'expected nats://host:port');
@@ -614,10 +623,10 @@ function checkStandby(config: Config): void {
 
 /** A gateway and a sequencer in processes of their own share the database and reach each other over NATS. */
 function checkSplitRoles(config: Config): void {
-  const gateway = config.roles.length === 1 && config.roles[0] === 'gateway';
+  const alone = config.roles.length === 1 ? config.roles[0] : undefined;
   const sequencer = config.roles.includes('sequencer') && config.roles.length < ROLES.length;
-  if (!gateway && !sequencer) return;
-  const who = gateway ? 'a gateway' : 'a sequencer apart from its gateways';
+  if (alone !== 'gateway' && alone !== 'projector' && !sequencer) return;
+  const who = alone === 'gateway' ? 'a gateway' : alone === 'projector' ? 'a projector process' : 'a sequencer apart from its gateways';
   const needs: [string, string | undefined, string][] = [
     ['ODDEX_DATABASE_URL', config.databaseUrl, `${who} shares the journal and the read side in PostgreSQL: set it`],
     ['ODDEX_NATS_URL', config.natsUrl, `${who} exchanges commands over NATS: set it`],

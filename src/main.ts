@@ -1,10 +1,18 @@
 // Entry point: `npm start [-- --port 8080 ...]`.
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config, type Role } from './config.js';
 import { startExchange } from './server.js';
 import { startRealtimeNode } from './realtime-node.js';
 import { startGateway } from './gateway.js';
+import { startProjectorNode } from './projector-node.js';
 import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/sqlite/data-dir.js';
+
+/** The roles a process can run alone, and what it is called then. */
+const NODES: Partial<Record<Role, { name: string; start: (config: Config) => Promise<{ url: string; close(): Promise<void> }> }>> = {
+  realtime: { name: 'realtime node', start: (config) => startRealtimeNode(config) },
+  gateway: { name: 'gateway', start: (config) => startGateway(config) },
+  projector: { name: 'projector', start: (config) => startProjectorNode(config) },
+};
 
 async function main(): Promise<void> {
   let config;
@@ -17,20 +25,14 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  if (config.roles.length === 1 && config.roles[0] === 'realtime') {
-    const node = await startRealtimeNode(config);
-    console.log(`Oddex realtime node listening on ${node.url}`);
+  // A process with one role apart runs that part alone.
+  const alone = config.roles.length === 1 ? NODES[config.roles[0]!] : undefined;
+  if (alone) {
+    const node = await alone.start(config);
+    console.log(`Oddex ${alone.name} listening on ${node.url}`);
     const stopNode = () => void node.close().then(() => process.exit(0));
     process.once('SIGTERM', stopNode);
     process.once('SIGINT', stopNode);
-    return;
-  }
-  if (config.roles.length === 1 && config.roles[0] === 'gateway') {
-    const gateway = await startGateway(config);
-    console.log(`Oddex gateway listening on ${gateway.url}`);
-    const stopGateway = () => void gateway.close().then(() => process.exit(0));
-    process.once('SIGTERM', stopGateway);
-    process.once('SIGINT', stopGateway);
     return;
   }
   const exchange = await startExchange(config);

@@ -28,6 +28,7 @@ import { Engine } from './engine/engine.js';
 import type { SequencerDeps } from './sequencer/sequencer.js';
 import { Publisher } from './realtime/publisher.js';
 import { renderContexts, type RenderContexts } from './render/contexts.js';
+import { ProjectorProcessLink } from './sequencer/nats/projector-link.js';
 import { ProjectionLoop } from './store/projection-loop.js';
 import { exchangeRoutes } from './exchange-routes.js';
 import { LocalChain } from './chain/settlement-chain.js';
@@ -196,6 +197,9 @@ async function startOnStorage(
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
+  // Without the projector role here, a projector process follows the journal (projector-node.ts): from the start,
+  // this process only learns how far it got, to publish and to answer readers.
+  const projectorProcess = config.roles.includes('projector') ? undefined : projectorProcessLink(config, storage, projection, log);
   /** Set once another writer took the journal over: no commands from gateways, never ready again. */
   let superseded = false;
   let commandServer: CommandServer | undefined;
@@ -238,7 +242,7 @@ async function startOnStorage(
   }
   // Caught up at start on this thread, which goes on projecting until the projector's own thread has loaded (tsx
   // compiles its code for a while) and takes over.
-  const projectorThread = config.projectorThread
+  const projectorThread = config.projectorThread && !projectorProcess
     ? storage.projectorThread?.(
         {
           loaded: () => {
@@ -361,4 +365,16 @@ async function startOnStorage(
     })());
   const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, publisher, rendering, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
+}
+
+/** The link to the projector process that projects this sequencer's journal (NATS and PostgreSQL: config checks both). */
+function projectorProcessLink(config: Config, storage: StorageBackend, projection: ProjectionLoop, log: pino.Logger): ProjectorProcessLink {
+  if (!config.natsUrl || !config.databaseUrl) throw new Error('a sequencer without the projector role needs ODDEX_NATS_URL and ODDEX_DATABASE_URL');
+  const link = new ProjectorProcessLink(config.natsUrl, () => storage.projectedPosition(), storage.projected, {
+    projected: (position, commands) => projection.projectedBy(position, commands),
+    problem: (err) => log.warn({ err }, 'the projector process was not reached; its checkpoint is read instead'),
+  });
+  projection.useThread(link);
+  log.info('the read models are projected by a projector process (ODDEX_ROLES without projector here)');
+  return link;
 }

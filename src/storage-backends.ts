@@ -48,6 +48,8 @@ export interface StorageBackend {
   readonly awaitedProjector: boolean;
   /** The journal position the read models covered when opened. */
   readonly projected: number;
+  /** The journal position the read models cover now (their checkpoint, whoever projects them). */
+  projectedPosition(): Promise<number>;
   readonly readModels: ReadModels;
   readonly catalogue: CatalogueRecords;
   readonly apiKeys: ApiKeyRecords;
@@ -85,6 +87,7 @@ function openSqliteBackend(config: Config, log: Logger, now: number): StorageBac
     projector,
     awaitedProjector: false,
     projected: projector.position(),
+    projectedPosition: () => Promise.resolve(projector.position()),
     readModels: asyncQueries<ReadModelQueries>(projector.readModels),
     catalogue,
     apiKeys: new SqliteApiKeyRecords(db),
@@ -148,6 +151,7 @@ async function openPostgresBackend(config: Config, url: string, log: Logger, wri
         projector,
         awaitedProjector: true,
         projected,
+        projectedPosition: () => projector.position(),
         readModels: projector.readModels,
         catalogue,
         apiKeys,

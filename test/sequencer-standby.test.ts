@@ -269,7 +269,7 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
       const through = taken.body.data.journalSeq as number;
       const { rows } = await db.query<{ command: string }>('SELECT command FROM journal WHERE seq <= $1 ORDER BY seq', [through]);
       expect(rows).toHaveLength(through);
-      const replayed = new Engine(engineParams(loadConfig({ ...common, ODDEX_ROLES: 'sequencer' }, [])));
+      const replayed = new Engine(engineParams(loadConfig({ ...common, ODDEX_ROLES: 'sequencer,settlement' }, [])));
       for (const { command } of rows) {
         try {
           replayed.apply(decodeCommand(command));

@@ -115,6 +115,11 @@ export interface Projector {
 
 /** A projector running elsewhere (a thread of its own, another process), told how far the journal is durable. */
 export interface RemoteProjector {
+  /**
+   * A projector process of its own, which follows the journal by itself: nothing here waits for it (a flush returns
+   * at once; a thread of this process is waited for instead).
+   */
+  readonly apart?: boolean;
   /** The journal position it has applied. */
   readonly position: number;
   /** The journal is durable through `through`: project up to it. */

@@ -169,10 +169,12 @@ export class ProjectionLoop {
 
   /**
    * Projects everything queued now, blocking (shutdown of an embedded store); throws if the read models' database
-   * refuses, or if the projector's writes are awaited (flush() is then the way).
+   * refuses, or if the projector's writes are awaited (flush() is then the way). A projector process of its own is
+   * not waited for: it projects what is durable whether or not this process runs.
    */
   flushNow(): void {
     const thread = this.thread;
+    if (thread?.apart) return;
     if (thread) {
       if (!thread.waitUntil(this.queuedThrough, FLUSH_WAIT_MS)) throw new Error(`the projector thread did not reach ${this.queuedThrough} in time`);
       this.projectedBy(thread.position, 0);

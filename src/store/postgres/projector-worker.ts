@@ -6,10 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FromProjector, ProjectorThreadData, ToProjector } from '../projector-thread.js';
-import type { ProjectedEntry } from '../ports.js';
 import { openPool } from './pool.js';
-import { PostgresProjector } from './projector.js';
-import { journalChangesAfter } from './trading-store.js';
+import { JournalProjection } from './journal-projection.js';
 
 const data = workerData as ProjectorThreadData;
 if (data.store.kind !== 'postgres') throw new Error(`the PostgreSQL projector thread was given a ${data.store.kind} store`);
@@ -17,52 +15,39 @@ const port = parentPort!;
 const shared = new BigInt64Array(data.position);
 const post = (m: FromProjector) => port.postMessage(m);
 const pool = openPool(data.store.databaseUrl, 2);
-const projector = new PostgresProjector(pool);
+const projection = new JournalProjection(pool, data.maxBatch);
 
-let position: number | undefined;
 let target = 0;
 let stopping = false;
 /** The loop running now, if any: one at a time. */
 let running: Promise<void> | undefined;
 
-/** One batch after the checkpoint, up to `maxBatch` commands; false when the journal holds nothing more. */
-async function projectBatch(): Promise<boolean> {
-  if (position === undefined) {
-    position = await projector.position();
-    // Whoever waits for a position the read models already cover learns it now, batch or not.
-    Atomics.store(shared, 0, BigInt(position));
-    Atomics.notify(shared, 0);
-  }
-  const rows = await journalChangesAfter(pool, position, data.maxBatch);
-  if (rows.length === 0) return false;
-  // Positions have no gaps: a missing row was archived before these read models covered it (a restored backup of
-  // the read models, say). Projecting on would skip its changes for good, so this refuses until it is restored.
-  if (rows[0]!.seq !== position + 1) {
-    throw new Error(`journal rows ${position + 1} to ${rows[0]!.seq - 1} are archived but not projected: restore them into the journal`);
-  }
-  const entries: ProjectedEntry[] = rows.map((r) => {
-    if (!r.changes) throw new Error(`journal row ${r.seq} holds no change records: the exchange projects it at start-up`);
-    return { seq: r.seq, at: r.at, changes: r.changes };
-  });
-  const started = performance.now();
-  await projector.project([entries]);
-  position = entries[entries.length - 1]!.seq;
+function share(position: number): void {
   Atomics.store(shared, 0, BigInt(position));
   Atomics.notify(shared, 0);
-  post({ type: 'projected', position, commands: entries.length, ms: performance.now() - started });
+}
+
+/** One batch after the checkpoint, up to `maxBatch` commands; false when the journal holds nothing more. */
+async function projectBatch(): Promise<boolean> {
+  // Whoever waits for a position the read models already cover learns it now, batch or not.
+  if (projection.position === undefined) share(await projection.readPosition());
+  const batch = await projection.next();
+  if (!batch) return false;
+  share(batch.position);
+  post({ type: 'projected', position: batch.position, commands: batch.commands, ms: batch.ms });
   return true;
 }
 
 /** Projects until the read models reach the acknowledged position (or, stopping, the journal's end). */
 async function follow(): Promise<void> {
   for (;;) {
+    const position = projection.position;
     if (!stopping && position !== undefined && position >= target) return;
     if (data.delayMs > 0) await sleep(data.delayMs);
     try {
       if (!(await projectBatch())) return;
     } catch (err) {
       // Whether the failed batch committed is read again from the checkpoint.
-      position = undefined;
       post({ type: 'problem', message: err instanceof Error ? err.message : String(err) });
       if (stopping) return;
       await sleep(data.retryMs);
@@ -73,6 +58,7 @@ async function follow(): Promise<void> {
 function run(): void {
   running ??= follow().finally(() => {
     running = undefined;
+    const position = projection.position;
     if (!stopping && position !== undefined && position < target) run();
   });
 }

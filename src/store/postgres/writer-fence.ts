@@ -13,7 +13,7 @@ const WRITER_LOCK = 0x0dde_0002;
  * its socket loses its session, and the lock with it, within about 11 s of silence rather than the kernel's default
  * of hours, so a standby takes over; and a standby blocked waiting learns of a dead connection the same way.
  */
-function lockConnection(config: pg.ClientConfig): pg.ClientConfig {
+export function lockConnection(config: pg.ClientConfig): pg.ClientConfig {
   const keepalives = '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3';
   return { ...config, keepAlive: true, keepAliveInitialDelayMillis: 5000, options: config.options ? `${config.options} ${keepalives}` : keepalives };
 }

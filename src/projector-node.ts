@@ -1,0 +1,228 @@
+// Starts a projector process (ODDEX_ROLES=projector): it writes the read models from the PostgreSQL journal, from
+// their checkpoint on, while the sequencer only sequences. One projector projects at a time: it holds the
+// projector's advisory lock, and another one started beside it stands by, blocked on the lock, until that session
+// ends (a kill, a lost machine, a database restart), then goes on from the checkpoint. The sequencer's NATS message
+// "durable through N" wakes it; without one it reads the journal every IDLE_POLL_MS. After each batch it tells the
+// sequencer (which publishes what the batch covers) and the gateways read the checkpoint.
+import { createServer } from 'node:http';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type pg from 'pg';
+import type pino from 'pino';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from './config.js';
+import { createLoggers, resolveLogFormat } from './log.js';
+import { openPool } from './store/postgres/pool.js';
+import { migrate } from './store/postgres/migrate.js';
+import { journalEnd } from './store/postgres/catalogue-status.js';
+import { JournalProjection } from './store/postgres/journal-projection.js';
+import { readPosition } from './store/postgres/projector.js';
+import { takeProjectorLock } from './store/postgres/projector-lock.js';
+import {
+  connectForSignals,
+  decodeSignal,
+  encodeSignal,
+  JOURNAL_DURABLE_SUBJECT,
+  READ_MODELS_PROJECTED_SUBJECT,
+} from './sequencer/nats/projector-signals.js';
+
+/** Commands per projector transaction at most (as the sequencer's own projector thread). */
+const MAX_BATCH = 2000;
+/** How often the journal is read when no message said it grew (a lost message's cost). */
+const IDLE_POLL_MS = 100;
+/** How long after a failed batch the next one is tried. */
+const RETRY_MS = 200;
+
+export interface ProjectorNode {
+  url: string;
+  port: number;
+  log: pino.Logger;
+  /** Whether this process holds the projector's lock (false: standing by). */
+  readonly active: boolean;
+  close(): Promise<void>;
+}
+
+export async function startProjectorNode(baseConfig: Config, opts: { logDestination?: pino.DestinationStream } = {}): Promise<ProjectorNode> {
+  const databaseUrl = baseConfig.databaseUrl;
+  if (!databaseUrl || !baseConfig.natsUrl) throw new Error('a projector process needs ODDEX_DATABASE_URL and ODDEX_NATS_URL (loadConfig checks both)');
+  const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
+  const { log } = createLoggers(baseConfig.logLevel, logFormat, opts.logDestination);
+  const config = { ...baseConfig, logFormat };
+  const pool = openPool(databaseUrl, 3);
+  await migrate(pool).catch(async (err: unknown) => {
+    await pool.end().catch(() => {});
+    throw err;
+  });
+  const projection = new JournalProjection(pool, MAX_BATCH);
+  const metrics = projectorMetrics(pool, () => active);
+
+  let active = false;
+  let stopping = false;
+  const stopWaiting = new AbortController();
+  /** Resolves the current idle wait early: a message, a lost lock, or the end. */
+  let wake: () => void = () => {};
+  let nats: NatsConnection | undefined;
+  const closeNats = connectForSignals(
+    config.natsUrl!,
+    'oddex-projector',
+    (nc) => {
+      nats = nc;
+      nc.subscribe(JOURNAL_DURABLE_SUBJECT, {
+        callback: (err, msg) => {
+          if (!err && decodeSignal(msg.string(), ['through'] as const)) wake();
+        },
+      });
+    },
+    (err) => log.warn({ err }, 'NATS not reached: the journal is read every 100 ms instead'),
+  );
+  const tell = (position: number, commands: number) => {
+    try {
+      nats?.publish(READ_MODELS_PROJECTED_SUBJECT, encodeSignal({ position, commands }));
+    } catch {
+      // The sequencer reads the checkpoint when it hears nothing.
+    }
+  };
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => resolve(), ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  /** Projects while it holds the lock: batches back to back while the journal has more, else waits for news. */
+  const project = async (lost: Promise<Error>): Promise<Error | undefined> => {
+    let lostWith: Error | undefined;
+    void lost.then((err) => {
+      lostWith = err;
+      wake();
+    });
+    while (!stopping && !lostWith) {
+      if (config.projectorDelayMs > 0) await idle(config.projectorDelayMs);
+      try {
+        const batch = await projection.next();
+        if (batch) {
+          metrics.batch(batch.commands);
+          tell(batch.position, batch.commands);
+          continue;
+        }
+      } catch (err) {
+        log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again');
+        await idle(RETRY_MS);
+        continue;
+      }
+      await idle(IDLE_POLL_MS);
+    }
+    return lostWith;
+  };
+
+  const run = (async () => {
+    while (!stopping) {
+      let lock;
+      try {
+        lock = await takeProjectorLock(
+          { connectionString: databaseUrl },
+          {
+            signal: stopWaiting.signal,
+            waiting: () => log.info('standing by: another projector holds the projector lock'),
+            onRetry: (err) => log.warn({ err }, 'the projector lock was not reached; tried again shortly'),
+          },
+        );
+      } catch {
+        return; // stopped while waiting
+      }
+      active = true;
+      // From the checkpoint as it is now: another projector may have moved it while this one stood by.
+      log.info({ position: await projection.readPosition().catch(() => undefined) }, 'projecting the read models (holding the projector lock)');
+      const lost = await project(lock.lost);
+      active = false;
+      await lock.release();
+      if (lost && !stopping) log.warn({ err: lost }, 'the projector lock was lost; waiting for it again');
+    }
+  })();
+
+  // Health for supervisors and /metrics; a standby is live but not ready.
+  const server = createServer((req, res) => {
+    if (req.url === '/metrics') {
+      void metrics.registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': metrics.registry.contentType });
+          res.end(text);
+        },
+        () => {
+          res.writeHead(503).end();
+        },
+      );
+      return;
+    }
+    const healthy = req.url === '/health' || (req.url === '/health/ready' && active);
+    res.writeHead(healthy ? 200 : req.url?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: req.url === '/health/ready' ? 'standby' : 'error' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  log.info({ port, host: config.host }, `Oddex projector listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stopping = true;
+      stopWaiting.abort();
+      wake();
+      await run;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeNats();
+      await pool.end();
+    })());
+  return {
+    url,
+    port,
+    log,
+    get active() {
+      return active;
+    },
+    close,
+  };
+}
+
+/** The projector's figures at /metrics: its position, the journal's end, whether it holds the lock, batch sizes. */
+function projectorMetrics(pool: pg.Pool, active: () => boolean) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
+  new Gauge({
+    name: 'oddex_projector_active',
+    help: '1 while this process holds the projector lock and projects, 0 while it stands by',
+    registers: [registry],
+    collect() {
+      this.set(active() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'oddex_projector_position',
+    help: 'Journal position the read models cover',
+    registers: [registry],
+    async collect() {
+      this.set(await readPosition(pool));
+    },
+  });
+  new Gauge({
+    name: 'oddex_projector_lag_positions',
+    help: 'Journaled commands the read models do not cover yet',
+    registers: [registry],
+    async collect() {
+      const [end, position] = await Promise.all([journalEnd(pool), readPosition(pool)]);
+      this.set(Math.max(0, end - position));
+    },
+  });
+  const batches = new Histogram({
+    name: 'oddex_projector_batch_commands',
+    help: 'Commands per projector transaction',
+    buckets: [1, 5, 20, 100, 500, 2000],
+    registers: [registry],
+  });
+  return { registry, batch: (commands: number) => batches.observe(commands) };
+}
