@@ -22,8 +22,12 @@ export interface ExchangeEvents {
   fixtures: [fixtures: Static<typeof Fixture>[]];
   /** Live score updates. */
   liveScores: [scores: Static<typeof LiveScore>[]];
-  /** Orders that changed on one market (as on GET /orders plus `status` and `updateTime`), with the market's event id. */
-  orders: [update: { marketHash: string; exchangeEventId: string; orders: OrderItem[] }];
+  /**
+   * Orders that changed on one market (as on GET /orders plus `status` and `updateTime`), with the market's event id
+   * and, by index, the journal time (UNIX ms, its command's `at`) of each order's change: a parlay's quote window
+   * goes by it, not by when the publication comes.
+   */
+  orders: [update: { marketHash: string; exchangeEventId: string; orders: OrderItem[]; journaledAt: number[] }];
   /** Best odds moved to a price. */
   bestOdds: [entries: BestOddsItem[]];
   /** New or changed trades (items as on GET /trades); published one trade per publication. */

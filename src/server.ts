@@ -193,7 +193,7 @@ async function startOnStorage(
   });
   const projection = new ProjectionLoop(storage.projector, storage.projected, {
     awaitedProjector: storage.awaitedProjector,
-    prepareFanOut: (changes) => publisher.prepare(changes),
+    prepareFanOut: (entries) => publisher.prepare(entries),
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
@@ -279,7 +279,7 @@ async function startOnStorage(
   const tokens = config.realtimeTokenSecret
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
     : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
-  const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue }, tokens, isReady, now, log });
+  const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue, progress: projection }, tokens, isReady, now, log });
   publisher.audience = () => realtime.audience;
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});

@@ -159,9 +159,9 @@ describe('the quote window and the fill deadline', () => {
   let ex: TestExchange;
   let cat: TestCatalogue;
   let signing: ParlaySigning;
-  // Long enough that both offers are posted and published well inside the window on a loaded machine: an order's
-  // publication that is not ready when the window closes follows on its own (the README's parlay section).
-  const QUOTE_MS = 4000;
+  // Long enough to post both offers and look at the dark book inside it; their publications may come after the close
+  // (a loaded machine) and still be in its one release (the slow-projector test below).
+  const QUOTE_MS = 1500;
   const FILL_MS = 2000;
 
   beforeAll(async () => {
@@ -219,6 +219,41 @@ describe('the quote window and the fill deadline', () => {
     const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [orderHash] }));
     expect(cancel.status).toBe(200);
     expect((await ex.get(`/orders?orderHashes=${orderHash}`)).body.data[0].orderStatus).toBe('CANCELLED');
+  });
+});
+
+describe('the quote window with a slow projector', () => {
+  let ex: TestExchange;
+  let cat: TestCatalogue;
+  let signing: ParlaySigning;
+  // Each order's publication comes this long after its acknowledgement: one posted shortly before the close is
+  // published after it.
+  const PROJECTOR_MS = 600;
+  const QUOTE_MS = 2000;
+
+  beforeAll(async () => {
+    ex = await startTestExchange({ ...betTestConfig(), projectorDelayMs: PROJECTOR_MS, parlays: { quoteWindowMs: QUOTE_MS, fillWindowMs: 60_000, requestsPerMinute: 10 } });
+    cat = await createSoccerLeague(ex);
+    signing = await parlaySigning(ex);
+  });
+  afterAll(async () => ex.destroy());
+
+  it('releases an order acknowledged before the close but published after it with the others, in one publication', async () => {
+    const legs = (await moneylines(ex, cat, 2)).map((marketHash) => ({ marketHash, bettingOutcomeOne: true }));
+    const makers = [await fundedWallet(ex), await fundedWallet(ex)];
+    const parlay = (await requestParlay(ex, await fundedWallet(ex), signing, legs)).body.data;
+    const book = `order_book:market_${parlay.marketHash}`;
+    const w = await watch(ex, book);
+    const early = await postOrder(ex, makers[0]!, { marketHash: parlay.marketHash, totalBetSize: 80n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: false });
+    await sleep(parlay.parlay.quoteWindowEndsAt - Date.now() - PROJECTOR_MS / 2);
+    const late = await postOrder(ex, makers[1]!, { marketHash: parlay.marketHash, totalBetSize: 50n * USDC, percentageOdds: 75n * E18, isMakerBettingOutcomeOne: false });
+    expect(Date.now()).toBeLessThan(parlay.parlay.quoteWindowEndsAt);
+
+    await waitFor(() => w.publications(book).length > 0, parlay.parlay.quoteWindowEndsAt - Date.now() + 5000);
+    // Past the late order's projection: nothing follows on its own.
+    await sleep(PROJECTOR_MS);
+    expect(w.publications(book).length).toBe(1);
+    expect(w.items(book).map((o) => o.orderHash).sort()).toEqual([early, late].sort());
   });
 });
 

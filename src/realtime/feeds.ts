@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus, ExchangeEvents } from '../events.js';
 import { EncodedArray, type Broker } from './broker.js';
-import { QuoteWindowHold, type QuoteWindows } from './quote-window-hold.js';
+import { QuoteWindowHold, type PublicationProgress, type QuoteWindows } from './quote-window-hold.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
 
 const RECENT_TRADES = 'recent_trades:global';
@@ -44,13 +44,21 @@ export function audienceOf(broker: Pick<Broker, 'interested'>): FeedAudience {
   };
 }
 
+/** Parlays' quote windows, and how far publication has come along the journal (their releases wait for it). */
+export interface ParlayFeeds {
+  windows: QuoteWindows;
+  progress: PublicationProgress;
+  now: () => number;
+}
+
+const NO_PARLAYS: ParlayFeeds = {
+  windows: { quoteWindowEndsAt: () => undefined },
+  progress: { publishedJournaled: () => Promise.resolve() },
+  now: Date.now,
+};
+
 /** Subscribes the broker to the bus; returns the function that detaches it. */
-export function connectFeeds(
-  bus: EventBus,
-  broker: Broker,
-  log: FastifyBaseLogger,
-  parlays: { windows: QuoteWindows; now: () => number } = { windows: { quoteWindowEndsAt: () => undefined }, now: Date.now },
-): () => void {
+export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger, parlays: ParlayFeeds = NO_PARLAYS): () => void {
   const publish = (channel: string, data: object | EncodedArray) => {
     broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
   };
@@ -58,7 +66,7 @@ export function connectFeeds(
     publish(orderBookMarketChannel(marketHash), encoded);
     publish(orderBookEventChannel(exchangeEventId), encoded);
   };
-  const hold = new QuoteWindowHold(parlays.windows, parlays.now, (marketHash, exchangeEventId, orders) =>
+  const hold = new QuoteWindowHold(parlays.windows, parlays.progress, parlays.now, (marketHash, exchangeEventId, orders) =>
     publishBook(marketHash, exchangeEventId, EncodedArray.of(orders)),
   );
   const global =
@@ -81,11 +89,11 @@ export function connectFeeds(
     trades: oneByOne(RECENT_TRADES),
     consolidatedTrades: oneByOne(RECENT_CONSOLIDATED),
     parlayMarkets: global('parlay_markets:global'),
-    orders: ({ marketHash, exchangeEventId, orders }) => {
+    orders: ({ marketHash, exchangeEventId, orders, journaledAt }) => {
       if (orders.length === 0) return;
       // Each order is encoded once for its three channels.
       const encoded = EncodedArray.of(orders);
-      if (!hold.hold(marketHash, exchangeEventId, orders)) publishBook(marketHash, exchangeEventId, encoded);
+      if (!hold.hold(marketHash, exchangeEventId, orders, journaledAt)) publishBook(marketHash, exchangeEventId, encoded);
       const byMaker = groupByMaker(orders.map((order, index) => ({ order, index })), (o) => o.order.maker);
       for (const [maker, own] of byMaker) {
         publish(activeOrdersChannel(maker), own.length === orders.length ? encoded : new EncodedArray(own.map((o) => encoded.items[o.index]!)));

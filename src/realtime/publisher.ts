@@ -14,7 +14,7 @@ import type { RenderContexts } from '../render/contexts.js';
 import { changedConsolidated, marketsOfTrades, type ConsolidatedContext } from '../render/consolidated.js';
 import { changedRefundGroups } from '../render/refund-groups.js';
 import { ChangedTrades } from '../store/changed-trades.js';
-import type { ReadModels } from '../store/ports.js';
+import type { ProjectedEntry, ReadModels } from '../store/ports.js';
 import { NOBODY, type FeedAudience } from './feeds.js';
 
 interface BestOddsSide {
@@ -102,9 +102,11 @@ export class Publisher {
    * main lines follow them. Best odds move, and the engine is read, before the first wait, so groups prepared in
    * journal order move them in that order. Resolves to the fan-out, which the caller runs in journal order. A
    * channel first subscribed after this point misses nothing its subscriber can see: its REST snapshot already
-   * holds the group.
+   * holds the group. Each order's publication carries the journal time of the group's entry that first changed it:
+   * a parlay's quote window holds what was journaled before it closed, however late it is published.
    */
-  async prepare(changes: readonly Change[]): Promise<() => void> {
+  async prepare(entries: readonly ProjectedEntry[]): Promise<() => void> {
+    const changes: Change[] = entries.flatMap((e) => e.changes);
     const audience = this.audience();
     const wantsTrades = audience.trades();
     const wantsConsolidated = audience.consolidatedTrades();
@@ -124,39 +126,47 @@ export class Publisher {
     const markets = new Set<string>();
     // Orders render from the state their change records carry: a closed order may have left the engine since.
     const orderStates = new Map<string, OrderState>();
+    /** Per rendered order: when the first of the group's commands that changed it was journaled. */
+    const journaledAt = new Map<string, number>();
+    const rendersOrder = (orderHash: string, state: OrderState, at: number) => {
+      orderStates.set(orderHash, state);
+      if (!journaledAt.has(orderHash)) journaledAt.set(orderHash, at);
+    };
     const tradeIds = new Set<string>();
     const refunds: RefundPaid[] = [];
     /** Markets whose positions a report settled: their trades are read once per market, not per bettor. */
     const settledMarkets = new Map<string, { marketHash: string; settleDate: number }>();
     const paidPositions: { marketHash: string; bettor: string; txHash: string }[] = [];
-    for (const c of changes) {
-      switch (c.type) {
-        case 'orderAdded':
-          markets.add(c.order.marketHash);
-          if (wantsOrder(c.order.marketHash, c.order.maker)) orderStates.set(c.order.orderHash, c.state);
-          break;
-        case 'orderChanged':
-          markets.add(c.marketHash);
-          if (wantsOrder(c.marketHash, c.maker)) orderStates.set(c.orderHash, c.state);
-          break;
-        case 'tradeRecorded':
-          if (wantsAnyTrade) tradeIds.add(c.trade.id);
-          break;
-        case 'tradeStatusChanged':
-        case 'tradeSettled':
-          if (wantsAnyTrade) tradeIds.add(c.tradeId);
-          break;
-        case 'positionSettled':
-          if (wantsAnyTrade) settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
-          break;
-        case 'positionPaidOnChain':
-          if (wantsAnyTrade) paidPositions.push(c);
-          break;
-        case 'refundPaid':
-          refunds.push(c.refund);
-          break;
-        default:
-          break;
+    for (const { at: entryAt, changes: entryChanges } of entries) {
+      for (const c of entryChanges) {
+        switch (c.type) {
+          case 'orderAdded':
+            markets.add(c.order.marketHash);
+            if (wantsOrder(c.order.marketHash, c.order.maker)) rendersOrder(c.order.orderHash, c.state, entryAt);
+            break;
+          case 'orderChanged':
+            markets.add(c.marketHash);
+            if (wantsOrder(c.marketHash, c.maker)) rendersOrder(c.orderHash, c.state, entryAt);
+            break;
+          case 'tradeRecorded':
+            if (wantsAnyTrade) tradeIds.add(c.trade.id);
+            break;
+          case 'tradeStatusChanged':
+          case 'tradeSettled':
+            if (wantsAnyTrade) tradeIds.add(c.tradeId);
+            break;
+          case 'positionSettled':
+            if (wantsAnyTrade) settledMarkets.set(`${c.marketHash}|${c.settleDate}`, c);
+            break;
+          case 'positionPaidOnChain':
+            if (wantsAnyTrade) paidPositions.push(c);
+            break;
+          case 'refundPaid':
+            refunds.push(c.refund);
+            break;
+          default:
+            break;
+        }
       }
     }
     const at = this.deps.now();
@@ -164,7 +174,7 @@ export class Publisher {
     const heldOrders = new Map([...orderStates.keys()].flatMap((hash) => this.deps.engine().order(hash) ?? []).map((o) => [o.orderHash, o]));
     const moved = [...markets].flatMap((m) => this.refreshBestOdds(m, at));
     const emits: (() => void)[] = [];
-    if (orderStates.size > 0) await this.renderOrders(orderStates, heldOrders, emits);
+    if (orderStates.size > 0) await this.renderOrders(orderStates, journaledAt, heldOrders, emits);
     const bus = this.deps.bus;
     if (moved.length > 0) emits.push(() => bus.emit('bestOdds', moved));
     const readModels = this.deps.readModels;
@@ -186,7 +196,12 @@ export class Publisher {
     };
   }
   /** The changed orders as their channels show them, one `orders` event per market. */
-  private async renderOrders(orderStates: ReadonlyMap<string, OrderState>, held: ReadonlyMap<string, OrderView>, emits: (() => void)[]): Promise<void> {
+  private async renderOrders(
+    orderStates: ReadonlyMap<string, OrderState>,
+    journaledAt: ReadonlyMap<string, number>,
+    held: ReadonlyMap<string, OrderView>,
+    emits: (() => void)[],
+  ): Promise<void> {
     const bus = this.deps.bus;
     const byMarket = new Map<string, OrderView[]>();
     for (const [hash, state] of orderStates) {
@@ -199,7 +214,12 @@ export class Publisher {
       else byMarket.set(o.marketHash, [o]);
     }
     for (const [marketHash, orders] of byMarket) {
-      const update = { marketHash, exchangeEventId: orders[0]!.exchangeEventId, orders: orders.map(orderToChannel) };
+      const update = {
+        marketHash,
+        exchangeEventId: orders[0]!.exchangeEventId,
+        orders: orders.map(orderToChannel),
+        journaledAt: orders.map((o) => journaledAt.get(o.orderHash)!),
+      };
       this.rendered.orders += orders.length;
       emits.push(() => bus.emit('orders', update));
     }

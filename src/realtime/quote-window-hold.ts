@@ -1,5 +1,9 @@
-// A parlay's book stays dark while makers quote it: what the book channels would publish during the quote window
-// is held and published at once when the window closes (makers still see their own orders on active_orders).
+// A parlay's book stays dark while makers quote it: what the book channels would publish for orders journaled during
+// the quote window is held and published at once when the window closes (makers still see their own orders on
+// active_orders). An order belongs to the window by its journal time, not by when its publication comes: that
+// follows projection, a few ms later or, under load, much more. So the release at the close first waits until
+// publication has covered everything journaled by then, and orders journaled after the close that are published
+// meanwhile wait behind it.
 import type { OrderItem } from '../events.js';
 
 export interface QuoteWindows {
@@ -7,29 +11,54 @@ export interface QuoteWindows {
   quoteWindowEndsAt(marketHash: string): number | undefined;
 }
 
+/** How far the realtime publications have come along the journal (the projection loop). */
+export interface PublicationProgress {
+  /** Resolves once everything journaled so far has been published, however long projecting it takes. */
+  publishedJournaled(): Promise<void>;
+}
+
 type Release = (marketHash: string, exchangeEventId: string, orders: OrderItem[]) => void;
 
+interface Held {
+  endsAt: number;
+  exchangeEventId: string;
+  /** Orders journaled before the close: the one release. */
+  orders: OrderItem[];
+  /** Publications of orders journaled after the close that came before the release: published after it, in order. */
+  after: OrderItem[][];
+  timer: NodeJS.Timeout;
+}
+
 export class QuoteWindowHold {
-  private readonly held = new Map<string, { exchangeEventId: string; orders: OrderItem[]; timer: NodeJS.Timeout }>();
+  private readonly held = new Map<string, Held>();
 
   constructor(
     private readonly windows: QuoteWindows,
+    private readonly progress: PublicationProgress,
     private readonly now: () => number,
     private readonly release: Release,
   ) {}
 
-  /** True when the market's window is open: the orders are kept for its close instead of being published now. */
-  hold(marketHash: string, exchangeEventId: string, orders: readonly OrderItem[]): boolean {
-    const endsAt = this.windows.quoteWindowEndsAt(marketHash);
-    if (endsAt === undefined || this.now() >= endsAt) return false;
+  /**
+   * Takes the publication of orders changed on one market, with each order's journal time (by index): true when it
+   * is published here (held for the window's release, or queued behind it), false when the caller publishes it now.
+   * An order journaled before the close that comes after the release (its command reached the journal only after
+   * the close) opens a release of its own, after the publications already queued.
+   */
+  hold(marketHash: string, exchangeEventId: string, orders: readonly OrderItem[], journaledAt: readonly number[]): boolean {
     let entry = this.held.get(marketHash);
+    const endsAt = entry?.endsAt ?? this.windows.quoteWindowEndsAt(marketHash);
+    if (endsAt === undefined) return false;
+    const inWindow = orders.filter((_, i) => journaledAt[i]! < endsAt);
+    if (!entry && inWindow.length === 0) return false;
     if (!entry) {
-      const timer = setTimeout(() => this.flush(marketHash), endsAt - this.now());
+      const timer = setTimeout(() => this.close(marketHash), Math.max(0, endsAt - this.now()));
       timer.unref();
-      entry = { exchangeEventId, orders: [], timer };
+      entry = { endsAt, exchangeEventId, orders: [], after: [], timer };
       this.held.set(marketHash, entry);
     }
-    entry.orders.push(...orders);
+    entry.orders.push(...inWindow);
+    if (inWindow.length < orders.length) entry.after.push(orders.filter((_, i) => journaledAt[i]! >= endsAt));
     return true;
   }
 
@@ -39,14 +68,24 @@ export class QuoteWindowHold {
     return endsAt !== undefined && this.now() < endsAt;
   }
 
+  /**
+   * The window closed: once publication covers what was journaled by now (bounded by projection, not by a guess),
+   * the orders held are published together, then what came after them.
+   */
+  private close(marketHash: string): void {
+    const flush = () => this.flush(marketHash);
+    this.progress.publishedJournaled().then(flush, flush);
+  }
+
   private flush(marketHash: string): void {
     const entry = this.held.get(marketHash);
     if (!entry) return;
     this.held.delete(marketHash);
-    this.release(marketHash, entry.exchangeEventId, entry.orders);
+    if (entry.orders.length > 0) this.release(marketHash, entry.exchangeEventId, entry.orders);
+    for (const orders of entry.after) this.release(marketHash, entry.exchangeEventId, orders);
   }
 
-  /** Drops what is held (shutdown). */
+  /** Drops what is held (shutdown): a release still waiting for publication then publishes nothing. */
   clear(): void {
     for (const { timer } of this.held.values()) clearTimeout(timer);
     this.held.clear();

@@ -12,7 +12,7 @@ import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
 import { audienceOf, connectFeeds, NOBODY, type FeedAudience } from './feeds.js';
 import { trackMainLines, type MainLineCatalogue } from './main-line.js';
-import type { QuoteWindows } from './quote-window-hold.js';
+import type { PublicationProgress, QuoteWindows } from './quote-window-hold.js';
 import type { RealtimeTokens } from './tokens.js';
 import { CloseCode } from './protocol.js';
 
@@ -36,9 +36,11 @@ export interface RealtimeDeps {
   makeBroker?: (hooks: BrokerHooks) => Broker;
   /**
    * In the process that runs the exchange: its changes arrive on `bus` and are published to channels; main lines
-   * follow the books of the catalogue's line markets, and parlay books stay dark during their quote window. A realtime node alone has none: it serves what others publish.
+   * follow the books of the catalogue's line markets, and parlay books stay dark during their quote window (released
+   * once `progress` has published what was journaled by its close). A realtime node alone has none: it serves what
+   * others publish.
    */
-  feeds?: { bus: EventBus; catalogue: MainLineCatalogue & QuoteWindows };
+  feeds?: { bus: EventBus; catalogue: MainLineCatalogue & QuoteWindows; progress: PublicationProgress };
   tokens: RealtimeTokens;
   /** False until start-up finished and while shutting down: upgrades are refused with 503. */
   isReady: () => boolean;
@@ -87,7 +89,7 @@ export class RealtimeServer {
       : new MemoryBroker(hooks.policy, deps.now, hooks.onSubscriberError, hooks.onOversize).sweepEvery(sweepPeriodMs(historyTtlMs));
     this.brokerAudience = audienceOf(this.broker);
     const feeds = deps.feeds;
-    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, { windows: feeds.catalogue, now: deps.now }) : () => {};
+    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, { windows: feeds.catalogue, progress: feeds.progress, now: deps.now }) : () => {};
     this.stopMainLines = feeds ? trackMainLines(feeds.bus, feeds.catalogue, log) : () => {};
   }
 

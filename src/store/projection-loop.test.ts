@@ -37,8 +37,8 @@ function loopOf(projector: SlowProjector, prepareDelayMs: (seq: number) => numbe
   const published: number[] = [];
   const problems: unknown[] = [];
   const loop = new ProjectionLoop(projector, 0, {
-    prepareFanOut: async (changes) => {
-      const seqs = seqsOf(changes);
+    prepareFanOut: async (entries) => {
+      const seqs = seqsOf(entries.flatMap((e) => e.changes));
       await new Promise((r) => setTimeout(r, prepareDelayMs(seqs[0]!)));
       return () => published.push(...seqs);
     },
@@ -87,6 +87,20 @@ describe('ProjectionLoop with an awaited projector', () => {
     await loop.flush();
     await loop.publishedAll();
     expect(published).toEqual([1, 2]);
+  });
+
+  it('resolves publishedJournaled once everything journaled before the call is published, however long projection takes', async () => {
+    const projector = new SlowProjector();
+    projector.refuseNext = 3;
+    const { loop, published } = loopOf(projector, (seq) => (seq === 2 ? 30 : 0));
+    loop.enqueue([entry(1)]);
+    loop.enqueue([entry(2)]);
+    const covered = loop.publishedJournaled().then(() => [...published]);
+    loop.enqueue([entry(3)]);
+    // Three refused batches later, still waited for (no timeout), and group 2's slow preparation too.
+    expect((await covered).slice(0, 2)).toEqual([1, 2]);
+    await loop.publishedAll();
+    expect(await loop.publishedJournaled().then(() => published)).toEqual([1, 2, 3]);
   });
 
   it('refuses a blocking flush, which cannot wait for a database server', () => {

@@ -5,7 +5,6 @@
 // state) and fanned out in journal order. Readers wait here for the position their read must see
 // (read-your-writes). A batch the read models' database refused is tried again: the writer never waits for the
 // projector, and a failed projection never loses a journaled command.
-import type { Change } from '../engine/changes.js';
 import type { ProjectedEntry, RemoteProjector } from './ports.js';
 
 /**
@@ -20,11 +19,12 @@ export interface BatchProjector {
 
 export interface ProjectionLoopOptions {
   /**
-   * Called once a group is projected, groups in journal order: gathers the group's publications (what it reads
-   * before its first wait sees the state the group's turn left) and resolves to their fan-out, which runs in
-   * journal order once every earlier group's has run.
+   * Called once a group is projected, groups in journal order, with its entries (each command's position, journal
+   * time and change records): gathers the group's publications (what it reads before its first wait sees the state
+   * the group's turn left) and resolves to their fan-out, which runs in journal order once every earlier group's has
+   * run.
    */
-  prepareFanOut: (changes: readonly Change[]) => Promise<() => void>;
+  prepareFanOut: (entries: readonly ProjectedEntry[]) => Promise<() => void>;
   /** A batch could not be projected; it is tried again after `retryMs`. */
   onProblem: (err: unknown) => void;
   /** Commands per projector transaction at most. */
@@ -48,7 +48,8 @@ interface QueuedGroup {
 interface Waiter {
   seq: number;
   resolve: (caughtUp: boolean) => void;
-  timer: NodeJS.Timeout;
+  /** Unset: the waiter waits as long as projection takes. */
+  timer?: NodeJS.Timeout;
 }
 
 export interface ProjectionStats {
@@ -141,6 +142,18 @@ export class ProjectionLoop {
   /** Resolves once the publications of every group projected so far have been fanned out. */
   publishedAll(): Promise<void> {
     return this.published;
+  }
+
+  /**
+   * Resolves once the publications of everything journaled so far (every group handed to the loop) have been fanned
+   * out: bounded by projection, not by a timeout (a parlay's quote window releases its book then). Never resolves
+   * if projection stops for good first (shutdown).
+   */
+  async publishedJournaled(): Promise<void> {
+    const through = this.queuedThrough;
+    if (through > this.projected) await new Promise<boolean>((resolve) => this.waiters.push({ seq: through, resolve }));
+    // Projected through `through`: its groups' fan-outs are on the chain already (publish() runs before release()).
+    await this.published;
   }
 
   /** Ends the projector's thread, which first projects what is acknowledged. */
@@ -304,7 +317,7 @@ export class ProjectionLoop {
    */
   private publish(groups: readonly QueuedGroup[]): void {
     for (const g of groups) {
-      const prepared = this.opts.prepareFanOut(g.entries.flatMap((e) => e.changes)).catch((err: unknown) => {
+      const prepared = this.opts.prepareFanOut(g.entries).catch((err: unknown) => {
         this.opts.onProblem(err);
         return () => {};
       });
