@@ -159,9 +159,9 @@ describe('the quote window and the fill deadline', () => {
   let ex: TestExchange;
   let cat: TestCatalogue;
   let signing: ParlaySigning;
-  // Long enough to post both offers and look at the dark book inside it; their publications may come after the close
-  // (a loaded machine) and still be in its one release (the slow-projector test below).
-  const QUOTE_MS = 1500;
+  // Long enough to post both offers and look at the dark book inside it on a loaded machine; their publications may
+  // come after the close and still be in its one release (the slow-projector test below).
+  const QUOTE_MS = 4000;
   const FILL_MS = 2000;
 
   beforeAll(async () => {
@@ -228,8 +228,8 @@ describe('the quote window with a slow projector', () => {
   let signing: ParlaySigning;
   // Each order's publication comes this long after its acknowledgement: one posted shortly before the close is
   // published after it.
-  const PROJECTOR_MS = 600;
-  const QUOTE_MS = 2000;
+  const PROJECTOR_MS = 1000;
+  const QUOTE_MS = 2500;
 
   beforeAll(async () => {
     ex = await startTestExchange({ ...betTestConfig(), projectorDelayMs: PROJECTOR_MS, parlays: { quoteWindowMs: QUOTE_MS, fillWindowMs: 60_000, requestsPerMinute: 10 } });
@@ -245,7 +245,8 @@ describe('the quote window with a slow projector', () => {
     const book = `order_book:market_${parlay.marketHash}`;
     const w = await watch(ex, book);
     const early = await postOrder(ex, makers[0]!, { marketHash: parlay.marketHash, totalBetSize: 80n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: false });
-    await sleep(parlay.parlay.quoteWindowEndsAt - Date.now() - PROJECTOR_MS / 2);
+    // 600 ms before the close: time to post on a loaded machine, and its publication still comes after the close.
+    await sleep(parlay.parlay.quoteWindowEndsAt - Date.now() - 600);
     const late = await postOrder(ex, makers[1]!, { marketHash: parlay.marketHash, totalBetSize: 50n * USDC, percentageOdds: 75n * E18, isMakerBettingOutcomeOne: false });
     expect(Date.now()).toBeLessThan(parlay.parlay.quoteWindowEndsAt);
 

@@ -103,6 +103,58 @@ describe('ProjectionLoop with an awaited projector', () => {
     expect(await loop.publishedJournaled().then(() => published)).toEqual([1, 2, 3]);
   });
 
+  it('goes on publishing after a fan-out that throws, and reports it', async () => {
+    const projector = new SlowProjector();
+    const published: number[] = [];
+    const problems: unknown[] = [];
+    const loop = new ProjectionLoop(projector, 0, {
+      prepareFanOut: (entries) => {
+        const seqs = seqsOf(entries.flatMap((e) => e.changes));
+        return Promise.resolve(() => {
+          if (seqs[0] === 2) throw new Error('fan-out failed');
+          published.push(...seqs);
+        });
+      },
+      onProblem: (err) => problems.push(err),
+    });
+    for (let seq = 1; seq <= 3; seq++) loop.enqueue([entry(seq)]);
+    await loop.flush();
+    await loop.publishedAll();
+    expect(published).toEqual([1, 3]);
+    expect(problems.map((p) => (p as Error).message)).toEqual(['fan-out failed']);
+  });
+
+  it('never waits for a projector process apart: a flush returns at once, its reports move the position and publish', async () => {
+    const projector = new SlowProjector();
+    const { loop, published } = loopOf(projector);
+    const told: number[] = [];
+    let stopped = false;
+    loop.useThread({
+      apart: true,
+      position: 0,
+      advance: (through) => told.push(through),
+      waitUntil: () => false,
+      stop: () => {
+        stopped = true;
+        return Promise.resolve();
+      },
+    });
+    loop.enqueue([entry(1), entry(2)]);
+    loop.enqueue([entry(3)]);
+    await loop.flush();
+    loop.flushNow();
+    expect([loop.position, projector.written, told]).toEqual([0, [], [2, 3]]);
+    const reader = loop.waitFor(3, 5_000);
+    loop.projectedBy(2, 2);
+    expect(loop.position).toBe(2);
+    loop.projectedBy(3, 1);
+    expect(await reader).toBe(true);
+    await loop.publishedAll();
+    expect(published).toEqual([1, 2, 3]);
+    await loop.stop();
+    expect(stopped).toBe(true);
+  });
+
   it('refuses a blocking flush, which cannot wait for a database server', () => {
     const { loop } = loopOf(new SlowProjector());
     loop.enqueue([entry(1)]);

@@ -313,7 +313,8 @@ export class ProjectionLoop {
 
   /**
    * Prepares the groups' publications now, in journal order, and queues their fan-outs behind the earlier ones. A
-   * publication that could not be prepared is reported and skipped: the read models and the journal hold its facts.
+   * publication that could not be prepared or fanned out is reported and skipped: the read models and the journal
+   * hold its facts.
    */
   private publish(groups: readonly QueuedGroup[]): void {
     for (const g of groups) {
@@ -321,7 +322,11 @@ export class ProjectionLoop {
         this.opts.onProblem(err);
         return () => {};
       });
-      this.published = this.published.then(() => prepared).then((fanOut) => fanOut());
+      // A fan-out that throws is reported and passed over, so the publications after it still go out.
+      this.published = this.published
+        .then(() => prepared)
+        .then((fanOut) => fanOut())
+        .catch((err: unknown) => this.opts.onProblem(err));
     }
   }
 
