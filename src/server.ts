@@ -321,7 +321,9 @@ async function startOnStorage(
       metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
       routes,
     });
-    realtime.attach(app.server);
+    // Without the realtime role here, WebSocket clients connect to realtime nodes; publications still go out
+    // through the broker.
+    if (config.roles.includes('realtime')) realtime.attach(app.server);
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await commandServer?.close();

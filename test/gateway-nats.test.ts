@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from '@nats-io/transport-node';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
 import { loadConfig, type Config } from '../src/config.js';
@@ -17,6 +18,17 @@ import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.
 import { natsForSuite } from './helpers/nats.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
 import { call } from './helpers/positioned-call.js';
+
+/** Whether the process takes a WebSocket connection at the realtime endpoint. */
+const upgrades = (base: string) =>
+  new Promise<boolean>((resolve) => {
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/connection/websocket`);
+    ws.once('open', () => {
+      ws.close();
+      resolve(true);
+    });
+    ws.once('error', () => resolve(false));
+  });
 
 const ADMIN = 'gateway-nats-test-admin';
 /** How long the gateway repeats a command no sequencer answers (ODDEX_SEQUENCER_RETRY_MS). */
@@ -80,7 +92,8 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
       ODDEX_CHAIN_CONFIRM_MS: '50',
       ODDEX_RATE_LIMITS: 'false',
     };
-    sequencer = await spawn({ ...common, ODDEX_DATA_DIR: tempDir(), ODDEX_ROLES: 'sequencer,projector,settlement,realtime' });
+    // Without the realtime role: its WebSocket clients would go to realtime nodes.
+    sequencer = await spawn({ ...common, ODDEX_DATA_DIR: tempDir(), ODDEX_ROLES: 'sequencer,projector,settlement' });
     // Started after the sequencer seeded the demo catalogue: a gateway reads the catalogue at start.
     gatewayEnv = { ...common, ODDEX_ROLES: 'gateway', ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS: '500', ODDEX_SEQUENCER_RETRY_MS: String(BOUND_MS) };
     gateway = await spawn({ ...gatewayEnv, ODDEX_DATA_DIR: tempDir() });
@@ -102,6 +115,8 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     const [m1, m2] = markets as [string, string];
     // The same deployment on both sides: what clients sign against.
     expect((await call(gateway, 'GET', '/metadata')).body).toEqual((await call(sequencer, 'GET', '/metadata')).body);
+    // Neither runs the realtime role: no WebSocket on either.
+    expect([await upgrades(sequencer), await upgrades(gateway)]).toEqual([false, false]);
 
     // Like orders, one through each process: answered alike but for their hashes.
     const [viaGateway, viaSequencer] = await Promise.all([order(makers[0]!, m1), order(makers[1]!, m2)]);
