@@ -53,6 +53,8 @@ export function serveCommands(
   /** Replies by request id, oldest first. */
   const replies = new Map<string, { at: number; reply: Promise<string> }>();
   const fromJournal = new Map(journaled.map((j) => [j.requestId, j]));
+  // Past the window no repeat is answered from them: not kept for the process's life.
+  if (fromJournal.size > 0) setTimeout(() => fromJournal.clear(), REMEMBERED_REPLIES.ms).unref();
   const inFlight = new Set<Promise<unknown>>();
   const answer = async (req: CommandRequest): Promise<string> => {
     const before = fromJournal.get(req.id);
