@@ -97,17 +97,22 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
       lostWith = err;
       wake();
     });
+    /** Batches fail (the database is away): logged once, then once more when one succeeds. */
+    let failing = false;
     while (!stopping && !lostWith) {
       if (config.projectorDelayMs > 0) await idle(config.projectorDelayMs);
       try {
         const batch = await projection.next();
+        if (failing) log.info('projecting again');
+        failing = false;
         if (batch) {
           metrics.batch(batch.commands);
           tell(batch.position, batch.commands);
           continue;
         }
       } catch (err) {
-        log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again');
+        if (!failing) log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again');
+        failing = true;
         await idle(RETRY_MS);
         continue;
       }

@@ -31,6 +31,8 @@ export class ProjectorProcessLink implements RemoteProjector {
   private readonly closeConnection: () => Promise<void>;
   private readonly poll: NodeJS.Timeout;
   private polling = false;
+  /** The last read of the checkpoint failed (the database is away): reported once until one succeeds. */
+  private unreadable = false;
 
   constructor(
     natsUrl: string,
@@ -106,8 +108,11 @@ export class ProjectorProcessLink implements RemoteProjector {
     this.polling = true;
     try {
       this.reached(await this.readCheckpoint(), 0);
+      this.unreadable = false;
     } catch (err) {
-      this.events.problem(err);
+      // Once per outage, not every poll.
+      if (!this.unreadable) this.events.problem(err);
+      this.unreadable = true;
     } finally {
       this.polling = false;
     }
