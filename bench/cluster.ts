@@ -1,5 +1,6 @@
 // Oddex as a cluster on this machine: PostgreSQL and NATS (throw-away, from their Debian binaries), a sequencer
-// process and gateways, each in its own process. Batched signed orders go to the gateways in a closed loop, first
+// process, a projector process and gateways, each in its own process (ODDEX_BENCH_PROJECTOR=in-sequencer: the
+// projector as a thread of the sequencer's process instead). Batched signed orders go to the gateways in a closed loop, first
 // through one gateway, then through two, each pinned to a core of its own (taskset). Prints orders/s and the CPU
 // each role spent per order (the database server included), and one signature recovery's CPU measured in this
 // process in the same run: the sequencer's CPU per order against it shows what verification on the gateways spares
@@ -91,7 +92,9 @@ try {
     roles.push(p);
     return p;
   };
-  const sequencer = await start('sequencer', { ODDEX_ROLES: 'sequencer,projector,settlement,realtime' });
+  const projectorApart = process.env.ODDEX_BENCH_PROJECTOR !== 'in-sequencer';
+  const sequencer = await start('sequencer', { ODDEX_ROLES: projectorApart ? 'sequencer,settlement,realtime' : 'sequencer,projector,settlement,realtime' });
+  const projector = projectorApart ? await start('projector', { ODDEX_ROLES: 'projector' }) : undefined;
   const gateways = [await start('gateway-1', { ODDEX_ROLES: 'gateway' }), await start('gateway-2', { ODDEX_ROLES: 'gateway' })];
   gateways.forEach((g, core) => execFileSync('taskset', ['-a', '-p', '-c', String(core), String(g.child.pid)], { stdio: 'ignore' }));
 
@@ -117,8 +120,15 @@ try {
       const warm = Array.from({ length: batch }, (_, i) => signedOrder(makers[i % makers.length]!, markets[i % markets.length]!, { odds: 5n * E18, size: 10n * USDC, outcomeOne: true }).body);
       await clients[g]!('POST', '/orders/new', { orders: warm });
     }
-    const pids = { sequencer: sequencer.child.pid!, gateways: gateways.slice(0, using).map((g) => g.child.pid!) };
-    const before = { sequencerMain: processCpuSeconds(pids.sequencer, pids.sequencer), sequencer: processCpuSeconds(pids.sequencer), gateways: pids.gateways.map((p) => processCpuSeconds(p)), postgres: treeCpuSeconds(postmaster) };
+    const pids = { sequencer: sequencer.child.pid!, projector: projector?.child.pid, gateways: gateways.slice(0, using).map((g) => g.child.pid!) };
+    const projectorCpu = () => (pids.projector ? processCpuSeconds(pids.projector) : 0);
+    const before = {
+      sequencerMain: processCpuSeconds(pids.sequencer, pids.sequencer),
+      sequencer: processCpuSeconds(pids.sequencer),
+      projector: projectorCpu(),
+      gateways: pids.gateways.map((p) => processCpuSeconds(p)),
+      postgres: treeCpuSeconds(postmaster),
+    };
     let next = 0;
     let failures = 0;
     const t0 = performance.now();
@@ -132,16 +142,21 @@ try {
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
+    // The phase's read models projected too, so the projector's CPU covers the whole phase: an account read on the
+    // sequencer waits for every command it acknowledged (503 READ_MODEL_BEHIND past its bound: asked again).
+    while ((await admin('GET', `/orders?maker=${makers[0]!.address}`)).status === 503);
     const perOrder = (cpu: number) => ((cpu * 1000) / perPhase).toFixed(3);
     const sequencerCpu = processCpuSeconds(pids.sequencer) - before.sequencer;
     const sequencerMainCpu = processCpuSeconds(pids.sequencer, pids.sequencer) - before.sequencerMain;
+    const projectorProcessCpu = projectorCpu() - before.projector;
     const gatewayCpu = pids.gateways.map((p, i) => processCpuSeconds(p) - before.gateways[i]!);
     const postgresCpu = treeCpuSeconds(postmaster) - before.postgres;
     const rate = perPhase / seconds;
     console.log(
       `${label}: ${Math.round(rate).toLocaleString('en-US')} orders/s (${perPhase} in ${requests.length} requests of ${batch}, ${failures} failed); ` +
         `CPU ms per order: sequencer ${perOrder(sequencerCpu)} (${(sequencerCpu * 1000 / perPhase / ms).toFixed(2)}x one recovery; main thread ${perOrder(sequencerMainCpu)}, ` +
-        `the rest its projector and other threads), ` +
+        `the rest its ${projectorApart ? '' : 'projector and '}other threads), ` +
+        (projectorApart ? `projector process ${perOrder(projectorProcessCpu)}, ` : '') +
         `gateways ${gatewayCpu.map(perOrder).join(' + ')}, PostgreSQL ${perOrder(postgresCpu)}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
     );
     return rate;
