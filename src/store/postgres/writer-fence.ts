@@ -4,19 +4,10 @@
 // lock connection while another one started (a stale process, a standby that wrongly took over) appends nothing
 // more, even if it never noticed. The lock keeps writers from starting together; the epoch keeps a stale one out.
 import pg from 'pg';
+import { lockConnection, waitForAdvisoryLock, type LockWait } from './advisory-lock.js';
 
 /** The advisory lock key of the writer (migrations use another: migrate.ts). */
 const WRITER_LOCK = 0x0dde_0002;
-
-/**
- * The lock's connection, kept alive on both ends: a writer whose machine vanishes (power, network) without closing
- * its socket loses its session, and the lock with it, within about 11 s of silence rather than the kernel's default
- * of hours, so a standby takes over; and a standby blocked waiting learns of a dead connection the same way.
- */
-export function lockConnection(config: pg.ClientConfig): pg.ClientConfig {
-  const keepalives = '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3';
-  return { ...config, keepAlive: true, keepAliveInitialDelayMillis: 5000, options: config.options ? `${config.options} ${keepalives}` : keepalives };
-}
 
 /** Another writer holds the database: this one must not start. */
 export class WriterLockedError extends Error {
@@ -73,31 +64,8 @@ export class WriterFence {
    * once): no polling delay. The bump waits for an append still holding the fence's row, then supersedes it. A
    * connection that fails while waiting is opened again after `retryMs`; `signal` stops waiting.
    */
-  static async waitFor(
-    config: pg.ClientConfig,
-    holder: string,
-    opts: { signal?: AbortSignal; retryMs?: number; onRetry?: (err: unknown) => void } = {},
-  ): Promise<WriterFence> {
-    const { signal, retryMs = 500 } = opts;
-    for (;;) {
-      if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
-      const client = new pg.Client(lockConnection(config));
-      client.on('error', () => {}); // reported by the query under way
-      const abort = () => void client.end().catch(() => {});
-      signal?.addEventListener('abort', abort, { once: true });
-      try {
-        await client.connect();
-        await client.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK]);
-        return new WriterFence(client, await bumpEpoch(client, holder));
-      } catch (err) {
-        await client.end().catch(() => {});
-        if (signal?.aborted) throw new Error('stopped waiting for the writer lock');
-        opts.onRetry?.(err);
-        await new Promise((resolve) => setTimeout(resolve, retryMs));
-      } finally {
-        signal?.removeEventListener('abort', abort);
-      }
-    }
+  static waitFor(config: pg.ClientConfig, holder: string, opts: Omit<LockWait, 'waiting'> = {}): Promise<WriterFence> {
+    return waitForAdvisoryLock(config, WRITER_LOCK, 'writer lock', opts, async (client) => new WriterFence(client, await bumpEpoch(client, holder)));
   }
 
   /**
