@@ -1,5 +1,5 @@
 // Starts a gateway process (ODDEX_ROLES=gateway): the HTTP API on the PostgreSQL read side, with no engine, journal
-// writer, projector or chain. Signatures are verified here; commands go to the sequencer process over NATS and
+// writer, projector or chain (with ODDEX_CHAIN=evm it reads the deployment file only, for its configuration). Signatures are verified here; commands go to the sequencer process over NATS and
 // their replies are answered as the exchange answers them in one process. Reads wait for the read side to cover
 // the writes this gateway saw acknowledged, or the position a client names (Oddex-Min-Position).
 import type pino from 'pino';
@@ -24,6 +24,7 @@ import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { exchangeRoutes } from './exchange-routes.js';
 import { resolveAdminToken, resolveExecutorAddress } from './server.js';
+import { configFromDeployment } from './chain/evm/deployment-config.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -35,7 +36,12 @@ export interface Gateway {
 
 export async function startGateway(baseConfig: Config, opts: { now?: () => number; logDestination?: pino.DestinationStream } = {}): Promise<Gateway> {
   if (!baseConfig.databaseUrl || !baseConfig.natsUrl) throw new Error('a gateway needs ODDEX_DATABASE_URL and ODDEX_NATS_URL (loadConfig checks both)');
-  if (baseConfig.chain !== 'local') throw new Error('a gateway process runs beside the local ledger only in this version (ODDEX_CHAIN=local)');
+  // With ODDEX_CHAIN=evm, the configuration the sequencer's process points at the same deployment file: the chain
+  // id, contracts, fill domain and fees /metadata names and signatures are checked against. No chain client, no keys.
+  const pointed =
+    baseConfig.chain === 'evm'
+      ? configFromDeployment(baseConfig, 'a gateway reads the deployment file its sequencer reads: copy it here or set ODDEX_EVM_DEPLOYMENT').config
+      : baseConfig;
   const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
   const { log, http: httpLog } = createLoggers(baseConfig.logLevel, logFormat, opts.logDestination);
   const now = opts.now ?? Date.now;
@@ -46,7 +52,7 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
   };
   try {
     log.info({ storage: readSide.where }, `gateway reading ${readSide.where}`);
-    const config = { ...baseConfig, logFormat, executorAddress: await resolveExecutorAddress(readSide, baseConfig.executorAddress, log) };
+    const config = { ...pointed, logFormat, executorAddress: await resolveExecutorAddress(readSide, pointed.executorAddress, log) };
     const projection = new ProjectionFollower(() => readSide.projectedPosition());
     await projection.start();
     closers.push(() => projection.stop());

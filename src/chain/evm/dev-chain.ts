@@ -10,7 +10,7 @@ import { startAnvil } from './anvil.js';
 import { oddexTokenAbi } from './contracts.js';
 import { chainFeesOf, deployContracts } from './deploy.js';
 import { DEV_DEMO_KEYS, DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from './dev-accounts.js';
-import { deploymentFileOf } from './setup.js';
+import { deploymentFileOf } from './deployment-config.js';
 
 const DEMO_FUNDS = 10_000n * 10n ** 6n;
 

@@ -3,7 +3,7 @@
 import { createPublicClient, http } from 'viem';
 import { loadConfig } from '../../config.js';
 import { checkFunds } from './funds.js';
-import { readDeployment } from './setup.js';
+import { readDeployment } from './deployment-config.js';
 
 const config = loadConfig(process.env, process.argv.slice(2));
 const deployment = readDeployment(config);
