@@ -1,8 +1,8 @@
 // Starts a gateway process (ODDEX_ROLES=gateway): the HTTP API on the PostgreSQL read side, with no engine, journal
 // writer, projector or chain (with ODDEX_CHAIN=evm it reads the deployment file only, for its configuration).
 // Signatures are verified here; commands go to the sequencer process over NATS and their replies are answered as the
-// exchange answers them in one process. Reads wait for the read side to cover
-// the writes this gateway saw acknowledged, or the position a client names (Oddex-Min-Position).
+// exchange answers them in one process. Reads wait for the read side to cover the writes this gateway saw
+// acknowledged, or the position a client names (Oddex-Min-Position).
 import type pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
