@@ -1,6 +1,6 @@
 // The Fastify application: envelope, limits, OpenAPI, admin guard, metrics, then the routes server.ts hands in.
 // No listening, no storage opening.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { documentPositions } from './api/openapi-positions.js';
@@ -12,6 +12,7 @@ import { apiDescription } from './api/errors.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics, type MetricsDeps } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
+import { FORWARDED_MARK } from './sequencer/port.js';
 import type { RateLimiter } from './api/rate-limit/limiter.js';
 import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   metrics: MetricsDeps;
   /** Rate-limit windows shared by several processes; default: this process's own. */
   rateLimiter?: RateLimiter;
+  /** The secret header value of requests this process injects for a gateway (server.ts): not counted again. */
+  forwardedMark?: string;
   /** Every route of the exchange, as one plugin (server.ts registers each route module with its dependencies). */
   routes: FastifyPluginAsyncTypebox;
 }
@@ -58,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
     isIssuedKey: deps.isIssuedKey,
     ...(deps.rateLimiter ? { limiter: deps.rateLimiter } : {}),
+    ...(deps.forwardedMark ? { isForwarded: (request: FastifyRequest) => request.headers[FORWARDED_MARK] === deps.forwardedMark } : {}),
   });
   installQueryLimit(app, config.maxQueryBytes);
   await app.register(swagger, {

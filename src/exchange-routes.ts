@@ -15,7 +15,8 @@ import type { EvmChain } from './chain/evm/evm-chain.js';
 import type { SignatureVerifier } from './verify/verifier.js';
 import type { ReadModels } from './store/ports.js';
 import type { Sequencer } from './sequencer/sequencer.js';
-import type { SequencerPort } from './sequencer/port.js';
+import type { RouteForwarder, SequencerPort } from './sequencer/port.js';
+import { forwardSequencerRoutes } from './api/forwarded-routes.js';
 import { addReadYourWrites, type ReadYourWritesDeps } from './api/read-your-writes.js';
 import { healthRoutes } from './api/health.js';
 import { priceHistoryRoutes } from './api/price-history.js';
@@ -58,8 +59,10 @@ export interface ExchangeRouteDeps {
   sequencer: Sequencer | undefined;
   /** What reads wait for (read-your-writes). */
   projection: ReadYourWritesDeps['projection'];
-  /** Best odds as published; a gateway has no publisher and answers NOT_ON_GATEWAY. */
+  /** Best odds as published; a gateway has no publisher (it forwards the route). */
   publisher: Pick<Publisher, 'bestOddsEntry'>;
+  /** On a gateway: the sequencer's process, which answers the routes a gateway forwards (api/forwarded-routes.ts). */
+  forwarder?: RouteForwarder;
   verifier: SignatureVerifier;
   apiKeys: ApiKeys;
   tokens: RealtimeTokens;
@@ -75,6 +78,7 @@ export const exchangeRoutes =
   async (api) => {
     const { config, now, catalogue, readModels, rendering, trading, sequencer, publisher, verifier, apiKeys, disconnectKey } = deps;
     addReadYourWrites(api, { acknowledged: () => trading.acknowledged(), projection: deps.projection, waitMs: config.readWaitMs });
+    if (deps.forwarder) forwardSequencerRoutes(api, deps.forwarder);
     const balanceDeps = { trading, readModels, config };
     await api.register(healthRoutes, { isReady: deps.isReady, probe: deps.probe });
     await api.register(marketRoutes, { catalogue, readModels });
@@ -91,7 +95,8 @@ export const exchangeRoutes =
       await api.register(accountAdminRoutes, { ...balanceDeps, now });
       await api.register(journalAdminRoutes, { journal: sequencer });
     } else {
-      // The catalogue's writes, the faucet (a chain's mint), accounts and the journal are the sequencer process's.
+      // The catalogue's writes, the faucet (a chain's mint), accounts and the journal are the sequencer process's: a
+      // gateway forwards them there, so this answers only where nothing forwards.
       api.all('/admin/*', { schema: { hide: true } }, async (request) => {
         throw new ExchangeError('NOT_ON_GATEWAY', `${request.method} ${request.url.split('?')[0]} runs on a process with the sequencer role`);
       });
@@ -103,7 +108,7 @@ export const exchangeRoutes =
     await api.register(orderRoutes, { config, catalogue, trading, readModels, publisher, verifier, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
-    // A parlay request creates a market in the catalogue, which the sequencer's process holds.
+    // A parlay request creates a market in the catalogue, which the sequencer's process holds (a gateway forwards it).
     if (sequencer) await api.register(parlayRoutes, { config, catalogue, verifier, now });
     else {
       api.post('/parlays/request', { schema: { hide: true } }, async () => {

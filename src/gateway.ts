@@ -93,12 +93,13 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
       trading,
       sequencer: undefined,
       projection,
-      // Best odds follow the engine's books, which a gateway does not hold.
+      // Best odds follow the engine's books, which a gateway does not hold: the route is forwarded (below).
       publisher: {
         bestOddsEntry: () => {
           throw new ExchangeError('NOT_ON_GATEWAY', 'GET /orders/odds/best follows the engine: call it on a process with the sequencer role');
         },
       },
+      forwarder: trading,
       verifier,
       apiKeys,
       tokens,

@@ -17,8 +17,8 @@ import { journalEnd } from './store/postgres/catalogue-status.js';
 import { JournalProjection } from './store/postgres/journal-projection.js';
 import { readPosition } from './store/postgres/projector.js';
 import { takeProjectorLock } from './store/postgres/projector-lock.js';
+import { connectInBackground } from './sequencer/nats/connection.js';
 import {
-  connectForSignals,
   decodeSignal,
   encodeSignal,
   JOURNAL_DURABLE_SUBJECT,
@@ -61,7 +61,7 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
   /** Resolves the current idle wait early: a message, a lost lock, or the end. */
   let wake: () => void = () => {};
   let nats: NatsConnection | undefined;
-  const closeNats = connectForSignals(
+  const closeNats = connectInBackground(
     config.natsUrl!,
     'oddex-projector',
     (nc) => {

@@ -29,6 +29,7 @@ import type { SequencerDeps } from './sequencer/sequencer.js';
 import { Publisher } from './realtime/publisher.js';
 import { renderContexts, type RenderContexts } from './render/contexts.js';
 import { ProjectorProcessLink } from './sequencer/nats/projector-link.js';
+import { forwardedMark, serveForwardedRoutes } from './sequencer/nats/forward-server.js';
 import { ProjectionLoop } from './store/projection-loop.js';
 import { exchangeRoutes } from './exchange-routes.js';
 import { LocalChain } from './chain/settlement-chain.js';
@@ -203,6 +204,7 @@ async function startOnStorage(
   /** Set once another writer took the journal over: no commands from gateways, never ready again. */
   let superseded = false;
   let commandServer: CommandServer | undefined;
+  let forwardedRoutes: { close(): Promise<void> } | undefined;
   const trading: Sequencer = new Sequencer({
     config,
     store: storage.journal,
@@ -220,6 +222,7 @@ async function startOnStorage(
       log.fatal('another writer took the journal over: this process stops answering gateways and reports not ready; restart it (as a standby)');
       superseded = true;
       commandServer?.close().catch((err: unknown) => log.error({ err }, 'the NATS command subscription did not close'));
+      forwardedRoutes?.close().catch((err: unknown) => log.error({ err }, 'the NATS subscription of forwarded routes did not close'));
     },
   });
   const adminToken = resolveAdminToken(config, log);
@@ -309,6 +312,7 @@ async function startOnStorage(
     evm: evmChain,
   });
   const rateLimiter = sharedRateLimiter(config, log);
+  const mark = forwardedMark();
   let app: FastifyInstance;
   try {
     app = await buildApp({
@@ -320,6 +324,7 @@ async function startOnStorage(
       isIssuedKey: (key) => apiKeys.addressOf(key) !== undefined,
       metrics: { trading, publisher, realtime, ...(storage.poolFigures ? { databasePool: storage.poolFigures } : {}) },
       routes,
+      forwardedMark: mark,
     });
     // Without the realtime role here, WebSocket clients connect to realtime nodes; publications still go out
     // through the broker.
@@ -329,6 +334,8 @@ async function startOnStorage(
     await commandServer?.close();
     throw err;
   }
+  // The routes gateways forward are answered by this HTTP API from here on.
+  if (config.natsUrl && !superseded) forwardedRoutes = serveForwardedRoutes(config.natsUrl, app, mark, log);
   // Once nothing can fail any more: verification threads come up in the background, not on the first trade.
   verifier.start();
   const address = app.server.address();
@@ -359,6 +366,7 @@ async function startOnStorage(
       await app.close(); // waits for in-flight requests
       rateLimiter?.close();
       await commandServer?.close();
+      await forwardedRoutes?.close();
       await trading.stop();
       await projection.stop();
       await projectorThread?.stop();

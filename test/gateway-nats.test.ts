@@ -167,11 +167,25 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     const grantedThere = await call(sequencer, 'POST', '/user/demo-funds', { address: w2.address });
     expect(swapped(grantedThere.body, w2.address, w1.address)).toEqual(granted.body);
 
-    // What needs the sequencer's own objects says so on a gateway.
-    const faucet = await call(gateway, 'POST', '/admin/faucet', { address: w1.address, amount: '1' }, admin);
-    expect([faucet.status, faucet.body.errorCode]).toEqual([503, 'NOT_ON_GATEWAY']);
-    const quote = await call(gateway, 'GET', `/cashout/quote?bettor=${takers[0]!.address}&marketHash=${m1}`);
-    expect([quote.status, quote.body.errorCode]).toEqual([503, 'NOT_ON_GATEWAY']);
+    // What needs the sequencer's own objects (the operator routes, best odds, cash-out quotes, parlay requests) the
+    // gateway forwards to it: answered as the sequencer answers, and a forwarded write is read back on the gateway.
+    const faucet = await call(gateway, 'POST', '/admin/faucet', { address: w1.address, amount: '7' }, admin);
+    const faucetThere = await call(sequencer, 'POST', '/admin/faucet', { address: w2.address, amount: '7' }, admin);
+    expect([faucet.status, faucet.body]).toEqual([200, swapped(faucetThere.body, w2.address, w1.address)]);
+    expect((await call(gateway, 'GET', `/balances/${w1.address}`)).body.data.balance).toBe('100000007');
+    expect((await call(gateway, 'POST', '/admin/faucet', { address: w1.address, amount: '7' })).status).toBe(401);
+    // (The quote's answer is the engine's: the book holds nothing to hedge with.)
+    for (const [path, status] of [
+      [`/cashout/quote?bettor=${takers[0]!.address}&marketHash=${m1}`, 400],
+      [`/orders/odds/best?marketHashes=${m1},${m2}&baseToken=${config.baseTokenAddress}`, 200],
+      [`/admin/accounts/${takers[0]!.address}`, 200],
+    ] as const) {
+      const there = await call(sequencer, 'GET', path, undefined, admin);
+      expect([path, there.status]).toEqual([path, status]);
+      expect([path, await call(gateway, 'GET', path, undefined, admin).then((r) => [r.status, r.body])]).toEqual([path, [status, there.body]]);
+    }
+    const parlay = await call(gateway, 'POST', '/parlays/request', { legs: [] });
+    expect([parlay.status, parlay.body]).toEqual([400, (await call(sequencer, 'POST', '/parlays/request', { legs: [] })).body]);
   }, 60_000);
 
   it('applies a repeated order, fill, cancel or request once, and answers the repeat as the sequencer process does', async () => {

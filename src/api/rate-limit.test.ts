@@ -26,11 +26,20 @@ const ISSUED = new Set(['key-a', 'key-b']);
 let app: FastifyInstance;
 let clock = 0;
 
+/** The secret a sequencer's process marks the requests it injects for a gateway with. */
+const MARK = 'secret-of-this-process';
+
 async function build(limits: RateLimitConfig = LIMITS, limiter?: RateLimiter): Promise<FastifyInstance> {
   clock = 1_000_000;
   app = Fastify();
   installEnvelope(app);
-  installRateLimit(app, { limits, now: () => clock, isIssuedKey: (k) => ISSUED.has(k), ...(limiter ? { limiter } : {}) });
+  installRateLimit(app, {
+    limits,
+    now: () => clock,
+    isIssuedKey: (k) => ISSUED.has(k),
+    isForwarded: (request) => request.headers['x-oddex-forwarded'] === MARK,
+    ...(limiter ? { limiter } : {}),
+  });
   app.post('/needs-key', { schema: { security: [{ apiKey: [] }] } }, async () => ok('done'));
   for (const route of Object.values(BUCKET_ROUTES).flat()) {
     const [method, url] = route.split(' ') as ['GET' | 'POST', string];
@@ -55,6 +64,17 @@ const quota = (res: { headers: Record<string, unknown> }) => ({
 });
 
 describe('installRateLimit', () => {
+  it('does not count again what a gateway forwarded (marked with the process secret), and counts a forged mark', async () => {
+    await build();
+    const route = BUCKET_ROUTES.trades[0]!;
+    const [method, url] = route.split(' ') as ['GET' | 'POST', string];
+    for (let i = 0; i < 3; i++) expect((await hit(method, url, { 'x-oddex-forwarded': MARK })).statusCode).toBe(200);
+    expect((await hit(method, url, { 'x-oddex-forwarded': 'guessed' })).statusCode).toBe(200);
+    const refused = await hit(method, url, { 'x-oddex-forwarded': 'guessed' });
+    expect([refused.statusCode, refused.json().errorCode]).toEqual([429, 'RATE_LIMITED']);
+  });
+
+
   it.each([
     ['orderOps', 3, BUCKET_ROUTES.orderOps],
     ['orderReads', 2, BUCKET_ROUTES.orderReads],

@@ -1,6 +1,6 @@
 // Request quotas of spec section 8 as an onRequest hook: classify by route, count per client, answer 429
 // with Retry-After when a bucket or the global ceiling is exhausted, and report the quota on every counted reply.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../config.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { ApiError } from './errors.js';
@@ -21,6 +21,8 @@ export interface RateLimitOptions {
   limiter?: RateLimiter;
   /** Whether an X-Api-Key value is an issued, unrevoked key: only those get a bucket of their own. */
   isIssuedKey(apiKey: string): boolean;
+  /** A request a gateway forwarded, which it counted already (the sequencer's process marks them). */
+  isForwarded?(request: FastifyRequest): boolean;
 }
 
 /** Routes whose schema declares the API key scheme cannot do anything for an unknown key. */
@@ -60,7 +62,7 @@ export function installRateLimit(app: FastifyInstance, options: RateLimitOptions
   const limiter = options.limiter ?? new InProcessRateLimiter(rateLimitsFromConfig(options.limits));
   app.addHook('onRequest', (request, reply, done) => {
     const bucket = classifyRoute(request.method, request.routeOptions.url);
-    if (bucket === EXEMPT) return done();
+    if (bucket === EXEMPT || options.isForwarded?.(request)) return done();
     // A key that was never issued (or is revoked) is counted under the client's address, so inventing keys
     // cannot open fresh buckets; a route that needs a key refuses it here, before the body is even read.
     const header = request.headers['x-api-key'];

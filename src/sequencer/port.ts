@@ -20,3 +20,35 @@ export interface SequencerPort {
   /** The live engine where this process runs it; a gateway throws NOT_ON_GATEWAY (its routes answer that). */
   liveEngine(): Engine;
 }
+
+/**
+ * An HTTP request a gateway cannot answer itself (the operator routes, a parlay request, best odds and cash-out
+ * quotes: the sequencer's catalogue writes and live state), as it hands it to the sequencer's process.
+ */
+export interface ForwardedRequest {
+  method: string;
+  /** Path and query string. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The client's address (the sequencer's rate limits and logs see the client, not the gateway). */
+  remoteAddress: string;
+}
+
+/**
+ * The header the sequencer's process injects a forwarded request with, set to a secret of its own (so no client can
+ * send it): the gateway counted the request against the client's rate limits already.
+ */
+export const FORWARDED_MARK = 'x-oddex-forwarded';
+
+/** The sequencer process's reply, sent on by the gateway as it came. */
+export interface ForwardedReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A gateway's way to the sequencer's process for the routes it forwards. */
+export interface RouteForwarder {
+  forward(request: ForwardedRequest): Promise<ForwardedReply>;
+}

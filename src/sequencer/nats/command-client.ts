@@ -10,8 +10,8 @@ import type { BalanceView, Command, ResultOf } from '../../engine/types.js';
 import type { Engine } from '../../engine/engine.js';
 import { ExchangeError } from '../../protocol/errors.js';
 import type { ReadModels } from '../../store/ports.js';
-import type { SequencerPort } from '../port.js';
-import { COMMAND_SUBJECT, decodeReply, encodeRequest, resultOfReply, type CommandReply } from './wire.js';
+import type { ForwardedReply, ForwardedRequest, RouteForwarder, SequencerPort } from '../port.js';
+import { COMMAND_SUBJECT, decodeReply, encodeRequest, FORWARD_SUBJECT, resultOfReply } from './wire.js';
 
 const FIRST_BACKOFF_MS = 25;
 /**
@@ -33,7 +33,7 @@ export interface RemoteSequencerOptions {
   log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
-export class RemoteSequencer implements SequencerPort {
+export class RemoteSequencer implements SequencerPort, RouteForwarder {
   /** The newest journal position a reply carried. */
   private acknowledged_ = 0;
   /** Undefined until NATS first answers: commands meanwhile are retried within their bound like any other. */
@@ -62,9 +62,23 @@ export class RemoteSequencer implements SequencerPort {
   }
 
   async submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
-    const reply = await this.request(encodeRequest({ id: randomUUID(), command: cmd }));
+    const reply = decodeReply(await this.request(COMMAND_SUBJECT, encodeRequest({ id: randomUUID(), command: cmd }), 'command', true));
     if (reply.ok) this.acknowledged_ = Math.max(this.acknowledged_, reply.position);
     return resultOfReply<C>(reply);
+  }
+
+  /**
+   * A request only the sequencer's process answers, answered by it. A read is repeated like a command; a write is
+   * repeated only while no process is there to take it (no responders), never after one may have taken it: it has
+   * no request id to be answered once by.
+   */
+  async forward(request: ForwardedRequest): Promise<ForwardedReply> {
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    const reply = JSON.parse(await this.request(FORWARD_SUBJECT, JSON.stringify(request), 'request', read)) as ForwardedReply;
+    const position = Number(reply.headers['oddex-position']);
+    // A forwarded write's position is this gateway's to wait for, as a command's is.
+    if (!read && reply.status < 400 && Number.isSafeInteger(position)) this.acknowledged_ = Math.max(this.acknowledged_, position);
+    return reply;
   }
 
   async balancesAfterWrite(address: string): Promise<BalanceView> {
@@ -85,8 +99,11 @@ export class RemoteSequencer implements SequencerPort {
     if (nc) await nc.drain().catch(() => nc.close());
   }
 
-  /** One command's request, repeated while no reply comes, within the bound. */
-  private async request(payload: string): Promise<CommandReply> {
+  /**
+   * One request, repeated while no reply comes, within the bound; after an attempt that timed out only if
+   * `repeatable` (a reply may have been lost after the request was applied).
+   */
+  private async request(subject: string, payload: string, what: string, repeatable: boolean): Promise<string> {
     const { attemptTimeoutMs, retryForMs } = this.opts;
     const deadline = Date.now() + retryForMs;
     let backoff = FIRST_BACKOFF_MS;
@@ -97,18 +114,26 @@ export class RemoteSequencer implements SequencerPort {
       try {
         if (!this.nc) throw new Error('not connected to NATS yet');
         const timeout = Math.max(10, Math.min(attemptTimeoutMs, deadline - Date.now()));
-        const msg = await this.nc.request(COMMAND_SUBJECT, payload, { timeout });
-        return decodeReply(msg.string());
+        return (await this.nc.request(subject, payload, { timeout })).string();
       } catch (err) {
         lastError = err;
       }
+      const why = lastError instanceof Error ? lastError.message : String(lastError);
+      if (!repeatable && this.nc && !noResponders(lastError)) {
+        throw new ExchangeError('SEQUENCER_UNAVAILABLE', `the sequencer did not answer the ${what} in time (${why}); it may have been applied: check before sending it again`);
+      }
       const left = deadline - Date.now();
       if (left <= 0) {
-        const why = lastError instanceof Error ? lastError.message : String(lastError);
-        throw new ExchangeError('SEQUENCER_UNAVAILABLE', `no sequencer answered the command in ${retryForMs} ms (${attempts} attempts; last: ${why}); it may have been applied: retrying it is safe`);
+        throw new ExchangeError('SEQUENCER_UNAVAILABLE', `no sequencer answered the ${what} in ${retryForMs} ms (${attempts} attempts; last: ${why}); it may have been applied: retrying it is safe`);
       }
       await new Promise((r) => setTimeout(r, Math.min(backoff, left)));
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     }
   }
+}
+
+/** A request no process was subscribed to take (NATS answers at once): sending it again cannot apply it twice. */
+function noResponders(err: unknown): boolean {
+  const e = err as { isNoResponders?: () => boolean } | undefined;
+  return typeof e?.isNoResponders === 'function' && e.isNoResponders();
 }

@@ -5,8 +5,8 @@
 // journal on its own (and catches up by itself after a restart, from its checkpoint).
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { RemoteProjector } from '../../store/ports.js';
+import { connectInBackground } from './connection.js';
 import {
-  connectForSignals,
   decodeSignal,
   encodeSignal,
   JOURNAL_DURABLE_SUBJECT,
@@ -41,7 +41,7 @@ export class ProjectorProcessLink implements RemoteProjector {
     private readonly events: ProjectorLinkEvents,
   ) {
     this.position_ = position;
-    this.closeConnection = connectForSignals(
+    this.closeConnection = connectInBackground(
       natsUrl,
       'oddex-sequencer-projection',
       (nc) => {

@@ -1,8 +1,6 @@
 // What the sequencer and a projector process of its own tell each other over NATS. Both are hints that save waiting
 // for a poll: the truth is the journal and the read models' checkpoint in PostgreSQL, which each side also reads now
 // and then, so a lost message (a NATS restart, a projector starting) only costs time.
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-
 /** The sequencer: the journal is durable through `through`. */
 export const JOURNAL_DURABLE_SUBJECT = 'oddex.journal.durable';
 /** The projector: the read models cover `position` (`commands` projected by the batch that got there). */
@@ -26,22 +24,4 @@ export function decodeSignal<K extends string>(text: string, keys: readonly K[])
   } catch {
     return undefined;
   }
-}
-
-/** A connection for signals: reconnects for ever; `onConnected` runs once it is up (it may never be, NATS down). */
-export function connectForSignals(url: string, name: string, onConnected: (nc: NatsConnection) => void, onError: (err: unknown) => void): () => Promise<void> {
-  let closed = false;
-  let nc: NatsConnection | undefined;
-  connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
-    (c) => {
-      if (closed) return void c.close();
-      nc = c;
-      onConnected(c);
-    },
-    onError,
-  );
-  return async () => {
-    closed = true;
-    await nc?.drain().catch(() => nc?.close());
-  };
 }

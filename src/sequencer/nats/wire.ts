@@ -11,6 +11,12 @@ import { decodeJson, encodeJson } from '../../store/json-codec.js';
 /** The subject the sequencer answers commands on, in the queue group of the same name. */
 export const COMMAND_SUBJECT = 'oddex.sequencer.commands';
 
+/**
+ * The subject a gateway forwards the HTTP requests it cannot answer on (a ForwardedRequest as JSON, answered by a
+ * ForwardedReply as JSON), in the queue group of the same name.
+ */
+export const FORWARD_SUBJECT = 'oddex.sequencer.forwarded';
+
 /** A command request: `id` is the gateway's, the same on every retry of one command. */
 export interface CommandRequest {
   id: string;
