@@ -1,8 +1,8 @@
 // The sequencer's end of forwarded routes: the HTTP requests a gateway cannot answer itself (the operator routes, a
 // parlay request, best odds, cash-out quotes) come over NATS and are answered by this process's own HTTP API, as if
-// the client had called it, so the reply is the one this process gives. Each carries `FORWARDED_MARK` set to this
-// process's own secret, which only requests injected here can hold: the gateway already counted them against the
-// client's rate limits.
+// the client had called it, so the reply is the one this process gives. Each carries the forwarded mark header set to
+// this process's own secret, which only requests injected here can hold: the gateway already counted them against
+// the client's rate limits.
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { FORWARDED_MARK, type ForwardedReply, type ForwardedRequest } from '../port.js';
