@@ -4,14 +4,13 @@
 // taker's fill, signed with viem against what the gateway's /metadata names, execute on chain through it; tokens
 // move by the exact amounts and the gateway's reads answer as the sequencer's do. A gateway without the file does
 // not start, and says which setting names it.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventLogs, type Address, type PrivateKeyAccount } from 'viem';
 import type { Metadata } from '@oddex/sdk';
 import { oddexSettlementAbi, oddexTokenAbi } from '../src/chain/evm/contracts.js';
-import { spawnExchange, type ChildExchange } from './helpers/process.js';
+import { spawnExchange, suiteChildren } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { natsForSuite } from './helpers/nats.js';
 import { call } from './helpers/positioned-call.js';
@@ -24,8 +23,7 @@ const ADMIN = 'evm-gateway-test-admin';
 describe.skipIf(noPostgres)(postgresSuite('a gateway process beside a sequencer process settling on an EVM chain'), () => {
   const postgres = postgresForSuite();
   const nats = natsForSuite();
-  const dirs: string[] = [];
-  const children: ChildExchange[] = [];
+  const { tempDir, spawn } = suiteChildren('evm-gateway');
   let chain: TestChain;
   let sequencer = '';
   let gateway = '';
@@ -34,16 +32,6 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process beside a sequencer 
   /** What a client reads in the gateway's /metadata. */
   let view: ClientView;
 
-  const tempDir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'oddex-evm-gateway-'));
-    dirs.push(d);
-    return d;
-  };
-  const spawn = async (env: Record<string, string>) => {
-    const child = await spawnExchange(env);
-    children.push(child);
-    return child.url;
-  };
   const text = async (base: string, path: string) => {
     const res = await fetch(base + path);
     return [res.status, await res.text()] as const;
@@ -87,9 +75,7 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process beside a sequencer 
   }, 60_000);
 
   afterAll(async () => {
-    for (const c of children) c.child.kill('SIGKILL');
     await chain?.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   it('answers /metadata byte for byte as the sequencer does, naming the deployed contracts', async () => {

@@ -4,16 +4,13 @@
 // API keys issued on one process are taken by the other, the gateway's catalogue follows the statuses the sequencer
 // journals, and while NATS is down the gateway retries within its bound, then answers 503 SEQUENCER_UNAVAILABLE, and trades
 // again once NATS is back.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from '@nats-io/transport-node';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
 import { loadConfig, type Config } from '../src/config.js';
-import { spawnExchange, type ChildExchange } from './helpers/process.js';
+import { suiteChildren } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { natsForSuite } from './helpers/nats.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
@@ -40,8 +37,7 @@ const swapped = (reply: unknown, from: string, to: string): unknown => JSON.pars
 describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands over NATS to a sequencer process'), () => {
   const postgres = postgresForSuite();
   const nats = natsForSuite();
-  const dirs: string[] = [];
-  const children: ChildExchange[] = [];
+  const { tempDir, spawn } = suiteChildren('gateway');
   let sequencer = '';
   let gateway = '';
   let config: Config;
@@ -52,16 +48,6 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
   const takers = [newWallet(), newWallet()];
   let minted = 0n;
 
-  const tempDir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'oddex-gateway-'));
-    dirs.push(d);
-    return d;
-  };
-  const spawn = async (env: Record<string, string>) => {
-    const child = await spawnExchange(env);
-    children.push(child);
-    return child.url;
-  };
   const admin = { authorization: `Bearer ${ADMIN}` };
   const fund = async (w: PrivateKeyAccount, amount: bigint) => {
     expect((await call(sequencer, 'POST', '/admin/faucet', { address: w.address, amount: amount.toString() }, admin)).status).toBe(200);
@@ -104,11 +90,6 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
       .map((m: { marketHash: string }) => m.marketHash);
     for (const w of [...makers, ...takers]) await fund(w, 1000n * USDC);
   }, 120_000);
-
-  afterAll(() => {
-    for (const c of children) c.child.kill('SIGKILL');
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
 
   it('trades through the gateway and answers exactly as the sequencer process does, reads included', async () => {
     expect(markets.length).toBeGreaterThanOrEqual(2);

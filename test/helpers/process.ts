@@ -112,3 +112,29 @@ export function crashSuite(name: string, adminToken: string, chainConfirmMs: num
   };
   return { dataDir, env, call, spawn: async (extra: Record<string, string> = {}) => (last = await spawnExchange({ ...env, ...extra })) };
 }
+
+/**
+ * The child exchanges and temp dirs of a test file: `tempDir` makes one, `spawn` starts a child (resolving with its
+ * URL); after the file every child is killed and every dir removed.
+ */
+export function suiteChildren(prefix: string) {
+  const dirs: string[] = [];
+  const children: ChildExchange[] = [];
+  afterAll(() => {
+    for (const c of children) c.child.kill('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    children,
+    tempDir: () => {
+      const d = mkdtempSync(join(tmpdir(), `oddex-${prefix}-`));
+      dirs.push(d);
+      return d;
+    },
+    spawn: async (env: Record<string, string>) => {
+      const child = await spawnExchange(env);
+      children.push(child);
+      return child.url;
+    },
+  };
+}
