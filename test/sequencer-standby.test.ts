@@ -337,6 +337,8 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     // The old leader learns it was superseded at its next append (a gateway's command it took meanwhile is refused).
     for (let i = 0; i < 60 && old.lines(/stops answering gateways/).length === 0; i++) await post();
     expect(old.lines(/stops answering gateways/)).toHaveLength(1);
+    // Its settlement (the chain's one signer) stops with it.
+    expect(old.lines(/settlement stopped: the writer that took the journal over settles/)).toHaveLength(1);
     expect((await fetch(oldUrl + '/health/ready')).status).toBe(503);
     const after = await Promise.all(Array.from({ length: 8 }, post));
     expect(after.map((r) => r.status)).toEqual(Array(8).fill(200));

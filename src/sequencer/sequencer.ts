@@ -134,7 +134,13 @@ export class Sequencer implements SequencerPort {
         this.handToChain(changes);
       },
       projection: this.projection,
-      ...(deps.superseded ? { onSuperseded: deps.superseded } : {}),
+      // The chain's one signer and nonce follow the writer: a superseded one stops settling (the new writer hands the
+      // pending fills to its own chain adapter).
+      onSuperseded: () => {
+        this.chain.stop();
+        deps.log.warn('settlement stopped: the writer that took the journal over settles from here on');
+        deps.superseded?.();
+      },
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
