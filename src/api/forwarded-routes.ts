@@ -11,7 +11,7 @@ export function isForwardedRoute(method: string, route: string | undefined): boo
   // API keys are issued and revoked on any process (they live in the database).
   if (route.startsWith('/admin/')) return !route.startsWith('/admin/api-keys');
   if (method === 'POST') return route === '/parlays/request';
-  return method === 'GET' && (route === '/orders/odds/best' || route === '/cashout/quote');
+  return (method === 'GET' || method === 'HEAD') && (route === '/orders/odds/best' || route === '/cashout/quote');
 }
 
 /** Adds the hook to every route registered in `api` after this call. */
