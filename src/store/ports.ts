@@ -296,8 +296,12 @@ export interface TradeQueries {
   tradesOf(bettor?: string, inFillsWith?: { settled: boolean }): Trade[];
   tradesOfBettorIn(bettor: string, marketHash: string): Trade[];
   tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean };
-  /** One page of the ids and versions of matching trades, newest first, below `belowId`. */
-  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean };
+  /**
+   * One page of the ids and versions of matching trades, newest first, below `belowId`; `refunded`, where the store
+   * reads them with the page (a database server, saving a round trip), each trade's refund flag (`hasRefunds` of its
+   * market and bettor).
+   */
+  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean; refunded?: boolean[] };
   listedTrades(ids: readonly number[]): ListedTrades;
   /** Ids of the trades a report settled at `settleDate` in a market. */
   tradesSettledIn(marketHash: string, settleDate: number): string[];
@@ -349,7 +353,17 @@ export interface FeeQueries {
 }
 
 export interface ConsolidatedQueries {
-  page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): { entries: PageEntry[]; count: number };
+  /**
+   * One page of entries and the count; `cashOutOf`, where the store reads them with the page (a database server,
+   * saving a round trip), the cash outs of the page's fills (what `fillsOnChain` would answer as `cashOut`).
+   */
+  page(
+    q: EntryQuery,
+    sortBy: StoredSortField,
+    ascending: boolean,
+    offset: number,
+    limit: number,
+  ): { entries: PageEntry[]; count: number; cashOutOf?: (fillHash: string) => { amount: bigint; fee: bigint } | undefined };
 }
 
 export interface HistoryQueries {
