@@ -331,8 +331,13 @@ export interface RefundQueries {
 
 /** What start-up and an on-chain escrow ask: reports and payouts the read side holds and others may not yet. */
 export interface SettlementQueries {
+  /**
+   * Reports of markets `unsettled` holds, oldest first; `among`: the only markets that can be (the catalogue's
+   * unsettled ones), so only their reports are read rather than every market's ever reported.
+   */
   reportsBehindCatalogue(
     unsettled: (marketHash: string) => boolean,
+    among?: readonly string[],
   ): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[];
   positionsUnpaidOnChain(): { marketHash: string; outcome: Outcome; bettors: string[] }[];
 }

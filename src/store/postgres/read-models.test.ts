@@ -126,6 +126,13 @@ async function expectSameAnswers(sql: TradingReadModels, pgm: ReadModels, entrie
   expect(await Promise.all(orderAsks.map((a) => pgm.orders.postedOrders(a)))).toEqual(orderAsks.map((a) => sql.orders.postedOrders(a)));
   expect(await pgm.reportsBehindCatalogue(() => true)).toEqual(sql.reportsBehindCatalogue(() => true));
   expect(await pgm.reportsBehindCatalogue((m) => m === SETTLE_MARKETS[0])).toEqual(sql.reportsBehindCatalogue((m) => m === SETTLE_MARKETS[0]));
+  // Only the markets `among` names are read: the same reports as filtering every one.
+  const among = [SETTLE_MARKETS[0]!, SETTLE_MARKETS[2]!, '0x' + 'ab'.repeat(32)];
+  const amongAll = sql.reportsBehindCatalogue((m) => among.includes(m));
+  expect(amongAll.length).toBeGreaterThan(0);
+  expect(sql.reportsBehindCatalogue(() => true, among)).toEqual(amongAll);
+  expect(await pgm.reportsBehindCatalogue(() => true, among)).toEqual(amongAll);
+  expect(await pgm.reportsBehindCatalogue(() => true, [])).toEqual([]);
   const unpaid = (u: { marketHash: string; bettors: string[] }[]) => u.map((m) => ({ ...m, bettors: [...m.bettors].sort() })).sort((a, b) => (a.marketHash < b.marketHash ? -1 : 1));
   expect(unpaid(await pgm.positionsUnpaidOnChain())).toEqual(unpaid(sql.positionsUnpaidOnChain()));
   expect(await pgm.fees.feeRevenue(0, Infinity)).toEqual(sql.fees.feeRevenue(0, Infinity));

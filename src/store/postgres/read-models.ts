@@ -261,12 +261,19 @@ export class PostgresReadModels implements ReadModels {
     return rows.map((r) => r.id);
   }
 
-  /** Market results the engine journaled that the catalogue does not show as SETTLED (`unsettled`), oldest first. */
+  /**
+   * Market results the engine journaled that the catalogue does not show as SETTLED (`unsettled`), oldest first;
+   * with `among`, only those markets' reports are read (through the primary key), not every report.
+   */
   async reportsBehindCatalogue(
     unsettled: (marketHash: string) => boolean,
+    among?: readonly string[],
   ): Promise<{ marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[]> {
     const { rows } = await this.db.query<{ market_hash: string; outcome: number; reported_at: string; team_one_score: number | null; team_two_score: number | null }>(
-      'SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash',
+      among
+        ? 'SELECT * FROM rm_market_reports WHERE market_hash = ANY($1::text[]) ORDER BY reported_at, market_hash'
+        : 'SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash',
+      among ? [among] : [],
     );
     return rows.filter((r) => unsettled(r.market_hash)).map((r) => ({
       marketHash: r.market_hash,
