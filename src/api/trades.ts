@@ -57,17 +57,21 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     fillOnChain: listed.fillOnChain,
   });
   const kept = new RenderedTrades<TradeItem>(KEPT_TRADE_ITEMS);
-  /** Items of these trades (ids with their versions, read together): kept ones as they are, the rest read and rendered. */
-  const renderedItems = async (ids: readonly number[], versions: readonly number[]): Promise<TradeItem[]> => {
+  /**
+   * Items of these trades (ids with their versions, read together, and their refund flags where read with them): kept
+   * ones as they are, the rest read and rendered.
+   */
+  const renderedItems = async (ids: readonly number[], versions: readonly number[], pageRefunded?: readonly boolean[]): Promise<TradeItem[]> => {
     // What an item shows that its trade's version does not cover is compared on each use: its market's betType (the
-    // catalogue's) and its bettor's refund flag in the market (one read for the page's kept items).
+    // catalogue's) and its bettor's refund flag in the market (read with the page, or in one read for its kept items).
     const kepts = ids.map((id, i) => kept.get(id, versions[i]!));
     const held = kepts.filter((item) => item !== undefined);
-    const refunded = held.length > 0 ? await readModels.refunds.refundsSeen(held) : undefined;
+    const seen = held.length > 0 && !pageRefunded ? await readModels.refunds.refundsSeen(held) : undefined;
+    const refunded = (item: TradeItem, i: number) => (pageRefunded ? pageRefunded[i] : seen?.(item.marketHash, item.bettor));
     const heldMarkets = await render.withMarkets(marketsOfTrades(held.map((item) => ({ marketHash: item.marketHash, quarterLineParentMarketHash: item.quarterLineParentMarketHash ?? undefined }))));
-    const isCurrent = (item: TradeItem) =>
-      item.marketHasRefunds === refunded?.(item.marketHash, item.bettor) && item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
-    const hits = kepts.map((item) => (item !== undefined && isCurrent(item) ? item : undefined));
+    const isCurrent = (item: TradeItem, i: number) =>
+      item.marketHasRefunds === refunded(item, i) && item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
+    const hits = kepts.map((item, i) => (item !== undefined && isCurrent(item, i) ? item : undefined));
     const missing = ids.filter((_, i) => hits[i] === undefined);
     const rendered = new Map<number, TradeItem>();
     if (missing.length > 0) {
@@ -96,7 +100,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
-    const { ids, versions, count, more } = await readModels.tradeVersionsPage(
+    const { ids, versions, count, more, refunded } = await readModels.tradeVersionsPage(
       {
         ...(q.startDate !== undefined ? { startMs: q.startDate * 1000 } : {}),
         ...(q.endDate !== undefined ? { endMs: q.endDate * 1000 } : {}),
@@ -115,7 +119,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     const last = ids[ids.length - 1];
     reply.serializer(listingJson);
     return ok({
-      trades: await renderedItems(ids, versions),
+      trades: await renderedItems(ids, versions, refunded),
       nextKey: more && last !== undefined ? encodeKey(last) : '',
       pageSize: q.pageSize,
       count,

@@ -208,6 +208,11 @@ export class Catalogue {
     return this.markets.open(marketHash) !== undefined;
   }
 
+  /** Hashes of the markets `isUnsettled` answers true for. */
+  unsettledHashes(): string[] {
+    return this.markets.openHashes();
+  }
+
   getMarketByIdentity(exchangeEventId: string, type: number, line?: number, selection?: Selection): MarketRecord | undefined {
     return this.getMarket(marketHashOf({ exchangeEventId, type, line, selection }));
   }

@@ -35,6 +35,11 @@ export class MarketIndex {
     return this.openByHash.get(marketHash);
   }
 
+  /** Hashes of the markets not settled. */
+  openHashes(): string[] {
+    return [...this.openByHash.keys()];
+  }
+
   /** A settled market read lately. */
   settledCached(marketHash: string): MarketRecord | undefined {
     return this.settled.get(marketHash);

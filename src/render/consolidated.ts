@@ -249,10 +249,14 @@ export async function listConsolidated(
   page: { page: number; perPage: number },
 ): Promise<{ trades: ConsolidatedItem[]; count: number }> {
   if (!isStoredSortField(sort.sortBy)) return listConsolidatedInMemory(readModels, cc, f, sort, page);
-  const { entries, count } = await readModels.entries.page(f, sort.sortBy, sort.ascending, page.page * page.perPage, page.perPage);
-  // The page query read each entry's trades and refund flag: render straight from them and the page's cash outs.
-  const onChain = await readModels.fillsOnChain([...new Set(entries.flatMap((e) => e.trades.map((t) => t.fillHash)))]);
-  const cashOutOf = (fillHash: string) => onChain(fillHash)?.cashOut;
+  const { entries, count, cashOutOf: pageCashOuts } = await readModels.entries.page(f, sort.sortBy, sort.ascending, page.page * page.perPage, page.perPage);
+  // The page query read each entry's trades and refund flag (and, on a database server, their fills' cash outs):
+  // render straight from them and the page's cash outs.
+  let cashOutOf = pageCashOuts;
+  if (!cashOutOf) {
+    const onChain = await readModels.fillsOnChain([...new Set(entries.flatMap((e) => e.trades.map((t) => t.fillHash)))]);
+    cashOutOf = (fillHash: string) => onChain(fillHash)?.cashOut;
+  }
   const rendering = await forMarkets(cc, entries.flatMap((e) => e.trades));
   const trades: ConsolidatedItem[] = [];
   for (const e of entries) {

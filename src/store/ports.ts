@@ -296,8 +296,12 @@ export interface TradeQueries {
   tradesOf(bettor?: string, inFillsWith?: { settled: boolean }): Trade[];
   tradesOfBettorIn(bettor: string, marketHash: string): Trade[];
   tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean };
-  /** One page of the ids and versions of matching trades, newest first, below `belowId`. */
-  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean };
+  /**
+   * One page of the ids and versions of matching trades, newest first, below `belowId`; `refunded`, where the store
+   * reads them with the page (a database server, saving a round trip), each trade's refund flag (`hasRefunds` of its
+   * market and bettor).
+   */
+  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean; refunded?: boolean[] };
   listedTrades(ids: readonly number[]): ListedTrades;
   /** Ids of the trades a report settled at `settleDate` in a market. */
   tradesSettledIn(marketHash: string, settleDate: number): string[];
@@ -327,8 +331,13 @@ export interface RefundQueries {
 
 /** What start-up and an on-chain escrow ask: reports and payouts the read side holds and others may not yet. */
 export interface SettlementQueries {
+  /**
+   * Reports of markets `unsettled` holds, oldest first; `among`: the only markets that can be (the catalogue's
+   * unsettled ones), so only their reports are read rather than every market's ever reported.
+   */
   reportsBehindCatalogue(
     unsettled: (marketHash: string) => boolean,
+    among?: readonly string[],
   ): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[];
   positionsUnpaidOnChain(): { marketHash: string; outcome: Outcome; bettors: string[] }[];
 }
@@ -349,7 +358,17 @@ export interface FeeQueries {
 }
 
 export interface ConsolidatedQueries {
-  page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): { entries: PageEntry[]; count: number };
+  /**
+   * One page of entries and the count; `cashOutOf`, where the store reads them with the page (a database server,
+   * saving a round trip), the cash outs of the page's fills (what `fillsOnChain` would answer as `cashOut`).
+   */
+  page(
+    q: EntryQuery,
+    sortBy: StoredSortField,
+    ascending: boolean,
+    offset: number,
+    limit: number,
+  ): { entries: PageEntry[]; count: number; cashOutOf?: (fillHash: string) => { amount: bigint; fee: bigint } | undefined };
 }
 
 export interface HistoryQueries {

@@ -22,8 +22,22 @@ export function migrationFiles(): MigrationFile[] {
     .map((f) => ({ version: f.slice(0, -4), sql: readFileSync(new URL(f, MIGRATIONS_DIR), 'utf8') }));
 }
 
+/**
+ * Pools this process brought up to date with every migration file: the stores opened on one pool at start-up each
+ * call migrate, and after the first the rest find nothing to do (each check took the advisory lock and two
+ * statements, one after the other).
+ */
+const upToDate = new WeakSet<pg.Pool>();
+
 /** Brings the schema up to date; returns the versions applied now. */
-export async function migrate(pool: pg.Pool, files: readonly MigrationFile[] = migrationFiles()): Promise<string[]> {
+export async function migrate(pool: pg.Pool, files?: readonly MigrationFile[]): Promise<string[]> {
+  if (files === undefined && upToDate.has(pool)) return [];
+  const applied = await migrateFiles(pool, files ?? migrationFiles());
+  if (files === undefined) upToDate.add(pool);
+  return applied;
+}
+
+async function migrateFiles(pool: pg.Pool, files: readonly MigrationFile[]): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

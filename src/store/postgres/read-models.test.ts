@@ -126,6 +126,13 @@ async function expectSameAnswers(sql: TradingReadModels, pgm: ReadModels, entrie
   expect(await Promise.all(orderAsks.map((a) => pgm.orders.postedOrders(a)))).toEqual(orderAsks.map((a) => sql.orders.postedOrders(a)));
   expect(await pgm.reportsBehindCatalogue(() => true)).toEqual(sql.reportsBehindCatalogue(() => true));
   expect(await pgm.reportsBehindCatalogue((m) => m === SETTLE_MARKETS[0])).toEqual(sql.reportsBehindCatalogue((m) => m === SETTLE_MARKETS[0]));
+  // Only the markets `among` names are read: the same reports as filtering every one.
+  const among = [SETTLE_MARKETS[0]!, SETTLE_MARKETS[2]!, '0x' + 'ab'.repeat(32)];
+  const amongAll = sql.reportsBehindCatalogue((m) => among.includes(m));
+  expect(amongAll.length).toBeGreaterThan(0);
+  expect(sql.reportsBehindCatalogue(() => true, among)).toEqual(amongAll);
+  expect(await pgm.reportsBehindCatalogue(() => true, among)).toEqual(amongAll);
+  expect(await pgm.reportsBehindCatalogue(() => true, [])).toEqual([]);
   const unpaid = (u: { marketHash: string; bettors: string[] }[]) => u.map((m) => ({ ...m, bettors: [...m.bettors].sort() })).sort((a, b) => (a.marketHash < b.marketHash ? -1 : 1));
   expect(unpaid(await pgm.positionsUnpaidOnChain())).toEqual(unpaid(sql.positionsUnpaidOnChain()));
   expect(await pgm.fees.feeRevenue(0, Infinity)).toEqual(sql.fees.feeRevenue(0, Infinity));
@@ -159,7 +166,10 @@ async function expectSameTradePages(sql: TradingReadModels, pgm: ReadModels, tra
         const mine = await pgm.tradesPage(f, below, pageSize);
         const theirs = sql.tradesPage(f, below, pageSize);
         expect({ ...listing(mine), count: mine.count, more: mine.more }).toEqual({ ...listing(theirs), count: theirs.count, more: theirs.more });
-        expect(await pgm.tradeVersionsPage(f, below, pageSize)).toEqual(sql.tradeVersionsPage(f, below, pageSize));
+        // The page's refund flags, read with it here (SQLite's listing asks refundsSeen): each trade's hasRefunds.
+        const { refunded, ...versions } = await pgm.tradeVersionsPage(f, below, pageSize);
+        expect(versions).toEqual(sql.tradeVersionsPage(f, below, pageSize));
+        expect(refunded).toEqual(theirs.trades.map((t) => sql.refunds.hasRefunds(t.marketHash, t.bettor)));
         if (!theirs.more) break;
         below = Number(theirs.trades.at(-1)!.id);
       }
@@ -183,7 +193,12 @@ async function expectSameConsolidatedPages(sql: TradingReadModels, pgm: ReadMode
     for (const sortBy of STORED_SORT_FIELDS) {
       for (const ascending of [true, false]) {
         for (const [offset, limit] of [[0, 5], [3, 4], [0, 1000]] as const) {
-          expect(await pgm.entries.page(q, sortBy, ascending, offset, limit)).toEqual(sql.entries.page(q, sortBy, ascending, offset, limit));
+          // The page's cash outs, read with it here (SQLite's listing asks fillsOnChain): each fill's cashOut.
+          const { cashOutOf, ...page } = await pgm.entries.page(q, sortBy, ascending, offset, limit);
+          expect(page).toEqual(sql.entries.page(q, sortBy, ascending, offset, limit));
+          for (const fillHash of new Set(page.entries.flatMap((e) => e.trades.map((t) => t.fillHash)))) {
+            expect(cashOutOf?.(fillHash)).toEqual(sql.fillOnChain(fillHash)?.cashOut);
+          }
         }
       }
     }

@@ -138,8 +138,15 @@ export class PostgresReadModels implements ReadModels {
     return { ...(await this.listedTrades(ids)), count, more };
   }
 
-  /** The trades under the filters below `belowId`, newest first, as ids and versions, with the total and whether more follow. */
-  async tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): Promise<{ ids: number[]; versions: number[]; count: number; more: boolean }> {
+  /**
+   * The trades under the filters below `belowId`, newest first, as ids and versions, with the total, whether more
+   * follow and each trade's refund flag (its bettor refunded in its market): one statement, one round trip.
+   */
+  async tradeVersionsPage(
+    f: TradeFilter,
+    belowId: number,
+    pageSize: number,
+  ): Promise<{ ids: number[]; versions: number[]; count: number; more: boolean; refunded: boolean[] }> {
     const where: string[] = [];
     const args: unknown[] = [];
     const arg = (v: unknown) => {
@@ -160,21 +167,34 @@ export class PostgresReadModels implements ReadModels {
     if (f.tradeStatus !== undefined) where.push(`t.status = ${arg(f.tradeStatus)}`);
     if (f.exchangeEventId !== undefined) where.push(`t.exchange_event_id = ${arg(f.exchangeEventId)}`);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const countArgs = [...args];
     const countSql = isCounted(f)
       ? `SELECT COALESCE(SUM(n), 0) AS n FROM rm_trade_counts t ${clause}`
       : `SELECT COUNT(*) AS n FROM rm_trades t ${clause}`;
     // As the SQLite read models: a cursor that is no finite number reads from the newest trade.
     const below = arg(Number.isFinite(belowId) ? Math.ceil(belowId) : Number.MAX_SAFE_INTEGER);
-    const pageSql = `SELECT t.id, t.rev FROM rm_trades t ${clause ? `${clause} AND` : 'WHERE'} t.id < ${below} ORDER BY t.id DESC LIMIT ${arg(pageSize + 1)}`;
-    // Two statements in parallel, not one: the count joined to the page (refund flags read in it or not) measured
-    // slower than both plus refundsSeen after them, a loopback round trip costing less than the bigger plan.
-    const [countRows, pageRows] = await Promise.all([
-      this.db.query<{ n: string }>(countSql, countArgs),
-      this.db.query<{ id: string; rev: number }>(pageSql, args),
-    ]);
-    const page = pageRows.rows.slice(0, pageSize);
-    return { ids: page.map((r) => int(r.id)), versions: page.map((r) => r.rev), count: Number(countRows.rows[0]!.n), more: pageRows.rows.length > pageSize };
+    const pageSql = `SELECT t.id, t.rev, t.bettor, t.market_hash FROM rm_trades t ${clause ? `${clause} AND` : 'WHERE'} t.id < ${below}
+      ORDER BY t.id DESC LIMIT ${arg(pageSize + 1)}`;
+    // The count, the page and its refund flags in one statement (the count on every row; one row of NULLs for an
+    // empty page): each statement costs this process a write and a read of the socket and the server a parse and a
+    // plan, which at 1M trades weighed more than the statements' own work (bench/history.ts). Refund flags are read
+    // once per bettor and market of the page, not per trade.
+    const { rows } = await this.db.query<{ n: string; id: string | null; rev: number | null; refunded: boolean | null }>(
+      `WITH counted AS (${countSql}), page AS (${pageSql}),
+        flags AS MATERIALIZED (SELECT p.bettor, p.market_hash, EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = p.bettor AND r.market_hash = p.market_hash) AS refunded
+          FROM (SELECT DISTINCT bettor, market_hash FROM page) p)
+      SELECT counted.n, listed.id, listed.rev, listed.refunded FROM counted LEFT JOIN (
+        SELECT page.id, page.rev, flags.refunded FROM page JOIN flags ON flags.bettor = page.bettor AND flags.market_hash = page.market_hash
+      ) listed ON true ORDER BY listed.id DESC`,
+      args,
+    );
+    const page = rows.filter((r) => r.id !== null).slice(0, pageSize);
+    return {
+      ids: page.map((r) => int(r.id!)),
+      versions: page.map((r) => r.rev!),
+      count: Number(rows[0]!.n),
+      more: rows.filter((r) => r.id !== null).length > pageSize,
+      refunded: page.map((r) => r.refunded!),
+    };
   }
 
   /** These trades (ids that are not trades are left out), in the order given, with what rendering them reads. */
@@ -241,12 +261,19 @@ export class PostgresReadModels implements ReadModels {
     return rows.map((r) => r.id);
   }
 
-  /** Market results the engine journaled that the catalogue does not show as SETTLED (`unsettled`), oldest first. */
+  /**
+   * Market results the engine journaled that the catalogue does not show as SETTLED (`unsettled`), oldest first;
+   * with `among`, only those markets' reports are read (through the primary key), not every report.
+   */
   async reportsBehindCatalogue(
     unsettled: (marketHash: string) => boolean,
+    among?: readonly string[],
   ): Promise<{ marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[]> {
     const { rows } = await this.db.query<{ market_hash: string; outcome: number; reported_at: string; team_one_score: number | null; team_two_score: number | null }>(
-      'SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash',
+      among
+        ? 'SELECT * FROM rm_market_reports WHERE market_hash = ANY($1::text[]) ORDER BY reported_at, market_hash'
+        : 'SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash',
+      among ? [among] : [],
     );
     return rows.filter((r) => unsettled(r.market_hash)).map((r) => ({
       marketHash: r.market_hash,

@@ -148,6 +148,7 @@ export class TradingReadModels implements ReadModelQueries {
       insertReport: p('INSERT INTO rm_market_reports VALUES (?, ?, ?, ?, ?)'),
       // The read models have their own database: the catalogue's statuses are asked of the catalogue.
       reports: p('SELECT * FROM rm_market_reports ORDER BY reported_at, market_hash'),
+      reportsAmong: p('SELECT * FROM rm_market_reports WHERE market_hash IN (SELECT value FROM json_each(?)) ORDER BY reported_at, market_hash'),
       fillSaltUsed: p('SELECT 1 FROM rm_fills WHERE fill_salt = ? OR fill_hash = ? LIMIT 1'),
     };
     this.filtered = new StatementCache(db);
@@ -549,8 +550,12 @@ export class TradingReadModels implements ReadModelQueries {
    * catalogue's status is written in the journal's transaction, so this is empty except in a data dir written before
    * that. Read once at start.
    */
-  reportsBehindCatalogue(unsettled: (marketHash: string) => boolean): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
-    const rows = this.s.reports!.all() as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
+  reportsBehindCatalogue(
+    unsettled: (marketHash: string) => boolean,
+    among?: readonly string[],
+  ): { marketHash: string; outcome: Outcome; at: number; teamOneScore?: number; teamTwoScore?: number }[] {
+    // With `among` (the catalogue's unsettled markets), only their reports are read, not every report.
+    const rows = (among ? this.s.reportsAmong!.all(JSON.stringify(among)) : this.s.reports!.all()) as { market_hash: string; outcome: number; reported_at: number; team_one_score: number | null; team_two_score: number | null }[];
     return rows.filter((r) => unsettled(r.market_hash)).map((r) => ({
       marketHash: r.market_hash,
       outcome: r.outcome as Outcome,

@@ -22,20 +22,30 @@ const SORT_COLUMNS = {
 const NULLABLE_SORT_COLUMNS: ReadonlySet<string> = new Set(['settle_date', 'outcome']);
 
 interface PageRow extends TradeRow {
-  page_ord: string;
+  page_count: string;
+  page_ord: string | null;
   page_kind: PageEntry['kind'];
   page_market: string;
   refunded: boolean;
+  cash_out_amount: string | null;
+  cash_out_fee: string | null;
 }
 
 export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueries> {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * Matching entries sorted by one field, creation order (ord) breaking ties, one page, and the count. SQLite sorts
-   * NULLs first ascending and last descending; PostgreSQL the other way round, so NULLS FIRST/LAST says it.
+   * Matching entries sorted by one field, creation order (ord) breaking ties, one page, the count and the page's
+   * cash outs, in one statement. SQLite sorts NULLs first ascending and last descending; PostgreSQL the other way
+   * round, so NULLS FIRST/LAST says it.
    */
-  async page(q: EntryQuery, sortBy: StoredSortField, ascending: boolean, offset: number, limit: number): Promise<{ entries: PageEntry[]; count: number }> {
+  async page(
+    q: EntryQuery,
+    sortBy: StoredSortField,
+    ascending: boolean,
+    offset: number,
+    limit: number,
+  ): Promise<{ entries: PageEntry[]; count: number; cashOutOf: (fillHash: string) => { amount: bigint; fee: bigint } | undefined }> {
     const args: unknown[] = [];
     const arg = (v: unknown) => {
       args.push(v);
@@ -62,21 +72,31 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
     const countSql = counted
       ? `SELECT COALESCE(SUM(n), 0) AS n FROM rm_consolidated_counts WHERE ${clause}`
       : `SELECT COUNT(*) AS n FROM rm_consolidated WHERE ${clause}`;
-    const countArgs = [...args];
+    // The count, the page's entries with their trades, refund flags and fills' cash outs in one statement (the count
+    // on every row; one row of NULLs for an empty page): each statement costs this process a write and a read of the
+    // socket and the server a parse and a plan, which at 1M trades weighed more than the statements' own work. Refund
+    // flags are read once per bettor and market of the page's trades, not per trade.
     const pageSql = `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${SORT_COLUMNS[sortBy]} AS sort_value, ord
-        FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${ordDir} LIMIT ${arg(limit)} OFFSET ${arg(offset)})
-      SELECT ${T_TRADE_COLUMNS}, page.ord AS page_ord, page.kind AS page_kind, page.market_hash AS page_market,
-        EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = t.bettor AND r.market_hash = t.market_hash) AS refunded
-      FROM page JOIN rm_trades t ON t.fill_hash = page.fill_hash AND t.bettor = page.bettor
-        AND (CASE page.kind WHEN 'parent' THEN t.parent_market_hash ELSE t.market_hash END) = page.market_hash
-      ORDER BY page.sort_value ${dir}, page.ord ${ordDir}, t.id`;
-    // Two statements in parallel, not one: the count joined to the page, with the fills' cash outs, measured slower
-    // than both plus fillsOnChain after them.
-    const [countRows, pageRows] = await Promise.all([this.db.query<{ n: string }>(countSql, countArgs), this.db.query<PageRow>(pageSql, args)]);
+        FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${ordDir} LIMIT ${arg(limit)} OFFSET ${arg(offset)}),
+      counted AS (${countSql}),
+      listed AS (SELECT ${T_TRADE_COLUMNS}, page.sort_value AS page_sort, page.ord AS page_ord, page.kind AS page_kind, page.market_hash AS page_market
+        FROM page JOIN rm_trades t ON t.fill_hash = page.fill_hash AND t.bettor = page.bettor
+          AND (CASE page.kind WHEN 'parent' THEN t.parent_market_hash ELSE t.market_hash END) = page.market_hash),
+      flags AS MATERIALIZED (SELECT p.bettor, p.market_hash, EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = p.bettor AND r.market_hash = p.market_hash) AS refunded
+        FROM (SELECT DISTINCT bettor, market_hash FROM listed) p)
+      SELECT counted.n AS page_count, entry.* FROM counted LEFT JOIN (
+        SELECT listed.*, flags.refunded, f.cash_out_amount, f.cash_out_fee
+        FROM listed JOIN flags ON flags.bettor = listed.bettor AND flags.market_hash = listed.market_hash
+          LEFT JOIN rm_fills f ON f.fill_hash = listed.fill_hash
+      ) entry ON true
+      ORDER BY entry.page_sort ${dir}, entry.page_ord ${ordDir}, entry.id`;
+    const { rows } = await this.db.query<PageRow>(pageSql, args);
     const entries: PageEntry[] = [];
+    const cashOuts = new Map<string, { amount: bigint; fee: bigint }>();
     let last: PageEntry | undefined;
     let lastOrd: string | undefined;
-    for (const row of pageRows.rows) {
+    for (const row of rows) {
+      if (row.page_ord === null) continue;
       if (row.page_ord !== lastOrd) {
         last = { kind: row.page_kind, marketHash: row.page_market, trades: [], refunded: false };
         entries.push(last);
@@ -84,7 +104,9 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
       }
       last!.trades.push(tradeOf(row));
       if (row.refunded) last!.refunded = true;
+      // As fillOnChainOf: a fill with a cash-out amount was a cash out's (its fee 0 when none was recorded).
+      if (row.cash_out_amount !== null) cashOuts.set(row.fill_hash, { amount: BigInt(row.cash_out_amount), fee: BigInt(row.cash_out_fee ?? '0') });
     }
-    return { entries, count: Number(countRows.rows[0]!.n) };
+    return { entries, count: Number(rows[0]!.page_count), cashOutOf: (fillHash) => cashOuts.get(fillHash) };
   }
 }
