@@ -68,7 +68,7 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
     closers.push(() => trading.close());
     // The catalogue as the database holds it at start, then the statuses journaled since and the definitions
     // written since, as the sequencer's catalogue changes.
-    const followFrom = { position: await readSide.journalEnd(), revision: await readSide.catalogueRevision() };
+    const followFrom = { position: await readSide.journalEnd(), revisions: await readSide.catalogueRevisions() };
     const catalogue = await Catalogue.open(readSide.catalogue, new EventBus(), config.chainVersion);
     closers.push(followCatalogue(catalogue, readSide, followFrom, (err) => log.warn({ err }, 'catalogue not read again; tried again shortly')));
     const apiKeys = await ApiKeys.open(readSide.apiKeys);

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Engine } from './engine/engine.js';
 import type { ApiKeyRecords } from './store/api-key-records.js';
-import type { CatalogueRecords } from './store/catalogue-records.js';
+import type { CatalogueRecords, CatalogueRevisions } from './store/catalogue-records.js';
 import type { Settings } from './store/settings.js';
 import type { BatchProjector } from './store/projection-loop.js';
 import type { ReadModelQueries, ReadModels, RemoteProjector, TradingStore } from './store/ports.js';
@@ -24,6 +24,7 @@ import { PostgresTradingStore } from './store/postgres/trading-store.js';
 import { seedRestrictions } from './store/postgres/read/restriction-reads.js';
 import { PostgresProjector, readPosition } from './store/postgres/projector.js';
 import { PostgresCatalogueRecords } from './store/postgres/catalogue-records.js';
+import type { LiveScore } from './catalogue/model.js';
 import { PostgresApiKeyRecords } from './store/postgres/api-key-records.js';
 import { PostgresSettings } from './store/postgres/settings.js';
 import { migrate } from './store/postgres/migrate.js';
@@ -196,8 +197,10 @@ export interface ReadSide {
   statusesAfter(after: number): Promise<{ through: number; changes: readonly Change[] }>;
   /** The position of the journal's last row. */
   journalEnd(): Promise<number>;
-  /** The revision every write of the catalogue's definitions moves. */
-  catalogueRevision(): Promise<number>;
+  /** The revisions the catalogue's writes move: its definitions', and its live scores' apart. */
+  catalogueRevisions(): Promise<CatalogueRevisions>;
+  /** Every live score. */
+  liveScores(): Promise<LiveScore[]>;
   probe(): Promise<void>;
   poolFigures(): PoolFigures;
   close(): Promise<void>;
@@ -219,7 +222,8 @@ export async function openReadSide(url: string): Promise<ReadSide> {
       projectedPosition: () => readPosition(pool),
       statusesAfter: (after) => catalogueStatusesAfter(pool, after),
       journalEnd: () => journalEnd(pool),
-      catalogueRevision: () => catalogue.revision(),
+      catalogueRevisions: () => catalogue.revisions(),
+      liveScores: () => catalogue.liveScores(),
       probe: async () => {
         await pool.query('SELECT 1');
       },

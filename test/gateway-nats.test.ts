@@ -272,6 +272,14 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
       for (const started = Date.now(); JSON.stringify(here.body) !== JSON.stringify(there) && Date.now() - started < 5000; await sleep(50)) here = await call(gateway, 'GET', path);
       expect([path, here.body]).toEqual([path, there]);
     }
+    // A later goal moves only the live scores' revision: the gateway reads them again (not the whole catalogue).
+    await ok('/admin/live-scores', { exchangeEventId: fixture.eventId, currentPeriod: '1st Half', periodTime: '21:00', teamOneScore: 1, teamTwoScore: 1, periods: [] });
+    const scores = `/live-scores?exchangeEventIds=${fixture.eventId}`;
+    const updated = (await call(sequencer, 'GET', scores)).body;
+    expect(updated.data[0]).toMatchObject({ teamOneScore: 1, teamTwoScore: 1 });
+    let seen = await call(gateway, 'GET', scores);
+    for (const started = Date.now(); JSON.stringify(seen.body) !== JSON.stringify(updated) && Date.now() - started < 5000; await sleep(50)) seen = await call(gateway, 'GET', scores);
+    expect(seen.body).toEqual(updated);
     const o = await order(makers[0]!, market.marketHash, 52n * E18);
     expect((await call(gateway, 'POST', '/orders/new', { orders: [o.body] })).body.data.statuses).toEqual({ [o.hash]: 'OK' });
     const f = await signedFill(takers[0]!, config, { market: market.marketHash, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 48n * E18 });

@@ -108,6 +108,12 @@ export class Catalogue {
     this.fill(contents);
   }
 
+  /** The live scores as the store holds them now (a process that keeps a copy, when their revision moved). */
+  replaceLiveScores(scores: readonly LiveScore[]): void {
+    this.liveScoresByEvent.clear();
+    for (const s of scores) this.liveScoresByEvent.set(s.exchangeEventId, s);
+  }
+
   private fill(contents: CatalogueContents): void {
     for (const s of contents.sports) this.sportsById.set(s.sportId, s);
     for (const l of contents.leagues) this.leaguesById.set(l.leagueId, l);

@@ -182,3 +182,12 @@ export interface CatalogueRecords {
 
 /** The catalogue shows a report's time as an ISO date. */
 export const reportedDate = (at: number): string => new Date(at).toISOString();
+
+/**
+ * Where a shared catalogue's writes have come to (a database server's): its definitions, and its live scores apart,
+ * which change far more often. A process that keeps a copy reads again what moved.
+ */
+export interface CatalogueRevisions {
+  definitions: number;
+  liveScores: number;
+}

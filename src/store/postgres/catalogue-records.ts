@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type {
   CatalogueContents,
   CatalogueRecords,
+  CatalogueRevisions,
   CatalogueSeed,
   Fixture,
   FixtureStatusCode,
@@ -201,7 +202,13 @@ export class PostgresCatalogueRecords implements CatalogueRecords {
   }
 
   putLiveScore(score: LiveScore): Promise<void> {
-    return this.write((c) => putLiveScore(c, score));
+    return this.write((c) => putLiveScore(c, score), 'live_scores');
+  }
+
+  /** Every live score (what a process that keeps a copy reads again when their revision moves). */
+  async liveScores(): Promise<LiveScore[]> {
+    const { rows } = await this.pool.query<{ record: string }>('SELECT record FROM live_scores ORDER BY exchange_event_id');
+    return rows.map((r) => JSON.parse(r.record) as LiveScore);
   }
 
   addAll(seed: CatalogueSeed): Promise<void> {
@@ -215,17 +222,20 @@ export class PostgresCatalogueRecords implements CatalogueRecords {
     });
   }
 
-  /** The revision every write of definitions moves (008_catalogue_revision.sql). */
-  async revision(): Promise<number> {
-    const { rows } = await this.pool.query<{ revision: string }>('SELECT revision FROM catalogue_revision WHERE id = 1');
-    return Number(rows[0]!.revision);
+  /**
+   * The revisions writes move: `definitions` every write but a live score's (008_catalogue_revision.sql),
+   * `liveScores` a live score's (010_live_score_revision.sql).
+   */
+  async revisions(): Promise<CatalogueRevisions> {
+    const { rows } = await this.pool.query<{ revision: string; live_scores: string }>('SELECT revision, live_scores FROM catalogue_revision WHERE id = 1');
+    return { definitions: Number(rows[0]!.revision), liveScores: Number(rows[0]!.live_scores) };
   }
 
-  /** A write of definitions, with the revision moved in its transaction. */
-  private write(fn: (c: Queryable) => Promise<unknown>): Promise<void> {
+  /** A write, with its revision moved in its transaction. */
+  private write(fn: (c: Queryable) => Promise<unknown>, revision: 'revision' | 'live_scores' = 'revision'): Promise<void> {
     return inTransaction(this.pool, async (c) => {
       await fn(c);
-      await c.query('UPDATE catalogue_revision SET revision = revision + 1 WHERE id = 1');
+      await c.query(`UPDATE catalogue_revision SET ${revision} = ${revision} + 1 WHERE id = 1`);
     });
   }
 }
