@@ -3,6 +3,7 @@
 // at any time without a message) and from a message per batch (which wakes whoever waits for that position).
 import { Worker } from 'node:worker_threads';
 import { workerSource, type WorkerSource } from './worker-source.js';
+import { HighestPerTurn } from './highest-per-turn.js';
 
 /** The store whose journal the thread follows and whose read models it writes. */
 export type ProjectedStore = { kind: 'sqlite'; dataDir: string; busyTimeoutMs: number } | { kind: 'postgres'; databaseUrl: string };
@@ -43,8 +44,8 @@ export class ProjectorThread {
   /** Resolves once the first thread runs (its code is bundled first, off this thread). */
   private readonly started: Promise<void>;
   private readonly shared: BigInt64Array;
-  private advanced = 0;
-  private advanceScheduled = false;
+  /** How far the journal is acknowledged, as told to the thread. */
+  private readonly advanced = new HighestPerTurn((through) => this.post({ type: 'advance', through }));
   private stopping = false;
   private takenOver = false;
   /** Threads started again after an unexpected end. */
@@ -76,7 +77,7 @@ export class ProjectorThread {
         if (!this.takenOver) {
           this.takenOver = true;
           this.events.loaded();
-        } else if (this.advanced > 0) worker.postMessage({ type: 'advance', through: this.advanced } satisfies ToProjector);
+        } else if (this.advanced.highest > 0) worker.postMessage({ type: 'advance', through: this.advanced.highest } satisfies ToProjector);
       }
     });
     worker.on('error', (err) => this.events.problem(`the projector thread failed: ${err.message}`));
@@ -99,14 +100,7 @@ export class ProjectorThread {
 
   /** The journal is acknowledged through `through`: one message per turn at most. */
   advance(through: number): void {
-    if (through <= this.advanced) return;
-    this.advanced = through;
-    if (this.advanceScheduled) return;
-    this.advanceScheduled = true;
-    queueMicrotask(() => {
-      this.advanceScheduled = false;
-      this.post({ type: 'advance', through: this.advanced });
-    });
+    this.advanced.offer(through);
   }
 
   /**
@@ -115,7 +109,7 @@ export class ProjectorThread {
    */
   waitUntil(seq: number, timeoutMs: number): boolean {
     this.advance(seq);
-    this.post({ type: 'advance', through: this.advanced });
+    this.post({ type: 'advance', through: this.advanced.highest });
     const end = performance.now() + timeoutMs;
     for (let p = Atomics.load(this.shared, 0); Number(p) < seq; p = Atomics.load(this.shared, 0)) {
       const left = end - performance.now();

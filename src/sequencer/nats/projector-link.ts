@@ -6,6 +6,7 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { RemoteProjector } from '../../store/ports.js';
 import { connectInBackground } from './connection.js';
+import { HighestPerTurn } from '../../store/highest-per-turn.js';
 import {
   decodeSignal,
   encodeSignal,
@@ -24,8 +25,8 @@ export interface ProjectorLinkEvents {
 export class ProjectorProcessLink implements RemoteProjector {
   readonly apart = true;
   private position_: number;
-  private durable = 0;
-  private signalScheduled = false;
+  /** How far the journal is durable, as told to the projector. */
+  private readonly durable = new HighestPerTurn((through) => this.signal(through));
   private nc: NatsConnection | undefined;
   private sub: Subscription | undefined;
   private readonly closeConnection: () => Promise<void>;
@@ -53,7 +54,7 @@ export class ProjectorProcessLink implements RemoteProjector {
             if (signal) this.reached(signal.position, signal.commands);
           },
         });
-        if (this.durable > 0) this.signal();
+        if (this.durable.highest > 0) this.signal(this.durable.highest);
       },
       (err) => this.events.problem(err),
     );
@@ -67,14 +68,7 @@ export class ProjectorProcessLink implements RemoteProjector {
 
   /** The journal is durable through `through`: one message per turn at most. */
   advance(through: number): void {
-    if (through <= this.durable) return;
-    this.durable = through;
-    if (this.signalScheduled) return;
-    this.signalScheduled = true;
-    queueMicrotask(() => {
-      this.signalScheduled = false;
-      this.signal();
-    });
+    this.durable.offer(through);
   }
 
   /** Never blocks: the projector is another process, which a flush does not wait for (`apart`). */
@@ -88,9 +82,9 @@ export class ProjectorProcessLink implements RemoteProjector {
     await this.closeConnection();
   }
 
-  private signal(): void {
+  private signal(through: number): void {
     try {
-      this.nc?.publish(JOURNAL_DURABLE_SUBJECT, encodeSignal({ through: this.durable }));
+      this.nc?.publish(JOURNAL_DURABLE_SUBJECT, encodeSignal({ through }));
     } catch (err) {
       // A closed or draining connection: the projector polls the journal meanwhile.
       this.events.problem(err);
@@ -104,7 +98,7 @@ export class ProjectorProcessLink implements RemoteProjector {
   }
 
   private async readAgain(): Promise<void> {
-    if (this.polling || this.position_ >= this.durable) return;
+    if (this.polling || this.position_ >= this.durable.highest) return;
     this.polling = true;
     try {
       this.reached(await this.readCheckpoint(), 0);
