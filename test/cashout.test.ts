@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
 import { OddexClient } from '@oddex/sdk';
-import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
+import { publicationsOut, renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, type FillInput } from './helpers/wallets.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, waitFor, type TestCatalogue } from './helpers/bets.js';
 
@@ -204,6 +204,7 @@ describe('cash out (local ledger)', () => {
       const openEntry = await consolidatedOf(false);
       expect(openEntry).toMatchObject(cashFields);
       const lastPublished = () => published.filter((e) => e.fillHash === fillHash && e.bettor === T.address).at(-1);
+      await publicationsOut(ex);
       expect(lastPublished()).toEqual(openEntry);
       // No capital-efficiency refund for T after its cash out.
       expect((await ex.get(`/trades/portfolio/refunds?bettor=${T.address}&sortAsc=true&page=0&perPage=10`)).body.data.results).toEqual([]);
@@ -219,6 +220,7 @@ describe('cash out (local ledger)', () => {
       expect((await ex.get(`/balances/${T.address}`)).body.data.escrowed).toBe('0');
       const settledEntry = await consolidatedOf(true);
       expect(settledEntry).toMatchObject({ ...cashFields, settled: true });
+      await publicationsOut(ex);
       expect(lastPublished()).toEqual(settledEntry);
     });
   }

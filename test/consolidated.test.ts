@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keccak256, toBytes } from 'viem';
 import type { PrivateKeyAccount } from 'viem';
-import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
+import { publicationsOut, renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { listConsolidated } from '../src/render/consolidated.js';
 import { balanceOf, betTestConfig, humanToWei, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -168,6 +168,7 @@ describe('GET /trades/consolidated', () => {
       ]);
 
       // Realtime: the last publication of each entry equals what REST shows.
+      await publicationsOut(ex);
       const last = new Map<string, Entry>();
       for (const batch of published) for (const e of batch) last.set(`${e.bettor}|${e.fillHash}|${e.marketHash}`, e);
       for (const e of [...entries, ...makerEntries]) expect(last.get(`${e.bettor}|${e.fillHash}|${e.marketHash}`)).toEqual(e);

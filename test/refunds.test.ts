@@ -3,7 +3,7 @@
 // market settles as outcome one, outcome two or void and refunds plus settlement must pay exactly what the bettor
 // would have received without refunds. Then every bad input of GET /trades/portfolio/refunds.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
+import { publicationsOut, renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { centrifugeClient, createApiKey, fetchToken, wsUrl } from './helpers/realtime.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, humanToWei, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -125,6 +125,7 @@ describe('capital-efficiency refunds', () => {
 
       // Realtime: each ce_refunds publication carries only the new events of the group with its running total
       // (named totalRefunded); newest publication first, their events are the descending listing's.
+      await publicationsOut(ex);
       for (const [bettor, isMaker] of [[maker.address, true], [taker.address, false]] as const) {
         const groups = published.filter((p) => p.bettor === bettor).flatMap((p) => p.groups).filter((g) => g.marketHash === market);
         const [rest] = (await refunds(`bettor=${bettor}&marketHash=${market}&sortAsc=false&page=0&perPage=10&maker=${isMaker}`)).body.data.results;

@@ -110,6 +110,15 @@ export async function startTestExchange(
 }
 
 /**
+ * Resolves once everything journaled so far has been published. A read may answer as soon as the read models hold a
+ * write, while its publication is still being prepared (on PostgreSQL that reads the database): tests that compare
+ * the bus's events with a read wait for this first.
+ */
+export function publicationsOut(ex: Pick<TestExchange, 'ctx'>): Promise<void> {
+  return ex.ctx.trading.projection.publishedJournaled();
+}
+
+/**
  * For tests that read the trading side's events on the bus itself: the events are rendered as if every channel
  * had a subscriber (without one, nothing is rendered for realtime).
  */
