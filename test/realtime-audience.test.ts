@@ -4,7 +4,7 @@
 // recovers exactly what it missed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.js';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import { publicationsOut, startTestExchange, type TestExchange } from './helpers/server.js';
 import { createApiKey, fetchToken, rawConnected, waitFor, wsUrl, type RawClient } from './helpers/realtime.js';
 import { E18, USDC } from './helpers/wallets.js';
 import { fillAndConfirm, fundedWallet, postOrder } from './helpers/bets.js';
@@ -80,6 +80,8 @@ describe('realtime rendering follows subscriptions', () => {
       return r.orders! >= before.orders! + 3 ? r : undefined;
     });
     expect(after).toEqual({ ...before, orders: before.orders! + 3 });
+    // Rendered is not yet published: the recovery below reads the channel's history.
+    await publicationsOut(ex);
     const back = (await c.call({ subscribe: { channel, recover: true, offset: 1, epoch: sub.epoch } })).subscribe;
     expect(back).toEqual({
       recoverable: true,
