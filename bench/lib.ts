@@ -13,6 +13,8 @@ import { signOrder } from '../src/protocol/signing.js';
 import '../src/protocol/keccak-wasm.js';
 import { openDatabase, openTradingConnection, type Db } from '../src/store/sqlite/db.js';
 import { SqliteTradingStore } from '../src/store/sqlite/trading-store.js';
+import { checkpointAll, totalPages, walPagesByTree } from '../src/store/sqlite/wal-pages.js';
+import type { JournalEntry } from '../src/store/ports.js';
 import { FillWorkload } from '../test/helpers/fill-workload.js';
 import { Engine } from '../src/engine/engine.js';
 import { defaultEngineParams } from '../test/helpers/engine-params.js';
@@ -40,6 +42,65 @@ export async function withFillWorkloadStore<T>(
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Pages written to the WAL since the last call (exact: the WAL is checkpointed each time, so it starts afresh). */
+export function walFrameCounter(db: Db): () => number {
+  db.pragma('wal_autocheckpoint = 0');
+  const frames = () => {
+    const n = (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!.log;
+    checkpointAll(db);
+    return n;
+  };
+  frames();
+  return frames;
+}
+
+/** This process's CPU time (ms, user and system) spent in `work`. */
+export function cpuMsOf(work: () => void): number {
+  const t = process.cpuUsage();
+  work();
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / 1000;
+}
+
+/**
+ * Writes `fills` fills of the workload in groups of `perGroup` (per group: their orders, the fills, their
+ * confirmations, each written by one call of `write`) and prints, per tenth of the run and in all, `who`'s CPU per
+ * fill in those calls and the pages they wrote, then the pages of one more group by table and index.
+ */
+export function measureFillWrites(db: Db, workload: FillWorkload, fills: number, perGroup: number, who: string, write: (entries: JournalEntry[]) => void): void {
+  const walFrames = walFrameCounter(db);
+  const tenth = Math.max(perGroup, Math.floor(fills / 10));
+  const total = { cpu: 0, pages: 0 };
+  let part = { cpu: 0, pages: 0, fills: 0 };
+  console.log(`${fills} fills in groups of ${perGroup}; per fill, ${who} CPU and pages written for its order, itself and its confirmation:`);
+  for (let done = 0; done < fills; ) {
+    const n = Math.min(perGroup, fills - done);
+    // The engine applies the commands (not timed) before each write, as the writer does.
+    let cpu = 0;
+    for (const entries of [() => workload.orders(done, n), () => workload.fills(done, n), () => workload.confirmations(done, n)]) {
+      const group = entries();
+      cpu += cpuMsOf(() => write(group));
+    }
+    const pages = walFrames();
+    part = { cpu: part.cpu + cpu, pages: part.pages + pages, fills: part.fills + n };
+    total.cpu += cpu;
+    total.pages += pages;
+    done += n;
+    if (part.fills >= tenth || done === fills) {
+      console.log(`  fills ${String(done).padStart(7)}: ${who} CPU ${(part.cpu / part.fills).toFixed(3)} ms, ${(part.pages / part.fills).toFixed(1)} pages written`);
+      part = { cpu: 0, pages: 0, fills: 0 };
+    }
+  }
+  console.log(`all ${fills}: ${who} CPU ${(total.cpu / fills).toFixed(3)} ms, ${(total.pages / fills).toFixed(1)} pages written per fill`);
+  console.log(`pages written by one more group of ${perGroup}, by table and index:`);
+  for (const [label, entries] of [['orders', workload.orders], ['fills', workload.fills], ['confirmations', workload.confirmations]] as const) {
+    write(entries.call(workload, fills, perGroup));
+    const byTree = walPagesByTree(db);
+    const top = [...byTree].sort((a, b) => b[1] - a[1]).map(([tree, n]) => `${tree} ${n}`);
+    console.log(`  ${label}: ${totalPages(byTree)} pages: ${top.join(', ')}`);
   }
 }
 
