@@ -60,6 +60,11 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
   const stopWaiting = new AbortController();
   /** Resolves the current idle wait early: a message, a lost lock, or the end. */
   let wake: () => void = () => {};
+  /**
+   * Set by news of the journal that came while a batch ran: the batch may have read the journal before those
+   * entries, so the next wait ends at once instead of after IDLE_POLL_MS.
+   */
+  let news = false;
   let nats: NatsConnection | undefined;
   const closeNats = connectInBackground(
     config.natsUrl!,
@@ -68,7 +73,10 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
       nats = nc;
       nc.subscribe(JOURNAL_DURABLE_SUBJECT, {
         callback: (err, msg) => {
-          if (!err && decodeSignal(msg.string(), ['through'] as const)) wake();
+          if (!err && decodeSignal(msg.string(), ['through'] as const)) {
+            news = true;
+            wake();
+          }
         },
       });
     },
@@ -83,6 +91,7 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
   };
   const idle = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (news) return resolve();
       const timer = setTimeout(() => resolve(), ms);
       wake = () => {
         clearTimeout(timer);
@@ -102,6 +111,7 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
     while (!stopping && !lostWith) {
       if (config.projectorDelayMs > 0) await idle(config.projectorDelayMs);
       try {
+        news = false; // this batch reads everything journaled so far
         const batch = await projection.next();
         if (failing) log.info('projecting again');
         failing = false;
