@@ -4,13 +4,13 @@
 // ends (a kill, a lost machine, a database restart), then goes on from the checkpoint. The sequencer's NATS message
 // "durable through N" wakes it; without one it reads the journal every IDLE_POLL_MS. After each batch it tells the
 // sequencer (which publishes what the batch covers) and the gateways read the checkpoint.
-import { createServer } from 'node:http';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type pg from 'pg';
 import type pino from 'pino';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from './config.js';
 import { createLoggers, resolveLogFormat } from './log.js';
+import { serveStandbyHealth } from './standby-health.js';
 import { openPool } from './store/postgres/pool.js';
 import { migrate } from './store/postgres/migrate.js';
 import { journalEnd } from './store/postgres/catalogue-status.js';
@@ -147,31 +147,7 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
   })();
 
   // Health for supervisors and /metrics; a standby is live but not ready.
-  const server = createServer((req, res) => {
-    if (req.url === '/metrics') {
-      void metrics.registry.metrics().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': metrics.registry.contentType });
-          res.end(text);
-        },
-        () => {
-          res.writeHead(503).end();
-        },
-      );
-      return;
-    }
-    const healthy = req.url === '/health' || (req.url === '/health/ready' && active);
-    res.writeHead(healthy ? 200 : req.url?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: req.url === '/health/ready' ? 'standby' : 'error' }));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host}:${port}`;
-  log.info({ port, host: config.host }, `Oddex projector listening on ${url}`);
+  const health = await serveStandbyHealth({ host: config.host, port: config.port, registry: metrics.registry, active: () => active, log, name: 'projector' });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -179,13 +155,13 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
       stopWaiting.abort();
       wake();
       await run;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await health.close();
       await closeNats();
       await pool.end();
     })());
   return {
-    url,
-    port,
+    url: health.url,
+    port: health.port,
     log,
     get active() {
       return active;

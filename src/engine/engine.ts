@@ -256,6 +256,11 @@ export class Engine {
     return [...this.fills.values()].map((f) => ({ fillHash: f.fillHash, acceptedAt: f.acceptedAt }));
   }
 
+  /** How many fills wait for the chain. */
+  get pendingFillCount(): number {
+    return this.fills.size;
+  }
+
   /** A fill still waiting for the chain (a copy), with the trades it will record. */
   pendingFill(fillHash: string): FillRecord | undefined {
     const f = this.fills.get(fillHash);
