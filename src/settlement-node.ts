@@ -22,6 +22,8 @@ import { JournalReader } from './store/postgres/journal-reader.js';
 import { takeSettlementLock } from './store/postgres/settlement-lock.js';
 import { openReadSide, type ReadSide } from './storage-backends.js';
 
+/** How long after a block range refused as overlapping the chain is followed again from the journal's cursor. */
+const RESYNC_PAUSE_MS = 200;
 /** How often the read side is read while a takeover waits for it to cover the replica (for the escrow's unpaid list). */
 const PROJECTED_POLL_MS = 100;
 
@@ -92,27 +94,33 @@ export async function startSettlementNode(baseConfig: Config, opts: { logDestina
 
   /** Settles while it holds the lock; resolves with why it lost it, or undefined once stopped. */
   const settle = async (lost: Promise<Error>): Promise<Error | undefined> => {
-    // The previous settlement process's last reports are journaled before its lock went: read as far as the journal goes.
-    await follower.readNew().catch((err: unknown) => log.warn({ err }, 'the journal could not be read at the takeover; its pending fills are handed as the replica has them'));
-    const reports = new ChainReportSender(natsUrl, config.sequencerRequest, log);
-    session = new SettlementSession({
-      engine: () => follower.replica,
-      createChain,
-      report: (cmd, what) => void reports.send(cmd, what),
-      now,
-      submit: config.chainSubmit,
-      log,
-      escrow: { unpaid, parlays },
-    });
-    session.start();
-    active = true;
-    log.info({ position: follower.position, pendingFills: follower.replica.pendingFillCount }, 'settling fills on the chain (holding the settlement lock)');
-    const why = await Promise.race([lost, whenStopped]);
-    active = false;
-    session.stop();
-    session = undefined;
-    await reports.close();
-    return why ?? undefined;
+    for (;;) {
+      // The previous settlement process's last reports are journaled before its lock went: read as far as the journal goes.
+      await follower.readNew().catch((err: unknown) => log.warn({ err }, 'the journal could not be read at the takeover; its pending fills are handed as the replica has them'));
+      let outOfStep: () => void = () => {};
+      const resync = new Promise<'resync'>((resolve) => (outOfStep = () => resolve('resync')));
+      const reports = new ChainReportSender(natsUrl, config.sequencerRequest, log, () => outOfStep());
+      session = new SettlementSession({
+        engine: () => follower.replica,
+        createChain,
+        report: (cmd, what) => void reports.send(cmd, what),
+        now,
+        submit: config.chainSubmit,
+        log,
+        escrow: { unpaid, parlays },
+      });
+      session.start();
+      active = true;
+      log.info({ position: follower.position, pendingFills: follower.replica.pendingFillCount }, 'settling fills on the chain (holding the settlement lock)');
+      const why = await Promise.race([lost, whenStopped, resync]);
+      active = false;
+      session.stop();
+      session = undefined;
+      await reports.close();
+      if (why !== 'resync') return why ?? undefined;
+      // The range that came first is being journaled: the replica reads it before the chain is followed again.
+      await new Promise((r) => setTimeout(r, RESYNC_PAUSE_MS));
+    }
   };
 
   const run = (async () => {

@@ -166,6 +166,9 @@ export class Engine {
         this.fills.attempted(cmd.fillHashes, cmd.txHash, cmd.at);
         return NONE;
       case 'chainEvents':
+        if (cmd.fromBlock !== undefined && cmd.fromBlock <= this.chainBlock) {
+          throw new DomainError('CHAIN_EVENTS_ALREADY_APPLIED', `chain events of blocks ${cmd.fromBlock}-${cmd.toBlock} overlap those applied through block ${this.chainBlock}`);
+        }
         this.chainBlock = applyChainEvents(
           { wallets: this.commitments.wallets, settlement: this.settlement, lifecycle: this.lifecycle, log: this.log, confirmFill: (h, at, x) => this.confirmFill(h, at, x) },
           cmd,

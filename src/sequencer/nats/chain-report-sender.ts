@@ -3,7 +3,8 @@
 // time, in the order the chain made them (a block range's events before the next range's), each repeated with its
 // request id while no sequencer answers, across a takeover of the sequencer, until it is taken or this process stops.
 // Repeats are harmless: the sequencer answers a repeated request id with its first reply, and the engine ignores a
-// confirmation of a fill no longer pending and a transaction already recorded as a fill's attempt.
+// confirmation of a fill no longer pending and a transaction already recorded as a fill's attempt, and refuses a block
+// range overlapping one it applied (then this sender stops: see outOfStep).
 import { randomUUID } from 'node:crypto';
 import type { Command } from '../../engine/types.js';
 import { ExchangeError } from '../../protocol/errors.js';
@@ -20,6 +21,12 @@ export class ChainReportSender {
     url: string,
     private readonly bounds: RequestBounds,
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+    /**
+     * The sequencer refused a block range as overlapping one it applied (another settlement process's report came
+     * first): this sender stops, reports queued behind it included, and the chain adapter must start again from the
+     * journal's chain cursor.
+     */
+    private readonly outOfStep: () => void,
   ) {
     this.requester = new RetryingRequester(url, 'oddex-settlement', log);
   }
@@ -38,6 +45,12 @@ export class ChainReportSender {
         resultOfReply(decodeReply(await this.requester.request(CHAIN_REPORT_SUBJECT, payload, what, true, this.bounds)));
         return;
       } catch (err) {
+        if (err instanceof ExchangeError && err.errorCode === 'CHAIN_EVENTS_ALREADY_APPLIED') {
+          this.stopped = true;
+          this.log.warn({ err }, `${what} overlaps a range another settlement process reported: following the chain again from the journal`);
+          this.outOfStep();
+          return;
+        }
         if (!(err instanceof ExchangeError && err.errorCode === 'SEQUENCER_UNAVAILABLE')) {
           this.log.error({ err }, `${what} refused by the sequencer; the chain reports it again after a restart`);
           return;
