@@ -6,10 +6,10 @@
 // time (one signer, one nonce): it holds the settlement lock; another one started beside it stands by, following the
 // journal, and takes over the moment that session ends, handing every fill still pending to the chain again.
 import type pino from 'pino';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import type { Config } from './config.js';
 import { createLoggers, resolveLogFormat } from './log.js';
-import { serveStandbyHealth } from './standby-health.js';
+import { serveStandbyHealth, standbyNode, standbyRegistry, type StandbyNode } from './standby-health.js';
 import { Engine } from './engine/engine.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import { PARLAY_MARKET_TYPE } from './catalogue/model.js';
@@ -20,6 +20,7 @@ import type { ParlayLookup } from './sequencer/chain-handoff.js';
 import { ChainReportSender } from './sequencer/nats/chain-report-sender.js';
 import { JournalReader } from './store/postgres/journal-reader.js';
 import { takeSettlementLock } from './store/postgres/settlement-lock.js';
+import { workInTurns } from './store/postgres/lock-turns.js';
 import { openReadSide, type ReadSide } from './storage-backends.js';
 
 /** How long after a block range refused as overlapping the chain is followed again from the journal's cursor. */
@@ -27,16 +28,7 @@ const RESYNC_PAUSE_MS = 200;
 /** How often the read side is read while a takeover waits for it to cover the replica (for the escrow's unpaid list). */
 const PROJECTED_POLL_MS = 100;
 
-export interface SettlementNode {
-  url: string;
-  port: number;
-  log: pino.Logger;
-  /** Whether this process holds the settlement lock (false: standing by). */
-  readonly active: boolean;
-  close(): Promise<void>;
-}
-
-export async function startSettlementNode(baseConfig: Config, opts: { logDestination?: pino.DestinationStream; now?: () => number } = {}): Promise<SettlementNode> {
+export async function startSettlementNode(baseConfig: Config, opts: { logDestination?: pino.DestinationStream; now?: () => number } = {}): Promise<StandbyNode> {
   const databaseUrl = baseConfig.databaseUrl;
   const natsUrl = baseConfig.natsUrl;
   if (!databaseUrl || !natsUrl) throw new Error('a settlement process needs ODDEX_DATABASE_URL and ODDEX_NATS_URL (loadConfig checks both)');
@@ -123,66 +115,45 @@ export async function startSettlementNode(baseConfig: Config, opts: { logDestina
     }
   };
 
-  const run = (async () => {
-    while (!stopping) {
-      let lock;
-      try {
-        lock = await takeSettlementLock(
-          { connectionString: databaseUrl },
-          {
-            signal: stopWaiting.signal,
-            waiting: () => log.info('standing by: another settlement process holds the settlement lock'),
-            onRetry: (err) => log.warn({ err }, 'the settlement lock was not reached; tried again shortly'),
-          },
-        );
-      } catch {
-        return; // stopped while waiting
-      }
-      const lost = await settle(lock.lost);
-      await lock.release();
-      if (lost && !stopping) log.warn({ err: lost }, 'the settlement lock was lost: settlement stopped; waiting for the lock again');
-    }
-  })();
-
   const registry = settlementMetrics(() => active, follower, () => session);
-  // Health for supervisors and /metrics; a standby is live but not ready.
-  const health = await serveStandbyHealth({ host: config.host, port: config.port, registry, active: () => active, log, name: 'settlement process' });
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      stopping = true;
-      stopWaiting.abort();
-      stopped();
-      await run;
-      stopFollowing.abort();
-      await following;
-      await health.close();
-      await journal.close();
-      if (readSide) await (await readSide).close();
-    })());
-  return {
-    url: health.url,
-    port: health.port,
+  // Health for supervisors and /metrics (listening before the lock is taken, so a standby answers too: live, not ready).
+  let health;
+  try {
+    health = await serveStandbyHealth({ host: config.host, port: config.port, registry, active: () => active, log, name: 'settlement process' });
+  } catch (err) {
+    stopFollowing.abort();
+    await following;
+    await journal.close();
+    throw err;
+  }
+  const run = workInTurns({
+    take: (wait) => takeSettlementLock({ connectionString: databaseUrl }, wait),
+    signal: stopWaiting.signal,
     log,
-    get active() {
-      return active;
+    says: {
+      standingBy: 'standing by: another settlement process holds the settlement lock',
+      lost: 'the settlement lock was lost: settlement stopped; waiting for the lock again',
+      unreachable: 'the settlement lock was not reached; tried again shortly',
     },
-    close,
-  };
+    work: settle,
+  });
+
+  return standbyNode(health, log, () => active, async () => {
+    stopping = true;
+    stopWaiting.abort();
+    stopped();
+    await run;
+    stopFollowing.abort();
+    await following;
+    await health.close();
+    await journal.close();
+    if (readSide) await (await readSide).close();
+  });
 }
 
 /** The settlement process's figures at /metrics: whether it settles, the replica's position, fills waiting for the chain. */
 function settlementMetrics(active: () => boolean, follower: JournalFollower, session: () => SettlementSession | undefined): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
-  new Gauge({
-    name: 'oddex_settlement_active',
-    help: '1 while this process holds the settlement lock and settles, 0 while it stands by',
-    registers: [registry],
-    collect() {
-      this.set(active() ? 1 : 0);
-    },
-  });
+  const registry = standbyRegistry({ name: 'oddex_settlement_active', help: '1 while this process holds the settlement lock and settles, 0 while it stands by' }, active);
   new Gauge({
     name: 'oddex_settlement_position',
     help: 'Journal position the engine replica covers',
