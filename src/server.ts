@@ -298,7 +298,8 @@ async function startOnStorage(
   const revocations = await sharedRevocations(config, log, () => {});
   // Gateways in processes of their own send their commands over NATS: answered from here on, before the HTTP API is
   // built (most of a start after the rebuild; a standby that took over answers gateways that much sooner).
-  if (config.natsUrl && !superseded) commandServer = serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies);
+  // Chain reports only from a settlement process, and so only without the settlement role here (one signer).
+  if (config.natsUrl && !superseded) commandServer = serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies, !config.roles.includes('settlement'));
 
   const routes = exchangeRoutes({
     config,

@@ -50,6 +50,8 @@ export function serveCommands(
   log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>,
   /** Requests the previous writer journaled (a standby that took over): their repeats get these results. */
   journaled: readonly JournaledReply[] = [],
+  /** Whether a settlement process reports the chain here: not where this process runs the chain itself. */
+  chainReports = true,
 ): CommandServer {
   /** Replies by request id, oldest first. */
   const replies = new Map<string, { at: number; reply: Promise<string> }>();
@@ -117,8 +119,8 @@ export function serveCommands(
   connect({ servers: url, name: 'oddex-sequencer', maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
     (nc) => {
       if (closed) return void nc.close();
-      served = { nc, subs: [subscribe(nc, COMMAND_SUBJECT, false), subscribe(nc, CHAIN_REPORT_SUBJECT, true)] };
-      log.info({ subject: COMMAND_SUBJECT, chainReports: CHAIN_REPORT_SUBJECT }, 'answering commands over NATS');
+      served = { nc, subs: [subscribe(nc, COMMAND_SUBJECT, false), ...(chainReports ? [subscribe(nc, CHAIN_REPORT_SUBJECT, true)] : [])] };
+      log.info({ subject: COMMAND_SUBJECT, ...(chainReports ? { chainReports: CHAIN_REPORT_SUBJECT } : {}) }, 'answering commands over NATS');
       void (async () => {
         for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ nats: s.type }, `NATS ${s.type}`);
       })();
