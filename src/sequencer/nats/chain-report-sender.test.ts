@@ -1,6 +1,7 @@
 // A settlement process's chain reports to the sequencer over NATS, against a stand-in sequencer on the chain-report
-// subject: sent one at a time in order, each repeated with its request id until answered; a block range refused as
-// overlapping one applied stops the sender, the reports queued behind it unsent.
+// subject: ordered reports one at a time, the local ledger's bare confirmations at once, each repeated with its
+// request id until answered; a block range refused as overlapping one applied stops the sender, the reports queued
+// behind it unsent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNats, type LocalNats } from '../../local-services/nats.js';
@@ -12,6 +13,10 @@ import { CHAIN_REPORT_SUBJECT, decodeRequest, encodeReply, replyOfError, type Co
 const silent = { warn: () => {}, error: () => {} };
 const bounds = { attemptTimeoutMs: 150, retryForMs: 400 };
 const confirm = (fillHash: string): Command => ({ kind: 'confirmFill', at: 1, fillHash });
+const attempt = (txHash: string): Command => ({ kind: 'fillAttempt', at: 1, fillHashes: ['0xf'], txHash });
+/** What a report names: a confirmation's fill, an attempt's transaction, a range's blocks. */
+const nameOf = (r: CommandRequest) =>
+  r.command.kind === 'confirmFill' ? r.command.fillHash : r.command.kind === 'fillAttempt' ? r.command.txHash : r.command.kind;
 const range = (fromBlock: number, toBlock: number): Command => ({ kind: 'chainEvents', at: 1, fromBlock, toBlock, entries: [] });
 
 describe('chain reports sent to the sequencer over NATS', () => {
@@ -45,23 +50,36 @@ describe('chain reports sent to the sequencer over NATS', () => {
   };
   const ok = encodeReply({ ok: true, result: { kind: 'none' }, position: 1 });
 
-  it('sends reports in order, repeating an unanswered one with the same request id (past its retry bound too)', async () => {
+  it('sends ordered reports in order, repeating an unanswered one with the same request id (past its retry bound too)', async () => {
     // The first attempts of the first report get no reply (a sequencer being replaced), for longer than one retry bound.
     const started = Date.now();
-    const s = sequencer((req) => (req.command.kind === 'confirmFill' && req.command.fillHash === '0xa' && Date.now() - started < 600 ? undefined : ok));
+    const s = sequencer((req) => (nameOf(req) === '0xa' && Date.now() - started < 600 ? undefined : ok));
     const sender = new ChainReportSender(nats.url, bounds, silent, () => {
       throw new Error('not out of step');
     });
     try {
-      await Promise.all([sender.send(confirm('0xa'), 'a'), sender.send(confirm('0xb'), 'b')]);
-      const fills = s.seen.map((r) => (r.command.kind === 'confirmFill' ? r.command.fillHash : r.command.kind));
-      const first = s.seen.filter((r, i) => fills[i] === '0xa');
+      await Promise.all([sender.send(attempt('0xa'), 'a'), sender.send(attempt('0xb'), 'b')]);
+      const names = s.seen.map(nameOf);
+      const first = s.seen.filter((_, i) => names[i] === '0xa');
       expect(first.length).toBeGreaterThan(2);
       // Every attempt of one report carries one id; the second report went once, after the first was answered.
       expect(new Set(first.map((r) => r.id)).size).toBe(1);
-      expect(fills.slice(first.length)).toEqual(['0xb']);
+      expect(names.slice(first.length)).toEqual(['0xb']);
       // Not given up at the bound: taken once a sequencer answered.
-      expect(s.answered.map((r) => r.command.kind === 'confirmFill' && r.command.fillHash)).toEqual(['0xa', '0xb']);
+      expect(s.answered.map(nameOf)).toEqual(['0xa', '0xb']);
+    } finally {
+      s.stop();
+      await sender.close();
+    }
+  });
+
+  it("sends the local ledger's confirmations at once: one unanswered holds up no other", async () => {
+    const started = Date.now();
+    const s = sequencer((req) => (nameOf(req) === '0xa' && Date.now() - started < 300 ? undefined : ok));
+    const sender = new ChainReportSender(nats.url, bounds, silent, () => {});
+    try {
+      await Promise.all([sender.send(confirm('0xa'), 'a'), sender.send(confirm('0xb'), 'b')]);
+      expect(s.answered.map(nameOf)).toEqual(['0xb', '0xa']);
     } finally {
       s.stop();
       await sender.close();
@@ -73,7 +91,8 @@ describe('chain reports sent to the sequencer over NATS', () => {
     let outOfStep = 0;
     const sender = new ChainReportSender(nats.url, bounds, silent, () => outOfStep++);
     try {
-      await Promise.all([sender.send(range(5, 9), 'range'), sender.send(confirm('0xc'), 'c'), sender.send(range(10, 12), 'next range')]);
+      await Promise.all([sender.send(range(5, 9), 'range'), sender.send(attempt('0xc'), 'c'), sender.send(range(10, 12), 'next range')]);
+      await sender.send(confirm('0xd'), 'd');
       expect(outOfStep).toBe(1);
       expect(s.seen.map((r) => r.command.kind)).toEqual(['chainEvents']);
     } finally {

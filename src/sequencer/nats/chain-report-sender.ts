@@ -1,8 +1,10 @@
 // A settlement process's way to the sequencer: what the chain did (a ChainSink's reports, as the engine's
-// confirmFill, fillAttempt and chainEvents commands) sent over NATS on the chain-report subject. One report at a
-// time, in the order the chain made them (a block range's events before the next range's), each repeated with its
+// confirmFill, fillAttempt and chainEvents commands) sent over NATS on the chain-report subject, each repeated with its
 // request id while no sequencer answers, across a takeover of the sequencer, until it is taken or this process stops.
-// Repeats are harmless: the sequencer answers a repeated request id with its first reply, and the engine ignores a
+// Reports whose order matters (a block range's events before the next range's, a transaction's attempt before the
+// range that executes it) go one at a time in the order the chain made them; the local ledger's bare confirmations,
+// which commute, go at once (one per fill: waiting for each one's commit would bound fills per second).
+// Repeats are harmless: the sequencer answers a repeated request id with its first reply; the engine ignores a
 // confirmation of a fill no longer pending and a transaction already recorded as a fill's attempt, and refuses a block
 // range overlapping one it applied (then this sender stops: see outOfStep).
 import { randomUUID } from 'node:crypto';
@@ -13,7 +15,7 @@ import { CHAIN_REPORT_SUBJECT, decodeReply, encodeRequest, resultOfReply } from 
 
 export class ChainReportSender {
   private readonly requester: RetryingRequester;
-  /** The report under way, which the next one waits for. */
+  /** The ordered report under way, which the next one waits for. */
   private last: Promise<unknown> = Promise.resolve();
   private stopped = false;
 
@@ -33,6 +35,7 @@ export class ChainReportSender {
 
   /** Queues a report; resolves once the sequencer journaled it (or refused it: logged, never thrown). */
   send(cmd: Command, what: string): Promise<void> {
+    if (cmd.kind === 'confirmFill' && cmd.chain === undefined) return this.deliver(cmd, what);
     const sent = this.last.then(() => this.deliver(cmd, what));
     this.last = sent;
     return sent;
