@@ -115,7 +115,7 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   const evm = baseConfig.chain === 'evm' && settlesHere ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
   const pointed =
     baseConfig.chain === 'evm' && !settlesHere
-      ? (await import('./chain/evm/deployment-config.js')).configFromDeployment(baseConfig, 'a sequencer reads the deployment file its settlement process reads').config
+      ? (await import('./chain/evm/deployment-config.js')).configFromDeployment(baseConfig, 'a sequencer without the settlement role reads the deployment file its settlement process reads: copy it here or set ODDEX_EVM_DEPLOYMENT').config
       : baseConfig;
   const config = { ...(evm?.config ?? pointed), logFormat };
   const now = opts.now ?? Date.now;
