@@ -158,8 +158,9 @@ export interface Config {
   realtime: RealtimeConfig;
   /**
    * What this process runs: every role (one process, the default); `realtime` alone (a realtime node); `gateway`
-   * alone (the HTTP API, sending commands over NATS); or a set with `sequencer`, which runs the whole exchange and
-   * also answers gateways' commands over NATS.
+   * alone (the HTTP API, sending commands over NATS); `projector` alone; `settlement` alone (the chain adapter,
+   * reporting to the sequencer over NATS); or a set with `sequencer`, which runs the whole exchange but what it
+   * leaves out and also answers gateways' commands over NATS.
    */
   roles: readonly Role[];
   /** NATS between gateways and the sequencer (nats://host:port); unset: commands are calls within the process. */
@@ -236,10 +237,12 @@ const privateKey: Parser<string> = (raw, setting) => {
   if (!/^0x[0-9a-fA-F]{64}$/.test(raw.trim())) throw new ConfigError(setting, 'expected 0x and 64 hex digits');
   return raw.trim();
 };
+/** The roles a process can run alone, beside a sequencer's process. */
+const ALONE: readonly Role[] = ['realtime', 'gateway', 'projector', 'settlement'];
 /**
  * A comma list of roles: all of them, or one process's share of them apart: `realtime` alone, `gateway` alone,
- * `projector` alone, or `sequencer` with `settlement` (the chain's one signer follows the writer) and any of
- * `projector`, `realtime`.
+ * `projector` alone, `settlement` alone (the chain adapter; its one signer holds a lock of its own), or `sequencer`
+ * with any of `settlement`, `projector`, `realtime`.
  */
 const roleList: Parser<readonly Role[]> = (raw, setting) => {
   const roles = raw.split(',').map((r) => r.trim()).filter(Boolean);
@@ -248,14 +251,11 @@ const roleList: Parser<readonly Role[]> = (raw, setting) => {
   }
   const unique = [...new Set(roles)] as Role[];
   if (unique.length === ROLES.length) return ROLES;
-  if (unique.length === 1 && (unique[0] === 'realtime' || unique[0] === 'gateway' || unique[0] === 'projector')) return unique;
-  if (unique.includes('sequencer') && !unique.includes('gateway')) {
-    if (!unique.includes('settlement')) throw new ConfigError(setting, `the settlement role runs in the sequencer's process (its one signer and nonce follow the writer's lock): add it to "${raw}"`);
-    return unique;
-  }
+  if (unique.length === 1 && ALONE.includes(unique[0]!)) return unique;
+  if (unique.includes('sequencer') && !unique.includes('gateway')) return unique;
   throw new ConfigError(
     setting,
-    `a process runs every role, realtime alone, gateway alone, projector alone, or sequencer and settlement with any of projector, realtime; got "${raw}"`,
+    `a process runs every role, one of ${ALONE.join(', ')} alone, or sequencer with any of settlement, projector, realtime; got "${raw}"`,
   );
 };
 const natsUrl: Parser<string> = (raw, setting) => {
@@ -621,12 +621,23 @@ function checkStandby(config: Config): void {
   for (const [setting, met, why] of needs) if (!met) throw new ConfigError(setting, why);
 }
 
-/** A gateway and a sequencer in processes of their own share the database and reach each other over NATS. */
+/** A gateway, a sequencer, a projector or a settlement process of its own shares the database and reaches the others over NATS. */
 function checkSplitRoles(config: Config): void {
   const alone = config.roles.length === 1 ? config.roles[0] : undefined;
   const sequencer = config.roles.includes('sequencer') && config.roles.length < ROLES.length;
-  if (alone !== 'gateway' && alone !== 'projector' && !sequencer) return;
-  const who = alone === 'gateway' ? 'a gateway' : alone === 'projector' ? 'a projector process' : 'a sequencer apart from its gateways';
+  const who =
+    alone === 'gateway'
+      ? 'a gateway'
+      : alone === 'projector'
+        ? 'a projector process'
+        : alone === 'settlement'
+          ? 'a settlement process'
+          : sequencer
+            ? config.roles.includes('settlement')
+              ? 'a sequencer apart from its gateways'
+              : 'a sequencer without the settlement role (a settlement process settles its fills)'
+            : undefined;
+  if (!who) return;
   const needs: [string, string | undefined, string][] = [
     ['ODDEX_DATABASE_URL', config.databaseUrl, `${who} shares the journal and the read side in PostgreSQL: set it`],
     ['ODDEX_NATS_URL', config.natsUrl, `${who} exchanges commands over NATS: set it`],

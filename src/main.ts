@@ -4,6 +4,7 @@ import { startExchange } from './server.js';
 import { startRealtimeNode } from './realtime-node.js';
 import { startGateway } from './gateway.js';
 import { startProjectorNode } from './projector-node.js';
+import { startSettlementNode } from './settlement-node.js';
 import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/sqlite/data-dir.js';
 
@@ -12,6 +13,7 @@ const NODES: Partial<Record<Role, { name: string; start: (config: Config) => Pro
   realtime: { name: 'realtime node', start: (config) => startRealtimeNode(config) },
   gateway: { name: 'gateway', start: (config) => startGateway(config) },
   projector: { name: 'projector', start: (config) => startProjectorNode(config) },
+  settlement: { name: 'settlement process', start: (config) => startSettlementNode(config) },
 };
 
 async function main(): Promise<void> {

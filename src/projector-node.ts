@@ -4,19 +4,20 @@
 // ends (a kill, a lost machine, a database restart), then goes on from the checkpoint. The sequencer's NATS message
 // "durable through N" wakes it; without one it reads the journal every IDLE_POLL_MS. After each batch it tells the
 // sequencer (which publishes what the batch covers) and the gateways read the checkpoint.
-import { createServer } from 'node:http';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type pg from 'pg';
 import type pino from 'pino';
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import type { Config } from './config.js';
 import { createLoggers, resolveLogFormat } from './log.js';
+import { serveStandbyHealth, standbyNode, standbyRegistry, type StandbyNode } from './standby-health.js';
 import { openPool } from './store/postgres/pool.js';
 import { migrate } from './store/postgres/migrate.js';
 import { journalEnd } from './store/postgres/catalogue-status.js';
 import { JournalProjection } from './store/postgres/journal-projection.js';
 import { readPosition } from './store/postgres/projector.js';
 import { takeProjectorLock } from './store/postgres/projector-lock.js';
+import { workInTurns } from './store/postgres/lock-turns.js';
 import { connectInBackground } from './sequencer/nats/connection.js';
 import {
   decodeSignal,
@@ -32,16 +33,7 @@ const IDLE_POLL_MS = 100;
 /** How long after a failed batch the next one is tried. */
 const RETRY_MS = 200;
 
-export interface ProjectorNode {
-  url: string;
-  port: number;
-  log: pino.Logger;
-  /** Whether this process holds the projector's lock (false: standing by). */
-  readonly active: boolean;
-  close(): Promise<void>;
-}
-
-export async function startProjectorNode(baseConfig: Config, opts: { logDestination?: pino.DestinationStream } = {}): Promise<ProjectorNode> {
+export async function startProjectorNode(baseConfig: Config, opts: { logDestination?: pino.DestinationStream } = {}): Promise<StandbyNode> {
   const databaseUrl = baseConfig.databaseUrl;
   if (!databaseUrl || !baseConfig.natsUrl) throw new Error('a projector process needs ODDEX_DATABASE_URL and ODDEX_NATS_URL (loadConfig checks both)');
   const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
@@ -131,91 +123,41 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
     return lostWith;
   };
 
-  const run = (async () => {
-    while (!stopping) {
-      let lock;
-      try {
-        lock = await takeProjectorLock(
-          { connectionString: databaseUrl },
-          {
-            signal: stopWaiting.signal,
-            waiting: () => log.info('standing by: another projector holds the projector lock'),
-            onRetry: (err) => log.warn({ err }, 'the projector lock was not reached; tried again shortly'),
-          },
-        );
-      } catch {
-        return; // stopped while waiting
-      }
+  const run = workInTurns({
+    take: (wait) => takeProjectorLock({ connectionString: databaseUrl }, wait),
+    signal: stopWaiting.signal,
+    log,
+    says: {
+      standingBy: 'standing by: another projector holds the projector lock',
+      lost: 'the projector lock was lost; waiting for it again',
+      unreachable: 'the projector lock was not reached; tried again shortly',
+    },
+    work: async (lost) => {
       active = true;
       // From the checkpoint as it is now: another projector may have moved it while this one stood by.
       log.info({ position: await projection.readPosition().catch(() => undefined) }, 'projecting the read models (holding the projector lock)');
-      const lost = await project(lock.lost);
+      const why = await project(lost);
       active = false;
-      await lock.release();
-      if (lost && !stopping) log.warn({ err: lost }, 'the projector lock was lost; waiting for it again');
-    }
-  })();
+      return why;
+    },
+  });
 
   // Health for supervisors and /metrics; a standby is live but not ready.
-  const server = createServer((req, res) => {
-    if (req.url === '/metrics') {
-      void metrics.registry.metrics().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': metrics.registry.contentType });
-          res.end(text);
-        },
-        () => {
-          res.writeHead(503).end();
-        },
-      );
-      return;
-    }
-    const healthy = req.url === '/health' || (req.url === '/health/ready' && active);
-    res.writeHead(healthy ? 200 : req.url?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: req.url === '/health/ready' ? 'standby' : 'error' }));
+  const health = await serveStandbyHealth({ host: config.host, port: config.port, registry: metrics.registry, active: () => active, log, name: 'projector' });
+  return standbyNode(health, log, () => active, async () => {
+    stopping = true;
+    stopWaiting.abort();
+    wake();
+    await run;
+    await health.close();
+    await closeNats();
+    await pool.end();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host}:${port}`;
-  log.info({ port, host: config.host }, `Oddex projector listening on ${url}`);
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      stopping = true;
-      stopWaiting.abort();
-      wake();
-      await run;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await closeNats();
-      await pool.end();
-    })());
-  return {
-    url,
-    port,
-    log,
-    get active() {
-      return active;
-    },
-    close,
-  };
 }
 
 /** The projector's figures at /metrics: its position, the journal's end, whether it holds the lock, batch sizes. */
 function projectorMetrics(pool: pg.Pool, active: () => boolean) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
-  new Gauge({
-    name: 'oddex_projector_active',
-    help: '1 while this process holds the projector lock and projects, 0 while it stands by',
-    registers: [registry],
-    collect() {
-      this.set(active() ? 1 : 0);
-    },
-  });
+  const registry = standbyRegistry({ name: 'oddex_projector_active', help: '1 while this process holds the projector lock and projects, 0 while it stands by' }, active);
   new Gauge({
     name: 'oddex_projector_position',
     help: 'Journal position the read models cover',

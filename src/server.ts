@@ -33,6 +33,7 @@ import { forwardedMark, serveForwardedRoutes } from './sequencer/nats/forward-se
 import { ProjectionLoop } from './store/projection-loop.js';
 import { exchangeRoutes } from './exchange-routes.js';
 import { LocalChain } from './chain/settlement-chain.js';
+import { SettledElsewhere } from './chain/settled-elsewhere.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
@@ -108,9 +109,15 @@ const loopbackHost = (host: string) => (host === '0.0.0.0' || host === '::' || h
 export async function startExchange(baseConfig: Config, opts: StartOptions = {}): Promise<Exchange> {
   const logFormat = resolveLogFormat(baseConfig.logFormat, !opts.logDestination && process.stdout.isTTY === true);
   const { log, http: httpLog } = createLoggers(baseConfig.logLevel, logFormat, opts.logDestination);
-  // Loaded only when used: viem is a large import the local ledger does not need.
-  const evm = baseConfig.chain === 'evm' ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
-  const config = { ...(evm?.config ?? baseConfig), logFormat };
+  // Loaded only when used: viem is a large import the local ledger does not need. Without the settlement role here
+  // the chain (its client and keys) is a settlement process's: this one reads the deployment as a gateway does.
+  const settlesHere = baseConfig.roles.includes('settlement');
+  const evm = baseConfig.chain === 'evm' && settlesHere ? (await import('./chain/evm/setup.js')).setUpEvm(baseConfig, log) : undefined;
+  const pointed =
+    baseConfig.chain === 'evm' && !settlesHere
+      ? (await import('./chain/evm/deployment-config.js')).configFromDeployment(baseConfig, 'a sequencer without the settlement role reads the deployment file its settlement process reads: copy it here or set ODDEX_EVM_DEPLOYMENT').config
+      : baseConfig;
+  const config = { ...(evm?.config ?? pointed), logFormat };
   const now = opts.now ?? Date.now;
   // A standby waits here, following the journal, until it holds the writer's lock.
   const standby = config.standby && config.databaseUrl ? await standByFor(config, config.databaseUrl, log, now) : undefined;
@@ -122,7 +129,8 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
     throw err;
   }
   try {
-    return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evm?.chain, standby);
+    const evmChain = config.chain === 'evm' ? (evm?.chain ?? (() => undefined)) : undefined;
+    return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evmChain, standby);
   } catch (err) {
     await storage.close(); // a failed start gives the data dir (or the database's writer lock) back
     throw err;
@@ -214,8 +222,8 @@ async function startOnStorage(
     log,
     now,
     catalogue,
-    // The local ledger unless a chain was given (EVM, or a test's faulty chain).
-    createChain: createChain ?? ((sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink)),
+    // The local ledger unless a chain was given (EVM, or a test's faulty chain); none without the settlement role.
+    createChain: createChain ?? (config.roles.includes('settlement') ? (sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink) : settledElsewhere(log)),
     archiveDir: join(config.dataDir, 'journal-archive'),
     // Out of the gateways' queue group and not ready: their commands go to the writer that took over.
     superseded: () => {
@@ -290,7 +298,8 @@ async function startOnStorage(
   const revocations = await sharedRevocations(config, log, () => {});
   // Gateways in processes of their own send their commands over NATS: answered from here on, before the HTTP API is
   // built (most of a start after the rebuild; a standby that took over answers gateways that much sooner).
-  if (config.natsUrl && !superseded) commandServer = serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies);
+  // Chain reports only from a settlement process, and so only without the settlement role here (one signer).
+  if (config.natsUrl && !superseded) commandServer = serveCommands(config.natsUrl, trading, catalogue, log, standby?.replies, !config.roles.includes('settlement'));
 
   const routes = exchangeRoutes({
     config,
@@ -377,6 +386,14 @@ async function startOnStorage(
     })());
   const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, publisher, rendering, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
+}
+
+/** A sequencer without the settlement role: a settlement process settles its fills and reports over NATS. */
+function settledElsewhere(log: pino.Logger): SequencerDeps['createChain'] {
+  return (_sink, engine) => {
+    log.info('fills are settled by a settlement process (ODDEX_ROLES without settlement here)');
+    return new SettledElsewhere(() => engine().pendingFillCount);
+  };
 }
 
 /** The link to the projector process that projects this sequencer's journal (NATS and PostgreSQL: config checks both). */

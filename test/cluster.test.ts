@@ -1,5 +1,6 @@
 // `npm run cluster` as an operator starts it: PostgreSQL, Redis and NATS from their Debian binaries, a sequencer and
-// its hot standby, a projector and its standby, two gateways and two realtime nodes, each its own process. Trading
+// its hot standby, a projector and its standby, a settlement process and its standby, two gateways and two realtime
+// nodes, each its own process. Trading
 // flows go through gateway 1 with reads on gateway 2 (fills, capital-efficiency refunds, settlement and a quarter-line
 // bet to the wei, a cancel, a heartbeat); the read models are written by the projector process alone, and its
 // standby takes over after kill -9; publications reach subscribers on both realtime nodes; after kill -9 of the

@@ -40,14 +40,23 @@ describe('start-up and shutdown', () => {
     expect(() => loadConfig({ ODDEX_ROLES: 'realtime', ODDEX_REDIS_URL: node.ODDEX_REDIS_URL })).toThrow(/ODDEX_REALTIME_TOKEN_SECRET: a realtime node checks tokens/);
     expect(loadConfig({ ODDEX_ROLES: 'gateway,sequencer,projector,realtime,settlement' }).roles).toHaveLength(5);
     expect(() => loadConfig({ ODDEX_ROLES: 'realtime,router' })).toThrow(/ODDEX_ROLES: unknown role "router"/);
-    expect(() => loadConfig({ ODDEX_ROLES: 'gateway,projector' })).toThrow(/ODDEX_ROLES: a process runs every role, realtime alone, gateway alone, projector alone, or sequencer and settlement/);
-    expect(() => loadConfig({ ODDEX_ROLES: 'sequencer,projector' })).toThrow(/ODDEX_ROLES: the settlement role runs in the sequencer's process/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'gateway,projector' })).toThrow(
+      /ODDEX_ROLES: a process runs every role, one of realtime, gateway, projector, settlement alone, or sequencer with any of settlement, projector, realtime; got "gateway,projector"/,
+    );
+    expect(() => loadConfig({ ODDEX_ROLES: 'settlement,projector' })).toThrow(/ODDEX_ROLES: a process runs every role, one of .*; got "settlement,projector"/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'sequencer,projector' })).toThrow(/ODDEX_DATABASE_URL: a sequencer without the settlement role \(a settlement process settles its fills\) shares the journal/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'settlement' })).toThrow(/ODDEX_DATABASE_URL: a settlement process shares the journal and the read side in PostgreSQL/);
     expect(() => loadConfig({ ODDEX_ROLES: 'projector' })).toThrow(/ODDEX_DATABASE_URL: a projector process shares the journal and the read side in PostgreSQL/);
     expect(() => loadConfig({ ODDEX_ROLES: 'gateway' })).toThrow(/ODDEX_DATABASE_URL: a gateway shares the journal and the read side in PostgreSQL/);
     const split = { ODDEX_DATABASE_URL: 'postgres://oddex@127.0.0.1/oddex', ODDEX_NATS_URL: 'nats://127.0.0.1:4222' };
     expect(loadConfig({ ODDEX_ROLES: 'gateway', ...split }).roles).toEqual(['gateway']);
     expect(loadConfig({ ODDEX_ROLES: 'sequencer,projector,settlement', ...split }).roles).toEqual(['sequencer', 'projector', 'settlement']);
     expect(loadConfig({ ODDEX_ROLES: 'projector', ...split }).roles).toEqual(['projector']);
+    expect(loadConfig({ ODDEX_ROLES: 'settlement', ...split }).roles).toEqual(['settlement']);
+    expect(loadConfig({ ODDEX_ROLES: 'sequencer,projector,realtime', ...split }).roles).toEqual(['sequencer', 'projector', 'realtime']);
+    expect(loadConfig({ ODDEX_ROLES: 'sequencer', ...split }).roles).toEqual(['sequencer']);
+    expect(() => loadConfig({ ODDEX_ROLES: 'settlement', ODDEX_DATABASE_URL: split.ODDEX_DATABASE_URL })).toThrow(/ODDEX_NATS_URL: a settlement process exchanges commands over NATS/);
+    expect(() => loadConfig({ ODDEX_ROLES: 'settlement', ODDEX_STANDBY: 'true', ...split })).toThrow(/ODDEX_STANDBY: a standby takes over the sequencer/);
     expect(() => loadConfig({ ODDEX_ROLES: 'sequencer,settlement', ODDEX_DATABASE_URL: split.ODDEX_DATABASE_URL })).toThrow(/ODDEX_NATS_URL: a sequencer apart from its gateways exchanges commands over NATS/);
     expect(() => loadConfig({ ODDEX_NATS_URL: '127.0.0.1:4222' })).toThrow(/ODDEX_NATS_URL: expected nats:\/\/host:port/);
     expect(loadConfig({ ODDEX_ROLES: 'sequencer,settlement', ODDEX_STANDBY: 'true', ...split }).standby).toBe(true);

@@ -23,7 +23,7 @@ export interface ChainAdminDeps {
   config: BalanceDeps['config'];
   trading: Pick<SequencerPort, 'balancesAfterWrite' | 'submit'>;
   now: () => number;
-  /** With ODDEX_CHAIN=evm: the chain, once it runs; absent on the local ledger. */
+  /** With ODDEX_CHAIN=evm: the chain, once it runs here (never without the settlement role); absent on the local ledger. */
   evm?: (() => EvmChain | undefined) | undefined;
 }
 
@@ -31,10 +31,12 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox<ChainAdminDeps> = async
   app.post('/admin/faucet', { schema: { tags: ['admin'], body: Faucet, response: responses(Balance) } }, async (request) => {
     const b = request.body;
     const amount = parseWei(b.amount, 'amount', 'INVALID_AMOUNT', { positive: true });
-    const evm = deps.evm?.();
     // On a chain the faucet mints real tokens; the balance follows from the chain's Transfer event.
-    if (evm) await evm.mint(checksumAddress(b.address) as `0x${string}`, amount);
-    else await deps.trading.submit({ kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
+    if (deps.evm) {
+      const evm = deps.evm();
+      if (!evm) throw new ExchangeError('NOT_ON_LOCAL_LEDGER', 'the chain is not reached from this process (a settlement process holds its keys): mint with the operator key');
+      await evm.mint(checksumAddress(b.address) as `0x${string}`, amount);
+    } else await deps.trading.submit({ kind: 'faucet', at: deps.now(), address: checksumAddress(b.address), amount });
     return ok(await balanceAfterWrite(deps, b.address));
   });
   app.post('/admin/chain/transfer', { schema: { tags: ['admin'], body: Transfer, response: responses(TransferResult) } }, async (request) => {

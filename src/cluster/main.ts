@@ -1,7 +1,7 @@
 // `npm run cluster`: Oddex on several processes of this machine, as it runs on several machines. PostgreSQL, Redis
 // and NATS at the URLs given (ODDEX_DATABASE_URL, ODDEX_REDIS_URL, ODDEX_NATS_URL), else started from their Debian
-// binaries in a temp dir; then a sequencer and its hot standby, a projector and its standby, two gateways and two
-// realtime nodes on loopback ports.
+// binaries in a temp dir; then a sequencer and its hot standby, a projector and its standby, a settlement process and
+// its standby, two gateways and two realtime nodes on loopback ports.
 // Prints where each listens (`--json`: one JSON line, for scripts); Ctrl-C stops everything it started.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,8 +30,8 @@ const shared = {
   ODDEX_PORT: '0',
   ODDEX_LOG_FORMAT: 'json',
 };
-/** The sequencer's process (and its standby's): the read models are written by the projector processes. */
-const SEQUENCER_ROLES = 'sequencer,settlement,realtime';
+/** The sequencer's process (and its standby's): the read models are written by the projector processes, fills settled by the settlement processes. */
+const SEQUENCER_ROLES = 'sequencer,realtime';
 const roles: RoleProcess[] = [];
 let stopping = false;
 
@@ -83,8 +83,11 @@ try {
   const standby = await start('standby', { ODDEX_ROLES: SEQUENCER_ROLES, ODDEX_STANDBY: 'true', ODDEX_DEMO_LIQUIDITY: 'false' }, /standing by/);
   // The first takes the projector's lock; the second waits for it.
   const projector = await start('projector', { ODDEX_ROLES: 'projector' }, /projecting the read models/);
-  const [projectorStandby, gateway1, gateway2, realtime1, realtime2] = await Promise.all([
+  // Likewise the settlement lock: one signer.
+  const settlement = await start('settlement', { ODDEX_ROLES: 'settlement' }, /settling fills on the chain/);
+  const [projectorStandby, settlementStandby, gateway1, gateway2, realtime1, realtime2] = await Promise.all([
     start('projector standby', { ODDEX_ROLES: 'projector' }),
+    start('settlement standby', { ODDEX_ROLES: 'settlement' }),
     start('gateway 1', { ODDEX_ROLES: 'gateway', ODDEX_DEMO_LIQUIDITY: 'false' }),
     start('gateway 2', { ODDEX_ROLES: 'gateway', ODDEX_DEMO_LIQUIDITY: 'false' }),
     start('realtime 1', { ODDEX_ROLES: 'realtime' }),
@@ -97,6 +100,7 @@ try {
         sequencer: { url: sequencer.url, pid: sequencer.child.pid },
         standby: { pid: standby.child.pid },
         projectors: [projector, projectorStandby!].map((p) => ({ url: p.url, pid: p.child.pid })),
+        settlement: [settlement, settlementStandby!].map((p) => ({ url: p.url, pid: p.child.pid })),
         gateways: [gateway1!, gateway2!].map((g) => ({ url: g.url, pid: g.child.pid })),
         realtime: [realtime1!, realtime2!].map((r) => ({ url: ws(r), pid: r.child.pid })),
         databaseUrl: services.databaseUrl,
@@ -112,6 +116,8 @@ try {
       ['standby', `following the journal, takes over if the sequencer dies (pid ${standby.child.pid})`],
       ['projector', `${projector.url}/metrics  (writes the read models; pid ${projector.child.pid})`],
       ['projector 2', `${projectorStandby!.url}/metrics  (stands by; projects if the first one dies)`],
+      ['settlement', `${settlement.url}/metrics  (settles fills on the chain; pid ${settlement.child.pid})`],
+      ['settlement 2', `${settlementStandby!.url}/metrics  (stands by; settles if the first one dies)`],
       ['gateway 1', `${gateway1!.url}  (the trading API)`],
       ['gateway 2', `${gateway2!.url}  (the trading API)`],
       ['realtime 1', ws(realtime1!)],

@@ -526,6 +526,30 @@ describe('wallets on chain: the engine mirrors them from chain commands', () => 
     expect(engine.ledger.balanceOf(TAKER)).toBe(1000n * USDC);
   });
 
+  it('takes repeated chain reports safely: an attempt recorded once, a range overlapping one applied refused, a confirmation of a settled fill ignored', () => {
+    const { engine, run, pendingFill } = chainSetup();
+    const { f } = pendingFill();
+    run({ kind: 'fillAttempt', at: 2100, fillHashes: [f.fillHash], txHash: tx('a') });
+    expect(run({ kind: 'fillAttempt', at: 2150, fillHashes: [f.fillHash], txHash: tx('a') }).changes).toEqual([]);
+    expect(engine.pendingFill(f.fillHash)).toMatchObject({ attempts: [tx('a')] });
+    run({ kind: 'chainEvents', at: 2200, fromBlock: 4, toBlock: 5, entries: executedOnChain(f.fillHash) });
+    const after = engine.balances(TAKER);
+    // The same range again, or one reaching back into it (another settlement process's report): nothing moves twice.
+    for (const fromBlock of [4, 5]) {
+      expect(() => engine.apply({ kind: 'chainEvents', at: 2300, fromBlock, toBlock: 9, entries: executedOnChain(f.fillHash) })).toThrow(
+        expect.objectContaining({ errorCode: 'CHAIN_EVENTS_ALREADY_APPLIED' }),
+      );
+    }
+    expect(engine.chainCursor).toBe(5);
+    // A local ledger's bare confirmation, or the chain's, of a fill no longer pending changes nothing.
+    expect(run({ kind: 'confirmFill', at: 2400, fillHash: f.fillHash }).changes).toEqual([]);
+    expect(run({ kind: 'confirmFill', at: 2400, fillHash: f.fillHash, chain: { executed: true, txHash: tx('b') } }).changes).toEqual([]);
+    expect([engine.balances(TAKER), engine.ledger.total()]).toEqual([after, engine.ledger.minted]);
+    // The next range on is taken.
+    run({ kind: 'chainEvents', at: 2500, fromBlock: 6, toBlock: 6, entries: [{ kind: 'wallet', address: TAKER, delta: USDC }] });
+    expect([engine.chainCursor, engine.balances(TAKER).balance]).toEqual([6, after.balance + USDC]);
+  });
+
   it('records attempts and the executing transaction; the stakes leave the wallets by the chain\'s transfers', () => {
     const { engine, run, pendingFill } = chainSetup();
     const { o, f } = pendingFill();

@@ -166,6 +166,9 @@ export class Engine {
         this.fills.attempted(cmd.fillHashes, cmd.txHash, cmd.at);
         return NONE;
       case 'chainEvents':
+        if (cmd.fromBlock !== undefined && cmd.fromBlock <= this.chainBlock) {
+          throw new DomainError('CHAIN_EVENTS_ALREADY_APPLIED', `chain events of blocks ${cmd.fromBlock}-${cmd.toBlock} overlap those applied through block ${this.chainBlock}`);
+        }
         this.chainBlock = applyChainEvents(
           { wallets: this.commitments.wallets, settlement: this.settlement, lifecycle: this.lifecycle, log: this.log, confirmFill: (h, at, x) => this.confirmFill(h, at, x) },
           cmd,
@@ -254,6 +257,11 @@ export class Engine {
   /** Fills waiting for the chain, oldest first. */
   pendingFills(): { fillHash: string; acceptedAt: number }[] {
     return [...this.fills.values()].map((f) => ({ fillHash: f.fillHash, acceptedAt: f.acceptedAt }));
+  }
+
+  /** How many fills wait for the chain. */
+  get pendingFillCount(): number {
+    return this.fills.size;
   }
 
   /** A fill still waiting for the chain (a copy), with the trades it will record. */

@@ -26,6 +26,7 @@ export const DOMAIN_ERROR_CODES = [
   'CASHOUT_WRONG_SIDE',
   'CASHOUT_STAKE_TOO_HIGH',
   'CASHOUT_PENDING',
+  'CHAIN_EVENTS_ALREADY_APPLIED',
 ] as const satisfies readonly ErrorCode[];
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

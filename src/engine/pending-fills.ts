@@ -102,7 +102,8 @@ export class PendingFills {
   attempted(fillHashes: readonly string[], txHash: string, at: number): void {
     for (const fillHash of fillHashes) {
       const record = this.records.get(fillHash);
-      if (!record) continue;
+      // A report repeated (a settlement process's retry, or its successor's) records the transaction once.
+      if (!record || record.attempts?.includes(txHash)) continue;
       (record.attempts ??= []).push(txHash);
       record.lastAttemptAt = at;
       this.log.emit({ type: 'fillAttempted', fillHash, txHash, at });

@@ -291,7 +291,12 @@ export type Command = CommandOrigin &
       }
     | { kind: 'confirmFill'; at: number; fillHash: string; chain?: ChainExecution }
     | { kind: 'fillAttempt'; at: number; fillHashes: string[]; txHash: string }
-    | { kind: 'chainEvents'; at: number; toBlock: number; entries: ChainEntry[] }
+    /**
+     * A block range's events. `fromBlock` (absent in commands journaled before it was recorded) makes a range that
+     * overlaps one applied already a refusal (CHAIN_EVENTS_ALREADY_APPLIED) rather than its wallet moves counted twice:
+     * two chain adapters' reports may cross at a settlement process's takeover.
+     */
+    | { kind: 'chainEvents'; at: number; fromBlock?: number; toBlock: number; entries: ChainEntry[] }
     | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
     | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
     | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }

@@ -128,6 +128,7 @@ export const ERRORS = {
   PARLAY_SETTLES_FROM_LEGS: { kind: 'invalid', message: 'a parlay settles from its legs: report the leg markets' },
 
   // Funds, operations and the exchange's own state.
+  CHAIN_EVENTS_ALREADY_APPLIED: { kind: 'conflict', message: 'the chain events overlap a block range applied already (another settlement process reported it)' },
   NOT_ON_LOCAL_LEDGER: { kind: 'invalid', message: 'only the local ledger moves funds this way' },
   DEMO_MODE_OFF: { kind: 'forbidden', message: 'demo funds are given only in demo mode (ODDEX_DEMO): ask the operator for funds' },
   DEMO_FUNDS_CAP_REACHED: { kind: 'conflict', message: 'a grant would lift the balance plus escrow above the demo ceiling' },

@@ -5,14 +5,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
-import type { ChainSink, FillTerms, SettlementChain } from '../chain/settlement-chain.js';
+import type { ChainSink, SettlementChain } from '../chain/settlement-chain.js';
 import { ChainSubmitter } from '../chain/chain-submitter.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
-import type { Change, RefundPaid } from '../engine/changes.js';
+import type { Change } from '../engine/changes.js';
 import type { BalanceView, Command, EngineParams, FixtureStatusChange, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
 import { ExchangeError } from '../protocol/errors.js';
 import type { SequencerPort } from './port.js';
+import { catalogueParlays, chainReports, handChangesToChain, handUnpaidEscrow, submitPendingFills } from './chain-handoff.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { ArchivedRange, ReadModels, TradingStore } from '../store/ports.js';
@@ -159,12 +160,7 @@ export class Sequencer implements SequencerPort {
   private createChain(deps: SequencerDeps): SettlementChain {
     const run = (cmd: Command, what: string) =>
       void this.submit(cmd).catch((err: unknown) => deps.log.error({ err }, `${what} not recorded; the chain reports it again after a restart`));
-    const sink: ChainSink = {
-      executed: (fillHash, chain) => run({ kind: 'confirmFill', at: deps.now(), fillHash, ...(chain ? { chain } : {}) }, `execution of fill ${fillHash}`),
-      attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: deps.now(), fillHashes, txHash }, `chain transaction ${txHash}`),
-      events: (entries, toBlock) => run({ kind: 'chainEvents', at: deps.now(), toBlock, entries }, `chain events up to block ${toBlock}`),
-    };
-    return deps.createChain(sink, () => this.engine);
+    return deps.createChain(chainReports(run, deps.now), () => this.engine);
   }
 
   /** The live engine: read its state through its accessors only. */
@@ -182,21 +178,8 @@ export class Sequencer implements SequencerPort {
     const replayed = warm ? await this.runner.resume(warm) : await this.runner.replay();
     this.deps.rebuilt();
     this.chain.start();
-    for (const fill of this.engine.pendingFills()) this.chain.submit(fill.fillHash, fill.acceptedAt, this.termsOf(fill.fillHash));
-    // What an on-chain escrow has not reported paying yet is handed again (it pays each once): bounded by what is
-    // unpaid, not by history.
-    if (this.chain.paysOnChain) {
-      this.chain.refundsPaid(await this.readModels.refunds.refundsUnpaidOnChain());
-      const unpaid = await this.readModels.positionsUnpaidOnChain();
-      // Settled markets, read for this step from a database server's catalogue (memory keeps only recent ones).
-      const known = await this.deps.catalogue.marketsFor(unpaid.map((m) => m.marketHash));
-      this.chain.marketsReported(
-        unpaid.map((m) => {
-          const market = known.get(m.marketHash);
-          return { ...m, parlay: market !== undefined && isParlayMarket(market) };
-        }),
-      );
-    }
+    submitPendingFills(this.chain, this.engine);
+    await handUnpaidEscrow(this.chain, this.readModels, catalogueParlays(this.deps.catalogue));
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
     const catalogue = this.deps.catalogue;
@@ -340,27 +323,9 @@ export class Sequencer implements SequencerPort {
     return { bpsByMarket, account: checksumAddress(c.fees.account), affiliateShareBps: c.fees.affiliateShareBps };
   }
 
-  // ---- realtime feed ----------------------------------------------------------------------------
-
-  /**
-   * What a contract needs to settle a pending fill, copied from the engine now (right after the commit that
-   * accepted it, or at start-up): the chain adapter never reads the engine. Only for a chain that needs them.
-   */
-  private termsOf(fillHash: string): FillTerms | undefined {
-    if (!this.chain.needsFillTerms) return undefined;
-    const fill = this.engine.pendingFill(fillHash);
-    // A pending fill keeps its orders in the engine (an order leaves only once no fill on it is pending).
-    return fill && { fill, orders: fill.matches.flatMap((m) => this.engine.order(m.orderHash) ?? []) };
-  }
-
   /** Right after a commit: accepted fills go to the chain, and refunds paid from escrow are paid on chain too. */
   private handToChain(changes: readonly Change[]): void {
-    const refunds: RefundPaid[] = [];
-    for (const c of changes) {
-      if (c.type === 'fillAccepted') this.chain.submit(c.fillHash, c.acceptedAt, this.termsOf(c.fillHash));
-      else if (c.type === 'refundPaid') refunds.push(c.refund);
-    }
-    this.chain.refundsPaid(refunds);
+    handChangesToChain(this.chain, this.engine, changes);
   }
 
   private sweepExpired(): void {

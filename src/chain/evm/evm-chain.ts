@@ -309,7 +309,7 @@ export class EvmChain implements SettlementChain {
       }
     }
     // The cursor moves past every range that held anything, so a restart does not go over it again.
-    if (logs.length > 0) this.o.sink.events(entries, Number(to));
+    if (logs.length > 0) this.o.sink.events(entries, Number(to), Number(from));
     for (const fillHash of reported) this.sent.delete(fillHash);
     this.cursor = to;
   }

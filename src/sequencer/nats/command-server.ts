@@ -8,7 +8,8 @@
 // application. The engine refuses a repeated order hash, fill salt or cancel salt anyway; this keeps the answer the
 // same, and covers commands without such a key (a faucet grant). The request id is journaled with the command, so a
 // sequencer that took over (standby.ts) answers a repeat of a request its predecessor journaled, but never replied
-// to, with the result the journal gives it, at the command's position.
+// to, with the result the journal gives it, at the command's position. A settlement process's chain reports come the
+// same way on a subject of their own (wire.ts CHAIN_REPORT_SUBJECT), the only one that takes them.
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '../../catalogue/catalogue.js';
@@ -16,7 +17,7 @@ import type { Command, CommandResult } from '../../engine/types.js';
 import type { JournaledReply } from '../standby.js';
 import type { SequencerPort } from '../port.js';
 import { withCurrentMarkets } from '../current-markets.js';
-import { COMMAND_SUBJECT, decodeRequest, encodeReply, replyOfError, type CommandRequest } from './wire.js';
+import { CHAIN_REPORT_KINDS, CHAIN_REPORT_SUBJECT, COMMAND_SUBJECT, decodeRequest, encodeReply, replyOfError, type CommandRequest } from './wire.js';
 
 /** How long, and for how many requests at most, a reply is kept for repeats: well beyond a gateway's retry bound. */
 export const REMEMBERED_REPLIES = { ms: 60_000, max: 10_000 };
@@ -49,6 +50,8 @@ export function serveCommands(
   log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>,
   /** Requests the previous writer journaled (a standby that took over): their repeats get these results. */
   journaled: readonly JournaledReply[] = [],
+  /** Whether a settlement process reports the chain here: not where this process runs the chain itself. */
+  chainReports = true,
 ): CommandServer {
   /** Replies by request id, oldest first. */
   const replies = new Map<string, { at: number; reply: Promise<string> }>();
@@ -86,16 +89,20 @@ export function serveCommands(
     replies.set(req.id, { at: now, reply });
     return reply;
   };
-  const subscribe = (nc: NatsConnection): Subscription => nc.subscribe(COMMAND_SUBJECT, {
-    queue: COMMAND_SUBJECT,
+  /** Gateways' commands on one subject, a settlement process's chain reports on the other: neither takes the other's. */
+  const subscribe = (nc: NatsConnection, subject: string, chainReports: boolean): Subscription => nc.subscribe(subject, {
+    queue: subject,
     callback: (err, msg) => {
       if (err) {
-        log.error({ err }, 'NATS command subscription failed');
+        log.error({ err, subject }, 'NATS command subscription failed');
         return;
       }
       let req: CommandRequest;
       try {
         req = decodeRequest(msg.string());
+        if (CHAIN_REPORT_KINDS.includes(req.command.kind) !== chainReports) {
+          throw new Error(`a ${req.command.kind} command is not taken on ${subject}: chain reports come on ${CHAIN_REPORT_SUBJECT} only`);
+        }
       } catch (e) {
         msg.respond(encodeReply(replyOfError(e)));
         return;
@@ -108,12 +115,12 @@ export function serveCommands(
     },
   });
   let closed = false;
-  let served: { nc: NatsConnection; sub: Subscription } | undefined;
+  let served: { nc: NatsConnection; subs: Subscription[] } | undefined;
   connect({ servers: url, name: 'oddex-sequencer', maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
     (nc) => {
       if (closed) return void nc.close();
-      served = { nc, sub: subscribe(nc) };
-      log.info({ subject: COMMAND_SUBJECT }, 'answering commands over NATS');
+      served = { nc, subs: [subscribe(nc, COMMAND_SUBJECT, false), ...(chainReports ? [subscribe(nc, CHAIN_REPORT_SUBJECT, true)] : [])] };
+      log.info({ subject: COMMAND_SUBJECT, ...(chainReports ? { chainReports: CHAIN_REPORT_SUBJECT } : {}) }, 'answering commands over NATS');
       void (async () => {
         for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ nats: s.type }, `NATS ${s.type}`);
       })();
@@ -127,9 +134,9 @@ export function serveCommands(
       (closing ??= (async () => {
         closed = true;
         if (!served) return;
-        const { nc, sub } = served;
+        const { nc, subs } = served;
         // Nothing new is taken; what was taken is answered before the connection goes.
-        sub.unsubscribe();
+        for (const sub of subs) sub.unsubscribe();
         await Promise.allSettled([...inFlight]);
         await nc.drain().catch(() => nc.close());
       })()),

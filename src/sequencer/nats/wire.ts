@@ -12,6 +12,16 @@ import { decodeJson, encodeJson } from '../../store/json-codec.js';
 export const COMMAND_SUBJECT = 'oddex.sequencer.commands';
 
 /**
+ * The subject a settlement process reports what the chain did on (requests as on COMMAND_SUBJECT), in the queue group
+ * of the same name. Only chain reports are taken on it, and never on COMMAND_SUBJECT: what a gateway sends for a
+ * client can never be a chain report, whatever a client sends it.
+ */
+export const CHAIN_REPORT_SUBJECT = 'oddex.sequencer.chain';
+
+/** The commands that report what the settlement chain did (a settlement process's ChainSink). */
+export const CHAIN_REPORT_KINDS: readonly Command['kind'][] = ['confirmFill', 'fillAttempt', 'chainEvents'];
+
+/**
  * The subject a gateway forwards the HTTP requests it cannot answer on (a ForwardedRequest as JSON, answered by a
  * ForwardedReply as JSON), in the queue group of the same name.
  */

@@ -55,3 +55,27 @@ export async function waitForAdvisoryLock<T>(config: pg.ClientConfig, key: numbe
     }
   }
 }
+
+/** A session-level lock held on a connection of its own (a process's hot-standby lock: the projector's, the settlement's). */
+export interface SessionLock {
+  /** Resolves with why, once the lock is gone (its connection failed or ended: the server may grant it to another). */
+  readonly lost: Promise<Error>;
+  release(): Promise<void>;
+}
+
+/** Waits for lock `key` and holds it until released or its connection is lost. */
+export function takeSessionLock(config: pg.ClientConfig, key: number, what: string, opts: LockWait = {}): Promise<SessionLock> {
+  return waitForAdvisoryLock(config, key, what, opts, (client) => {
+    let lostWith: (err: Error) => void = () => {};
+    const lost = new Promise<Error>((resolve) => (lostWith = resolve));
+    client.on('error', (err) => lostWith(err));
+    client.on('end', () => lostWith(new Error('the lock connection ended')));
+    return Promise.resolve({
+      lost,
+      release: async () => {
+        await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
+        await client.end().catch(() => {});
+      },
+    });
+  });
+}
