@@ -2,9 +2,8 @@
 // subject: ordered reports one at a time, the local ledger's bare confirmations at once, each repeated with its
 // request id until answered; a block range refused as overlapping one applied stops the sender, the reports queued
 // behind it unsent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { startNats, type LocalNats } from '../../local-services/nats.js';
+import { describe, expect, it } from 'vitest';
+import { natsClientForSuite } from '../../../test/helpers/nats.js';
 import { DomainError } from '../../engine/errors.js';
 import type { Command } from '../../engine/types.js';
 import { ChainReportSender } from './chain-report-sender.js';
@@ -20,22 +19,13 @@ const nameOf = (r: CommandRequest) =>
 const range = (fromBlock: number, toBlock: number): Command => ({ kind: 'chainEvents', at: 1, fromBlock, toBlock, entries: [] });
 
 describe('chain reports sent to the sequencer over NATS', () => {
-  let nats: LocalNats;
-  let nc: NatsConnection;
-  beforeAll(async () => {
-    nats = await startNats();
-    nc = await connect({ servers: nats.url });
-  });
-  afterAll(async () => {
-    await nc?.close();
-    await nats?.stop();
-  });
+  const suite = natsClientForSuite();
 
   /** A stand-in sequencer: records every request, and answers it as `answer` says (undefined: no reply). */
   const sequencer = (answer: (req: CommandRequest) => string | undefined) => {
     const seen: CommandRequest[] = [];
     const answered: CommandRequest[] = [];
-    const sub = nc.subscribe(CHAIN_REPORT_SUBJECT, {
+    const sub = suite.nc().subscribe(CHAIN_REPORT_SUBJECT, {
       queue: CHAIN_REPORT_SUBJECT,
       callback: (_err, msg) => {
         const req = decodeRequest(msg.string());
@@ -54,7 +44,7 @@ describe('chain reports sent to the sequencer over NATS', () => {
     // The first attempts of the first report get no reply (a sequencer being replaced), for longer than one retry bound.
     const started = Date.now();
     const s = sequencer((req) => (nameOf(req) === '0xa' && Date.now() - started < 600 ? undefined : ok));
-    const sender = new ChainReportSender(nats.url, bounds, silent, () => {
+    const sender = new ChainReportSender(suite.nats().url, bounds, silent, () => {
       throw new Error('not out of step');
     });
     try {
@@ -76,7 +66,7 @@ describe('chain reports sent to the sequencer over NATS', () => {
   it("sends the local ledger's confirmations at once: one unanswered holds up no other", async () => {
     const started = Date.now();
     const s = sequencer((req) => (nameOf(req) === '0xa' && Date.now() - started < 300 ? undefined : ok));
-    const sender = new ChainReportSender(nats.url, bounds, silent, () => {});
+    const sender = new ChainReportSender(suite.nats().url, bounds, silent, () => {});
     try {
       await Promise.all([sender.send(confirm('0xa'), 'a'), sender.send(confirm('0xb'), 'b')]);
       expect(s.answered.map(nameOf)).toEqual(['0xb', '0xa']);
@@ -89,7 +79,7 @@ describe('chain reports sent to the sequencer over NATS', () => {
   it('stops at a block range refused as already applied: out of step once, the reports behind it never sent', async () => {
     const s = sequencer((req) => (req.command.kind === 'chainEvents' ? encodeReply(replyOfError(new DomainError('CHAIN_EVENTS_ALREADY_APPLIED'))) : ok));
     let outOfStep = 0;
-    const sender = new ChainReportSender(nats.url, bounds, silent, () => outOfStep++);
+    const sender = new ChainReportSender(suite.nats().url, bounds, silent, () => outOfStep++);
     try {
       await Promise.all([sender.send(range(5, 9), 'range'), sender.send(attempt('0xc'), 'c'), sender.send(range(10, 12), 'next range')]);
       await sender.send(confirm('0xd'), 'd');

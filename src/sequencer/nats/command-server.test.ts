@@ -1,10 +1,9 @@
 // Which commands the sequencer's NATS end takes on which subject: clients' commands (through gateways) on the command
 // subject only, a settlement process's chain reports on the chain-report subject only, and no chain reports at all
 // where the sequencer's process runs the chain itself.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startNats, type LocalNats } from '../../local-services/nats.js';
+import { natsClientForSuite } from '../../../test/helpers/nats.js';
 import type { Command } from '../../engine/types.js';
 import { serveCommands, type CommandServer } from './command-server.js';
 import { CHAIN_REPORT_SUBJECT, COMMAND_SUBJECT, decodeReply, encodeRequest, type CommandReply } from './wire.js';
@@ -15,22 +14,13 @@ const confirm: Command = { kind: 'confirmFill', at: 1, fillHash: '0xf1' };
 const faucet: Command = { kind: 'faucet', at: 1, address: '0x0000000000000000000000000000000000000001', amount: 5n };
 
 describe('the sequencer answering commands and chain reports over NATS', () => {
-  let nats: LocalNats;
-  let nc: NatsConnection;
-  beforeAll(async () => {
-    nats = await startNats();
-    nc = await connect({ servers: nats.url });
-  });
-  afterAll(async () => {
-    await nc?.close();
-    await nats?.stop();
-  });
+  const suite = natsClientForSuite();
 
   /** A server in front of a stand-in sequencer that takes every command it is given. */
   const serve = async (chainReports: boolean) => {
     const applied: Command['kind'][] = [];
     const sequencer = { submit: (cmd: Command) => (applied.push(cmd.kind), Promise.resolve({ kind: 'none' }) as never), acknowledged: () => applied.length };
-    const server: CommandServer = serveCommands(nats.url, sequencer, catalogue, silent, [], chainReports);
+    const server: CommandServer = serveCommands(suite.nats().url, sequencer, catalogue, silent, [], chainReports);
     // Subscribed once a request on the command subject is answered.
     for (let i = 0; i < 100; i++) {
       if (await ask(COMMAND_SUBJECT, { kind: 'expire', at: 1 }).then(() => true, () => false)) break;
@@ -40,7 +30,7 @@ describe('the sequencer answering commands and chain reports over NATS', () => {
     return { applied, server };
   };
   const ask = async (subject: string, command: Command): Promise<CommandReply> =>
-    decodeReply((await nc.request(subject, encodeRequest({ id: randomUUID(), command }), { timeout: 1000 })).string());
+    decodeReply((await suite.nc().request(subject, encodeRequest({ id: randomUUID(), command }), { timeout: 1000 })).string());
 
   it('takes chain reports on their own subject only, and nothing else there', async () => {
     const { applied, server } = await serve(true);
