@@ -34,6 +34,8 @@ import { ProjectionLoop } from './store/projection-loop.js';
 import { exchangeRoutes } from './exchange-routes.js';
 import { LocalChain } from './chain/settlement-chain.js';
 import { SettledElsewhere } from './chain/settled-elsewhere.js';
+import { SignerLockedChain } from './chain/signer-locked-chain.js';
+import { takeSettlementLock } from './store/postgres/settlement-lock.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
@@ -222,8 +224,7 @@ async function startOnStorage(
     log,
     now,
     catalogue,
-    // The local ledger unless a chain was given (EVM, or a test's faulty chain); none without the settlement role.
-    createChain: createChain ?? (config.roles.includes('settlement') ? (sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink) : settledElsewhere(log)),
+    createChain: settlementChain(config, createChain ?? ((sink) => new LocalChain(config.chainConfirmationDelayMs, now, sink)), log),
     archiveDir: join(config.dataDir, 'journal-archive'),
     // Out of the gateways' queue group and not ready: their commands go to the writer that took over.
     superseded: () => {
@@ -386,6 +387,18 @@ async function startOnStorage(
     })());
   const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, publisher, rendering, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
+}
+
+/**
+ * The chain this sequencer hands its fills to: the local ledger unless one was given (EVM, or a test's faulty chain);
+ * on a database server behind the settlement lock (the one signer's, which settlement processes take too); none
+ * without the settlement role.
+ */
+function settlementChain(config: Config, createChain: SequencerDeps['createChain'], log: pino.Logger): SequencerDeps['createChain'] {
+  if (!config.roles.includes('settlement')) return settledElsewhere(log);
+  const databaseUrl = config.databaseUrl;
+  if (!databaseUrl) return createChain;
+  return (sink, engine) => new SignerLockedChain(createChain(sink, engine), (wait) => takeSettlementLock({ connectionString: databaseUrl }, wait), log);
 }
 
 /** A sequencer without the settlement role: a settlement process settles its fills and reports over NATS. */

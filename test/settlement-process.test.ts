@@ -164,6 +164,51 @@ describe.skipIf(noPostgres)(postgresSuite('the settlement chain adapter in a pro
       expect((await fetch(`${secondUrl}/health/ready`)).status).toBe(200);
     }, 30_000);
   });
+  describe('beside a sequencer that settles itself', () => {
+    const nats = natsForSuite();
+    const admin = { authorization: `Bearer ${ADMIN}` };
+
+    it('one signer: a settlement process stands by while it settles, and it waits for the lock a settlement process holds', async () => {
+      const common = { ...(await environment(nats())), ODDEX_CHAIN_CONFIRM_MS: String(CONFIRM_MS) };
+      const dataDir = tempDir();
+      // Every role, settlement included: this process holds the settlement lock and settles itself.
+      const sequencer = spawnWatched({ ...common, ODDEX_DATA_DIR: dataDir });
+      settlers.push(sequencer);
+      const ex = await exchangeAt(await urlOf(sequencer));
+      await sequencer.line(/holding the settlement lock/);
+      const extra = startSettlement(common);
+      await extra.line(STANDING_BY);
+      expect((await fetch(`${await urlOf(extra)}/health/ready`)).status).toBe(503);
+      const funded = async () => {
+        const w = newWallet();
+        expect((await call(ex.url, 'POST', '/admin/faucet', { address: w.address, amount: (1000n * USDC).toString() }, admin)).status).toBe(200);
+        return w;
+      };
+      const [maker, taker] = [await funded(), await funded()];
+      const own = await trade(ex, maker, taker, ex.markets[0]!);
+      expect((await executed(ex, own.orderHash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+
+      // The sequencer dies: the settlement process takes the lock. A sequencer that settles itself, started now, waits
+      // for it: its fills stay PENDING (the settlement process's reports are not taken from it), until the lock is its own.
+      sequencer.child.kill('SIGKILL');
+      await sequencer.exited;
+      await extra.line(SETTLING);
+      const again = spawnWatched({ ...common, ODDEX_DATA_DIR: dataDir });
+      settlers.push(again);
+      const ex2 = await exchangeAt(await urlOf(again));
+      await again.line(/another process holds the settlement lock/);
+      const waiting = await trade(ex2, maker, taker, ex2.markets[1]!);
+      await new Promise((r) => setTimeout(r, 6 * CONFIRM_MS));
+      expect(await statuses(ex2, waiting.orderHash)).toEqual(['PENDING', 'PENDING']);
+      extra.child.kill('SIGKILL');
+      await extra.exited;
+      await again.line(/holding the settlement lock/);
+      expect((await executed(ex2, waiting.orderHash)).map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+      // Two fills, each executed once.
+      expect(await balance(ex2, maker)).toEqual([String(960n * USDC), String(40n * USDC)]);
+      expect(await balance(ex2, taker)).toEqual([String(940n * USDC), String(60n * USDC)]);
+    }, 40_000);
+  });
   describe('on an EVM chain (anvil)', () => {
     const nats = natsForSuite();
     let chain: TestChain;
