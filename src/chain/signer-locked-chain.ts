@@ -2,8 +2,8 @@
 // settlement processes take (store/postgres/settlement-lock.ts): an exchange's one signer holds that lock, whichever
 // process it runs in, so a settlement process started beside this sequencer by mistake stands by instead of signing
 // with the same keys. Until this process holds the lock (that process runs, or a superseded writer has not stopped
-// yet) its chain is not started: submits are refused (the fill stays PENDING and ChainSubmitter tries it again) and
-// escrow payouts are kept, then handed over. Start-up never waits for it.
+// yet) its chain is not started: submits wait for it (the fill stays PENDING; past ChainSubmitter's timeout it is tried
+// again) and escrow payouts are kept, then handed over. Start-up never waits for it.
 import type { RefundPaid } from '../engine/changes.js';
 import type { FillTerms, ReportedMarket, SettlementChain } from './settlement-chain.js';
 
@@ -30,6 +30,9 @@ export class SignerLockedChain implements SettlementChain {
   private readonly stopWaiting = new AbortController();
   /** Escrow payouts asked for before the lock was held, in order. */
   private kept: (() => void)[] = [];
+  private nowHeld: () => void = () => {};
+  /** Resolves once this process holds the lock and its chain has started. */
+  private readonly lockHeld = new Promise<void>((resolve) => (this.nowHeld = resolve));
 
   constructor(
     private readonly inner: SettlementChain,
@@ -54,8 +57,10 @@ export class SignerLockedChain implements SettlementChain {
   }
 
   submit(fillHash: string, acceptedAt: number, terms?: FillTerms): void | Promise<void> {
-    if (!this.held) throw new Error('waiting for the settlement lock (another process holds it): the fill stays PENDING');
-    return this.inner.submit(fillHash, acceptedAt, terms);
+    if (this.held) return this.inner.submit(fillHash, acceptedAt, terms);
+    // Taken once the lock is held. ChainSubmitter counts the wait against its timeout and tries again after it; a
+    // submit repeated so is harmless (a chain's submits are idempotent per fill).
+    return this.lockHeld.then(() => this.inner.submit(fillHash, acceptedAt, terms));
   }
 
   stop(): void {
@@ -89,6 +94,7 @@ export class SignerLockedChain implements SettlementChain {
     this.log.info('holding the settlement lock: this process is the chain\'s one signer');
     this.inner.start?.();
     this.held = true;
+    this.nowHeld();
     const kept = this.kept;
     this.kept = [];
     for (const hand of kept) hand();
