@@ -33,6 +33,8 @@ export class SignerLockedChain implements SettlementChain {
   private nowHeld: () => void = () => {};
   /** Resolves once this process holds the lock and its chain has started. */
   private readonly lockHeld = new Promise<void>((resolve) => (this.nowHeld = resolve));
+  /** Per fill, its submit waiting for the lock. */
+  private readonly waiting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly inner: SettlementChain,
@@ -58,13 +60,22 @@ export class SignerLockedChain implements SettlementChain {
 
   submit(fillHash: string, acceptedAt: number, terms?: FillTerms): void | Promise<void> {
     if (this.held) return this.inner.submit(fillHash, acceptedAt, terms);
-    // Taken once the lock is held. ChainSubmitter counts the wait against its timeout and tries again after it; a
-    // submit repeated so is harmless (a chain's submits are idempotent per fill).
-    return this.lockHeld.then(() => this.inner.submit(fillHash, acceptedAt, terms));
+    // Taken once the lock is held. ChainSubmitter counts the wait against its timeout and tries again after it: a
+    // repeat joins the fill's waiting submit, so however long the lock is held elsewhere, one waits per fill.
+    let waiting = this.waiting.get(fillHash);
+    if (!waiting) {
+      waiting = this.lockHeld.then(() => {
+        this.waiting.delete(fillHash);
+        return this.inner.submit(fillHash, acceptedAt, terms);
+      });
+      this.waiting.set(fillHash, waiting);
+    }
+    return waiting;
   }
 
   stop(): void {
     this.stopped = true;
+    this.waiting.clear();
     this.stopWaiting.abort();
     this.inner.stop();
     void this.lock?.release();
