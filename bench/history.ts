@@ -1,5 +1,6 @@
 // Restart and read cost against history length. For each size it builds a data dir of N journaled commands (most
 // trades in settled markets, plus open orders resting in unsettled ones) straight through the engine and the store,
+// with the catalogue's records of its markets (an exchange lists every market it trades),
 // then starts the real server on it and prints: restart time, RSS after restart (next to an empty exchange's), and
 // p50/p99 of GET /trades?bettor= and GET /trades/consolidated for one busy bettor.
 //
@@ -10,8 +11,8 @@
 // work and the other processes on the machine do not inflate, the share of its replies the server's own duration
 // histogram counted within 10 ms (the client's p99 adds this machine's scheduling of both processes and the
 // transfer), and the load average and host CPU steal while it ran.
-// (each read is sampled 200 times after 20 untimed ones; before, the settled /trades/consolidated read was sampled
-// 20 times and none was warmed up)
+// Reads are timed once the restarted server is quiet (its threads done starting: `untilQuiet`), each sampled 200 times
+// after 20 untimed ones.
 // With ODDEX_BENCH_STORES=postgres each history is also written to a database of a throw-away PostgreSQL cluster and
 // the same figures are printed for an exchange on it, beside SQLite's. Restart is measured at a second start, after
 // a first one projected the read models of the built journal and stopped cleanly, on both stores. With
@@ -29,7 +30,10 @@ import type { Command, MarketRef } from '../src/engine/types.js';
 import { openDatabase } from '../src/store/sqlite/db.js';
 import { SqliteTradingStore } from '../src/store/sqlite/trading-store.js';
 import { PostgresTradingStore } from '../src/store/postgres/trading-store.js';
-import { fmt, httpClient, machineConditions, percentiles, processCpuSeconds } from './lib.js';
+import { PostgresCatalogueRecords } from '../src/store/postgres/catalogue-records.js';
+import { SqliteCatalogueRecords } from '../src/catalogue/store.js';
+import { FixtureStatus, reportedDate, type CatalogueSeed, type Fixture, type StoredMarket } from '../src/store/catalogue-records.js';
+import { fmt, httpClient, machineConditions, percentiles, processCpuSeconds, untilQuiet } from './lib.js';
 import type { JournalEntry } from '../src/store/ports.js';
 import type { EngineSnapshot } from '../src/engine/snapshot.js';
 import pg from 'pg';
@@ -40,14 +44,17 @@ const USDC = 1_000_000n;
 const E18 = 10n ** 18n;
 const PARTIES = 20;
 const ROUNDS_PER_MARKET = 50;
+/** The history's markets are moneylines (two outcomes, no line). */
+const MONEYLINE = 226;
 const hex = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63 - prefix.length + 1, '0');
 const address = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(39, '0');
 const makers = Array.from({ length: PARTIES }, (_, i) => address('a', i));
 const takers = Array.from({ length: PARTIES }, (_, i) => address('b', i));
 
-/** Where a history is written: the journal in groups, then a snapshot of the final state. */
+/** Where a history is written: the journal in groups, the catalogue's records of its markets, then a snapshot of the final state. */
 interface HistoryStore {
   commit(entries: readonly JournalEntry[]): Promise<number>;
+  catalogue(seed: CatalogueSeed): Promise<void>;
   finish(seq: number, state: EngineSnapshot): Promise<void>;
 }
 
@@ -56,6 +63,11 @@ async function historyStore(target: string): Promise<HistoryStore> {
   if (target.startsWith('postgres://')) {
     const store = await PostgresTradingStore.open({ connectionString: target, holder: 'bench/history.ts build' });
     return {
+      catalogue: async (seed) => {
+        const pool = new pg.Pool({ connectionString: target, max: 1 });
+        await (await PostgresCatalogueRecords.open(pool)).addAll(seed);
+        await pool.end();
+      },
       commit: async (entries) => {
         const seq = store.commit(entries);
         await store.sync();
@@ -72,6 +84,7 @@ async function historyStore(target: string): Promise<HistoryStore> {
   const store = new SqliteTradingStore(db);
   return {
     commit: (entries) => Promise.resolve(store.commit(entries)),
+    catalogue: (seed) => new SqliteCatalogueRecords(db).addAll(seed),
     finish: (seq, state) => {
       store.snapshots.write(seq, state, Date.now());
       db.close();
@@ -141,6 +154,12 @@ async function build(commands: number, openOrders: number, dir: string, target: 
 
   for (const a of [...makers, ...takers]) await run({ kind: 'faucet', at: (at += 2), address: a, amount: 10n ** 12n * USDC });
   const openMarket: MarketRef = { marketHash: hex('e', 0), exchangeEventId: 'open', tradeable: true };
+  // The catalogue's records of every market traded, as an exchange that listed them holds them: a fixture each, the
+  // history's ones finished and their markets settled, the open market's ahead.
+  const fixtureOf = (exchangeEventId: string, atMs: number): Fixture => ({ exchangeEventId, leagueId: 1, teamOneId: 1, teamTwoId: 2, gameTime: Math.floor(atMs / 1000), status: FixtureStatus.NOT_STARTED });
+  const marketOf = (m: MarketRef): StoredMarket => ({ marketHash: m.marketHash, exchangeEventId: m.exchangeEventId, type: MONEYLINE, status: 'ACTIVE', liveEnabled: false });
+  const fixtures: Fixture[] = [fixtureOf(openMarket.exchangeEventId, expiry * 1000)];
+  const markets: StoredMarket[] = [marketOf(openMarket)];
   const historyBudget = commands - openOrders / 100 - 2 * PARTIES;
   let orderIndex = 0;
   for (let m = 1; written < historyBudget; m++) {
@@ -166,7 +185,10 @@ async function build(commands: number, openOrders: number, dir: string, target: 
       });
       await run({ kind: 'confirmFill', at: (at += 2), fillHash });
     }
-    await run({ kind: 'reportMarkets', at: (at += 2), reports: [{ marketHash: market.marketHash, outcome: ((m % 3) as 0 | 1 | 2) }] });
+    const outcome = (m % 3) as 0 | 1 | 2;
+    await run({ kind: 'reportMarkets', at: (at += 2), reports: [{ marketHash: market.marketHash, outcome }] });
+    fixtures.push({ ...fixtureOf(market.exchangeEventId, at), status: FixtureStatus.FINISHED });
+    markets.push({ ...marketOf(market), status: 'SETTLED', outcome, reportedDate: reportedDate(at) });
   }
   // Open orders rest in an unsettled market, 100 per command.
   for (let i = 0; i < openOrders; i += 100) {
@@ -177,6 +199,14 @@ async function build(commands: number, openOrders: number, dir: string, target: 
   }
   flush();
   await writing;
+  await store.catalogue({
+    sports: [{ sportId: 1, label: 'Soccer' }],
+    leagues: [{ leagueId: 1, sportId: 1, label: 'Bench league', active: true }],
+    teams: [{ teamId: 1, sportId: 1, name: 'Home' }, { teamId: 2, sportId: 1, name: 'Away' }],
+    fixtures,
+    markets,
+    liveScores: [],
+  });
   // What a clean stop leaves behind: a snapshot of the final state.
   await store.finish(lastSeq, engine.snapshot());
   console.log(JSON.stringify({ commands: written, trades: engine.stats().trades, openOrders: engine.openOrderCount() }));
@@ -362,8 +392,8 @@ async function measure(store: string, dir: string, env: Record<string, string>, 
   console.log(`  ${store}: first start (projects the read models) listening after ${fmt(first.ms)}`);
   const server = await startServer(dir, env);
   const call = httpClient(server.url, 1);
-  await new Promise((r) => setTimeout(r, 500));
-  console.log(`  ${store} restart: engine rebuilt in ${fmt(server.rebuildMs)} (process start to listening ${fmt(server.ms)}, empty ${fmt(emptyMs)})`);
+  const settling = await untilQuiet(server.pid);
+  console.log(`  ${store} restart: engine rebuilt in ${fmt(server.rebuildMs)} (process start to listening ${fmt(server.ms)}, empty ${fmt(emptyMs)}; busy starting its threads for ${fmt(settling)} more)`);
   console.log(`  RSS after restart: ${(await rssMb(call)).toFixed(0)} MB (empty: ${emptyRss.toFixed(0)} MB)`);
   const bettor = takers[0]!;
   console.log(`  GET /trades?bettor=                              ${await timeReads(call, server.pid, `/trades?bettor=${bettor}`)}`);

@@ -149,6 +149,24 @@ export function processCpuSeconds(pid: number, tid?: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * Resolves once process `pid` is quiet: two consecutive 250 ms intervals in which it used at most 10 ms of CPU (its
+ * threads done starting: signature workers, the projector), or after `boundMs`. Resolves to the ms waited. A read
+ * timed while the server still starts up measures its start-up, not the read.
+ */
+export async function untilQuiet(pid: number, boundMs = 10_000): Promise<number> {
+  const started = performance.now();
+  let quiet = 0;
+  let last = processCpuSeconds(pid);
+  while (quiet < 2 && performance.now() - started < boundMs) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = processCpuSeconds(pid);
+    quiet = now - last <= 0.01 ? quiet + 1 : 0;
+    last = now;
+  }
+  return performance.now() - started;
+}
+
 /** The machine's CPU time so far (jiffies, all cores) and the part the hypervisor stole (8th field of /proc/stat). */
 function hostCpuJiffies(): { total: number; steal: number } {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);

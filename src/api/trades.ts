@@ -45,7 +45,7 @@ const KEPT_TRADE_ITEMS = 10_000;
 type TradeItem = Static<typeof Trade>;
 
 export interface TradeRouteDeps {
-  readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders' | 'refunds'>;
+  readModels: Pick<ReadModels, 'tradeVersionsPage' | 'listedTrades' | 'tradesOfOrders'>;
   render: RenderContexts['trades'];
 }
 
@@ -58,19 +58,17 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
   });
   const kept = new RenderedTrades<TradeItem>(KEPT_TRADE_ITEMS);
   /**
-   * Items of these trades (ids with their versions, read together, and their refund flags where read with them): kept
-   * ones as they are, the rest read and rendered.
+   * Items of these trades (ids with their versions and refund flags, read together): kept ones as they are, the rest
+   * read and rendered.
    */
-  const renderedItems = async (ids: readonly number[], versions: readonly number[], pageRefunded?: readonly boolean[]): Promise<TradeItem[]> => {
+  const renderedItems = async (ids: readonly number[], versions: readonly number[], refunded: readonly boolean[]): Promise<TradeItem[]> => {
     // What an item shows that its trade's version does not cover is compared on each use: its market's betType (the
-    // catalogue's) and its bettor's refund flag in the market (read with the page, or in one read for its kept items).
+    // catalogue's) and its bettor's refund flag in the market (read with the page).
     const kepts = ids.map((id, i) => kept.get(id, versions[i]!));
     const held = kepts.filter((item) => item !== undefined);
-    const seen = held.length > 0 && !pageRefunded ? await readModels.refunds.refundsSeen(held) : undefined;
-    const refunded = (item: TradeItem, i: number) => (pageRefunded ? pageRefunded[i] : seen?.(item.marketHash, item.bettor));
     const heldMarkets = await render.withMarkets(marketsOfTrades(held.map((item) => ({ marketHash: item.marketHash, quarterLineParentMarketHash: item.quarterLineParentMarketHash ?? undefined }))));
     const isCurrent = (item: TradeItem, i: number) =>
-      item.marketHasRefunds === refunded(item, i) && item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
+      item.marketHasRefunds === refunded[i] && item.betType === betTypeOf(heldMarkets, item.marketHash, item.quarterLineParentMarketHash);
     const hits = kepts.map((item, i) => (item !== undefined && isCurrent(item, i) ? item : undefined));
     const missing = ids.filter((_, i) => hits[i] === undefined);
     const rendered = new Map<number, TradeItem>();

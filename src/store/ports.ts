@@ -297,11 +297,10 @@ export interface TradeQueries {
   tradesOfBettorIn(bettor: string, marketHash: string): Trade[];
   tradesPage(f: TradeFilter, belowId: number, pageSize: number): ListedTrades & { count: number; more: boolean };
   /**
-   * One page of the ids and versions of matching trades, newest first, below `belowId`; `refunded`, where the store
-   * reads them with the page (a database server, saving a round trip), each trade's refund flag (`hasRefunds` of its
-   * market and bettor).
+   * One page of the ids and versions of matching trades, newest first, below `belowId`, with each trade's refund flag
+   * (`hasRefunds` of its market and bettor), read with the page.
    */
-  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean; refunded?: boolean[] };
+  tradeVersionsPage(f: TradeFilter, belowId: number, pageSize: number): { ids: number[]; versions: number[]; count: number; more: boolean; refunded: boolean[] };
   listedTrades(ids: readonly number[]): ListedTrades;
   /** Ids of the trades a report settled at `settleDate` in a market. */
   tradesSettledIn(marketHash: string, settleDate: number): string[];
