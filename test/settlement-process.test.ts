@@ -326,6 +326,12 @@ describe.skipIf(noPostgres)(postgresSuite('the settlement chain adapter in a pro
       expect(await balance(ex, taker)).toEqual([String(70n * USDC), String(30n * USDC)]);
       expect(await balance(ex, wallet)).toEqual([String(12n * USDC), '0']);
       expect(second.lines(/overlaps a range another settlement process reported/)).toHaveLength(1);
+      // The takeovers' waits for the read side (before the escrow's unpaid lists) are over: nothing waited for, nothing lacking.
+      const metrics = await (await fetch(`${await urlOf(second)}/metrics`)).text();
+      expect([metrics.match(/^oddex_settlement_escrow_wait_seconds .*$/m)?.[0], metrics.match(/^oddex_settlement_read_side_behind .*$/m)?.[0]]).toEqual([
+        'oddex_settlement_escrow_wait_seconds 0',
+        'oddex_settlement_read_side_behind 0',
+      ]);
     }, 60_000);
   });
 });
