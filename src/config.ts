@@ -126,6 +126,11 @@ export interface Config {
   /** Handing fills to the settlement chain: a submit slower than timeoutMs failed; retries back off from min to max. */
   /** Fills waiting for the chain beyond maxBacklog are refused with CHAIN_BACKLOG. */
   chainSubmit: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number; maxBacklog: number };
+  /**
+   * A settlement process taking over on an on-chain escrow waits for the read side before it hands the escrow what is
+   * unpaid: a wait this long is logged as a warning (and again each time as long again).
+   */
+  settlementReadSideWarnMs: number;
   /** An engine snapshot is written after this many journaled commands... */
   snapshotEveryCommands: number;
   /** ...or this long after the last one, whichever comes first (if anything was journaled since). */
@@ -409,6 +414,7 @@ export function defaultConfig(): Config {
     chain: 'local',
     evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchGas: 25_000_000, batchWaitMs: 20, pollMs: 100 },
     chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
+    settlementReadSideWarnMs: 10_000,
     snapshotEveryCommands: 50_000,
     snapshotEveryMs: 300_000,
     killAfterCommitOf: undefined,
@@ -523,6 +529,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
   setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),
   setting('ODDEX_CHAIN_RETRY_MAX_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.maxBackoffMs = v)),
+  setting('ODDEX_SETTLEMENT_READ_SIDE_WARN_MS', int(1, 3_600_000), (c, v) => (c.settlementReadSideWarnMs = v)),
   setting('ODDEX_SNAPSHOT_EVERY_COMMANDS', int(1, 100_000_000), (c, v) => (c.snapshotEveryCommands = v)),
   setting('ODDEX_SNAPSHOT_EVERY_MS', int(1000, 86_400_000), (c, v) => (c.snapshotEveryMs = v)),
   setting('ODDEX_TEST_KILL_AFTER_COMMIT_OF', oneOf(['marketReported', 'marketStatusChanged', 'fixtureStatusChanged'] as const), (c, v) => (c.killAfterCommitOf = v)),

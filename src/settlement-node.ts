@@ -16,6 +16,7 @@ import { PARLAY_MARKET_TYPE } from './catalogue/model.js';
 import { engineParams } from './sequencer/sequencer.js';
 import { follow, JournalFollower } from './sequencer/journal-follower.js';
 import { SettlementSession } from './sequencer/settlement-session.js';
+import { ReadSideWait } from './sequencer/read-side-wait.js';
 import type { ParlayLookup } from './sequencer/chain-handoff.js';
 import { ChainReportSender } from './sequencer/nats/chain-report-sender.js';
 import { JournalReader } from './store/postgres/journal-reader.js';
@@ -70,12 +71,17 @@ export async function startSettlementNode(baseConfig: Config, opts: { logDestina
     const settled = await (await reads()).catalogue.settledAsync.markets(hashes.map((h) => h.toLowerCase()));
     return new Set(settled.filter((s) => s.market.type === PARLAY_MARKET_TYPE).map((s) => s.market.marketHash.toLowerCase()));
   };
+  const readSideWait = new ReadSideWait({
+    projectedPosition: async () => (await reads()).projectedPosition(),
+    pollMs: PROJECTED_POLL_MS,
+    warnAfterMs: config.settlementReadSideWarnMs,
+    now,
+    log,
+  });
   /** The read models once they cover what the replica covered at the takeover: their unpaid lists are complete then. */
-  const unpaid = async () => {
+  const unpaid = async (cancelled: () => boolean) => {
     const side = await reads();
-    const through = follower.position;
-    while (!stopping && (await side.projectedPosition()) < through) await new Promise((r) => setTimeout(r, PROJECTED_POLL_MS));
-    return side.readModels;
+    return (await readSideWait.until(follower.position, () => stopping || cancelled())) ? side.readModels : undefined;
   };
 
   let active = false;
@@ -115,7 +121,7 @@ export async function startSettlementNode(baseConfig: Config, opts: { logDestina
     }
   };
 
-  const registry = settlementMetrics(() => active, follower, () => session);
+  const registry = settlementMetrics(() => active, follower, () => session, readSideWait);
   // Health for supervisors and /metrics (listening before the lock is taken, so a standby answers too: live, not ready).
   let health;
   try {
@@ -152,7 +158,7 @@ export async function startSettlementNode(baseConfig: Config, opts: { logDestina
 }
 
 /** The settlement process's figures at /metrics: whether it settles, the replica's position, fills waiting for the chain. */
-function settlementMetrics(active: () => boolean, follower: JournalFollower, session: () => SettlementSession | undefined): Registry {
+function settlementMetrics(active: () => boolean, follower: JournalFollower, session: () => SettlementSession | undefined, readSideWait: ReadSideWait): Registry {
   const registry = standbyRegistry({ name: 'oddex_settlement_active', help: '1 while this process holds the settlement lock and settles, 0 while it stands by' }, active);
   new Gauge({
     name: 'oddex_settlement_position',
@@ -176,6 +182,23 @@ function settlementMetrics(active: () => boolean, follower: JournalFollower, ses
     registers: [registry],
     collect() {
       this.set(session()?.chain.backlog ?? 0);
+    },
+  });
+  // A takeover on an on-chain escrow hands it the unpaid refunds and positions once the read side covers the replica.
+  new Gauge({
+    name: 'oddex_settlement_escrow_wait_seconds',
+    help: "How long this takeover has waited for the read side before handing the escrow its unpaid refunds and positions (0: not waiting)",
+    registers: [registry],
+    collect() {
+      this.set(readSideWait.waitedSeconds());
+    },
+  });
+  new Gauge({
+    name: 'oddex_settlement_read_side_behind',
+    help: 'Journal positions the read side lacked at its last reading while the takeover waits for it (0: not waiting)',
+    registers: [registry],
+    collect() {
+      this.set(readSideWait.behind());
     },
   });
   return registry;

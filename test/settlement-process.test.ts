@@ -4,7 +4,10 @@
 // the wei, once one does; a chain report sent on the gateways' command subject is refused; a second settlement
 // process stands by (503 on /health/ready) and takes over after kill -9 of the first, executing the fill that was in
 // flight at the kill, one made after it and one made while it settles. On an EVM chain (anvil): the settlement process
-// holds the executor's key, and fills settle on chain (a FillSettled event names each), before and after a takeover.
+// holds the executor's key, and fills settle on chain (a FillSettled event names each), before and after a takeover;
+// and when the sequencer, paused across a takeover, takes the previous settlement process's last block range before its
+// successor's overlapping one, the successor's range is refused and it follows the chain again from the journal's
+// cursor: every wallet move counted once, fills settled once.
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -214,6 +217,10 @@ describe.skipIf(noPostgres)(postgresSuite('the settlement chain adapter in a pro
     let chain: TestChain;
     let env: Record<string, string>;
     let ex: Exchange;
+    /** The sequencer (with the projector): paused by the overlap test. */
+    let sequencer: WatchedExchange;
+    /** The settlement process settling at the end of a test. */
+    let settling: WatchedExchange;
     const onChain = (address: Address) => chain.pub.readContract({ address: ex.view.token, abi: oddexTokenAbi, functionName: 'balanceOf', args: [address] });
     /** The fill's trades once executed, and the fills the settling transaction's FillSettled events name. */
     const settledOnChain = async (orderHash: string) => {
@@ -231,7 +238,9 @@ describe.skipIf(noPostgres)(postgresSuite('the settlement chain adapter in a pro
       writeFileSync(deploymentFile, JSON.stringify(chain.deployment));
       env = { ...(await environment(nats())), ODDEX_CHAIN: 'evm', ODDEX_EVM_DEPLOYMENT: deploymentFile, ODDEX_EVM_BATCH_WAIT_MS: '20', ODDEX_EVM_POLL_MS: '50' };
       // Without the settlement role the sequencer reads the deployment file only: no chain client, no keys.
-      ex = await exchangeAt(await spawn({ ...env, ODDEX_DATA_DIR: dir, ODDEX_ROLES: 'sequencer,projector' }));
+      sequencer = spawnWatched({ ...env, ODDEX_DATA_DIR: dir, ODDEX_ROLES: 'sequencer,projector' });
+      settlers.push(sequencer);
+      ex = await exchangeAt(await urlOf(sequencer));
     }, 60_000);
 
     afterAll(async () => {
@@ -260,6 +269,69 @@ describe.skipIf(noPostgres)(postgresSuite('the settlement chain adapter in a pro
       expect([await onChain(maker.address), await onChain(taker.address), await onChain(ex.view.settlement)]).toEqual([60n * USDC, 40n * USDC, 100n * USDC]);
       expect(await waitFor(() => balance(ex, maker), (b) => b[0] === String(60n * USDC), 5000)).toEqual([String(60n * USDC), String(40n * USDC)]);
       expect(await balance(ex, taker)).toEqual([String(40n * USDC), String(60n * USDC)]);
+      settling = second;
     }, 40_000);
+
+    it('a range refused as applied already (the previous settlement process\'s last one came first): follows the chain again from the journal, every move counted once', async () => {
+      // Reports not answered within 0.6 s are logged as "not taken yet", naming their blocks.
+      const patient = { ...env, ODDEX_SEQUENCER_ATTEMPT_TIMEOUT_MS: '500', ODDEX_SEQUENCER_RETRY_MS: '600' };
+      const first = startSettlement(patient);
+      await first.line(STANDING_BY);
+      settling.child.kill('SIGKILL');
+      await settling.exited;
+      await first.line(SETTLING);
+      const second = startSettlement(patient);
+      await second.line(STANDING_BY);
+      // Whatever the previous one left unreported is reported and journaled before the sequencer pauses.
+      await new Promise((r) => setTimeout(r, 500));
+
+      const wallet = newWallet();
+      const mint = async (amount: bigint) => {
+        const hash = await chain.operator.writeContract({ chain: chain.chain, account: chain.operator.account!, address: ex.view.token, abi: oddexTokenAbi, functionName: 'mint', args: [wallet.address, amount] });
+        return Number((await chain.pub.waitForTransactionReceipt({ hash })).blockNumber);
+      };
+      const NOT_TAKEN = /chain events of blocks (\d+)-(\d+) not taken yet/;
+      const rangeOf = async (p: WatchedExchange) => NOT_TAKEN.exec(await p.line(NOT_TAKEN))!.slice(1).map(Number);
+      // The sequencer stalls (a pause, a stopped VM): NATS hands it the first one's report of the first mint, unanswered.
+      sequencer.child.kill('SIGSTOP');
+      try {
+        const mintBlock = await mint(7n * USDC);
+        const [firstFrom, firstTo] = await rangeOf(first);
+        expect(firstFrom! <= mintBlock && mintBlock <= firstTo!).toBe(true);
+        // A second mint after that range: the first one's report of it waits behind the first range, and dies with it.
+        const laterBlock = await mint(5n * USDC);
+        expect(laterBlock).toBeGreaterThan(firstTo!);
+        await new Promise((r) => setTimeout(r, 300));
+        first.child.kill('SIGKILL');
+        await first.exited;
+        // The successor takes over from the journal's cursor (the first range is not journaled yet): one range over both mints.
+        await second.line(SETTLING);
+        const [secondFrom, secondTo] = await rangeOf(second);
+        expect([secondFrom, secondTo! >= laterBlock]).toEqual([firstFrom, true]);
+      } finally {
+        sequencer.child.kill('SIGCONT');
+      }
+      // The sequencer takes the reports in the order they came: the first one's range, then the successor's, refused.
+      await second.line(/overlaps a range another settlement process reported: following the chain again from the journal/);
+      // Followed again from the first range's end: the second mint is counted, the first once.
+      expect(await waitFor(() => balance(ex, wallet), (b) => b[0] === String(12n * USDC), 10_000)).toEqual([String(12n * USDC), '0']);
+
+      // Fills settle after the recovery, each once, to the wei.
+      const [maker, taker] = [await chain.fundedWallet(100n * USDC), await chain.fundedWallet(100n * USDC)];
+      for (const w of [maker, taker]) expect(await waitFor(() => balance(ex, w), (b) => b[0] === String(100n * USDC), 15_000)).toEqual([String(100n * USDC), '0']);
+      const three = await trade(ex, maker, taker, ex.markets[2]!);
+      expect(await settledOnChain(three.orderHash)).toEqual([three.fillHash]);
+      expect([await onChain(maker.address), await onChain(taker.address), await onChain(wallet.address)]).toEqual([80n * USDC, 70n * USDC, 12n * USDC]);
+      expect(await waitFor(() => balance(ex, maker), (b) => b[0] === String(80n * USDC), 5000)).toEqual([String(80n * USDC), String(20n * USDC)]);
+      expect(await balance(ex, taker)).toEqual([String(70n * USDC), String(30n * USDC)]);
+      expect(await balance(ex, wallet)).toEqual([String(12n * USDC), '0']);
+      expect(second.lines(/overlaps a range another settlement process reported/)).toHaveLength(1);
+      // The takeovers' waits for the read side (before the escrow's unpaid lists) are over: nothing waited for, nothing lacking.
+      const metrics = await (await fetch(`${await urlOf(second)}/metrics`)).text();
+      expect([metrics.match(/^oddex_settlement_escrow_wait_seconds .*$/m)?.[0], metrics.match(/^oddex_settlement_read_side_behind .*$/m)?.[0]]).toEqual([
+        'oddex_settlement_escrow_wait_seconds 0',
+        'oddex_settlement_read_side_behind 0',
+      ]);
+    }, 60_000);
   });
 });

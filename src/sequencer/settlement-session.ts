@@ -20,8 +20,11 @@ export interface SettlementSessionDeps {
   now: () => number;
   submit: Omit<ChainSubmitterOptions, 'onFailure'>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-  /** For an on-chain escrow: what is unpaid (once the read side covers the replica's position), and which markets are parlays'. */
-  escrow: { unpaid: () => Promise<Pick<ReadModels, 'refunds' | 'positionsUnpaidOnChain'>>; parlays: ParlayLookup };
+  /**
+   * For an on-chain escrow: what is unpaid (once the read side covers the replica's position; undefined if `cancelled`
+   * says the session ended first), and which markets are parlays'.
+   */
+  escrow: { unpaid: (cancelled: () => boolean) => Promise<Pick<ReadModels, 'refunds' | 'positionsUnpaidOnChain'> | undefined>; parlays: ParlayLookup };
 }
 
 export class SettlementSession {
@@ -42,8 +45,8 @@ export class SettlementSession {
     this.resubmit();
     if (this.chain.paysOnChain) {
       void this.deps.escrow
-        .unpaid()
-        .then((readModels) => (this.stopped ? undefined : handUnpaidEscrow(this.chain, readModels, this.deps.escrow.parlays)))
+        .unpaid(() => this.stopped)
+        .then((readModels) => (this.stopped || !readModels ? undefined : handUnpaidEscrow(this.chain, readModels, this.deps.escrow.parlays)))
         .catch((err: unknown) => this.deps.log.error({ err }, 'unpaid refunds and positions not handed to the escrow; they are at the next takeover'));
     }
   }
