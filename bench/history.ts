@@ -11,8 +11,8 @@
 // work and the other processes on the machine do not inflate, the share of its replies the server's own duration
 // histogram counted within 10 ms (the client's p99 adds this machine's scheduling of both processes and the
 // transfer), and the load average and host CPU steal while it ran.
-// Reads are timed once the restarted server is quiet (its threads done starting: `untilQuiet`), each sampled 200 times
-// after 20 untimed ones.
+// Reads are timed once the restarted server is quiet (its threads done starting: `untilQuiet`), each sampled 1,000
+// times after 200 untimed ones (earlier runs: 200 after 20, which timed V8's optimising of the route as well).
 // With ODDEX_BENCH_STORES=postgres each history is also written to a database of a throw-away PostgreSQL cluster and
 // the same figures are printed for an exchange on it, beside SQLite's. Restart is measured at a second start, after
 // a first one projected the read models of the built journal and stopped cleanly, on both stores. With
@@ -44,6 +44,12 @@ const USDC = 1_000_000n;
 const E18 = 10n ** 18n;
 const PARTIES = 20;
 const ROUNDS_PER_MARKET = 50;
+/**
+ * Each read is timed this many times, after this many untimed ones: a long-running exchange answers with optimised
+ * code and warm caches, and a p99 of 1,000 samples is not its second-worst sample.
+ */
+const SAMPLES = 1000;
+const WARM_UP = 200;
 /** The history's markets are moneylines (two outcomes, no line). */
 const MONEYLINE = 226;
 const hex = (prefix: string, i: number) => '0x' + prefix + i.toString(16).padStart(63 - prefix.length + 1, '0');
@@ -262,10 +268,11 @@ async function handledWithin10ms(call: ReturnType<typeof httpClient>, route: str
   return { all: bucket('+Inf'), within: bucket('0.01') };
 }
 
-async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number, path: string, n = 200): Promise<string> {
+async function timeReads(call: ReturnType<typeof httpClient>, serverPid: number, path: string, n = SAMPLES): Promise<string> {
   const route = path.split('?')[0]!;
-  // Untimed warm-up: the first requests after start compile the route's code and fill SQLite's page cache.
-  for (let i = 0; i < 20; i++) await call('GET', path);
+  // Untimed warm-up: the first requests after start compile the route's code (V8 optimises a function only after it
+  // ran many times, on a thread of its own whose CPU counts here) and fill the databases' page caches.
+  for (let i = 0; i < WARM_UP; i++) await call('GET', path);
   const samples: number[] = [];
   const machine = machineConditions();
   const cpuBefore = processCpuSeconds(serverPid);

@@ -24,6 +24,7 @@ import { PostgresTradingStore } from './store/postgres/trading-store.js';
 import { seedRestrictions } from './store/postgres/read/restriction-reads.js';
 import { PostgresProjector, readPosition } from './store/postgres/projector.js';
 import { PostgresCatalogueRecords } from './store/postgres/catalogue-records.js';
+import { PreparedListings } from './store/postgres/prepared-listings.js';
 import type { LiveScore } from './catalogue/model.js';
 import { PostgresApiKeyRecords } from './store/postgres/api-key-records.js';
 import { PostgresSettings } from './store/postgres/settings.js';
@@ -130,15 +131,36 @@ function describe(url: string): string {
 
 /** Connections of the read side and the catalogue's pool (the journal's writer keeps a small pool of its own). */
 const READ_POOL_SIZE = 10;
+/** Connections that run a bettor's listings, prepared (prepared-listings.ts). */
+const LISTING_POOL_SIZE = 4;
+
+/** The read side's pools: every read's, and the one a bettor's listings run on prepared with their generic plans. */
+function readPools(url: string): { pool: pg.Pool; listings: PreparedListings; figures(): PoolFigures; end(): Promise<void> } {
+  const pool = openPool(url, READ_POOL_SIZE);
+  const listingPool = openPool(url, LISTING_POOL_SIZE, { genericPlans: true });
+  return {
+    pool,
+    listings: new PreparedListings(listingPool, pool),
+    figures: () => ({
+      total: pool.totalCount + listingPool.totalCount,
+      idle: pool.idleCount + listingPool.idleCount,
+      waiting: pool.waitingCount + listingPool.waitingCount,
+    }),
+    end: async () => {
+      await Promise.all([pool.end(), listingPool.end()]);
+    },
+  };
+}
 
 async function openPostgresBackend(config: Config, url: string, log: Logger, writer: PostgresTradingStore | undefined): Promise<StorageBackend> {
-  const pool = openPool(url, READ_POOL_SIZE);
+  const pools = readPools(url);
+  const { pool } = pools;
   try {
     // Every table first (one advisory lock serializes processes migrating at once), then the writer's lock.
     await migrate(pool);
     const journal = writer ?? (await PostgresTradingStore.open({ connectionString: url }));
     try {
-      const projector = new PostgresProjector(pool);
+      const projector = new PostgresProjector(pool, pools.listings);
       const [catalogue, apiKeys, settings, projected] = await Promise.all([
         PostgresCatalogueRecords.open(pool),
         PostgresApiKeyRecords.open(pool),
@@ -168,10 +190,10 @@ async function openPostgresBackend(config: Config, url: string, log: Logger, wri
         },
         projectorThread: (events, opts) =>
           new ProjectorThread({ store: { kind: 'postgres', databaseUrl: url }, maxBatch: opts.maxBatch, retryMs: 100, delayMs: config.projectorDelayMs }, events),
-        poolFigures: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+        poolFigures: pools.figures,
         close: async () => {
           await journal.close();
-          await pool.end();
+          await pools.end();
         },
       };
     } catch (err) {
@@ -179,7 +201,7 @@ async function openPostgresBackend(config: Config, url: string, log: Logger, wri
       throw err;
     }
   } catch (err) {
-    await pool.end().catch(() => {});
+    await pools.end().catch(() => {});
     throw err;
   }
 }
@@ -208,14 +230,15 @@ export interface ReadSide {
 
 /** Opens the PostgreSQL read side without taking the writer's lock (the sequencer process holds it). */
 export async function openReadSide(url: string): Promise<ReadSide> {
-  const pool = openPool(url, READ_POOL_SIZE);
+  const pools = readPools(url);
+  const { pool } = pools;
   try {
     await migrate(pool);
     const [catalogue, apiKeys, settings] = await Promise.all([PostgresCatalogueRecords.open(pool), PostgresApiKeyRecords.open(pool), PostgresSettings.open(pool)]);
     return {
       where: describe(url),
       // Read only: this process never runs the projector's writes.
-      readModels: new PostgresProjector(pool).readModels,
+      readModels: new PostgresProjector(pool, pools.listings).readModels,
       catalogue,
       apiKeys,
       settings,
@@ -227,11 +250,11 @@ export async function openReadSide(url: string): Promise<ReadSide> {
       probe: async () => {
         await pool.query('SELECT 1');
       },
-      poolFigures: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => pool.end(),
+      poolFigures: pools.figures,
+      close: () => pools.end(),
     };
   } catch (err) {
-    await pool.end().catch(() => {});
+    await pools.end().catch(() => {});
     throw err;
   }
 }

@@ -2,9 +2,14 @@
 // their all-or-nothing writes use.
 import pg from 'pg';
 
-/** synchronous_commit=on whatever the server's default: a write resolves only once it is on the server's disk. */
-export function openPool(connectionString: string, max = 4): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, options: '-c synchronous_commit=on' });
+/**
+ * synchronous_commit=on whatever the server's default: a write resolves only once it is on the server's disk. With
+ * `genericPlans`, a prepared statement keeps one plan for every value (plan_cache_mode=force_generic_plan): only for
+ * statements whose plan does not depend on their values (prepared-listings.ts).
+ */
+export function openPool(connectionString: string, max = 4, opts: { genericPlans?: boolean } = {}): pg.Pool {
+  const options = '-c synchronous_commit=on' + (opts.genericPlans ? ' -c plan_cache_mode=force_generic_plan' : '');
+  const pool = new pg.Pool({ connectionString, max, options });
   // A connection's failure (a server restart, a killed backend) is reported by the query it fails, or the next one
   // that needs a connection: not as an uncaught error event, idle (the pool's) or checked out (the client's).
   pool.on('error', () => {});

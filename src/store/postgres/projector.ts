@@ -9,6 +9,7 @@
 import type pg from 'pg';
 import type { AsyncProjector, ProjectedEntry } from '../ports.js';
 import { migrate } from './migrate.js';
+import type { StatementRunner } from './prepared-listings.js';
 import { PostgresReadModels } from './read-models.js';
 import { BatchRows } from './projection/batch.js';
 import { applyCommand } from './projection/apply.js';
@@ -30,14 +31,18 @@ export class PostgresProjector implements AsyncProjector {
   /** The checkpoint this projector's last batch committed: another one found means another projector wrote since. */
   private written: number | undefined;
 
-  constructor(private readonly pool: pg.Pool) {
-    this.readModels = new PostgresReadModels(pool);
+  /** `listings`: where the read models run a bettor's listings (PostgresReadModels). */
+  constructor(
+    private readonly pool: pg.Pool,
+    listings?: StatementRunner,
+  ) {
+    this.readModels = new PostgresReadModels(pool, listings);
   }
 
   /** A projector on a database whose schema is brought up to date first. */
-  static async open(pool: pg.Pool): Promise<PostgresProjector> {
+  static async open(pool: pg.Pool, listings?: StatementRunner): Promise<PostgresProjector> {
     await migrate(pool);
-    return new PostgresProjector(pool);
+    return new PostgresProjector(pool, listings);
   }
 
   /** The journal position the read models cover (0: none). */

@@ -14,6 +14,8 @@ import { STORED_SORT_FIELDS, CANDLE_INTERVALS, type CandleInterval, type ListedT
 import type { Trade } from '../../engine/types.js';
 import type { Change } from '../../engine/changes.js';
 import { PostgresProjector } from './projector.js';
+import { openPool } from './pool.js';
+import { PreparedListings } from './prepared-listings.js';
 import { ADDRS, AFFILIATE, MARKETS, SETTLE_MARKETS, engineWorkload, random, randomBatches } from './read-models.workload.js';
 
 /** An address as a client might send it: the same letters in upper case. */
@@ -232,7 +234,10 @@ describe.skipIf(noPostgres)(postgresSuite('the PostgreSQL read models'), () => {
     admin.on('error', () => {});
     await admin.connect();
     cleanups.push(() => admin.end());
-    return { pool, projector: await PostgresProjector.open(pool), admin };
+    // A bettor's listings run prepared with generic plans, as in the exchange (storage-backends.ts).
+    const listingPool = openPool(url, 2, { genericPlans: true });
+    cleanups.push(() => listingPool.end());
+    return { pool, projector: await PostgresProjector.open(pool, new PreparedListings(listingPool, pool)), admin };
   }
 
   function sqliteProjector(): ReadModelProjector {

@@ -12,6 +12,7 @@ import { PostgresRefundReads } from './read/refund-reads.js';
 import { PostgresBalanceReads } from './read/balance-reads.js';
 import { PostgresRestrictionReads } from './read/restriction-reads.js';
 import { PostgresFeeRevenue } from './read/fee-revenue.js';
+import { sqlBoolean, sqlTradeStatus, type StatementRunner } from './prepared-listings.js';
 import { PostgresConsolidatedPages } from './read/consolidated-page.js';
 import { PostgresCandles } from './read/candles.js';
 import { PostgresStatementPages } from './read/statement-page.js';
@@ -81,13 +82,20 @@ export class PostgresReadModels implements ReadModels {
   readonly statement: PostgresStatementPages;
   readonly positions: PostgresPositions;
 
-  constructor(private readonly db: pg.Pool) {
+  /**
+   * `listings` runs a bettor's pages of trades and consolidated entries (prepared once, planned once: see
+   * prepared-listings.ts); without it they run on `db` as every other read.
+   */
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly listings: StatementRunner = db,
+  ) {
     this.orders = new PostgresOrderReads(db);
     this.refunds = new PostgresRefundReads(db);
     this.balances = new PostgresBalanceReads(db);
     this.restrictions = new PostgresRestrictionReads(db);
     this.fees = new PostgresFeeRevenue(db);
-    this.entries = new PostgresConsolidatedPages(db);
+    this.entries = new PostgresConsolidatedPages(db, listings);
     this.history = new PostgresCandles(db);
     this.statement = new PostgresStatementPages(db);
     this.positions = new PostgresPositions(db);
@@ -156,15 +164,16 @@ export class PostgresReadModels implements ReadModels {
     if (f.startMs !== undefined) where.push(`t.bet_time >= ${arg(bound(f.startMs))}`);
     if (f.endMs !== undefined) where.push(`t.bet_time < ${arg(bound(f.endMs))}`);
     if (f.bettor !== undefined) where.push(`t.bettor = ${arg(f.bettor)}`);
-    if (f.settled !== undefined) where.push(`t.settled = ${arg(f.settled)}`);
+    // Flags and statuses are written into the text, as in PostgresConsolidatedPages.page.
+    if (f.settled !== undefined) where.push(`t.settled = ${sqlBoolean(f.settled)}`);
     if (f.marketHashes !== undefined) {
       const m = arg(f.marketHashes);
       where.push(`(t.market_hash = ANY(${m}::text[]) OR t.parent_market_hash = ANY(${m}::text[]))`);
     }
     if (f.baseToken !== undefined) where.push(`t.base_token = ${arg(f.baseToken)}`);
-    if (f.maker !== undefined) where.push(`t.maker = ${arg(f.maker)}`);
+    if (f.maker !== undefined) where.push(`t.maker = ${sqlBoolean(f.maker)}`);
     if (f.affiliate !== undefined) where.push(`t.affiliate = ${arg(f.affiliate)}`);
-    if (f.tradeStatus !== undefined) where.push(`t.status = ${arg(f.tradeStatus)}`);
+    if (f.tradeStatus !== undefined) where.push(`t.status = ${sqlTradeStatus(f.tradeStatus)}`);
     if (f.exchangeEventId !== undefined) where.push(`t.exchange_event_id = ${arg(f.exchangeEventId)}`);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const countSql = isCounted(f)
@@ -178,7 +187,7 @@ export class PostgresReadModels implements ReadModels {
     // empty page): each statement costs this process a write and a read of the socket and the server a parse and a
     // plan, which at 1M trades weighed more than the statements' own work (bench/history.ts). Refund flags are read
     // once per bettor and market of the page, not per trade.
-    const { rows } = await this.db.query<{ n: string; id: string | null; rev: number | null; refunded: boolean | null }>(
+    const { rows } = await (f.bettor !== undefined ? this.listings : this.db).query<{ n: string; id: string | null; rev: number | null; refunded: boolean | null }>(
       `WITH counted AS (${countSql}), page AS (${pageSql}),
         flags AS MATERIALIZED (SELECT p.bettor, p.market_hash, EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = p.bettor AND r.market_hash = p.market_hash) AS refunded
           FROM (SELECT DISTINCT bettor, market_hash FROM page) p)

@@ -2,6 +2,7 @@
 // counted, sorted and paged in SQL through the bettor or time index, each entry read with its trades.
 import type { AsyncQueries, ConsolidatedQueries, EntryQuery, PageEntry, StoredSortField } from '../../ports.js';
 import { T_TRADE_COLUMNS, tradeOf, type Queryable, type TradeRow } from '../trade-state.js';
+import { sqlBoolean, sqlTradeStatus, type StatementRunner } from '../prepared-listings.js';
 
 /** Columns the table orders each stored sort field by exactly. */
 const SORT_COLUMNS = {
@@ -32,7 +33,11 @@ interface PageRow extends TradeRow {
 }
 
 export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueries> {
-  constructor(private readonly db: Queryable) {}
+  /** `listings` runs a bettor's pages (prepared-listings.ts); other pages run on `db`. */
+  constructor(
+    private readonly db: Queryable,
+    private readonly listings: StatementRunner = db,
+  ) {}
 
   /**
    * Matching entries sorted by one field, creation order (ord) breaking ties, one page, the count and the page's
@@ -51,11 +56,13 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
       args.push(v);
       return `$${args.length}`;
     };
-    const where = [`settled = ${arg(q.settled)}`];
+    // Flags and statuses are written into the text (a few shapes each), so that a plan made once for every bettor
+    // (prepared-listings.ts) still knows how selective they are; values of many kinds are parameters.
+    const where = [`settled = ${sqlBoolean(q.settled)}`];
     if (q.bettor !== undefined) where.push(`bettor = ${arg(q.bettor)}`);
-    if (q.maker !== undefined) where.push(`maker = ${arg(q.maker)}`);
+    if (q.maker !== undefined) where.push(`maker = ${sqlBoolean(q.maker)}`);
     if (q.exchangeEventId !== undefined) where.push(`exchange_event_id = ${arg(q.exchangeEventId)}`);
-    if (q.tradeStatus !== undefined) where.push(`status = ${arg(q.tradeStatus)}`);
+    if (q.tradeStatus !== undefined) where.push(`status = ${sqlTradeStatus(q.tradeStatus)}`);
     if (q.marketHash !== undefined) {
       const m = arg(q.marketHash);
       where.push(`(market_hash = ${m} OR quarter_market_hash = ${m})`);
@@ -90,7 +97,7 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
           LEFT JOIN rm_fills f ON f.fill_hash = listed.fill_hash
       ) entry ON true
       ORDER BY entry.page_sort ${dir}, entry.page_ord ${ordDir}, entry.id`;
-    const { rows } = await this.db.query<PageRow>(pageSql, args);
+    const { rows } = await (q.bettor !== undefined ? this.listings : this.db).query<PageRow>(pageSql, args);
     const entries: PageEntry[] = [];
     const cashOuts = new Map<string, { amount: bigint; fee: bigint }>();
     let last: PageEntry | undefined;
