@@ -19,7 +19,7 @@
 // ODDEX_BENCH_POSTGRES_URL=postgres://…/postgres (a running server) and `keepDir`, each PostgreSQL history is kept
 // in a database of that server, oddex_history_<size>_<openOrders>, and reused by later runs.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -218,36 +218,55 @@ async function build(commands: number, openOrders: number, dir: string, target: 
   console.log(JSON.stringify({ commands: written, trades: engine.stats().trades, openOrders: engine.openOrderCount() }));
 }
 
-/** Starts the server on `dir` (and the database `env` may name) in a child process; resolves once it listens. */
+/**
+ * Starts the server on `dir` (and the database `env` may name) in a child process; resolves once it listens. Its log
+ * (a JSON line per request at info) goes to a file, as under a process manager: this process reading it would wake
+ * on every request, on the same two cores as the server it times. With --trace-gc in ODDEX_NODE_ARGS the log comes
+ * through a pipe instead, and GC lines are printed beside the reads.
+ */
 function startServer(dir: string, env: Record<string, string> = {}): Promise<{ url: string; pid: number; ms: number; rebuildMs: number; stop: () => void; stopCleanly: () => Promise<void> }> {
   const started = performance.now();
   const nodeArgs = process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const passOn = nodeArgs.some((a) => a.startsWith('--trace-gc'));
+  const logFile = join(tmpdir(), `oddex-history-server-${process.pid}-${++serversStarted}.log`);
+  const logFd = passOn ? undefined : openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ODDEX_DATA_DIR: dir, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_LOG_LEVEL: 'info', ODDEX_DEMO: 'false', ODDEX_RATE_LIMITS: 'false', ODDEX_ADMIN_TOKEN: 'bench', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', logFd ?? 'pipe', 'inherit'],
   });
-  // --trace-gc lines go to stdout: pass them on, so pauses show next to the reads.
-  const passOn = nodeArgs.some((a) => a.startsWith('--trace-gc'));
+  if (logFd !== undefined) closeSync(logFd);
   let rebuildMs = NaN;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (rmSync(logFile, { force: true }), resolve())));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    let listening = false;
+    const onLine = (line: string) => {
       if (passOn && !line.startsWith('{')) console.log(`  [server] ${line}`);
       const rebuilt = /"rebuildMs":(\d+)/.exec(line);
       if (rebuilt) rebuildMs = Number(rebuilt[1]);
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(line);
-      if (m) {
+      if (m && !listening) {
+        listening = true;
         resolve({
           url: m[1]!, pid: child.pid!, ms: performance.now() - started, rebuildMs,
           stop: () => child.kill('SIGKILL'),
           stopCleanly: () => (child.kill('SIGTERM'), exited),
         });
       }
-    });
+    };
+    if (passOn) {
+      createInterface({ input: child.stdout! }).on('line', onLine);
+      return;
+    }
+    // The log file is read until the server listens, then left to it.
+    const poll = setInterval(() => {
+      if (listening || child.exitCode !== null) return clearInterval(poll);
+      for (const line of readFileSync(logFile, 'utf8').split('\n')) if (!listening) onLine(line);
+    }, 10);
   });
 }
+let serversStarted = 0;
 
 async function rssMb(call: ReturnType<typeof httpClient>): Promise<number> {
   const text = (await call('GET', '/metrics')).body;
