@@ -22,7 +22,8 @@ export async function clusterServices(env: NodeJS.ProcessEnv): Promise<ClusterSe
   try {
     let databaseUrl = env.ODDEX_DATABASE_URL;
     if (!databaseUrl) {
-      const pg = await startPostgres();
+      // Room for every process's pools at once (a gateway's read side alone opens up to 14 connections).
+      const pg = await startPostgres({ maxConnections: 150 });
       stops.push(() => pg.stop());
       databaseUrl = await pg.createDatabase('oddex');
       started.push('postgres');
