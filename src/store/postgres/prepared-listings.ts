@@ -3,8 +3,8 @@
 // join of CTEs over tables with many indexes) planning cost more than running it (at 1M trades, 1.3-4 ms of planning
 // against 0.2-1.5 ms of execution, bench/history.ts). Here each shape is a named statement prepared once per
 // connection, on connections that keep its generic plan (plan_cache_mode=force_generic_plan), so it is planned once.
-// Only statements led by an equality on an indexed column, whatever its value, belong here (a bettor's rows): their
-// generic plan is the plan every value gets. Shapes are bounded; past the bound a statement runs unprepared elsewhere.
+// Only statements led by an equality on an indexed column, whatever its value, belong here (a bettor's rows, with no
+// range, list or event filter beside it): their generic plan is the plan every value gets. Shapes are bounded; past the bound a statement runs unprepared elsewhere.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 

@@ -187,7 +187,10 @@ export class PostgresReadModels implements ReadModels {
     // empty page): each statement costs this process a write and a read of the socket and the server a parse and a
     // plan, which at 1M trades weighed more than the statements' own work (bench/history.ts). Refund flags are read
     // once per bettor and market of the page, not per trade.
-    const { rows } = await (f.bettor !== undefined ? this.listings : this.db).query<{ n: string; id: string | null; rev: number | null; refunded: boolean | null }>(
+    // A bettor's listing with no range, list or event filter runs prepared (its plan the same for every bettor); one
+    // with those may want another index for some values, and is planned for its own.
+    const prepared = f.bettor !== undefined && f.startMs === undefined && f.endMs === undefined && f.marketHashes === undefined && f.exchangeEventId === undefined;
+    const { rows } = await (prepared ? this.listings : this.db).query<{ n: string; id: string | null; rev: number | null; refunded: boolean | null }>(
       `WITH counted AS (${countSql}), page AS (${pageSql}),
         flags AS MATERIALIZED (SELECT p.bettor, p.market_hash, EXISTS (SELECT 1 FROM rm_refunds r WHERE r.bettor = p.bettor AND r.market_hash = p.market_hash) AS refunded
           FROM (SELECT DISTINCT bettor, market_hash FROM page) p)

@@ -97,7 +97,10 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
           LEFT JOIN rm_fills f ON f.fill_hash = listed.fill_hash
       ) entry ON true
       ORDER BY entry.page_sort ${dir}, entry.page_ord ${ordDir}, entry.id`;
-    const { rows } = await (q.bettor !== undefined ? this.listings : this.db).query<PageRow>(pageSql, args);
+    // A bettor's page with no event or market filter runs prepared (its plan the same for every bettor); one with
+    // them may want another index for some values, and is planned for its own.
+    const prepared = q.bettor !== undefined && q.exchangeEventId === undefined && q.marketHash === undefined;
+    const { rows } = await (prepared ? this.listings : this.db).query<PageRow>(pageSql, args);
     const entries: PageEntry[] = [];
     const cashOuts = new Map<string, { amount: bigint; fee: bigint }>();
     let last: PageEntry | undefined;
