@@ -14,10 +14,24 @@ type Columns = readonly (readonly [string, string])[];
 const recordset = (columns: Columns, param = 1, alias = 'x') => `jsonb_to_recordset($${param}::jsonb) AS ${alias}(${columns.map(([n, t]) => `${n} ${t}`).join(', ')})`;
 const names = (columns: Columns) => columns.map(([n]) => n).join(', ');
 
+/**
+ * Inserts rows in one statement: one array parameter per column, read by `unnest` (PostgreSQL parses typed arrays
+ * for about two thirds of the CPU it spends on the same rows as jsonb); a table with an array column, which unnest
+ * cannot take ragged, gets its rows as jsonb.
+ */
 async function insert(db: Queryable, table: string, columns: Columns, rows: readonly object[], conflict = ''): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(`INSERT INTO ${table} (${names(columns)}) SELECT ${names(columns)} FROM ${recordset(columns)} ${conflict}`, [jsonRows(rows)]);
+  if (columns.some(([, type]) => type.endsWith('[]'))) {
+    await db.query(`INSERT INTO ${table} (${names(columns)}) SELECT ${names(columns)} FROM ${recordset(columns)} ${conflict}`, [jsonRows(rows)]);
+    return;
+  }
+  const arrays = columns.map(([name]) => rows.map((row) => columnValue((row as Record<string, unknown>)[name])));
+  const unnest = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  await db.query(`INSERT INTO ${table} (${names(columns)}) SELECT * FROM unnest(${unnest}) ${conflict}`, arrays);
 }
+
+/** A row's value as an array element: wei as decimal text, absent as NULL. */
+const columnValue = (v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v === undefined ? null : v);
 
 const setExcluded = (columns: readonly string[]) => columns.map((c) => `${c} = excluded.${c}`).join(', ');
 
