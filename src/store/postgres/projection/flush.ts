@@ -1,5 +1,6 @@
-// Writes what a batch gathered in memory: each table with one multi-row statement (rows as one jsonb parameter read
-// by jsonb_to_recordset), inside the projector's transaction. Orders are written first and on their own as well, when
+// Writes what a batch gathered in memory: each table with one multi-row statement (inserts as one array parameter per
+// column read by unnest; updates and tables with array columns as one jsonb parameter read by jsonb_to_recordset),
+// inside the projector's transaction. Orders are written first and on their own as well, when
 // the candles are about to read the book (writeOrders).
 import type { Queryable, TradeState } from '../trade-state.js';
 import { jsonRows } from '../trade-state.js';
