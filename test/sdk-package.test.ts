@@ -120,15 +120,21 @@ const input = JSON.parse(process.argv[2]);
 const maker = new OddexClient({ url: input.url, signer: input.makerKey, apiKey: input.makerApiKey, WebSocket });
 const taker = new OddexClient({ url: input.url, signer: input.takerKey });
 
+// What the book saw, printed if a wait times out.
+const seen = [];
+const show = (o) => ({ orderHash: o.orderHash, orderStatus: o.orderStatus, fillAmount: String(o.fillAmount), pendingFillAmount: String(o.pendingFillAmount), updatedAt: o.updatedAt });
 async function until(done) {
   for (const end = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() > end) throw new Error('timed out: ' + done);
+    if (Date.now() > end) throw new Error('timed out: ' + done + ' ' + JSON.stringify({ book: book.orders().map(show), seen }));
   }
 }
 
 const { markets } = await maker.activeMarkets({ eventId: input.eventId });
 const marketHash = markets[0].marketHash;
 const book = await maker.watchOrderBook(marketHash);
+book.on('update', (changed) => seen.push({ at: new Date().toISOString(), update: changed.map(show) }));
+book.on('rebuilt', (info) => seen.push({ at: new Date().toISOString(), rebuilt: info }));
+book.on('error', (err) => seen.push({ at: new Date().toISOString(), error: String(err) }));
 
 const o = input.order;
 const signed = await maker.signOrder({ ...o, totalBetSize: BigInt(o.totalBetSize), percentageOdds: BigInt(o.percentageOdds), salt: BigInt(o.salt) });

@@ -155,6 +155,22 @@ describe('ProjectionLoop with an awaited projector', () => {
     expect(stopped).toBe(true);
   });
 
+  it('publishes a group whose position a projector following the journal reported before the group was handed over', async () => {
+    // A projector process reads the journal itself, so its report can come before this process hands the group over.
+    const { loop, published } = loopOf(new SlowProjector());
+    loop.useThread({ apart: true, position: 0, advance: () => {}, waitUntil: () => false, stop: () => Promise.resolve() });
+    loop.enqueue([entry(1)]);
+    loop.projectedBy(3, 3);
+    loop.enqueue([entry(2)]);
+    loop.enqueue([entry(3)]);
+    loop.enqueue([entry(4)]);
+    await loop.publishedAll();
+    expect([loop.position, published]).toEqual([3, [1, 2, 3]]);
+    loop.projectedBy(4, 1);
+    await loop.publishedAll();
+    expect(published).toEqual([1, 2, 3, 4]);
+  });
+
   it('refuses a blocking flush, which cannot wait for a database server', () => {
     const { loop } = loopOf(new SlowProjector());
     loop.enqueue([entry(1)]);

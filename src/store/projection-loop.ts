@@ -130,13 +130,19 @@ export class ProjectionLoop {
     if (position <= this.projected) return;
     this.projected = position;
     this.projector.changedElsewhere?.();
+    this.publishCovered();
+    this.counted(commands);
+    this.release();
+  }
+
+  /** Publishes the queued groups the projector's thread or process has reported projected. */
+  private publishCovered(): void {
     let n = 0;
-    while (n < this.queue.length && this.lastSeqOf(this.queue[n]!) <= position) n++;
+    while (n < this.queue.length && this.lastSeqOf(this.queue[n]!) <= this.projected) n++;
+    if (n === 0) return;
     const groups = this.queue.slice(0, n);
     this.queue = this.queue.slice(n);
     this.publish(groups);
-    this.counted(commands);
-    this.release();
   }
 
   /** Resolves once the publications of every group projected so far have been fanned out. */
@@ -176,8 +182,11 @@ export class ProjectionLoop {
     if (fresh.length === 0) return;
     this.queuedThrough = fresh[fresh.length - 1]!.seq;
     this.queue.push({ entries: fresh, durableAt: performance.now() });
-    if (this.thread) this.thread.advance(this.queuedThrough);
-    else this.schedule(0);
+    if (!this.thread) return this.schedule(0);
+    this.thread.advance(this.queuedThrough);
+    // A projector process follows the journal by itself: its report of this group may have come already, and no
+    // later report names it again.
+    this.publishCovered();
   }
 
   /**

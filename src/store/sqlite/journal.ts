@@ -13,12 +13,12 @@ const PAGE = 5000;
 export class JournalReader {
   private readonly changesPage;
   constructor(protected readonly db: Db) {
-    this.changesPage = db.prepare('SELECT seq, at_ms, changes FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.changesPage = db.prepare('SELECT seq, at_ms, changes FROM journal WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
   }
 
-  /** At most `limit` (up to one page) commands' change records after `afterSeq`, in order. */
-  changesAfter(afterSeq: number, limit = PAGE): JournaledChanges[] {
-    const rows = this.changesPage.all(afterSeq, Math.min(limit, PAGE)) as { seq: number; at_ms: number; changes: string | null }[];
+  /** At most `limit` (up to one page) commands' change records after `afterSeq` and through `throughSeq`, in order. */
+  changesAfter(afterSeq: number, limit = PAGE, throughSeq = Number.MAX_SAFE_INTEGER): JournaledChanges[] {
+    const rows = this.changesPage.all(afterSeq, throughSeq, Math.min(limit, PAGE)) as { seq: number; at_ms: number; changes: string | null }[];
     return rows.map((r) => ({ seq: r.seq, at: r.at_ms, changes: r.changes === null ? undefined : decodeJson<Change[]>(r.changes) }));
   }
 }

@@ -47,7 +47,8 @@ function run(): void {
         running = false;
         return;
       }
-      const rows = journal.changesAfter(projector.position(), data.maxBatch);
+      // Only what the writer has acknowledged: it commits before it syncs, so a later row may not be durable yet.
+      const rows = journal.changesAfter(projector.position(), data.maxBatch, target);
       if (rows.length === 0) {
         running = false;
         return;
@@ -82,7 +83,8 @@ port.on('message', (m: ToProjector) => {
     stopped = true;
     const { projector, journal, journalDb, readModels } = open();
     // Projects what was acknowledged before stopping, so a clean stop leaves the read models current.
-    for (let rows = journal.changesAfter(projector.position(), data.maxBatch); rows.length > 0; rows = journal.changesAfter(projector.position(), data.maxBatch)) {
+    const page = () => journal.changesAfter(projector.position(), data.maxBatch, target);
+    for (let rows = page(); rows.length > 0; rows = page()) {
       projector.project([rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes ?? [] }))]);
       Atomics.store(shared, 0, BigInt(projector.position()));
     }

@@ -1,0 +1,51 @@
+// The SQLite projector's thread projects only what the writer has acknowledged. The writer commits a group before its
+// WAL is synced and acknowledges it after, so the journal may show rows that are not durable yet: read models must
+// never lead the durable journal, and the writer's thread publishes a group only once it has handed it over.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from './db.js';
+import { Journal } from './journal.js';
+import { ProjectorThread } from '../projector-thread.js';
+
+const dirs: string[] = [];
+const threads: ProjectorThread[] = [];
+afterEach(async () => {
+  for (const t of threads.splice(0)) await t.stop();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the SQLite projector thread', () => {
+  it('stops at the acknowledged position, whatever the journal holds beyond it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'oddex-projector-worker-'));
+    dirs.push(dataDir);
+    const db = openDatabase(dataDir);
+    const journal = new Journal(db);
+    const at = 1_700_000_000_000;
+    for (let i = 1; i <= 5; i++) journal.append({ kind: 'faucet', at: at + i, address: '0x' + 'a'.repeat(40), amount: BigInt(i) }, []);
+    db.close();
+
+    const reports: number[] = [];
+    const problems: string[] = [];
+    let loaded!: () => void;
+    const ready = new Promise<void>((resolve) => (loaded = resolve));
+    const thread = new ProjectorThread(
+      { store: { kind: 'sqlite', dataDir, busyTimeoutMs: 5_000 }, maxBatch: 100, retryMs: 10, delayMs: 0 },
+      { loaded: () => loaded(), projected: (position) => reports.push(position), problem: (m) => problems.push(m) },
+    );
+    threads.push(thread);
+    await ready;
+
+    thread.advance(3);
+    expect(thread.waitUntil(3, 10_000)).toBe(true);
+    // Time enough for the thread to go on if it would.
+    await new Promise((r) => setTimeout(r, 200));
+    expect([thread.position, reports]).toEqual([3, [3]]);
+
+    thread.advance(5);
+    expect(thread.waitUntil(5, 10_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect([thread.position, reports, problems]).toEqual([5, [3, 5], []]);
+  });
+});
