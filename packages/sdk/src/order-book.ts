@@ -31,6 +31,8 @@ export class LocalOrderBook extends Emitter<OrderBookEvents> {
   private readonly book = new Map<string, Order>();
   /** Publications that arrived while a snapshot was loading. */
   private buffered: Order[] | undefined;
+  /** Snapshot loads started so far: only the latest one's snapshot is kept (a resubscribe may start another). */
+  private loads = 0;
   private firstLoad: { resolve: () => void; reject: (e: unknown) => void } | undefined;
 
   constructor(
@@ -79,9 +81,12 @@ export class LocalOrderBook extends Emitter<OrderBookEvents> {
   }
 
   private async reload(lostReason: string | undefined): Promise<void> {
-    this.buffered = [];
+    const load = ++this.loads;
+    // Publications buffered for an earlier load still in flight are kept: they may be newer than its snapshot.
+    this.buffered ??= [];
     try {
       const snapshot = await this.loadSnapshot(this.marketHash);
+      if (load !== this.loads) return; // a later load's snapshot is newer
       this.book.clear();
       for (const o of snapshot) if (OPEN.has(o.orderStatus)) this.book.set(o.orderHash, o);
       const pending = this.buffered;
@@ -90,6 +95,7 @@ export class LocalOrderBook extends Emitter<OrderBookEvents> {
       if (lostReason) this.emit('rebuilt', { reason: lostReason });
       this.firstLoad?.resolve();
     } catch (err) {
+      if (load !== this.loads) return;
       this.buffered = undefined;
       this.emit('error', err);
       this.firstLoad?.reject(err);
