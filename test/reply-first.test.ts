@@ -1,7 +1,7 @@
 // Reply first, fan out after: the poster's HTTP response is written before the commit's realtime rendering starts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
+import { publicationsOut, renderForEveryChannel, startTestExchange, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fund } from './helpers/bets.js';
 import { E18, USDC, newWallet, signedOrder } from './helpers/wallets.js';
 
@@ -34,7 +34,7 @@ describe('reply first, fan out after', () => {
     try {
       const res = await ex.post('/orders/new', { orders: [order.body] });
       expect(res.body.data.statuses).toEqual({ [order.hash]: 'OK' });
-      for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await publicationsOut(ex);
       expect(seen).toEqual(['response written', 'orders published']);
     } finally {
       ex.app.server.off('request', onRequest);
