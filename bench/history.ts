@@ -237,7 +237,12 @@ function startServer(dir: string, env: Record<string, string> = {}): Promise<{ u
   });
   if (logFd !== undefined) closeSync(logFd);
   let rebuildMs = NaN;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => (rmSync(logFile, { force: true }), resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      rmSync(logFile, { force: true });
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     let listening = false;

@@ -182,7 +182,10 @@ export class ProjectionLoop {
     if (fresh.length === 0) return;
     this.queuedThrough = fresh[fresh.length - 1]!.seq;
     this.queue.push({ entries: fresh, durableAt: performance.now() });
-    if (!this.thread) return this.schedule(0);
+    if (!this.thread) {
+      this.schedule(0);
+      return;
+    }
     this.thread.advance(this.queuedThrough);
     // A projector process follows the journal by itself: its report of this group may have come already, and no
     // later report names it again.
