@@ -206,6 +206,10 @@ async function startOnStorage(
     awaitedProjector: storage.awaitedProjector,
     prepareFanOut: (entries) => publisher.prepare(entries),
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
+    publicationsLost: (err) => {
+      log.error({ err }, 'realtime publications of a journaled group could not be prepared; every channel starts a new stream');
+      realtime.restartAllStreams();
+    },
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
   // Without the projector role here, a projector process follows the journal (projector-node.ts): from the start,

@@ -281,6 +281,38 @@ describe('realtime with the real trading engine', () => {
     ]);
   });
 
+  it('a commit whose publications cannot be prepared is never a silent gap: subscribers resubscribe with recovered:false', async () => {
+    const market = freshMarket().marketHash;
+    const maker = await funded();
+    const c = await connectAs(ex, watcher(), { minReconnectDelay: 50, maxReconnectDelay: 50 });
+    const codes: number[] = [];
+    c.on('connecting', (d) => codes.push(d.code));
+    const [book] = await subscribed(c, `order_book:market_${market}`);
+    const post = (odds: bigint) => postOrder(ex, maker, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: odds * E18, isMakerBettingOutcomeOne: false });
+    await post(30n);
+    await waitFor(() => book!.pubs.length === 1);
+
+    // The next group's preparation fails (as a read of the database may).
+    const publisher = ex.ctx.publisher;
+    const prepare = publisher.prepare.bind(publisher);
+    let failures = 0;
+    publisher.prepare = (entries) => (failures++ === 0 ? Promise.reject(new Error('database unreachable')) : prepare(entries));
+    cleanup.push(() => (publisher.prepare = prepare));
+    const lost = await post(31n);
+    await waitFor(() => book!.subscribed.length === 2, 5000, 'resubscribe');
+    expect(codes).toContain(CloseCode.insufficientState);
+    expect(book!.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: false });
+    expect(book!.subscribed[1]!.streamPosition!.epoch).not.toBe(book!.subscribed[0]!.streamPosition!.epoch);
+    expect(book!.pubs.length).toBe(1); // the lost publication was never delivered
+    // Not recovered: the snapshot has the order, and the new stream goes on from its start.
+    const snapshot: Rest[] = (await ex.get(`/orders?marketHashes=${market}`)).body.data;
+    expect(snapshot.map((o) => o.orderHash)).toContain(lost);
+    const live = await post(32n);
+    await waitFor(() => book!.pubs.length === 2, 5000, 'live publication');
+    expect(book!.pubs[1]!.offset).toBe(1);
+    expect((book!.pubs[1]!.data as Rest[]).map((o) => o.orderHash)).toEqual([live]);
+  });
+
   it('recovers exactly the publications missed while the server had closed the connection with 3001', async () => {
     const market = freshMarket().marketHash;
     const maker = await funded();

@@ -25,7 +25,10 @@ async function until(what: () => boolean, ms = 5000): Promise<void> {
 }
 
 describe('RedisBroker keeps the broker contract across nodes', () => {
-  brokerContract(async (now) => twoNodes(now));
+  brokerContract(async (now) => {
+    const gaps: string[] = [];
+    return { ...twoNodes(now, (ch) => gaps.push(ch)), gaps };
+  });
 });
 
 describe('RedisBroker', () => {

@@ -463,7 +463,8 @@ describe('parseChannel', () => {
 
 describe('MemoryBroker keeps the broker contract', () => {
   brokerContract(async (now) => {
-    const b = new MemoryBroker(CONTRACT_POLICY, now);
-    return { publisher: b, node: b, close: () => b.close() };
+    const gaps: string[] = [];
+    const b = new MemoryBroker(CONTRACT_POLICY, now, undefined, undefined, undefined, (ch) => gaps.push(ch));
+    return { publisher: b, node: b, gaps, close: () => b.close() };
   });
 });

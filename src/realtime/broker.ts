@@ -71,9 +71,64 @@ export interface Broker {
   unsubscribe(channel: string, subscriber: Subscriber): Promise<void>;
   /** The stream's position, and its publications as the query asks (see the recovery contract above). */
   history(channel: string, query: HistoryQuery): Promise<HistoryResult>;
+  /**
+   * Publications of these channels (`all`: of any channel) may have been lost before they were numbered: their
+   * preparation or their publish failed. Each such stream starts again under another epoch, so a position in the old
+   * one fails to recover instead of skipping the loss, and every node with subscribers to the channel reports a gap
+   * (its subscribers reconnect, and resubscribe with `recovered: false`).
+   */
+  restartStreams(channels: readonly string[] | 'all'): Promise<void>;
   /** Streams this process holds and the bytes of publications they retain (metrics; synchronous for scrapes). */
   retained(): { streams: number; bytes: number };
   close(): Promise<void>;
+}
+
+/** How long apart a restart of streams the broker refused (Redis down) is tried again. */
+const RESTART_RETRY_MS = 1000;
+
+/**
+ * Restarts the streams of channels whose publications were lost before they were numbered, trying again for as long
+ * as the broker refuses: a lost publication is never left looking delivered. Channels asked for meanwhile are
+ * gathered into the next attempt, so an outage holds one set of channel names, not one retry per failed publication.
+ */
+export class StreamRestarts {
+  private channels = new Set<string>();
+  private all = false;
+  private busy = false;
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly log: { error(o: object, msg: string): void },
+  ) {}
+
+  restart(channels: readonly string[] | 'all'): void {
+    if (channels === 'all') this.all = true;
+    else for (const c of channels) this.channels.add(c);
+    this.next();
+  }
+
+  private next(): void {
+    if (this.busy || (!this.all && this.channels.size === 0)) return;
+    const channels = this.all ? 'all' : [...this.channels];
+    this.all = false;
+    this.channels = new Set();
+    this.busy = true;
+    this.broker.restartStreams(channels).then(
+      () => {
+        this.busy = false;
+        this.next();
+      },
+      (err: unknown) => {
+        this.log.error({ err }, 'realtime streams not restarted yet; trying again');
+        if (channels === 'all') this.all = true;
+        else for (const c of channels) this.channels.add(c);
+        setTimeout(() => {
+          this.busy = false;
+          this.next();
+        }, RESTART_RETRY_MS).unref();
+      },
+    );
+  }
 }
 
 /**
@@ -164,6 +219,8 @@ export class MemoryBroker implements Broker {
     onSubscriberError: (err: unknown) => void = () => {},
     private readonly onOversize: (channel: string, bytes: number) => void = () => {},
     sliceMs?: number,
+    /** A channel's subscribers must reconnect and resubscribe: its stream started again. */
+    private readonly onGap: (channel: string) => void = () => {},
   ) {
     this.hub = new Hub(onSubscriberError, policy.maxPublicationBytes, sliceMs);
   }
@@ -247,6 +304,17 @@ export class MemoryBroker implements Broker {
     if (query.reverse) pubs = pubs.reverse();
     if (query.limit > 0 && pubs.length > query.limit) pubs = pubs.slice(0, query.limit);
     return result(pubs, true);
+  }
+
+  async restartStreams(channels: readonly string[] | 'all'): Promise<void> {
+    for (const channel of channels === 'all' ? [...this.streams.keys()] : channels) {
+      // Dropped, not emptied: the next stream of the channel has another epoch.
+      if (!this.streams.delete(channel)) continue;
+      if (this.hub.has(channel)) {
+        this.stream(channel); // still subscribed: recorded from now on, as a subscribe would
+        this.onGap(channel);
+      }
+    }
   }
 
   retained(): { streams: number; bytes: number } {

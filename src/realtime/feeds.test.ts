@@ -2,7 +2,7 @@
 // pre-encoded arrays keep every element exactly once, in order.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../events.js';
-import { EncodedArray, MemoryBroker } from './broker.js';
+import { EncodedArray, MemoryBroker, StreamRestarts } from './broker.js';
 import type { Delivery } from './hub.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel } from './channels.js';
 import { connectFeeds } from './feeds.js';
@@ -20,7 +20,7 @@ describe('order feeds', () => {
   it('publishes the same order bytes on the market, event and maker channels, encoding each order once', async () => {
     const broker = new MemoryBroker({ size: () => 10, ttlMs: 60_000 }, () => 0);
     const bus = new EventBus();
-    connectFeeds(bus, broker, silent);
+    connectFeeds(bus, broker, silent, new StreamRestarts(broker, silent));
     const got = new Map<string, string[]>();
     const channels = [orderBookMarketChannel(MARKET), orderBookEventChannel('ev9'), activeOrdersChannel(MAKER_A), activeOrdersChannel(MAKER_B)];
     for (const ch of channels) {
@@ -44,6 +44,33 @@ describe('order feeds', () => {
     expect(got.get(channels[1]!)).toEqual([`{"data":[${enc.join(',')}],"offset":1}`]);
     expect(got.get(channels[2]!)).toEqual([`{"data":[${enc[0]},${enc[2]}],"offset":1}`]);
     expect(got.get(channels[3]!)).toEqual([`{"data":[${enc[1]}],"offset":1}`]);
+  });
+
+  it('a publication the broker refused restarts its channel’s stream, so its subscribers never skip it silently', async () => {
+    const gaps: string[] = [];
+    const broker = new MemoryBroker({ size: () => 10, ttlMs: 60_000 }, () => 0, undefined, undefined, undefined, (ch) => gaps.push(ch));
+    const bus = new EventBus();
+    connectFeeds(bus, broker, silent, new StreamRestarts(broker, silent));
+    const market = orderBookMarketChannel(MARKET);
+    const event = orderBookEventChannel('ev9');
+    for (const ch of [market, event]) await broker.subscribe(ch, () => {});
+    const order = { orderHash: '0x01', maker: MAKER_A, totalBetSize: '100', status: 'ACTIVE' };
+    emitAny(bus, 'orders', { marketHash: MARKET, exchangeEventId: 'ev9', orders: [order] });
+    await flush();
+    const before = await broker.history(market, { limit: 0 });
+    expect(before.offset).toBe(1);
+    // The market channel's next publish fails (as Redis may): the event channel's goes through.
+    const publish = broker.publish.bind(broker);
+    vi.spyOn(broker, 'publish').mockImplementation((ch, data) => (ch === market ? Promise.reject(new Error('down')) : publish(ch, data)));
+    emitAny(bus, 'orders', { marketHash: MARKET, exchangeEventId: 'ev9', orders: [{ ...order, status: 'INACTIVE' }] });
+    await flush();
+    await flush();
+    expect(gaps).toEqual([market]);
+    // The old position no longer recovers; the event channel's stream goes on as it was.
+    const since = await broker.history(market, { since: { offset: before.offset, epoch: before.epoch }, limit: -1 });
+    expect(since.complete).toBe(false);
+    expect(since.epoch).not.toBe(before.epoch);
+    expect((await broker.history(event, { limit: 0 })).offset).toBe(2);
   });
 
   it('splits an encoded array over the size limit into consecutive publications, as a plain array', async () => {

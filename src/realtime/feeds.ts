@@ -2,7 +2,7 @@
 // trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus, ExchangeEvents } from '../events.js';
-import { EncodedArray, type Broker } from './broker.js';
+import { EncodedArray, type Broker, type StreamRestarts } from './broker.js';
 import { QuoteWindowHold, type PublicationProgress, type QuoteWindows } from './quote-window-hold.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
 
@@ -58,9 +58,18 @@ const NO_PARLAYS: ParlayFeeds = {
 };
 
 /** Subscribes the broker to the bus; returns the function that detaches it. */
-export function connectFeeds(bus: EventBus, broker: Broker, log: FastifyBaseLogger, parlays: ParlayFeeds = NO_PARLAYS): () => void {
+export function connectFeeds(
+  bus: EventBus,
+  broker: Broker,
+  log: FastifyBaseLogger,
+  restarts: Pick<StreamRestarts, 'restart'>,
+  parlays: ParlayFeeds = NO_PARLAYS,
+): () => void {
   const publish = (channel: string, data: object | EncodedArray) => {
-    broker.publish(channel, data).catch((err: unknown) => log.error({ err, channel }, 'realtime publish failed'));
+    broker.publish(channel, data).catch((err: unknown) => {
+      log.error({ err, channel }, 'realtime publish failed; the channel starts a new stream, its subscribers resubscribe');
+      restarts.restart([channel]);
+    });
   };
   const publishBook = (marketHash: string, exchangeEventId: string, encoded: EncodedArray) => {
     publish(orderBookMarketChannel(marketHash), encoded);

@@ -11,7 +11,9 @@
 // sequence: what it missed is read from the stream and delivered in order, holding back what arrives meanwhile. Only
 // when the stream no longer holds it (a channel without history, trimmed, another epoch) is the channel reported
 // through `onGap`; its clients reconnect and recover from the stream, exactly or with `recovered: false`. Either
-// way, a missed publication is never skipped silently, even when no later one comes to reveal it.
+// way, a missed publication is never skipped silently, even when no later one comes to reveal it. A publication lost
+// before it was numbered (the exchange could not prepare or publish it) restarts its channel's stream: its meta goes,
+// and a notice on its PUB/SUB channel has every node report the gap.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StreamPosition } from './protocol.js';
@@ -82,6 +84,9 @@ export interface RedisBrokerOptions {
   onGap?: (channel: string) => void;
   sliceMs?: number;
 }
+
+/** Sent on a channel's PUB/SUB channel once its stream was started again: never a publication (those begin with an epoch). */
+const RESTARTED = '!restarted';
 
 const publishScript = new RedisScript(PUBLISH);
 const positionScript = new RedisScript(POSITION);
@@ -192,6 +197,16 @@ export class RedisBroker implements Broker {
     const head = `${this.prefix}:pub:`;
     if (!pubsubChannel.startsWith(head)) return;
     const channel = pubsubChannel.slice(head.length);
+    if (message === RESTARTED) {
+      // Behind a start under way it waits its turn, as a publication would; its subscribers then learn it.
+      const starting = this.starting.get(channel);
+      if (starting) starting.queued.push(message);
+      else if (this.seen.has(channel) && this.hub.has(channel)) {
+        this.seen.set(channel, { epoch: RESTARTED, offset: 0 });
+        this.opts.onGap?.(channel);
+      }
+      return;
+    }
     const space = message.indexOf(' ');
     const epoch = message.slice(0, space);
     const pubJson = message.slice(space + 1);
@@ -208,6 +223,8 @@ export class RedisBroker implements Broker {
     if (epoch === last.epoch && offset <= last.offset) return;
     if (epoch !== last.epoch) {
       this.seen.set(channel, { epoch, offset });
+      // The first publication of a stream started again after its gap was reported: nothing of it was missed.
+      if (last.epoch === RESTARTED && offset === 1) return this.hub.deliver(channel, offset, pubJson);
       this.opts.onGap?.(channel);
       return;
     }
@@ -313,6 +330,29 @@ export class RedisBroker implements Broker {
     if (query.reverse) pubs = pubs.reverse();
     if (query.limit > 0 && pubs.length > query.limit) pubs = pubs.slice(0, query.limit);
     return result(pubs, true);
+  }
+
+  async restartStreams(channels: readonly string[] | 'all'): Promise<void> {
+    const redis = this.opts.redis;
+    for (const channel of channels === 'all' ? await this.recordedChannels() : channels) {
+      // Without its meta, the channel's next publication or subscription starts a stream under a new epoch.
+      await redis.del(this.streamKey(channel), this.metaKey(channel));
+      // Nodes with subscribers learn it now, not at the channel's next publication (which may never come).
+      await redis.publish(this.pubsubChannel(channel), RESTARTED);
+    }
+  }
+
+  /** The channels with a stream under this prefix. */
+  private async recordedChannels(): Promise<string[]> {
+    const head = `${this.prefix}:meta:{`;
+    const channels: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.opts.redis.scan(cursor, 'MATCH', `${this.prefix}:meta:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) if (key.startsWith(head) && key.endsWith('}')) channels.push(key.slice(head.length, -1));
+    } while (cursor !== '0');
+    return channels;
   }
 
   /** History lives in Redis, not in this process. */

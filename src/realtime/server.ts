@@ -7,7 +7,7 @@ import { WebSocketServer } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { EventBus } from '../events.js';
-import { MemoryBroker, type Broker, type HistoryPolicy } from './broker.js';
+import { MemoryBroker, StreamRestarts, type Broker, type HistoryPolicy } from './broker.js';
 import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
 import { audienceOf, connectFeeds, NOBODY, type FeedAudience } from './feeds.js';
@@ -58,6 +58,7 @@ export class RealtimeServer {
   private readonly connections = new Set<ClientConnection>();
   private readonly detachFeeds: () => void;
   private readonly brokerAudience: FeedAudience;
+  private readonly restarts: StreamRestarts;
   private closed = false;
   private readonly stopMainLines: () => void;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
@@ -86,10 +87,11 @@ export class RealtimeServer {
     };
     this.broker = deps.makeBroker
       ? deps.makeBroker(hooks)
-      : new MemoryBroker(hooks.policy, deps.now, hooks.onSubscriberError, hooks.onOversize).sweepEvery(sweepPeriodMs(historyTtlMs));
+      : new MemoryBroker(hooks.policy, deps.now, hooks.onSubscriberError, hooks.onOversize, undefined, hooks.onGap).sweepEvery(sweepPeriodMs(historyTtlMs));
     this.brokerAudience = audienceOf(this.broker);
+    this.restarts = new StreamRestarts(this.broker, log);
     const feeds = deps.feeds;
-    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, { windows: feeds.catalogue, progress: feeds.progress, now: deps.now }) : () => {};
+    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, this.restarts, { windows: feeds.catalogue, progress: feeds.progress, now: deps.now }) : () => {};
     this.stopMainLines = feeds ? trackMainLines(feeds.bus, feeds.catalogue, log) : () => {};
   }
 
@@ -103,6 +105,14 @@ export class RealtimeServer {
     this.server = server;
     server.on('upgrade', this.onUpgrade);
     return this;
+  }
+
+  /**
+   * Publications were lost before they were numbered (they could not be prepared): every stream starts again under
+   * another epoch and every subscriber resubscribes, since which channels they were for is unknown.
+   */
+  restartAllStreams(): void {
+    this.restarts.restart('all');
   }
 
   /** Channel streams held in memory and the bytes of history they retain. */

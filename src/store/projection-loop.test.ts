@@ -43,6 +43,7 @@ function loopOf(projector: SlowProjector, prepareDelayMs: (seq: number) => numbe
       return () => published.push(...seqs);
     },
     onProblem: (err) => problems.push(err),
+    publicationsLost: (err) => problems.push(err),
     retryMs: 5,
     maxBatch: 3,
   });
@@ -103,25 +104,30 @@ describe('ProjectionLoop with an awaited projector', () => {
     expect(await loop.publishedJournaled().then(() => published)).toEqual([1, 2, 3]);
   });
 
-  it('goes on publishing after a fan-out that throws, and reports it', async () => {
+  it('reports as lost, in journal order, a group whose fan-out throws or whose preparation fails, and publishes the rest', async () => {
     const projector = new SlowProjector();
     const published: number[] = [];
-    const problems: unknown[] = [];
+    const events: string[] = [];
     const loop = new ProjectionLoop(projector, 0, {
-      prepareFanOut: (entries) => {
+      prepareFanOut: async (entries) => {
         const seqs = seqsOf(entries.flatMap((e) => e.changes));
-        return Promise.resolve(() => {
+        // Group 4's preparation fails before group 3's (slow) one ends: still reported after 3 is published.
+        if (seqs[0] === 4) throw new Error('not prepared');
+        if (seqs[0] === 3) await new Promise((r) => setTimeout(r, 20));
+        return () => {
           if (seqs[0] === 2) throw new Error('fan-out failed');
           published.push(...seqs);
-        });
+          events.push(`published ${seqs[0]}`);
+        };
       },
-      onProblem: (err) => problems.push(err),
+      onProblem: (err) => events.push(`problem ${(err as Error).message}`),
+      publicationsLost: (err) => events.push(`lost ${(err as Error).message}`),
     });
-    for (let seq = 1; seq <= 3; seq++) loop.enqueue([entry(seq)]);
+    for (let seq = 1; seq <= 5; seq++) loop.enqueue([entry(seq)]);
     await loop.flush();
     await loop.publishedAll();
-    expect(published).toEqual([1, 3]);
-    expect(problems.map((p) => (p as Error).message)).toEqual(['fan-out failed']);
+    expect(published).toEqual([1, 3, 5]);
+    expect(events).toEqual(['published 1', 'lost fan-out failed', 'published 3', 'lost not prepared', 'published 5']);
   });
 
   it('never waits for a projector process apart: a flush returns at once, its reports move the position and publish', async () => {

@@ -27,6 +27,12 @@ export interface ProjectionLoopOptions {
   prepareFanOut: (entries: readonly ProjectedEntry[]) => Promise<() => void>;
   /** A batch could not be projected; it is tried again after `retryMs`. */
   onProblem: (err: unknown) => void;
+  /**
+   * A group's publications could not be prepared, or its fan-out failed part way: they never reach the realtime
+   * channels (the journal and the read models hold their facts), so subscribers must be told rather than left with a
+   * silent gap. Later groups are published as usual.
+   */
+  publicationsLost: (err: unknown) => void;
   /** Commands per projector transaction at most. */
   maxBatch?: number;
   /** The projector on this thread writes asynchronously (a database server's): it is never flushed blocking. */
@@ -325,20 +331,17 @@ export class ProjectionLoop {
 
   /**
    * Prepares the groups' publications now, in journal order, and queues their fan-outs behind the earlier ones. A
-   * publication that could not be prepared or fanned out is reported and skipped: the read models and the journal
-   * hold its facts.
+   * group whose publications could not be prepared or fanned out is reported lost (in its turn) and passed over, so
+   * the publications after it still go out.
    */
   private publish(groups: readonly QueuedGroup[]): void {
     for (const g of groups) {
-      const prepared = this.opts.prepareFanOut(g.entries).catch((err: unknown) => {
-        this.opts.onProblem(err);
-        return () => {};
-      });
-      // A fan-out that throws is reported and passed over, so the publications after it still go out.
+      const prepared = this.opts.prepareFanOut(g.entries);
+      prepared.catch(() => {}); // its failure is reported in its turn below
       this.published = this.published
         .then(() => prepared)
         .then((fanOut) => fanOut())
-        .catch((err: unknown) => this.opts.onProblem(err));
+        .catch((err: unknown) => this.opts.publicationsLost(err));
     }
   }
 

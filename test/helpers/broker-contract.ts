@@ -8,6 +8,8 @@ export interface BrokerNodes {
   publisher: Broker;
   /** Where clients subscribe: another node when the broker spans processes, else the same broker. */
   node: Broker;
+  /** Channels `node` reported a gap on: its subscribers must resubscribe. */
+  gaps: string[];
   close(): Promise<void>;
 }
 
@@ -117,5 +119,31 @@ export function brokerContract(start: (now: () => number) => Promise<BrokerNodes
       expect(delivered).toEqual(items);
       for (const d of got) expect(Buffer.byteLength(d.pubJson)).toBeLessThan(400);
     });
+  });
+
+  it('restarting streams (publications lost before numbering): old positions fail to recover, subscribed nodes report it, numbering starts again', async () => {
+    for (const which of ['channels', 'all'] as const) {
+      await withNodes(async ({ publisher, node, gaps }) => {
+        const got: Delivery[] = [];
+        await node.subscribe('h:x', (d) => got.push(d));
+        await node.subscribe('h:kept', () => {});
+        const old = await publisher.publish('h:x', 1);
+        const kept = await publisher.publish('h:kept', 1);
+        await until(() => got.length === 1);
+        await publisher.restartStreams(which === 'all' ? 'all' : ['h:x']);
+        await until(() => gaps.includes('h:x'));
+        expect((await node.history('h:x', { limit: -1, since: old })).complete).toBe(false);
+        const next = await publisher.publish('h:x', 2);
+        expect(next.offset).toBe(1);
+        expect(next.epoch).not.toBe(old.epoch);
+        // A subscriber that stays (one that resubscribed) gets the new stream from its start.
+        await until(() => got.length === 2);
+        expect(got[1]!.offset).toBe(1);
+        // A channel not named goes on as it was.
+        const keptNow = await node.history('h:kept', { limit: -1, since: kept });
+        expect(keptNow.complete).toBe(which === 'channels');
+        if (which === 'channels') expect(gaps).toEqual(['h:x']);
+      });
+    }
   });
 }
