@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { ChannelStream } from './stream.js';
-import { MemoryBroker } from './broker.js';
+import { MemoryBroker, StreamRestarts, type Broker } from './broker.js';
 import { SUBSCRIBERS_PER_CLOCK_READ, type Delivery } from './hub.js';
 import { HISTORY_SIZE, parseChannel } from './channels.js';
 import { framePayload, textFrame } from './ws-frame.js';
@@ -466,5 +466,37 @@ describe('MemoryBroker keeps the broker contract', () => {
     const gaps: string[] = [];
     const b = new MemoryBroker(CONTRACT_POLICY, now, undefined, undefined, undefined, (ch) => gaps.push(ch));
     return { publisher: b, node: b, gaps, close: () => b.close() };
+  });
+});
+
+describe('StreamRestarts', () => {
+  it('tries a refused restart again, gathering the channels asked for meanwhile into one attempt', async () => {
+    vi.useFakeTimers();
+    try {
+      const calls: (readonly string[] | 'all')[] = [];
+      let refusals = 2;
+      const broker = {
+        restartStreams: (channels: readonly string[] | 'all') => {
+          calls.push(channels);
+          return refusals-- > 0 ? Promise.reject(new Error('redis down')) : Promise.resolve();
+        },
+      } as unknown as Broker;
+      const errors: string[] = [];
+      const restarts = new StreamRestarts(broker, { error: (_o, msg) => errors.push(msg) });
+      restarts.restart(['a']);
+      restarts.restart(['b', 'a']);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toEqual([['a']]);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toEqual([['a'], ['a', 'b']]);
+      restarts.restart('all');
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toEqual([['a'], ['a', 'b'], 'all']);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(calls).toHaveLength(3);
+      expect(errors).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -121,7 +121,7 @@ export class StreamRestarts {
       (err: unknown) => {
         this.log.error({ err }, 'realtime streams not restarted yet; trying again');
         if (channels === 'all') this.all = true;
-        else for (const c of channels) this.channels.add(c);
+        else this.channels = new Set([...channels, ...this.channels]);
         setTimeout(() => {
           this.busy = false;
           this.next();
