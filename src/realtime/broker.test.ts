@@ -495,6 +495,13 @@ describe('StreamRestarts', () => {
       await vi.advanceTimersByTimeAsync(5000);
       expect(calls).toHaveLength(3);
       expect(errors).toHaveLength(2);
+      // Stopped (the broker closes): a refused restart is not tried again.
+      refusals = 1;
+      restarts.restart(['c']);
+      await vi.advanceTimersByTimeAsync(0);
+      restarts.stop();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(calls).toEqual([['a'], ['a', 'b'], 'all', ['c']]);
     } finally {
       vi.useRealTimers();
     }

@@ -95,6 +95,8 @@ export class StreamRestarts {
   private channels = new Set<string>();
   private all = false;
   private busy = false;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly broker: Broker,
@@ -107,8 +109,14 @@ export class StreamRestarts {
     this.next();
   }
 
+  /** The broker is closing: nothing more is tried. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+  }
+
   private next(): void {
-    if (this.busy || (!this.all && this.channels.size === 0)) return;
+    if (this.stopped || this.busy || (!this.all && this.channels.size === 0)) return;
     const channels = this.all ? 'all' : [...this.channels];
     this.all = false;
     this.channels = new Set();
@@ -122,7 +130,7 @@ export class StreamRestarts {
         this.log.error({ err }, 'realtime streams not restarted yet; trying again');
         if (channels === 'all') this.all = true;
         else this.channels = new Set([...channels, ...this.channels]);
-        setTimeout(() => {
+        this.retry = setTimeout(() => {
           this.busy = false;
           this.next();
         }, RESTART_RETRY_MS).unref();

@@ -152,6 +152,7 @@ export class RealtimeServer {
     this.server?.off('upgrade', this.onUpgrade);
     this.closed = true;
     this.detachFeeds();
+    this.restarts.stop();
     this.stopMainLines();
     const sockets = [...this.wss.clients];
     this.disconnect(CloseCode.shutdown, 'shutdown');
