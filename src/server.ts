@@ -299,6 +299,14 @@ async function startOnStorage(
     : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue, progress: projection }, tokens, isReady, now, log });
   publisher.audience = () => realtime.audience;
+  // Streams kept in Redis outlive the writer that published on them. The one before this process may have stopped
+  // between journaling a group and publishing it (kill -9, a standby's takeover), and the groups start-up caught up
+  // were projected before any feed listened: every subscriber resubscribes once with recovered:false rather than
+  // skip them silently.
+  if (realtime.streamsOutliveProcess) {
+    log.info('realtime streams of earlier writers start again under new epochs: their subscribers resubscribe');
+    realtime.restartAllStreams();
+  }
   // With Redis, a revocation also ends the key's sessions on the realtime nodes (this process's own end below).
   const revocations = await sharedRevocations(config, log, () => {});
   // Gateways in processes of their own send their commands over NATS: answered from here on, before the HTTP API is

@@ -136,6 +136,29 @@ describe('realtime nodes on Redis', () => {
     await waitFor(() => rec.pubs.length > seen && hashes(rec.pubs).includes(order(999).orderHash), 10_000, 'delivery after the restart');
   }, 60_000);
 
+  it('an exchange that starts restarts the streams it finds in Redis: its subscribers learn recovered:false, not a silent gap', async () => {
+    // The writer before may have journaled a group and died before publishing it (kill -9, a standby's takeover):
+    // nothing in Redis tells, so a position in a stream from before must not recover as if complete.
+    const key = await createApiKey(ex, MAKER);
+    const c = clientOf(() => nodeB, key);
+    const sub = c.newSubscription(BOOK);
+    const rec = record(sub);
+    c.connect();
+    sub.subscribe();
+    await sub.ready(10_000);
+    emitOrders(order(30));
+    await waitFor(() => rec.pubs.length === 1, 10_000, 'first publication');
+    const before = rec.subscribed[0]!.streamPosition!;
+    ex = await ex.restart();
+    await waitFor(() => rec.subscribed.length === 2, 10_000, 'resubscribe');
+    expect(rec.subscribed[1]).toMatchObject({ wasRecovering: true, recovered: false });
+    expect(rec.subscribed[1]!.streamPosition!.epoch).not.toBe(before.epoch);
+    emitOrders(order(31));
+    await waitFor(() => rec.pubs.length === 2, 10_000, 'delivery after the start');
+    expect(rec.pubs[1]!.offset).toBe(1);
+    expect(hashes(rec.pubs)).toEqual([order(30).orderHash, order(31).orderHash]);
+  }, 60_000);
+
   it('revoking an API key on the exchange ends its sessions on every node', async () => {
     const created = await ex.admin('POST', '/admin/api-keys', { address: MAKER });
     const { apiKey: key, id } = created.body.data as { apiKey: string; id: string };

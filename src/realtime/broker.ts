@@ -58,6 +58,8 @@ const FRAME_OVERHEAD = 96;
 export interface Broker {
   /** This broker's (server start's) epoch: every stream's epoch begins with it. */
   readonly epoch: string;
+  /** Streams outlive this process (they are kept in Redis), so positions handed out before it started may recover. */
+  readonly streamsOutliveProcess: boolean;
   /**
    * Whether a publication on the channel could reach anyone: it has a subscriber, or its stream is recorded
    * because a client may hold a position in it (recovery, history). Publications of other channels are dropped
@@ -215,6 +217,7 @@ export function publicationParts(channel: string, data: unknown, policy: History
  */
 export class MemoryBroker implements Broker {
   readonly epoch = randomBytes(4).toString('hex');
+  readonly streamsOutliveProcess = false;
   private readonly streams = new Map<string, ChannelStream>();
   /** Streams started so far: numbers each stream's epoch. */
   private streamsStarted = 0;

@@ -93,6 +93,7 @@ const positionScript = new RedisScript(POSITION);
 
 export class RedisBroker implements Broker {
   readonly epoch = randomBytes(4).toString('hex');
+  readonly streamsOutliveProcess = true;
   private epochsMade = 0;
   private readonly hub: Hub;
   private readonly prefix: string;

@@ -115,6 +115,11 @@ export class RealtimeServer {
     this.restarts.restart('all');
   }
 
+  /** Streams outlive this process (Redis): positions in them may have been handed out by another writer. */
+  get streamsOutliveProcess(): boolean {
+    return this.broker.streamsOutliveProcess;
+  }
+
   /** Channel streams held in memory and the bytes of history they retain. */
   get history(): { streams: number; bytes: number } {
     return this.broker.retained();
