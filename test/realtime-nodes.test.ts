@@ -70,6 +70,17 @@ function record(sub: Subscription) {
   return { pubs, subscribed };
 }
 
+/** A client on node B subscribed to the book, once its subscription is ready. */
+async function bookOnNodeB() {
+  const c = clientOf(() => nodeB, await createApiKey(ex, MAKER));
+  const sub = c.newSubscription(BOOK);
+  const rec = record(sub);
+  c.connect();
+  sub.subscribe();
+  await sub.ready(10_000);
+  return rec;
+}
+
 const hashes = (pubs: PublicationContext[]) => pubs.map((p) => (p.data as ReturnType<typeof order>[])[0]!.orderHash);
 
 describe('realtime nodes on Redis', () => {
@@ -112,13 +123,7 @@ describe('realtime nodes on Redis', () => {
   }, 60_000);
 
   it('Redis restarting without its data: clients learn recovered:false and a new epoch, then delivery goes on', async () => {
-    const key = await createApiKey(ex, MAKER);
-    const c = clientOf(() => nodeB, key);
-    const sub = c.newSubscription(BOOK);
-    const rec = record(sub);
-    c.connect();
-    sub.subscribe();
-    await sub.ready(10_000);
+    const rec = await bookOnNodeB();
     const before = rec.subscribed[0]!.streamPosition!;
     emitOrders(order(20));
     await waitFor(() => rec.pubs.length === 1, 10_000, 'first publication');
@@ -139,13 +144,7 @@ describe('realtime nodes on Redis', () => {
   it('an exchange that starts restarts the streams it finds in Redis: its subscribers learn recovered:false, not a silent gap', async () => {
     // The writer before may have journaled a group and died before publishing it (kill -9, a standby's takeover):
     // nothing in Redis tells, so a position in a stream from before must not recover as if complete.
-    const key = await createApiKey(ex, MAKER);
-    const c = clientOf(() => nodeB, key);
-    const sub = c.newSubscription(BOOK);
-    const rec = record(sub);
-    c.connect();
-    sub.subscribe();
-    await sub.ready(10_000);
+    const rec = await bookOnNodeB();
     emitOrders(order(30));
     await waitFor(() => rec.pubs.length === 1, 10_000, 'first publication');
     const before = rec.subscribed[0]!.streamPosition!;
