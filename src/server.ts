@@ -202,13 +202,15 @@ async function startOnStorage(
     consolidated: rendering.consolidated,
     now,
   });
+  // Until the realtime server exists (start-up's catch-up), no feed listens and no stream holds a position to restart.
+  let restartAllStreams = () => {};
   const projection = new ProjectionLoop(storage.projector, storage.projected, {
     awaitedProjector: storage.awaitedProjector,
     prepareFanOut: (entries) => publisher.prepare(entries),
     onProblem: (err) => log.error({ err }, 'read models not projected; the journal holds the commands and projection is tried again'),
     publicationsLost: (err) => {
       log.error({ err }, 'realtime publications of a journaled group could not be prepared; every channel starts a new stream');
-      realtime.restartAllStreams();
+      restartAllStreams();
     },
     ...(config.projectorDelayMs ? { delayMs: config.projectorDelayMs } : {}),
   });
@@ -299,6 +301,7 @@ async function startOnStorage(
     : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue, progress: projection }, tokens, isReady, now, log });
   publisher.audience = () => realtime.audience;
+  restartAllStreams = () => realtime.restartAllStreams();
   // Streams kept in Redis outlive the writer that published on them. The one before this process may have stopped
   // between journaling a group and publishing it (kill -9, a standby's takeover), and the groups start-up caught up
   // were projected before any feed listened: every subscriber resubscribes once with recovered:false rather than

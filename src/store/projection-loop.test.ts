@@ -130,6 +130,28 @@ describe('ProjectionLoop with an awaited projector', () => {
     expect(events).toEqual(['published 1', 'lost fan-out failed', 'published 3', 'lost not prepared', 'published 5']);
   });
 
+  it('goes on publishing when reporting a loss throws', async () => {
+    const projector = new SlowProjector();
+    const published: number[] = [];
+    const problems: string[] = [];
+    const loop = new ProjectionLoop(projector, 0, {
+      prepareFanOut: async (entries) => {
+        const seqs = seqsOf(entries.flatMap((e) => e.changes));
+        if (seqs[0] === 1) throw new Error('not prepared');
+        return () => published.push(...seqs);
+      },
+      onProblem: (err) => problems.push((err as Error).message),
+      publicationsLost: () => {
+        throw new Error('the report failed');
+      },
+    });
+    for (let seq = 1; seq <= 3; seq++) loop.enqueue([entry(seq)]);
+    await loop.flush();
+    await loop.publishedAll();
+    expect(published).toEqual([2, 3]);
+    expect(problems).toEqual(['the report failed']);
+  });
+
   it('never waits for a projector process apart: a flush returns at once, its reports move the position and publish', async () => {
     const projector = new SlowProjector();
     const { loop, published } = loopOf(projector);

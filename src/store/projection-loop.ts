@@ -341,7 +341,16 @@ export class ProjectionLoop {
       this.published = this.published
         .then(() => prepared)
         .then((fanOut) => fanOut())
-        .catch((err: unknown) => this.opts.publicationsLost(err));
+        .catch((err: unknown) => this.lost(err));
+    }
+  }
+
+  /** Reports lost publications; a report that throws must not break the chain every later fan-out waits on. */
+  private lost(err: unknown): void {
+    try {
+      this.opts.publicationsLost(err);
+    } catch (reportErr) {
+      this.opts.onProblem(reportErr);
     }
   }
 
