@@ -265,11 +265,16 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
       const sub = client.newSubscription(`order_book:market_${market}`);
       const pubs: PublicationContext[] = [];
       const subscribed: SubscribedContext[] = [];
+      /** When each subscribe was answered (Date.now()). */
+      const subscribedAt: number[] = [];
       sub.on('publication', (p) => pubs.push(p));
-      sub.on('subscribed', (s) => subscribed.push(s));
+      sub.on('subscribed', (s) => {
+        subscribed.push(s);
+        subscribedAt.push(Date.now());
+      });
       client.connect();
       sub.subscribe();
-      return { client, sub, pubs, subscribed };
+      return { client, sub, pubs, subscribed, subscribedAt };
     });
     try {
       await Promise.all(subscribers.map((s) => s.sub.ready(10_000)));
@@ -278,13 +283,19 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
 
       // Makers post and takers fill through both gateways while the sequencer is killed.
       const acknowledged: string[] = [first];
+      /** Acknowledged orders with when their request was sent (Date.now()). */
+      const sent: { hash: string; at: number }[] = [];
       let filled = 0n;
       let stop = false;
       const poster = (async () => {
         for (let i = 0; !stop; i++) {
           const o = await signedOrder(maker, config, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: BigInt(20 + (i % 20)) * E18, isMakerBettingOutcomeOne: true });
+          const at = Date.now();
           const r = await write(i % 2 ? g1 : g2, 'POST', '/orders/new', { orders: [o.body] });
-          if (r.status === 200 && r.body.data.statuses[o.hash] === 'OK') acknowledged.push(o.hash);
+          if (r.status === 200 && r.body.data.statuses[o.hash] === 'OK') {
+            acknowledged.push(o.hash);
+            sent.push({ hash: o.hash, at });
+          }
         }
       })();
       const filler = (async () => {
@@ -319,7 +330,9 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
       expect(await heldByAll()).toBe(minted);
 
       // Publications on both nodes: offsets without a gap, or a new epoch the client was told about.
+      const lastAt = Date.now();
       const last = await post(g1, maker, market, 21n * E18, true);
+      sent.push({ hash: last, at: lastAt });
       await waitFor(() => subscribers.every((s) => JSON.stringify(s.pubs).includes(last)), 10_000, 'a publication after the takeover on both nodes');
       for (const s of subscribers) {
         const offsets = s.pubs.map((p) => p.offset!);
@@ -329,6 +342,11 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
         // The killed sequencer may have journaled groups it never published: the standby restarted the streams, and
         // every subscriber was told (recovered:false) rather than left with a gap it cannot see.
         expect(s.subscribed.some((x) => x.wasRecovering && !x.recovered)).toBe(true);
+        // From its last subscribe on, the subscriber misses nothing: every order posted after it was published to it.
+        const since = s.subscribedAt[s.subscribedAt.length - 1]!;
+        const seen = JSON.stringify(s.pubs.map((p) => p.data));
+        const postedAfter = sent.filter((o) => o.at > since).map((o) => o.hash);
+        expect(postedAfter.filter((h) => !seen.includes(h))).toEqual([]);
       }
     } finally {
       for (const s of subscribers) s.client.disconnect();
