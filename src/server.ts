@@ -387,7 +387,7 @@ async function startOnStorage(
       ready = false;
       await demo?.stop();
       stopProbe();
-      await realtime.close(); // clients get 3001 and reconnect elsewhere or later
+      await realtime.closeConnections(); // clients get 3001 and reconnect elsewhere or later
       revocations?.close();
       stopKeyReloads?.();
       await app.close(); // waits for in-flight requests
@@ -397,6 +397,8 @@ async function startOnStorage(
       await trading.stop();
       await projection.stop();
       await projectorThread?.stop();
+      // Only now: the groups of requests answered during the stop are published (kept in Redis for other nodes).
+      await realtime.close();
       await verifier.close();
       await storage.close();
     })());

@@ -8,6 +8,8 @@ import { spawnExchange, type ChildExchange } from './helpers/process.js';
 import { startRedis, type TestRedis } from './helpers/redis.js';
 import { checksumAddress } from '../src/protocol/address.js';
 import { emitAny } from './helpers/bus.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
+import { USDC } from './helpers/wallets.js';
 
 const MAKER = '0x8ba1f109551bd432803012645ac136ddd64dba72';
 const MARKET = '0x' + 'cd'.repeat(32);
@@ -156,6 +158,30 @@ describe('realtime nodes on Redis', () => {
     await waitFor(() => rec.pubs.length === 2, 10_000, 'delivery after the start');
     expect(rec.pubs[1]!.offset).toBe(1);
     expect(hashes(rec.pubs)).toEqual([order(30).orderHash, order(31).orderHash]);
+  }, 60_000);
+
+  it('a clean stop publishes what it acknowledged before it closes: a subscriber on another node receives it', async () => {
+    // The projector lags, so the order below is acknowledged but not yet published when the stop begins.
+    await ex.destroy();
+    ex = await startTestExchange({ ...betTestConfig(), redisUrl: redis.url, realtimeTokenSecret: SECRET, projectorDelayMs: 300 });
+    const { markets } = await createFixtureMarket(ex, await createSoccerLeague(ex), { type: 1 });
+    const marketHash = markets[0]!.marketHash;
+    const maker = await fundedWallet(ex);
+    const c = clientOf(() => nodeB, await createApiKey(ex, maker.address));
+    const sub = c.newSubscription(`order_book:market_${marketHash}`);
+    const rec = record(sub);
+    c.connect();
+    sub.subscribe();
+    await sub.ready(10_000);
+    const orderHash = await postOrder(ex, maker, { marketHash, totalBetSize: 10n * USDC, percentageOdds: 50n * 10n ** 18n, isMakerBettingOutcomeOne: true });
+    try {
+      await ex.close();
+      await waitFor(() => rec.pubs.length > 0, 10_000, 'the order on node B');
+      expect(hashes(rec.pubs)).toEqual([orderHash]);
+      expect(rec.subscribed).toHaveLength(1);
+    } finally {
+      ex = await ex.restart();
+    }
   }, 60_000);
 
   it('revoking an API key on the exchange ends its sessions on every node', async () => {

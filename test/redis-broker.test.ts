@@ -143,4 +143,19 @@ describe('RedisBroker', () => {
       await close();
     }
   });
+
+  it('closing sends the publications handed to it before: another node recovers them from the stream', async () => {
+    const { publisher, node, close } = twoNodes(() => Date.now());
+    try {
+      await node.subscribe('h:closed', () => {}); // records the stream (it keeps the last 3)
+      const { epoch } = await node.history('h:closed', { limit: 0 });
+      for (let n = 1; n <= 50; n++) void publisher.publish('h:closed', n);
+      await publisher.close();
+      const after = await node.history('h:closed', { since: { offset: 47, epoch }, limit: -1 });
+      expect([after.complete, after.offset, after.epoch]).toEqual([true, 50, epoch]);
+      expect(after.publications.map((p) => JSON.parse(p).data)).toEqual([48, 49, 50]);
+    } finally {
+      await close();
+    }
+  });
 });

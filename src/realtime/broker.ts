@@ -82,6 +82,7 @@ export interface Broker {
   restartStreams(channels: readonly string[] | 'all'): Promise<void>;
   /** Streams this process holds and the bytes of publications they retain (metrics; synchronous for scrapes). */
   retained(): { streams: number; bytes: number };
+  /** Stops delivering. Publications already handed to `publish` are still recorded where streams outlive the process. */
   close(): Promise<void>;
 }
 

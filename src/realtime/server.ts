@@ -63,7 +63,8 @@ export class RealtimeServer {
   private readonly stopMainLines: () => void;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
   private server: Server | undefined;
-  private closing = false;
+  private closingConnections: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly deps: RealtimeDeps) {
     const { historyTtlMs, idleStreamTtlMs, maxBufferedBytes } = deps.config.realtime;
@@ -151,29 +152,40 @@ export class RealtimeServer {
     return n;
   }
 
-  async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
-    this.server?.off('upgrade', this.onUpgrade);
-    this.closed = true;
-    this.detachFeeds();
-    this.restarts.stop();
-    this.stopMainLines();
-    const sockets = [...this.wss.clients];
-    this.disconnect(CloseCode.shutdown, 'shutdown');
-    // Give close frames a moment to leave, then cut whatever is still open.
-    await Promise.race([
-      Promise.all(sockets.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))))),
-      new Promise((resolve) => setTimeout(resolve, 1000).unref()),
-    ]);
-    for (const ws of this.wss.clients) ws.terminate();
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
-    await this.broker.close();
+  /**
+   * Refuses upgrades and ends every client session (3001: reconnect elsewhere or later). The feeds go on publishing
+   * through the broker, so a process that stops can still publish what it acknowledged before `close()`.
+   */
+  closeConnections(): Promise<void> {
+    return (this.closingConnections ??= (async () => {
+      this.server?.off('upgrade', this.onUpgrade);
+      const sockets = [...this.wss.clients];
+      this.disconnect(CloseCode.shutdown, 'shutdown');
+      // Give close frames a moment to leave, then cut whatever is still open.
+      await Promise.race([
+        Promise.all(sockets.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))))),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
+      for (const ws of this.wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    })());
+  }
+
+  /** Ends the sessions, then the feeds and the broker (after the last publication; a Redis broker sends what it holds). */
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await this.closeConnections();
+      this.closed = true;
+      this.detachFeeds();
+      this.restarts.stop();
+      this.stopMainLines();
+      await this.broker.close();
+    })());
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== REALTIME_PATH || this.closing || !this.deps.isReady()) {
+    if (path !== REALTIME_PATH || this.closingConnections || !this.deps.isReady()) {
       const status = path !== REALTIME_PATH ? '404 Not Found' : '503 Service Unavailable';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
