@@ -87,6 +87,8 @@ export interface RedisBrokerOptions {
 
 /** Sent on a channel's PUB/SUB channel once its stream was started again: never a publication (those begin with an epoch). */
 const RESTARTED = '!restarted';
+/** How long a closing broker waits for Redis to take the publications it was handed. */
+const CLOSE_WAIT_MS = 2000;
 
 const publishScript = new RedisScript(PUBLISH);
 const positionScript = new RedisScript(POSITION);
@@ -367,6 +369,10 @@ export class RedisBroker implements Broker {
     this.hub.close();
     this.seen.clear();
     this.opts.subscriber.disconnect();
+    // QUIT is answered after the publications sent before it (also those still queued for a connection under way),
+    // so they reach their streams. Bounded, for a Redis that is gone.
+    const quit = this.opts.redis.quit().catch(() => {});
+    await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     this.opts.redis.disconnect();
   }
 }
