@@ -151,6 +151,23 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     expect(await balance(maker)).toMatchObject({ balance: '80000000', escrowed: '0', openExposure: '0' });
   });
 
+  it('settles on chain a fill whose slippage holds on average though one of its orders is worse than the bound', async () => {
+    const maker = await wallet(40n * USDC);
+    const taker = await wallet(50n * USDC);
+    const market = markets[8]!;
+    const better = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 12n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const worse = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 45n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [better.body, worse.body] })).body.data.inserted).toBe(2);
+    // Bound 58.2%: 18 USDC at taker odds 60%, then 10.125 USDC at 55% (average 58.2% exactly).
+    const filled = await ex.post('/orders/fill/v2', await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: false, stakeWei: 50n * USDC, desiredOdds: 60n * E18, oddsSlippage: 3 }));
+    expect(filled.body.data).toMatchObject({ totalFilled: '28125000', averageOdds: '58200000000000000000' });
+    const done = await settledTrades(worse.hash);
+    expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+    const receipt = await node.pub.getTransactionReceipt({ hash: done[0]!.fillOrderHash as `0x${string}` });
+    const settledFills = parseEventLogs({ abi: oddexSettlementAbi, logs: receipt.logs, eventName: 'FillSettled' });
+    expect(settledFills.map((l) => [l.args.fillHash, l.args.takerStake, l.args.makerStake])).toEqual([[filled.body.data.fillHash, 28_125_000n, 20_284_090n]]);
+  });
+
   it('refuses a cash out whose cashOutTarget is neither zero nor the fill\'s market, as the local ledger does', async () => {
     const taker = await wallet(10n * USDC);
     const market = markets[0]!;
@@ -235,13 +252,15 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
   });
 
   it('accounts for every minted wei in wallets and escrow (the operator funds check)', async () => {
-    // Minted in this file: 100 + 100 + 10 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 780 to 11 wallets; escrow (the 12th
-    // account): the 20 of the market left open across the restart (the others were settled or failed).
+    // Minted in this file: 100 + 100 + 40 + 50 + 10 + 20 + 50 + 0 + 100 + 100 + 3 x 100 = 870 to 13 wallets; escrow
+    // (the 14th account): the 20 of the market left open across the restart and the 48.40909 of the averaged-slippage
+    // fill (the others were settled or failed).
     const report = await checkFunds(node.pub as PublicClient, { token: view.token, settlement: view.settlement, deployBlock: '0' });
-    expect(report).toEqual({ token: view.token, accounts: 12, wallets: 760n * USDC, escrowBalance: 20n * USDC, escrowHeld: 20n * USDC, minted: 780n * USDC, totalSupply: 780n * USDC, agrees: true });
+    const escrow = 20n * USDC + 48_409_090n;
+    expect(report).toEqual({ token: view.token, accounts: 14, wallets: 870n * USDC - escrow, escrowBalance: escrow, escrowHeld: escrow, minted: 870n * USDC, totalSupply: 870n * USDC, agrees: true });
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/chain/evm/funds-check.ts'], { env: { ...process.env, ODDEX_DATA_DIR: dataDir }, encoding: 'utf8' });
     expect(cli.status).toBe(0);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '760000000', escrowBalance: '20000000', minted: '780000000', agrees: true });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ wallets: '801590910', escrowBalance: '68409090', minted: '870000000', agrees: true });
   });
 
   /** A maker (50 on outcome one at `odds` %) and a taker, 100 each on chain; the taker's fill of `takerStake` executed. */

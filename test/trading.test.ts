@@ -314,6 +314,24 @@ describe('trading over HTTP', () => {
     expect([again.status, again.body.errorCode]).toEqual([409, 'FILL_ALREADY_SUBMITTED']);
   });
 
+  it('slippage bounds the stake-weighted average taker odds of the fill, not each order it matches', async () => {
+    const market = markets[9]!.marketHash;
+    const m = newWallet();
+    await fund(m, 100n * USDC);
+    // Taker odds 60% for 18 USDC of taker stake, then 55% for up to 24.44 USDC.
+    const better = await signedOrder(m, ex.ctx.config, { marketHash: market, totalBetSize: 12n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const worse = await signedOrder(m, ex.ctx.config, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 45n * E18, isMakerBettingOutcomeOne: true });
+    expect((await post(better, worse)).body.data.inserted).toBe(2);
+    // desiredOdds 60% less 3% is 58.2%: 18 USDC at 60% make up for 10.125 USDC at 55% and no more.
+    const res = await ex.post('/orders/fill/v2', await signedFill(taker, ex.ctx.config, { market, isTakerBettingOutcomeOne: false, stakeWei: 50n * USDC, desiredOdds: 60n * E18, oddsSlippage: 3 }));
+    expect([res.status, res.body.data]).toEqual([200, { fillHash: expect.any(String), isPartialFill: true, totalFilled: '28125000', averageOdds: '58200000000000000000' }]);
+    const orders = (await ex.get(`/orders?orderHashes=${better.hash},${worse.hash}`)).body.data as { orderHash: string; fillAmount: string; pendingFillAmount: string }[];
+    const filled = (hash: string) => orders.find((o) => o.orderHash === hash)!;
+    // Maker stakes: 18 USDC × 40/60 and 10.125 USDC × 45/55 (rounded down).
+    expect(BigInt(filled(better.hash).fillAmount) + BigInt(filled(better.hash).pendingFillAmount)).toBe(12_000_000n);
+    expect(BigInt(filled(worse.hash).fillAmount) + BigInt(filled(worse.hash).pendingFillAmount)).toBe(8_284_090n);
+  });
+
   it('keeps acknowledged orders, fills and balances across a restart', async () => {
     const m = newWallet();
     await fund(m, 100n * USDC);

@@ -90,7 +90,8 @@ contract OddexSettlement is OddexEscrow, EIP712 {
     error SelfMatch(bytes32 orderHash);
     error OrderExpired(bytes32 orderHash);
     error OrderIsCancelled(bytes32 orderHash);
-    error OddsBelowSlippage(bytes32 orderHash);
+    error BadOdds(bytes32 orderHash);
+    error AverageOddsBelowSlippage(uint256 averageTakerOdds, uint256 minTakerOdds);
     error BadSlippage(uint256 oddsSlippage);
     error ZeroStake(bytes32 orderHash);
     error OrderOverfilled(bytes32 orderHash, uint256 filled, uint256 totalBetSize);
@@ -203,17 +204,23 @@ contract OddexSettlement is OddexEscrow, EIP712 {
         bool cashOut = f.cashOutTarget != bytes32(0);
         uint256 hedgeNeeds = cashOut ? _hedgeNeeds(f, market) : 0;
 
-        uint256 minTakerOdds = (f.desiredOdds * (100 - f.oddsSlippage)) / 100;
         uint256 takerTotal;
         uint256 makerTotal;
+        // Slippage bounds the stake-weighted average taker odds of the fill, not each match (as the exchange matches).
+        uint256 weightedTakerOdds;
         for (uint256 i = 0; i < f.matches.length; i++) {
-            uint256 makerStake = _checkMatch(f, f.matches[i], market, minTakerOdds);
+            uint256 makerStake = _checkMatch(f, f.matches[i], market);
             takerTotal += f.matches[i].takerStake;
             makerTotal += makerStake;
+            weightedTakerOdds += f.matches[i].takerStake * (ODDS_SCALE - f.matches[i].order.percentageOdds);
             _creditPair(f, f.matches[i].order, makerStake, f.matches[i].takerStake);
             proxy.transferFrom(token, f.matches[i].order.maker, address(this), makerStake);
         }
         if (takerTotal > f.stakeWei) revert StakeAboveSigned(takerTotal, f.stakeWei);
+        uint256 minTakerOdds = (f.desiredOdds * (100 - f.oddsSlippage)) / 100;
+        if (weightedTakerOdds < minTakerOdds * takerTotal) {
+            revert AverageOddsBelowSlippage(weightedTakerOdds / takerTotal, minTakerOdds);
+        }
         proxy.transferFrom(token, f.taker, address(this), takerTotal);
         emit FillSettled(hash, f.taker, market, takerTotal, makerTotal);
         if (cashOut) {
@@ -238,10 +245,7 @@ contract OddexSettlement is OddexEscrow, EIP712 {
     }
 
     /// @dev Checks one maker order against the fill and books its maker stake; returns that stake.
-    function _checkMatch(Fill calldata f, Match calldata m, bytes32 market, uint256 minTakerOdds)
-        private
-        returns (uint256 makerStake)
-    {
+    function _checkMatch(Fill calldata f, Match calldata m, bytes32 market) private returns (uint256 makerStake) {
         Order calldata o = m.order;
         bytes32 h = orderHash(o);
         if (o.marketHash != market) revert MarketMismatch();
@@ -252,9 +256,7 @@ contract OddexSettlement is OddexEscrow, EIP712 {
         if (ECDSA.recover(MessageHashUtils.toEthSignedMessageHash(h), m.makerSig) != o.maker) revert BadMakerSignature(h);
         if (o.expiry <= block.timestamp) revert OrderExpired(h);
         if (cancelled[h]) revert OrderIsCancelled(h);
-        if (o.percentageOdds == 0 || o.percentageOdds >= ODDS_SCALE || ODDS_SCALE - o.percentageOdds < minTakerOdds) {
-            revert OddsBelowSlippage(h);
-        }
+        if (o.percentageOdds == 0 || o.percentageOdds >= ODDS_SCALE) revert BadOdds(h);
         makerStake = (m.takerStake * o.percentageOdds) / (ODDS_SCALE - o.percentageOdds);
         if (makerStake == 0) revert ZeroStake(h);
         uint256 total = filled[h] + makerStake;

@@ -145,7 +145,19 @@ const params = {
   walletsOnChain: false,
 };
 
-/** The textbook matcher: every eligible order, sorted by price then time, taken greedily. */
+/** The largest stake in [0, most] whose match at taker odds `t` keeps the stake-weighted average of all at least `bound`. */
+function largestKeepingAverage(weighted: bigint, stake: bigint, t: bigint, most: bigint, bound: bigint): bigint {
+  const keeps = (s: bigint) => (weighted + s * t) / (stake + s === 0n ? 1n : stake + s) >= bound || stake + s === 0n;
+  let [lo, hi] = [0n, most];
+  while (lo < hi) {
+    const mid = (lo + hi + 1n) / 2n;
+    if (keeps(mid)) lo = mid;
+    else hi = mid - 1n;
+  }
+  return lo;
+}
+
+/** The textbook matcher: every eligible order, sorted by price then time, taken greedily while the average allows. */
 function naiveMatch(orders: OrderView[], c: Extract<Command, { kind: 'fill' }>, at: number) {
   const bound = (c.desiredOdds * BigInt(100 - c.oddsSlippage)) / 100n;
   const eligible = orders
@@ -162,14 +174,18 @@ function naiveMatch(orders: OrderView[], c: Extract<Command, { kind: 'fill' }>, 
     .sort((a, b) => (a.percentageOdds === b.percentageOdds ? a.seq - b.seq : a.percentageOdds < b.percentageOdds ? -1 : 1));
   const matches: [string, bigint, bigint][] = [];
   let left = c.stakeWei;
+  let weighted = 0n;
   for (const o of eligible) {
-    if (E20 - o.percentageOdds < bound || left === 0n) break;
+    if (left === 0n) break;
     const space = fillableTakerSpace(o);
-    const s = left < space ? left : space;
+    const t = E20 - o.percentageOdds;
+    const s = largestKeepingAverage(weighted, c.stakeWei - left, t, left < space ? left : space, bound);
+    if (s === 0n) break;
     const m = makerSpaceForTakerStake(s, o.percentageOdds);
     if (m === 0n) break;
     matches.push([o.orderHash, s, m]);
     left -= s;
+    weighted += s * t;
   }
   return { matches, sawLiquidity: eligible.length > 0 };
 }

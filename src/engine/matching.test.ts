@@ -1,6 +1,8 @@
-// The matching walk alone: price-time priority, what it skips, the slippage bound, the dust rule, the cross check.
+// The matching walk alone: price-time priority, what it skips, the slippage bound on the average, the dust rule, the
+// cross check.
 import { describe, expect, it } from 'vitest';
 import { ODDS_SCALE } from '../protocol/odds.js';
+import { weightedTakerOdds } from '../protocol/amounts.js';
 import { bestMakerOdds, crossesBook, FillWalk, highestMakerOdds, matchFill } from './matching.js';
 import { OrderStore } from './order-store.js';
 import { E18, MARKET, newOrder, TOKEN } from '../../test/helpers/engine-parts.js';
@@ -38,10 +40,16 @@ describe('matchFill', () => {
     expect(b.posted.map((o) => ({ ...o }))).toEqual(before);
   });
 
-  it('stops at the first order worse than the slippage bound, having seen liquidity', () => {
+  it('bounds the weighted average taker odds: a worse order fills only as far as better ones make up for it', () => {
+    // Taker odds 60% (space 150) then 55% (space 122); bound 58%: 150 at 60% pays for 100 at 55% (average 58% exactly).
     const b = book({ percentageOdds: 40n * E18 }, { percentageOdds: 45n * E18 });
     const w = walk(b, 10_000n, ODDS_SCALE - 42n * E18);
-    expect(w.orders).toEqual([b.posted[0]]);
+    expect(w.orders).toEqual([b.posted[0], b.posted[1]]);
+    expect(w.matches.map((m) => [m.takerStake, m.makerStake])).toEqual([[150n, 100n], [100n, 81n]]);
+    expect(weightedTakerOdds(w.matches)).toBe(58n * E18);
+    // One more wei at 55% would take the average below the bound.
+    expect((150n * 60n * E18 + 101n * 55n * E18) / 251n).toBeLessThan(58n * E18);
+    // Nothing better than the bound came first: an order worse than it takes nothing.
     const none = walk(b, 10_000n, ODDS_SCALE - 39n * E18);
     expect(none.matches).toEqual([]);
     expect(none.sawLiquidity).toBe(true);

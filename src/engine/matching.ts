@@ -6,6 +6,8 @@
 //   taker's own, or dust).
 // - The dust rule: an order whose free space matches no maker wei is not liquidity, and the walk stops once what is
 //   left of the taker's stake buys no maker wei.
+// - Slippage bounds the stake-weighted average taker odds of the whole fill, not each match: orders worse than the
+//   bound fill only as far as the better ones before them keep the average at or above it.
 // - No crossed book: makers on opposite outcomes whose odds sum past 100% never rest together (see crossesBook).
 import { makerSpaceForTakerStake, remainingTakerSpace } from '../protocol/amounts.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
@@ -36,11 +38,15 @@ export class FillWalk {
 }
 
 /**
- * Walks `side` (the makers opposite the taker's outcome) for `taker`'s stake at no worse than `minTakerOdds` (desired
- * odds less slippage), into `out`. Arguments, not a request object: this runs once per fill.
+ * Walks `side` (the makers opposite the taker's outcome) for `taker`'s stake, into `out`, so that the stake-weighted
+ * average taker odds of the matches stay at least `minTakerOdds` (desired odds less slippage). Arguments, not a
+ * request object: this runs once per fill.
  */
 export function matchFill(side: BookSide | undefined, taker: string, stakeWei: bigint, minTakerOdds: bigint, at: number, out: FillWalk): FillWalk {
   out.reset(stakeWei);
+  // Σ takerStake × (takerOdds − minTakerOdds) over the matches so far: what orders worse than the bound may still
+  // use up. The average is at least the bound exactly while this is not negative.
+  let surplus = 0n;
   // Walked by index (no iterator objects), best level first.
   for (let i = 0; side !== undefined && i < side.levelCount; i++) {
     for (const o of side.ordersAt(i)) {
@@ -50,15 +56,22 @@ export function matchFill(side: BookSide | undefined, taker: string, stakeWei: b
       if (!hasTakeableSpace(free, o.percentageOdds)) continue;
       const takerSpace = remainingTakerSpace(free, o.percentageOdds);
       out.sawLiquidity = true;
-      // Sorted best first: once an order is worse than the slippage bound, so is every later one.
-      if (ODDS_SCALE - o.percentageOdds < minTakerOdds) return out;
-      const takerStake = out.remaining < takerSpace ? out.remaining : takerSpace;
+      const margin = ODDS_SCALE - o.percentageOdds - minTakerOdds;
+      let takerStake = out.remaining < takerSpace ? out.remaining : takerSpace;
+      if (margin < 0n) {
+        // Worse than the bound: only as much as the better matches before it make up for. Sorted best first, so
+        // once that runs out, every later order is worse still.
+        const affordable = surplus / -margin;
+        if (affordable < takerStake) takerStake = affordable;
+        if (takerStake === 0n) return out;
+      }
       const makerStake = makerSpaceForTakerStake(takerStake, o.percentageOdds);
       // What is left of the taker's stake is dust that buys no maker wei: the fill is done.
       if (makerStake === 0n) return out;
       out.matches.push(new MatchRecord(o.orderHash, o.maker, makerStake, takerStake, o.percentageOdds));
       out.orders.push(o);
       out.remaining -= takerStake;
+      surplus += takerStake * margin;
       if (out.remaining === 0n) return out;
     }
   }

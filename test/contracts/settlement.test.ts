@@ -64,7 +64,7 @@ describe('settlement contract on anvil', () => {
   type SignedOrder = Awaited<ReturnType<typeof order>>;
   async function fill(
     orders: { o: SignedOrder; takerStake: bigint }[],
-    over: Partial<{ stakeWei: bigint; fillSalt: bigint; signer: PrivateKeyAccount; who: PrivateKeyAccount; market: string; legs: readonly [Hex, Hex]; cashOutTarget: Hex; signedTarget: Hex }> = {},
+    over: Partial<{ stakeWei: bigint; fillSalt: bigint; signer: PrivateKeyAccount; who: PrivateKeyAccount; market: string; legs: readonly [Hex, Hex]; cashOutTarget: Hex; signedTarget: Hex; desiredOdds: bigint; oddsSlippage: bigint }> = {},
   ) {
     const who = over.who ?? taker;
     const zero = ('0x' + '0'.repeat(64)) as Hex;
@@ -73,8 +73,8 @@ describe('settlement contract on anvil', () => {
       baseToken: c.deployment.token as string,
       stakeWei: over.stakeWei ?? orders.reduce((s, x) => s + x.takerStake, 0n),
       // The taker odds of the first order, the worst it takes.
-      desiredOdds: 100n * E18 - orders[0]!.o.fields.percentageOdds,
-      oddsSlippage: 0n,
+      desiredOdds: over.desiredOdds ?? 100n * E18 - orders[0]!.o.fields.percentageOdds,
+      oddsSlippage: over.oddsSlippage ?? 0n,
       isTakerBettingOutcomeOne: !orders[0]!.o.fields.isMakerBettingOutcomeOne,
       fillSalt: over.fillSalt ?? randomSalt(),
     };
@@ -168,6 +168,20 @@ describe('settlement contract on anvil', () => {
     expect((await revertOf(simulate(await fill([{ o, takerStake: 16n * USDC }])))).errorName).toBe('OrderOverfilled');
     expect(await revertOf(simulate(await fill([{ o, takerStake: 5n * USDC }], { stakeWei: 4n * USDC })))).toEqual({ errorName: 'StakeAboveSigned', args: [5n * USDC, 4n * USDC] });
     expect((await revertOf(simulate(await fill([{ o, takerStake: 1n * USDC }]), taker))).errorName).toBe('NotExecutor');
+  });
+
+  it('bounds the stake-weighted average taker odds by the slippage, not each match', async () => {
+    const marketHash = randomBytes32();
+    const better = await order({ marketHash, percentageOdds: 40n * E18, totalBetSize: 12n * USDC });
+    const worse = await order({ marketHash, percentageOdds: 45n * E18, totalBetSize: 20n * USDC });
+    // Bound 60% less 3% = 58.2%: 18 USDC at taker odds 60% carry 10.125 USDC at 55% (average 58.2% exactly), not a wei more.
+    const bound = { desiredOdds: 60n * E18, oddsSlippage: 3n };
+    const exact = await fill([{ o: better, takerStake: 18n * USDC }, { o: worse, takerStake: 10_125_000n }], bound);
+    await simulate(exact);
+    const over = await fill([{ o: better, takerStake: 18n * USDC }, { o: worse, takerStake: 10_125_001n }], bound);
+    const average = (18n * USDC * 60n * E18 + 10_125_001n * 55n * E18) / (28_125_001n);
+    expect(await revertOf(simulate(over))).toEqual({ errorName: 'AverageOddsBelowSlippage', args: [average, 582n * 10n ** 17n] });
+    expect((await settle(exact)).status).toBe('success');
   });
 
   it('refuses an expired order and an order its maker cancelled on chain', async () => {
