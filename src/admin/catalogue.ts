@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../api/envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { invalidField } from '../protocol/errors.js';
 import { Hash } from '../api/params.js';
 import type { MarketRecord } from '../catalogue/catalogue.js';
 import type { FixtureStatusCode } from '../catalogue/model.js';
@@ -88,7 +88,7 @@ function checkExtra(extra: string): string {
       const o = p as Record<string, unknown> | null;
       return typeof o === 'object' && o !== null && typeof o.Name === 'string' && typeof o.Value === 'string';
     });
-  if (!pairs) throw new ExchangeError('INVALID_PARAMETER', 'extra must be a JSON-encoded array of {Name, Value} string pairs');
+  if (!pairs) throw invalidField('extra', 'format', 'extra must be a JSON-encoded array of {Name, Value} string pairs');
   return extra;
 }
 
@@ -175,7 +175,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
       const { marketHash } = request.params;
       const { outcome, teamOneScore, teamTwoScore } = request.body;
       if ((teamOneScore === undefined) !== (teamTwoScore === undefined)) {
-        throw new ExchangeError('INVALID_PARAMETER', 'teamOneScore and teamTwoScore go together: send both or neither');
+        throw invalidField('teamTwoScore', 'dependentRequired', 'teamOneScore and teamTwoScore go together: send both or neither');
       }
       return ok(rest(await reportMarket(deps, marketHash, outcome, { teamOneScore, teamTwoScore })));
     },

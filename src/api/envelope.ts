@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, type ErrorDetail } from '../protocol/errors.js';
 import { ApiError, httpStatusOf } from './errors.js';
 
 export interface Success<T> {
@@ -28,12 +28,7 @@ export function sendFailure(reply: FastifyReply, err: ExchangeError): FastifyRep
 function fromFastifyError(err: FastifyError): ExchangeError | undefined {
   if (err.validation) {
     const context = err.validationContext ?? 'request';
-    const details = err.validation.map((v) => {
-      const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const missing = (v.params as { missingProperty?: string }).missingProperty;
-      const field = [path, missing].filter(Boolean).join('.') || context;
-      return { field, rule: v.keyword, message: `${field} ${v.message ?? 'is invalid'}` };
-    });
+    const details = validationDetails(err.validation, context);
     const first = details[0];
     return new ExchangeError('INVALID_PARAMETER', first ? `${context} ${first.message}` : err.message, details);
   }
@@ -107,4 +102,27 @@ export function installEnvelope(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendFailure(reply, new ExchangeError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
+}
+
+/**
+ * One detail per broken rule, naming its field. A choice of constants (a union of literals) fails as one `const` per
+ * choice and an `anyOf`: reported as one `enum` detail that lists the allowed values.
+ */
+function validationDetails(validation: NonNullable<FastifyError['validation']>, context: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const choices = new Map<string, unknown[]>();
+  for (const v of validation) {
+    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const missing = (v.params as { missingProperty?: string }).missingProperty;
+    const field = [path, missing].filter(Boolean).join('.') || context;
+    if (v.keyword === 'const') {
+      const allowed = choices.get(field) ?? [];
+      if (allowed.length === 0) choices.set(field, allowed);
+      allowed.push((v.params as { allowedValue?: unknown }).allowedValue);
+      continue;
+    }
+    details.push({ field, rule: v.keyword, message: `${field} ${v.message ?? 'is invalid'}` });
+  }
+  const enums = [...choices].map(([field, allowed]) => ({ field, rule: 'enum', message: `${field} must be one of ${allowed.join(', ')}` }));
+  return [...enums, ...details.filter((d) => !(d.rule === 'anyOf' && choices.has(d.field)))];
 }

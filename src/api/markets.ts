@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
 import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
 import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
@@ -38,11 +38,11 @@ const intList = (raw: string, field: string) =>
 /** The market types a query asks for: betGroup xor type, or undefined for all. */
 function typesOf(q: Static<typeof ActiveQuery>): Set<number> | undefined {
   if (q.betGroup !== undefined && q.type !== undefined) {
-    throw new ExchangeError('INVALID_PARAMETER', 'betGroup and type are mutually exclusive: send one of them');
+    throw invalidField('betGroup', 'not', 'betGroup and type are mutually exclusive: send one of them');
   }
   if (q.betGroup !== undefined) {
     const types = BET_GROUPS[q.betGroup];
-    if (!types) throw new ExchangeError('INVALID_PARAMETER', `betGroup must be one of ${Object.keys(BET_GROUPS).join(', ')}`);
+    if (!types) throw invalidField('betGroup', 'enum', `betGroup must be one of ${Object.keys(BET_GROUPS).join(', ')}`);
     return new Set(types);
   }
   return q.type === undefined ? undefined : intList(q.type, 'type');
@@ -59,7 +59,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
   app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
     const q = request.query;
     const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
-    if (q.paginationKey && !after) throw new ExchangeError('INVALID_PARAMETER', 'paginationKey is not a nextKey this server returned');
+    if (q.paginationKey && !after) throw invalidField('paginationKey', 'format', 'paginationKey is not a nextKey this server returned');
     const page = pageOfMarkets(
       catalogue.activeMarkets(),
       {

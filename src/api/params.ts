@@ -1,6 +1,6 @@
 // Shared TypeBox schemas and parsers for wire values (hashes, addresses, comma lists, wei strings).
 import { Type } from '@sinclair/typebox';
-import { ExchangeError, type ErrorCode } from '../protocol/errors.js';
+import { invalidField, type ErrorCode } from '../protocol/errors.js';
 
 export const HASH_PATTERN = '^0x[0-9a-fA-F]{64}$';
 export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
@@ -19,11 +19,11 @@ export function parseCommaList(
 ): string[] {
   const items = raw.split(',').map((s) => s.trim());
   const code: ErrorCode = opts.errorCode ?? 'INVALID_PARAMETER';
-  if (items.length === 0 || items.some((s) => s === '')) throw new ExchangeError(code, `${field} must be a comma-separated list`);
-  if (items.length > opts.max) throw new ExchangeError(code, `${field} takes at most ${opts.max} items`);
+  if (items.length === 0 || items.some((s) => s === '')) throw invalidField(field, 'minLength', `${field} must be a comma-separated list`, code);
+  if (items.length > opts.max) throw invalidField(field, 'maxItems', `${field} takes at most ${opts.max} items`, code);
   if (opts.valid) {
     const bad = items.find((s) => !opts.valid!(s));
-    if (bad !== undefined) throw new ExchangeError(code, `${field} has an invalid item "${bad.slice(0, 80)}"`);
+    if (bad !== undefined) throw invalidField(field, 'pattern', `${field} has an invalid item "${bad.slice(0, 80)}"`, code);
   }
   return items;
 }

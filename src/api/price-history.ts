@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ReadModels } from '../store/ports.js';
 
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { ok } from './envelope.js';
 import { Hash } from './params.js';
 import { responses } from './schemas/envelope.js';
@@ -50,7 +50,7 @@ export const priceHistoryRoutes: FastifyPluginAsyncTypebox<PriceHistoryDeps> = a
       if (!catalogue.getMarket(marketHash)) throw new ExchangeError('MARKET_NOT_FOUND', `no market ${marketHash}`);
       const from = q.from ?? 0;
       const to = q.to ?? Math.floor(now() / 1000);
-      if (from > to) throw new ExchangeError('INVALID_PARAMETER', `from (${from}) is after to (${to})`);
+      if (from > to) throw invalidField('from', 'maximum', `from (${from}) is after to (${to})`);
       return ok({ candles: await readModels.history.candles(marketHash, q.interval, from, to, q.limit) });
     },
   );

@@ -22,7 +22,8 @@ function namedPosition(value: string | string[] | undefined): number {
   if (value === undefined) return 0;
   const text = Array.isArray(value) ? value[0]! : value;
   if (!/^\d{1,15}$/.test(text)) {
-    throw new ApiError('INVALID_PARAMETER', `${MIN_POSITION_HEADER} must be a journal position (a non-negative integer)`);
+    const message = `${MIN_POSITION_HEADER} must be a journal position (a non-negative integer)`;
+    throw new ApiError('INVALID_PARAMETER', message, {}, [{ field: MIN_POSITION_HEADER, rule: 'pattern', message }]);
   }
   return Number(text);
 }

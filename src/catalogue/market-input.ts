@@ -1,5 +1,5 @@
 // An operator's request for new markets, and the checks of its type, line and selection before anything is created.
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { MARKET_TYPES, MarketType, type MarketTypeCode, type Selection } from './model.js';
 import { hasLine, isQuarterLine, isQuarterStep, legLines } from './market-identity.js';
 
@@ -22,11 +22,11 @@ export function checkMarketType(input: NewMarket): MarketTypeCode {
   const { type, line } = input;
   if (!MARKET_TYPES.includes(type)) throw new ExchangeError('INVALID_MARKET_TYPE', `type must be one of ${MARKET_TYPES.join(', ')}`);
   if (input.selection !== undefined && type !== MarketType.ONE_X_TWO) {
-    throw new ExchangeError('INVALID_PARAMETER', 'selection is only for 1X2 (type 1) markets');
+    throw invalidField('selection', 'dependentSchemas', 'selection is only for 1X2 (type 1) markets');
   }
   if (!hasLine(type)) {
     if (line !== undefined) throw new ExchangeError('INVALID_LINE', `line is only for spread and total markets, not type ${type}`);
-    if (input.mainLine) throw new ExchangeError('INVALID_PARAMETER', `mainLine is only for spread and total markets, not type ${type}`);
+    if (input.mainLine) throw invalidField('mainLine', 'dependentSchemas', `mainLine is only for spread and total markets, not type ${type}`);
     return type as MarketTypeCode;
   }
   if (line === undefined) throw new ExchangeError('INVALID_LINE', `line is required for type ${type}`);

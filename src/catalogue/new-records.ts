@@ -1,6 +1,6 @@
 // The records an operator's request makes (a fixture, the markets of one request), checked against what the
 // catalogue holds; the catalogue writes them and then shows them.
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import type { StoredMarket } from '../store/catalogue-records.js';
 import { FixtureStatus, MarketType, SELECTIONS, type Fixture, type FixtureStatusCode, type League, type MarketRecord, type Team } from './model.js';
 import { hasLine, isQuarterLine, legLines, marketHashOf } from './market-identity.js';
@@ -31,7 +31,7 @@ export function newFixture(
       throw new ExchangeError('TEAM_NOT_IN_SPORT', `${field}: team ${team.teamId} plays sport ${team.sportId}, the league sport ${league.sportId}`);
     }
   }
-  if (input.teamOneId === input.teamTwoId) throw new ExchangeError('INVALID_PARAMETER', 'teamTwoId must differ from teamOneId');
+  if (input.teamOneId === input.teamTwoId) throw invalidField('teamTwoId', 'not', 'teamTwoId must differ from teamOneId');
   const exchangeEventId = input.exchangeEventId ?? nextEventId(fixtures);
   if (fixtures.has(exchangeEventId)) throw new ExchangeError('FIXTURE_EXISTS', `fixture ${exchangeEventId} exists`);
   return {

@@ -177,3 +177,8 @@ export class ExchangeError extends Error {
     return ERRORS[this.errorCode].kind;
   }
 }
+
+/** A request value that breaks a rule: the failure names the field and the rule in `details`, as schema failures do. */
+export function invalidField(field: string, rule: string, message: string, code: ErrorCode = 'INVALID_PARAMETER'): ExchangeError {
+  return new ExchangeError(code, message, [{ field, rule, message }]);
+}

@@ -77,10 +77,17 @@ export function sendBytes(baseUrl: string, bytes: Buffer, timeoutMs = 5000): Pro
 /** The failure envelope of DECISIONS.md, or a description of what is wrong with the answer. */
 export function envelopeProblem(status: number, json: unknown): string | undefined {
   if (status < 400 || status >= 500) return `status ${status} is not a 4xx`;
-  const b = json as { status?: unknown; errorCode?: unknown; message?: unknown } | undefined;
+  const b = json as { status?: unknown; errorCode?: unknown; message?: unknown; details?: unknown } | undefined;
   if (!b || typeof b !== 'object') return 'body is not a JSON object';
   if (b.status !== 'failure') return `body.status is ${JSON.stringify(b.status)}`;
   if (typeof b.errorCode !== 'string' || !/^[A-Z_]+$/.test(b.errorCode)) return `errorCode ${JSON.stringify(b.errorCode)}`;
   if (typeof b.message !== 'string' || b.message === '') return 'message is not a non-empty string';
+  // A validation failure names the field and the rule it broke (DECISIONS.md).
+  if (b.errorCode === 'INVALID_PARAMETER' && !isDetailList(b.details)) return `INVALID_PARAMETER without details naming field and rule: ${JSON.stringify(b.details)}`;
   return undefined;
 }
+
+const isDetailList = (d: unknown): boolean =>
+  Array.isArray(d) &&
+  d.length > 0 &&
+  d.every((x: { field?: unknown; rule?: unknown; message?: unknown }) => [x.field, x.rule, x.message].every((v) => typeof v === 'string' && v !== ''));
