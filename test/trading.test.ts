@@ -292,6 +292,9 @@ describe('trading over HTTP', () => {
     expect((await post(poorOrder)).body.data.statuses[poorOrder.hash]).toBe('INSUFFICIENT_BALANCE');
     expect((await post(good)).body.data.inserted).toBe(1);
     expect((await post(good)).body.data.statuses[good.hash]).toBe('ORDERS_ALREADY_EXIST');
+    // Twice in one request: created once, and its status says so.
+    const twice = await signedOrder(maker, ex.ctx.config, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    expect((await post(twice, twice)).body.data).toEqual({ orders: [twice.hash, twice.hash], statuses: { [twice.hash]: 'OK' }, inserted: 1 });
 
     const fill = await signedFill(taker, ex.ctx.config, { market, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 50n * E18 });
     const fillCases: [string, unknown, number, string][] = [

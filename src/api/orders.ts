@@ -189,7 +189,8 @@ export function marketsOfOrders(
 /** POST /orders/new's reply from the engine's per-order statuses. */
 export function postOrdersReply(statuses: readonly { orderHash: string; status: string }[]): Static<typeof PostOrdersResult> {
   const byHash: Record<string, string> = {};
-  for (const s of statuses) byHash[s.orderHash] = s.status;
+  // An order sent twice in one request keeps the status of its first copy: OK if this request created it.
+  for (const s of statuses) byHash[s.orderHash] ??= s.status;
   return { orders: statuses.map((s) => s.orderHash), statuses: byHash, inserted: statuses.filter((s) => s.status === 'OK').length };
 }
 
