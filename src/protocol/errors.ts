@@ -26,7 +26,8 @@ export interface ErrorSpec {
 export const ERRORS = {
   // The request itself is malformed (body, URL, framing, parameters).
   INVALID_PARAMETER: { kind: 'invalid', message: 'a request parameter is invalid' },
-  MALFORMED_JSON: { kind: 'invalid', message: 'request body is not valid JSON' },
+  // Also a __proto__ or constructor.prototype key, which Fastify's parser refuses (prototype poisoning).
+  MALFORMED_JSON: { kind: 'invalid', message: 'request body is not valid JSON, or has a __proto__ or constructor.prototype key' },
   BAD_CONTENT_LENGTH: { kind: 'invalid', message: 'content-length does not match the body' },
   BAD_URL: { kind: 'invalid', message: 'the URL is not valid (bad percent-encoding)' },
   BAD_REQUEST: { kind: 'invalid', message: 'malformed HTTP request' },
