@@ -86,8 +86,9 @@ describe('POST /parlays/request', () => {
     expect(market.parlay.fillDeadline - market.parlay.quoteWindowEndsAt).toBe(60_000);
     expect(market.parlay.requestedAt).toBeGreaterThanOrEqual(before);
 
-    const published = await waitFor(() => w.items('parlay_markets:global').length > 0 && w.items('parlay_markets:global'));
-    expect(published).toEqual([{ marketHash: market.marketHash, baseToken: signing.baseToken, requestSize: '25000001', legs }]);
+    // One publication whose data is the request object itself (DECISIONS), not an array of them.
+    await waitFor(() => w.publications('parlay_markets:global').length > 0);
+    expect(w.publications('parlay_markets:global').map((p) => p.data)).toEqual([{ marketHash: market.marketHash, baseToken: signing.baseToken, requestSize: '25000001', legs }]);
     await waitFor(() => w.items('markets:global').some((m) => m.marketHash === market.marketHash));
     expect(w.items('markets:global').find((m) => m.marketHash === market.marketHash)).toEqual(market);
 

@@ -112,7 +112,7 @@ export const CHANNEL_DOCS: readonly ChannelDoc[] = [
     payload: Type.Array(ChannelRefundGroup),
     payloadName: 'RefundGroups',
   },
-  { id: 'parlayMarkets', namespace: 'parlay_markets', address: 'parlay_markets:global', description: 'Parlay requests: each creates a parlay market that makers have the quote window to post orders on.', payload: Type.Array(ParlayRequestBroadcast), payloadName: 'ParlayRequests' },
+  { id: 'parlayMarkets', namespace: 'parlay_markets', address: 'parlay_markets:global', description: 'Parlay requests: each creates a parlay market that makers have the quote window to post orders on.', payload: ParlayRequestBroadcast, payloadName: 'ParlayRequest' },
 ];
 
 const PROTOCOL_DESCRIPTION =

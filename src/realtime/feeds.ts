@@ -97,7 +97,8 @@ export function connectFeeds(
     bestOdds: (entries) => global('best_odds:global')(entries.filter((e) => !hold.quoting(e.marketHash))),
     trades: oneByOne(RECENT_TRADES),
     consolidatedTrades: oneByOne(RECENT_CONSOLIDATED),
-    parlayMarkets: global('parlay_markets:global'),
+    // DECISIONS: the publication is the request object itself, one per request.
+    parlayMarkets: oneByOne('parlay_markets:global'),
     orders: ({ marketHash, exchangeEventId, orders, journaledAt }) => {
       if (orders.length === 0) return;
       // Each order is encoded once for its three channels.
