@@ -102,8 +102,9 @@ describe('oddex basics', () => {
     expect(addr.json).toEqual({ address: r.json.address });
     const flag = await oddex(['--json', '--key-file', file, 'address']);
     expect(flag.json).toEqual({ address: r.json.address });
-    // Never overwrites a key.
-    expect((await oddex(['wallet', file])).code).not.toBe(0);
+    // Never overwrites a key, and says why.
+    const again = await oddex(['wallet', file]);
+    expect([again.code, again.stderr.trim()]).toEqual([2, `error: USAGE: ${file} already exists: a wallet file is never overwritten`]);
   });
 });
 
@@ -301,6 +302,16 @@ describe('trader commands', () => {
     expect(line.data[0]).toMatchObject({ marketHash: fresh, maker: maker.address, percentageOdds: (50n * E18).toString() });
     await asMaker(['cancel', '--all']);
   });
+
+  it('watch fails at once, in words, without an API key, with a bad one, or on a channel the exchange refuses', async () => {
+    const none = await oddex(['watch', 'best_odds:global', '--timeout', '20']);
+    expect([none.code, none.stderr.trim()]).toEqual([2, 'error: USAGE: watch needs an API key: set ODDEX_API_KEY (create one with `oddex keys create`)']);
+    const bad = await oddex(['watch', 'best_odds:global', '--timeout', '20'], { ODDEX_API_KEY: 'not-a-key' });
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('INVALID_API_KEY')]);
+    const key = (await asMaker(['keys', 'create'], { ODDEX_ADMIN_TOKEN: '' })).json.apiKey as string;
+    const refused = await oddex(['watch', 'nosuch:channel', '--timeout', '20'], { ODDEX_API_KEY: key });
+    expect([refused.code, refused.stderr.trim()]).toEqual([2, expect.stringMatching(/^error: USAGE: nosuch:channel: refused by the exchange \(.+, code 102\)$/)]);
+  });
 });
 
 describe('oddex parlay', () => {
@@ -406,4 +417,21 @@ it('reads the admin token from ./data/admin-token when no variable is set', asyn
   );
   expect(r.code).toBe(0);
   expect(r.json.address).toBe(maker.address);
+});
+
+it('reads the admin token from the data dir ODDEX_DATA_DIR names, and says which file it looked for', async () => {
+  const elsewhere = join(dir, 'exchange-data');
+  const run = (env: Record<string, string>) =>
+    new Promise<Run>((resolve) =>
+      execFile(process.execPath, [BIN, '--json', 'account', 'view', maker.address], { cwd: dir, env: { PATH: process.env.PATH ?? '', ODDEX_URL: ex.url, ...env } }, (err, stdout, stderr) =>
+        resolve({ code: typeof err?.code === 'number' ? err.code : err ? 1 : 0, stdout, stderr, json: stdout ? JSON.parse(stdout) : undefined }),
+      ),
+    );
+  const missing = await run({ ODDEX_DATA_DIR: elsewhere });
+  expect([missing.code, missing.json.message]).toEqual([2, `operator commands need the admin token: no ${elsewhere}/admin-token; set ODDEX_ADMIN_TOKEN, or ODDEX_ADMIN_TOKEN_FILE / --admin-token-file`]);
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(elsewhere, { recursive: true });
+  writeFileSync(join(elsewhere, 'admin-token'), TEST_ADMIN_TOKEN + '\n');
+  const found = await run({ ODDEX_DATA_DIR: elsewhere });
+  expect([found.code, found.json.address]).toEqual([0, maker.address]);
 });

@@ -5,7 +5,7 @@
 // the fee on its winnings, and the operator console shows the market's fee revenue, the cash-out fee included.
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
-import { browserSuite, type WatchedPage } from './helpers/browser.js';
+import { browserSuite, DESKTOP, PHONE, type WatchedPage } from './helpers/browser.js';
 import { TEST_ADMIN_TOKEN } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 
@@ -51,6 +51,11 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
   // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee.
   await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('hedged');
+  // On a phone the positions table scrolls inside its card: the page itself is no wider than the screen.
+  await page.setViewportSize(PHONE);
+  await expect.poll(() => page.evaluate('document.documentElement.scrollWidth'), { timeout: 5_000 }).toBeLessThanOrEqual(PHONE.width);
+  await w.screenshot('account-phone');
+  await page.setViewportSize(DESKTOP);
   await expect.poll(async () => (await ex.get(`/balances/${wallet}`)).body.data.balance, { timeout: 20_000 }).toBe((FUNDS - 400_000n).toString());
 
   // Outcome two: the hedge trade wins; the position's net winnings are 50 - 40 = 10, and 5% of them is the fee; the

@@ -1,7 +1,7 @@
 // Where the CLI finds secrets: the wallet key and the admin token come from the environment or from files,
 // never from a command-line argument (visible in `ps`), and are never printed.
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export class UsageError extends Error {}
 
@@ -22,11 +22,17 @@ export function privateKeyFrom(opts: { keyFile?: string }, env = process.env): s
   return key;
 }
 
-/** The admin token: ODDEX_ADMIN_TOKEN, else --admin-token-file / ODDEX_ADMIN_TOKEN_FILE, else ./data/admin-token. */
+/**
+ * The admin token: ODDEX_ADMIN_TOKEN, else --admin-token-file / ODDEX_ADMIN_TOKEN_FILE, else admin-token in the
+ * exchange's data dir (ODDEX_DATA_DIR, as the server reads it; default ./data).
+ */
 export function adminTokenFrom(opts: { adminTokenFile?: string }, env = process.env): string {
   if (env.ODDEX_ADMIN_TOKEN?.trim()) return env.ODDEX_ADMIN_TOKEN.trim();
-  const file = opts.adminTokenFile ?? env.ODDEX_ADMIN_TOKEN_FILE ?? (existsSync('data/admin-token') ? 'data/admin-token' : undefined);
-  if (!file) throw new UsageError('operator commands need the admin token: set ODDEX_ADMIN_TOKEN or --admin-token-file');
+  const inDataDir = join(env.ODDEX_DATA_DIR?.trim() || 'data', 'admin-token');
+  const file = opts.adminTokenFile ?? env.ODDEX_ADMIN_TOKEN_FILE ?? (existsSync(inDataDir) ? inDataDir : undefined);
+  if (!file) {
+    throw new UsageError(`operator commands need the admin token: no ${inDataDir}; set ODDEX_ADMIN_TOKEN, or ODDEX_ADMIN_TOKEN_FILE / --admin-token-file`);
+  }
   return readSecretFile(file, 'admin token');
 }
 

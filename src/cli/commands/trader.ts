@@ -1,10 +1,10 @@
 // Trader commands: markets to bets, signed with the wallet key (ODDEX_PRIVATE_KEY or a key file).
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, takerOddsOf } from '@oddex/sdk';
 import type { OddexClient, Order, Position, StatementEntry, Trade } from '@oddex/sdk';
 import { amount, integer, outcomeSide, pct, percentOdds, TOKEN_DECIMALS, type CliContext } from '../context.js';
-import { UsageError } from '../credentials.js';
+import { apiKeyFrom, UsageError } from '../credentials.js';
 import { record, table, toJson } from '../output.js';
 
 const units = (wei: bigint) => formatUnits(wei, TOKEN_DECIMALS);
@@ -41,6 +41,7 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     .argument('<file>', 'where to write the private key')
     .action((file: string) => {
       const key = generatePrivateKey();
+      if (existsSync(file)) throw new UsageError(`${file} already exists: a wallet file is never overwritten`);
       writeFileSync(file, key + '\n', { mode: 0o600, flag: 'wx' });
       const address = privateKeyAccount(key).address;
       cli.print({ address, keyFile: file }, () => `${address}\n(key written to ${file}; use ODDEX_KEY_FILE=${file})`);
@@ -300,11 +301,15 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     .option('--count <n>', 'stop after this many publications', integer)
     .option('--timeout <seconds>', 'stop after this long', integer)
     .action(async (channel: string, o: { count?: number; timeout?: number }) => {
-      const realtime = cli.client().realtime();
+      if (!apiKeyFrom()) throw new UsageError('watch needs an API key: set ODDEX_API_KEY (create one with `oddex keys create`)');
+      const client = cli.client();
+      // A token first: a bad key or an unreachable exchange is an error here, not a silent reconnect loop.
+      await client.realtimeToken();
+      const realtime = client.realtime();
       let seen = 0;
       await new Promise<void>((resolve, reject) => {
         const timer = o.timeout ? setTimeout(resolve, o.timeout * 1000) : undefined;
-        realtime.subscribe(channel, {
+        const sub = realtime.subscribe(channel, {
           onSubscribed: (ctx) => process.stderr.write(`subscribed to ${channel}${ctx.wasRecovering ? (ctx.recovered ? ' (recovered)' : ' (continuity lost)') : ''}\n`),
           onPublication: (data, ctx) => {
             process.stdout.write((cli.opts.json ? JSON.stringify({ offset: ctx.offset, data }) : `#${ctx.offset} ${toJson(data)}`) + '\n');
@@ -315,6 +320,8 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
           },
           onError: reject,
         });
+        // The exchange refused the channel for good (unknown name, another account's private channel).
+        sub.on('unsubscribed', (ctx) => reject(new UsageError(`${channel}: refused by the exchange (${ctx.reason}, code ${ctx.code})`)));
       }).finally(() => realtime.close());
     });
 }

@@ -2,10 +2,22 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { OddexApiError, OddexNetworkError, OddexOrderRejectedError } from '@oddex/sdk';
 
+/** What the refusals a bettor or maker meets most often mean, in their words; others show the exchange's own text. */
+const IN_WORDS: Record<string, string> = {
+  TAKER_AMOUNT_TOO_LOW: 'The stake is below the minimum bet.',
+  MAKER_AMOUNT_TOO_LOW: 'The size is below the minimum order size.',
+  INSUFFICIENT_BALANCE: 'Your balance does not cover this.',
+  INSUFFICIENT_SPACE: 'Not enough is on offer for this right now.',
+  INVALID_ODDS_SLIPPAGE: 'No offer is within your odds and slippage.',
+  MARKET_NOT_TRADEABLE: 'This market is not taking bets now.',
+  PARLAY_SAME_EVENT: 'A parlay cannot have two legs from the same fixture.',
+  RATE_LIMITED: 'Too many requests for now: try again a little later.',
+};
+
 export function errorText(err: unknown): { code: string; message: string } {
   // The client's message is "<CODE> (HTTP <status>): <text>"; the page shows the text and the code apart.
-  if (err instanceof OddexApiError) return { code: err.errorCode, message: err.message.replace(/^\S+ \(HTTP \d+\): /, '') };
-  if (err instanceof OddexNetworkError) return { code: 'NETWORK_ERROR', message: 'the exchange cannot be reached' };
+  if (err instanceof OddexApiError) return { code: err.errorCode, message: IN_WORDS[err.errorCode] ?? err.message.replace(/^\S+ \(HTTP \d+\): /, '') };
+  if (err instanceof OddexNetworkError) return { code: 'NETWORK_ERROR', message: 'The exchange cannot be reached: check the connection, or try again shortly.' };
   if (err instanceof OddexOrderRejectedError) return { code: Object.values(err.statuses).join(', '), message: 'the order was refused' };
   if (err instanceof Error) return { code: 'CLIENT_ERROR', message: err.message };
   return { code: 'CLIENT_ERROR', message: String(err) };
