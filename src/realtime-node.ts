@@ -3,6 +3,9 @@
 // revoked keys are heard through Redis. Add nodes to hold more connections.
 import { createServer } from 'node:http';
 import type pino from 'pino';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { registerRealtimeGauges } from './api/metrics.js';
+import { healthPort } from './health-port.js';
 import type { Config } from './config.js';
 import { createLoggers, resolveLogFormat } from './log.js';
 import { RealtimeServer } from './realtime/server.js';
@@ -31,12 +34,11 @@ export async function startRealtimeNode(baseConfig: Config, opts: { now?: () => 
   let ready = false;
   const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), tokens, isReady: () => ready, now, log });
   sessions.endKey = (keyId) => realtime.disconnectKey(keyId);
-  // Health for load balancers; everything else is the WebSocket endpoint.
-  const server = createServer((req, res) => {
-    const healthy = req.url === '/health' || (req.url === '/health/ready' && ready);
-    res.writeHead(healthy ? 200 : req.url?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: 'error' }));
-  });
+  // Health and metrics for load balancers and monitoring; everything else is the WebSocket endpoint.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
+  registerRealtimeGauges(registry, realtime);
+  const server = createServer(healthPort({ registry, ready: () => ready, notReady: 'error' }));
   realtime.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,9 +1,9 @@
 // The HTTP port of a process that runs one role with a hot standby of its own (a projector, a settlement process):
-// /health (live), /health/ready (200 while it holds its role's lock and works, 503 "standby" while it waits for it)
-// and /metrics (Prometheus text), for supervisors, load balancers and monitoring.
+// health-port.ts's answers, /health/ready 200 while it holds its role's lock and works, 503 "standby" while it waits.
 import { createServer } from 'node:http';
 import type pino from 'pino';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { healthPort } from './health-port.js';
 
 /** A process of one role with a standby of its own, as its starter holds it. */
 export interface StandbyNode {
@@ -22,24 +22,7 @@ export interface HealthServer {
 }
 
 export async function serveStandbyHealth(opts: { host: string; port: number; registry: Registry; active: () => boolean; log: pino.Logger; name: string }): Promise<HealthServer> {
-  const { registry } = opts;
-  const server = createServer((req, res) => {
-    if (req.url === '/metrics') {
-      void registry.metrics().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': registry.contentType });
-          res.end(text);
-        },
-        () => {
-          res.writeHead(503).end();
-        },
-      );
-      return;
-    }
-    const healthy = req.url === '/health' || (req.url === '/health/ready' && opts.active());
-    res.writeHead(healthy ? 200 : req.url?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: req.url === '/health/ready' ? 'standby' : 'error' }));
-  });
+  const server = createServer(healthPort({ registry: opts.registry, ready: opts.active, notReady: 'standby' }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

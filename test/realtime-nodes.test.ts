@@ -160,6 +160,14 @@ describe('realtime nodes on Redis', () => {
     expect(hashes(rec.pubs)).toEqual([order(30).orderHash, order(31).orderHash]);
   }, 60_000);
 
+  it('a realtime node answers /health, /health/live and /health/ready, and counts its connections in /metrics', async () => {
+    for (const path of ['/health', '/health/live', '/health/ready']) expect([path, (await fetch(`${nodeB.url}${path}`)).status]).toEqual([path, 200]);
+    const connections = async () => Number(/^oddex_realtime_connections (\d+)$/m.exec(await (await fetch(`${nodeB.url}/metrics`)).text())?.[1]);
+    const before = await connections();
+    await bookOnNodeB();
+    expect(await connections()).toBe(before + 1);
+  }, 30_000);
+
   it('a clean stop publishes what it acknowledged before it closes: a subscriber on another node receives it', async () => {
     // The projector lags, so the order below is acknowledged but not yet published when the stop begins.
     await ex.destroy();

@@ -183,6 +183,20 @@ function realtimeMetrics(registry: Registry, publisher: NonNullable<MetricsDeps[
       for (const [kind, n] of Object.entries(publisher.rendered)) this.inc({ kind }, n);
     },
   });
+  registerRealtimeGauges(registry, realtime);
+  new Gauge({
+    name: 'oddex_realtime_history_bytes',
+    help: 'Bytes of publications retained in channel history for recovery',
+    registers: [registry],
+    collect() {
+      this.set(realtime.history.bytes);
+    },
+  });
+
+}
+
+/** The realtime server's connections and streams, read at scrape time (the exchange's /metrics and a realtime node's). */
+export function registerRealtimeGauges(registry: Registry, realtime: Pick<RealtimeServer, 'connectionCount' | 'history'>): void {
   new Gauge({
     name: 'oddex_realtime_connections',
     help: 'Open realtime WebSocket connections',
@@ -199,13 +213,4 @@ function realtimeMetrics(registry: Registry, publisher: NonNullable<MetricsDeps[
       this.set(realtime.history.streams);
     },
   });
-  new Gauge({
-    name: 'oddex_realtime_history_bytes',
-    help: 'Bytes of publications retained in channel history for recovery',
-    registers: [registry],
-    collect() {
-      this.set(realtime.history.bytes);
-    },
-  });
-
 }
