@@ -114,18 +114,8 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     .description('the order book of a market, as a taker sees it')
     .action(async (marketHash: string) => {
       const client = cli.client();
-      const [orders, [market]] = await Promise.all([client.allOrders({ marketHashes: [marketHash] }), client.findMarkets([marketHash])]);
-      const levels = (takerOnOne: boolean) => {
-        const byOdds = new Map<bigint, bigint>();
-        for (const o of orders) {
-          if (o.isMakerBettingOutcomeOne === takerOnOne || o.orderStatus !== 'ACTIVE') continue;
-          const left = o.totalBetSize - o.fillAmount - o.pendingFillAmount;
-          const takerSpace = (left * takerOddsOf(o.percentageOdds)) / o.percentageOdds;
-          byOdds.set(o.percentageOdds, (byOdds.get(o.percentageOdds) ?? 0n) + takerSpace);
-        }
-        return [...byOdds].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([makerOdds, stake]) => ({ takerOdds: takerOddsOf(makerOdds), availableStake: stake }));
-      };
-      const book = { marketHash, outcomeOne: levels(true), outcomeTwo: levels(false) };
+      const [orders, market] = await Promise.all([client.allOrders({ marketHashes: [marketHash] }), knownMarket(client, marketHash)]);
+      const book = { marketHash, outcomeOne: takerLevels(orders, true), outcomeTwo: takerLevels(orders, false) };
       cli.print(book, () => {
         const render = (name: string, ls: { takerOdds: bigint; availableStake: bigint }[]) =>
           `back ${name}\n` + table(ls.map((l) => ({ odds: pct(l.takerOdds), decimal: (1e20 / Number(l.takerOdds)).toFixed(3), available: units(l.availableStake) })));
@@ -181,11 +171,11 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
       const onOne = outcomeSide(o.outcome);
       let desiredOdds = o.odds === undefined ? undefined : percentOdds(o.odds);
       if (desiredOdds === undefined) {
-        const [best] = await client.bestOdds({ marketHashes: [o.market] });
-        // A taker on one matches makers on two.
-        const makerOdds = onOne ? best?.outcomeTwo?.percentageOdds : best?.outcomeOne?.percentageOdds;
-        if (makerOdds === undefined) throw new UsageError('no orders to fill on that side; give --odds to try anyway');
-        desiredOdds = takerOddsOf(makerOdds);
+        const [orders] = await Promise.all([client.allOrders({ marketHashes: [o.market] }), knownMarket(client, o.market)]);
+        // The best level of the others' orders: the wallet's own never match it.
+        const [best] = takerLevels(orders, onOne, client.address);
+        if (best === undefined) throw new UsageError('no other wallet\'s orders to fill on that side; give --odds to try anyway');
+        desiredOdds = best.takerOdds;
       }
       const stake = amount(o.stake);
       const fill = await client.fill({ marketHash: o.market, isTakerBettingOutcomeOne: onOne, stakeWei: stake, desiredOdds, oddsSlippage: o.slippage });
@@ -324,6 +314,28 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
         sub.on('unsubscribed', (ctx) => reject(new UsageError(`${channel}: refused by the exchange (${ctx.reason}, code ${ctx.code})`)));
       }).finally(() => realtime.close());
     });
+}
+
+/** The market, or a usage error naming the hash the exchange does not know. */
+async function knownMarket(client: OddexClient, marketHash: string) {
+  const [market] = await client.findMarkets([marketHash]);
+  if (!market) throw new UsageError(`no market ${marketHash} on this exchange`);
+  return market;
+}
+
+/**
+ * What a taker backing outcome one (or two) can take, by price level in matching order, from the makers on the other
+ * outcome: free maker space as taker stake. Orders of `except` (the taker's own wallet) are left out.
+ */
+function takerLevels(orders: readonly Order[], takerOnOne: boolean, except?: string): { takerOdds: bigint; availableStake: bigint }[] {
+  const byOdds = new Map<bigint, bigint>();
+  for (const o of orders) {
+    if (o.isMakerBettingOutcomeOne === takerOnOne || o.orderStatus !== 'ACTIVE' || o.maker === except) continue;
+    const left = o.totalBetSize - o.fillAmount - o.pendingFillAmount;
+    const takerSpace = (left * takerOddsOf(o.percentageOdds)) / o.percentageOdds;
+    if (takerSpace > 0n) byOdds.set(o.percentageOdds, (byOdds.get(o.percentageOdds) ?? 0n) + takerSpace);
+  }
+  return [...byOdds].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([makerOdds, stake]) => ({ takerOdds: takerOddsOf(makerOdds), availableStake: stake }));
 }
 
 /** Every page of a listing, in order. */
