@@ -50,7 +50,12 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
     // The last level takes only what the return still needs (rounded down: the hedge never overshoots).
     const takerStake = partial ? (need * (ODDS_SCALE - m.odds)) / ODDS_SCALE : m.takerStake;
     const makerStake = partial ? makerSpaceForTakerStake(takerStake, m.odds) : m.makerStake;
-    if (takerStake === 0n || makerStake === 0n) break;
+    if (takerStake === 0n || makerStake === 0n) {
+      // Less than one wei of stake returns at the best price: what is left is rounding (a full cash out leaves up to
+      // a wei per level it took), not a position to hedge.
+      if (stake === 0n) throw new DomainError('NOTHING_TO_CASH_OUT', `the position pays the same either way to within ${hedge.need} wei`);
+      break;
+    }
     stake += takerStake;
     returned += takerStake + makerStake;
     need -= takerStake + makerStake;
