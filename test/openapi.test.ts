@@ -221,6 +221,7 @@ describe('/openapi.json', () => {
     await post('/user/api-keys/list', { address: maker.address, timestamp: signInAt, signature: '0x00' }); // 403
 
     // Reads, with items in every list.
+    await get('/health');
     await get('/health/live');
     await get('/health/ready');
     await get('/metadata');

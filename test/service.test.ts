@@ -10,6 +10,8 @@ describe('service basics', () => {
 
   it('answers liveness and readiness', async () => {
     expect(await ex.get('/health/live')).toMatchObject({ status: 200, body: { status: 'success', data: { live: true } } });
+    // The path every role process answers.
+    expect(await ex.get('/health')).toMatchObject({ status: 200, body: { status: 'success', data: { live: true } } });
     expect(await ex.get('/health/ready')).toMatchObject({ status: 200, body: { status: 'success', data: { ready: true } } });
   });
 

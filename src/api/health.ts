@@ -1,4 +1,4 @@
-// GET /health/live and /health/ready.
+// GET /health (the same as /health/live), /health/live and /health/ready.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
@@ -14,6 +14,8 @@ export interface HealthDeps {
 
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { isReady, probe }) => {
   app.get('/health/live', { schema: { tags: ['health'], response: responses(Live) } }, async () => ok({ live: true }));
+  // The path the role processes without this API (projector, settlement, realtime node) answer too: one probe fits all.
+  app.get('/health', { schema: { tags: ['health'], description: 'The same as /health/live.', response: responses(Live) } }, async () => ok({ live: true }));
   app.get('/health/ready', { schema: { tags: ['health'], response: responses(Ready) } }, async () => {
     if (!isReady()) throw new ExchangeError('NOT_READY');
     await probe();

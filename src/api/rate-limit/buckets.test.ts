@@ -46,6 +46,7 @@ describe('classifyRoute (spec section 8 table)', () => {
 
   it('exempts probes, metrics, docs, the OpenAPI document, the realtime endpoint and the operator API', () => {
     for (const url of [
+      '/health',
       '/health/live',
       '/health/ready',
       '/metrics',
@@ -65,7 +66,7 @@ describe('classifyRoute (spec section 8 table)', () => {
   });
 
   it('does not exempt look-alike patterns', () => {
-    expect(classifyRoute('GET', '/health')).toBe('base');
+    expect(classifyRoute('GET', '/healthz')).toBe('base');
     expect(classifyRoute('GET', '/admin')).toBe('base');
     expect(classifyRoute('GET', '/metrics/extra')).toBe('base');
     expect(classifyRoute('GET', '/openapi.yaml')).toBe('base');

@@ -24,7 +24,7 @@ export const BUCKET_ROUTES: Readonly<Record<Exclude<RateBucket, 'base'>, readonl
  * draw on the quota, spec section 6). Matched on the registered pattern, so an unknown path under
  * these prefixes is a 404 and counts as `base`.
  */
-export const EXEMPT_EXACT: readonly string[] = ['/metrics', '/openapi.json', '/connection/websocket'];
+export const EXEMPT_EXACT: readonly string[] = ['/health', '/metrics', '/openapi.json', '/connection/websocket'];
 export const EXEMPT_PREFIXES: readonly string[] = ['/health/', '/docs', '/admin/'];
 
 export const EXEMPT = 'exempt';
