@@ -75,7 +75,7 @@ function TokenGate({ onEnter }: { onEnter(): void }) {
     <section className="card">
       <h1>Operator console</h1>
       <p>
-        Enter the exchange&apos;s admin token. It is printed at the first start and kept in <code>data/admin-token</code>. It is remembered until this browser tab is closed.
+        Enter the exchange&apos;s admin token. The exchange generates it at its first start and keeps it in <code>admin-token</code> in its data dir (<code>data/admin-token</code> by default); the log names the file, never the token. It is remembered until this browser tab is closed.
       </p>
       <form onSubmit={submit(() => void check())}>
         <label>
