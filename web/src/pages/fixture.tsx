@@ -6,6 +6,7 @@ import { LiveState } from '../components/live-state';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { gameTimeText, marketTypeName, showOdds, takerOdds } from '../format';
 import { useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
+import { useChannelRefresh } from '../realtime/live-data';
 import { linkTo } from '../route';
 import { useSession } from '../session';
 import { useBetSlip } from '../bet-slip-state';
@@ -37,6 +38,9 @@ export function FixturePage({ eventId }: { eventId: string }) {
     const list = markets.data ? await exchange.bestOdds(markets.data.map((m) => m.marketHash)) : [];
     return new Map(list.map((e) => [e.marketHash, e]));
   }, (markets.data ?? []).map((m) => m.marketHash).join(','));
+  // Read again whenever an order of the fixture changes: posts, fills, cancels and expiries alike (best_odds:global
+  // says nothing when a side loses its last order).
+  useChannelRefresh<unknown>(realtime, `order_book:event_${eventId}`, () => true, best.reload);
 
   if (markets.error) return <ErrorBox error={markets.error} />;
   if (!markets.data) return <Loading what="markets" />;

@@ -1,0 +1,31 @@
+// The fixture page keeps its best odds live in a real browser: a maker's order appears as the price to back the other
+// outcome, and its cancel takes it away, with no reload.
+import { expect, it } from 'vitest';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
+import { browserSuite, type WatchedPage } from './helpers/browser.js';
+import { E18, USDC, signedCancel } from './helpers/wallets.js';
+
+const suite = browserSuite({ ...betTestConfig(), demo: false });
+let w: WatchedPage | undefined;
+
+it('shows a new best price and its removal on the fixture page without a reload', async () => {
+  const ex = suite.ex;
+  const { exchangeEventId, markets } = await createFixtureMarket(ex, await createSoccerLeague(ex), { type: 52 });
+  const market = markets[0]!.marketHash;
+  w = await suite.open();
+  const { page } = w;
+  await page.goto(`${ex.url}/#/fixture/${encodeURIComponent(exchangeEventId)}`);
+  const row = page.locator(`tr:has(a[data-market-hash="${market}"])`);
+  await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/no offer[\s\S]*no offer/);
+
+  // A maker backs outcome one at 40%: backing outcome two now pays 1/0.6.
+  const maker = await fundedWallet(ex, 100n * USDC);
+  const orderHash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+  await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/1\.67|60(\.0+)?%|\+?-?150/);
+  expect((await row.innerText()).match(/no offer/g)).toHaveLength(1);
+
+  const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [orderHash] }));
+  expect(cancel.status).toBe(200);
+  await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/no offer[\s\S]*no offer/);
+  expect(w.errors).toEqual([]);
+}, 90_000);
