@@ -1,5 +1,5 @@
 // The fixture page keeps its best odds live in a real browser: a maker's order appears as the price to back the other
-// outcome, and its cancel takes it away, with no reload.
+// outcome, and its cancel takes it away, with no reload. A settled market names its winner and takes no bets.
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
@@ -27,5 +27,12 @@ it('shows a new best price and its removal on the fixture page without a reload'
   const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [orderHash] }));
   expect(cancel.status).toBe(200);
   await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/no offer[\s\S]*no offer/);
+
+  // Once reported, the market page names the winner and offers no bet ticket or maker form.
+  expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
+  await page.goto(`${ex.url}/#/market/${market}`);
+  const { outcomeOneName } = (await ex.get(`/markets/find?marketHashes=${market}`)).body.data[0] as { outcomeOneName: string };
+  await page.getByText(`settled: ${outcomeOneName} won`).waitFor({ timeout: 20_000 });
+  expect(await page.getByLabel('Bet ticket').count()).toBe(0);
   expect(w.errors).toEqual([]);
 }, 90_000);

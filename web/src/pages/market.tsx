@@ -72,7 +72,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
         </h1>
         <LiveState status={status} score={score} />
         <p className="muted">
-          {market.leagueLabel} · {gameTimeText(market.gameTime)} · {settled ? `settled, outcome ${market.outcome}` : market.status}
+          {market.leagueLabel} · {gameTimeText(market.gameTime)} · {settled ? `settled: ${resultText(market)}` : market.status}
         </p>
         {status === IN_PLAY && !market.liveEnabled && !settled && <p className="notice">This market does not trade in play: it takes no bets or orders while its fixture is in progress.</p>}
         <OddsToggle />
@@ -84,10 +84,23 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
           <RecentTrades market={market} trades={trades.data} format={oddsFormat} />
         </div>
         <div>
-          <BetTicket market={market} orders={book.orders} format={oddsFormat} myTrades={myTrades.data} />
-          <MakerPanel market={market} myOrders={myOrders.data} myTrades={myTrades.data} reloadOrders={myOrders.reload} format={oddsFormat} />
+          {settled ? (
+            <p className="notice card">This market is settled ({resultText(market)}): it takes no more bets or orders.</p>
+          ) : (
+            <>
+              <BetTicket market={market} orders={book.orders} format={oddsFormat} myTrades={myTrades.data} />
+              <MakerPanel market={market} myOrders={myOrders.data} myTrades={myTrades.data} reloadOrders={myOrders.reload} format={oddsFormat} />
+            </>
+          )}
         </div>
       </div>
     </>
   );
+}
+
+/** A settled market's result in words: the winning outcome's name, or a void. */
+function resultText(market: Market): string {
+  if (market.outcome === 1) return `${market.outcomeOneName} won`;
+  if (market.outcome === 2) return `${market.outcomeTwoName} won`;
+  return 'void, stakes returned';
 }
