@@ -1,5 +1,5 @@
 // The fixture page keeps its best odds live in a real browser: a maker's order appears as the price to back the other
-// outcome, and its cancel takes it away, with no reload. A settled market names its winner and takes no bets.
+// outcome, and its cancel takes it away, with no reload. A settled market names its winner and takes no bets; the bet ticket says when a stake is more than the book holds.
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
@@ -23,6 +23,16 @@ it('shows a new best price and its removal on the fixture page without a reload'
   const orderHash = await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
   await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/1\.67|60(\.0+)?%|\+?-?150/);
   expect((await row.innerText()).match(/no offer/g)).toHaveLength(1);
+
+  // The bet ticket says when a stake is more than the book holds: 20 at 40% take 30 on outcome two.
+  await page.goto(`${ex.url}/#/market/${market}`);
+  const ticket = page.getByLabel('Bet ticket');
+  await ticket.getByRole('group', { name: 'Outcome' }).getByRole('button').nth(1).click();
+  await ticket.getByLabel('Stake').fill('50');
+  await ticket.getByText(/Only 30(\.00)? USDC is on offer/).waitFor({ timeout: 20_000 });
+  await ticket.getByLabel('Stake').fill('30');
+  await expect.poll(() => ticket.getByText(/is on offer/).count()).toBe(0);
+  await page.goto(`${ex.url}/#/fixture/${encodeURIComponent(exchangeEventId)}`);
 
   const cancel = await ex.post('/orders/cancel/v2', await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [orderHash] }));
   expect(cancel.status).toBe(200);

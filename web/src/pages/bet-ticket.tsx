@@ -8,7 +8,7 @@ import { ErrorBox, useLoad } from '../components/status';
 import { OutcomeToggle } from '../components/outcome-toggle';
 import { money, parseAmount, payoutFor, showOdds, takerOdds, type OddsFormat } from '../format';
 import { useSession } from '../session';
-import { offersFor } from './book';
+import { offersFor, takerSpace } from './book';
 
 type TicketState =
   | { step: 'editing' }
@@ -36,8 +36,11 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
   const demoFunds = useLoad(() => exchange.demoFundsOffer(), 'demoFunds');
   const elapsed = useElapsed(state.step === 'waiting' ? state.since : undefined);
 
-  const best = offersFor(orders.values(), outcomeOne)[0];
+  // The wallet's own orders never match its bets: neither its price nor its size is on offer to it.
+  const offers = offersFor(orders.values(), outcomeOne).filter((o) => o.maker.toLowerCase() !== wallet.address.toLowerCase());
+  const best = offers[0];
   const odds = best ? takerOdds(best.percentageOdds) : undefined;
+  const onOffer = offers.reduce((sum, o) => sum + takerSpace(o), 0n);
   const stake = parseAmount(stakeText);
   const outcomeName = outcomeOne ? market.outcomeOneName : market.outcomeTwoName;
   const trade = state.step === 'done' ? myTrades?.find((t) => t.fillHash === state.result.fillHash) : undefined;
@@ -73,6 +76,9 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
         <dt>Payout if it wins</dt>
         <dd>{stake !== undefined && odds !== undefined ? money(payoutFor(stake, odds)) : '-'}</dd>
       </dl>
+      {stake !== undefined && odds !== undefined && stake > onOffer && (
+        <p className="notice">Only {money(onOffer)} is on offer on {outcomeName} now: a bet fills that much at most.</p>
+      )}
       <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined} onClick={(e) => void place(e.timeStamp)}>
         Bet on {outcomeName}
       </button>
