@@ -2,7 +2,7 @@
 // and a cash out that survives a snapshot: the amount paid early is netted at settlement after a restore.
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.js';
-import { DomainError } from './errors.js';
+import { refusalOf } from '../../test/helpers/engine-parts.js';
 import { decodeJson, encodeJson } from '../store/json-codec.js';
 import { defaultEngineParams, USDC } from '../../test/helpers/engine-params.js';
 import type { Command, MarketRef, NewOrder } from './types.js';
@@ -50,28 +50,18 @@ function opening() {
   return { engine, run, fill };
 }
 
-const refusal = (f: () => unknown) => {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof DomainError) return err.errorCode;
-    throw err;
-  }
-  return 'accepted';
-};
-
 describe('cash-out fills in the engine', () => {
   it('refuses a second cash out while one waits for the chain, a larger hedge than the position needs, the wrong side', () => {
     const { engine, run, fill } = opening();
-    expect(refusal(() => fill(11n * USDC, false, 20n, true))).toBe('CASHOUT_STAKE_TOO_HIGH');
-    expect(refusal(() => fill(5n * USDC, true, 1n, true))).toBe('CASHOUT_WRONG_SIDE');
+    expect(refusalOf(() => fill(11n * USDC, false, 20n, true))).toBe('CASHOUT_STAKE_TOO_HIGH');
+    expect(refusalOf(() => fill(5n * USDC, true, 1n, true))).toBe('CASHOUT_WRONG_SIDE');
     const first = fill(5n * USDC, false, 20n, true);
-    expect(refusal(() => fill(5n * USDC, false, 20n, true))).toBe('CASHOUT_PENDING');
+    expect(refusalOf(() => fill(5n * USDC, false, 20n, true))).toBe('CASHOUT_PENDING');
     run({ kind: 'confirmFill', at: 4, fillHash: first });
     // Owed 50 on one, 25 on two, 35 on a void: 25 at once, less 1% of the 20 the hedge is worth.
     expect(engine.ledger.balanceOf(T)).toBe(100n * USDC - 35n * USDC + 25n * USDC - 200_000n);
     expect(engine.ledger.balanceOf(FEES)).toBe(200_000n);
-    expect(refusal(() => fill(5n * USDC, false, 20n, true))).toBe('accepted');
+    expect(refusalOf(() => fill(5n * USDC, false, 20n, true))).toBe('accepted');
   });
 
   it('nets what a cash out paid at settlement after a snapshot and restore, and refunds nothing after it', () => {

@@ -1,6 +1,7 @@
 // A small fixture for the parts' own tests: one market, orders posted straight to a store, fills built as the
 // engine builds them (without the engine).
 import { ChangeLog } from '../../src/engine/change-log.js';
+import { DomainError } from '../../src/engine/errors.js';
 import { OrderStore } from '../../src/engine/order-store.js';
 import type { PendingFills } from '../../src/engine/pending-fills.js';
 import { MatchRecord, PendingFillRecord } from '../../src/engine/records.js';
@@ -52,3 +53,14 @@ export const storeWith = (...orders: Partial<NewOrder>[]) => {
   const store = new OrderStore();
   return { store, posted: orders.map((o) => store.post(newOrder(o), MARKET, 1000, TOKEN)) };
 };
+
+/** The errorCode `f` is refused with, or `accepted` when it returns (anything but a DomainError is rethrown). */
+export function refusalOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof DomainError) return err.errorCode;
+    throw err;
+  }
+  return 'accepted';
+}
