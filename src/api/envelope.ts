@@ -116,8 +116,8 @@ function validationDetails(validation: NonNullable<FastifyError['validation']>, 
     const missing = (v.params as { missingProperty?: string }).missingProperty;
     const field = [path, missing].filter(Boolean).join('.') || context;
     if (v.keyword === 'const') {
-      const allowed = choices.get(field) ?? [];
-      if (allowed.length === 0) choices.set(field, allowed);
+      let allowed = choices.get(field);
+      if (!allowed) choices.set(field, (allowed = []));
       allowed.push((v.params as { allowedValue?: unknown }).allowedValue);
       continue;
     }

@@ -43,9 +43,7 @@ function report(err: unknown, json: boolean): number {
     else process.stderr.write(`error: ${code}: ${message}\n`);
   };
   if (err instanceof OddexApiError) {
-    // The client's message repeats the code and status ("CODE (HTTP 400): text"); both are printed apart already.
-    const text = err.message.replace(/^\S+ \(HTTP \d+\): /, '');
-    fail(err.errorCode, text, { httpStatus: err.status, ...(err.details !== undefined ? { details: err.details } : {}) });
+    fail(err.errorCode, err.reason, { httpStatus: err.status, ...(err.details !== undefined ? { details: err.details } : {}) });
     return EXIT.refused;
   }
   if (err instanceof UsageError) {

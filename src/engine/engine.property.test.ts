@@ -147,7 +147,7 @@ const params = {
 
 /** The largest stake in [0, most] whose match at taker odds `t` keeps the stake-weighted average of all at least `bound`. */
 function largestKeepingAverage(weighted: bigint, stake: bigint, t: bigint, most: bigint, bound: bigint): bigint {
-  const keeps = (s: bigint) => (weighted + s * t) / (stake + s === 0n ? 1n : stake + s) >= bound || stake + s === 0n;
+  const keeps = (s: bigint) => stake + s === 0n || (weighted + s * t) / (stake + s) >= bound;
   let [lo, hi] = [0n, most];
   while (lo < hi) {
     const mid = (lo + hi + 1n) / 2n;

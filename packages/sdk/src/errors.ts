@@ -14,7 +14,11 @@ export class OddexApiError extends Error {
     readonly retryAfterMs?: number,
   ) {
     super(`${errorCode} (HTTP ${status}): ${message}`);
+    this.reason = message;
   }
+
+  /** The exchange's own words, without the code and status the message starts with. */
+  readonly reason: string;
 }
 
 /** The request never got an answer (connection refused, reset, timeout). It may or may not have been processed. */

@@ -1,7 +1,7 @@
 // Trader commands: markets to bets, signed with the wallet key (ODDEX_PRIVATE_KEY or a key file).
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, takerOddsOf } from '@oddex/sdk';
+import { formatUnits, generatePrivateKey, payoutFor, privateKeyAccount, remainingTakerSpace, takerOddsOf } from '@oddex/sdk';
 import type { OddexClient, Order, Position, StatementEntry, Trade } from '@oddex/sdk';
 import { amount, integer, outcomeSide, pct, percentOdds, TOKEN_DECIMALS, type CliContext } from '../context.js';
 import { apiKeyFrom, UsageError } from '../credentials.js';
@@ -331,8 +331,7 @@ function takerLevels(orders: readonly Order[], takerOnOne: boolean, except?: str
   const byOdds = new Map<bigint, bigint>();
   for (const o of orders) {
     if (o.isMakerBettingOutcomeOne === takerOnOne || o.orderStatus !== 'ACTIVE' || o.maker === except) continue;
-    const left = o.totalBetSize - o.fillAmount - o.pendingFillAmount;
-    const takerSpace = (left * takerOddsOf(o.percentageOdds)) / o.percentageOdds;
+    const takerSpace = remainingTakerSpace(o.totalBetSize - o.fillAmount - o.pendingFillAmount, o.percentageOdds);
     if (takerSpace > 0n) byOdds.set(o.percentageOdds, (byOdds.get(o.percentageOdds) ?? 0n) + takerSpace);
   }
   return [...byOdds].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([makerOdds, stake]) => ({ takerOdds: takerOddsOf(makerOdds), availableStake: stake }));

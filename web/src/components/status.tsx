@@ -15,8 +15,7 @@ const IN_WORDS: Record<string, string> = {
 };
 
 export function errorText(err: unknown): { code: string; message: string } {
-  // The client's message is "<CODE> (HTTP <status>): <text>"; the page shows the text and the code apart.
-  if (err instanceof OddexApiError) return { code: err.errorCode, message: IN_WORDS[err.errorCode] ?? err.message.replace(/^\S+ \(HTTP \d+\): /, '') };
+  if (err instanceof OddexApiError) return { code: err.errorCode, message: IN_WORDS[err.errorCode] ?? err.reason };
   if (err instanceof OddexNetworkError) return { code: 'NETWORK_ERROR', message: 'The exchange cannot be reached: check the connection, or try again shortly.' };
   if (err instanceof OddexOrderRejectedError) return { code: Object.values(err.statuses).join(', '), message: 'the order was refused' };
   if (err instanceof Error) return { code: 'CLIENT_ERROR', message: err.message };
