@@ -14,7 +14,8 @@
 // with TRUNCATE, 69-74 ms with RESTART). While a RESTART checkpoint waits for readers it holds the write lock, so a
 // read transaction left open (an operator's sqlite3 shell, a backup) would hold every commit back behind it, and fail
 // them past the writer's busy timeout. Such a reader also stops passive runs from copying further, so the thread runs
-// a RESTART only when the passive run just before made progress or left nothing to copy; it waits at most `busyMs`
+// a RESTART only when the passive run just before made progress or left nothing to copy, and not again on an
+// unchanged WAL after one found a reader in its way; it waits at most `busyMs`
 // for the writer and readers, and tries again on a later run.
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -30,11 +31,15 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyMs });
 let last = { log: 0, checkpointed: 0 };
+// Where the last RESTART found a reader in its way: the same WAL with nothing new copied means the reader is still
+// there (an idle writer leaves nothing to copy, which alone would otherwise pass for progress on every run).
+let busyAt = null;
 const run = () => {
   try {
     let [r] = db.pragma('wal_checkpoint(PASSIVE)');
     // A WAL that started afresh, more frames copied than last time, or none left: no reader holds an old snapshot.
-    const progressed = r.log < last.log || r.checkpointed > last.checkpointed || r.checkpointed === r.log;
+    const progressed = (r.log < last.log || r.checkpointed > last.checkpointed || r.checkpointed === r.log) &&
+      !(busyAt && r.log === busyAt.log && r.checkpointed === busyAt.checkpointed);
     last = r;
     if (r.log >= workerData.restartAtFrames && progressed) {
       // Catch up first: the RESTART holds commits back while it copies what was appended since the passive run before
@@ -46,6 +51,9 @@ const run = () => {
         if (r.log - before <= ${CATCH_UP_FRAMES}) break;
       }
       const [t] = db.pragma('wal_checkpoint(RESTART)');
+      // The RESTART copies too: what it leaves is the state the next run compares with.
+      last = t;
+      busyAt = t.busy === 0 ? null : t;
       parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, restart: t.busy === 0 ? 'done' : 'busy' });
     } else if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, restart: 'none' });
   } catch (err) {

@@ -108,6 +108,25 @@ describe('WAL checkpoints off the writer thread', () => {
     expect(runs.map((r) => r.restart)).toContain('done');
   });
 
+  it('tries a RESTART past an open read transaction once, not on every run while nothing is committed', async () => {
+    const runs: CheckpointRun[] = [];
+    let reader: Db | undefined;
+    const holdReader = (dir: string) => {
+      reader = openTradingConnection(dir);
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM settings').get();
+    };
+    // The schema's own frames are past 16, and all of them are copied: with no commits, each run finds nothing left to
+    // copy, which alone would count as progress and let every run take the write lock again for the reader.
+    await withCheckpointer({ everyMs: 5, restartAtFrames: 16, onRun: (r) => runs.push(r) }, async () => {
+      for (let i = 0; i < 200 && runs.length < 20; i++) await new Promise((r) => setTimeout(r, 10));
+      reader?.exec('COMMIT');
+      reader?.close();
+    }, holdReader);
+    expect(runs.length).toBeGreaterThanOrEqual(20);
+    expect(runs.filter((r) => r.restart !== 'none')).toEqual([expect.objectContaining({ restart: 'busy' })]);
+  });
+
   it('keeps the WAL file bounded under group commits without pauses a passive checkpoint can use, where it alone lets the file grow', async () => {
     const runs: CheckpointRun[] = [];
     const commitUntil = (until: () => boolean) =>
