@@ -41,11 +41,21 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await ticket.getByText(/Filled: 30\.00 USDC/).waitFor({ timeout: 30_000 });
   await ticket.locator('.status.SUCCESS').waitFor({ timeout: 30_000 });
 
-  // Outcome one is now offered at 80%: the hedge takes two at 20% (10 returns 50), worth 40 less 0.40.
-  const hedger = await fundedWallet(ex, 1000n * USDC);
-  await postOrder(ex, hedger, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+  // Nothing on the book to hedge with: no value, and the page does not keep asking for one (each refused quote is a
+  // failed request in the console) until the book changes.
   await page.goto(`${ex.url}/#/account`);
   const cashOut = page.locator(`[data-position="${market}"] [data-cash-out]`);
+  await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('no offer');
+  const quoteErrors = () => w!.errors.filter((e) => e.includes('/cashout/quote')).length;
+  // Asked on loading, and again once subscribed to the book (a change in between would otherwise be missed).
+  await expect.poll(quoteErrors, { timeout: 5_000 }).toBe(2);
+  await new Promise((r) => setTimeout(r, 4_000));
+  expect(quoteErrors()).toBe(2);
+
+  // Outcome one is now offered at 80%: the hedge takes two at 20% (10 returns 50), worth 40 less 0.40. The value shows
+  // without a reload.
+  const hedger = await fundedWallet(ex, 1000n * USDC);
+  await postOrder(ex, hedger, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
   await expect.poll(() => cashOut.getAttribute('data-cash-out'), { timeout: 20_000 }).toBe('39600000');
   await w.screenshot('cash-out-value');
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
@@ -73,6 +83,6 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await expect.poll(() => row.getAttribute('data-fees'), { timeout: 20_000 }).toBe('2400000');
   expect(await row.getAttribute('data-fee-day')).toBe(new Date().toISOString().slice(0, 10));
   await w.screenshot('console-fees');
-  // The quotes refused once the position is hedged (409) are the only failed requests.
+  // Refused quotes (before the offer, once hedged, once settled) are the only failed requests.
   expect(w.errors.filter((e) => !e.includes('/cashout/quote'))).toEqual([]);
 }, 120_000);

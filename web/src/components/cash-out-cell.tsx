@@ -1,15 +1,17 @@
-// A position's cash-out value, priced against the book now and refreshed while it shows, with a button that cashes it
+// A position's cash-out value, priced against the book now and asked again whenever the market's book changes (a
+// subscription, not polling: a quote the book cannot give is a 400 each time it is asked), with a button that cashes it
 // out: the quoted hedge (its side, stake and odds) signed as a fill whose cashOutTarget is the market. When it
 // confirms, the position is paid at once what it is owed in every result, less the cash-out fee; the rest (if a result
 // pays more) at settlement.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { OddexApiError } from '@oddex/sdk';
 import { exchange } from '../api/exchange';
 import { money } from '../format';
+import { useChannelRefresh } from '../realtime/live-data';
+import { useSession } from '../session';
 import { useLoad } from './status';
 import type { Wallet } from '../wallet/wallet';
 
-const REFRESH_MS = 3000;
 /** Refusals that no change of the book undoes. */
 const FINAL = new Set(['CASHOUT_AFTER_REFUND', 'NOTHING_TO_CASH_OUT', 'NO_POSITION']);
 
@@ -20,17 +22,14 @@ const reasonOf = (error: unknown) =>
     : 'unavailable';
 
 export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: Wallet; marketHash: string; version: string; onTaken: () => void }) {
+  const { realtime } = useSession();
   const quote = useLoad(() => exchange.cashoutQuote(marketHash, wallet.address), `${marketHash}:${version}`);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string>();
   const reload = quote.reload;
-  // A hedged position stays hedged: refreshing stops once the exchange says so.
+  // A hedged position stays hedged: following the book stops once the exchange says so.
   const final = quote.error instanceof OddexApiError && FINAL.has(quote.error.errorCode);
-  useEffect(() => {
-    if (final) return;
-    const timer = setInterval(reload, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [reload, final]);
+  useChannelRefresh<unknown>(realtime, final ? undefined : `order_book:market_${marketHash}`, () => true, reload);
 
   async function take() {
     const q = quote.data;
