@@ -7,6 +7,7 @@
 // sequencer the standby answers within 5 s, every acknowledged order is there, funds are exact and publications go
 // on without a gap.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,7 @@ interface Cluster {
   projectors: { url: string; pid: number }[];
   gateways: { url: string; pid: number }[];
   realtime: { url: string; pid: number }[];
+  logs: string;
 }
 
 describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequencer and its standby, realtime nodes'), () => {
@@ -139,6 +141,9 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
+    // The processes' logs outlive the stop (the data dirs do not).
+    expect(readdirSync(cluster.logs)).toContain('gateway-1.log');
+    rmSync(cluster.logs, { recursive: true, force: true });
   }, 60_000);
 
   it('fills, refunds and settles through gateway 1 with reads on gateway 2, to the wei; cancels and heartbeats too', async () => {

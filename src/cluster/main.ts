@@ -2,7 +2,8 @@
 // and NATS at the URLs given (ODDEX_DATABASE_URL, ODDEX_REDIS_URL, ODDEX_NATS_URL), else started from their Debian
 // binaries in a temp dir; then a sequencer and its hot standby, a projector and its standby, a settlement process and
 // its standby, two gateways and two realtime nodes on loopback ports.
-// Prints where each listens (`--json`: one JSON line, for scripts); Ctrl-C stops everything it started.
+// Prints where each listens (`--json`: one JSON line, for scripts); Ctrl-C stops everything it started and removes
+// the data dirs, but keeps the processes' logs (what happened is what an operator looks at after a stop).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ const say = (line: string) => {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'oddex-cluster-'));
-mkdirSync(join(dir, 'logs'));
+const logs = mkdtempSync(join(tmpdir(), 'oddex-cluster-logs-'));
 const services = await clusterServices(process.env);
 const shared = {
   ODDEX_DATABASE_URL: services.databaseUrl,
@@ -49,7 +50,7 @@ let announced = false;
 const start = async (name: string, env: Record<string, string>, readyLine?: RegExp) => {
   const dataDir = join(dir, name.replace(/ /g, '-'));
   mkdirSync(dataDir);
-  const p = await startRole({ name, root: ROOT, env: { ...shared, ODDEX_DATA_DIR: dataDir, ...env }, logFile: join(dir, 'logs', `${name.replace(/ /g, '-')}.log`), ...(readyLine ? { readyLine } : {}) }, watch);
+  const p = await startRole({ name, root: ROOT, env: { ...shared, ODDEX_DATA_DIR: dataDir, ...env }, logFile: join(logs, `${name.replace(/ /g, '-')}.log`), ...(readyLine ? { readyLine } : {}) }, watch);
   roles.push(p);
   void p.exited.then((code) => {
     if (!stopping) say(`${name} exited (code ${code}); its log: ${p.logFile}`);
@@ -72,6 +73,7 @@ async function stop(): Promise<void> {
   );
   await services.stop();
   rmSync(dir, { recursive: true, force: true });
+  say(`stopped; the logs are kept in ${logs}`);
 }
 
 process.once('SIGINT', () => void stop().then(() => process.exit(0)));
@@ -107,7 +109,7 @@ try {
         redisUrl: services.redisUrl,
         natsUrl: services.natsUrl,
         adminToken: shared.ODDEX_ADMIN_TOKEN,
-        logs: join(dir, 'logs'),
+        logs,
       }),
     );
   } else {
@@ -126,11 +128,11 @@ try {
       ['redis', services.redisUrl + (services.started.includes('redis') ? '  (started here)' : '')],
       ['nats', services.natsUrl + (services.started.includes('nats') ? '  (started here)' : '')],
       ['admin token', shared.ODDEX_ADMIN_TOKEN],
-      ['logs', join(dir, 'logs')],
+      ['logs', logs],
     ];
     say('Oddex cluster running:');
     for (const [what, where] of rows) say(`  ${what.padEnd(12)} ${where}`);
-    say('Ctrl-C stops every process and what this command started.');
+    say('Ctrl-C stops every process and what this command started (the logs stay).');
   }
 } catch (err) {
   console.error(`oddex cluster: ${err instanceof Error ? err.message : String(err)}`);
