@@ -5,6 +5,7 @@ import { startTestExchange, type TestExchange } from './helpers/server.js';
 
 const BETTOR = '0x8ba1f109551bd432803012645ac136ddd64dba72';
 const list = (n: number, item: (i: number) => string) => Array.from({ length: n }, (_, i) => item(i)).join(',');
+const hashes = (n: number) => list(n, (i) => '0x' + i.toString(16).padStart(64, '0'));
 
 describe('validation details', () => {
   let ex: TestExchange;
@@ -12,6 +13,11 @@ describe('validation details', () => {
     ex = await startTestExchange();
   });
   afterAll(async () => ex.destroy());
+  /** The exchange's base token, as a client reads it. */
+  const baseToken = async () => {
+    const { addresses } = (await ex.get('/metadata')).body.data as { addresses: Record<string, Record<string, string>> };
+    return Object.values(Object.values(addresses)[0]!)[0]!;
+  };
 
   it.each([
     ['/markets/active?type=abc', 'type', 'pattern', 'type has an invalid item "abc"'],
@@ -20,12 +26,21 @@ describe('validation details', () => {
     ['/markets/active?paginationKey=zzz', 'paginationKey', 'format', 'paginationKey is not a nextKey this server returned'],
     ['/markets/active?sportIds=a,b', 'sportIds', 'pattern', 'sportIds has an invalid item "a"'],
     [`/live-scores?exchangeEventIds=${list(51, (i) => `e${i}`)}`, 'exchangeEventIds', 'maxItems', 'exchangeEventIds takes at most 50 items'],
-    [`/trades/orders?orderHashes=${list(101, (i) => '0x' + i.toString(16).padStart(64, '0'))}`, 'orderHashes', 'maxItems', 'orderHashes takes at most 100 items'],
+    [`/trades/orders?orderHashes=${hashes(101)}`, 'orderHashes', 'maxItems', 'orderHashes takes at most 100 items'],
     ['/orders?marketHashes=0x12', 'marketHashes', 'pattern', 'marketHashes has an invalid item "0x12"'],
+    // A list of 101 hashes is refused for its count, not for the length of its text.
+    [`/orders/odds/best?baseToken=BASE&marketHashes=${hashes(101)}`, 'marketHashes', 'maxItems', 'marketHashes takes at most 100 items'],
+    [`/orders?marketHashes=${hashes(101)}`, 'marketHashes', 'maxItems', 'marketHashes takes at most 100 items'],
+    [`/trades?marketHashes=${hashes(101)}`, 'marketHashes', 'maxItems', 'marketHashes takes at most 100 items'],
     [`/trades?bettor=${BETTOR}&tradeStatus=success`, 'tradeStatus', 'enum', 'tradeStatus must be one of PENDING, SUCCESS, FAILED'],
-  ])('GET %s names %s and its rule %s', async (path, field, rule, message) => {
-    const res = await ex.get(path);
+  ])('case %#: the refusal names the field and the rule it broke', async (path, field, rule, message) => {
+    const res = await ex.get(path.replace('BASE', await baseToken()));
     expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode: 'INVALID_PARAMETER', message: expect.stringContaining(message), details: [{ field, rule, message }] }]);
+  });
+
+  it.each(['/orders/odds/best?baseToken=BASE&marketHashes=', '/orders?marketHashes=', '/trades?marketHashes=', '/trades/orders?orderHashes='])('GET %s takes 100 hashes', async (path) => {
+    const res = await ex.get(path.replace('BASE', await baseToken()) + hashes(100));
+    expect([res.status, res.body.status]).toEqual([200, 'success']);
   });
 
   it('a bad Oddex-Min-Position header names the header', async () => {

@@ -11,7 +11,7 @@ import type { SignatureVerifier } from '../verify/verifier.js';
 import type { MarketRef, NewOrder, OrderView } from '../engine/types.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
-import { Address, Hash, UintString, isHash, parseCommaList } from './params.js';
+import { Address, Hash, MAX_HASHES, UintString, hashListLength, isHash, parseCommaList } from './params.js';
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
@@ -57,11 +57,11 @@ const SORT_FIELDS = {
 const SORT_FIELD_NAMES = Object.keys(SORT_FIELDS) as (keyof typeof SORT_FIELDS)[];
 
 const OrdersQuery = Type.Object({
-  marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
+  marketHashes: Type.Optional(Type.String({ maxLength: hashListLength(MAX_HASHES) })),
   maker: Type.Optional(Address),
   baseToken: Type.Optional(Address),
   exchangeEventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  orderHashes: Type.Optional(Type.String({ maxLength: 70_000 })),
+  orderHashes: Type.Optional(Type.String({ maxLength: hashListLength(1000) })),
   page: Type.Integer({ minimum: 0, default: 0 }),
   perPage: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   sortBy: Type.Optional(Type.Union(SORT_FIELD_NAMES.map((k) => Type.Literal(k)))),
@@ -69,7 +69,7 @@ const OrdersQuery = Type.Object({
 });
 
 const BestOddsQuery = Type.Object({
-  marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
+  marketHashes: Type.Optional(Type.String({ maxLength: hashListLength(MAX_HASHES) })),
   leagueIds: Type.Optional(Type.String({ maxLength: 1000 })),
   baseToken: Address,
 });
@@ -244,7 +244,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       throw new ExchangeError('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
     }
     const marketHashes = q.marketHashes
-      ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))
+      ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;
     const orderHashes = q.orderHashes
       ? parseCommaList(q.orderHashes, 'orderHashes', { max: 1000, valid: isHash }).map((h) => h.toLowerCase())
@@ -292,7 +292,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     requireBaseToken(config, q.baseToken);
     let hashes: string[];
     if (q.marketHashes) {
-      hashes = parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase());
+      hashes = parseCommaList(q.marketHashes, 'marketHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase());
     } else {
       const leagueIds = parseCommaList(q.leagueIds!, 'leagueIds', { max: 50, valid: (s) => /^\d{1,9}$/.test(s) }).map(Number);
       hashes = catalogue.marketsOfLeagues(leagueIds).map((m) => m.marketHash);

@@ -29,4 +29,12 @@ export function parseCommaList(
 }
 
 export const isHash = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s);
+
+/** Hashes a comma list of market or order hashes takes (`parseCommaList`'s `max`). */
+export const MAX_HASHES = 100;
+/**
+ * A schema's cap on the raw text of a comma list that takes `count` hashes (66 characters each and the commas): room
+ * for twice as many, so a list over the limit is refused for its count, with `parseCommaList`'s clearer message.
+ */
+export const hashListLength = (count: number) => 2 * count * 67;
 export const isIntString = (s: string) => /^\d{1,15}$/.test(s);

@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ReadModels } from '../store/ports.js';
 import { ok, type Success } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
-import { Address, isHash, parseCommaList } from './params.js';
+import { Address, MAX_HASHES, hashListLength, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
 import type { RenderContexts } from '../render/contexts.js';
 import { marketsOfTrades } from '../render/consolidated.js';
@@ -18,7 +18,7 @@ const TradesQuery = Type.Object({
   endDate: Type.Optional(Type.Integer({ minimum: 0 })),
   bettor: Type.Optional(Address),
   settled: Type.Optional(Type.Boolean()),
-  marketHashes: Type.Optional(Type.String({ maxLength: 4000 })),
+  marketHashes: Type.Optional(Type.String({ maxLength: hashListLength(MAX_HASHES) })),
   baseToken: Type.Optional(Address),
   maker: Type.Optional(Type.Boolean()),
   affiliate: Type.Optional(Address),
@@ -95,7 +95,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
       throw new ExchangeError('MISSING_SCOPE_FILTER');
     }
     const marketHashes = q.marketHashes
-      ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()))]
+      ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase()))]
       : undefined;
     const below = q.paginationKey ? decodeKey(q.paginationKey) : Infinity;
     const { ids, versions, count, more, refunded } = await readModels.tradeVersionsPage(
@@ -124,11 +124,11 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
     });
   });
 
-  const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: 7000 }) });
+  const OrderTradesQuery = Type.Object({ orderHashes: Type.String({ minLength: 1, maxLength: hashListLength(MAX_HASHES) }) });
   app.get('/trades/orders', { schema: { tags: ['trades'], querystring: OrderTradesQuery, response: responses(OrderTrades) } }, async (request) => {
     const q = request.query;
     const hashes = new Set(
-      parseCommaList(q.orderHashes, 'orderHashes', { max: 100, valid: isHash }).map((h) => h.toLowerCase()),
+      parseCommaList(q.orderHashes, 'orderHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase()),
     );
     const listed = await readModels.tradesOfOrders([...hashes]);
     const pageRender = await renderPage(listed);
