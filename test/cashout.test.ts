@@ -259,6 +259,17 @@ describe('cash out (local ledger)', () => {
     expect(await refused(t2, { ...hedge, market: m2, cashOutTarget: m2, stakeWei: 2n * USDC })).toEqual([409, 'CASHOUT_AFTER_REFUND']);
   });
 
+  it('quotes no hedge smaller than the taker minimum: such a fill would be refused, so the rest waits for settlement', async () => {
+    const { market, T } = await opening(80n);
+    // 9.5 of the 10 the hedge takes at 20%: 0.5 is left, below the 1 USDC taker minimum.
+    await fillAndConfirm(ex, T, { market, isTakerBettingOutcomeOne: false, stakeWei: 9_500_000n, desiredOdds: 20n * E18, cashOutTarget: market });
+    const quote = await ex.get(`/cashout/quote?bettor=${T.address}&marketHash=${market}`);
+    expect([quote.status, quote.body]).toEqual([
+      400,
+      { status: 'failure', errorCode: 'TAKER_AMOUNT_TOO_LOW', message: 'the hedge stake 500000 is below the taker minimum 1000000' },
+    ]);
+  });
+
   it('generates no refund after a cash out: a later ordinary hedge is paid at settlement, to the wei', async () => {
     const { market, M, T, H } = await opening(80n);
     // Half the hedge as a cash out (25 at once, less 0.2), then the other half as an ordinary fill.

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { SequencerPort } from '../sequencer/port.js';
 import { checksumAddress } from '../protocol/address.js';
 import { cashOutFee } from '../engine/fees.js';
+import { ExchangeError } from '../protocol/errors.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
 import { responses } from './schemas/envelope.js';
@@ -14,7 +15,7 @@ import { CashOutQuote } from './schemas/trading.js';
 export interface CashOutDeps {
   /** The live engine is read through the service: a failed commit replaces it. */
   trading: Pick<SequencerPort, 'liveEngine'>;
-  config: Pick<Config, 'fees'>;
+  config: Pick<Config, 'fees' | 'takerMinimum'>;
   now: () => number;
 }
 
@@ -28,7 +29,8 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     'result, a void included, after fee; the rest at settlement). Take it by signing the fill with cashOutTarget = the ' +
     'market hash (POST /orders/fill/v2). Wei strings. 404 NO_POSITION without a position, 409 CASHOUT_AFTER_REFUND once capital-efficiency ' +
     'refunds were paid on it, 409 NOTHING_TO_CASH_OUT when it is already flat, 400 INSUFFICIENT_SPACE when the book ' +
-    'cannot hedge it.';
+    'cannot hedge it, 400 TAKER_AMOUNT_TOO_LOW when the hedge stake is below the taker minimum (a fill that small is ' +
+    'refused: the position waits for settlement).';
   app.get(
     '/cashout/quote',
     {
@@ -42,6 +44,9 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     async (request) => {
       const marketHash = request.query.marketHash.toLowerCase();
       const quote = deps.trading.liveEngine().cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now());
+      if (quote.stakeWei < deps.config.takerMinimum) {
+        throw new ExchangeError('TAKER_AMOUNT_TOO_LOW', `the hedge stake ${quote.stakeWei} is below the taker minimum ${deps.config.takerMinimum}`);
+      }
       const fee = cashOutFee(quote.value, quote.paidNow, deps.config.fees.cashoutBps);
       return ok({
         marketHash,
