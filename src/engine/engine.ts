@@ -314,8 +314,6 @@ export class Engine {
     return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at, held.cashedOut);
   }
 
-
-
   /** Bettors holding confirmed, unsettled trades in a market. */
   bettorsIn(marketHash: string): string[] {
     return this.settlement.bettorsIn(marketHash);
