@@ -7,7 +7,7 @@ import type { Market, Position, StatementEntry, Trade } from '../api/types';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { CashOutCell } from '../components/cash-out-cell';
 import { DemoFunds } from '../components/demo-funds';
-import { OpenOrderCells } from '../components/open-order-cells';
+import { OpenOrderCells, OpenOrderHead } from '../components/open-order-cells';
 import { betDate, money, ODDS_SCALE, showOdds, shortHash } from '../format';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { linkTo } from '../route';
@@ -130,6 +130,7 @@ export function AccountPage() {
         ) : (
           <>
             <table>
+              <OpenOrderHead first="Market" />
               <tbody>
                 {openOrders.map((o) => (
                   <tr key={o.orderHash} data-my-order={o.orderHash}>
@@ -236,6 +237,16 @@ export function AccountPage() {
         {trades.data && trades.data.length === 0 && <Empty>No trade yet.</Empty>}
         {trades.data && trades.data.length > 0 && (
           <table>
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Bet</th>
+                <th className="num">Stake</th>
+                <th className="num">Odds</th>
+                <th>Status</th>
+                <th>Result</th>
+              </tr>
+            </thead>
             <tbody>
               {trades.data.map((t) => (
                 <tr key={t._id} data-fill-hash={t.fillHash}>

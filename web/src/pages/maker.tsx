@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { Market, Order, Trade } from '../api/types';
 import { Empty, ErrorBox } from '../components/status';
-import { OpenOrderCells } from '../components/open-order-cells';
+import { OpenOrderCells, OpenOrderHead } from '../components/open-order-cells';
 import { OutcomeToggle } from '../components/outcome-toggle';
 import { decimalOdds, impliedPercent, money, parseAmount, percentToLadder, showOdds, shortHash, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
@@ -94,6 +94,7 @@ export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }:
         <Empty>No open order on this market.</Empty>
       ) : (
         <table aria-label="My open orders">
+          <OpenOrderHead />
           <tbody>
             {mine.map((o) => (
               <tr key={o.orderHash} data-my-order={o.orderHash}>
