@@ -127,7 +127,7 @@ describe('SIGKILL between a market report and its settlement work', () => {
     expect(await balance(maker.address)).toMatchObject({ balance: '100000000', openExposure: '0' });
     const late = await order(kickOff.marketHash);
     const lateRes = await call('POST', '/orders/new', { orders: [late.body] });
-    expect([lateRes.status, lateRes.body.errorCode]).toEqual([400, 'MARKET_NOT_LIVE_ENABLED']);
+    expect([lateRes.status, lateRes.body.data.statuses]).toEqual([200, { [late.hash]: 'INVALID_MARKET' }]);
     // Reopening the suspended market works, and is answered.
     expect((await call('POST', `/admin/markets/${suspended.marketHash}/status`, { status: 'ACTIVE' }, true)).body.data.status).toBe('ACTIVE');
     const reopened = await order(suspended.marketHash);

@@ -200,19 +200,21 @@ describe('wire fidelity', () => {
     it('while live refuses its orders and fills with MARKET_NOT_LIVE_ENABLED and changes nothing; the live-enabled market trades', async () => {
       const order = await signedOrder(maker, ex.ctx.config, { marketHash: preGameOnly, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
       const posted = await ex.post('/orders/new', { orders: [order.body] });
-      expect([posted.status, posted.body.status, posted.body.errorCode]).toEqual([400, 'failure', 'MARKET_NOT_LIVE_ENABLED']);
+      expect([posted.status, posted.body.data]).toEqual([200, { orders: [order.hash], statuses: { [order.hash]: 'INVALID_MARKET' }, inserted: 0 }]);
       expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data).toEqual([]);
-      // In one batch with an order on the live-enabled market: the whole request is refused.
+      // In one batch with an order on the live-enabled market, a maker's other orders are posted.
       const other = await signedOrder(maker, ex.ctx.config, { marketHash: inPlay, totalBetSize: 20n * USDC, percentageOdds: 45n * E18, isMakerBettingOutcomeOne: true });
       const batch = await ex.post('/orders/new', { orders: [other.body, order.body] });
-      expect([batch.status, batch.body.errorCode]).toEqual([400, 'MARKET_NOT_LIVE_ENABLED']);
-      expect((await ex.get(`/orders?orderHashes=${other.hash}`)).body.data).toEqual([]);
+      expect([batch.status, batch.body.data.statuses, batch.body.data.inserted]).toEqual([200, { [other.hash]: 'OK', [order.hash]: 'INVALID_MARKET' }, 1]);
+      expect((await ex.get(`/orders?orderHashes=${other.hash}`)).body.data.map((o: Rest) => o.orderHash)).toEqual([other.hash]);
+      // A replace is all or nothing: it says why.
+      const replaced = await ex.post('/orders/replace', { cancel: await signedCancel(maker, ex.ctx.config, 'v2', { orderHashes: [other.hash] }), orders: [order.body] });
+      expect([replaced.status, replaced.body.errorCode]).toEqual([400, 'MARKET_NOT_LIVE_ENABLED']);
 
       const fill = await ex.post('/orders/fill/v2', await signedFill(taker, ex.ctx.config, { market: preGameOnly, isTakerBettingOutcomeOne: false, stakeWei: 3n * USDC, desiredOdds: 60n * E18 }));
       expect([fill.status, fill.body.status, fill.body.errorCode]).toEqual([400, 'failure', 'MARKET_NOT_LIVE_ENABLED']);
 
-      // The live-enabled market of the same fixture takes orders and fills (in-play delay 0 here).
-      expect((await ex.post('/orders/new', { orders: [other.body] })).body.data.statuses).toEqual({ [other.hash]: 'OK' });
+      // The live-enabled market of the same fixture takes orders (above) and fills (in-play delay 0 here).
       await fillAndConfirm(ex, taker, { market: inPlay, isTakerBettingOutcomeOne: false, stakeWei: 3n * USDC, desiredOdds: 60n * E18 });
       const filled = (await ex.get(`/orders?orderHashes=${liveOrder}`)).body.data[0];
       expect(filled).toMatchObject({ fillAmount: '2000000', orderStatus: 'ACTIVE' });

@@ -28,7 +28,8 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     'value); paidNow what such a cash out pays at once when it confirms (what the hedged position is owed in every ' +
     'result, a void included, after fee; the rest at settlement). Take it by signing the fill with cashOutTarget = the ' +
     'market hash (POST /orders/fill/v2). Wei strings. 404 NO_POSITION without a position, 409 CASHOUT_AFTER_REFUND once capital-efficiency ' +
-    'refunds were paid on it, 409 NOTHING_TO_CASH_OUT when it is already flat, 400 INSUFFICIENT_SPACE when the book ' +
+    'refunds were paid on it, 409 NOTHING_TO_CASH_OUT when it is already flat, 409 CASHOUT_PENDING while a cash out of ' +
+    'it waits for the chain, 400 INSUFFICIENT_SPACE when the book ' +
     'cannot hedge it, 400 TAKER_AMOUNT_TOO_LOW when the hedge stake is below the taker minimum (a fill that small is ' +
     'refused: the position waits for settlement).';
   app.get(

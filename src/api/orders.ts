@@ -172,17 +172,24 @@ export function checkOrders(config: OrderRouteDeps['config'], orders: SignedOrde
   };
 }
 
-/** The markets new orders post to, as the engine takes them; refuses too many markets and markets closed in play. */
+/**
+ * The markets new orders post to, as the engine takes them; refuses too many markets. A market closed in play (not
+ * live-enabled, its fixture live) refuses the whole request when `closedInPlay` is 'refuse' (an all-or-nothing
+ * replace); with 'omit' it is left out, so its orders alone get INVALID_MARKET, as a closed market's do, and the
+ * rest of a maker's batch is posted.
+ */
 export function marketsOfOrders(
   { config, catalogue }: Pick<OrderRouteDeps, 'config' | 'catalogue'>,
   orders: readonly NewOrder[],
+  closedInPlay: 'refuse' | 'omit',
 ): MarketRef[] {
   const marketHashes = new Set(orders.map((o) => o.marketHash));
   if (marketHashes.size > config.maxMarketsPerRequest) {
     throw new ExchangeError('TOO_MANY_MARKETS', `one request may post to at most ${config.maxMarketsPerRequest} markets`);
   }
-  const records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
-  for (const m of records) requireNotClosedInPlay(catalogue, m);
+  let records = [...marketHashes].flatMap((hash) => catalogue.getMarket(hash) ?? []);
+  if (closedInPlay === 'refuse') for (const m of records) requireNotClosedInPlay(catalogue, m);
+  else records = records.filter((m) => !catalogue.isClosedInPlay(m));
   return records.map((m) => marketRefOf(catalogue, m));
 }
 
@@ -202,8 +209,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
         tags: ['orders'],
         description:
           'Posts signed maker orders; per-order statuses as the spec lists them, plus ORDER_WOULD_CROSS. A market with ' +
-          'liveEnabled false takes no orders while its fixture is live (status 2): the request is refused with 400 ' +
-          'MARKET_NOT_LIVE_ENABLED, and its resting orders were cancelled when the fixture went live. Order channels ' +
+          'liveEnabled false takes no orders while its fixture is live (status 2): its orders get INVALID_MARKET, as a ' +
+          'closed market\'s do (the rest of the batch is posted; POST /orders/replace refuses with 400 ' +
+          'MARKET_NOT_LIVE_ENABLED), and its resting orders were cancelled when the fixture went live. Order channels ' +
           '(order_book:*, active_orders:*) carry each changed order as GET /orders shows it plus status (ACTIVE while on ' +
           'the book, INACTIVE once filled, cancelled or expired) and updateTime (ms).',
         body: Type.Object(
@@ -224,7 +232,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       if (unloaded.length > 0) await catalogue.loadMarkets(unloaded);
       const result = await verifier.inClientOrder(makers, jobs, (verified) => {
         const checked = toNewOrders(verified);
-        const markets = marketsOfOrders({ config, catalogue }, checked);
+        const markets = marketsOfOrders({ config, catalogue }, checked, 'omit');
         return trading.submit({ kind: 'postOrders', at: now(), orders: checked, markets });
       });
       return ok(postOrdersReply(result.statuses));

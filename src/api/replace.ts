@@ -64,7 +64,7 @@ export const replaceRoutes: FastifyPluginAsyncTypebox<ReplaceRouteDeps> = async 
           timestamp: cancel.timestamp,
           orderHashes: cancel.orderHashes.map((h) => h.toLowerCase()),
           orders: checked,
-          markets: marketsOfOrders(deps, checked),
+          markets: marketsOfOrders(deps, checked, 'refuse'),
         });
       });
       return ok({ cancel: result.cancel, orders: postOrdersReply(result.statuses) });

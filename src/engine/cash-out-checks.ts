@@ -20,6 +20,13 @@ export function cashOutPosition(settlement: Settlement, marketHash: string, bett
   return { held, hedge };
 }
 
+/** One cash out of a position at a time: its result changes the position the next one would hedge. */
+export function refuseWhileCashOutPending(fills: PendingFills, marketHash: string, bettor: string): void {
+  if (!fills.hasCashOut(marketHash, bettor)) return;
+  const f = [...fills.values()].find((r) => r.cashOut && r.taker === bettor && r.marketHash === marketHash)!;
+  throw new DomainError('CASHOUT_PENDING', `the cash out ${f.fillHash} of this position waits for the chain`);
+}
+
 /**
  * A cash-out fill must hedge the taker's confirmed position in its market: the hedge's side, a return no larger
  * than the position needs (a smaller one hedges part of it), no other cash out of it waiting for the chain.
@@ -37,11 +44,7 @@ export function checkCashOut(
   if (cmd.isTakerBettingOutcomeOne !== hedge.isTakerBettingOutcomeOne) {
     throw new DomainError('CASHOUT_WRONG_SIDE', `the hedge of this position backs outcome ${hedge.isTakerBettingOutcomeOne ? 'one' : 'two'}`);
   }
-  for (const f of fills.values()) {
-    if (f.cashOut && f.taker === taker && f.marketHash === market.marketHash) {
-      throw new DomainError('CASHOUT_PENDING', `the cash out ${f.fillHash} of this position waits for the chain`);
-    }
-  }
+  refuseWhileCashOutPending(fills, market.marketHash, taker);
   if (returned !== undefined && returned > hedge.need) {
     throw new DomainError('CASHOUT_STAKE_TOO_HIGH', `the fill would return ${returned}, more than the ${hedge.need} the hedge needs: ask for a new quote`);
   }

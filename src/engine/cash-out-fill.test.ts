@@ -51,13 +51,16 @@ function opening() {
 }
 
 describe('cash-out fills in the engine', () => {
-  it('refuses a second cash out while one waits for the chain, a larger hedge than the position needs, the wrong side', () => {
+  it('refuses a second cash out (and its quote) while one waits for the chain, a larger hedge than the position needs, the wrong side', () => {
     const { engine, run, fill } = opening();
     expect(refusalOf(() => fill(11n * USDC, false, 20n, true))).toBe('CASHOUT_STAKE_TOO_HIGH');
     expect(refusalOf(() => fill(5n * USDC, true, 1n, true))).toBe('CASHOUT_WRONG_SIDE');
     const first = fill(5n * USDC, false, 20n, true);
     expect(refusalOf(() => fill(5n * USDC, false, 20n, true))).toBe('CASHOUT_PENDING');
+    // Nor is one quoted meanwhile: its hedge would not be the one the position needs once the first confirms.
+    expect(refusalOf(() => engine.cashOutQuote(MARKET.marketHash, T, 3))).toBe('CASHOUT_PENDING');
     run({ kind: 'confirmFill', at: 4, fillHash: first });
+    expect(engine.cashOutQuote(MARKET.marketHash, T, 4).stakeWei).toBe(5n * USDC);
     // Owed 50 on one, 25 on two, 35 on a void: 25 at once, less 1% of the 20 the hedge is worth.
     expect(engine.ledger.balanceOf(T)).toBe(100n * USDC - 35n * USDC + 25n * USDC - 200_000n);
     expect(engine.ledger.balanceOf(FEES)).toBe(200_000n);

@@ -7,9 +7,9 @@ import { E18, MARKET, newOrder, refusalOf, TOKEN } from '../../test/helpers/engi
 
 const BETTOR = '0xb1';
 /** Makers backing outcome one at `percent`: the side a bettor who backs outcome two takes. */
-function sideAt(percent: bigint) {
+function sideAt(percent: bigint, totalBetSize = 1_000_000n, oddsScale = E18) {
   const store = new OrderStore();
-  store.post(newOrder({ percentageOdds: percent * E18, totalBetSize: 1_000_000n, isMakerBettingOutcomeOne: true }), MARKET, 1000, TOKEN);
+  store.post(newOrder({ percentageOdds: percent * oddsScale, totalBetSize, isMakerBettingOutcomeOne: true }), MARKET, 1000, TOKEN);
   return store.sideOf(MARKET.marketHash, true);
 }
 
@@ -23,5 +23,18 @@ describe('quoteHedge', () => {
     // Owed 1,000 more if one wins: taking two at taker odds 10% for 100 returns the 1,000.
     const real = quoteHedge({ stakeOne: 1000n, counterOne: 1000n, stakeTwo: 0n, counterTwo: 1000n }, side, BETTOR, 5000);
     expect([real.isTakerBettingOutcomeOne, real.stakeWei]).toEqual([false, 100n]);
+  });
+
+  it('quotes a hedge whose last, partly taken level rounds its return a few wei short: no bigger stake would stay within it', () => {
+    // 10 USDC backing outcome one at taker odds 65% is owed 15.384615; makers offer 20 USDC on outcome one at 60.875%.
+    const side = sideAt(60_875n, 20_000_000n, 10n ** 15n);
+    const quote = quoteHedge({ stakeOne: 10_000_000n, counterOne: 5_384_615n, stakeTwo: 0n, counterTwo: 0n }, side, BETTOR, 5000);
+    // 6,019,230 at taker odds 39.125% returns 15,384,613: 2 wei short, and one more wei of stake would return 2.56 more.
+    expect([quote.isTakerBettingOutcomeOne, quote.stakeWei, quote.desiredOdds]).toEqual([false, 6_019_230n, 39_125n * 10n ** 15n]);
+  });
+
+  it('still refuses a hedge the book is short of by more than rounding', () => {
+    const side = sideAt(60_875n, 9_000_000n, 10n ** 15n);
+    expect(refusalOf(() => quoteHedge({ stakeOne: 10_000_000n, counterOne: 5_384_615n, stakeTwo: 0n, counterTwo: 0n }, side, BETTOR, 5000))).toBe('INSUFFICIENT_SPACE');
   });
 });

@@ -44,6 +44,8 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
   let stake = 0n;
   let returned = 0n;
   let worstMakerOdds = 0n;
+  // Whether the book holds all the hedge needs: the walk reached a level with more than that, or needed nothing more.
+  let covered = false;
   for (const m of walk.matches) {
     const full = m.takerStake + m.makerStake;
     const partial = full > need;
@@ -54,16 +56,22 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
       // Less than one wei of stake returns at the best price: what is left is rounding (a full cash out leaves up to
       // a wei per level it took), not a position to hedge.
       if (stake === 0n) throw new DomainError('NOTHING_TO_CASH_OUT', `the position pays the same either way to within ${hedge.need} wei`);
+      covered = true;
       break;
     }
     stake += takerStake;
     returned += takerStake + makerStake;
     need -= takerStake + makerStake;
     worstMakerOdds = m.odds;
-    if (partial || need === 0n) break;
+    if (partial || need === 0n) {
+      covered = true;
+      break;
+    }
   }
-  // Rounding may leave a few wei of the return unhedged; a book short of more than one wei per level cannot hedge.
-  if (stake === 0n || need > BigInt(walk.matches.length)) {
+  // A level taken in part rounds its stake down (the hedge never returns more than the position needs), which leaves
+  // up to 1 / (taker odds) wei and another wei of the return unhedged; a level taken whole, a wei (the fill's own
+  // rounding). Past those, the book is short of what the hedge needs.
+  if (stake === 0n || (!covered && need > BigInt(walk.matches.length))) {
     throw new DomainError('INSUFFICIENT_SPACE', `the book returns ${returned} of the ${hedge.need} the hedge needs`);
   }
   const owedOne = position.stakeOne + position.counterOne + (hedge.isTakerBettingOutcomeOne ? returned : 0n);

@@ -8,7 +8,7 @@
 // reads the parts, which hold only what trading needs (settled trades and paid fills leave memory).
 import { weightedTakerOdds } from '../protocol/amounts.js';
 import { quoteHedge, type HedgeQuote } from './cash-out.js';
-import { cashOutPosition, checkCashOut } from './cash-out-checks.js';
+import { cashOutPosition, checkCashOut, refuseWhileCashOutPending } from './cash-out-checks.js';
 import { applyChainEvents } from './chain-events.js';
 import { checkReplacement } from './replace-check.js';
 import { ChangeLog } from './change-log.js';
@@ -307,10 +307,11 @@ export class Engine {
   /**
    * What cashing out the bettor's position in a market would take from the book now: the hedge fill and the value it
    * leaves. Refused when there is no position, when refunds were paid on it (no cash out after a refund), when it
-   * is already flat, or when the book cannot hedge it. Reads only.
+   * is already flat, while a cash out of it waits for the chain, or when the book cannot hedge it. Reads only.
    */
   cashOutQuote(marketHash: string, bettor: string, at: number): HedgeQuote {
     const { held, hedge } = cashOutPosition(this.settlement, marketHash, bettor);
+    refuseWhileCashOutPending(this.fills, marketHash, bettor);
     return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at, held.cashedOut);
   }
 
