@@ -55,6 +55,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // are written with JSON.stringify, so a field a schema does not (yet) list is never silently dropped.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  // JSON bodies only: a text/plain body would reach the schema as a string ("body must be object"), where every
+  // other type is told the one it must be (415 UNSUPPORTED_MEDIA_TYPE).
+  app.removeContentTypeParser('text/plain');
   installEnvelope(app);
   installRateLimit(app, {
     limits: config.rateLimits,

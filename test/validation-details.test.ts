@@ -43,6 +43,11 @@ describe('validation details', () => {
     expect([res.status, res.body.status]).toEqual([200, 'success']);
   });
 
+  it.each(['text/plain', 'application/xml'])('a %s body is refused for its type, with the one to send', async (type) => {
+    const res = await fetch(`${ex.url}/orders/new`, { method: 'POST', headers: { 'content-type': type }, body: '{"orders":[]}' });
+    expect([res.status, await res.json()]).toEqual([415, { status: 'failure', errorCode: 'UNSUPPORTED_MEDIA_TYPE', message: 'send request bodies as application/json' }]);
+  });
+
   it('a bad Oddex-Min-Position header names the header', async () => {
     const res = await ex.get(`/orders?maker=${BETTOR}`, { 'oddex-min-position': 'x' });
     const message = 'oddex-min-position must be a journal position (a non-negative integer)';
