@@ -129,11 +129,23 @@ describe('a read the projector cannot serve in time', () => {
     // Wait out the projection of the set-up, then post and read at once.
     await new Promise((r) => setTimeout(r, 1700));
     const order = await signedOrder(maker, ex.ctx.config, { marketHash, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
-    expect((await ex.post('/orders/new', { orders: [order.body] })).body.data.statuses[order.hash]).toBe('OK');
+    const posted = await ex.post('/orders/new', { orders: [order.body] });
+    expect(posted.body.data.statuses[order.hash]).toBe('OK');
     const read = await ex.get(`/orders?maker=${maker.address}`);
     expect(read.status).toBe(503);
     expect(read.body).toMatchObject({ status: 'failure', errorCode: 'READ_MODEL_BEHIND' });
     expect(read.headers.get('retry-after')).toBe('1');
+    // Public data and the health checks do not wait on the projector (a stopped one must not take them down): they
+    // answer from the newest projection, its position behind the write's.
+    const acknowledged = position(posted.headers);
+    for (const path of ['/health/ready', '/metadata', '/markets/active', '/sports']) {
+      const res = await ex.get(path);
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(position(res.headers)).toBeLessThan(acknowledged);
+    }
+    // ...unless the client names the position it needs.
+    const named = await ex.get('/markets/active', { 'oddex-min-position': String(acknowledged) });
+    expect([named.status, named.body.errorCode]).toEqual([503, 'READ_MODEL_BEHIND']);
     // Once the projector has caught up, the same read shows the order.
     await new Promise((r) => setTimeout(r, 1700));
     const later = await ex.get(`/orders?maker=${maker.address}`);

@@ -16,9 +16,10 @@ const minPositionParameter: OpenAPIV3.ParameterObject = {
   in: 'header',
   required: false,
   description:
-    'Read state at least as new as this journal position (an Oddex-Position a reply gave). A read always sees every ' +
-    'write acknowledged before it arrived; it waits up to ODDEX_READ_WAIT_MS (1 s) for the read models, then answers ' +
-    '503 READ_MODEL_BEHIND with Retry-After.',
+    'Read state at least as new as this journal position (an Oddex-Position a reply gave); it waits up to ' +
+    'ODDEX_READ_WAIT_MS (1 s) for the read models, then answers 503 READ_MODEL_BEHIND with Retry-After. Without it, a ' +
+    'read of account state still sees every write acknowledged before it arrived (or 503); public market data past ' +
+    'that wait answers from the newest projection.',
   schema: { type: 'integer', minimum: 0 },
 };
 

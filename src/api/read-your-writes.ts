@@ -1,8 +1,11 @@
 // Read-your-writes: every reply names the journal position it reflects (`Oddex-Position`: the acknowledged
 // position after a write, the read models' position after a read), and a read waits, bounded, until the read models
 // cover every write acknowledged before it arrived, or the later position the client names in `Oddex-Min-Position`.
-// Past the bound it answers 503 READ_MODEL_BEHIND with Retry-After: never state older than the client's own writes.
-import type { FastifyInstance } from 'fastify';
+// A read of account state past the bound answers 503 READ_MODEL_BEHIND with Retry-After: never state older than the
+// client's own writes. Public market data past the bound answers from the newest projection (its Oddex-Position says
+// which; a position the client names is still honoured, or 503), and does not wait again until the projection moves: a stopped projector must not take the catalogue,
+// /metadata or the health checks down with it. The process's own routes (health, metrics) never wait.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
 export const POSITION_HEADER = 'oddex-position';
@@ -18,6 +21,29 @@ export interface ReadYourWritesDeps {
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
+/** Reads of an account's state: never older than the writes acknowledged before them. */
+const ACCOUNT_READS = new Set([
+  '/orders',
+  '/trades',
+  '/trades/orders',
+  '/trades/consolidated',
+  '/trades/portfolio/refunds',
+  '/balances/:address',
+  '/positions',
+  '/account/statement',
+  '/admin/accounts/:address',
+  '/admin/fees',
+]);
+/** About the process itself: answered at once whatever the projection. */
+const PROCESS_ROUTES = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
+
+type Freshness = 'account' | 'public' | 'none';
+function freshnessOf(request: FastifyRequest): Freshness {
+  const route = request.routeOptions.url;
+  if (!isRead(request.method) || route === undefined || PROCESS_ROUTES.has(route)) return 'none';
+  return ACCOUNT_READS.has(route) ? 'account' : 'public';
+}
+
 function namedPosition(value: string | string[] | undefined): number {
   if (value === undefined) return 0;
   const text = Array.isArray(value) ? value[0]! : value;
@@ -30,11 +56,23 @@ function namedPosition(value: string | string[] | undefined): number {
 
 /** Adds the hooks to every route registered in `api` after this call. */
 export function addReadYourWrites(api: FastifyInstance, deps: ReadYourWritesDeps): void {
+  // The projection's position when a public read last waited out the bound: until it moves, public reads do not wait.
+  let stalledAt: number | undefined;
   api.addHook('onRequest', async (request) => {
-    if (!isRead(request.method)) return;
-    const target = Math.max(deps.acknowledged(), namedPosition(request.headers[MIN_POSITION_HEADER]));
-    if (target <= deps.projection.position) return;
+    const route = freshnessOf(request);
+    if (route === 'none') return;
+    const named = namedPosition(request.headers[MIN_POSITION_HEADER]);
+    // A position the client names is honoured on any read.
+    const lenient = route === 'public' && named === 0;
+    const target = Math.max(deps.acknowledged(), named);
+    const at = deps.projection.position;
+    if (target <= at) return;
+    if (lenient && stalledAt === at) return;
     if (await deps.projection.waitFor(target, deps.waitMs)) return;
+    if (lenient) {
+      stalledAt = deps.projection.position;
+      return;
+    }
     throw new ApiError('READ_MODEL_BEHIND', `the read models have not reached journal position ${target} yet; retry shortly`, {
       headers: { 'retry-after': '1' },
     });
