@@ -55,6 +55,8 @@ export class DemoLiquidity {
 
   private async run(): Promise<void> {
     const { url, log } = this.o;
+    await this.untilAccountReadsAnswer();
+    if (this.stopped) return;
     const admin = new OddexAdmin({ url, adminToken: this.o.adminToken });
     const wallets = await this.wallets(admin);
     const makerFunds = this.o.makerFunds ?? 1_000_000n * USDC;
@@ -126,6 +128,21 @@ export class DemoLiquidity {
     await this.starting?.catch(() => {});
     await this.taker?.stop();
     for (const c of this.clients) c.close();
+  }
+
+  /**
+   * Waits while the exchange cannot answer account reads yet: in a cluster the projector that writes them may start
+   * after this process, and a maker must read its balance before it quotes.
+   */
+  private async untilAccountReadsAnswer(): Promise<void> {
+    const probe = `${this.o.url}/balances/0x${'0'.repeat(40)}`;
+    for (let delayMs = 250, told = false; !this.stopped; delayMs = Math.min(2 * delayMs, 5000)) {
+      const res = await fetch(probe).catch((err: unknown) => String(err));
+      if (typeof res !== 'string' && res.ok) return;
+      if (!told) this.o.log.info({ answer: typeof res === 'string' ? res : res.status }, 'demo liquidity waits for the exchange to answer account reads');
+      told = true;
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
   }
 
   /** Wallets and API keys from the data dir, created (and their keys issued) on the first start. */
