@@ -200,7 +200,7 @@ describe('storage that cannot be written', () => {
       });
     const unavailable = { status: 'failure', errorCode: 'STORAGE_UNAVAILABLE', message: 'the exchange cannot write to its storage now; retry later' };
     const key = await adminPost('/admin/api-keys', { address: '0x' + 'ab'.repeat(20) });
-    expect([key.status, await key.json()]).toEqual([503, unavailable]);
+    expect([key.status, await key.json(), key.headers.get('retry-after')]).toEqual([503, unavailable, '1']);
     const sport = await adminPost('/admin/sports', { label: 'Curling' });
     expect([sport.status, await sport.json()]).toEqual([503, unavailable]);
     // Nothing half-written: the catalogue in memory does not show the sport the disk refused.

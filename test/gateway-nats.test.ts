@@ -296,7 +296,7 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     const started = Date.now();
     const refused = await call(gateway, 'POST', '/orders/new', { orders: [o.body] });
     const took = Date.now() - started;
-    expect([refused.status, refused.body.errorCode]).toEqual([503, 'SEQUENCER_UNAVAILABLE']);
+    expect([refused.status, refused.body.errorCode, refused.headers.get('retry-after')]).toEqual([503, 'SEQUENCER_UNAVAILABLE', '1']);
     expect(took).toBeGreaterThanOrEqual(BOUND_MS - 50);
     expect(took).toBeLessThan(BOUND_MS + 2000);
     // Nothing was applied: the sequencer's own API never saw the order.

@@ -16,7 +16,10 @@ export function ok<T>(data: T): Success<T> {
 
 export function sendFailure(reply: FastifyReply, err: ExchangeError): FastifyReply {
   if (err instanceof ApiError && err.headers) reply.headers(err.headers);
-  return reply.status(httpStatusOf(err)).send({
+  const status = httpStatusOf(err);
+  // Every 503 says when to try again (a client backs off by it), unless its error named its own wait.
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+  return reply.status(status).send({
     status: 'failure',
     errorCode: err.errorCode,
     message: err.message,

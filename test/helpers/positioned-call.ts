@@ -6,6 +6,7 @@ export interface PositionedReply {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   position: number;
+  headers: Headers;
 }
 
 export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<PositionedReply> {
@@ -14,5 +15,5 @@ export async function call(base: string, method: string, path: string, body?: un
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json(), position: Number(res.headers.get('oddex-position')) };
+  return { status: res.status, body: await res.json(), position: Number(res.headers.get('oddex-position')), headers: res.headers };
 }
