@@ -7,6 +7,7 @@ import { startProjectorNode } from './projector-node.js';
 import { startSettlementNode } from './settlement-node.js';
 import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/sqlite/data-dir.js';
+import { startupProblem } from './startup-problem.js';
 
 /** The roles a process can run alone, and what it is called then. */
 const NODES: Partial<Record<Role, { name: string; start: (config: Config) => Promise<{ url: string; close(): Promise<void> }> }>> = {
@@ -16,8 +17,9 @@ const NODES: Partial<Record<Role, { name: string; start: (config: Config) => Pro
   settlement: { name: 'settlement process', start: (config) => startSettlementNode(config) },
 };
 
+let config: Config | undefined;
+
 async function main(): Promise<void> {
-  let config;
   try {
     config = loadConfig(process.env, process.argv.slice(2));
   } catch (err) {
@@ -60,6 +62,8 @@ main().catch((err) => {
     console.error(`oddex: ${err.message}`);
     process.exit(1);
   }
-  console.error('oddex: failed to start:', err);
+  const problem = startupProblem(err, config);
+  if (problem) console.error(`oddex: failed to start: ${problem}`);
+  else console.error('oddex: failed to start:', err);
   process.exit(1);
 });

@@ -1,7 +1,8 @@
 // The process as an operator runs it: configuration errors, the generated admin token, graceful SIGTERM.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -71,6 +72,27 @@ describe('start-up and shutdown', () => {
     const alone = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_ROLES: 'realtime' });
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('invalid configuration ODDEX_REDIS_URL: a realtime node serves what the exchange publishes through Redis');
+  });
+
+  it('says in one line which setting to change when the port is taken or the data dir cannot be written', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const res = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_HOST: '127.0.0.1', ODDEX_PORT: String(port) });
+      expect([res.code, res.stderr.trim()]).toEqual([
+        1,
+        `oddex: failed to start: 127.0.0.1:${port} is already in use by another program: stop it, or choose another port with --port (ODDEX_PORT)`,
+      ]);
+    } finally {
+      taken.close();
+    }
+    // A file where the data dir's parent should be.
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const res = await runMain({ ODDEX_DATA_DIR: join(file, 'data'), ODDEX_PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toMatch(new RegExp(`^oddex: failed to start: data dir ${join(file, 'data')} cannot be created or written \\(ENOTDIR .*\\): give a writable one with --data-dir \\(ODDEX_DATA_DIR\\)$`));
   });
 
   it('generates an admin token once, stores it in the data dir, and finishes in-flight requests on SIGTERM', async () => {
