@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import type { Config } from './config.js';
 import { installEnvelope, replyToFrameworkError } from './api/envelope.js';
 import { apiDescription } from './api/errors.js';
+import { ExchangeError } from './protocol/errors.js';
 import { installAdminAuth } from './admin/auth.js';
 import { registerMetrics, type MetricsDeps } from './api/metrics.js';
 import { installRateLimit } from './api/rate-limit.js';
@@ -43,8 +44,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...slowClientLimits(config),
     clientErrorHandler: replyToClientError,
     frameworkErrors: replyToFrameworkError,
-    return503OnClosing: true,
+    // Requests arriving while the server closes are refused below, in the exchange's own envelope.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // From the start of close(): a request on a connection still open (keep-alive) is shed with 503 NOT_READY, its
+  // connection closed, so a load balancer or client takes it elsewhere; requests already running finish.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new ExchangeError('NOT_READY', 'the exchange is shutting down: retry on another server, or here once it is back');
+  });
 
   // Query strings and path params arrive as text and are coerced; JSON bodies must carry the right types
   // (an amount sent as a number, or a boolean as "true", is rejected).

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 
 describe('service basics', () => {
@@ -41,5 +42,38 @@ describe('service basics', () => {
     const docs = await fetch(ex.url + '/docs/');
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('<html');
+  });
+});
+
+describe('a clean stop', () => {
+  it('sheds requests that arrive while it closes with 503 NOT_READY in the envelope, and finishes those already running', async () => {
+    const ex = await startTestExchange();
+    try {
+      // One keep-alive connection: an account read that waits its whole bound for a position the journal has not
+      // reached is running when the stop begins; a second request follows it on the same connection.
+      const socket = connect(ex.port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => (received += d));
+      const ended = new Promise((r) => socket.once('close', r));
+      socket.write(`GET /orders?maker=0x${'1'.repeat(40)} HTTP/1.1\r\nHost: x\r\nOddex-Min-Position: 999999999\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 100));
+      const closed = ex.close();
+      await new Promise((r) => setTimeout(r, 50));
+      socket.write('GET /metadata HTTP/1.1\r\nHost: x\r\n\r\n');
+      await ended;
+      await closed;
+      const [first, second] = received.split(/(?=HTTP\/1\.1 )/);
+      expect(first).toMatch(/^HTTP\/1\.1 503 [^]*"errorCode":"READ_MODEL_BEHIND"/);
+      expect(second).toMatch(/^HTTP\/1\.1 503 /);
+      expect(second).toMatch(/\r\nconnection: close\r\n/i);
+      expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4))).toEqual({
+        status: 'failure',
+        errorCode: 'NOT_READY',
+        message: 'the exchange is shutting down: retry on another server, or here once it is back',
+      });
+    } finally {
+      await ex.destroy();
+    }
   });
 });
