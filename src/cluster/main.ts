@@ -109,6 +109,7 @@ try {
         redisUrl: services.redisUrl,
         natsUrl: services.natsUrl,
         adminToken: shared.ODDEX_ADMIN_TOKEN,
+        realtimeTokenSecret: shared.ODDEX_REALTIME_TOKEN_SECRET,
         logs,
       }),
     );
@@ -117,17 +118,19 @@ try {
       ['sequencer', `${sequencer.url}  (the full API with /admin; pid ${sequencer.child.pid})`],
       ['standby', `following the journal, takes over if the sequencer dies (pid ${standby.child.pid})`],
       ['projector', `${projector.url}/metrics  (writes the read models; pid ${projector.child.pid})`],
-      ['projector 2', `${projectorStandby!.url}/metrics  (stands by; projects if the first one dies)`],
+      ['projector 2', `${projectorStandby!.url}/metrics  (stands by; projects if the first one dies; pid ${projectorStandby!.child.pid})`],
       ['settlement', `${settlement.url}/metrics  (settles fills on the chain; pid ${settlement.child.pid})`],
-      ['settlement 2', `${settlementStandby!.url}/metrics  (stands by; settles if the first one dies)`],
-      ['gateway 1', `${gateway1!.url}  (the trading API)`],
-      ['gateway 2', `${gateway2!.url}  (the trading API)`],
-      ['realtime 1', ws(realtime1!)],
-      ['realtime 2', ws(realtime2!)],
+      ['settlement 2', `${settlementStandby!.url}/metrics  (stands by; settles if the first one dies; pid ${settlementStandby!.child.pid})`],
+      ['gateway 1', `${gateway1!.url}  (the trading API; pid ${gateway1!.child.pid})`],
+      ['gateway 2', `${gateway2!.url}  (the trading API; pid ${gateway2!.child.pid})`],
+      ['realtime 1', `${ws(realtime1!)}  (pid ${realtime1!.child.pid})`],
+      ['realtime 2', `${ws(realtime2!)}  (pid ${realtime2!.child.pid})`],
       ['postgresql', services.databaseUrl + (services.started.includes('postgres') ? '  (started here)' : '')],
       ['redis', services.redisUrl + (services.started.includes('redis') ? '  (started here)' : '')],
       ['nats', services.natsUrl + (services.started.includes('nats') ? '  (started here)' : '')],
       ['admin token', shared.ODDEX_ADMIN_TOKEN],
+      // Every process shares it: a process an operator adds (a new standby after a takeover) needs it too.
+      ['token secret', `ODDEX_REALTIME_TOKEN_SECRET=${shared.ODDEX_REALTIME_TOKEN_SECRET}`],
       ['logs', logs],
     ];
     say('Oddex cluster running:');
