@@ -64,6 +64,22 @@ async function withCheckpointer<T>(
   }
 }
 
+/** A read transaction left open on a data dir (an operator's shell, a backup): `hold` opens it, `release` ends it. */
+function openReader() {
+  let reader: Db | undefined;
+  return {
+    hold: (dir: string) => {
+      reader = openTradingConnection(dir);
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM settings').get();
+    },
+    release: () => {
+      reader?.exec('COMMIT');
+      reader?.close();
+    },
+  };
+}
+
 describe('WAL checkpoints off the writer thread', () => {
   it('turns the writer connection\'s automatic checkpoints off and checkpoints its commits from its own thread', async () => {
     const runs: CheckpointRun[] = [];
@@ -80,14 +96,9 @@ describe('WAL checkpoints off the writer thread', () => {
 
   it('does not keep taking the write lock while a read transaction is left open, and restarts the WAL once it closes', async () => {
     const runs: CheckpointRun[] = [];
-    let reader: Db | undefined;
     // The reader holds its snapshot before the first checkpoint: a RESTART made before it would let the next commit
     // start the WAL afresh, which counts as progress and allows one more (blocked) attempt.
-    const holdReader = (dir: string) => {
-      reader = openTradingConnection(dir);
-      reader.exec('BEGIN');
-      reader.prepare('SELECT count(*) FROM settings').get();
-    };
+    const reader = openReader();
     await withCheckpointer({ everyMs: 5, restartAtFrames: 64, onRun: (r) => runs.push(r) }, async ({ insertRow }) => {
       let i = 0;
       const commitFor = async (ms: number) => {
@@ -101,28 +112,21 @@ describe('WAL checkpoints off the writer thread', () => {
       const whileHeld = runs.splice(0).map((r) => r.restart);
       expect(whileHeld.length).toBeGreaterThan(10);
       expect(whileHeld.filter((e) => e !== 'none').length).toBeLessThanOrEqual(1);
-      reader?.exec('COMMIT');
-      reader?.close();
+      reader.release();
       await commitFor(500);
-    }, holdReader);
+    }, reader.hold);
     expect(runs.map((r) => r.restart)).toContain('done');
   });
 
   it('tries a RESTART past an open read transaction once, not on every run while nothing is committed', async () => {
     const runs: CheckpointRun[] = [];
-    let reader: Db | undefined;
-    const holdReader = (dir: string) => {
-      reader = openTradingConnection(dir);
-      reader.exec('BEGIN');
-      reader.prepare('SELECT count(*) FROM settings').get();
-    };
+    const reader = openReader();
     // The schema's own frames are past 16, and all of them are copied: with no commits, each run finds nothing left to
     // copy, which alone would count as progress and let every run take the write lock again for the reader.
     await withCheckpointer({ everyMs: 5, restartAtFrames: 16, onRun: (r) => runs.push(r) }, async () => {
       for (let i = 0; i < 200 && runs.length < 20; i++) await new Promise((r) => setTimeout(r, 10));
-      reader?.exec('COMMIT');
-      reader?.close();
-    }, holdReader);
+      reader.release();
+    }, reader.hold);
     expect(runs.length).toBeGreaterThanOrEqual(20);
     expect(runs.filter((r) => r.restart !== 'none')).toEqual([expect.objectContaining({ restart: 'busy' })]);
   });
