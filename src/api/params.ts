@@ -30,7 +30,7 @@ export function parseCommaList(
 
 export const isHash = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s);
 
-/** Hashes a comma list of market or order hashes takes (`parseCommaList`'s `max`). */
+/** The most hashes a comma list of market or order hashes takes (`parseCommaList`'s `max`). */
 export const MAX_HASHES = 100;
 /**
  * A schema's cap on the raw text of a comma list that takes `count` hashes (66 characters each and the commas): room

@@ -3,8 +3,9 @@
 // cover every write acknowledged before it arrived, or the later position the client names in `Oddex-Min-Position`.
 // A read of account state past the bound answers 503 READ_MODEL_BEHIND with Retry-After: never state older than the
 // client's own writes. Public market data past the bound answers from the newest projection (its Oddex-Position says
-// which; a position the client names is still honoured, or 503), and does not wait again until the projection moves: a stopped projector must not take the catalogue,
-// /metadata or the health checks down with it. The process's own routes (health, metrics) never wait.
+// which; a position the client names is still honoured, or 503), and waits no more until the projection moves: a
+// stopped projector must not take the catalogue, /metadata or the health checks down with it. The process's own
+// routes (health, metrics) never wait.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
