@@ -37,6 +37,8 @@ let busyAt = null;
 const run = () => {
   try {
     let [r] = db.pragma('wal_checkpoint(PASSIVE)');
+    // -1: it could not run this time (a lock of another connection's); nothing to compare with the run before.
+    if (r.log < 0) return;
     // A WAL that started afresh, more frames copied than last time, or none left: no reader holds an old snapshot.
     const progressed = (r.log < last.log || r.checkpointed > last.checkpointed || r.checkpointed === r.log) &&
       !(busyAt && r.log === busyAt.log && r.checkpointed === busyAt.checkpointed);
@@ -46,14 +48,15 @@ const run = () => {
       // it, and that run took long enough (a whole WAL's copy and sync) for commits to append hundreds of frames.
       for (let i = 0; i < ${CATCH_UP_RUNS}; i++) {
         const before = r.log;
-        [r] = db.pragma('wal_checkpoint(PASSIVE)');
-        last = r;
+        const [next] = db.pragma('wal_checkpoint(PASSIVE)');
+        if (next.log < 0) break;
+        r = last = next;
         if (r.log - before <= ${CATCH_UP_FRAMES}) break;
       }
       const [t] = db.pragma('wal_checkpoint(RESTART)');
       // The RESTART copies too: what it leaves is the state the next run compares with.
-      last = t;
-      busyAt = t.busy === 0 ? null : t;
+      if (t.log >= 0) last = t;
+      busyAt = t.busy === 0 ? null : last;
       parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, restart: t.busy === 0 ? 'done' : 'busy' });
     } else if (r.log > 0) parentPort.postMessage({ walFrames: r.log, checkpointed: r.checkpointed, restart: 'none' });
   } catch (err) {
