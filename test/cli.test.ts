@@ -316,8 +316,11 @@ describe('trader commands', () => {
     // The code once, then the exchange's words.
     expect([bad.code, bad.stderr.trim()]).toEqual([1, expect.stringMatching(/^error: INVALID_API_KEY: [a-z]/)]);
     const key = (await asMaker(['keys', 'create'], { ODDEX_ADMIN_TOKEN: '' })).json.apiKey as string;
+    const started = Date.now();
     const refused = await oddex(['watch', 'nosuch:channel', '--timeout', '20'], { ODDEX_API_KEY: key });
     expect([refused.code, refused.stderr.trim()]).toEqual([2, expect.stringMatching(/^error: USAGE: nosuch:channel: refused by the exchange \(.+, code 102\)$/)]);
+    // At once: not when --timeout runs out.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

@@ -297,22 +297,24 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
       await client.realtimeToken();
       const realtime = client.realtime();
       let seen = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve, reject) => {
-        const timer = o.timeout ? setTimeout(resolve, o.timeout * 1000) : undefined;
+        timer = o.timeout ? setTimeout(resolve, o.timeout * 1000) : undefined;
         const sub = realtime.subscribe(channel, {
           onSubscribed: (ctx) => process.stderr.write(`subscribed to ${channel}${ctx.wasRecovering ? (ctx.recovered ? ' (recovered)' : ' (continuity lost)') : ''}\n`),
           onPublication: (data, ctx) => {
             process.stdout.write((cli.opts.json ? JSON.stringify({ offset: ctx.offset, data }) : `#${ctx.offset} ${toJson(data)}`) + '\n');
-            if (o.count !== undefined && ++seen >= o.count) {
-              clearTimeout(timer);
-              resolve();
-            }
+            if (o.count !== undefined && ++seen >= o.count) resolve();
           },
           onError: reject,
         });
         // The exchange refused the channel for good (unknown name, another account's private channel).
         sub.on('unsubscribed', (ctx) => reject(new UsageError(`${channel}: refused by the exchange (${ctx.reason}, code ${ctx.code})`)));
-      }).finally(() => realtime.close());
+      }).finally(() => {
+        // A refusal ends the command now: a pending --timeout would hold the process until it fired.
+        clearTimeout(timer);
+        realtime.close();
+      });
     });
 }
 
