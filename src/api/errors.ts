@@ -45,7 +45,8 @@ export const apiDescription = (): string =>
   'Order-book betting exchange\n\n## Error codes\n\nEvery failure reply is `{status: "failure", errorCode, message, details?}`. ' +
   'The errorCodes, their HTTP status and what they mean (the message of a reply may say more):\n\n' +
   errorCodeTable() +
-  '\n\nBAD_REQUEST also carries the 4xx status of framework errors that have no code of their own.';
+  '\n\nBAD_REQUEST also carries the 4xx status of framework errors that have no code of their own. Every 503 carries ' +
+  '`Retry-After` (1 s unless the error names its own wait).';
 
 /** The catalogue as a Markdown table (errorCode | HTTP status | meaning). */
 export function errorCodeTable(): string {

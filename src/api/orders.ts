@@ -56,12 +56,15 @@ const SORT_FIELDS = {
 } as const;
 const SORT_FIELD_NAMES = Object.keys(SORT_FIELDS) as (keyof typeof SORT_FIELDS)[];
 
+/** Order hashes one GET /orders takes (a maker's whole book, read back by hash). */
+const MAX_ORDER_HASHES = 1000;
+
 const OrdersQuery = Type.Object({
   marketHashes: Type.Optional(Type.String({ maxLength: hashListLength(MAX_HASHES) })),
   maker: Type.Optional(Address),
   baseToken: Type.Optional(Address),
   exchangeEventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  orderHashes: Type.Optional(Type.String({ maxLength: hashListLength(1000) })),
+  orderHashes: Type.Optional(Type.String({ maxLength: hashListLength(MAX_ORDER_HASHES) })),
   page: Type.Integer({ minimum: 0, default: 0 }),
   perPage: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   sortBy: Type.Optional(Type.Union(SORT_FIELD_NAMES.map((k) => Type.Literal(k)))),
@@ -255,7 +258,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase()))
       : undefined;
     const orderHashes = q.orderHashes
-      ? parseCommaList(q.orderHashes, 'orderHashes', { max: 1000, valid: isHash }).map((h) => h.toLowerCase())
+      ? parseCommaList(q.orderHashes, 'orderHashes', { max: MAX_ORDER_HASHES, valid: isHash }).map((h) => h.toLowerCase())
       : undefined;
     // Everything comes from the order read model, which covers every write acknowledged before this read
     // (read-your-writes): explicit hashes in any status, makers' and markets' open orders.
