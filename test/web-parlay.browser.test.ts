@@ -2,7 +2,7 @@
 // makers: selections from two fixtures' pages, the request, the offers shown when the quote window closes, one
 // taken, and the parlay settled once the operator reports both legs (the results are the only operator step).
 import { expect, it } from 'vitest';
-import { browserSuite, type WatchedPage } from './helpers/browser.js';
+import { browserSuite, PHONE, type WatchedPage } from './helpers/browser.js';
 
 const suite = browserSuite({ demo: true, demoLiquidity: true });
 let w: WatchedPage | undefined;
@@ -97,3 +97,32 @@ it('collects selections from two fixtures, requests the parlay, takes an offer f
   await w.screenshot('parlay-settled');
   expect(w.errors).toEqual([]);
 }, 180_000);
+
+it('on a phone, a selection added far up a fixture page shows the slip at once, at the bottom of the screen; it folds to its header', async () => {
+  const phone = await suite.open(PHONE);
+  const { page } = phone;
+  const [a] = await twoMoneylines();
+  await page.goto(`${suite.ex.url}/#/fixture/${encodeURIComponent(a.exchangeEventId)}`);
+  await page.locator(`tr:has(a[data-market-hash="${a.marketHash}"])`).getByRole('button', { name: `Add ${a.outcomeOneName} to bet slip` }).click();
+  const slip = page.getByLabel('Bet slip', { exact: true });
+  await slip.locator(`[data-leg="${a.marketHash}"]`).waitFor();
+  // The fixture page is longer than the screen, and the slip comes after it in the page: it is in view all the same.
+  expect(await page.evaluate('document.documentElement.scrollHeight')).toBeGreaterThan(PHONE.height);
+  const inView = async () => {
+    const box = (await slip.boundingBox())!;
+    return box.y >= 0 && box.y + box.height <= PHONE.height;
+  };
+  expect(await inView()).toBe(true);
+  await expect.poll(() => slip.getByRole('heading').textContent()).toBe('Bet slip (1)');
+  await phone.screenshot('parlay-slip-phone');
+
+  // Folded, only its header is left; shown again, the stake typed before is still there.
+  await slip.getByLabel('Parlay stake').fill('7');
+  await slip.getByRole('button', { name: 'Hide' }).click();
+  expect(await slip.getByLabel('Parlay stake').isVisible()).toBe(false);
+  expect((await slip.boundingBox())!.height).toBeLessThan(80);
+  expect(await inView()).toBe(true);
+  await slip.getByRole('button', { name: 'Show' }).click();
+  expect(await slip.getByLabel('Parlay stake').inputValue()).toBe('7');
+  expect(phone.errors).toEqual([]);
+}, 60_000);

@@ -39,6 +39,8 @@ export function BetSlipPanel() {
   const { wallet, oddsFormat } = useSession();
   const [stakeText, setStakeText] = useState('');
   const [state, setState] = useState<SlipState>({ step: 'editing' });
+  // On a phone the slip rides at the bottom of the screen over the page: the bettor may fold it to its header.
+  const [folded, setFolded] = useState(false);
   const stake = parseAmount(stakeText);
   const parlay = 'parlay' in state ? state.parlay : undefined;
   const quoteLeft = useSecondsUntil(state.step === 'quoting' ? parlay?.parlay?.quoteWindowEndsAt : undefined);
@@ -76,83 +78,92 @@ export function BetSlipPanel() {
 
   return (
     <section className="card slip" aria-label="Bet slip">
-      <h2>Bet slip</h2>
-      {slip.selections.length > 0 && (
-        <ul className="legs">
-          {slip.selections.map((s) => (
-            <li key={s.marketHash} data-leg={s.marketHash}>
-              <a href={linkTo.market(s.marketHash)}>{s.label}</a>
-              {editable && (
-                <button className="link" aria-label={`Remove ${s.label}`} onClick={() => slip.remove(s.marketHash)}>
-                  ×
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {editable && (
-        <>
-          {slip.selections.length < 2 && <p className="muted">Add a selection from another fixture to make a parlay (2 to 10 legs).</p>}
-          <label>
-            Stake (USDC)
-            <input inputMode="decimal" value={stakeText} onChange={(e) => setStakeText(e.target.value)} placeholder="e.g. 10" aria-label="Parlay stake" />
-          </label>
-          <button className="primary" disabled={slip.selections.length < 2 || stake === undefined} onClick={() => void request()}>
-            Request parlay
-          </button>
-        </>
-      )}
-      {state.step === 'quoting' && (
-        <p className="notice" role="status">
-          Market makers are quoting: offers show{quoteLeft === undefined ? ' shortly' : ` in ${quoteLeft} s`}.
-        </p>
-      )}
-      {'offers' in state && state.offers && parlay && (
-        <div aria-label="Parlay offers" data-parlay={parlay.marketHash}>
-          {state.step === 'offers' && fillLeft !== undefined && <p className="muted">Take an offer within {fillLeft} s.</p>}
-          {shownOffers.length === 0 ? (
-            <p className="muted">No market maker quoted this parlay.</p>
-          ) : (
-            <table>
-              <tbody>
-                {shownOffers.map((o) => {
-                  const odds = takerOdds(o.percentageOdds);
-                  return (
-                    <tr key={o.orderHash} data-offer={o.orderHash}>
-                      <td className="num">{showOdds(odds, oddsFormat)}</td>
-                      <td className="num">{stake !== undefined ? `pays ${money(payoutFor(stake, odds))}` : ''}</td>
-                      <td>
-                        <button disabled={state.step !== 'offers'} onClick={() => void take(parlay, shownOffers, o)}>
-                          Take
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )}
-        </div>
-      )}
-      {state.step === 'done' && (
-        <div className="notice" role="status" data-fill-hash={state.result.fillHash}>
-          <p>
-            <strong>Parlay filled</strong>: {money(state.result.totalFilled)} at {showOdds(state.result.averageOdds, oddsFormat)}.
+      <div className="slip-head">
+        <h2>
+          Bet slip <span className="muted">({slip.selections.length})</span>
+        </h2>
+        <button className="link" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
+          {folded ? 'Show' : 'Hide'}
+        </button>
+      </div>
+      <div className="slip-body" hidden={folded}>
+        {slip.selections.length > 0 && (
+          <ul className="legs">
+            {slip.selections.map((s) => (
+              <li key={s.marketHash} data-leg={s.marketHash}>
+                <a href={linkTo.market(s.marketHash)}>{s.label}</a>
+                {editable && (
+                  <button className="link" aria-label={`Remove ${s.label}`} onClick={() => slip.remove(s.marketHash)}>
+                    ×
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {editable && (
+          <>
+            {slip.selections.length < 2 && <p className="muted">Add a selection from another fixture to make a parlay (2 to 10 legs).</p>}
+            <label>
+              Stake (USDC)
+              <input inputMode="decimal" value={stakeText} onChange={(e) => setStakeText(e.target.value)} placeholder="e.g. 10" aria-label="Parlay stake" />
+            </label>
+            <button className="primary" disabled={slip.selections.length < 2 || stake === undefined} onClick={() => void request()}>
+              Request parlay
+            </button>
+          </>
+        )}
+        {state.step === 'quoting' && (
+          <p className="notice" role="status">
+            Market makers are quoting: offers show{quoteLeft === undefined ? ' shortly' : ` in ${quoteLeft} s`}.
           </p>
-          <p>
-            <a href={linkTo.market(state.parlay.marketHash)}>The parlay market</a> settles once every leg is reported.
-          </p>
-          <button onClick={restart}>New parlay</button>
-        </div>
-      )}
-      {state.step === 'refused' && (
-        <div role="status">
-          <p>The parlay was refused.</p>
-          <ErrorBox error={state.error} />
-          <button onClick={restart}>Start again</button>
-        </div>
-      )}
+        )}
+        {'offers' in state && state.offers && parlay && (
+          <div aria-label="Parlay offers" data-parlay={parlay.marketHash}>
+            {state.step === 'offers' && fillLeft !== undefined && <p className="muted">Take an offer within {fillLeft} s.</p>}
+            {shownOffers.length === 0 ? (
+              <p className="muted">No market maker quoted this parlay.</p>
+            ) : (
+              <table>
+                <tbody>
+                  {shownOffers.map((o) => {
+                    const odds = takerOdds(o.percentageOdds);
+                    return (
+                      <tr key={o.orderHash} data-offer={o.orderHash}>
+                        <td className="num">{showOdds(odds, oddsFormat)}</td>
+                        <td className="num">{stake !== undefined ? `pays ${money(payoutFor(stake, odds))}` : ''}</td>
+                        <td>
+                          <button disabled={state.step !== 'offers'} onClick={() => void take(parlay, shownOffers, o)}>
+                            Take
+                          </button>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            )}
+          </div>
+        )}
+        {state.step === 'done' && (
+          <div className="notice" role="status" data-fill-hash={state.result.fillHash}>
+            <p>
+              <strong>Parlay filled</strong>: {money(state.result.totalFilled)} at {showOdds(state.result.averageOdds, oddsFormat)}.
+            </p>
+            <p>
+              <a href={linkTo.market(state.parlay.marketHash)}>The parlay market</a> settles once every leg is reported.
+            </p>
+            <button onClick={restart}>New parlay</button>
+          </div>
+        )}
+        {state.step === 'refused' && (
+          <div role="status">
+            <p>The parlay was refused.</p>
+            <ErrorBox error={state.error} />
+            <button onClick={restart}>Start again</button>
+          </div>
+        )}
+      </div>
     </section>
   );
 }
