@@ -48,6 +48,14 @@ export class Commitments {
     return this.wallets.spendable(address) - this.exposureOf(address) - this.pendingTakerStakeOf(address);
   }
 
+  /**
+   * What a taker may stake: the wallet balance less its pending taker stakes. Its open orders do not hold it back; they
+   * leave the book afterwards if the balance no longer covers them (OrderLifecycle.enforceExposure).
+   */
+  takerFunds(address: string): bigint {
+    return this.wallets.spendable(address) - this.pendingTakerStakeOf(address);
+  }
+
   addExposure(address: string, delta: bigint): void {
     addTo(this.exposure, address, delta);
   }

@@ -365,6 +365,11 @@ export class Engine {
     return this.commitments.freeBalance(address);
   }
 
+  /** What the account may stake as a taker: its open orders do not count against it. */
+  takerFunds(address: string): bigint {
+    return this.commitments.takerFunds(address);
+  }
+
   // ---- balances -------------------------------------------------------------------------------
 
   private transfer(from: string, to: string, amount: bigint, at: number): CommandResult {
@@ -467,7 +472,9 @@ export class Engine {
     if (cmd.minStakeWei !== undefined && totalTakerStake < cmd.minStakeWei) {
       throw new DomainError('FILL_BELOW_MIN_STAKE', `the book fills ${totalTakerStake}, below minStakeWei ${cmd.minStakeWei}`);
     }
-    if (this.freeBalance(taker) < totalTakerStake) {
+    // The taker's own open orders do not refuse its bet: they leave the book after it if the balance no longer
+    // covers them (spec 4.16's exposure rule).
+    if (this.takerFunds(taker) < totalTakerStake) {
       throw new DomainError('INSUFFICIENT_BALANCE', `${taker} cannot cover a stake of ${totalTakerStake}`);
     }
     if (cmd.cashOut) {
@@ -514,6 +521,7 @@ export class Engine {
     this.fills.add(record);
     this.guards.rememberFill(record.fillHash, cmd.fillSalt);
     this.commitments.addPendingTakerStake(taker, totalTakerStake);
+    this.lifecycle.enforceExposure(taker, at, true);
     this.log.touch(taker);
     return {
       fillHash: record.fillHash,

@@ -115,8 +115,12 @@ export class OrderLifecycle {
     }
   }
 
-  /** When a balance no longer covers the open orders, the newest orders leave the book until it does. */
-  enforceExposure(address: string, at: number): void {
+  /**
+   * When a balance no longer covers the open orders, the newest orders leave the book until it does. That is a
+   * shortfall, which repeated earns a restriction, unless the account's own bet as a taker spent the balance
+   * (`byOwnBet`): a maker that also takes is not punished for it.
+   */
+  enforceExposure(address: string, at: number, byOwnBet = false): void {
     const commitments = this.commitments;
     if (commitments.freeBalance(address) >= 0n) return;
     const orders = this.orders.openOf(address);
@@ -125,7 +129,7 @@ export class OrderLifecycle {
       this.cancelOne(orders[i]!, 'insufficient_balance', at);
       removed++;
     }
-    if (removed > 0) commitments.recordShortfall(this.log, address, at);
+    if (removed > 0 && !byOwnBet) commitments.recordShortfall(this.log, address, at);
   }
 
   /** Every mutation ends here, given whether the order was open and what it committed before. */
