@@ -164,6 +164,18 @@ describe('durability', () => {
     expect(ex.ctx.db!.prepare('SELECT v FROM t ORDER BY rowid').pluck().all()).toEqual(['row0', 'row1', 'row2']);
   });
 
+  it('says at start that a missing read models file is projected again from the journal, and says nothing on a first start', async () => {
+    const dir = tempDir();
+    const first = logSink();
+    await (await startExchange(testConfig(dir, { logLevel: 'info' }), { logDestination: first.stream })).close();
+    const said = (lines: Record<string, unknown>[]) => lines.filter((l) => l.file === 'oddex.read-models.sqlite');
+    expect(said(first.lines)).toEqual([]);
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('oddex.read-models.sqlite'))) rmSync(join(dir, f));
+    const again = logSink();
+    cleanup.push(await startExchange(testConfig(dir, { logLevel: 'info' }), { logDestination: again.stream }).then((ex) => () => ex.close()));
+    expect(said(again.lines)).toMatchObject([{ level: 40, msg: 'oddex.read-models.sqlite is missing: the read models are projected again from the journal' }]);
+  });
+
   it('reports a frame whose checksum fails (a torn page) and what followed it', () => {
     const { wal } = crashedDataDir();
     const buf = readFileSync(wal);

@@ -1,9 +1,9 @@
 // Opens the data dir for one running exchange: private permissions, the process lock, a check of the WAL tail
 // before SQLite recovery, the database, and the start-up probe that the dir can be written.
-import { copyFileSync, chmodSync } from 'node:fs';
+import { copyFileSync, chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { DB_FILE, openDatabase, openReadModelsDatabase, openTradingConnection, putSetting, type Db } from './db.js';
+import { DB_FILE, READ_MODELS_FILE, openDatabase, openReadModelsDatabase, openTradingConnection, putSetting, type Db } from './db.js';
 import { walSyncOf, type WalSync } from './wal-sync.js';
 import { Checkpointer } from './checkpointer.js';
 import { FILE_MODE, lockDataDir, prepareDataDir, probeWritable } from './data-dir.js';
@@ -50,6 +50,11 @@ export function openStorage(dataDir: string, busyTimeoutMs: number, log: Logger,
   const lock = lockDataDir(dataDir);
   try {
     const wal = reportTornWal(dataDir, log, now);
+    // A data dir whose read models' file is gone (deleted by an operator, or lost) has them projected again from the
+    // journal: account reads answer once that caught up, which on a long journal an operator should expect.
+    if (existsSync(join(dataDir, DB_FILE)) && !existsSync(join(dataDir, READ_MODELS_FILE))) {
+      log.warn({ file: READ_MODELS_FILE }, `${READ_MODELS_FILE} is missing: the read models are projected again from the journal`);
+    }
     const db = openDatabase(dataDir, MIGRATIONS, { busyTimeoutMs });
     let tradingDb: Db | undefined;
     let readModelsDb: Db | undefined;
