@@ -71,16 +71,18 @@ it('collects selections from two fixtures, requests the parlay, takes an offer f
   expect(market.parlay.bettor).toBe(wallet);
   await w.screenshot('parlay-offers');
 
-  await offers.locator('[data-offer]').first().getByRole('button', { name: 'Take' }).click();
+  // Listed in the order the exchange fills them: the one taken is the first listed, at the odds the button names.
+  const first = (await offers.locator('[data-offer]').first().getAttribute('data-offer'))!;
+  await offers.getByRole('button', { name: /^Take at / }).click();
   await slip.getByText(/Parlay filled/).waitFor({ timeout: 15_000 });
   const trades = await (async () => {
     for (;;) {
-      const t = (await suite.ex.get(`/trades?bettor=${wallet}&marketHashes=${parlay}`)).body.data.trades as { stake: string; odds: string; tradeStatus: string }[];
+      const t = (await suite.ex.get(`/trades?bettor=${wallet}&marketHashes=${parlay}`)).body.data.trades as { stake: string; odds: string; tradeStatus: string; orderHash: string }[];
       if (t.length > 0 && t.every((x) => x.tradeStatus === 'SUCCESS')) return t;
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
-  expect(trades.map((t) => t.stake)).toEqual(['10000000']);
+  expect(trades.map((t) => [t.stake, t.orderHash])).toEqual([['10000000', first]]);
 
   // Both legs win as picked: the parlay pays stake / odds less the parlay commission (500 bps of the profit by
   // default, rounded down), to the wei.

@@ -7,6 +7,7 @@ import type { FillResult, Market, Order } from '../api/types';
 import { useBetSlip } from '../bet-slip-state';
 import { money, parseAmount, payoutFor, showOdds, takerOdds } from '../format';
 import { linkTo } from '../route';
+import { offersFor } from '../pages/book';
 import { useSession } from '../session';
 import { ErrorBox } from './status';
 
@@ -73,7 +74,8 @@ export function BetSlipPanel() {
   };
 
   const restart = () => setState({ step: 'editing' });
-  const shownOffers = 'offers' in state ? (state.offers ?? []) : [];
+  // In the order the exchange fills them: a fill takes the first one (a bet cannot pick an offer further down).
+  const shownOffers = 'offers' in state ? offersFor(state.offers ?? [], true) : [];
   const editable = state.step === 'editing' || (state.step === 'refused' && !state.offers);
 
   return (
@@ -120,28 +122,38 @@ export function BetSlipPanel() {
         )}
         {'offers' in state && state.offers && parlay && (
           <div aria-label="Parlay offers" data-parlay={parlay.marketHash}>
-            {state.step === 'offers' && fillLeft !== undefined && <p className="muted">Take an offer within {fillLeft} s.</p>}
+            {state.step === 'offers' && fillLeft !== undefined && <p className="muted">Take it within {fillLeft} s.</p>}
             {shownOffers.length === 0 ? (
               <p className="muted">No market maker quoted this parlay.</p>
             ) : (
-              <table>
-                <tbody>
-                  {shownOffers.map((o) => {
-                    const odds = takerOdds(o.percentageOdds);
-                    return (
-                      <tr key={o.orderHash} data-offer={o.orderHash}>
-                        <td className="num">{showOdds(odds, oddsFormat)}</td>
-                        <td className="num">{stake !== undefined ? `pays ${money(payoutFor(stake, odds))}` : ''}</td>
-                        <td>
-                          <button disabled={state.step !== 'offers'} onClick={() => void take(parlay, shownOffers, o)}>
-                            Take
-                          </button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <>
+                <table>
+                  <thead>
+                    <tr>
+                      <th>Offer</th>
+                      <th className="num">Pays</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shownOffers.map((o, i) => {
+                      const odds = takerOdds(o.percentageOdds);
+                      return (
+                        <tr key={o.orderHash} data-offer={o.orderHash}>
+                          <td className="num">
+                            {showOdds(odds, oddsFormat)}
+                            {i === 0 && shownOffers.length > 1 && <span className="muted"> (filled first)</span>}
+                          </td>
+                          <td className="num">{stake !== undefined ? money(payoutFor(stake, odds)) : ''}</td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+                {shownOffers.length > 1 && <p className="muted">The exchange fills the offers in this order.</p>}
+                <button className="primary" disabled={state.step !== 'offers'} onClick={() => void take(parlay, shownOffers, shownOffers[0]!)}>
+                  Take at {showOdds(takerOdds(shownOffers[0]!.percentageOdds), oddsFormat)}
+                </button>
+              </>
             )}
           </div>
         )}
