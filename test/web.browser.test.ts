@@ -207,6 +207,27 @@ describe('web page', () => {
     expect((await ex.get(`/orders?orderHashes=${orderHash}`)).body.data[0].orderStatus).toBe('CANCELLED');
   }, 60_000);
 
+  it('an open market page shows its suspension, its reopening and its settlement as they happen, without a reload', async () => {
+    const w = await newPage();
+    const { page } = w;
+    const market = await moneylineOf('L1012');
+    await page.goto(`${ex.url}/#/market/${market.marketHash}`);
+    await page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
+    const suspended = page.getByText('This market is suspended');
+    expect(await suspended.count()).toBe(0);
+
+    expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/status`, { status: 'SUSPENDED' })).status).toBe(200);
+    await suspended.waitFor({ timeout: 5_000 });
+    expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/status`, { status: 'ACTIVE' })).status).toBe(200);
+    await suspended.waitFor({ state: 'detached', timeout: 5_000 });
+
+    expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/report`, { outcome: 1 })).status).toBe(200);
+    await page.getByText(`settled: ${market.outcomeOneName} won`).waitFor({ timeout: 5_000 });
+    // The bet ticket gives way to the settlement's notice.
+    await page.getByText(/This market is settled/).waitFor();
+    expect(await page.getByLabel('Bet ticket').count()).toBe(0);
+  }, 60_000);
+
   it('after a dropped WebSocket the book recovers and equals GET /orders', async () => {
     const w = await newPage(PHONE);
     const { page } = w;

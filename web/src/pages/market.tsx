@@ -46,6 +46,8 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
   const { wallet, realtime, oddsFormat } = useSession();
   const found = useLoad(() => exchange.findMarkets([marketHash]), marketHash);
   const book = useLocalBook(realtime, marketHash);
+  // Suspended, reopened or settled while the page is open: markets:global says so, and the page reads the market again.
+  useChannelRefresh<Market[]>(realtime, 'markets:global', (d) => d.some((m) => m.marketHash === marketHash), found.reload);
   const trades = useLoad(() => exchange.tradesOfMarket(marketHash), marketHash);
   useChannelRefresh<Trade | Trade[]>(realtime, 'recent_trades:global', (d) => [d].flat().some((t) => t.marketHash === marketHash), trades.reload);
   const myTrades = useMyTrades(realtime, wallet.address);
@@ -75,6 +77,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
           {market.leagueLabel} · {gameTimeText(market.gameTime)} · {settled ? `settled: ${resultText(market)}` : market.status}
         </p>
         {status === IN_PLAY && !market.liveEnabled && !settled && <p className="notice">This market does not trade in play: it takes no bets or orders while its fixture is in progress.</p>}
+        {market.status === 'SUSPENDED' && !settled && <p className="notice">This market is suspended: it takes no bets or orders until the exchange reopens it.</p>}
         <OddsToggle />
       </section>
       <PriceChart market={market} realtime={realtime} />
