@@ -111,5 +111,10 @@ it('a market that does not trade in play says so while its fixture is in progres
   expect((await suite.ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 2 })).status).toBe(200);
   await w.page.getByText('This market does not trade in play').waitFor();
   expect(await liveState(w.page).getAttribute('data-in-play')).toBe('true');
+  // On the fixture's page it is marked, and offers no bet slip button (a parlay leg on it would be refused).
+  await w.page.goto(`${suite.ex.url}/#/fixture/${fixture.eventId}`);
+  const row = w.page.locator(`tr:has(a[data-market-hash="${closed.marketHash}"])`);
+  await row.getByText('closed in play').waitFor();
+  expect(await row.locator('button.slip-add').count()).toBe(0);
   expect(w.errors).toEqual([]);
 }, 60_000);

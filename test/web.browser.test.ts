@@ -139,6 +139,11 @@ describe('web page', () => {
     // The maker's order shrank by the 8.181818 USDC it put in the pot.
     await expect.poll(() => page.locator(`[data-order-hash="${orderHash}"]`).innerText()).toMatch(/1\.82\s+112\.22/);
     await page.getByLabel('Recent trades').getByText('10.00 USDC').waitFor();
+    // After a reload the ticket is empty again, and the bet is listed with the bettor's own bets on the market.
+    await page.reload();
+    const myBets = page.getByLabel('Your bets here');
+    await myBets.getByText(`10.00 USDC on ${market.outcomeOneName} at 1.82`).waitFor();
+    await myBets.locator('.status.SUCCESS').waitFor();
     await w.screenshot('market');
 
     // The operator reports 2-0 in the console; the markets settle.

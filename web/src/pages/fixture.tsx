@@ -5,7 +5,7 @@ import { OddsToggle } from '../components/odds-toggle';
 import { LiveState } from '../components/live-state';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { gameTimeText, marketTypeName, showOdds, takerOdds } from '../format';
-import { useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
+import { IN_PLAY, useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
 import { useChannelRefresh } from '../realtime/live-data';
 import { linkTo } from '../route';
 import { useSession } from '../session';
@@ -45,6 +45,7 @@ export function FixturePage({ eventId }: { eventId: string }) {
   if (markets.error) return <ErrorBox error={markets.error} />;
   if (!markets.data) return <Loading what="markets" />;
   const first = markets.data[0];
+  const inPlay = fixtures.records?.get(eventId)?.status === IN_PLAY;
   const price = (m: Market, one: boolean) => {
     const odds = bestTakerOdds(best.data?.get(m.marketHash), one);
     const label = one ? m.outcomeOneName : m.outcomeTwoName;
@@ -52,8 +53,8 @@ export function FixturePage({ eventId }: { eventId: string }) {
     return (
       <>
         {odds === undefined ? <span className="muted">no offer</span> : <strong>{showOdds(odds, oddsFormat)}</strong>}{' '}
-        {/* A quarter line settles on two lines and cannot be a parlay leg. */}
-        {!m.isQuarterLineMarket && <button
+        {/* A quarter line settles on two lines and cannot be a parlay leg; nor can a market closed in play. */}
+        {!m.isQuarterLineMarket && !(inPlay && !m.liveEnabled) && <button
           className={picked ? 'slip-add picked' : 'slip-add'}
           aria-pressed={picked}
           aria-label={`${picked ? 'Remove' : 'Add'} ${label} ${picked ? 'from' : 'to'} bet slip`}
@@ -98,6 +99,7 @@ export function FixturePage({ eventId }: { eventId: string }) {
                       {m.outcomeOneName} / {m.outcomeTwoName}
                     </a>
                     {m.mainLine && <span className="tag">main line</span>}
+                    {inPlay && !m.liveEnabled && <span className="tag">closed in play</span>}
                   </td>
                   <td className="num">{price(m, true)}</td>
                   <td className="num">{price(m, false)}</td>

@@ -42,6 +42,25 @@ function RecentTrades({ market, trades, format }: { market: Market; trades: Trad
   );
 }
 
+/** The wallet's own bets (as a taker) on the market, newest first: a bet placed before a reload is found here. */
+function MyBets({ market, myTrades, format }: { market: Market; myTrades: Trade[] | undefined; format: 'decimal' | 'implied' }) {
+  const bets = (myTrades ?? []).filter((t) => !t.maker && t.marketHash === market.marketHash);
+  if (bets.length === 0) return null;
+  return (
+    <section className="card" aria-label="Your bets here">
+      <h2>Your bets here</h2>
+      <ul className="list">
+        {bets.map((t) => (
+          <li key={t._id} data-my-bet={t.fillHash}>
+            {money(t.stake)} on {t.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName} at {showOdds(t.odds, format)} ·{' '}
+            <span className={`status ${t.tradeStatus}`}>{t.tradeStatus}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function MarketPage({ marketHash }: { marketHash: string }) {
   const { wallet, realtime, oddsFormat } = useSession();
   const found = useLoad(() => exchange.findMarkets([marketHash]), marketHash);
@@ -87,6 +106,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
           <RecentTrades market={market} trades={trades.data} format={oddsFormat} />
         </div>
         <div>
+          <MyBets market={market} myTrades={myTrades.data} format={oddsFormat} />
           {settled ? (
             <p className="notice card">This market is settled ({resultText(market)}): it takes no more bets or orders.</p>
           ) : (
