@@ -45,7 +45,7 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   // failed request in the console) until the book changes.
   await page.goto(`${ex.url}/#/account`);
   const cashOut = page.locator(`[data-position="${market}"] [data-cash-out]`);
-  await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('no offer');
+  await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('not enough on offer');
   const quoteErrors = () => w!.errors.filter((e) => e.includes('/cashout/quote')).length;
   // Asked on loading, and again once subscribed to the book (a change in between would otherwise be missed).
   await expect.poll(quoteErrors, { timeout: 5_000 }).toBe(2);

@@ -124,7 +124,7 @@ export function BetSlipPanel() {
           <div aria-label="Parlay offers" data-parlay={parlay.marketHash}>
             {state.step === 'offers' && fillLeft !== undefined && <p className="muted">Take it within {fillLeft} s.</p>}
             {shownOffers.length === 0 ? (
-              <p className="muted">No market maker quoted this parlay.</p>
+              <p className="muted">No market maker quoted this parlay. Makers may leave small stakes unquoted: a larger stake may get offers.</p>
             ) : (
               <>
                 <table>

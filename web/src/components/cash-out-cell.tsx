@@ -18,7 +18,7 @@ const FINAL = new Set(['CASHOUT_AFTER_REFUND', 'NOTHING_TO_CASH_OUT', 'NO_POSITI
 /** Why there is no value to show, in a few words, by the exchange's refusal. */
 const reasonOf = (error: unknown) =>
   error instanceof OddexApiError
-    ? ({ CASHOUT_AFTER_REFUND: 'hedged', NOTHING_TO_CASH_OUT: 'hedged', INSUFFICIENT_SPACE: 'no offer', TAKER_AMOUNT_TOO_LOW: 'too small', NO_POSITION: '—' } as Record<string, string>)[error.errorCode] ?? error.errorCode
+    ? ({ CASHOUT_AFTER_REFUND: 'hedged', NOTHING_TO_CASH_OUT: 'hedged', INSUFFICIENT_SPACE: 'not enough on offer', TAKER_AMOUNT_TOO_LOW: 'too small', NO_POSITION: '—' } as Record<string, string>)[error.errorCode] ?? error.errorCode
     : 'unavailable';
 
 export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: Wallet; marketHash: string; version: string; onTaken: () => void }) {
