@@ -61,9 +61,16 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
   // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee.
   await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('hedged');
-  // On a phone the positions table scrolls inside its card: the page itself is no wider than the screen.
+  // On a phone the page is no wider than the screen, and the positions, statement and trades tables fit their cards:
+  // each row a block of labelled lines, a position's cash out and profit in sight without scrolling sideways.
   await page.setViewportSize(PHONE);
   await expect.poll(() => page.evaluate('document.documentElement.scrollWidth'), { timeout: 5_000 }).toBeLessThanOrEqual(PHONE.width);
+  for (const table of ['Positions', 'Statement', 'Trades']) {
+    await expect.poll(() => page.getByLabel(table, { exact: true }).evaluate((card) => card.scrollWidth - card.clientWidth), { timeout: 5_000 }).toBe(0);
+  }
+  expect(await cashOut.innerText()).toBe('hedged');
+  const cell = (await cashOut.boundingBox())!;
+  expect(cell.x + cell.width).toBeLessThanOrEqual(PHONE.width);
   await w.screenshot('account-phone');
   await page.setViewportSize(DESKTOP);
   await expect.poll(async () => (await ex.get(`/balances/${wallet}`)).body.data.balance, { timeout: 20_000 }).toBe((FUNDS - 400_000n).toString());

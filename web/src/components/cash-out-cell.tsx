@@ -54,10 +54,10 @@ export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: 
     }
   }
 
-  if (quote.error !== undefined && !quote.loading) return <td className="num muted" data-cash-out="">{reasonOf(quote.error)}</td>;
-  if (!quote.data) return <td className="num muted">…</td>;
+  if (quote.error !== undefined && !quote.loading) return <td className="num muted" data-label="Cash out now" data-cash-out="">{reasonOf(quote.error)}</td>;
+  if (!quote.data) return <td className="num muted" data-label="Cash out now">…</td>;
   return (
-    <td className="num" data-cash-out={quote.data.amount.toString()}>
+    <td className="num" data-label="Cash out now" data-cash-out={quote.data.amount.toString()}>
       {money(quote.data.amount)}{' '}
       <button disabled={busy} onClick={() => void take()} title={`Fee ${money(quote.data.fee)}; hedge stake ${money(quote.data.stakeWei)}`}>
         Cash out

@@ -157,7 +157,7 @@ export function AccountPage() {
         ) : positions.data.length === 0 ? (
           <Empty>No position yet. Place a bet from a market page.</Empty>
         ) : (
-          <table>
+          <table className="stack">
             <thead>
               <tr>
                 <th>Market</th>
@@ -173,15 +173,15 @@ export function AccountPage() {
             <tbody>
               {positions.data.map((p) => (
                 <tr key={p.marketHash} data-position={p.marketHash}>
-                  <td>
+                  <td data-label="Market">
                     <a href={linkTo.market(p.marketHash)}>{marketTitle(p.marketHash)}</a>
                   </td>
-                  <td className="num">{money(p.stakeOutcomeOne + p.stakeOutcomeTwo)}</td>
-                  <td className="num" data-escrow={p.escrow.toString()}>{money(p.escrow)}</td>
-                  <td className="num">{money(p.refunds)}</td>
-                  <td className="num">{p.settled ? '' : signed(ifWins(p).one)}</td>
-                  <td className="num">{p.settled ? '' : signed(ifWins(p).two)}</td>
-                  <td className="num" data-settled-pnl={p.settledProfit?.toString() ?? ''}>
+                  <td className="num" data-label="Staked">{money(p.stakeOutcomeOne + p.stakeOutcomeTwo)}</td>
+                  <td className="num" data-label="In escrow" data-escrow={p.escrow.toString()}>{money(p.escrow)}</td>
+                  <td className="num" data-label="Refunded">{money(p.refunds)}</td>
+                  <td className="num" data-label="If outcome one wins">{p.settled ? '' : signed(ifWins(p).one)}</td>
+                  <td className="num" data-label="If outcome two wins">{p.settled ? '' : signed(ifWins(p).two)}</td>
+                  <td className="num" data-label="Settled P&L" data-settled-pnl={p.settledProfit?.toString() ?? ''}>
                     {p.settledProfit === undefined ? <span className="muted">open</span> : signed(p.settledProfit)}
                   </td>
                   {/* Only confirmed stakes make a position the exchange can price a cash out of. */}
@@ -206,7 +206,7 @@ export function AccountPage() {
         ) : statement.data.length === 0 ? (
           <Empty>No movement yet.</Empty>
         ) : (
-          <table>
+          <table className="stack">
             <thead>
               <tr>
                 <th>Time</th>
@@ -219,11 +219,11 @@ export function AccountPage() {
             <tbody>
               {statement.data.map((e) => (
                 <tr key={e.id} data-statement-entry={e.kind} data-balance-after={e.balance.toString()}>
-                  <td>{new Date(e.time).toLocaleString()}</td>
-                  <td>{KIND_LABELS[e.kind]}</td>
-                  <td>{e.marketHash ? <a href={linkTo.market(e.marketHash)}>{marketTitle(e.marketHash)}</a> : ''}</td>
-                  <td className="num">{signed(e.amount)}</td>
-                  <td className="num">{money(e.balance)}</td>
+                  <td data-label="Time">{new Date(e.time).toLocaleString()}</td>
+                  <td data-label="Movement">{KIND_LABELS[e.kind]}</td>
+                  <td data-label="Market">{e.marketHash ? <a href={linkTo.market(e.marketHash)}>{marketTitle(e.marketHash)}</a> : ''}</td>
+                  <td className="num" data-label="Amount">{signed(e.amount)}</td>
+                  <td className="num" data-label="Balance">{money(e.balance)}</td>
                 </tr>
               ))}
             </tbody>
@@ -236,7 +236,7 @@ export function AccountPage() {
         <ErrorBox error={trades.error} />
         {trades.data && trades.data.length === 0 && <Empty>No trade yet.</Empty>}
         {trades.data && trades.data.length > 0 && (
-          <table>
+          <table className="stack">
             <thead>
               <tr>
                 <th>Time</th>
@@ -250,16 +250,16 @@ export function AccountPage() {
             <tbody>
               {trades.data.map((t) => (
                 <tr key={t._id} data-fill-hash={t.fillHash}>
-                  <td>{betDate(t.betTime).toLocaleString()}</td>
-                  <td>
+                  <td data-label="Time">{betDate(t.betTime).toLocaleString()}</td>
+                  <td data-label="Bet">
                     {t.maker ? 'maker' : 'bet'} on {name(markets.data?.get(t.marketHash), t.bettingOutcomeOne)}
                   </td>
-                  <td className="num">{money(t.stake)}</td>
-                  <td className="num">{showOdds(t.odds, oddsFormat)}</td>
-                  <td>
+                  <td className="num" data-label="Stake">{money(t.stake)}</td>
+                  <td className="num" data-label="Odds">{showOdds(t.odds, oddsFormat)}</td>
+                  <td data-label="Status">
                     <span className={`status ${t.tradeStatus}`}>{t.tradeStatus}</span>
                   </td>
-                  <td>
+                  <td data-label="Result">
                     {t.settled ? (
                       <span className="status settled" data-fee={(t.fee ?? 0n).toString()}>
                         settled {signed(settledProfit(t))}
