@@ -129,6 +129,8 @@ describe('web page', () => {
     await page.goto(`${ex.url}/#/market/${market.marketHash}`);
     await page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
     const ticket = page.getByLabel('Bet ticket');
+    // The taker minimum from /metadata, before any bet is refused for it.
+    await expect.poll(() => ticket.innerText()).toMatch(/Stake \(USDC\) · minimum 1\.00\b/);
     await ticket.getByLabel('Stake').fill('10');
     await expect.poll(() => ticket.locator('.facts').innerText()).toMatch(/Expected odds\s+1\.82\s+Payout if it wins\s+18\.181818 USDC/);
     await ticket.getByRole('button', { name: `Bet on ${market.outcomeOneName}` }).click();

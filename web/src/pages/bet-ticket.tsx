@@ -6,7 +6,7 @@ import { OddexApiError } from '@oddex/sdk';
 import { DemoFunds } from '../components/demo-funds';
 import { ErrorBox, useLoad } from '../components/status';
 import { OutcomeToggle } from '../components/outcome-toggle';
-import { money, parseAmount, payoutFor, showOdds, takerOdds, type OddsFormat } from '../format';
+import { money, parseAmount, payoutFor, showOdds, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
 import { offersFor, takerSpace } from './book';
 
@@ -34,6 +34,8 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
   const [slippage, setSlippage] = useState(1);
   const [state, setState] = useState<TicketState>({ step: 'editing' });
   const demoFunds = useLoad(() => exchange.demoFundsOffer(), 'demoFunds');
+  const meta = useLoad(() => exchange.metadata(), 'once');
+  const minimum = meta.data ? Object.values(meta.data.takerMinimums)[0] : undefined;
   const elapsed = useElapsed(state.step === 'waiting' ? state.since : undefined);
 
   // The wallet's own orders never match its bets: neither its price nor its size is on offer to it.
@@ -62,7 +64,7 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
       <h2>Bet ticket</h2>
       <OutcomeToggle market={market} outcomeOne={outcomeOne} onChange={setOutcomeOne} label="Outcome" />
       <label>
-        Stake (USDC)
+        Stake (USDC){minimum && <span className="muted"> · minimum {units(minimum)}</span>}
         <input inputMode="decimal" value={stakeText} onChange={(e) => setStakeText(e.target.value)} placeholder="e.g. 10" aria-label="Stake" />
       </label>
       {stakeText !== '' && stake === undefined && <p className="error">Enter a positive amount with at most 6 decimals.</p>}
