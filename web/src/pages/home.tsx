@@ -94,6 +94,8 @@ export function HomePage() {
 
   return (
     <>
+      {/* The page's heading for screen readers and outlines; the cards below carry the visible ones. */}
+      <h1 className="sr-only">Markets</h1>
       <Search />
       <section className="card">
         <h2>Sports</h2>
