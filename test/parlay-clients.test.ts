@@ -91,10 +91,11 @@ describe('a parlay against the demo market makers, through the typed client', ()
       expect(Number(o.percentageOdds) / 1e20).toBeLessThan(1 - fair);
       expect((o.totalBetSize * (100n * E18 - o.percentageOdds)) / o.percentageOdds).toBeGreaterThanOrEqual(10n * USDC);
     }
-    // Best first: the highest maker odds give the bettor the most.
-    expect([...offers].sort((x, y) => (x.percentageOdds > y.percentageOdds ? -1 : 1))).toEqual(offers);
-    const best = offers[0]!;
-    const fill = await bettor.fill({ marketHash: parlay!.marketHash, isTakerBettingOutcomeOne: true, stakeWei: 10n * USDC, desiredOdds: 100n * E18 - best.percentageOdds });
+    // In the order the exchange fills them (lowest maker odds first): the fill takes the first, whole.
+    expect([...offers].sort((x, y) => (x.percentageOdds < y.percentageOdds ? -1 : 1))).toEqual(offers);
+    const first = offers[0]!;
+    const fill = await bettor.fill({ marketHash: parlay!.marketHash, isTakerBettingOutcomeOne: true, stakeWei: 10n * USDC, desiredOdds: 100n * E18 - first.percentageOdds });
     expect(fill.totalFilled).toBe(10n * USDC);
+    expect(fill.averageOdds).toBe(100n * E18 - first.percentageOdds);
   }, 60_000);
 });

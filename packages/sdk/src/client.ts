@@ -541,8 +541,9 @@ export class OddexClient {
   }
 
   /**
-   * Waits out a parlay's quote window, then answers the offers makers posted on it, best for the bettor first
-   * (highest maker odds of outcome two: the bettor backs outcome one at 1 - those odds).
+   * Waits out a parlay's quote window, then answers the offers makers posted on it in the order the exchange fills
+   * them: lowest maker odds of outcome two first, oldest first within a price (the bettor backs outcome one at 1 -
+   * those odds). A fill takes the first one, whichever the bettor's desiredOdds name.
    */
   async parlayOffers(parlay: Market, opts: { sleep?: (ms: number) => Promise<void> } = {}): Promise<Order[]> {
     const endsAt = parlay.parlay?.quoteWindowEndsAt;
@@ -553,7 +554,7 @@ export class OddexClient {
     const orders = await this.allOrders({ marketHashes: [parlay.marketHash] });
     return orders
       .filter((o) => !o.isMakerBettingOutcomeOne)
-      .sort((a, b) => (a.percentageOdds === b.percentageOdds ? 0 : a.percentageOdds > b.percentageOdds ? -1 : 1));
+      .sort((a, b) => (a.percentageOdds !== b.percentageOdds ? (a.percentageOdds < b.percentageOdds ? -1 : 1) : Date.parse(a.createdAt) - Date.parse(b.createdAt)));
   }
 
   /** Calls `onRequest` for every parlay request broadcast on parlay_markets:global (needs an API key); returns the unsubscribe. */
