@@ -22,7 +22,7 @@ const frameOf = (channel: string, n: number) => textFrame(encodePublicationPush(
 async function subscribedClient(broker: MemoryBroker, spelling: string) {
   const ws = Object.assign(new EventEmitter(), { readyState: WebSocket.OPEN, close: () => {} });
   const writes: Buffer[] = [];
-  const socket = { writableLength: 0, write: (b: Buffer) => writes.push(b) };
+  const socket = { writableLength: 0, write: (b: Buffer) => writes.push(b), on: () => socket };
   const tokens = { verify: async () => ({ ok: true, address: ADDRESS, keyId: 'k', exp: 3600 }) } as unknown as RealtimeTokens;
   const silent = { debug: () => {}, error: () => {} } as never;
   const deps = { broker, tokens, config: defaultConfig().realtime, now: () => 0, log: silent, version: 't', onClosed: () => {} };

@@ -70,6 +70,11 @@ export class ClientConnection {
   private chain: Promise<void> = Promise.resolve();
   /** Bytes waiting in subscription buffers (counted with ws.bufferedAmount against the limit). */
   private pendingBytes = 0;
+  /**
+   * Bytes of replies that carry a channel's history (a recovery, a history call) let past the queue limit until the
+   * socket has drained: a channel keeps more history than one queue holds, and a client asked for all of it.
+   */
+  private historyAllowance = 0;
   private bucket: number;
   private bucketAt: number;
   private connectTimer: NodeJS.Timeout | undefined;
@@ -91,6 +96,7 @@ export class ClientConnection {
     this.bucket = deps.config.commandBurst;
     this.bucketAt = deps.now();
     ws.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    socket.on('drain', () => (this.historyAllowance = 0));
     ws.on('close', () => this.cleanup());
     ws.on('error', (e) => {
       deps.log.debug({ err: e, client: this.id }, 'realtime socket error');
@@ -295,7 +301,7 @@ export class ClientConnection {
     };
     const json = JSON.stringify({ id, subscribe: result });
     const pubs = recovered ? position.publications.join(',') : '';
-    this.send(`${json.slice(0, -2)},"publications":[${pubs}]}}`);
+    this.sendHistory(`${json.slice(0, -2)},"publications":[${pubs}]}}`);
     sub.lastOffset = position.offset;
     sub.live = true;
     const waiting = sub.buffer;
@@ -339,7 +345,7 @@ export class ClientConnection {
       ...(since ? { since: { offset: since.offset ?? 0, epoch: typeof since.epoch === 'string' ? since.epoch : '' } } : {}),
     });
     if (!result.complete) return this.replyError(id, err(ErrorCode.unrecoverablePosition, 'unrecoverable position'));
-    this.send(
+    this.sendHistory(
       `{"id":${id},"history":{"publications":[${result.publications.join(',')}],"epoch":${JSON.stringify(result.epoch)},"offset":${result.offset}}}`,
     );
   }
@@ -374,6 +380,13 @@ export class ClientConnection {
     this.write(textFrame(message));
   }
 
+  /** A reply carrying history: the queue limit counts it only once the socket has drained it. */
+  private sendHistory(message: string): void {
+    const frame = textFrame(message);
+    if (!this.closed) this.historyAllowance += frame.length;
+    this.write(frame);
+  }
+
   /**
    * Every text frame leaves through here, whole and in order. ws writes only control frames (close, pong) to the
    * socket, also whole, so frames never interleave. Nothing is written once ws has started or seen a close.
@@ -386,7 +399,7 @@ export class ClientConnection {
 
   /** A client that does not read cannot make the server hold its data without bound. */
   private checkBackpressure(): void {
-    if (this.socket.writableLength + this.pendingBytes > this.deps.config.maxBufferedBytes) {
+    if (this.socket.writableLength + this.pendingBytes > this.deps.config.maxBufferedBytes + this.historyAllowance) {
       this.disconnect(CloseCode.slowConsumer, 'slow consumer');
     }
   }

@@ -20,6 +20,11 @@ export const REALTIME_PATH = '/connection/websocket';
 const SERVER_VERSION = 'oddex-1';
 /** Largest client frame: a connect plus 512 subscribes fits comfortably. */
 const MAX_CLIENT_FRAME = 1_048_576;
+/**
+ * A channel's history may hold this many subscriber queues' worth of bytes (4 MiB by default): 2000 recent trades of
+ * about 1.1 kB each fit. A cap of half a queue held about 460 of them, 15 s of a busy exchange's trades.
+ */
+const HISTORY_BYTES_PER_QUEUE = 4;
 
 /** What a broker reports back to the realtime server that built it. */
 export interface BrokerHooks {
@@ -70,12 +75,13 @@ export class RealtimeServer {
     const { historyTtlMs, idleStreamTtlMs, maxBufferedBytes } = deps.config.realtime;
     const log = deps.log;
     const hooks: BrokerHooks = {
-      // Both must fit in a subscriber's queue with room to spare: a recovery reply (all retained history of a
-      // channel) and any single publication.
+      // A single publication must fit in a subscriber's queue with room to spare. A channel's history may hold more
+      // than a queue (a reply carrying it passes the queue limit once, connection.ts): the namespaces' message
+      // counts (DECISIONS: recent_trades 2000 in 5 minutes) bind before the bytes do.
       policy: {
         size: historySizeOf,
         ttlMs: historyTtlMs,
-        maxBytes: Math.floor(maxBufferedBytes / 2),
+        maxBytes: HISTORY_BYTES_PER_QUEUE * maxBufferedBytes,
         maxPublicationBytes: Math.floor(maxBufferedBytes / 4),
         idleStreamTtlMs,
       },
