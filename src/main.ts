@@ -8,6 +8,7 @@ import { startSettlementNode } from './settlement-node.js';
 import { startupBanner } from './startup-banner.js';
 import { DataDirInUseError } from './store/sqlite/data-dir.js';
 import { startupProblem } from './startup-problem.js';
+import { stopOnSignals } from './stop-signals.js';
 
 /** The roles a process can run alone, and what it is called then. */
 const NODES: Partial<Record<Role, { name: string; start: (config: Config) => Promise<{ url: string; close(): Promise<void> }> }>> = {
@@ -34,17 +35,15 @@ async function main(): Promise<void> {
   if (alone) {
     const node = await alone.start(config);
     console.log(`Oddex ${alone.name} listening on ${node.url}`);
-    const stopNode = () => void node.close().then(() => process.exit(0));
-    process.once('SIGTERM', stopNode);
-    process.once('SIGINT', stopNode);
+    stopOnSignals(() => void node.close().then(() => process.exit(0)));
     return;
   }
   const exchange = await startExchange(config);
   // Printed whatever the log level, so people and scripts always learn the port (ODDEX_PORT=0 picks one).
   if (exchange.ctx.config.logFormat === 'pretty') console.log(startupBanner(exchange.url, exchange.ctx.config).join('\n'));
   else console.log(`Oddex listening on ${exchange.url}`);
-  const stop = (signal: string) => {
-    exchange.ctx.log.info({ signal }, 'shutting down');
+  const stop = (reason: string) => {
+    exchange.ctx.log.info({ reason }, 'shutting down');
     exchange.close().then(
       () => process.exit(0),
       (err) => {
@@ -53,8 +52,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  stopOnSignals(stop, { log: exchange.ctx.log, watchParent: process.env.npm_lifecycle_event === 'start' });
 }
 
 main().catch((err) => {

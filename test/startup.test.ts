@@ -142,4 +142,76 @@ describe('start-up and shutdown', () => {
     expect(db.pragma('user_version', { simple: true })).toBeGreaterThan(0);
     db.close();
   });
+
+  /** `npm start` in a process group of its own, as a terminal runs it; resolves with the server's pid once it listens. */
+  function npmStart(dataDir: string) {
+    const npm = spawn('npm', ['start'], {
+      detached: true,
+      env: { ...process.env, ODDEX_PORT: '0', ODDEX_HOST: '127.0.0.1', ODDEX_DATA_DIR: dataDir, ODDEX_DEMO: 'false', ODDEX_LOG_LEVEL: 'info', ODDEX_LOG_FORMAT: 'json' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    let out = '';
+    npm.stdout.on('data', (d) => {
+      out += d;
+      const parts = out.split('\n');
+      out = parts.pop()!;
+      lines.push(...parts);
+    });
+    const serverPid = new Promise<number>((resolve, reject) => {
+      const t = setInterval(() => {
+        const listening = lines.some((l) => l.includes('listening on'));
+        const pid = lines.map((l) => /"pid":(\d+)/.exec(l)?.[1]).find(Boolean);
+        if (listening && pid) {
+          clearInterval(t);
+          resolve(Number(pid));
+        }
+      }, 50);
+      npm.once('exit', () => {
+        clearInterval(t);
+        reject(new Error(`npm start exited: ${lines.join('\n').slice(0, 2000)}`));
+      });
+    });
+    return { npm, lines, serverPid };
+  }
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  async function gone(pid: number): Promise<void> {
+    for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid)).toBe(false);
+  }
+
+  it('under npm start, stops cleanly when npm alone gets SIGTERM (its shell passes nothing on) and on a Ctrl-C to the whole group', async () => {
+    const dataDir = tempDir();
+    const walBytes = () => (existsSync(join(dataDir, 'oddex.sqlite-wal')) ? readFileSync(join(dataDir, 'oddex.sqlite-wal')).length : 0);
+
+    // A supervisor signalling npm's pid: npm and its shell exit, and the server follows its parent.
+    const first = npmStart(dataDir);
+    const firstPid = await first.serverPid;
+    process.kill(first.npm.pid!, 'SIGTERM');
+    await gone(firstPid);
+    expect(first.lines.filter((l) => l.includes('shutting down')).map((l) => JSON.parse(l).reason)).toEqual(['parent exited']);
+    expect(walBytes()).toBe(0);
+
+    // Ctrl-C: SIGINT to every process of the group. The server stops once, gracefully, whatever else it is sent.
+    const second = npmStart(dataDir);
+    const secondPid = await second.serverPid;
+    process.kill(-second.npm.pid!, 'SIGINT');
+    process.kill(secondPid, 'SIGTERM');
+    await gone(secondPid);
+    expect(second.lines.filter((l) => l.includes('shutting down')).map((l) => JSON.parse(l).reason)).toEqual(['SIGINT']);
+    expect(walBytes()).toBe(0);
+
+    // The data dir is free again.
+    const third = npmStart(dataDir);
+    const thirdPid = await third.serverPid;
+    process.kill(-third.npm.pid!, 'SIGTERM');
+    await gone(thirdPid);
+  }, 90_000);
 });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterServices } from './services.js';
+import { stopOnSignals } from '../stop-signals.js';
 import { startRole, type RoleProcess } from './role-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -76,8 +77,7 @@ async function stop(): Promise<void> {
   say(`stopped; the logs are kept in ${logs}`);
 }
 
-process.once('SIGINT', () => void stop().then(() => process.exit(0)));
-process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
+stopOnSignals(() => void stop().then(() => process.exit(0)));
 
 try {
   // The sequencer first: it migrates the database and (in demo mode) writes the catalogue the others read.
