@@ -34,6 +34,7 @@ export interface SequencerDeps {
     | 'chainVersion'
     | 'snapshotEveryCommands'
     | 'snapshotEveryMs'
+    | 'journalArchiveEveryMs'
     | 'storageBusyTimeoutMs'
     | 'killAfterCommitOf'
     | 'chain'
@@ -112,6 +113,7 @@ export class Sequencer implements SequencerPort {
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
   readonly chain: ChainSubmitter;
   private sweep: NodeJS.Timeout | undefined;
+  private archiveTimer: NodeJS.Timeout | undefined;
   /** The archive of the journal under way, if any. */
   private archiving: Promise<unknown> = Promise.resolve();
 
@@ -182,6 +184,11 @@ export class Sequencer implements SequencerPort {
     await handUnpaidEscrow(this.chain, this.readModels, catalogueParlays(this.deps.catalogue));
     this.sweep = setInterval(() => this.sweepExpired(), this.deps.expirySweepMs ?? 200);
     this.sweep.unref();
+    const archiveEvery = this.deps.config.journalArchiveEveryMs;
+    if (archiveEvery > 0) {
+      this.archiveTimer = setInterval(() => void this.archiveOnSchedule(), archiveEvery);
+      this.archiveTimer.unref();
+    }
     const catalogue = this.deps.catalogue;
     const closed = this.engine.bookedMarkets().flatMap((h) => catalogue.getMarket(h) ?? []);
     this.cancelRestingOrders(closed.filter((m) => catalogue.isClosedInPlay(m))).catch((err: unknown) =>
@@ -198,6 +205,7 @@ export class Sequencer implements SequencerPort {
 
   async stop(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
+    clearInterval(this.archiveTimer);
     this.chain.stop();
     await this.runner.close();
     // A clean stop leaves a snapshot of the final state, so the next start replays nothing.
@@ -219,6 +227,16 @@ export class Sequencer implements SequencerPort {
     });
     this.archiving = run.catch(() => undefined);
     return run;
+  }
+
+  /** ODDEX_JOURNAL_ARCHIVE_EVERY_MS: the operator's archive, on a timer; a failure is logged and tried next time. */
+  private async archiveOnSchedule(): Promise<void> {
+    try {
+      const archived = await this.archiveJournal();
+      if (archived) this.deps.log.info({ ...archived }, 'journal rows archived');
+    } catch (err) {
+      this.deps.log.warn({ err }, 'archiving the journal failed; tried again at the next interval');
+    }
   }
 
   acknowledged(): number {
