@@ -77,7 +77,7 @@ async function stop(): Promise<void> {
   say(`stopped; the logs are kept in ${logs}`);
 }
 
-stopOnSignals(() => void stop().then(() => process.exit(0)));
+stopOnSignals(() => void stop().then(() => process.exit(0)), { watchParent: process.env.npm_lifecycle_event === 'cluster' });
 
 try {
   // The sequencer first: it migrates the database and (in demo mode) writes the catalogue the others read.
