@@ -7,7 +7,7 @@ import type { FillResult, Market, Order } from '../api/types';
 import { useBetSlip } from '../bet-slip-state';
 import { money, parseAmount, payoutFor, showOdds, takerOdds } from '../format';
 import { linkTo } from '../route';
-import { offersFor } from '../pages/book';
+import { offersFor } from '../offers';
 import { useSession } from '../session';
 import { ErrorBox } from './status';
 

@@ -8,7 +8,7 @@ import { ErrorBox, useLoad } from '../components/status';
 import { OutcomeToggle } from '../components/outcome-toggle';
 import { money, parseAmount, payoutFor, showOdds, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
-import { offersFor, takerSpace } from './book';
+import { offersFor, takerSpace } from '../offers';
 
 type TicketState =
   | { step: 'editing' }

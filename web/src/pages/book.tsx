@@ -2,25 +2,9 @@
 // makers on outcome two, and the other way round. Each row is one maker order.
 import type { Market, Order } from '../api/types';
 import { Empty } from '../components/status';
-import { ODDS_SCALE, showOdds, takerOdds, units, type OddsFormat } from '../format';
+import { showOdds, takerOdds, units, type OddsFormat } from '../format';
+import { offersFor, takerSpace } from '../offers';
 import type { BookView } from '../realtime/local-book';
-
-/** Taker stake an order can still take: its unfilled maker size at the complementary odds. */
-export function takerSpace(o: Order): bigint {
-  const p = o.percentageOdds;
-  const free = o.totalBetSize - o.fillAmount - o.pendingFillAmount;
-  return free > 0n ? (free * (ODDS_SCALE - p)) / p : 0n;
-}
-
-/** Offers for backing an outcome, best taker odds first (lowest maker odds), oldest first within a price. */
-export function offersFor(orders: Iterable<Order>, outcomeOne: boolean): Order[] {
-  return [...orders]
-    .filter((o) => o.isMakerBettingOutcomeOne !== outcomeOne)
-    .sort((a, b) => {
-      const d = a.percentageOdds - b.percentageOdds;
-      return d !== 0n ? (d < 0n ? -1 : 1) : Date.parse(a.createdAt) - Date.parse(b.createdAt);
-    });
-}
 
 function Side({ title, offers, format, me }: { title: string; offers: Order[]; format: OddsFormat; me: string }) {
   return (
