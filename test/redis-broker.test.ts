@@ -34,10 +34,21 @@ describe('RedisBroker keeps the broker contract across nodes', () => {
 describe('RedisBroker', () => {
   it('a publication lost while its subscription connection was down reaches the node from the stream, with no later one to reveal it', async () => {
     const gaps: string[] = [];
-    const { publisher, node, close } = twoNodes(() => Date.now(), (ch) => gaps.push(ch));
+    // Deliveries and gap reports in the order they happened.
+    const events: string[] = [];
+    const { publisher, node, close } = twoNodes(
+      () => Date.now(),
+      (ch) => {
+        gaps.push(ch);
+        events.push('gap');
+      },
+    );
     try {
       const got: Delivery[] = [];
-      await node.subscribe('h:x', (d) => got.push(d));
+      await node.subscribe('h:x', (d) => {
+        got.push(d);
+        events.push(`offset ${d.offset}`);
+      });
       await publisher.publish('h:x', 1);
       await until(() => got.length === 1);
       const admin = server().client();
@@ -118,10 +129,21 @@ describe('RedisBroker', () => {
 
   it('Redis losing its data gives a new epoch: old positions fail to recover, subscribed nodes report the gap', async () => {
     const gaps: string[] = [];
-    const { publisher, node, close } = twoNodes(() => Date.now(), (ch) => gaps.push(ch));
+    // Deliveries and gap reports in the order they happened.
+    const events: string[] = [];
+    const { publisher, node, close } = twoNodes(
+      () => Date.now(),
+      (ch) => {
+        gaps.push(ch);
+        events.push('gap');
+      },
+    );
     try {
       const got: Delivery[] = [];
-      await node.subscribe('h:x', (d) => got.push(d));
+      await node.subscribe('h:x', (d) => {
+        got.push(d);
+        events.push(`offset ${d.offset}`);
+      });
       const before = await publisher.publish('h:x', 1);
       await until(() => got.length === 1);
       await server().restartEmpty();
@@ -138,7 +160,9 @@ describe('RedisBroker', () => {
       expect(after.epoch).not.toBe(before.epoch);
       expect(gaps).toContain('h:x');
       expect((await node.history('h:x', { limit: -1, since: before })).complete).toBe(false);
-      expect(got.map((d) => d.offset)).toEqual([1]);
+      // Nothing of the new epoch reached the subscribers before the gap was reported (a publication already on its
+      // way when the loop stopped may follow it: the server has disconnected them by then).
+      expect(events.slice(0, 2)).toEqual(['offset 1', 'gap']);
     } finally {
       await close();
     }
