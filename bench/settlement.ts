@@ -56,7 +56,7 @@ try {
       adminToken: 'bench',
       chain: 'evm',
       evm: { ...defaultConfig().evm, batchSize, batchGas: 900_000_000, batchWaitMs: 20, pollMs: 20 },
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
     }),
     { logDestination: new Writable({ write: (_c, _e, done) => done() }) },

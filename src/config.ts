@@ -2,18 +2,11 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { BRIDGE_FEE_NAMES } from './protocol/wire/metadata.js';
+import type { BettingDelays } from './protocol/betting-delay.js';
 
 /** How logs are written: `auto` is readable on a terminal and JSON lines otherwise. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
-export interface BettingDelayConfig {
-  preGameMs: number;
-  inPlayDefaultMs: number;
-  /** In-play delay per sport label (lower case), e.g. soccer. */
-  inPlayBySportMs: Record<string, number>;
-  /** In-play delay per league id; wins over the sport's. */
-  inPlayByLeagueMs: Record<string, number>;
-}
 
 /** The realtime (Centrifuge protocol) server. */
 export interface RealtimeConfig {
@@ -118,7 +111,7 @@ export interface Config {
   bridgeFees: Record<string, number>;
   /** /metadata crosschainFees: chain id to fee. */
   crosschainFees: Record<string, number>;
-  bettingDelay: BettingDelayConfig;
+  bettingDelay: BettingDelays;
   chainConfirmationDelayMs: number;
   /** Where fills settle: the in-process ledger (default) or contracts on an EVM chain. */
   chain: 'local' | 'evm';
@@ -411,7 +404,7 @@ export function defaultConfig(): Config {
     crosschainFees: {},
     bettingDelay: {
       preGameMs: 500,
-      inPlayDefaultMs: 8000,
+      inPlayMs: 8000,
       inPlayBySportMs: { soccer: 10_000, tennis: 5000 },
       inPlayByLeagueMs: {},
     },
@@ -518,7 +511,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_BRIDGE_FEES', numberMap, (c, v) => Object.assign(c.bridgeFees, v)),
   setting('ODDEX_CROSSCHAIN_FEES', numberMap, (c, v) => (c.crosschainFees = v)),
   setting('ODDEX_DELAY_PREGAME_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.preGameMs = v)),
-  setting('ODDEX_DELAY_INPLAY_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.inPlayDefaultMs = v)),
+  setting('ODDEX_DELAY_INPLAY_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.inPlayMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_LEAGUE', msMap, (c, v) => (c.bettingDelay.inPlayByLeagueMs = v)),
   setting('ODDEX_CHAIN_CONFIRM_MS', int(0, 3_600_000), (c, v) => (c.chainConfirmationDelayMs = v)),

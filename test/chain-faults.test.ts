@@ -13,7 +13,7 @@ const overrides = {
   demo: true,
   chainConfirmationDelayMs: CONFIRM_MS,
   chainSubmit: { timeoutMs: 200, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 10_000 },
-  bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+  bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
 };
 

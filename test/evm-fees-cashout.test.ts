@@ -45,7 +45,7 @@ describe('fees and cash outs with ODDEX_CHAIN=evm on anvil', () => {
       demo: true,
       chain: 'evm',
       evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 200, pollMs: 50 },
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
       parlays: { ...defaultConfig().parlays, quoteWindowMs: 300 },
     };

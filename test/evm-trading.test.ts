@@ -40,7 +40,7 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
       demo: true,
       chain: 'evm',
       evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 400, pollMs: 50 },
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
       parlays: { ...defaultConfig().parlays, quoteWindowMs: 300 },
     };

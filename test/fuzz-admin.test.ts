@@ -16,7 +16,7 @@ const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() 
 const ex = await startTestExchange({
   demo: true,
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
-  bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+  bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
 });
 const routes = routesFromOpenApi((await ex.get('/openapi.json')).body).filter((r) => r.admin && r.method !== 'GET');
 const active = (await ex.get('/markets/active?pageSize=100')).body.data.markets as {

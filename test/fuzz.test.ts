@@ -23,7 +23,7 @@ const ex = await startTestExchange({
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
   // Nothing may move on its own while we compare snapshots: no confirmations, no betting delay timers.
   chainConfirmationDelayMs: 3_600_000,
-  bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+  bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
 });
 const openapi = await ex.get('/openapi.json');
 const routes: RouteSpec[] = routesFromOpenApi(openapi.body);

@@ -48,7 +48,7 @@ describe('a parlay against the demo market makers, through the typed client', ()
   const clients: OddexClient[] = [];
 
   beforeAll(async () => {
-    ex = await startTestExchange({ demo: true, demoLiquidity: true, bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} } });
+    ex = await startTestExchange({ demo: true, demoLiquidity: true, bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} } });
     const admin = new OddexAdmin({ url: ex.url, adminToken: TEST_ADMIN_TOKEN });
     const account = newWallet();
     await admin.faucet(account.address, 100n * USDC);

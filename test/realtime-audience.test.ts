@@ -20,7 +20,7 @@ describe('realtime rendering follows subscriptions', () => {
     ex = await startTestExchange({
       demo: true,
       chainConfirmationDelayMs: 50,
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
     });
     const page = (await ex.get('/markets/active?pageSize=100')).body.data.markets as { marketHash: string; liveEnabled: boolean; type: number }[];

@@ -29,7 +29,7 @@ describe('realtime publications and history within a subscriber queue', () => {
   beforeAll(async () => {
     ex = await startTestExchange({
       demo: true,
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
       realtime: { ...defaultConfig().realtime, maxBufferedBytes: QUEUE },
     });
@@ -97,7 +97,7 @@ describe('realtime history and streams leave memory once retention ends', () => 
   beforeAll(async () => {
     ex = await startTestExchange({
       demo: true,
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
       realtime: { ...defaultConfig().realtime, historyTtlMs: 1000, idleStreamTtlMs: 1500 },
     });

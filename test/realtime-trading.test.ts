@@ -21,7 +21,7 @@ interface MarketInfo {
 const exchangeConfig = (): Partial<Config> => ({
   demo: true,
   chainConfirmationDelayMs: 100,
-  bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+  bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
 });
 

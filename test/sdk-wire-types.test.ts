@@ -79,7 +79,7 @@ describe('the SDK types derive from the wire schemas', () => {
     expectTypeOf<Sdk.MarketPage['markets']>().toEqualTypeOf<Sdk.Market[]>();
     expectTypeOf<OnWire<Omit<Sdk.TradePage, 'trades'>>>().toEqualTypeOf<Omit<Static<typeof TradesPage>, 'trades'>>();
     expectTypeOf<Sdk.TradePage['trades']>().toEqualTypeOf<Sdk.Trade[]>();
-    expectTypeOf<OnWire<Known<Sdk.Metadata>>>().toEqualTypeOf<Relaxed<Static<typeof Metadata>, 'feeAccount' | 'demoFunds'>>();
+    expectTypeOf<OnWire<Known<Sdk.Metadata>>>().toEqualTypeOf<Relaxed<Static<typeof Metadata>, 'feeAccount' | 'demoFunds' | 'bettingDelays'>>();
     expectTypeOf<Sdk.DemoFundsOffer>().toEqualTypeOf<NonNullable<Static<typeof Metadata>['demoFunds']>>();
   });
 });

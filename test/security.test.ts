@@ -57,7 +57,7 @@ describe('security review', () => {
       demo: true,
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
       chainConfirmationDelayMs: 3_600_000, // fills stay PENDING: nothing moves between two snapshots
-      bettingDelay: { preGameMs: 300, inPlayDefaultMs: 300, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 300, inPlayMs: 300, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
     });
     const active = (await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets as MarketInfo[];
     markets = active.filter((m) => !m.liveEnabled);

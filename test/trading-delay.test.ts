@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultConfig } from '../src/config.js';
 import { bettingDelayMs } from '../src/api/fills.js';
+import { bettingDelayFor } from '@oddex/sdk';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
@@ -16,7 +17,7 @@ describe('betting delay and trade paging', () => {
     ex = await startTestExchange({
       demo: true,
       chainConfirmationDelayMs: 50,
-      bettingDelay: { preGameMs: 400, inPlayDefaultMs: 8000, inPlayBySportMs: { soccer: 10_000 }, inPlayByLeagueMs: { '101': 3000 } },
+      bettingDelay: { preGameMs: 400, inPlayMs: 8000, inPlayBySportMs: { soccer: 10_000 }, inPlayByLeagueMs: { '101': 3000 } },
       rateLimits: { ...defaultConfig().rateLimits, enabled: false },
       maxOrdersPerRequest: 3,
       maxMarketsPerRequest: 2,
@@ -35,6 +36,15 @@ describe('betting delay and trade paging', () => {
     expect(bettingDelayMs(fake(true), rec(101, 'Soccer'))).toBe(3000);
     expect(bettingDelayMs(fake(true), rec(102, 'Soccer'))).toBe(10_000);
     expect(bettingDelayMs(fake(true), rec(301, 'Tennis'))).toBe(8000);
+  });
+
+  it('reports the delays on /metadata, from which a client finds a market\'s by the same rule', async () => {
+    const delays = (await ex.get('/metadata')).body.data.bettingDelays;
+    expect(delays).toEqual({ preGameMs: 400, inPlayMs: 8000, inPlayBySportMs: { soccer: 10_000 }, inPlayByLeagueMs: { '101': 3000 } });
+    expect(bettingDelayFor(delays, { leagueId: 101, sportLabel: 'Soccer' }, false)).toBe(400);
+    expect(bettingDelayFor(delays, { leagueId: 101, sportLabel: 'Soccer' }, true)).toBe(3000);
+    expect(bettingDelayFor(delays, { leagueId: 102, sportLabel: 'Soccer' }, true)).toBe(10_000);
+    expect(bettingDelayFor(delays, { leagueId: 301, sportLabel: 'Tennis' }, true)).toBe(8000);
   });
 
   it('matches an order posted during the delay when it is better', async () => {

@@ -31,7 +31,7 @@ describe('trading over HTTP', () => {
     ex = await startTestExchange({
       demo: true,
       chainConfirmationDelayMs: CONFIRM_MS,
-      bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
       rateLimits: { ...(await import('../src/config.js')).defaultConfig().rateLimits, enabled: false },
     });
     const active = await ex.get('/markets/active?pageSize=100&type=52');

@@ -47,11 +47,11 @@ it('collects selections from two fixtures, requests the parlay, takes an offer f
 
   // Outcome one of a's fixture, outcome two of b's.
   await page.goto(`${suite.ex.url}/#/fixture/${encodeURIComponent(a.exchangeEventId)}`);
-  await page.locator(`tr:has(a[data-market-hash="${a.marketHash}"])`).getByRole('button', { name: `Add ${a.outcomeOneName} to bet slip` }).click();
+  await page.locator(`tr:has(a[data-market-hash="${a.marketHash}"])`).getByRole('button', { name: `Add ${a.outcomeOneName} (` }).click();
   const slip = page.getByLabel('Bet slip');
   await slip.locator(`[data-leg="${a.marketHash}"]`).waitFor();
   await page.goto(`${suite.ex.url}/#/fixture/${encodeURIComponent(b.exchangeEventId)}`);
-  await page.locator(`tr:has(a[data-market-hash="${b.marketHash}"])`).getByRole('button', { name: `Add ${b.outcomeTwoName} to bet slip` }).click();
+  await page.locator(`tr:has(a[data-market-hash="${b.marketHash}"])`).getByRole('button', { name: `Add ${b.outcomeTwoName} (` }).click();
   await expect.poll(() => slip.locator('[data-leg]').count()).toBe(2);
   await w.screenshot('parlay-slip');
 
@@ -105,7 +105,7 @@ it('on a phone, a selection added far up a fixture page shows the slip at once, 
   const { page } = phone;
   const [a] = await twoMoneylines();
   await page.goto(`${suite.ex.url}/#/fixture/${encodeURIComponent(a.exchangeEventId)}`);
-  await page.locator(`tr:has(a[data-market-hash="${a.marketHash}"])`).getByRole('button', { name: `Add ${a.outcomeOneName} to bet slip` }).click();
+  await page.locator(`tr:has(a[data-market-hash="${a.marketHash}"])`).getByRole('button', { name: `Add ${a.outcomeOneName} (` }).click();
   const slip = page.getByLabel('Bet slip', { exact: true });
   await slip.locator(`[data-leg="${a.marketHash}"]`).waitFor();
   // The fixture page is longer than the screen, and the slip comes after it in the page: it is in view all the same.

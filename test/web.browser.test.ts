@@ -20,7 +20,7 @@ beforeAll(async () => {
   ex = await startTestExchange({
     demo: true, // the demo catalogue, without its market-making bots: the books hold only this test's orders
     demoLiquidity: false,
-    bettingDelay: { preGameMs: BETTING_DELAY_MS, inPlayDefaultMs: BETTING_DELAY_MS, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+    bettingDelay: { preGameMs: BETTING_DELAY_MS, inPlayMs: BETTING_DELAY_MS, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
     chainConfirmationDelayMs: CHAIN_CONFIRM_MS,
     rateLimits: { ...defaultConfig().rateLimits, enabled: false },
   });
@@ -89,6 +89,20 @@ describe('web page', () => {
     const { page } = w;
     await page.goto(`${ex.url}/`);
     await page.getByRole('tab', { name: 'Soccer' }).waitFor();
+    // A tab list as assistive technology expects: the selected tab names the panel, arrow keys move the selection.
+    const tabs = await page.getByRole('tab').allInnerTexts();
+    expect(tabs.length).toBeGreaterThan(1);
+    const first = await page.getByRole('tab', { selected: true }).innerText();
+    await page.getByRole('tabpanel', { name: first }).waitFor();
+    await page.getByRole('tab', { selected: true }).focus();
+    await page.keyboard.press('ArrowRight');
+    const next = tabs[(tabs.indexOf(first) + 1) % tabs.length]!;
+    await page.getByRole('tabpanel', { name: next }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(next);
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('tab', { name: first, selected: true }).waitFor();
+    // The realtime connection's state is in the header of every page.
+    await page.locator('header [data-connection="connected"]', { hasText: 'live' }).waitFor();
     await w.screenshot('home');
 
     // Find a demo fixture by search and open it.
@@ -133,6 +147,8 @@ describe('web page', () => {
     await expect.poll(() => ticket.innerText()).toMatch(/Stake \(USDC\) · minimum 1\.00\b/);
     await ticket.getByLabel('Stake').fill('10');
     await expect.poll(() => ticket.locator('.facts').innerText()).toMatch(/Expected odds\s+1\.82\s+Payout if it wins\s+18\.181818 USDC/);
+    // The betting delay is said before the bet: /metadata's pre-game figure, as the fixture has not kicked off.
+    await ticket.getByText('Before kick-off, a bet is matched 1.0 s after you place it').waitFor();
     await ticket.getByRole('button', { name: `Bet on ${market.outcomeOneName}` }).click();
     await ticket.getByText('Betting delay running').waitFor();
     await ticket.getByText('Filled: 10.00 USDC').waitFor();
@@ -141,6 +157,9 @@ describe('web page', () => {
     // The maker's order shrank by the 8.181818 USDC it put in the pot.
     await expect.poll(() => page.locator(`[data-order-hash="${orderHash}"]`).innerText()).toMatch(/1\.82\s+112\.22/);
     await page.getByLabel('Recent trades').getByText('10.00 USDC').waitFor();
+    // Writing the next bet clears the last one's result from the ticket.
+    await ticket.getByLabel('Stake').fill('5');
+    await ticket.getByText('Filled: 10.00 USDC').waitFor({ state: 'detached' });
     // After a reload the ticket is empty again, and the bet is listed with the bettor's own bets on the market.
     await page.reload();
     const myBets = page.getByLabel('Your bets here');
@@ -244,6 +263,18 @@ describe('web page', () => {
     await page.goto(`${ex.url}/#/market/${market.marketHash}`);
     await page.locator(`[data-order-hash="${first}"]`).waitFor();
 
+    // The header's connection state, every value it takes from here on.
+    await page.locator('header [data-connection="connected"]').waitFor();
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { connectionStates: string[] }).connectionStates = seen;
+      new MutationObserver(() => seen.push(document.querySelector('header [data-connection]')!.getAttribute('data-connection')!)).observe(document.querySelector('header')!, {
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['data-connection'],
+      });
+    });
+
     // Cut every realtime connection, then change the book while the page is away.
     expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'test drop')).toBeGreaterThan(0);
     const during = await postOrderThroughApi(maker, market.marketHash, 42n, 30n * USDC, true);
@@ -253,6 +284,8 @@ describe('web page', () => {
     await page.locator(`[data-order-hash="${during}"]`).waitFor();
     await page.locator(`[data-order-hash="${first}"]`).waitFor({ state: 'detached' });
     await expect.poll(() => bookOrderHashes(w)).toEqual(await activeOrderHashes(market.marketHash));
+    // The header said so while it was away, and says live again.
+    expect(await page.evaluate(() => (window as unknown as { connectionStates: string[] }).connectionStates)).toEqual(['connecting', 'connected']);
 
     // And it keeps following: one more order after the recovery.
     const after = await postOrderThroughApi(maker, market.marketHash, 38n, 20n * USDC);

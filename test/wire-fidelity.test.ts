@@ -66,7 +66,7 @@ describe('wire fidelity', () => {
   beforeAll(async () => {
     ex = await startTestExchange({
       ...betTestConfig(),
-      bettingDelay: { preGameMs: PRE_GAME_DELAY_MS, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+      bettingDelay: { preGameMs: PRE_GAME_DELAY_MS, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
     });
     cat = await createSoccerLeague(ex);
   });

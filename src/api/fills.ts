@@ -9,6 +9,7 @@ import { marketRefOf } from '../catalogue/market-ref.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import { ok } from './envelope.js';
 import { ExchangeError } from '../protocol/errors.js';
+import { bettingDelayFor } from '../protocol/betting-delay.js';
 import { Address, Hash, HASH_PATTERN } from './params.js';
 import { ZERO_BYTES32 } from '../protocol/eip712.js';
 import {
@@ -84,11 +85,9 @@ export interface FillRouteDeps {
   now: () => number;
 }
 
-/** Pre-game delay, or in play the league's, else the sport's, else the default. */
+/** The delay a bet on this market waits now (pre-game or in play). */
 export function bettingDelayMs(deps: { config: Pick<Config, 'bettingDelay'>; catalogue: Pick<Catalogue, 'isInPlay'> }, market: MarketRecord): number {
-  const d = deps.config.bettingDelay;
-  if (!deps.catalogue.isInPlay(market)) return d.preGameMs;
-  return d.inPlayByLeagueMs[String(market.leagueId)] ?? d.inPlayBySportMs[market.sportLabel.toLowerCase()] ?? d.inPlayDefaultMs;
+  return bettingDelayFor(deps.config.bettingDelay, market, deps.catalogue.isInPlay(market));
 }
 
 export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, deps) => {

@@ -73,6 +73,7 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
     domainVersion: c.domainVersion,
     chainId: c.chainId,
     domainNames: { ...c.domainNames },
+    bettingDelays: c.bettingDelay,
     demoFunds: demoFundsOffer(c),
   };
 }
@@ -85,6 +86,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<MetadataDeps> = async (ap
     'oracleFees carries Oddex\'s fee rates as 10^20-scaled fractions: key 0 the commission on a bettor\'s net winnings ' +
     'per market on singles, 1 on parlays, 2 the cash-out fee, 3 the affiliate\'s share of a fee. feeAccount (additive) ' +
     'receives the fees; cashoutFee is the cash-out fee in basis points of the cash out\'s value. ' +
+    'bettingDelays (additive) says how long a bet waits before it is matched, before kick-off and in play. ' +
     'demoFunds (additive) says whether POST /user/demo-funds grants test funds here. ' +
     'With ODDEX_CHAIN=evm every address, the chain id and the fill domain are the deployed contracts\'.';
   app.get('/metadata', { schema: { tags: ['metadata'], description, response: recordResponses(Metadata) } }, async () => ok(metadataOf(deps)));

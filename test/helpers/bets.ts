@@ -10,7 +10,7 @@ import { USDC, newWallet, signedFill, signedOrder, type FillInput } from './wall
 /** Fast confirmations, no betting delay, no rate limits. */
 export const betTestConfig = () => ({
   chainConfirmationDelayMs: 50,
-  bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+  bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
   rateLimits: { ...defaultConfig().rateLimits, enabled: false },
 });
 

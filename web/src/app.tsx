@@ -1,5 +1,6 @@
 // The page shell: header with navigation and wallet, then the page of the current route.
 import { WalletBadge } from './components/wallet-badge';
+import { ConnectionState } from './components/connection-state';
 import { BetSlipPanel } from './components/bet-slip';
 import { AccountPage } from './pages/account';
 import { ConsolePage } from './pages/console';
@@ -43,6 +44,7 @@ export function App() {
             Console
           </a>
         </nav>
+        <ConnectionState />
         <WalletBadge />
       </header>
       <main key={JSON.stringify(route)}>

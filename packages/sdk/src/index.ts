@@ -23,4 +23,5 @@ export { HeartbeatKeeper, type HeartbeatKeeperOptions } from './heartbeat.js';
 export { OddexRealtime, type ChannelHandlers, type RealtimeOptions, type WebSocketConstructor } from './realtime.js';
 export { LocalOrderBook, type OrderBookEvents } from './order-book.js';
 export * from './odds.js';
+export { bettingDelayFor, type BettingDelays } from '../../../src/protocol/betting-delay.js';
 export type * from './types.js';

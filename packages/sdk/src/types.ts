@@ -60,11 +60,12 @@ export type Outcome = 0 | 1 | 2;
 type WireMetadata = Static<typeof MetadataSchema>;
 
 /**
- * GET /metadata. `feeAccount` and `demoFunds` are optional here: older servers leave them out. `oracleFees` maps a
+ * GET /metadata. `feeAccount`, `demoFunds` and `bettingDelays` are optional here: older servers leave them out. `oracleFees` maps a
  * token to keys 0-3; `cashoutFee` is basis points of a cash out's value; `demoFunds` is what `requestDemoFunds`
  * grants, null where it gives nothing.
  */
-export type Metadata = Omit<WireMetadata, 'feeAccount' | 'demoFunds'> & Partial<Pick<WireMetadata, 'feeAccount' | 'demoFunds'>> & Additive;
+export type Metadata = Omit<WireMetadata, 'feeAccount' | 'demoFunds' | 'bettingDelays'> & Partial<Pick<WireMetadata, 'feeAccount' | 'demoFunds' | 'bettingDelays'>> & Additive;
+
 
 /** Wei strings: one grant, and the balance plus escrow no grant lifts an address above. */
 export type DemoFundsOffer = NonNullable<WireMetadata['demoFunds']>;

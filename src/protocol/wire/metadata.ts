@@ -1,4 +1,4 @@
-// Response data of GET /metadata (spec 4.9 plus the additive chainId, domainNames and demoFunds).
+// Response data of GET /metadata (spec 4.9 plus the additive chainId, domainNames, bettingDelays and demoFunds).
 import { Type, type TNumber } from '@sinclair/typebox';
 import { Nullable, WeiString } from './envelope.js';
 
@@ -40,6 +40,19 @@ export const Metadata = Type.Object({
   domainVersion: Type.String(),
   chainId: Type.Integer(),
   domainNames: Type.Object({ fill: Type.String(), cancelV2: Type.String(), cancelEvent: Type.String(), cancelAll: Type.String(), parlayRequest: Type.String() }),
+  bettingDelays: Type.Object(
+    {
+      preGameMs: Type.Integer(),
+      inPlayMs: Type.Integer(),
+      inPlayBySportMs: Type.Record(Type.String(), Type.Integer(), { description: 'sport label in lower case to milliseconds' }),
+      inPlayByLeagueMs: Type.Record(Type.String(), Type.Integer(), { description: 'league id to milliseconds' }),
+    },
+    {
+      description:
+        'Additive: how long POST /orders/fill/v2 waits before matching a bet. Before kick-off preGameMs; in play the ' +
+        'league\'s figure, else the sport\'s, else inPlayMs.',
+    },
+  ),
   demoFunds: Nullable(
     Type.Object(
       {

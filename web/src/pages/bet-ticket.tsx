@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { exchange } from '../api/exchange';
 import type { FillResult, Market, Order, Trade } from '../api/types';
-import { OddexApiError } from '@oddex/sdk';
+import { OddexApiError, OddexNetworkError, bettingDelayFor } from '@oddex/sdk';
 import { DemoFunds } from '../components/demo-funds';
 import { ErrorBox, useLoad } from '../components/status';
 import { OutcomeToggle } from '../components/outcome-toggle';
@@ -27,15 +27,30 @@ function useElapsed(since: number | undefined): number {
   return elapsed.since === since ? elapsed.ms : 0;
 }
 
-export function BetTicket({ market, orders, format, myTrades }: { market: Market; orders: Map<string, Order>; format: OddsFormat; myTrades: Trade[] | undefined }) {
+interface TicketProps {
+  market: Market;
+  /** The fixture is in progress: the in-play betting delay applies. */
+  inPlay: boolean;
+  orders: Map<string, Order>;
+  format: OddsFormat;
+  myTrades: Trade[] | undefined;
+}
+
+export function BetTicket({ market, inPlay, orders, format, myTrades }: TicketProps) {
   const { wallet } = useSession();
   const [outcomeOne, setOutcomeOne] = useState(true);
   const [stakeText, setStakeText] = useState('');
   const [slippage, setSlippage] = useState(1);
   const [state, setState] = useState<TicketState>({ step: 'editing' });
+  // A new bet being written: the last one's result or refusal no longer describes what the ticket shows.
+  const edited = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    if (state.step === 'done' || state.step === 'refused') setState({ step: 'editing' });
+  };
   const demoFunds = useLoad(() => exchange.demoFundsOffer(), 'demoFunds');
   const meta = useLoad(() => exchange.metadata(), 'once');
   const minimum = meta.data ? Object.values(meta.data.takerMinimums)[0] : undefined;
+  const delayMs = meta.data?.bettingDelays ? bettingDelayFor(meta.data.bettingDelays, market, inPlay) : undefined;
   const elapsed = useElapsed(state.step === 'waiting' ? state.since : undefined);
 
   // The wallet's own orders never match its bets: neither its price nor its size is on offer to it.
@@ -62,15 +77,15 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
   return (
     <section className="card ticket" aria-label="Bet ticket">
       <h2>Bet ticket</h2>
-      <OutcomeToggle market={market} outcomeOne={outcomeOne} onChange={setOutcomeOne} label="Outcome" />
+      <OutcomeToggle market={market} outcomeOne={outcomeOne} onChange={edited(setOutcomeOne)} label="Outcome" />
       <label>
         Stake (USDC){minimum && <span className="muted"> · minimum {units(minimum)}</span>}
-        <input inputMode="decimal" value={stakeText} onChange={(e) => setStakeText(e.target.value)} placeholder="e.g. 10" aria-label="Stake" />
+        <input inputMode="decimal" value={stakeText} onChange={(e) => edited(setStakeText)(e.target.value)} placeholder="e.g. 10" aria-label="Stake" />
       </label>
       {stakeText !== '' && stake === undefined && <p className="error">Enter a positive amount with at most 6 decimals.</p>}
       <label>
         Slippage tolerance (%)
-        <input type="number" min={0} max={100} value={slippage} onChange={(e) => setSlippage(Math.min(100, Math.max(0, Math.trunc(Number(e.target.value) || 0))))} aria-label="Slippage" />
+        <input type="number" min={0} max={100} value={slippage} onChange={(e) => edited(setSlippage)(Math.min(100, Math.max(0, Math.trunc(Number(e.target.value) || 0))))} aria-label="Slippage" />
       </label>
       <dl className="facts">
         <dt>Expected odds</dt>
@@ -84,6 +99,12 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
       <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined} onClick={(e) => void place(e.timeStamp)}>
         Bet on {outcomeName}
       </button>
+      {delayMs !== undefined && delayMs > 0 && state.step === 'editing' && (
+        <p className="muted small" data-betting-delay={delayMs}>
+          {inPlay ? 'In play' : 'Before kick-off'}, a bet is matched {(delayMs / 1000).toFixed(1)} s after you place it, at the best odds then
+          within your slippage.
+        </p>
+      )}
       {state.step === 'waiting' && (
         <p className="notice" role="status">
           Betting delay running: {(elapsed / 1000).toFixed(1)} s. Your bet is matched when it ends.
@@ -102,7 +123,12 @@ export function BetTicket({ market, orders, format, myTrades }: { market: Market
       )}
       {state.step === 'refused' && (
         <div role="status">
-          <p>Your bet was refused.</p>
+          {state.error instanceof OddexNetworkError ? (
+            // The request may have reached the exchange before the connection failed.
+            <p>No answer came from the exchange: the bet may or may not have been placed. Check your bets here before betting again.</p>
+          ) : (
+            <p>Your bet was refused.</p>
+          )}
           <ErrorBox error={state.error} />
           {/* A new wallet's first bet: where the exchange gives demo funds, offer them right here. */}
           {state.error instanceof OddexApiError && state.error.errorCode === 'INSUFFICIENT_BALANCE' && demoFunds.data && (

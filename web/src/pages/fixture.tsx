@@ -48,7 +48,8 @@ export function FixturePage({ eventId }: { eventId: string }) {
   const inPlay = fixtures.records?.get(eventId)?.status === IN_PLAY;
   const price = (m: Market, one: boolean) => {
     const odds = bestTakerOdds(best.data?.get(m.marketHash), one);
-    const label = one ? m.outcomeOneName : m.outcomeTwoName;
+    // The market's type too: several markets of a fixture can share an outcome's name (a moneyline and a 1X2 side).
+    const label = `${one ? m.outcomeOneName : m.outcomeTwoName} (${marketTypeName(m.type)})`;
     const picked = slip.has(m.marketHash, one);
     return (
       <>

@@ -1,5 +1,5 @@
 // Sports, leagues and fixtures, with a search over team names.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { exchange } from '../api/exchange';
 import type { Fixture, SearchResult } from '../api/types';
 import { LiveState } from '../components/live-state';
@@ -84,6 +84,17 @@ function LeagueFixtures({ leagueId }: { leagueId: number }) {
   );
 }
 
+/** Arrow keys, Home and End move between the sport tabs (the tab list is one stop for Tab), as a tab list does. */
+function moveTab(e: KeyboardEvent<HTMLDivElement>, sports: { sportId: number }[], shown: number | undefined, select: (id: number) => void) {
+  const at = sports.findIndex((s) => s.sportId === shown);
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: sports.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  const next = sports[(to + sports.length) % sports.length]!;
+  select(next.sportId);
+  document.getElementById(`sport-tab-${next.sportId}`)?.focus();
+}
+
 export function HomePage() {
   const sports = useLoad(() => exchange.sports(), 'sports');
   const leagues = useLoad(() => exchange.leagues(), 'leagues');
@@ -105,21 +116,34 @@ export function HomePage() {
         ) : sports.data.length === 0 ? (
           <Empty>No sport is listed yet. An operator adds them in the console.</Empty>
         ) : (
-          <div className="tabs" role="tablist">
-            {sports.data.map((s) => (
-              <button key={s.sportId} role="tab" aria-selected={s.sportId === shownSport} onClick={() => setSportId(s.sportId)}>
-                {s.label}
-              </button>
-            ))}
+          <div className="tabs" role="tablist" aria-label="Sports" onKeyDown={(e) => moveTab(e, sports.data!, shownSport, setSportId)}>
+            {sports.data.map((s) => {
+              const selected = s.sportId === shownSport;
+              return (
+                <button
+                  key={s.sportId}
+                  id={`sport-tab-${s.sportId}`}
+                  role="tab"
+                  aria-selected={selected}
+                  aria-controls="sport-panel"
+                  tabIndex={selected ? 0 : -1}
+                  onClick={() => setSportId(s.sportId)}
+                >
+                  {s.label}
+                </button>
+              );
+            })}
           </div>
         )}
-        {leagues.data && sportLeagues.length === 0 && <Empty>No active league in this sport.</Empty>}
-        {sportLeagues.map((l) => (
-          <details key={l.leagueId} open={openLeague === l.leagueId} onToggle={(e) => (e.currentTarget.open ? setOpenLeague(l.leagueId) : undefined)}>
-            <summary>{l.label}</summary>
-            {openLeague === l.leagueId && <LeagueFixtures leagueId={l.leagueId} />}
-          </details>
-        ))}
+        <div id="sport-panel" role="tabpanel" aria-labelledby={shownSport === undefined ? undefined : `sport-tab-${shownSport}`}>
+          {leagues.data && sportLeagues.length === 0 && <Empty>No active league in this sport.</Empty>}
+          {sportLeagues.map((l) => (
+            <details key={l.leagueId} open={openLeague === l.leagueId} onToggle={(e) => (e.currentTarget.open ? setOpenLeague(l.leagueId) : undefined)}>
+              <summary>{l.label}</summary>
+              {openLeague === l.leagueId && <LeagueFixtures leagueId={l.leagueId} />}
+            </details>
+          ))}
+        </div>
       </section>
     </>
   );
