@@ -98,7 +98,7 @@ describe('web page', () => {
     await page.keyboard.press('ArrowRight');
     const next = tabs[(tabs.indexOf(first) + 1) % tabs.length]!;
     await page.getByRole('tabpanel', { name: next }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(next);
+    expect(await page.evaluate('document.activeElement.textContent')).toBe(next);
     await page.keyboard.press('ArrowLeft');
     await page.getByRole('tab', { name: first, selected: true }).waitFor();
     // The realtime connection's state is in the header of every page.
@@ -265,15 +265,12 @@ describe('web page', () => {
 
     // The header's connection state, every value it takes from here on.
     await page.locator('header [data-connection="connected"]').waitFor();
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { connectionStates: string[] }).connectionStates = seen;
-      new MutationObserver(() => seen.push(document.querySelector('header [data-connection]')!.getAttribute('data-connection')!)).observe(document.querySelector('header')!, {
-        subtree: true,
-        attributes: true,
-        attributeFilter: ['data-connection'],
-      });
-    });
+    // (Page code as text: this file is compiled without the DOM's types.)
+    await page.evaluate(`
+      const seen = (window.connectionStates = []);
+      new MutationObserver(() => seen.push(document.querySelector('header [data-connection]').getAttribute('data-connection')))
+        .observe(document.querySelector('header'), { subtree: true, attributes: true, attributeFilter: ['data-connection'] });
+    `);
 
     // Cut every realtime connection, then change the book while the page is away.
     expect(ex.ctx.realtime!.disconnect(CloseCode.shutdown, 'test drop')).toBeGreaterThan(0);
@@ -285,7 +282,7 @@ describe('web page', () => {
     await page.locator(`[data-order-hash="${first}"]`).waitFor({ state: 'detached' });
     await expect.poll(() => bookOrderHashes(w)).toEqual(await activeOrderHashes(market.marketHash));
     // The header said so while it was away, and says live again.
-    expect(await page.evaluate(() => (window as unknown as { connectionStates: string[] }).connectionStates)).toEqual(['connecting', 'connected']);
+    expect(await page.evaluate('window.connectionStates')).toEqual(['connecting', 'connected']);
 
     // And it keeps following: one more order after the recovery.
     const after = await postOrderThroughApi(maker, market.marketHash, 38n, 20n * USDC);
