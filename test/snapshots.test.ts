@@ -131,3 +131,31 @@ describe('the journal archived on a schedule (ODDEX_JOURNAL_ARCHIVE_EVERY_MS)', 
     }
   });
 });
+
+describe('the journal archived whole (its newest snapshot covers every row)', () => {
+  it('keeps journal positions rising: later commands are projected and survive a restart', async () => {
+    let ex = await startTestExchange(betTestConfig());
+    try {
+      const maker = newWallet();
+      const cat = await createSoccerLeague(ex);
+      const market = (await createFixtureMarket(ex, cat, { type: 52 })).markets[0]!.marketHash;
+      await fund(ex, maker, 500n * USDC);
+      const first = await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 30n * E18, isMakerBettingOutcomeOne: true });
+      // An idle exchange: the snapshot covers the whole journal, so the archive empties the table.
+      const snapshot = await ex.admin('POST', '/admin/journal/snapshot');
+      const archived = await ex.admin('POST', '/admin/journal/archive');
+      expect(archived.status).toBe(200);
+      expect(archived.body.data.to).toBe(snapshot.body.data.journalSeq);
+
+      const second = await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 31n * E18, isMakerBettingOutcomeOne: true });
+      const faucet = await ex.admin('POST', '/admin/faucet', { address: maker.address, amount: '1' });
+      expect(Number(faucet.headers.get('oddex-position'))).toBeGreaterThan(archived.body.data.to);
+      const hashes = async () => ((await ex.get(`/orders?maker=${maker.address}`)).body.data as { orderHash: string }[]).map((o) => o.orderHash).sort();
+      expect(await hashes()).toEqual([first, second].sort());
+      ex = await ex.restart();
+      expect(await hashes()).toEqual([first, second].sort());
+    } finally {
+      await ex.destroy();
+    }
+  });
+});

@@ -8,6 +8,8 @@ import { decodeJson, encodeJson } from '../json-codec.js';
 import type { JournaledChanges, JournaledCommand } from '../ports.js';
 
 const PAGE = 5000;
+/** The settings key under which snapshots.ts records the journal position archived through. */
+export const ARCHIVED_THROUGH = 'journal_archived_through';
 
 /** What consumers of the journal read (a read-only connection will do). */
 export class JournalReader {
@@ -27,7 +29,15 @@ export class Journal extends JournalReader {
   private readonly insert;
   constructor(db: Db) {
     super(db);
-    this.insert = db.prepare('INSERT INTO journal (at_ms, command, changes) VALUES (?, ?, ?)');
+    // Positions never go back: SQLite would give a new row the highest remaining seq + 1, so once an archive had
+    // emptied the table the next command would reuse archived positions, which the read models' checkpoint and the
+    // snapshots already cover (projected never, lost at the next restart). The archived-through mark bounds them.
+    this.insert = db.prepare(
+      `INSERT INTO journal (seq, at_ms, command, changes) VALUES (
+        MAX(COALESCE((SELECT MAX(seq) FROM journal), 0),
+            COALESCE((SELECT CAST(value AS INTEGER) FROM settings WHERE key = '${ARCHIVED_THROUGH}'), 0)) + 1,
+        ?, ?, ?)`,
+    );
   }
 
   /** Appends one command and its change records (inside the caller's transaction) and returns its position. */

@@ -8,9 +8,9 @@ import { getSetting, putSetting } from './db.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import type { SnapshotPort, StoredSnapshot } from '../ports.js';
 import { writeArchiveFile, type ArchivedRange, type ArchivedRow } from '../journal-archive-file.js';
+import { ARCHIVED_THROUGH } from './journal.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const ARCHIVED_THROUGH = 'journal_archived_through';
 
 export class SnapshotStore<T> implements SnapshotPort<T> {
   constructor(
