@@ -483,7 +483,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_DEMO_FUNDS_WINDOW_MS', int(1000, 86_400_000 * 30), (c, v) => (c.demoFunds.windowMs = v)),
   setting('ODDEX_DEMO_FUNDS_PER_ADDRESS', int(1, 1_000_000), (c, v) => (c.demoFunds.perAddress = v)),
   setting('ODDEX_DEMO_FUNDS_PER_CLIENT', int(1, 1_000_000), (c, v) => (c.demoFunds.perClient = v)),
-  setting('ODDEX_LOG_LEVEL', str, (c, v) => (c.logLevel = v)),
+  setting('ODDEX_LOG_LEVEL', oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), (c, v) => (c.logLevel = v)),
   setting('ODDEX_LOG_FORMAT', oneOf(['auto', 'json', 'pretty'] as const), (c, v) => (c.logFormat = v)),
   setting('ODDEX_CHAIN_ID', int(1, 2 ** 31 - 1), (c, v) => (c.chainId = v)),
   setting('ODDEX_CHAIN_VERSION', str, (c, v) => (c.chainVersion = v)),

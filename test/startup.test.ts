@@ -74,6 +74,13 @@ describe('start-up and shutdown', () => {
     expect(alone.stderr).toContain('invalid configuration ODDEX_REDIS_URL: a realtime node serves what the exchange publishes through Redis');
   });
 
+  it('names ODDEX_LOG_LEVEL when it is not a log level, and starts with none of a stack trace', async () => {
+    expect(() => loadConfig({ ODDEX_LOG_LEVEL: 'verbose' })).toThrow(/ODDEX_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"/);
+    expect(loadConfig({ ODDEX_LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    const res = await runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_LOG_LEVEL: 'verbose' });
+    expect([res.code, res.stderr.trim()]).toEqual([2, 'oddex: invalid configuration ODDEX_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"']);
+  });
+
   it('says in one line which setting to change when the port is taken or the data dir cannot be written', async () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
