@@ -602,10 +602,23 @@ export function loadConfig(
     s.apply(config, s.parse(raw, s.env));
   }
   const loaded = { ...config, ...overrides };
+  checkPairs(loaded);
   checkRealtimeNode(loaded);
   checkSplitRoles(loaded);
   checkStandby(loaded);
   return loaded;
+}
+
+/** Settings that bound one another: a pair in the wrong order would start an exchange that ignores one of them. */
+function checkPairs(config: Config): void {
+  const { minBackoffMs, maxBackoffMs } = config.chainSubmit;
+  if (minBackoffMs > maxBackoffMs) {
+    throw new ConfigError('ODDEX_CHAIN_RETRY_MIN_MS', `${minBackoffMs} is above ODDEX_CHAIN_RETRY_MAX_MS (${maxBackoffMs}): retries would all wait the maximum`);
+  }
+  const { amount, maxBalance } = config.demoFunds;
+  if (config.demo && amount > maxBalance) {
+    throw new ConfigError('ODDEX_DEMO_FUNDS_AMOUNT', `${amount} is above ODDEX_DEMO_FUNDS_MAX_BALANCE (${maxBalance}): every demo-funds grant would be refused`);
+  }
 }
 
 /** A realtime node alone serves what the exchange publishes through Redis, to clients holding the exchange's tokens. */

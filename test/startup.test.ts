@@ -81,6 +81,16 @@ describe('start-up and shutdown', () => {
     expect([res.code, res.stderr.trim()]).toEqual([2, 'oddex: invalid configuration ODDEX_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"']);
   });
 
+  it('refuses pairs of settings in the wrong order, naming the setting', () => {
+    expect(() => loadConfig({ ODDEX_CHAIN_RETRY_MIN_MS: '60000', ODDEX_CHAIN_RETRY_MAX_MS: '10' })).toThrow(/ODDEX_CHAIN_RETRY_MIN_MS: 60000 is above ODDEX_CHAIN_RETRY_MAX_MS \(10\)/);
+    expect(() => loadConfig({ ODDEX_DEMO_FUNDS_AMOUNT: '2000000000', ODDEX_DEMO_FUNDS_MAX_BALANCE: '1000000000' })).toThrow(
+      /ODDEX_DEMO_FUNDS_AMOUNT: 2000000000 is above ODDEX_DEMO_FUNDS_MAX_BALANCE \(1000000000\)/,
+    );
+    // Demo off: the demo-funds route is off too, and its settings bound nothing.
+    expect(loadConfig({ ODDEX_DEMO: 'false', ODDEX_DEMO_FUNDS_AMOUNT: '2000000000', ODDEX_DEMO_FUNDS_MAX_BALANCE: '1000000000' }).demo).toBe(false);
+    expect(loadConfig({ ODDEX_CHAIN_RETRY_MIN_MS: '500', ODDEX_CHAIN_RETRY_MAX_MS: '500' }).chainSubmit.minBackoffMs).toBe(500);
+  });
+
   it('says in one line which setting to change when the port is taken or the data dir cannot be written', async () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
