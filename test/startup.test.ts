@@ -222,7 +222,10 @@ describe('start-up and shutdown', () => {
     process.kill(-second.npm.pid!, 'SIGINT');
     process.kill(secondPid, 'SIGTERM');
     await gone(secondPid);
-    expect(second.lines.filter((l) => l.includes('shutting down')).map((l) => JSON.parse(l).reason)).toEqual(['SIGINT']);
+    // Which of the two it handles first is the kernel's to say: one of them, once.
+    const reasons = second.lines.filter((l) => l.includes('shutting down')).map((l) => JSON.parse(l).reason);
+    expect(reasons).toHaveLength(1);
+    expect(['SIGINT', 'SIGTERM']).toContain(reasons[0]);
     expect(walBytes()).toBe(0);
 
     // The data dir is free again.
