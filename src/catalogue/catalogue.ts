@@ -557,7 +557,7 @@ export class Catalogue {
   /** The write of setMainLine (createMarkets makes one too, in its own turn). */
   private async writeMainLine(marketHash: string): Promise<MarketRecord> {
     await this.loadMarkets([marketHash]);
-    const market = this.requireMarket(marketHash);
+    const market = this.requireUnreported(marketHash);
     if (!LINE_TYPES.has(market.type)) throw new ExchangeError('NOT_A_LINE_MARKET', `market type ${market.type} has no main line`);
     const group = (await this.marketsOfEvent(market.exchangeEventId)).filter((m) => m.type === market.type);
     const flags = group.filter((m) => m.mainLine !== (m.marketHash === market.marketHash)).map((m) => ({ marketHash: m.marketHash, mainLine: !m.mainLine }));

@@ -173,6 +173,14 @@ export async function reportFixtureResult(
   if (markets.length > 0 && open.length === 0) {
     throw new ExchangeError('MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);
   }
+  // A fixture has one final score: markets added after it was reported settle on that score, never on another.
+  const reported = markets.find((m) => m.status === 'SETTLED' && m.teamOneScore !== undefined && m.teamTwoScore !== undefined);
+  if (reported && (reported.teamOneScore !== teamOneScore || reported.teamTwoScore !== teamTwoScore)) {
+    throw new ExchangeError(
+      'MARKET_ALREADY_REPORTED',
+      `${exchangeEventId} was reported ${reported.teamOneScore}-${reported.teamTwoScore}: a result of ${teamOneScore}-${teamTwoScore} contradicts it`,
+    );
+  }
   const batch = open
     .filter((m) => !m.isQuarterLineMarket)
     .map((m) => ({ marketHash: m.marketHash, outcome: outcomeFor(m, teamOneScore, teamTwoScore), teamOneScore, teamTwoScore }));
