@@ -297,6 +297,15 @@ const address: Parser<string> = (raw, setting) => {
   if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(setting, `expected a 0x address, got "${raw}"`);
   return raw;
 };
+/**
+ * The odds ladder's step in thousandths of a percent: it divides 100% (so a price's complement, the taker's side, is
+ * on the ladder too) and leaves at least one price strictly between 0 and 100%.
+ */
+const ladderStepSize: Parser<number> = (raw, setting) => {
+  const step = int(1, 50_000)(raw, setting);
+  if (100_000 % step !== 0) throw new ConfigError(setting, `expected a divisor of 100000 (100% in thousandths of a percent), got ${step}`);
+  return step;
+};
 const msMap: Parser<Record<string, number>> = (raw, setting) => {
   // "soccer=10000,tennis=5000"
   const out: Record<string, number> = {};
@@ -499,7 +508,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_EXECUTOR_ADDRESS', address, (c, v) => (c.executorAddress = v)),
   setting('ODDEX_FILL_HASHER_ADDRESS', address, (c, v) => (c.eip712FillHasher = v)),
   setting('ODDEX_BASE_TOKEN_ADDRESS', address, (c, v) => (c.baseTokenAddress = v)),
-  setting('ODDEX_ODDS_LADDER_STEP', int(1, 100_000), (c, v) => (c.oddsLadderStepSize = v)),
+  setting('ODDEX_ODDS_LADDER_STEP', ladderStepSize, (c, v) => (c.oddsLadderStepSize = v)),
   setting('ODDEX_MAKER_MINIMUM', wei, (c, v) => (c.makerMinimum = v)),
   setting('ODDEX_TAKER_MINIMUM', wei, (c, v) => (c.takerMinimum = v)),
   setting('ODDEX_FEE_SINGLES_BPS', int(0, 10_000), (c, v) => (c.fees.singlesBps = v)),

@@ -81,6 +81,13 @@ describe('start-up and shutdown', () => {
     expect([res.code, res.stderr.trim()]).toEqual([2, 'oddex: invalid configuration ODDEX_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"']);
   });
 
+  it('takes only an odds ladder step that divides 100% and leaves a price inside it', () => {
+    expect(() => loadConfig({ ODDEX_ODDS_LADDER_STEP: '100000' })).toThrow(/ODDEX_ODDS_LADDER_STEP: expected 1\.\.50000, got 100000/);
+    expect(() => loadConfig({ ODDEX_ODDS_LADDER_STEP: '7' })).toThrow(/ODDEX_ODDS_LADDER_STEP: expected a divisor of 100000/);
+    expect(loadConfig({ ODDEX_ODDS_LADDER_STEP: '50000' }).oddsLadderStepSize).toBe(50_000);
+    expect(loadConfig({ ODDEX_ODDS_LADDER_STEP: '125' }).oddsLadderStepSize).toBe(125);
+  });
+
   it('refuses pairs of settings in the wrong order, naming the setting', () => {
     expect(() => loadConfig({ ODDEX_CHAIN_RETRY_MIN_MS: '60000', ODDEX_CHAIN_RETRY_MAX_MS: '10' })).toThrow(/ODDEX_CHAIN_RETRY_MIN_MS: 60000 is above ODDEX_CHAIN_RETRY_MAX_MS \(10\)/);
     expect(() => loadConfig({ ODDEX_DEMO_FUNDS_AMOUNT: '2000000000', ODDEX_DEMO_FUNDS_MAX_BALANCE: '1000000000' })).toThrow(
