@@ -1,6 +1,8 @@
 // Why a process could not start, in one line that names the setting to change, for the failures an operator meets
-// (a port taken, a data dir that cannot be written); undefined for anything else, which is shown whole.
+// (a port taken, a data dir that cannot be written, a host that does not resolve, a service that refuses the
+// connection); undefined for anything else, which is shown whole.
 import type { Config } from './config.js';
+import { SetupError } from './setup-error.js';
 
 interface SystemError {
   code?: string;
@@ -8,11 +10,43 @@ interface SystemError {
   path?: string;
   port?: number;
   address?: string;
+  hostname?: string;
 }
 
-export function startupProblem(err: unknown, config: Pick<Config, 'dataDir' | 'host' | 'port'> | undefined): string | undefined {
+type StartupConfig = Pick<Config, 'dataDir' | 'host' | 'port'> & Partial<Pick<Config, 'databaseUrl' | 'redisUrl' | 'natsUrl' | 'evm'>>;
+
+/** The URL settings of the services a process connects to, with the host and port each names. */
+function serviceUrls(config: StartupConfig): { setting: string; host: string; port: string }[] {
+  const urls: [string, string | undefined, string][] = [
+    ['ODDEX_DATABASE_URL', config.databaseUrl, '5432'],
+    ['ODDEX_REDIS_URL', config.redisUrl, '6379'],
+    ['ODDEX_NATS_URL', config.natsUrl?.split(',')[0], '4222'],
+    ['ODDEX_RPC_URL', config.evm?.rpcUrl, '80'],
+  ];
+  return urls.flatMap(([setting, raw, defaultPort]) => {
+    if (!raw) return [];
+    try {
+      const url = new URL(raw.includes('://') ? raw : `nats://${raw}`);
+      return [{ setting, host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || defaultPort }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export function startupProblem(err: unknown, config: StartupConfig | undefined): string | undefined {
+  if (err instanceof SetupError) return err.message;
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as SystemError;
+  if (config && e.syscall === 'getaddrinfo' && (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')) {
+    if (e.hostname === config.host) return `host ${e.hostname} does not resolve to an address of this machine: choose another with --host (ODDEX_HOST)`;
+    const service = serviceUrls(config).find((u) => u.host === e.hostname);
+    if (service) return `host ${e.hostname} does not resolve (${e.code}): check ${service.setting}`;
+  }
+  if (config && e.code === 'ECONNREFUSED' && e.port !== undefined) {
+    const service = serviceUrls(config).find((u) => u.port === String(e.port));
+    if (service) return `nothing accepts connections at ${e.address ?? service.host}:${e.port} (ECONNREFUSED): is the service running, and is ${service.setting} right?`;
+  }
   if (e.syscall === 'listen') {
     const where = `${e.address ?? config?.host ?? ''}:${e.port ?? config?.port ?? ''}`;
     if (e.code === 'EADDRINUSE') return `${where} is already in use by another program: stop it, or choose another port with --port (ODDEX_PORT)`;

@@ -119,6 +119,22 @@ describe('start-up and shutdown', () => {
     expect(res.stderr.trim()).toMatch(new RegExp(`^oddex: failed to start: data dir ${join(file, 'data')} cannot be created or written \\(ENOTDIR .*\\): give a writable one with --data-dir \\(ODDEX_DATA_DIR\\)$`));
   });
 
+  it('names the setting, without a stack trace, for a host that does not resolve, a database that refuses, a missing deployment file', async () => {
+    const runs = await Promise.all([
+      runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_PORT: '0', ODDEX_HOST: 'not..a..host' }),
+      runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_PORT: '0', ODDEX_DATABASE_URL: 'postgres://oddex:secret@127.0.0.1:1/oddex' }),
+      runMain({ ODDEX_DATA_DIR: tempDir(), ODDEX_PORT: '0', ODDEX_CHAIN: 'evm', ODDEX_EVM_DEPLOYMENT: '/nonexistent/evm-deployment.json' }),
+    ]);
+    const lastLines = runs.map((r) => [r.code, r.stderr.trim().split('\n').at(-1)]);
+    expect(lastLines).toEqual([
+      [1, 'oddex: failed to start: host not..a..host does not resolve to an address of this machine: choose another with --host (ODDEX_HOST)'],
+      [1, 'oddex: failed to start: nothing accepts connections at 127.0.0.1:1 (ECONNREFUSED): is the service running, and is ODDEX_DATABASE_URL right?'],
+      [1, 'oddex: failed to start: ODDEX_CHAIN=evm needs the deployment file /nonexistent/evm-deployment.json: run `npm run chain` or set ODDEX_EVM_DEPLOYMENT'],
+    ]);
+    for (const r of runs) expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(runs[1]!.stderr).not.toContain('secret');
+  });
+
   it('generates an admin token once, stores it in the data dir, and finishes in-flight requests on SIGTERM', async () => {
     const dataDir = tempDir();
     const env = { ODDEX_DATA_DIR: dataDir, ODDEX_ADMIN_TOKEN: '', ODDEX_DEMO: 'true', ODDEX_DELAY_PREGAME_MS: '800', ODDEX_RATE_LIMITS: 'false' };

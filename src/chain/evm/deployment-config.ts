@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig, type Config } from '../../config.js';
 import type { Deployment } from './deploy.js';
+import { SetupError } from '../../setup-error.js';
 
 export const deploymentFileOf = (config: Config) => config.evm.deploymentFile ?? join(config.dataDir, 'evm-deployment.json');
 
@@ -19,37 +20,37 @@ export function readDeployment(config: Config, missing = 'run `npm run chain` or
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new Error(`ODDEX_CHAIN=evm needs the deployment file ${file}: ${missing}`);
+    throw new SetupError(`ODDEX_CHAIN=evm needs the deployment file ${file}: ${missing}`);
   }
   let d: Deployment;
   try {
     d = JSON.parse(text) as Deployment;
   } catch {
-    throw new Error(`${file} is not JSON: give the deployment file \`npm run chain\` wrote (ODDEX_EVM_DEPLOYMENT)`);
+    throw new SetupError(`${file} is not JSON: give the deployment file \`npm run chain\` wrote (ODDEX_EVM_DEPLOYMENT)`);
   }
-  if (typeof d !== 'object' || d === null) throw new Error(`${file} is not a deployment file (ODDEX_EVM_DEPLOYMENT)`);
+  if (typeof d !== 'object' || d === null) throw new SetupError(`${file} is not a deployment file (ODDEX_EVM_DEPLOYMENT)`);
   for (const key of ['token', 'proxy', 'settlement', 'executor'] as const) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(String(d[key]))) throw new Error(`${file}: ${key} is not an address`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(String(d[key]))) throw new SetupError(`${file}: ${key} is not an address`);
   }
   for (const key of ['chainId', 'tokenDecimals'] as const) {
-    if (!Number.isInteger(d[key])) throw new Error(`${file}: ${key} is not an integer`);
+    if (!Number.isInteger(d[key])) throw new SetupError(`${file}: ${key} is not an integer`);
   }
   // Files written before the domain and token details were recorded lack them: guessing could name a domain the
   // contract does not verify.
   for (const key of ['tokenSymbol', 'domainName', 'domainVersion'] as const) {
-    if (typeof d[key] !== 'string' || d[key] === '') throw new Error(`${file}: ${key} is missing; deploy again with \`npm run chain\``);
+    if (typeof d[key] !== 'string' || d[key] === '') throw new SetupError(`${file}: ${key} is missing; deploy again with \`npm run chain\``);
   }
   // The fees the contract charges, which the server charges too. A file without them was written for a settlement
   // contract from before fees and cash outs, whose calls no longer match: it must be deployed again.
   if (typeof d.fees !== 'object' || d.fees === null) {
-    throw new Error(`${file}: fees are missing (a settlement contract from before fees and cash outs); deploy again with \`npm run chain\``);
+    throw new SetupError(`${file}: fees are missing (a settlement contract from before fees and cash outs); deploy again with \`npm run chain\``);
   }
   for (const key of ['singlesBps', 'parlaysBps', 'cashoutBps', 'affiliateShareBps'] as const) {
     const bps = d.fees[key];
-    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`${file}: fees.${key} is not basis points (0 to 10000)`);
+    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new SetupError(`${file}: fees.${key} is not basis points (0 to 10000)`);
   }
   for (const key of ['account', 'affiliate'] as const) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(String(d.fees[key]))) throw new Error(`${file}: fees.${key} is not an address`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(String(d.fees[key]))) throw new SetupError(`${file}: fees.${key} is not an address`);
   }
   return d;
 }
