@@ -37,6 +37,7 @@ import { SettledElsewhere } from './chain/settled-elsewhere.js';
 import { SignerLockedChain } from './chain/signer-locked-chain.js';
 import { takeSettlementLock } from './store/postgres/settlement-lock.js';
 import type { EvmChain } from './chain/evm/evm-chain.js';
+import { ExchangeError } from './protocol/errors.js';
 import { Catalogue } from './catalogue/catalogue.js';
 import { seedDemoCatalogue } from './catalogue/demo.js';
 import { settleReportedMarkets } from './catalogue/reporting.js';
@@ -335,7 +336,12 @@ async function startOnStorage(
       return realtime.disconnectKey(keyId);
     },
     isReady,
-    probe: () => storage.probe(),
+    probe: async () => {
+      await storage.probe();
+      // A node that no longer holds the chain the journal followed makes the exchange unready, saying why.
+      const diverged = evmChain?.()?.divergence;
+      if (diverged !== undefined) throw new ExchangeError('CHAIN_DIVERGED', `the settlement chain is not the chain the journal followed: ${diverged}`);
+    },
     evm: evmChain,
   });
   const rateLimiter = sharedRateLimiter(config, log);

@@ -130,6 +130,10 @@ export const ERRORS = {
 
   // Funds, operations and the exchange's own state.
   CHAIN_EVENTS_ALREADY_APPLIED: { kind: 'conflict', message: 'the chain events overlap a block range applied already (another settlement process reported it)' },
+  CHAIN_DIVERGED: {
+    kind: 'unavailable',
+    message: 'the settlement chain is no longer the chain the journal followed (reset, or another chain at ODDEX_RPC_URL): nothing is sent to it; restore it or restart on the right chain',
+  },
   NOT_ON_LOCAL_LEDGER: { kind: 'invalid', message: 'only the local ledger moves funds this way' },
   DEMO_MODE_OFF: { kind: 'forbidden', message: 'demo funds are given only in demo mode (ODDEX_DEMO): ask the operator for funds' },
   DEMO_FUNDS_CAP_REACHED: { kind: 'conflict', message: 'a grant would lift the balance plus escrow above the demo ceiling' },

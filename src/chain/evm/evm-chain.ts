@@ -22,6 +22,7 @@ import type { RefundPaid } from '../../engine/changes.js';
 import type { ChainSink, FillTerms, ReportedMarket, SettlementChain } from '../settlement-chain.js';
 import { oddexSettlementAbi, oddexTokenAbi, settlementCallAbi } from './contracts.js';
 import type { Deployment } from './deploy.js';
+import { ExchangeError } from '../../protocol/errors.js';
 import { settlementArgsOf, type SettlementFillArgs } from './fill-args.js';
 
 export interface EvmChainOptions {
@@ -37,7 +38,7 @@ export interface EvmChainOptions {
   batchGas: bigint;
   batchWaitMs: number;
   pollMs: number;
-  log: { warn(obj: object, msg: string): void };
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 interface Waiter {
@@ -80,6 +81,10 @@ export class EvmChain implements SettlementChain {
   private readonly sent = new Map<string, SettlementFillArgs>();
   private nonce: number | undefined;
   private cursor = -1n;
+  /** The hash of block `cursor` when it was followed: a chain whose block there differs is not the chain followed. */
+  private cursorHash: Hex | undefined;
+  /** Why the node no longer holds the chain the journal followed (set once; nothing is sent or followed after). */
+  private diverged: string | undefined;
   /** Refunds handed to the escrow and not yet seen paid, by their on-chain key: the engine's refund id. */
   private readonly refundIds = new Map<Hex, number>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -117,6 +122,41 @@ export class EvmChain implements SettlementChain {
 
   get inFlight(): number {
     return this.sent.size;
+  }
+
+  /**
+   * Set once the node's chain is not the one the journal followed: its head is below the last block applied, or its
+   * block there has another hash (the node was restarted on a fresh chain, or ODDEX_RPC_URL names another chain).
+   * From then on nothing is sent to it and nothing of it is followed; the exchange reports not ready.
+   */
+  get divergence(): string | undefined {
+    return this.diverged;
+  }
+
+  private diverge(reason: string): void {
+    if (this.diverged !== undefined) return;
+    this.diverged = reason;
+    this.o.log.error(
+      { cursor: Number(this.cursor), reason },
+      `the settlement chain is not the chain the journal followed: ${reason}. Nothing is sent to it or followed from it any more; ` +
+        'fills stay PENDING. Restore the chain (or point ODDEX_RPC_URL at it) and restart the exchange',
+    );
+  }
+
+  private assertSameChain(): void {
+    if (this.diverged !== undefined) throw new ExchangeError('CHAIN_DIVERGED', `the settlement chain is not the chain the journal followed: ${this.diverged}`);
+  }
+
+  /**
+   * False (and diverged) when the node's head, read after the cursor was `followed`, is below it. The cursor only
+   * grows, and may have grown while the head was read (a receipt's block followed meanwhile): only the cursor
+   * before the read is compared.
+   */
+  private headFollows(head: bigint, followed: bigint): boolean {
+    if (this.diverged !== undefined) return false;
+    if (head >= followed) return true;
+    this.diverge(`its head is block ${head}, below block ${followed} the journal has applied`);
+    return false;
   }
 
   async submit(fillHash: string, _acceptedAt: number, terms?: FillTerms): Promise<void> {
@@ -173,6 +213,7 @@ export class EvmChain implements SettlementChain {
     if (this.queue.size > 0) this.scheduleFlush();
     if (args.length === 0) return;
     try {
+      this.assertSameChain();
       const account = this.executor.account!;
       this.nonce ??= await this.pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const call = { address: this.o.deployment.settlement, abi: oddexSettlementAbi, functionName: 'settleFills', args: [args] } as const;
@@ -217,7 +258,15 @@ export class EvmChain implements SettlementChain {
     for (let delay = 100; ; delay = Math.min(delay * 2, 10_000)) {
       if (this.stopped) return;
       try {
-        const head = await this.pub.getBlockNumber();
+        const followed = this.cursor;
+        // Uncached: viem answers a head up to its cache time old, which may be below a receipt's block followed since.
+        const head = await this.pub.getBlockNumber({ cacheTime: 0 });
+        if (!this.headFollows(head, followed)) return;
+        // The block the journal followed last, as this node has it now: later ranges check it is still there.
+        if (followed >= 0n && this.cursorHash === undefined) {
+          const hash = (await this.pub.getBlock({ blockNumber: followed })).hash;
+          if (this.cursor === followed) this.cursorHash = hash;
+        }
         await this.syncTo(head);
         return;
       } catch (err) {
@@ -230,9 +279,10 @@ export class EvmChain implements SettlementChain {
   private schedulePoll(): void {
     if (this.stopped) return;
     this.pollTimer = setTimeout(() => {
+      const followed = this.cursor;
       this.pub
-        .getBlockNumber()
-        .then((head) => this.syncTo(head))
+        .getBlockNumber({ cacheTime: 0 })
+        .then((head) => (this.headFollows(head, followed) ? this.syncTo(head) : undefined))
         .catch((err: unknown) => this.o.log.warn({ err }, 'cannot read the settlement chain; retrying'))
         .finally(() => this.schedulePoll());
     }, this.o.pollMs);
@@ -240,7 +290,7 @@ export class EvmChain implements SettlementChain {
 
   /** Processes every block up to `block` (one follower at a time). */
   async syncTo(block: bigint): Promise<void> {
-    while (this.cursor < block && !this.stopped) {
+    while (this.cursor < block && !this.stopped && this.diverged === undefined) {
       this.polling ??= this.processRange(block).finally(() => (this.polling = undefined));
       await this.polling;
     }
@@ -255,9 +305,18 @@ export class EvmChain implements SettlementChain {
     const from = this.cursor + 1n;
     if (from > head) return;
     const to = head - from >= MAX_LOG_RANGE ? from + MAX_LOG_RANGE - 1n : head;
-    const [tokenLogs, settlementLogs] = await Promise.all([
+    // The block followed last must still be there: a node reset to a fresh chain (or a reorg past it) is not followed on.
+    if (this.cursorHash !== undefined) {
+      const hash = (await this.pub.getBlock({ blockNumber: this.cursor })).hash;
+      if (hash !== this.cursorHash) {
+        this.diverge(`its block ${this.cursor} has hash ${hash}, not ${this.cursorHash} as when the journal applied it`);
+        return;
+      }
+    }
+    const [tokenLogs, settlementLogs, toBlock] = await Promise.all([
       this.pub.getLogs({ address: this.o.deployment.token, fromBlock: from, toBlock: to }),
       this.pub.getLogs({ address: this.o.deployment.settlement, fromBlock: from, toBlock: to }),
+      this.pub.getBlock({ blockNumber: to }),
     ]);
     const logs = [...parseEventLogs({ abi: oddexTokenAbi, logs: tokenLogs }), ...parseEventLogs({ abi: oddexSettlementAbi, logs: settlementLogs })].sort(
       (a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1),
@@ -312,6 +371,7 @@ export class EvmChain implements SettlementChain {
     if (logs.length > 0) this.o.sink.events(entries, Number(to), Number(from));
     for (const fillHash of reported) this.sent.delete(fillHash);
     this.cursor = to;
+    this.cursorHash = toBlock.hash;
   }
 
   private fillEntry(fillHash: string, execution: ChainExecution): ChainEntry {
@@ -350,6 +410,7 @@ export class EvmChain implements SettlementChain {
 
   private async payRefund(marketHash: Hex, bettor: Address, amount: bigint, key: Hex): Promise<void> {
     await this.ready;
+    this.assertSameChain();
     const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
     if (await this.pub.readContract({ ...read, functionName: 'refundPaid', args: [key] })) return;
     const account = this.executor.account!;
@@ -372,6 +433,7 @@ export class EvmChain implements SettlementChain {
   /** Records the outcome (once) and pays every bettor not yet paid. */
   private async reportAndPay(m: ReportedMarket): Promise<void> {
     await this.ready;
+    this.assertSameChain();
     const marketHash = m.marketHash as Hex;
     const read = { address: this.o.deployment.settlement, abi: oddexSettlementAbi } as const;
     const write = { ...read, account: this.operator.account!, chain: this.chain };
@@ -418,6 +480,7 @@ export class EvmChain implements SettlementChain {
   /** Mints test tokens (the faucet) and returns once the engine has seen them. */
   mint(to: Address, amount: bigint): Promise<Hex> {
     return this.asOperator(async () => {
+      this.assertSameChain();
       const hash = await this.operator.writeContract({
         address: this.o.deployment.token,
         abi: oddexTokenAbi,
