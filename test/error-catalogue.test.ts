@@ -24,7 +24,8 @@ const Q = `['"\`]`;
 const CODE = '([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)';
 /** Where a string can only be an error code: constructors, code helpers, `errorCode` fields, status maps. */
 const CODE_POSITIONS = [
-  new RegExp(`\\b\\w*Error\\(\\s*(?:[45]\\d{2}\\s*,\\s*)?${Q}${CODE}${Q}`, 'g'), // new ApiError(409, 'X' / DomainError('X'
+  // (ConfigError's first argument is the setting it names.)
+  new RegExp(`\\b(?!ConfigError)\\w*Error\\(\\s*(?:[45]\\d{2}\\s*,\\s*)?${Q}${CODE}${Q}`, 'g'), // new ApiError(409, 'X' / DomainError('X'
   new RegExp(`\\b(?:badRequest|notFound|conflict|forbidden|unauthorized|fail|refuse)\\(\\s*${Q}${CODE}${Q}`, 'g'),
   new RegExp(`\\b\\w*[eE]rrorCode\\w*\\??\\s*(?::\\s*\\w+\\s*)?[:=]\\s*${Q}${CODE}${Q}`, 'g'), // errorCode: 'X', errorCode = 'X'
   new RegExp(`\\[\\s*[45]\\d{2}\\s*,\\s*${Q}${CODE}${Q}`, 'g'), // [409, 'X']
@@ -38,6 +39,7 @@ const UPPER_SNAKE = new RegExp(`${Q}([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)${Q}`, 'g');
 const NOT_ERROR_CODES: [RegExp, string][] = [
   [/^ODDEX_/, 'environment variables'],
   [/^(FST_ERR_|SQLITE_|ERR_|HPE_)/, "Fastify's, SQLite's and Node's own error codes, which are mapped to catalogue codes"],
+  [/^EAI_/, "getaddrinfo's error codes (a host that does not resolve at start-up)"],
   [/^INVALID_MARKET$/, 'a per-order status of POST /orders/new (OrderStatusCode)'],
   [/^(NO_CONTEST|NO_GAME_OR_EVEN)$/, 'settlement outcomes'],
 ];
