@@ -39,7 +39,7 @@ describe('ODDEX_CHAIN=evm when the node no longer holds the chain followed', () 
         demo: true,
         chain: 'evm',
         evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 50, pollMs: 50 },
-        bettingDelay: { preGameMs: 0, inPlayDefaultMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
+        bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
         rateLimits: { ...defaultConfig().rateLimits, enabled: false },
         chainSubmit: { timeoutMs: 2000, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 100 },
       },

@@ -11,17 +11,14 @@ import { oddexTokenAbi } from './contracts.js';
 import { chainFeesOf, deployContracts } from './deploy.js';
 import { DEV_DEMO_KEYS, DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from './dev-accounts.js';
 import { deploymentFileOf } from './deployment-config.js';
+import { stopOnSignals } from '../../stop-signals.js';
 
 const DEMO_FUNDS = 10_000n * 10n ** 6n;
 
 const config = loadConfig(process.env, process.argv.slice(2));
 const anvil = await startAnvil({ port: Number(process.env.ODDEX_ANVIL_PORT ?? 8545), chainId: Number(process.env.ODDEX_ANVIL_CHAIN_ID ?? 31337) });
-const stop = async () => {
-  await anvil.stop();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+// Under `npm run chain`, npm's SIGTERM reaches neither this process nor anvil: it follows npm out instead.
+stopOnSignals(() => void anvil.stop().then(() => process.exit(0)), { watchParent: process.env.npm_lifecycle_event === 'chain' });
 
 const deployment = await deployContracts({
   rpcUrl: anvil.rpcUrl,
