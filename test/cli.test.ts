@@ -81,6 +81,8 @@ describe('oddex basics', () => {
     for (const name of ['faucet', 'api-keys', 'keys', 'fixtures', 'markets', 'report', 'account', 'demo-funds', 'search', 'book', 'best', 'post', 'fill', 'cancel', 'orders', 'trades', 'positions', 'watch']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
+    // migrate runs the server side's own entry point, outside the command list: the help names it all the same.
+    expect(help.stdout).toMatch(/^oddex migrate: /m);
     expect((await oddex(['no-such-command'])).code).toBe(2);
     const noKey = await oddex(['--json', 'orders']);
     expect([noKey.code, noKey.json.errorCode]).toEqual([2, 'USAGE']);

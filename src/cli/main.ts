@@ -26,7 +26,9 @@ export function buildProgram(): Command {
   registerParlayCommands(program, cli);
   program.addHelpText(
     'after',
-    '\nAmounts are in base-token units (12.5 = 12.5 USDC), odds in percent (52.5).\n' +
+    '\noddex migrate: operator, run on the server\'s machine: applies pending database migrations to ODDEX_DATABASE_URL, or\n' +
+      'to the SQLite data dir (ODDEX_DATA_DIR, default data) without it.\n' +
+      '\nAmounts are in base-token units (12.5 = 12.5 USDC), odds in percent (52.5).\n' +
       'Secrets come from the environment or files, never arguments: ODDEX_PRIVATE_KEY or ODDEX_KEY_FILE, ODDEX_API_KEY, ODDEX_ADMIN_TOKEN.',
   );
   for (const c of program.commands) c.exitOverride();
