@@ -334,6 +334,7 @@ describe('catalogue read API (demo catalogue)', () => {
       domainVersion: '1.0',
       chainId: 4162,
       domainNames: { fill: 'Oddex', cancelV2: 'CancelOrderV2Oddex', cancelEvent: 'CancelOrderEventsOddex', cancelAll: 'CancelAllOrdersOddex', parlayRequest: 'ParlayRequestOddex' },
+      bettingDelays: { preGameMs: 500, inPlayMs: 8000, inPlayBySportMs: { soccer: 10_000, tennis: 5000 }, inPlayByLeagueMs: {} },
       demoFunds: { amount: '100000000', maxBalance: '1000000000' },
     });
   });
