@@ -44,6 +44,8 @@ export interface ProjectionLoopOptions {
 
 /** How long a blocking flush waits for the projector's thread (shutdown, snapshots on request). */
 const FLUSH_WAIT_MS = 60_000;
+/** How often an asynchronous flush looks at the projector thread's position. */
+const FLUSH_POLL_MS = 5;
 
 interface QueuedGroup {
   entries: ProjectedEntry[];
@@ -218,7 +220,21 @@ export class ProjectionLoop {
 
   /** Projects everything queued now, whichever projector (start-up catch-up, shutdown); rejects if its database refuses. */
   async flush(): Promise<void> {
-    if (this.thread) return this.flushNow();
+    const thread = this.thread;
+    if (thread) {
+      if (thread.apart) return;
+      // Waited for without blocking this thread: the projector's may be waiting for a database that refuses its
+      // writes (a heal's rebuild catches up here), and meanwhile this process must go on answering (503s, health).
+      const target = this.queuedThrough;
+      thread.advance(target);
+      const end = performance.now() + FLUSH_WAIT_MS;
+      while (thread.position < target) {
+        if (performance.now() >= end) throw new Error(`the projector thread did not reach ${target} in time`);
+        await new Promise((resolve) => setTimeout(resolve, FLUSH_POLL_MS));
+      }
+      this.projectedBy(thread.position, 0);
+      return;
+    }
     for (;;) {
       if (this.writing) {
         // The scheduled batch's failure is reported where it was scheduled; this flush tries the queue itself.

@@ -1,0 +1,90 @@
+// The exchange on PostgreSQL under database faults that leave the process running: it answers throughout (503s,
+// never a frozen event loop) and trades on once the database takes writes again.
+import { describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { crashSuite, type ChildExchange } from './helpers/process.js';
+import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
+import { E18, USDC, newWallet, signedOrder } from './helpers/wallets.js';
+
+const ADMIN = 'pg-faults-test-admin';
+
+describe.skipIf(noPostgres)(postgresSuite('the exchange on PostgreSQL, database faults'), () => {
+  const server = postgresForSuite();
+  const suite = crashSuite('pg-faults', ADMIN, 50);
+  const { call } = suite;
+  let running: ChildExchange | undefined;
+
+  /** As the cluster's superuser, on its maintenance database. */
+  async function asSuperuser(sql: string) {
+    const admin = new pg.Client({ connectionString: server().url });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  }
+  const terminateSessions = (db: string) =>
+    asSuperuser(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${pg.escapeLiteral(db)} AND pid <> pg_backend_pid()`);
+
+  /** A request answered within `ms`, or 'no answer'. */
+  async function timed(path: string, ms: number): Promise<number | 'no answer'> {
+    try {
+      const res = await fetch(running!.url + path, { signal: AbortSignal.timeout(ms) });
+      return res.status;
+    } catch {
+      return 'no answer';
+    }
+  }
+
+  async function setUp() {
+    const config = loadConfig({ ODDEX_EXECUTOR_ADDRESS: (await call('GET', '/metadata')).body.data.executorAddress }, []);
+    const markets: string[] = (await call('GET', '/markets/active?type=52&pageSize=100')).body.data.markets
+      .filter((m: { liveEnabled: boolean }) => !m.liveEnabled)
+      .map((m: { marketHash: string }) => m.marketHash);
+    const maker = newWallet();
+    for (const w of [maker]) await call('POST', '/admin/faucet', { address: w.address, amount: (1000n * USDC).toString() }, true);
+    return { config, markets, maker };
+  }
+
+  it('keeps answering while the database refuses writes, then trades on', async () => {
+    const url = await server().createDatabase('faults_read_only');
+    // The projector lags, so the read models are behind the journal when the writer's store is healed.
+    running = await suite.spawn({ ODDEX_DATABASE_URL: url, ODDEX_TEST_PROJECTOR_DELAY_MS: '500' });
+    const { config, markets, maker } = await setUp();
+    const order = (i: number) =>
+      signedOrder(maker, config, { marketHash: markets[0]!, totalBetSize: 10n * USDC, percentageOdds: BigInt(40 + i) * E18, isMakerBettingOutcomeOne: true });
+    const first = await order(0);
+    expect((await call('POST', '/orders/new', { orders: [first.body] })).status).toBe(200);
+    await asSuperuser('ALTER DATABASE faults_read_only SET default_transaction_read_only = on');
+    await terminateSessions('faults_read_only');
+    try {
+      const refused = await call('POST', '/orders/new', { orders: [(await order(1)).body] });
+      expect(refused.status).toBe(503);
+      expect(refused.body.errorCode).toBe('STORAGE_UNAVAILABLE');
+      // For 4 s: every readiness check answered within 2 s (the process is not frozen waiting for its projector).
+      const answers: (number | 'no answer')[] = [];
+      for (const end = Date.now() + 4000; Date.now() < end; ) {
+        answers.push(await timed('/health/ready', 2000));
+        await sleep(200);
+      }
+      expect(answers.filter((a) => a === 'no answer')).toEqual([]);
+    } finally {
+      await asSuperuser('ALTER DATABASE faults_read_only RESET default_transaction_read_only');
+      await terminateSessions('faults_read_only');
+    }
+    let status = 0;
+    const again = await order(2);
+    for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+      status = (await call('POST', '/orders/new', { orders: [again.body] })).status;
+      if (status !== 200) await sleep(200);
+    }
+    expect(status).toBe(200);
+    const stored = (await call('GET', `/orders?orderHashes=${first.hash},${again.hash}`)).body.data;
+    expect(stored.length).toBe(2);
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }, 120_000);
+});
