@@ -1,12 +1,13 @@
 // The exchange on PostgreSQL under database faults that leave the process running: it answers throughout (503s,
-// never a frozen event loop) and trades on once the database takes writes again.
+// never a frozen event loop) and trades on once the database takes writes again, leaving nothing it accepted behind
+// (a fill's chain report refused during the outage is reported again without a restart).
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { crashSuite, type ChildExchange } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
-import { E18, USDC, newWallet, signedOrder } from './helpers/wallets.js';
+import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
 const ADMIN = 'pg-faults-test-admin';
 
@@ -45,8 +46,9 @@ describe.skipIf(noPostgres)(postgresSuite('the exchange on PostgreSQL, database 
       .filter((m: { liveEnabled: boolean }) => !m.liveEnabled)
       .map((m: { marketHash: string }) => m.marketHash);
     const maker = newWallet();
-    for (const w of [maker]) await call('POST', '/admin/faucet', { address: w.address, amount: (1000n * USDC).toString() }, true);
-    return { config, markets, maker };
+    const taker = newWallet();
+    for (const w of [maker, taker]) await call('POST', '/admin/faucet', { address: w.address, amount: (1000n * USDC).toString() }, true);
+    return { config, markets, maker, taker };
   }
 
   it('keeps answering while the database refuses writes, then trades on', async () => {
@@ -84,6 +86,37 @@ describe.skipIf(noPostgres)(postgresSuite('the exchange on PostgreSQL, database 
     expect(status).toBe(200);
     const stored = (await call('GET', `/orders?orderHashes=${first.hash},${again.hash}`)).body.data;
     expect(stored.length).toBe(2);
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }, 120_000);
+
+  it('settles a fill whose chain report was refused while the database was away, without a restart', async () => {
+    const url = await server().createDatabase('faults_pending_fill');
+    running = await suite.spawn({ ODDEX_DATABASE_URL: url, ODDEX_CHAIN_CONFIRM_MS: '1500' });
+    const { config, markets, maker, taker } = await setUp();
+    const o = await signedOrder(maker, config, { marketHash: markets[0]!, totalBetSize: 10n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    expect((await call('POST', '/orders/new', { orders: [o.body] })).status).toBe(200);
+    const fill = await signedFill(taker, config, { market: markets[0]!, isTakerBettingOutcomeOne: false, stakeWei: 2n * USDC, desiredOdds: 50n * E18, oddsSlippage: 0 });
+    const filled = await call('POST', '/orders/fill/v2', fill);
+    expect(filled.status).toBe(200);
+    // Down before the chain's confirmation (1.5 s after the fill) and until well after it: the report is refused.
+    await server().halt();
+    await sleep(3000);
+    await server().start();
+    const tradeStatuses = async () => {
+      const r = await call('GET', `/trades?bettor=${taker.address}`);
+      return r.status === 200 ? (r.body.data.trades as { fillHash: string; tradeStatus: string }[]).filter((t) => t.fillHash === filled.body.data.fillHash).map((t) => t.tradeStatus) : [];
+    };
+    let statuses: string[] = [];
+    for (const end = Date.now() + 20_000; Date.now() < end; await sleep(250)) {
+      statuses = await tradeStatuses();
+      if (statuses.length > 0 && statuses.every((s) => s === 'SUCCESS')) break;
+    }
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 'SUCCESS')).toBe(true);
+    const b = (await call('GET', `/balances/${taker.address}`)).body.data;
+    expect(b.pendingTakerStake).toBe('0');
+    expect(b.escrowed).toBe((2n * USDC).toString());
     running.child.kill('SIGTERM');
     await running.exited;
   }, 120_000);

@@ -148,6 +148,9 @@ export class Sequencer implements SequencerPort {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
           deps.rebuilt();
+          // What the chain reported while the store refused commands (a fill's execution) was refused with them: the
+          // fills still pending go to the chain again, as after a restart (a chain takes a fill hash idempotently).
+          submitPendingFills(this.chain, this.engine);
         } else deps.log.fatal({ err }, 'journal commit failed and the engine could not be rebuilt from disk; refusing trading until restart');
       },
     });
