@@ -337,6 +337,9 @@ async function startOnStorage(
     },
     isReady,
     probe: async () => {
+      // A journal that refuses commands (healing after a failed commit) is not ready, even while the database answers reads.
+      const problem = trading.storageProblem();
+      if (problem) throw new ExchangeError(problem);
       await storage.probe();
       // A node that no longer holds the chain the journal followed makes the exchange unready, saying why.
       const diverged = evmChain?.()?.divergence;

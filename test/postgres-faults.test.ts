@@ -66,13 +66,18 @@ describe.skipIf(noPostgres)(postgresSuite('the exchange on PostgreSQL, database 
       const refused = await call('POST', '/orders/new', { orders: [(await order(1)).body] });
       expect(refused.status).toBe(503);
       expect(refused.body.errorCode).toBe('STORAGE_UNAVAILABLE');
-      // For 4 s: every readiness check answered within 2 s (the process is not frozen waiting for its projector).
+      // For 4 s: every readiness check answered within 2 s (the process is not frozen waiting for its projector), and
+      // not ready, as every write is refused meanwhile.
       const answers: (number | 'no answer')[] = [];
-      for (const end = Date.now() + 4000; Date.now() < end; ) {
+      const writes: number[] = [];
+      for (let i = 0, end = Date.now() + 4000; Date.now() < end; i++) {
         answers.push(await timed('/health/ready', 2000));
+        writes.push((await call('POST', '/orders/new', { orders: [(await order(3 + (i % 8))).body] })).status);
         await sleep(200);
       }
       expect(answers.filter((a) => a === 'no answer')).toEqual([]);
+      expect(writes.filter((s) => s !== 503)).toEqual([]);
+      expect(answers.filter((a) => a !== 503)).toEqual([]);
     } finally {
       await asSuperuser('ALTER DATABASE faults_read_only RESET default_transaction_read_only');
       await terminateSessions('faults_read_only');

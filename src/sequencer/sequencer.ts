@@ -242,6 +242,11 @@ export class Sequencer implements SequencerPort {
     }
   }
 
+  /** Why commands are refused now (the store is being healed, or broken), for readiness; undefined while it takes them. */
+  storageProblem(): 'STORAGE_UNAVAILABLE' | 'STORAGE_FAILED' | undefined {
+    return this.runner.storageProblem;
+  }
+
   acknowledged(): number {
     return this.runner.durableSeq;
   }

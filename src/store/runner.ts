@@ -135,6 +135,11 @@ export class EngineRunner {
     return this.busyWaitCount;
   }
 
+  /** Why commands are refused now (a store being healed, or broken until a restart); undefined while it takes them. */
+  get storageProblem(): 'STORAGE_UNAVAILABLE' | 'STORAGE_FAILED' | undefined {
+    return this.broken ? 'STORAGE_FAILED' : this.healing ? 'STORAGE_UNAVAILABLE' : undefined;
+  }
+
   /** The journal position of the last acknowledged command: what a read arriving now must see. */
   get durableSeq(): number {
     return this.durable_;

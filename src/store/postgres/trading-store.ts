@@ -248,6 +248,11 @@ export class PostgresTradingStore implements TradingStore {
     const fence = await this.fence.regain(this.config);
     if (fence === 'lost') return 'lost';
     this.fence = fence;
+    // Healed only once the database takes this writer's writes again (a server answering read-only, a role whose
+    // privileges were revoked, refuses them): the fence's own check, a write that changes nothing else. Until then
+    // the runner keeps trying with backoff and commands are refused, rather than rebuilding after every refused one.
+    const check = await this.pool.query(WriterFence.CHECK, [fence.epoch]);
+    if (check.rowCount !== 1) return 'lost';
     const { rows } = await this.pool.query<{ last: string | null }>('SELECT max(seq) AS last FROM journal');
     // Whatever was held or pending was refused to its callers; the journal says what the failed sync wrote.
     this.held = noRows();
