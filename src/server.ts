@@ -1,7 +1,7 @@
 // Starts one exchange process: storage, services, HTTP. Used by main.ts and by black-box tests.
 // The one place objects are built: every module below receives only what it uses, here.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pino from 'pino';
 import { createLoggers, resolveLogFormat } from './log.js';
@@ -94,6 +94,8 @@ export function resolveAdminToken(config: Config, log: pino.Logger): string {
   const file = join(config.dataDir, 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const token = randomBytes(24).toString('hex');
+  // On PostgreSQL nothing else creates the data dir first (SQLite's store does): owner only, as there.
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(file, token + '\n', { mode: 0o600 });
   // Logs are shipped and kept: they name the file (owner-only), never the token.
   log.warn({ adminTokenFile: file }, `generated an admin token; it is in ${file}`);

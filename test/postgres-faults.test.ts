@@ -3,9 +3,11 @@
 // (a fill's chain report refused during the outage is reported again without a restart).
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { crashSuite, type ChildExchange } from './helpers/process.js';
+import { crashSuite, spawnExchange, type ChildExchange } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { E18, USDC, newWallet, signedFill, signedOrder } from './helpers/wallets.js';
 
@@ -125,4 +127,15 @@ describe.skipIf(noPostgres)(postgresSuite('the exchange on PostgreSQL, database 
     running.child.kill('SIGTERM');
     await running.exited;
   }, 120_000);
+
+  it('starts on PostgreSQL with a data dir that does not exist yet, as the README runs it (./data on a fresh checkout)', async () => {
+    const url = await server().createDatabase('faults_fresh_data_dir');
+    const dataDir = join(suite.dataDir, 'fresh', 'data');
+    const { ODDEX_ADMIN_TOKEN: _token, ...env } = suite.env;
+    running = await spawnExchange({ ...env, ODDEX_DATA_DIR: dataDir, ODDEX_DATABASE_URL: url });
+    expect(existsSync(join(dataDir, 'admin-token'))).toBe(true);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }, 60_000);
 });
