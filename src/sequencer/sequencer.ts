@@ -164,7 +164,7 @@ export class Sequencer implements SequencerPort {
   /** The chain reports back through journaled commands. */
   private createChain(deps: SequencerDeps): SettlementChain {
     const run = (cmd: Command, what: string) =>
-      void this.submit(cmd).catch((err: unknown) => deps.log.error({ err }, `${what} not recorded; the chain reports it again once the journal takes commands again (its pending fills are handed over anew) or after a restart`));
+      void this.submit(cmd).catch((err: unknown) => deps.log.error({ err }, `${what} not recorded; pending fills go to the chain again once the journal takes commands, and a restart has the chain report everything again`));
     return deps.createChain(chainReports(run, deps.now), () => this.engine);
   }
 
