@@ -14,6 +14,7 @@ import type { BalanceView, Command, EngineParams, FixtureStatusChange, MarketRes
 import { ExchangeError } from '../protocol/errors.js';
 import type { SequencerPort } from './port.js';
 import { catalogueParlays, chainReports, handChangesToChain, handUnpaidEscrow, submitPendingFills } from './chain-handoff.js';
+import { ChainReportQueue } from './chain-report-queue.js';
 import { isParlayMarket } from '../catalogue/model.js';
 import { checksumAddress } from '../protocol/address.js';
 import type { ArchivedRange, ReadModels, TradingStore } from '../store/ports.js';
@@ -112,6 +113,8 @@ export class Sequencer implements SequencerPort {
   readonly projection: ProjectionLoop;
   /** The settlement chain behind retries: a chain that throws or hangs leaves fills PENDING, never trading broken. */
   readonly chain: ChainSubmitter;
+  /** The chain's reports on their way to the journal (kept while it refuses commands); set with the chain. */
+  private chainReports!: ChainReportQueue;
   private sweep: NodeJS.Timeout | undefined;
   private archiveTimer: NodeJS.Timeout | undefined;
   /** The archive of the journal under way, if any. */
@@ -141,6 +144,7 @@ export class Sequencer implements SequencerPort {
       // pending fills to its own chain adapter).
       onSuperseded: () => {
         this.chain.stop();
+        this.chainReports.stop();
         deps.log.warn('settlement stopped: the writer that took the journal over settles from here on');
         deps.superseded?.();
       },
@@ -163,9 +167,12 @@ export class Sequencer implements SequencerPort {
 
   /** The chain reports back through journaled commands. */
   private createChain(deps: SequencerDeps): SettlementChain {
-    const run = (cmd: Command, what: string) =>
-      void this.submit(cmd).catch((err: unknown) => deps.log.error({ err }, `${what} not recorded; pending fills go to the chain again once the journal takes commands, and a restart has the chain report everything again`));
-    return deps.createChain(chainReports(run, deps.now), () => this.engine);
+    this.chainReports = new ChainReportQueue({ submit: (cmd) => this.submit(cmd), log: deps.log });
+    const reports = this.chainReports;
+    return deps.createChain(
+      chainReports((cmd, what) => reports.run(cmd, what), deps.now),
+      () => this.engine,
+    );
   }
 
   /** The live engine: read its state through its accessors only. */
@@ -210,6 +217,7 @@ export class Sequencer implements SequencerPort {
     if (this.sweep) clearInterval(this.sweep);
     clearInterval(this.archiveTimer);
     this.chain.stop();
+    this.chainReports.stop();
     await this.runner.close();
     // A clean stop leaves a snapshot of the final state, so the next start replays nothing.
     await this.runner.snapshot();

@@ -76,6 +76,29 @@ describe('chain reports sent to the sequencer over NATS', () => {
     }
   });
 
+  it('keeps a report the journal refuses while its store is down, and sends it again under a new id until it is taken', async () => {
+    // The sequencer's store refuses the first two attempts (a database restarting); the next range waits its turn.
+    let refusals = 2;
+    const s = sequencer((req) =>
+      nameOf(req) === 'chainEvents' && req.command.kind === 'chainEvents' && req.command.fromBlock === 1 && refusals-- > 0
+        ? encodeReply(replyOfError(new DomainError('STORAGE_UNAVAILABLE')))
+        : ok,
+    );
+    const sender = new ChainReportSender(suite.nats().url, bounds, silent, () => {
+      throw new Error('not out of step');
+    });
+    try {
+      await Promise.all([sender.send(range(1, 5), 'first'), sender.send(range(6, 9), 'second')]);
+      const blocks = s.seen.map((r) => (r.command.kind === 'chainEvents' ? r.command.fromBlock : -1));
+      expect(blocks).toEqual([1, 1, 1, 6]);
+      // The sequencer remembers a reply by request id: each attempt after a refusal is a new request.
+      expect(new Set(s.seen.slice(0, 3).map((r) => r.id)).size).toBe(3);
+    } finally {
+      s.stop();
+      await sender.close();
+    }
+  });
+
   it('stops at a block range refused as already applied: out of step once, the reports behind it never sent', async () => {
     const s = sequencer((req) => (req.command.kind === 'chainEvents' ? encodeReply(replyOfError(new DomainError('CHAIN_EVENTS_ALREADY_APPLIED'))) : ok));
     let outOfStep = 0;

@@ -8,10 +8,16 @@
 // confirmation of a fill no longer pending and a transaction already recorded as a fill's attempt, and refuses a block
 // range overlapping one it applied (then this sender stops: see outOfStep).
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from '../../engine/types.js';
 import { ExchangeError } from '../../protocol/errors.js';
 import { RetryingRequester, type RequestBounds } from './retrying-requester.js';
 import { CHAIN_REPORT_SUBJECT, decodeReply, encodeRequest, resultOfReply } from './wire.js';
+
+/** Refusals of a sequencer whose store is down or rebuilding: the report is kept and sent again after a pause. */
+const STORAGE_REFUSALS = new Set(['STORAGE_UNAVAILABLE', 'STORAGE_FAILED']);
+const FIRST_STORAGE_PAUSE_MS = 200;
+const MAX_STORAGE_PAUSE_MS = 5000;
 
 export class ChainReportSender {
   private readonly requester: RetryingRequester;
@@ -42,8 +48,8 @@ export class ChainReportSender {
   }
 
   private async deliver(cmd: Command, what: string): Promise<void> {
-    const payload = encodeRequest({ id: randomUUID(), command: cmd });
-    for (let warned = false; !this.stopped; ) {
+    let payload = encodeRequest({ id: randomUUID(), command: cmd });
+    for (let warned = false, pause = FIRST_STORAGE_PAUSE_MS; !this.stopped; ) {
       try {
         resultOfReply(decodeReply(await this.requester.request(CHAIN_REPORT_SUBJECT, payload, what, true, this.bounds)));
         return;
@@ -54,13 +60,21 @@ export class ChainReportSender {
           this.outOfStep();
           return;
         }
-        if (!(err instanceof ExchangeError && err.errorCode === 'SEQUENCER_UNAVAILABLE')) {
+        const storageDown = err instanceof ExchangeError && STORAGE_REFUSALS.has(err.errorCode);
+        if (!(err instanceof ExchangeError && err.errorCode === 'SEQUENCER_UNAVAILABLE') && !storageDown) {
           this.log.error({ err }, `${what} refused by the sequencer; the chain reports it again after a restart`);
           return;
         }
         // Kept until a sequencer takes it: a lost report would leave its fill pending until the next takeover.
-        if (!warned) this.log.warn({ err }, `${what} not taken yet: no sequencer answers; still trying`);
+        if (!warned) this.log.warn({ err }, `${what} not taken yet: ${storageDown ? 'the journal refuses commands for now' : 'no sequencer answers'}; still trying`);
         warned = true;
+        // A sequencer whose store is down answers at once: wait before asking again, under a new request id (the
+        // sequencer remembers its refusal under the old one; a refused command was not applied).
+        if (storageDown) {
+          await sleep(pause);
+          pause = Math.min(pause * 2, MAX_STORAGE_PAUSE_MS);
+          payload = encodeRequest({ id: randomUUID(), command: cmd });
+        }
       }
     }
   }
