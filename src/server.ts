@@ -344,8 +344,7 @@ async function startOnStorage(
       if (problem) throw new ExchangeError(problem);
       await storage.probe();
       // A node that no longer holds the chain the journal followed makes the exchange unready, saying why.
-      const diverged = evmChain?.()?.divergence;
-      if (diverged !== undefined) throw new ExchangeError('CHAIN_DIVERGED', `the settlement chain is not the chain the journal followed: ${diverged}`);
+      evmChain?.()?.assertSameChain();
     },
     evm: evmChain,
   });

@@ -8,7 +8,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from '../engine/types.js';
 import { ExchangeError } from '../protocol/errors.js';
 
-const STORAGE_REFUSALS = new Set(['STORAGE_UNAVAILABLE', 'STORAGE_FAILED']);
+/** The sequencer refused a report because its store is down or being rebuilt: nothing was applied; send it again later. */
+export const refusedForStorage = (err: unknown): boolean =>
+  err instanceof ExchangeError && (err.errorCode === 'STORAGE_UNAVAILABLE' || err.errorCode === 'STORAGE_FAILED');
+
+/** The local ledger's bare confirmation commutes with every other report: it goes at once, queued behind none. */
+export const reportCommutes = (cmd: Command): boolean => cmd.kind === 'confirmFill' && cmd.chain === undefined;
+
+/** Pauses between the attempts of a report refused for storage: the first, doubled each time up to the last. */
+export const STORAGE_RETRY_MS = { first: 200, max: 5000 };
 
 export interface ChainReportQueueOptions {
   submit: (cmd: Command) => Promise<unknown>;
@@ -26,7 +34,7 @@ export class ChainReportQueue {
 
   /** Journals a report, in the chain's order unless it commutes; never throws. */
   run(cmd: Command, what: string): void {
-    if (cmd.kind === 'confirmFill' && cmd.chain === undefined) {
+    if (reportCommutes(cmd)) {
       void this.deliver(cmd, what);
       return;
     }
@@ -39,7 +47,7 @@ export class ChainReportQueue {
   }
 
   private async deliver(cmd: Command, what: string): Promise<void> {
-    const { first, max } = this.o.retryMs ?? { first: 200, max: 5000 };
+    const { first, max } = this.o.retryMs ?? STORAGE_RETRY_MS;
     for (let pause = first, warned = false; !this.stopping.signal.aborted; pause = Math.min(pause * 2, max)) {
       try {
         await this.o.submit(cmd);
@@ -47,7 +55,7 @@ export class ChainReportQueue {
       } catch (err) {
         // Refused as a range applied already: an attempt whose sync failed had reached the disk after all.
         if (err instanceof ExchangeError && err.errorCode === 'CHAIN_EVENTS_ALREADY_APPLIED') return;
-        if (!(err instanceof ExchangeError && STORAGE_REFUSALS.has(err.errorCode))) {
+        if (!refusedForStorage(err)) {
           this.o.log.error({ err }, `${what} not recorded; the chain reports it again after a restart`);
           return;
         }

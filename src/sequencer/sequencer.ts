@@ -151,10 +151,8 @@ export class Sequencer implements SequencerPort {
       onStorageFailure: (err, rebuilt) => {
         if (rebuilt) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
+          // (What the chain reported while the store refused commands is kept and tried again: chain-report-queue.ts.)
           deps.rebuilt();
-          // What the chain reported while the store refused commands (a fill's execution) was refused with them: the
-          // fills still pending go to the chain again, as after a restart (a chain takes a fill hash idempotently).
-          submitPendingFills(this.chain, this.engine);
         } else deps.log.fatal({ err }, 'journal commit failed and the engine could not be rebuilt from disk; refusing trading until restart');
       },
     });
@@ -169,10 +167,7 @@ export class Sequencer implements SequencerPort {
   private createChain(deps: SequencerDeps): SettlementChain {
     this.chainReports = new ChainReportQueue({ submit: (cmd) => this.submit(cmd), log: deps.log });
     const reports = this.chainReports;
-    return deps.createChain(
-      chainReports((cmd, what) => reports.run(cmd, what), deps.now),
-      () => this.engine,
-    );
+    return deps.createChain(chainReports((cmd, what) => reports.run(cmd, what), deps.now), () => this.engine);
   }
 
   /** The live engine: read its state through its accessors only. */

@@ -44,8 +44,6 @@ export interface ProjectionLoopOptions {
 
 /** How long a blocking flush waits for the projector's thread (shutdown, snapshots on request). */
 const FLUSH_WAIT_MS = 60_000;
-/** How often an asynchronous flush looks at the projector thread's position. */
-const FLUSH_POLL_MS = 5;
 
 interface QueuedGroup {
   entries: ProjectedEntry[];
@@ -227,12 +225,7 @@ export class ProjectionLoop {
       // writes (a heal's rebuild catches up here), and meanwhile this process must go on answering (503s, health).
       const target = this.queuedThrough;
       thread.advance(target);
-      const end = performance.now() + FLUSH_WAIT_MS;
-      while (thread.position < target) {
-        if (performance.now() >= end) throw new Error(`the projector thread did not reach ${target} in time`);
-        await new Promise((resolve) => setTimeout(resolve, FLUSH_POLL_MS));
-      }
-      this.projectedBy(thread.position, 0);
+      if (!(await this.waitFor(target, FLUSH_WAIT_MS))) throw new Error(`the projector thread did not reach ${target} in time`);
       return;
     }
     for (;;) {

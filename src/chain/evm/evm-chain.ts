@@ -124,15 +124,6 @@ export class EvmChain implements SettlementChain {
     return this.sent.size;
   }
 
-  /**
-   * Set once the node's chain is not the one the journal followed: its head is below the last block applied, or its
-   * block there has another hash (the node was restarted on a fresh chain, or ODDEX_RPC_URL names another chain).
-   * From then on nothing is sent to it and nothing of it is followed; the exchange reports not ready.
-   */
-  get divergence(): string | undefined {
-    return this.diverged;
-  }
-
   private diverge(reason: string): void {
     if (this.diverged !== undefined) return;
     this.diverged = reason;
@@ -143,7 +134,12 @@ export class EvmChain implements SettlementChain {
     );
   }
 
-  private assertSameChain(): void {
+  /**
+   * Throws CHAIN_DIVERGED once the node's chain is not the one the journal followed: its head is below the last block
+   * applied, or its block there has another hash (the node was restarted on a fresh chain, or ODDEX_RPC_URL names
+   * another chain). From then on nothing is sent to it and nothing of it is followed; the exchange reports not ready.
+   */
+  assertSameChain(): void {
     if (this.diverged !== undefined) throw new ExchangeError('CHAIN_DIVERGED', `the settlement chain is not the chain the journal followed: ${this.diverged}`);
   }
 

@@ -12,12 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from '../../engine/types.js';
 import { ExchangeError } from '../../protocol/errors.js';
 import { RetryingRequester, type RequestBounds } from './retrying-requester.js';
+import { STORAGE_RETRY_MS, refusedForStorage, reportCommutes } from '../chain-report-queue.js';
 import { CHAIN_REPORT_SUBJECT, decodeReply, encodeRequest, resultOfReply } from './wire.js';
-
-/** Refusals of a sequencer whose store is down or rebuilding: the report is kept and sent again after a pause. */
-const STORAGE_REFUSALS = new Set(['STORAGE_UNAVAILABLE', 'STORAGE_FAILED']);
-const FIRST_STORAGE_PAUSE_MS = 200;
-const MAX_STORAGE_PAUSE_MS = 5000;
 
 export class ChainReportSender {
   private readonly requester: RetryingRequester;
@@ -41,7 +37,7 @@ export class ChainReportSender {
 
   /** Queues a report; resolves once the sequencer journaled it (or refused it: logged, never thrown). */
   send(cmd: Command, what: string): Promise<void> {
-    if (cmd.kind === 'confirmFill' && cmd.chain === undefined) return this.deliver(cmd, what);
+    if (reportCommutes(cmd)) return this.deliver(cmd, what);
     const sent = this.last.then(() => this.deliver(cmd, what));
     this.last = sent;
     return sent;
@@ -49,7 +45,7 @@ export class ChainReportSender {
 
   private async deliver(cmd: Command, what: string): Promise<void> {
     let payload = encodeRequest({ id: randomUUID(), command: cmd });
-    for (let warned = false, pause = FIRST_STORAGE_PAUSE_MS; !this.stopped; ) {
+    for (let warned = false, pause = STORAGE_RETRY_MS.first; !this.stopped; ) {
       try {
         resultOfReply(decodeReply(await this.requester.request(CHAIN_REPORT_SUBJECT, payload, what, true, this.bounds)));
         return;
@@ -60,7 +56,7 @@ export class ChainReportSender {
           this.outOfStep();
           return;
         }
-        const storageDown = err instanceof ExchangeError && STORAGE_REFUSALS.has(err.errorCode);
+        const storageDown = refusedForStorage(err);
         if (!(err instanceof ExchangeError && err.errorCode === 'SEQUENCER_UNAVAILABLE') && !storageDown) {
           this.log.error({ err }, `${what} refused by the sequencer; the chain reports it again after a restart`);
           return;
@@ -72,7 +68,7 @@ export class ChainReportSender {
         // sequencer remembers its refusal under the old one; a refused command was not applied).
         if (storageDown) {
           await sleep(pause);
-          pause = Math.min(pause * 2, MAX_STORAGE_PAUSE_MS);
+          pause = Math.min(pause * 2, STORAGE_RETRY_MS.max);
           payload = encodeRequest({ id: randomUUID(), command: cmd });
         }
       }
