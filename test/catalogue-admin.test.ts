@@ -283,13 +283,15 @@ describe('operator catalogue API', () => {
     await fail('/admin/fixtures/L404/result', { teamOneScore: 1, teamTwoScore: 0 }, 404, 'FIXTURE_NOT_FOUND');
   });
 
-  it('keeps a reported fixture to its score: a later market settles on it, another score is a 409; a reported market takes no main line', async () => {
+  it('keeps a reported fixture to its score: a later market settles on it, another score or status is a 409; a reported market takes no main line', async () => {
     await ok('POST', '/admin/markets', { exchangeEventId: 'L1', type: 2, line: 3.5 });
     await fail('/admin/fixtures/L1/result', { teamOneScore: 5, teamTwoScore: 0 }, 409, 'MARKET_ALREADY_REPORTED', 'reported 1-0');
     expect((await find([hashOf('L1', 2, '3.5')]))[0].status).toBe('ACTIVE');
     const [late] = await ok('POST', '/admin/fixtures/L1/result', { teamOneScore: 1, teamTwoScore: 0 });
     expect(late).toMatchObject({ marketHash: hashOf('L1', 2, '3.5'), status: 'SETTLED', outcome: 2, teamOneScore: 1, teamTwoScore: 0 });
     await fail(`/admin/markets/${hashOf('L1', 2, '2.5')}/main-line`, undefined, 409, 'MARKET_ALREADY_REPORTED');
+    for (const status of [1, 2, 6]) await fail('/admin/fixtures/L1/status', { status }, 409, 'MARKET_ALREADY_REPORTED', 'finished 1-0');
+    expect(await ok('POST', '/admin/fixtures/L1/status', { status: 3 })).toMatchObject({ eventId: 'L1', status: 3 });
   });
 
   it('a settled quarter parent shows in /markets/find with exactly its result fields', async () => {

@@ -4,6 +4,7 @@
 import type { Command } from '../engine/types.js';
 import type { Catalogue, Fixture, MarketRecord } from './catalogue.js';
 import { FixtureStatus, type FixtureStatusCode } from './model.js';
+import { ExchangeError } from '../protocol/errors.js';
 
 /** Where catalogue commands go to be journaled: the engine's writer (the trading service, as server.ts wires it). */
 export interface CommandSink {
@@ -30,10 +31,23 @@ export async function setMarketStatus(ctx: Deps, marketHash: string, status: 'AC
 /**
  * Sets a fixture's status. In play (status 2), its markets not enabled for in-play betting take no orders or fills,
  * and their resting orders are cancelled by the same command, as are the LAPSE orders of its other markets.
+ * A fixture finished by its result stays finished (409 MARKET_ALREADY_REPORTED): in play again, it would list as
+ * active and lapse orders on markets that can only settle on the score already reported.
  */
 export async function setFixtureStatus(ctx: Deps, exchangeEventId: string, status: FixtureStatusCode): Promise<Fixture> {
   const fixture = ctx.catalogue.requireFixture(exchangeEventId);
   if (fixture.status === status) return fixture;
+  if (fixture.status === FixtureStatus.FINISHED) {
+    const reported = (await ctx.catalogue.marketsOfEvent(exchangeEventId)).find(
+      (m) => m.status === 'SETTLED' && m.teamOneScore !== undefined && m.teamTwoScore !== undefined,
+    );
+    if (reported) {
+      throw new ExchangeError(
+        'MARKET_ALREADY_REPORTED',
+        `${exchangeEventId} finished ${reported.teamOneScore}-${reported.teamTwoScore}: its status cannot change to ${status}`,
+      );
+    }
+  }
   const open = ctx.catalogue.openMarketsOfEvent(exchangeEventId);
   await ctx.trading.submit({
     kind: 'setFixtureStatus',
