@@ -34,17 +34,16 @@ describe('ODDEX_CHAIN=evm when the node no longer holds the chain followed', () 
     const dataDir = mkdtempSync(join(tmpdir(), 'oddex-evm-reset-'));
     const deploymentFile = join(dataDir, 'evm-deployment.json');
     node = await startExchangeNode(deploymentFile);
-    ex = await startTestExchange(
-      {
+    const overrides = {
         demo: true,
         chain: 'evm',
         evm: { ...defaultConfig().evm, deploymentFile, batchWaitMs: 50, pollMs: 50 },
         bettingDelay: { preGameMs: 0, inPlayMs: 0, inPlayBySportMs: {}, inPlayByLeagueMs: {} },
         rateLimits: { ...defaultConfig().rateLimits, enabled: false },
         chainSubmit: { timeoutMs: 2000, minBackoffMs: 50, maxBackoffMs: 200, maxBacklog: 100 },
-      },
-      { dataDir },
-    );
+    } satisfies Parameters<typeof startTestExchange>[0];
+    const start = () => startTestExchange(overrides, { dataDir });
+    ex = await start();
     const view = clientViewOf((await ex.get('/metadata')).body.data);
     const market = ((await ex.get('/markets/active?pageSize=100&type=52')).body.data.markets as { liveEnabled: boolean; marketHash: string }[]).find((m) => !m.liveEnabled)!.marketHash;
     const wallet = async (amount: bigint) => {
@@ -63,7 +62,7 @@ describe('ODDEX_CHAIN=evm when the node no longer holds the chain followed', () 
     expect((await ex.post('/orders/fill/v2', await fill())).status).toBe(200);
     await waitFor(async () => (await ex!.get(`/trades/orders?orderHashes=${order.hash}`)).body.data.trades as { tradeStatus: string }[], (t) => t.length === 2 && t.every((x) => x.tradeStatus === 'SUCCESS'), 15_000);
     expect((await ex.get('/health/ready')).status).toBe(200);
-    return { view, fill, taker, maker };
+    return { view, fill, taker, maker, start };
   }
 
   async function expectDivergedAndIdle(rpcUrl: string, view: ClientView, fill: () => Promise<unknown>, taker: PrivateKeyAccount) {
@@ -82,8 +81,8 @@ describe('ODDEX_CHAIN=evm when the node no longer holds the chain followed', () 
     void view;
   }
 
-  it('reports a node restarted on a fresh chain (head below the followed block) and sends it nothing', async () => {
-    const { view, fill, taker } = await tradedExchange();
+  /** Stops the node and starts a fresh chain on its port with the contracts deployed again, at the same addresses. */
+  async function freshChain(view: ClientView): Promise<string> {
     const rpcUrl = node!.anvil.rpcUrl;
     const port = Number(new URL(rpcUrl).port);
     await node!.stop();
@@ -98,6 +97,23 @@ describe('ODDEX_CHAIN=evm when the node no longer holds the chain followed', () 
       domainVersion: FILL_DOMAIN.version,
     });
     expect(redeployed.settlement).toBe(view.settlement);
+    return rpcUrl;
+  }
+
+  it('reports a node restarted on a fresh chain (head below the followed block) and sends it nothing', async () => {
+    const { view, fill, taker } = await tradedExchange();
+    await expectDivergedAndIdle(await freshChain(view), view, fill, taker);
+  }, 90_000);
+
+  it('reports, at start, a fresh chain grown past the block the journal followed while the exchange was down', async () => {
+    const { view, fill, taker, start } = await tradedExchange();
+    const stopped = ex!;
+    ex = undefined;
+    await stopped.close();
+    const rpcUrl = await freshChain(view);
+    await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x64'] }) });
+    expect(await createPublicClient({ transport: http(rpcUrl) }).getBlockNumber()).toBeGreaterThanOrEqual(100n);
+    ex = await start();
     await expectDivergedAndIdle(rpcUrl, view, fill, taker);
   }, 90_000);
 

@@ -20,8 +20,8 @@ export interface ChainSink {
   executed(fillHash: string, execution?: ChainExecution): void;
   /** These fills were sent to the chain in transaction `txHash`. */
   attempted(fillHashes: string[], txHash: string): void;
-  /** What the chain did in its blocks `fromBlock` to `toBlock` (inclusive), in log order. */
-  events(entries: ChainEntry[], toBlock: number, fromBlock: number): void;
+  /** What the chain did in its blocks `fromBlock` to `toBlock` (inclusive, the last with hash `toBlockHash`), in log order. */
+  events(entries: ChainEntry[], toBlock: number, fromBlock: number, toBlockHash?: string): void;
 }
 /**
  * What a contract needs to settle a fill: the fill as the engine accepted it (the taker's signed request, its

@@ -85,6 +85,8 @@ export class Engine {
   private readonly lifecycle: OrderLifecycle;
   /** Last block whose chain events were applied (chain adapters resume after it); -1 before any. */
   private chainBlock: number;
+  /** The hash of block `chainBlock` as the chain reported it (undefined before hashes were journaled). */
+  private chainBlockHash: string | undefined;
   /** The matching walk's output, reused by every fill. */
   private readonly walk = new FillWalk();
   /** Scratch of confirmFill, cleared per use. */
@@ -108,6 +110,7 @@ export class Engine {
     this.life = MarketLife.from(snap?.life);
     this.lifecycle = new OrderLifecycle(this.orders, this.commitments, this.guards, this.liveness, this.log);
     this.chainBlock = snap?.chainBlock ?? -1;
+    this.chainBlockHash = snap?.chainBlockHash;
   }
 
   // ---- snapshots ------------------------------------------------------------------------------
@@ -124,6 +127,7 @@ export class Engine {
       settlement: this.settlement.snapshot(),
       life: this.life.exportState(),
       chainBlock: this.chainBlock,
+      chainBlockHash: this.chainBlockHash,
     });
   }
 
@@ -173,6 +177,7 @@ export class Engine {
           { wallets: this.commitments.wallets, settlement: this.settlement, lifecycle: this.lifecycle, log: this.log, confirmFill: (h, at, x) => this.confirmFill(h, at, x) },
           cmd,
         );
+        this.chainBlockHash = cmd.toBlockHash;
         return NONE;
       case 'cancelOrders':
       case 'cancelEvent':
@@ -273,6 +278,11 @@ export class Engine {
   /** Last block whose chain events were applied: a chain adapter resumes after it. */
   get chainCursor(): number {
     return this.chainBlock;
+  }
+
+  /** The hash the chain gave block `chainCursor` when its events were applied, if it was journaled. */
+  get chainCursorHash(): string | undefined {
+    return this.chainBlockHash;
   }
 
   heartbeatCount(): number {

@@ -50,6 +50,8 @@ export interface EngineSnapshot {
   /** null while no cancel salt was forgotten yet. */
   forgottenCancelsUpTo: number | null;
   chainBlock: number;
+  /** The hash of block `chainBlock`, once chain events carry one. */
+  chainBlockHash?: string;
   seq: number;
 }
 
@@ -76,10 +78,11 @@ export interface SnapshotParts {
   settlement: Part<'reported' | 'positions' | 'refunded' | 'refundCount'> & { feeTerms?: EngineSnapshot['feeTerms'] | undefined; cashedOut?: EngineSnapshot['cashedOut'] | undefined };
   life: MarketLifeState;
   chainBlock: number;
+  chainBlockHash: string | undefined;
 }
 
 /** The parts' fields put together in the format's field order (optional fields only when present). */
-export function assembleSnapshot({ commitments, orders, fills, guards, liveness, settlement, life, chainBlock }: SnapshotParts): EngineSnapshot {
+export function assembleSnapshot({ commitments, orders, fills, guards, liveness, settlement, life, chainBlock, chainBlockHash }: SnapshotParts): EngineSnapshot {
   return {
     version: SNAPSHOT_VERSION,
     ledger: commitments.ledger,
@@ -105,6 +108,7 @@ export function assembleSnapshot({ commitments, orders, fills, guards, liveness,
     cancelSalts: guards.cancelSalts,
     forgottenCancelsUpTo: guards.forgottenCancelsUpTo,
     chainBlock,
+    ...(chainBlockHash !== undefined ? { chainBlockHash } : {}),
     seq: orders.seq,
   };
 }

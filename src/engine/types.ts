@@ -296,7 +296,15 @@ export type Command = CommandOrigin &
      * overlaps one applied already a refusal (CHAIN_EVENTS_ALREADY_APPLIED) rather than its wallet moves counted twice:
      * two chain adapters' reports may cross at a settlement process's takeover.
      */
-    | { kind: 'chainEvents'; at: number; fromBlock?: number; toBlock: number; entries: ChainEntry[] }
+    | {
+        kind: 'chainEvents';
+        at: number;
+        fromBlock?: number;
+        toBlock: number;
+        /** The hash block `toBlock` had (absent in rows journaled before hashes were): a restart checks it is still there. */
+        toBlockHash?: string;
+        entries: ChainEntry[];
+      }
     | { kind: 'cancelOrders'; at: number; maker: string; salt: string; timestamp: number; orderHashes: string[] }
     | { kind: 'cancelEvent'; at: number; maker: string; salt: string; timestamp: number; exchangeEventId: string }
     | { kind: 'cancelAll'; at: number; maker: string; salt: string; timestamp: number }

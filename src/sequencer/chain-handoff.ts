@@ -16,7 +16,8 @@ export function chainReports(run: (cmd: Command, what: string) => void, now: () 
   return {
     executed: (fillHash, chain) => run({ kind: 'confirmFill', at: now(), fillHash, ...(chain ? { chain } : {}) }, `execution of fill ${fillHash}`),
     attempted: (fillHashes, txHash) => run({ kind: 'fillAttempt', at: now(), fillHashes, txHash }, `chain transaction ${txHash}`),
-    events: (entries, toBlock, fromBlock) => run({ kind: 'chainEvents', at: now(), fromBlock, toBlock, entries }, `chain events of blocks ${fromBlock}-${toBlock}`),
+    events: (entries, toBlock, fromBlock, toBlockHash) =>
+      run({ kind: 'chainEvents', at: now(), fromBlock, toBlock, ...(toBlockHash ? { toBlockHash } : {}), entries }, `chain events of blocks ${fromBlock}-${toBlock}`),
   };
 }
 

@@ -33,6 +33,8 @@ export interface EvmChainOptions {
   sink: ChainSink;
   /** Last block whose events the engine has applied (from the journal), or -1; read at start. */
   cursor(): number;
+  /** The hash that block had when its events were reported (journaled with them), if known; read at start. */
+  cursorHash(): string | undefined;
   batchSize: number;
   /** Most gas one settleFills transaction may take (below the chain's block gas limit). */
   batchGas: bigint;
@@ -113,7 +115,10 @@ export class EvmChain implements SettlementChain {
 
   /** After the journal is replayed: follow the chain from where the engine stopped. */
   start(): void {
-    this.cursor = BigInt(Math.max(this.o.cursor(), Number(this.o.deployment.deployBlock) - 1));
+    const journaled = this.o.cursor();
+    this.cursor = BigInt(Math.max(journaled, Number(this.o.deployment.deployBlock) - 1));
+    // Checked before anything is followed or sent: a node started afresh and grown past the journal's block since.
+    if (this.cursor === BigInt(journaled)) this.cursorHash = this.o.cursorHash() as Hex | undefined;
     void this.catchUp().then(() => {
       this.markReady();
       this.schedulePoll();
@@ -152,6 +157,13 @@ export class EvmChain implements SettlementChain {
     if (this.diverged !== undefined) return false;
     if (head >= followed) return true;
     this.diverge(`its head is block ${head}, below block ${followed} the journal has applied`);
+    return false;
+  }
+
+  /** False (and diverged) when the node's block at the cursor has another hash than the block followed there. */
+  private isFollowedBlock(block: bigint, hash: Hex): boolean {
+    if (this.cursorHash === undefined || hash === this.cursorHash) return true;
+    this.diverge(`its block ${block} has hash ${hash}, not ${this.cursorHash} as when the journal applied it`);
     return false;
   }
 
@@ -258,10 +270,14 @@ export class EvmChain implements SettlementChain {
         // Uncached: viem answers a head up to its cache time old, which may be below a receipt's block followed since.
         const head = await this.pub.getBlockNumber({ cacheTime: 0 });
         if (!this.headFollows(head, followed)) return;
-        // The block the journal followed last, as this node has it now: later ranges check it is still there.
-        if (followed >= 0n && this.cursorHash === undefined) {
+        // The block the journal followed last must be this node's; with no hash journaled for it, this node's hash
+        // is taken as it, and later ranges check that it is still there.
+        if (followed >= 0n) {
           const hash = (await this.pub.getBlock({ blockNumber: followed })).hash;
-          if (this.cursor === followed) this.cursorHash = hash;
+          if (this.cursor === followed) {
+            this.cursorHash ??= hash;
+            if (!this.isFollowedBlock(followed, hash)) return;
+          }
         }
         await this.syncTo(head);
         return;
@@ -302,13 +318,7 @@ export class EvmChain implements SettlementChain {
     if (from > head) return;
     const to = head - from >= MAX_LOG_RANGE ? from + MAX_LOG_RANGE - 1n : head;
     // The block followed last must still be there: a node reset to a fresh chain (or a reorg past it) is not followed on.
-    if (this.cursorHash !== undefined) {
-      const hash = (await this.pub.getBlock({ blockNumber: this.cursor })).hash;
-      if (hash !== this.cursorHash) {
-        this.diverge(`its block ${this.cursor} has hash ${hash}, not ${this.cursorHash} as when the journal applied it`);
-        return;
-      }
-    }
+    if (this.cursorHash !== undefined && !this.isFollowedBlock(this.cursor, (await this.pub.getBlock({ blockNumber: this.cursor })).hash)) return;
     const [tokenLogs, settlementLogs, toBlock] = await Promise.all([
       this.pub.getLogs({ address: this.o.deployment.token, fromBlock: from, toBlock: to }),
       this.pub.getLogs({ address: this.o.deployment.settlement, fromBlock: from, toBlock: to }),
@@ -364,7 +374,7 @@ export class EvmChain implements SettlementChain {
       }
     }
     // The cursor moves past every range that held anything, so a restart does not go over it again.
-    if (logs.length > 0) this.o.sink.events(entries, Number(to), Number(from));
+    if (logs.length > 0) this.o.sink.events(entries, Number(to), Number(from), toBlock.hash);
     for (const fillHash of reported) this.sent.delete(fillHash);
     this.cursor = to;
     this.cursorHash = toBlock.hash;

@@ -42,6 +42,7 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
         operatorKey,
         sink,
         cursor: () => engine().chainCursor,
+        cursorHash: () => engine().chainCursorHash,
         batchSize: config.evm.batchSize,
         batchGas: BigInt(config.evm.batchGas),
         batchWaitMs: config.evm.batchWaitMs,
