@@ -276,6 +276,23 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     return { maker, taker, order };
   }
 
+  it('settles on chain an order and a fill whose signatures carry v as 0/1, which the API accepts as it does 27/28', async () => {
+    const maker = await wallet(20n * USDC);
+    const taker = await wallet(20n * USDC);
+    const market = markets[9]!;
+    // Some signers (hardware wallets, raw secp256k1 libraries) write the recovery id as 0/1 instead of 27/28.
+    const lowV = (sig: string) => sig.slice(0, -2) + (parseInt(sig.slice(-2), 16) - 27).toString(16).padStart(2, '0');
+    const order = await signedOrder(maker, view.signing, { marketHash: market, totalBetSize: 10n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: true });
+    const posted = await ex.post('/orders/new', { orders: [{ ...order.body, signature: lowV(order.body.signature) }] });
+    expect(posted.body.data.statuses).toEqual({ [order.hash]: 'OK' });
+    // The book shows the signature the contract verifies: the same (r, s) with v as 27/28.
+    expect((await ex.get(`/orders?orderHashes=${order.hash}`)).body.data[0].signature).toBe(order.body.signature.toLowerCase());
+    const fill = await signedFill(taker, view.signing, { market, isTakerBettingOutcomeOne: false, stakeWei: 3n * USDC, desiredOdds: 60n * E18 });
+    expect((await ex.post('/orders/fill/v2', { ...fill, takerSig: lowV(fill.takerSig) })).status).toBe(200);
+    const done = await settledTrades(order.hash);
+    expect(done.map((t) => [t.tradeStatus, t.failureReason])).toEqual([['SUCCESS', undefined], ['SUCCESS', undefined]]);
+  });
+
   it('reports a market void: each side gets its stake back on chain, and the trades name the paying transaction', async () => {
     const market = markets[5]!;
     const { maker, taker, order } = await matchedBet(market, 40n, 30n * USDC);

@@ -24,6 +24,7 @@ import {
   SIGNATURE_PATTERN,
 } from './trading-input.js';
 import { checksumAddress } from '../protocol/address.js';
+import { canonicalSignature } from '../protocol/signatures.js';
 import type { VerifyJob } from '../verify/jobs.js';
 import { responses } from './schemas/envelope.js';
 import { FillResult } from './schemas/trading.js';
@@ -178,7 +179,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         ...(cashOut ? { cashOut: { feeBps: c.fees.cashoutBps, feeAccount: c.fees.account, affiliateShareBps: c.fees.affiliateShareBps } } : {}),
         // An on-chain executor must present the taker's signature over exactly these strings.
         ...(c.chain === 'evm'
-          ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: b.takerSig } }
+          ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: canonicalSignature(b.takerSig) } }
           : {}),
       });
       return ok({

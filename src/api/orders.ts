@@ -15,6 +15,7 @@ import { Address, Hash, MAX_HASHES, UintString, hashListLength, isHash, parseCom
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
+import { canonicalSignature } from '../protocol/signatures.js';
 import type { Verified, VerifyJob } from '../verify/jobs.js';
 import { orderToRest } from '../render/orders-and-trades.js';
 import { recordResponses, responses } from './schemas/envelope.js';
@@ -143,7 +144,7 @@ function checkOrder(config: OrderRouteDeps['config'], o: SignedOrder, i: number,
         apiExpiry: o.apiExpiry,
         salt: salt.toString(),
         isMakerBettingOutcomeOne: o.isMakerBettingOutcomeOne,
-        signature: o.signature.toLowerCase(),
+        signature: canonicalSignature(o.signature),
         // Only PERSIST is carried: a LAPSE order journals as orders did before the field existed.
         ...(o.persistence === 'PERSIST' ? { persistence: 'PERSIST' as const } : {}),
       };

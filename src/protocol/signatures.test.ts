@@ -5,6 +5,7 @@ import { privateKeyToAccount, sign } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CURVE_ORDER, bytes32Arb, privateKeyArb, toHex, word } from '../../test/helpers/protocol-arbitraries.js';
 import {
+  canonicalSignature,
   forceNobleFallback,
   parseSignature,
   recoverSigner,
@@ -166,5 +167,16 @@ describe('parseSignature', () => {
     expect(parseSignature(signature(CURVE_ORDER - 1n, s, 27))).toBeDefined();
     expect(parseSignature(signature(CURVE_ORDER, s, 27))).toBeUndefined();
     expect(parseSignature(signature((1n << 256n) - 1n, s, 27))).toBeUndefined();
+  });
+});
+
+describe('canonicalSignature', () => {
+  it('writes v as 27/28 in lower case, the form the settlement contract verifies, and recovers the same signer', async () => {
+    const sig = await sign({ hash: DIGEST, privateKey: KEY, to: 'hex' });
+    const { r, s, v } = split(sig);
+    const upper = `0x${sig.slice(2).toUpperCase()}`;
+    expect(canonicalSignature(upper)).toBe(sig.toLowerCase());
+    expect(canonicalSignature(signature(r, s, v - 27))).toBe(sig.toLowerCase());
+    expect(recoverSigner(bytes(DIGEST), canonicalSignature(signature(r, s, v - 27)))).toBe(ACCOUNT.address);
   });
 });

@@ -81,6 +81,17 @@ export function parseSignature(signature: unknown): ParsedSignature | undefined 
   return { compact: bytes.subarray(0, 64), recoveryId };
 }
 
+/**
+ * The signature as the settlement contract (OpenZeppelin ECDSA) verifies it: lower-case hex with v as 27/28. The API
+ * accepts v as 0/1 too, but a signature stored or handed to the chain in that form would be refused there
+ * (ECDSAInvalidSignature), so accepted orders and fills keep this form. Expects a signature parseSignature accepts.
+ */
+export function canonicalSignature(signature: string): string {
+  const lower = signature.toLowerCase();
+  const v = parseInt(lower.slice(-2), 16);
+  return v >= 27 ? lower : lower.slice(0, -2) + (v + 27).toString(16);
+}
+
 /** Checksumming costs a keccak; the same makers and takers sign request after request. */
 const memoChecksumAddress = boundedMemo(checksumAddress, 4096);
 
