@@ -18,6 +18,7 @@ import type { RateLimiter } from './api/rate-limit/limiter.js';
 import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 import { exampleTransform, signedExamples } from './api/schemas/examples.js';
+import { withDecimalNumbers } from './api/strict-numbers.js';
 
 export interface AppDeps {
   config: Config;
@@ -60,11 +61,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throw new ExchangeError('NOT_READY', 'the exchange is shutting down: retry on another server, or here once it is back');
   });
 
-  // Query strings and path params arrive as text and are coerced; JSON bodies must carry the right types
-  // (an amount sent as a number, or a boolean as "true", is rejected).
+  // Query strings and path params arrive as text and are coerced (numbers only from plain decimal text); JSON bodies
+  // must carry the right types (an amount sent as a number, or a boolean as "true", is rejected).
   const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false });
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact.compile(schema) : withDecimalNumbers(schema, coercing.compile(schema))));
   // Response schemas document the replies (OpenAPI, /docs) and test/openapi.test.ts holds replies to them; replies
   // are written with JSON.stringify, so a field a schema does not (yet) list is never silently dropped.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

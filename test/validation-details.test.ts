@@ -43,6 +43,24 @@ describe('validation details', () => {
     expect([res.status, res.body.status]).toEqual([200, 'success']);
   });
 
+  // Ajv's coercion alone reads a query number as JavaScript does: `0x65` as 101, `1e2` as 100, ` 7` as 7.
+  it.each([
+    ['/markets/active?leagueId=0x65', 'leagueId', 'integer'],
+    ['/markets/active?pageSize=1e1', 'pageSize', 'integer'],
+    ['/markets/active?pageSize=%2010', 'pageSize', 'integer'],
+    ['/markets/active?gameTime=%2B1', 'gameTime', 'integer'],
+    ['/teams?pageSize=0x10', 'pageSize', 'integer'],
+    [`/trades?bettor=${BETTOR}&startDate=1.7e9`, 'startDate', 'integer'],
+  ])('GET %s is refused: a query integer is a plain decimal', async (path, field, type) => {
+    const res = await ex.get(path);
+    const message = `${field} must be ${type}`;
+    expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode: 'INVALID_PARAMETER', message: `querystring ${message}`, details: [{ field, rule: 'type', message }] }]);
+  });
+
+  it.each(['/markets/active?leagueId=101&pageSize=007', '/teams?page=0&pageSize=20'])('GET %s takes decimal integers', async (path) => {
+    expect((await ex.get(path)).status).toBe(200);
+  });
+
   it.each(['text/plain', 'application/xml'])('a %s body is refused for its type, with the one to send', async (type) => {
     const res = await fetch(`${ex.url}/orders/new`, { method: 'POST', headers: { 'content-type': type }, body: '{"orders":[]}' });
     expect([res.status, await res.json()]).toEqual([415, { status: 'failure', errorCode: 'UNSUPPORTED_MEDIA_TYPE', message: 'send request bodies as application/json' }]);
