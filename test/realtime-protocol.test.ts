@@ -1,5 +1,6 @@
 // Protocol-level behaviour with a raw WebSocket client: exact reply shapes, error codes and close codes.
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { decodeJwt } from 'jose';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { RawClient, createApiKey, fetchToken, rawConnected, sleep, waitFor, wsUrl } from './helpers/realtime.js';
@@ -64,6 +65,30 @@ describe('GET /user/realtime-token/api-key', () => {
     const unknown = await ex.get('/user/realtime-token/api-key', { 'x-api-key': 'nope' });
     expect(unknown.status).toBe(401);
     expect(unknown.body.errorCode).toBe('INVALID_API_KEY');
+  });
+});
+
+describe('WebSocket subprotocol', () => {
+  /** What the handshake settles when the client offers `protocols`: the subprotocol agreed on, or the failure. */
+  async function handshake(url: string, protocols: string[]): Promise<string> {
+    const ws = new WebSocket(url, protocols);
+    try {
+      return await new Promise<string>((resolve) => {
+        ws.on('open', () => resolve(`open: '${ws.protocol}'`));
+        ws.on('error', (e) => resolve(`error: ${e.message}`));
+      });
+    } finally {
+      ws.terminate();
+    }
+  }
+
+  it('agrees to centrifuge-json or to none, never to a protocol it does not speak (centrifuge-protobuf)', async () => {
+    const { ex } = await setup();
+    expect(await handshake(wsUrl(ex), [])).toBe("open: ''");
+    expect(await handshake(wsUrl(ex), ['centrifuge-json'])).toBe("open: 'centrifuge-json'");
+    expect(await handshake(wsUrl(ex), ['centrifuge-protobuf', 'centrifuge-json'])).toBe("open: 'centrifuge-json'");
+    // A protobuf client (centrifuge-js with protocol: 'protobuf') is told at the handshake, not by a 3501 after connect.
+    expect(await handshake(wsUrl(ex), ['centrifuge-protobuf'])).toBe('error: Server sent no subprotocol');
   });
 });
 

@@ -56,10 +56,20 @@ export interface RealtimeDeps {
 /** Expired publications are released within a fifth of their retention: swept once a second at most, once a minute at least. */
 const sweepPeriodMs = (historyTtlMs: number) => Math.min(60_000, Math.max(1000, Math.floor(historyTtlMs / 5)));
 
+/** The Centrifuge subprotocol of the JSON format, the one this server speaks. */
+const JSON_SUBPROTOCOL = 'centrifuge-json';
+
 export class RealtimeServer {
   readonly broker: Broker;
   // No compression: connections write prebuilt, uncompressed frames straight to the socket (ws-frame.ts).
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME, perMessageDeflate: false });
+  // Only the JSON protocol is spoken: a client offering subprotocols is agreed centrifuge-json or none, so a protobuf
+  // client fails at the handshake (ws's default agrees to the first protocol offered, whatever it is).
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_FRAME,
+    perMessageDeflate: false,
+    handleProtocols: (offered: Set<string>) => (offered.has(JSON_SUBPROTOCOL) ? JSON_SUBPROTOCOL : false),
+  });
   private readonly connections = new Set<ClientConnection>();
   private readonly detachFeeds: () => void;
   private readonly brokerAudience: FeedAudience;
