@@ -12,7 +12,8 @@ import type { PrivateKeyAccount } from 'viem';
 import { loadConfig, type Config } from '../src/config.js';
 import { suiteChildren } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
-import { natsForSuite } from './helpers/nats.js';
+import { natsForSuite, startNats } from './helpers/nats.js';
+import { COMMAND_SUBJECT } from '../src/sequencer/nats/wire.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
 import { call } from './helpers/positioned-call.js';
 
@@ -317,5 +318,37 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
     expect([filled.status, filled.body.data.totalFilled]).toEqual([200, (3n * USDC).toString()]);
     await sleep(300);
     expect(await heldByAll()).toBe(minted);
+  }, 60_000);
+
+  it('answers 503 STORAGE_UNAVAILABLE, not a 500, when the sequencer could not reach PostgreSQL (restarting) for a command', async () => {
+    // A sequencer whose database is starting up again fails a command with PostgreSQL's 57P03 ("the database system
+    // is starting up"); its own API answers that 503 STORAGE_UNAVAILABLE, and so must a gateway it replies to over NATS.
+    const own = await startNats();
+    const nc = await connect({ servers: own.url });
+    try {
+      const sub = nc.subscribe(COMMAND_SUBJECT, {
+        queue: COMMAND_SUBJECT,
+        callback: (_err, msg) => {
+          const failures = [
+            { failure: 'the database system is starting up', code: '57P03' },
+            { failure: 'terminating connection due to administrator command', code: '57P01' },
+            { failure: 'sorry, too many clients already', code: '53300' },
+          ];
+          msg.respond(JSON.stringify({ ok: false, ...failures[served++ % failures.length] }));
+        },
+      });
+      let served = 0;
+      const gw = await spawn({ ...gatewayEnv, ODDEX_NATS_URL: own.url, ODDEX_DATA_DIR: tempDir() });
+      for (let i = 0; i < 3; i++) {
+        const o = await order(makers[0]!, markets[0]!, 57n * E18);
+        const res = await call(gw, 'POST', '/orders/new', { orders: [o.body] });
+        expect([res.status, res.body.errorCode]).toEqual([503, 'STORAGE_UNAVAILABLE']);
+      }
+      expect(served).toBe(3);
+      sub.unsubscribe();
+    } finally {
+      await nc.close();
+      await own.stop();
+    }
   }, 60_000);
 });

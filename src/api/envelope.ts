@@ -74,10 +74,16 @@ const SERVER_UNAVAILABLE = /^(08|53|57P)/;
 /** How a connection to a database server that went away fails, before or instead of an answer. */
 const CONNECTION_LOST = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH)$|^Connection terminated|not queryable/;
 
+/** A PostgreSQL error code (SQLSTATE): five digits or capital letters. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
 const isUnreachable = (err: unknown): boolean => {
   if (err instanceof pg.DatabaseError) return err.code !== undefined && SERVER_UNAVAILABLE.test(err.code);
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code;
+  // A gateway gets the sequencer's database failure over NATS as a plain Error with its SQLSTATE (wire.ts
+  // resultOfReply): the database starting up or shutting down there is as unavailable as it is here.
+  if (code !== undefined && SQLSTATE.test(code) && SERVER_UNAVAILABLE.test(code)) return true;
   return CONNECTION_LOST.test(code ?? '') || CONNECTION_LOST.test(err.message);
 };
 
