@@ -155,24 +155,32 @@ export async function startProjectorNode(baseConfig: Config, opts: { logDestinat
   });
 }
 
+/**
+ * A figure read from the database, or NaN (unknown) while the database does not answer: one failed read must not fail
+ * the whole scrape, which would hide the lock figure and the process's own metrics exactly during an outage.
+ */
+const orUnknown = (read: () => Promise<number>): Promise<number> => read().catch(() => NaN);
+
 /** The projector's figures at /metrics: its position, the journal's end, whether it holds the lock, batch sizes. */
 function projectorMetrics(pool: pg.Pool, active: () => boolean) {
   const registry = standbyRegistry({ name: 'oddex_projector_active', help: '1 while this process holds the projector lock and projects, 0 while it stands by' }, active);
   new Gauge({
     name: 'oddex_projector_position',
-    help: 'Journal position the read models cover',
+    help: 'Journal position the read models cover (NaN while the database does not answer)',
     registers: [registry],
     async collect() {
-      this.set(await readPosition(pool));
+      this.set(await orUnknown(() => readPosition(pool)));
     },
   });
   new Gauge({
     name: 'oddex_projector_lag_positions',
-    help: 'Journaled commands the read models do not cover yet',
+    help: 'Journaled commands the read models do not cover yet (NaN while the database does not answer)',
     registers: [registry],
     async collect() {
-      const [end, position] = await Promise.all([journalEnd(pool), readPosition(pool)]);
-      this.set(Math.max(0, end - position));
+      this.set(await orUnknown(async () => {
+        const [end, position] = await Promise.all([journalEnd(pool), readPosition(pool)]);
+        return Math.max(0, end - position);
+      }));
     },
   });
   const batches = new Histogram({

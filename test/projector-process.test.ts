@@ -118,13 +118,30 @@ describe.skipIf(noPostgres)(postgresSuite('the read models written by a projecto
     const maker = await funded();
     const acknowledged: string[] = [];
     let refused = 0;
+    const metricsWhileDown: { status: number; text: string }[] = [];
     for (let i = 0; i < 60; i++) {
       if (i === 20) await postgres().crash();
+      if (i === 30) {
+        // The database is down: each projector still answers /metrics (its lock figure, its process), and says the
+        // positions it cannot read are unknown (NaN; prom-client writes it Nan) rather than failing the whole scrape.
+        for (const p of projectors) {
+          const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(await p.line(/listening on/))![1]!;
+          const res = await fetch(`${url}/metrics`);
+          metricsWhileDown.push({ status: res.status, text: await res.text() });
+        }
+      }
       if (i === 35) await postgres().start();
       const hash = await post(maker, i).catch(() => undefined);
       if (hash) acknowledged.push(hash);
       else refused++;
       await sleep(i >= 20 && i < 35 ? 100 : 5);
+    }
+    expect(metricsWhileDown.map((m) => m.status)).toEqual([200, 200]);
+    for (const m of metricsWhileDown) {
+      expect(m.text).toMatch(/^oddex_projector_active [01]$/m);
+      expect(m.text).toMatch(/^oddex_projector_position nan$/im);
+      expect(m.text).toMatch(/^oddex_projector_lag_positions nan$/im);
+      expect(m.text).toMatch(/^oddex_process_\w*cpu_seconds_total /m);
     }
     // Writes were refused while the database was down, and are taken again now.
     expect(refused).toBeGreaterThan(0);
