@@ -337,8 +337,12 @@ async function startOnStorage(
       revocations?.revoke(keyId).catch((err: unknown) => log.error({ err, keyId }, 'could not share an API key revocation through redis'));
       return realtime.disconnectKey(keyId);
     },
-    isReady,
+    // A leader another writer superseded runs on: its readiness says so (probe), not "starting or shutting down".
+    isReady: () => ready,
     probe: async () => {
+      if (superseded) {
+        throw new ExchangeError('NOT_READY', 'another writer took the journal over: this process takes no commands; restart it (as a standby)');
+      }
       // A journal that refuses commands (healing after a failed commit) is not ready, even while the database answers reads.
       const problem = trading.storageProblem();
       if (problem) throw new ExchangeError(problem);

@@ -339,7 +339,10 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     expect(old.lines(/stops answering gateways/)).toHaveLength(1);
     // Its settlement (the chain's one signer) stops with it.
     expect(old.lines(/settlement stopped: the writer that took the journal over settles/)).toHaveLength(1);
-    expect((await fetch(oldUrl + '/health/ready')).status).toBe(503);
+    // Not ready, saying why (not "starting or shutting down": it runs on, and must be restarted as a standby).
+    const ready = await fetch(oldUrl + '/health/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ errorCode: 'NOT_READY', message: expect.stringMatching(/another writer took the journal over.*restart/) });
     const after = await Promise.all(Array.from({ length: 8 }, post));
     expect(after.map((r) => r.status)).toEqual(Array(8).fill(200));
   }, 60_000);
