@@ -308,8 +308,8 @@ describe('catalogue read API (demo catalogue)', () => {
     const token = '0x6629Ce1Cf35Cc1329ebB4F63202F3f197b3F050B';
     expect(await data('/metadata')).toEqual({
       executorAddress: getSetting(ex.ctx.db!, 'deployment.executorAddress'),
-      // Singles 0, parlays 5% (as the public exchange charges), cash out 0, affiliate share 0.
-      oracleFees: { [token]: { '0': '0', '1': '5000000000000000000', '2': '0', '3': '0' } },
+      // The default rates (parlays 5%, as the public exchange charges) have no fee account to pay: none is charged.
+      oracleFees: { [token]: { '0': '0', '1': '0', '2': '0', '3': '0' } },
       feeAccount: '0x0000000000000000000000000000000000000000',
       exchangeAffiliate: { address: '0x0000000000000000000000000000000000000000', amount: '0' },
       makerOrderMinimums: { [token]: '10000000' },

@@ -341,7 +341,11 @@ describe('settlement from the legs', () => {
 
 describe('a parlay across a restart', () => {
   it('keeps its legs and terms, and still settles from its legs', async () => {
-    let ex = await startTestExchange({ ...betTestConfig(), parlays: { quoteWindowMs: 200, fillWindowMs: 60_000, requestsPerMinute: 10 } });
+    let ex = await startTestExchange({
+      ...betTestConfig(),
+      parlays: { quoteWindowMs: 200, fillWindowMs: 60_000, requestsPerMinute: 10 },
+      fees: { ...loadConfig({}).fees, account: FEE_ACCOUNT.address },
+    });
     try {
       const cat = await createSoccerLeague(ex);
       const [one, two] = await moneylines(ex, cat, 2);

@@ -2,9 +2,12 @@
 // makers: selections from two fixtures' pages, the request, the offers shown when the quote window closes, one
 // taken, and the parlay settled once the operator reports both legs (the results are the only operator step).
 import { expect, it } from 'vitest';
+import { defaultConfig } from '../src/config.js';
 import { browserSuite, PHONE, type WatchedPage } from './helpers/browser.js';
+import { newWallet } from './helpers/wallets.js';
 
-const suite = browserSuite({ demo: true, demoLiquidity: true });
+// The default rates (parlays 500 bps) with a fee account to pay them to: without one nothing is charged.
+const suite = browserSuite({ demo: true, demoLiquidity: true, fees: { ...defaultConfig().fees, account: newWallet().address } });
 let w: WatchedPage | undefined;
 
 interface DemoMarket {

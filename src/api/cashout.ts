@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { SequencerPort } from '../sequencer/port.js';
 import { checksumAddress } from '../protocol/address.js';
-import { cashOutFee } from '../engine/fees.js';
+import { cashOutFee, chargedFees } from '../engine/fees.js';
 import { ExchangeError } from '../protocol/errors.js';
 import { ok } from './envelope.js';
 import { Address, Hash } from './params.js';
@@ -48,7 +48,7 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
       if (quote.stakeWei < deps.config.takerMinimum) {
         throw new ExchangeError('TAKER_AMOUNT_TOO_LOW', `the hedge stake ${quote.stakeWei} is below the taker minimum ${deps.config.takerMinimum}`);
       }
-      const fee = cashOutFee(quote.value, quote.paidNow, deps.config.fees.cashoutBps);
+      const fee = cashOutFee(quote.value, quote.paidNow, chargedFees(deps.config.fees).cashoutBps);
       return ok({
         marketHash,
         isTakerBettingOutcomeOne: quote.isTakerBettingOutcomeOne,

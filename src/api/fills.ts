@@ -12,6 +12,7 @@ import { ExchangeError } from '../protocol/errors.js';
 import { bettingDelayFor } from '../protocol/betting-delay.js';
 import { Address, Hash, HASH_PATTERN } from './params.js';
 import { ZERO_BYTES32 } from '../protocol/eip712.js';
+import { chargedFees } from '../engine/fees.js';
 import {
   parseOdds,
   parseSalt,
@@ -176,7 +177,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         // Set only when asked for, so an ordinary fill journals as it always did.
         ...(b.fillOrKill === true ? { fillOrKill: true as const } : {}),
         ...(minStakeWei !== undefined ? { minStakeWei } : {}),
-        ...(cashOut ? { cashOut: { feeBps: c.fees.cashoutBps, feeAccount: c.fees.account, affiliateShareBps: c.fees.affiliateShareBps } } : {}),
+        ...(cashOut ? { cashOut: { feeBps: chargedFees(c.fees).cashoutBps, feeAccount: c.fees.account, affiliateShareBps: c.fees.affiliateShareBps } } : {}),
         // An on-chain executor must present the taker's signature over exactly these strings.
         ...(c.chain === 'evm'
           ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: canonicalSignature(b.takerSig) } }

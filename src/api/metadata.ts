@@ -9,6 +9,7 @@ import type { MarketRecord } from '../catalogue/model.js';
 import { recordResponses } from './schemas/envelope.js';
 import { Metadata } from './schemas/metadata.js';
 import { demoFundsOffer } from './demo-funds.js';
+import { chargedFees } from '../engine/fees.js';
 
 /** A rate in basis points as /metadata's 10^20-scaled fraction (500 bps = 5% = 5 * 10^18). */
 const scaledRate = (bps: number) => (BigInt(bps) * 10n ** 16n).toString();
@@ -51,7 +52,7 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
   }
   return {
     executorAddress: checksumAddress(c.executorAddress),
-    oracleFees: { [token]: feeRates(c.fees) },
+    oracleFees: { [token]: feeRates(chargedFees(c.fees)) },
     feeAccount: checksumAddress(c.fees.account),
     exchangeAffiliate: { address: checksumAddress(c.exchangeAffiliate), amount: c.exchangeAffiliateAmount.toString() },
     makerOrderMinimums: { [token]: c.makerMinimum.toString() },
@@ -67,7 +68,7 @@ export function metadataOf({ config: c, catalogue }: MetadataDeps): Record<strin
       sportsWithMarkets.map((s) => s.sportId),
     ).slice(0, POPULAR_SPORTS),
     leagueOrderingBySport,
-    cashoutFee: String(c.fees.cashoutBps),
+    cashoutFee: String(chargedFees(c.fees).cashoutBps),
     crosschainFees: { [c.chainId]: 0, ...c.crosschainFees },
     chainVersion: c.chainVersion,
     domainVersion: c.domainVersion,

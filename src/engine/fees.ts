@@ -13,6 +13,22 @@ export interface FeeTerms {
   affiliateShareBps: number;
 }
 
+/** The rates a fee configuration charges. */
+export interface FeeRates {
+  singlesBps: number;
+  parlaysBps: number;
+  cashoutBps: number;
+  account: string;
+}
+
+/**
+ * The rates actually charged: none at all without a fee account (the zero address), since nobody could ever be paid
+ * there; as the settlement contract is deployed (chainFeesOf), so the local ledger charges what a chain would.
+ */
+export function chargedFees<F extends FeeRates>(fees: F): F {
+  return fees.account.toLowerCase() === ZERO_ADDRESS ? { ...fees, singlesBps: 0, parlaysBps: 0, cashoutBps: 0 } : fees;
+}
+
 /** A market's terms on a report, or undefined when it pays no fee (no fees on the command, or a rate of 0). */
 export function feeTermsOf(fees: SettlementFees | undefined, marketHash: string): FeeTerms | undefined {
   const bps = fees?.bpsByMarket[marketHash] ?? 0;

@@ -9,6 +9,7 @@ import type { ChainSink, SettlementChain } from '../chain/settlement-chain.js';
 import { ChainSubmitter } from '../chain/chain-submitter.js';
 import { Engine } from '../engine/engine.js';
 import { DomainError } from '../engine/errors.js';
+import { chargedFees } from '../engine/fees.js';
 import type { Change } from '../engine/changes.js';
 import type { BalanceView, Command, EngineParams, FixtureStatusChange, MarketResult, ResultOf, SettlementFees } from '../engine/types.js';
 import { ExchangeError } from '../protocol/errors.js';
@@ -342,14 +343,14 @@ export class Sequencer implements SequencerPort {
    * settlement contract charges the same rates (the configuration takes them from its deployment) at the claim.
    */
   private settlementFees(marketHashes: readonly string[]): SettlementFees | undefined {
-    const c = this.deps.config;
+    const fees = chargedFees(this.deps.config.fees);
     const bpsByMarket: Record<string, number> = {};
     for (const marketHash of marketHashes) {
-      const bps = this.isParlay(marketHash) ? c.fees.parlaysBps : c.fees.singlesBps;
+      const bps = this.isParlay(marketHash) ? fees.parlaysBps : fees.singlesBps;
       if (bps > 0) bpsByMarket[marketHash] = bps;
     }
     if (Object.keys(bpsByMarket).length === 0) return undefined;
-    return { bpsByMarket, account: checksumAddress(c.fees.account), affiliateShareBps: c.fees.affiliateShareBps };
+    return { bpsByMarket, account: checksumAddress(fees.account), affiliateShareBps: fees.affiliateShareBps };
   }
 
   /** Right after a commit: accepted fills go to the chain, and refunds paid from escrow are paid on chain too. */
