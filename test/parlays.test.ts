@@ -223,6 +223,51 @@ describe('the quote window and the fill deadline', () => {
   });
 });
 
+describe('a parlay whose legs are no longer open', () => {
+  let ex: TestExchange;
+  let cat: TestCatalogue;
+  let signing: ParlaySigning;
+
+  beforeAll(async () => {
+    ex = await startTestExchange({ ...betTestConfig(), parlays: { quoteWindowMs: 200, fillWindowMs: 60_000, requestsPerMinute: 10 } });
+    cat = await createSoccerLeague(ex);
+    signing = await parlaySigning(ex);
+  });
+  afterAll(async () => ex.destroy());
+
+  /** A parlay of two new moneylines (not enabled in play) with an offer against it, its quote window over. */
+  async function quotedParlay() {
+    const legs = (await moneylines(ex, cat, 2)).map((marketHash) => ({ marketHash, bettingOutcomeOne: true }));
+    const bettor = await fundedWallet(ex);
+    const maker = await fundedWallet(ex);
+    const parlay = (await requestParlay(ex, bettor, signing, legs)).body.data;
+    await postOrder(ex, maker, { marketHash: parlay.marketHash, totalBetSize: 60n * USDC, percentageOdds: 75n * E18, isMakerBettingOutcomeOne: false });
+    await sleep(parlay.parlay.quoteWindowEndsAt - Date.now() + 20);
+    const fill = async () => ex.post('/orders/fill/v2', await signedFill(bettor, ex.ctx.config, { market: parlay.marketHash, isTakerBettingOutcomeOne: true, stakeWei: 10n * USDC, desiredOdds: 25n * E18 }));
+    return { legs, bettor, parlay, fill };
+  }
+
+  it('takes no fill once a leg is reported: the result is partly known, the offers priced before it', async () => {
+    const { legs, bettor, fill } = await quotedParlay();
+    // Leg two lost as picked: "every leg wins" can no longer happen, yet the maker's offer still prices it at 25%.
+    expect((await ex.admin('POST', `/admin/markets/${legs[1]!.marketHash}/report`, { outcome: 2 })).status).toBe(200);
+    const before = await balanceOf(ex, bettor);
+    const res = await fill();
+    expect([res.status, res.body.errorCode]).toEqual([400, 'MARKET_NOT_TRADEABLE']);
+    expect(await balanceOf(ex, bettor)).toEqual(before);
+  });
+
+  it('takes no fill once a leg closed in play is live, whichever leg names the parlay\'s event', async () => {
+    const { legs, parlay, fill } = await quotedParlay();
+    const events: string[] = (await ex.get(`/markets/find?marketHashes=${legs.map((l) => l.marketHash).join(',')}`)).body.data.map((m: Rest) => m.exchangeEventId);
+    const other = events.find((e) => e !== parlay.exchangeEventId)!;
+    expect(other).toBeDefined();
+    expect((await ex.admin('POST', `/admin/fixtures/${other}/status`, { status: 2 })).status).toBe(200);
+    const res = await fill();
+    expect([res.status, res.body.errorCode]).toEqual([400, 'MARKET_NOT_LIVE_ENABLED']);
+  });
+});
+
 describe('the quote window with a slow projector', () => {
   let ex: TestExchange;
   let cat: TestCatalogue;

@@ -20,6 +20,7 @@ import {
   requireBaseToken,
   requireMarket,
   requireParlayFillable,
+  requireParlayLegsOpen,
   requireNotClosedInPlay,
   requireSigner,
   SIGNATURE_PATTERN,
@@ -122,6 +123,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     if (catalogue.unloaded([b.market]).length > 0) await catalogue.loadMarkets([b.market]);
     const market = requireMarket(catalogue, b.market);
     requireParlayFillable(market, now());
+    requireParlayLegsOpen(catalogue, market);
     // The zero hash is an ordinary fill (signed as when absent); the fill's own market hash is a cash out of it.
     const cashOut = b.cashOutTarget !== undefined && b.cashOutTarget.toLowerCase() !== ZERO_BYTES32;
     if (cashOut && b.cashOutTarget!.toLowerCase() !== market.marketHash.toLowerCase()) {
@@ -162,6 +164,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
       // The fixture may have gone live during the delay, or the parlay's fill window passed.
       requireNotClosedInPlay(catalogue, current);
       requireParlayFillable(current, now());
+      requireParlayLegsOpen(catalogue, current);
       const result = await trading.submit({
         kind: 'fill',
         at: now(),

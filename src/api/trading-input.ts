@@ -57,6 +57,22 @@ export function requireSigner(recovered: string | undefined, expected: string, e
   }
 }
 
+/**
+ * A parlay's book takes fills only while every leg would still be taken as a leg (checkParlayLegs): ACTIVE, and not
+ * closed in play. Once a leg is reported the parlay's result is partly known, and once a leg not enabled in play is
+ * live its pre-game prices are stale; the makers' offers were priced before either, so a fill would pick them off.
+ * A leg memory no longer holds is settled (open markets are always held).
+ */
+export function requireParlayLegsOpen(catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay'>, market: MarketRecord): void {
+  for (const leg of market.parlay?.legs ?? []) {
+    const m = catalogue.getMarket(leg.marketHash.toLowerCase());
+    if (!m || m.status !== 'ACTIVE') {
+      throw new ExchangeError('MARKET_NOT_TRADEABLE', `leg ${leg.marketHash} of this parlay is ${m?.status ?? 'SETTLED'}: the parlay takes no more fills`);
+    }
+    requireNotClosedInPlay(catalogue, m);
+  }
+}
+
 /** A parlay's book takes fills only between the end of its quote window and its fill deadline. */
 export function requireParlayFillable(market: MarketRecord, at: number): void {
   const p = market.parlay;
