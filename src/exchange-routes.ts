@@ -77,7 +77,12 @@ export const exchangeRoutes =
   (deps: ExchangeRouteDeps): FastifyPluginAsyncTypebox =>
   async (api) => {
     const { config, now, catalogue, readModels, rendering, trading, sequencer, publisher, verifier, apiKeys, disconnectKey } = deps;
-    addReadYourWrites(api, { acknowledged: () => trading.acknowledged(), projection: deps.projection, waitMs: config.readWaitMs });
+    addReadYourWrites(api, {
+      acknowledged: () => trading.acknowledged(),
+      latest: () => trading.latestPosition(),
+      projection: deps.projection,
+      waitMs: config.readWaitMs,
+    });
     if (deps.forwarder) forwardSequencerRoutes(api, deps.forwarder);
     const balanceDeps = { trading, readModels, config };
     await api.register(healthRoutes, { isReady: deps.isReady, probe: deps.probe });

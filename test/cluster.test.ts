@@ -231,6 +231,9 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
       const during = await post(g1, maker, market, 51n * E18, true);
       const behind = await read(g2, `/orders?maker=${maker.address}`);
       expect([behind.status, behind.body.errorCode]).toEqual([503, 'READ_MODEL_BEHIND']);
+      // So does an account's read naming no position on the gateway that did not take the write.
+      const unnamed = await call(g2, 'GET', `/orders?maker=${maker.address}`);
+      expect([unnamed.status, unnamed.body.errorCode]).toEqual([503, 'READ_MODEL_BEHIND']);
       expect(await figure(p2.url, 'oddex_projector_active')).toBe(0);
       // Killed, its session ends: the standby takes the lock and projects from the checkpoint.
       process.kill(p1.pid, 'SIGKILL');

@@ -1,8 +1,9 @@
 // Read-your-writes: every reply names the journal position it reflects (`Oddex-Position`: the acknowledged
 // position after a write, the read models' position after a read), and a read waits, bounded, until the read models
 // cover every write acknowledged before it arrived, or the later position the client names in `Oddex-Min-Position`.
-// A read of account state past the bound answers 503 READ_MODEL_BEHIND with Retry-After: never state older than the
-// client's own writes. Public market data past the bound answers from the newest projection (its Oddex-Position says
+// For a read of account state that is every write acknowledged anywhere (a gateway asks the sequencer), so an account
+// sees its writes whichever gateway took them; past the bound it answers 503 READ_MODEL_BEHIND with Retry-After:
+// never state older than the client's own writes. Public market data waits only for this process's own writes. Public market data past the bound answers from the newest projection (its Oddex-Position says
 // which; a position the client names is still honoured, or 503), and waits no more until the projection moves: a
 // stopped projector must not take the catalogue, /metadata or the health checks down with it. The process's own
 // routes (health, metrics) never wait.
@@ -13,8 +14,10 @@ export const POSITION_HEADER = 'oddex-position';
 export const MIN_POSITION_HEADER = 'oddex-min-position';
 
 export interface ReadYourWritesDeps {
-  /** The journal position of the last acknowledged write. */
+  /** The journal position of the last write this process acknowledged. */
   acknowledged: () => number;
+  /** A position past every write acknowledged before the call, on any gateway (SequencerPort.latestPosition). */
+  latest: () => Promise<number>;
   projection: { readonly position: number; waitFor(seq: number, timeoutMs: number): Promise<boolean> };
   /** How long a read waits for the read models before answering READ_MODEL_BEHIND. */
   waitMs: number;
@@ -65,7 +68,8 @@ export function addReadYourWrites(api: FastifyInstance, deps: ReadYourWritesDeps
     const named = namedPosition(request.headers[MIN_POSITION_HEADER]);
     // A position the client names is honoured on any read.
     const lenient = route === 'public' && named === 0;
-    const target = Math.max(deps.acknowledged(), named);
+    // An account's reads see its writes made through any gateway; public data only this process's own.
+    const target = Math.max(route === 'public' ? deps.acknowledged() : await deps.latest(), named);
     const at = deps.projection.position;
     if (target <= at) return;
     if (lenient && stalledAt === at) return;

@@ -13,6 +13,11 @@ export interface SequencerPort {
    */
   acknowledged(): number;
   /**
+   * A journal position at or past every write acknowledged anywhere before the call (by this process or another
+   * gateway): what an account's reads wait for, so they see its writes whichever gateway took them.
+   */
+  latestPosition(): Promise<number>;
+  /**
    * An address's balances including every write this process saw acknowledged: the engine's own where it runs here,
    * else the read side once it covers those writes.
    */

@@ -10,7 +10,7 @@ import type { Engine } from '../../engine/engine.js';
 import { ExchangeError } from '../../protocol/errors.js';
 import type { ReadModels } from '../../store/ports.js';
 import type { ForwardedReply, ForwardedRequest, RouteForwarder, SequencerPort } from '../port.js';
-import { COMMAND_SUBJECT, decodeReply, encodeRequest, FORWARD_SUBJECT, resultOfReply } from './wire.js';
+import { COMMAND_SUBJECT, decodeReply, encodeRequest, FORWARD_SUBJECT, POSITION_SUBJECT, resultOfReply } from './wire.js';
 import { RetryingRequester } from './retrying-requester.js';
 
 export interface RemoteSequencerOptions {
@@ -29,6 +29,9 @@ export class RemoteSequencer implements SequencerPort, RouteForwarder {
   /** The newest journal position a reply carried. */
   private acknowledged_ = 0;
   private readonly requester: RetryingRequester;
+  /** The position request in flight, and the one after it, which calls made while the first flies wait for. */
+  private asking: Promise<number> | undefined;
+  private askingNext: Promise<number> | undefined;
 
   /**
    * Connects in the background, so a gateway started before NATS (or while it is down) serves reads, and answers
@@ -40,6 +43,35 @@ export class RemoteSequencer implements SequencerPort, RouteForwarder {
 
   acknowledged(): number {
     return this.acknowledged_;
+  }
+
+  /**
+   * Asks the sequencer. Calls share requests, but never one sent before they were made: its answer could predate a
+   * write acknowledged meanwhile. While no sequencer answers (a takeover), the newest position this gateway knows.
+   */
+  latestPosition(): Promise<number> {
+    if (!this.asking) return this.askPosition();
+    return (this.askingNext ??= this.asking.then(() => {
+      this.askingNext = undefined;
+      return this.askPosition();
+    }));
+  }
+
+  private askPosition(): Promise<number> {
+    const bounds = { attemptTimeoutMs: this.opts.readWaitMs, retryForMs: this.opts.readWaitMs / 2 };
+    const asked = this.requester
+      .request(POSITION_SUBJECT, '', 'position request', true, bounds)
+      .then((text) => {
+        const position = (JSON.parse(text) as { position?: unknown }).position;
+        if (Number.isSafeInteger(position)) this.acknowledged_ = Math.max(this.acknowledged_, position as number);
+        return this.acknowledged_;
+      })
+      .catch(() => this.acknowledged_)
+      .finally(() => {
+        if (this.asking === asked) this.asking = undefined;
+      });
+    this.asking = asked;
+    return asked;
   }
 
   async submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {

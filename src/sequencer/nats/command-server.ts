@@ -17,7 +17,7 @@ import type { Command, CommandResult } from '../../engine/types.js';
 import type { JournaledReply } from '../standby.js';
 import type { SequencerPort } from '../port.js';
 import { withCurrentMarkets } from '../current-markets.js';
-import { CHAIN_REPORT_KINDS, CHAIN_REPORT_SUBJECT, COMMAND_SUBJECT, decodeRequest, encodeReply, replyOfError, type CommandRequest } from './wire.js';
+import { CHAIN_REPORT_KINDS, CHAIN_REPORT_SUBJECT, COMMAND_SUBJECT, POSITION_SUBJECT, decodeRequest, encodeReply, replyOfError, type CommandRequest } from './wire.js';
 
 /** How long, and for how many requests at most, a reply is kept for repeats: well beyond a gateway's retry bound. */
 export const REMEMBERED_REPLIES = { ms: 60_000, max: 10_000 };
@@ -114,12 +114,20 @@ export function serveCommands(
       void sent.finally(() => inFlight.delete(sent));
     },
   });
+  /** Gateways ask before an account's read: every reply sent so far carried a position at or below this one. */
+  const answerPositions = (nc: NatsConnection): Subscription =>
+    nc.subscribe(POSITION_SUBJECT, {
+      queue: POSITION_SUBJECT,
+      callback: (_err, msg) => {
+        msg.respond(JSON.stringify({ position: sequencer.acknowledged() }));
+      },
+    });
   let closed = false;
   let served: { nc: NatsConnection; subs: Subscription[] } | undefined;
   connect({ servers: url, name: 'oddex-sequencer', maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
     (nc) => {
       if (closed) return void nc.close();
-      served = { nc, subs: [subscribe(nc, COMMAND_SUBJECT, false), ...(chainReports ? [subscribe(nc, CHAIN_REPORT_SUBJECT, true)] : [])] };
+      served = { nc, subs: [subscribe(nc, COMMAND_SUBJECT, false), answerPositions(nc), ...(chainReports ? [subscribe(nc, CHAIN_REPORT_SUBJECT, true)] : [])] };
       log.info({ subject: COMMAND_SUBJECT, ...(chainReports ? { chainReports: CHAIN_REPORT_SUBJECT } : {}) }, 'answering commands over NATS');
       void (async () => {
         for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ nats: s.type }, `NATS ${s.type}`);

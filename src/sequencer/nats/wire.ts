@@ -27,6 +27,13 @@ export const CHAIN_REPORT_KINDS: readonly Command['kind'][] = ['confirmFill', 'f
  */
 export const FORWARD_SUBJECT = 'oddex.sequencer.forwarded';
 
+/**
+ * The subject the sequencer answers with the journal position it has acknowledged writes through (`{"position": n}`),
+ * in the queue group of the same name: a gateway asks it before an account's read, so the read waits for writes the
+ * account made on other gateways too.
+ */
+export const POSITION_SUBJECT = 'oddex.sequencer.position';
+
 /** A command request: `id` is the gateway's, the same on every retry of one command. */
 export interface CommandRequest {
   id: string;
