@@ -516,6 +516,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_FEE_ACCOUNT', address, (c, v) => (c.fees.account = v)),
   setting('ODDEX_AFFILIATE_SHARE_BPS', int(0, 10_000), (c, v) => (c.fees.affiliateShareBps = v)),
   setting('ODDEX_CASHOUT_FEE_BPS', int(0, 10_000), (c, v) => (c.fees.cashoutBps = v)),
+  setting('ODDEX_AFFILIATE_ADDRESS', address, (c, v) => (c.exchangeAffiliate = v)),
   setting('ODDEX_AFFILIATE_AMOUNT', wei, (c, v) => (c.exchangeAffiliateAmount = v)),
   setting('ODDEX_BRIDGE_FEES', numberMap, (c, v) => Object.assign(c.bridgeFees, v)),
   setting('ODDEX_CROSSCHAIN_FEES', numberMap, (c, v) => (c.crosschainFees = v)),

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
 import { OddexClient } from '@oddex/sdk';
+import { loadConfig } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -53,11 +54,15 @@ describe('fees on net winnings', () => {
   const expectAccounts = async () => expect([await heldBy(accounts.fee), await heldBy(accounts.affiliate)]).toEqual([expected.fee, expected.affiliate]);
 
   beforeAll(async () => {
-    ex = await startTestExchange({
-      ...betTestConfig(),
-      fees: { singlesBps: FEE_BPS, parlaysBps: FEE_BPS, account: feeAccount, affiliateShareBps: SHARE_BPS, cashoutBps: 0 },
-      exchangeAffiliate: affiliate,
+    // Set as an operator sets them.
+    const settings = loadConfig({
+      ODDEX_FEE_SINGLES_BPS: String(FEE_BPS),
+      ODDEX_FEE_PARLAYS_BPS: String(FEE_BPS),
+      ODDEX_FEE_ACCOUNT: feeAccount,
+      ODDEX_AFFILIATE_SHARE_BPS: String(SHARE_BPS),
+      ODDEX_AFFILIATE_ADDRESS: affiliate,
     });
+    ex = await startTestExchange({ ...betTestConfig(), fees: settings.fees, exchangeAffiliate: settings.exchangeAffiliate });
     cat = await createSoccerLeague(ex);
     const meta = (await ex.get('/metadata')).body.data;
     accounts = { fee: meta.feeAccount, affiliate: meta.exchangeAffiliate.address };

@@ -56,8 +56,8 @@ export function readDeployment(config: Config, missing = 'run `npm run chain` or
 }
 
 /**
- * The values the deployment defines, by the setting that could say otherwise. The last three have no environment
- * setting; only a configuration built in code can set them.
+ * The values the deployment defines, by the setting that could say otherwise. Those not named ODDEX_* have no
+ * environment setting; only a configuration built in code can set them.
  */
 const DEFINED_BY_DEPLOYMENT: readonly [setting: string, value: (c: Config) => string | number][] = [
   ['ODDEX_CHAIN_ID', (c) => c.chainId],
@@ -74,7 +74,7 @@ const DEFINED_BY_DEPLOYMENT: readonly [setting: string, value: (c: Config) => st
   ['ODDEX_CASHOUT_FEE_BPS', (c) => c.fees.cashoutBps],
   ['ODDEX_AFFILIATE_SHARE_BPS', (c) => c.fees.affiliateShareBps],
   ['ODDEX_FEE_ACCOUNT', (c) => c.fees.account.toLowerCase()],
-  ['exchangeAffiliate', (c) => c.exchangeAffiliate.toLowerCase()],
+  ['ODDEX_AFFILIATE_ADDRESS', (c) => c.exchangeAffiliate.toLowerCase()],
 ];
 
 /**
