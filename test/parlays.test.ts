@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { centrifugeClient, createApiKey, fetchToken, sleep, waitFor, wsUrl } from './helpers/realtime.js';
 import { balanceOf, betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder, type TestCatalogue } from './helpers/bets.js';
-import { E18, USDC, newWallet, randomHex32, signedCancel, signedFill } from './helpers/wallets.js';
+import { E18, USDC, newWallet, randomHex32, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
 import { parlaySigning, signedParlayRequest, type Leg, type ParlaySigning } from './helpers/parlays.js';
 
 type Rest = Record<string, unknown>;
@@ -247,14 +247,18 @@ describe('a parlay whose legs are no longer open', () => {
     return { legs, bettor, parlay, fill };
   }
 
-  it('takes no fill once a leg is reported: the result is partly known, the offers priced before it', async () => {
-    const { legs, bettor, fill } = await quotedParlay();
+  it('takes no fill and no new order once a leg is reported: the result is partly known, the offers priced before it', async () => {
+    const { legs, bettor, parlay, fill } = await quotedParlay();
     // Leg two lost as picked: "every leg wins" can no longer happen, yet the maker's offer still prices it at 25%.
     expect((await ex.admin('POST', `/admin/markets/${legs[1]!.marketHash}/report`, { outcome: 2 })).status).toBe(200);
     const before = await balanceOf(ex, bettor);
     const res = await fill();
     expect([res.status, res.body.errorCode]).toEqual([400, 'MARKET_NOT_TRADEABLE']);
     expect(await balanceOf(ex, bettor)).toEqual(before);
+    const maker = await fundedWallet(ex);
+    const order = await signedOrder(maker, ex.ctx.config, { marketHash: parlay.marketHash, totalBetSize: 20n * USDC, percentageOdds: 70n * E18, isMakerBettingOutcomeOne: false });
+    const posted = await ex.post('/orders/new', { orders: [order.body] });
+    expect([posted.status, posted.body.data.statuses]).toEqual([200, { [order.hash]: 'INVALID_MARKET' }]);
   });
 
   it('takes no fill once a leg closed in play is live, whichever leg names the parlay\'s event', async () => {

@@ -3,11 +3,26 @@
 import type { MarketRef } from '../engine/types.js';
 import type { Catalogue, MarketRecord } from './catalogue.js';
 
-export function marketRefOf(catalogue: Pick<Catalogue, 'isClosedInPlay'>, market: MarketRecord): MarketRef {
+type MarketFacts = Pick<Catalogue, 'getMarket' | 'isClosedInPlay'>;
+
+const isOpen = (catalogue: MarketFacts, market: MarketRecord): boolean => market.status === 'ACTIVE' && !catalogue.isClosedInPlay(market);
+
+/**
+ * A parlay trades only while every leg would still be taken as a leg: once one is reported its result is partly
+ * known, and once one not enabled in play is live its pre-game prices are stale (a leg memory no longer holds is
+ * settled: open markets are always held).
+ */
+const legsOpen = (catalogue: MarketFacts, market: MarketRecord): boolean =>
+  (market.parlay?.legs ?? []).every((leg) => {
+    const m = catalogue.getMarket(leg.marketHash.toLowerCase());
+    return m !== undefined && isOpen(catalogue, m);
+  });
+
+export function marketRefOf(catalogue: MarketFacts, market: MarketRecord): MarketRef {
   return {
     marketHash: market.marketHash,
     exchangeEventId: market.exchangeEventId,
-    tradeable: market.status === 'ACTIVE' && !catalogue.isClosedInPlay(market),
+    tradeable: isOpen(catalogue, market) && legsOpen(catalogue, market),
     liveEnabled: market.liveEnabled,
     ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
   };
