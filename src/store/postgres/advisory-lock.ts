@@ -1,7 +1,12 @@
 // Waiting for a session-level advisory lock on a connection of its own (the writer's standby, a projector's): blocked
 // in pg_advisory_lock, granted the moment the holder's session ends. A connection that fails while waiting is opened
-// again after `retryMs`; `signal` stops waiting.
+// again after `retryMs`, doubled per failure in a row up to MAX_RETRY_MS (a database away for a minute costs a dozen
+// attempts and warnings, not one every half second); `signal` stops waiting.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+
+/** The longest pause between attempts: what a database back from an outage may wait before the lock is asked again. */
+export const MAX_RETRY_MS = 4000;
 
 /**
  * A lock's connection, kept alive on both ends: a holder whose machine vanishes (power, network) without closing its
@@ -28,7 +33,7 @@ export interface LockWait {
 export async function waitForAdvisoryLock<T>(config: pg.ClientConfig, key: number, what: string, opts: LockWait, locked: (client: pg.Client) => Promise<T>): Promise<T> {
   const { signal, retryMs = 500 } = opts;
   let toldWaiting = false;
-  for (;;) {
+  for (let pause = retryMs; ; pause = Math.min(pause * 2, Math.max(retryMs, MAX_RETRY_MS))) {
     if (signal?.aborted) throw new Error(`stopped waiting for the ${what}`);
     const client = new pg.Client(lockConnection(config));
     client.on('error', () => {}); // reported by the query under way
@@ -49,7 +54,7 @@ export async function waitForAdvisoryLock<T>(config: pg.ClientConfig, key: numbe
       await client.end().catch(() => {});
       if (signal?.aborted) throw new Error(`stopped waiting for the ${what}`);
       opts.onRetry?.(err);
-      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      await sleep(pause, undefined, { signal }).catch(() => {}); // a stop ends the pause; the loop then throws
     } finally {
       signal?.removeEventListener('abort', abort);
     }
