@@ -3,10 +3,10 @@
 // cover every write acknowledged before it arrived, or the later position the client names in `Oddex-Min-Position`.
 // For a read of account state that is every write acknowledged anywhere (a gateway asks the sequencer), so an account
 // sees its writes whichever gateway took them; past the bound it answers 503 READ_MODEL_BEHIND with Retry-After:
-// never state older than the client's own writes. Public market data waits only for this process's own writes. Public market data past the bound answers from the newest projection (its Oddex-Position says
-// which; a position the client names is still honoured, or 503), and waits no more until the projection moves: a
-// stopped projector must not take the catalogue, /metadata or the health checks down with it. The process's own
-// routes (health, metrics) never wait.
+// never state older than the client's own writes. Public market data waits only for this process's own writes, and
+// past the bound answers from the newest projection (its Oddex-Position says which; a position the client names is
+// still honoured, or 503), and waits no more until the projection moves: a stopped projector must not take the
+// catalogue, /metadata or the health checks down with it. The process's own routes (health, metrics) never wait.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 

@@ -63,8 +63,7 @@ export class RemoteSequencer implements SequencerPort, RouteForwarder {
       .request(POSITION_SUBJECT, '', 'position request', true, bounds)
       .then((text) => {
         const position = (JSON.parse(text) as { position?: unknown }).position;
-        if (Number.isSafeInteger(position)) this.acknowledged_ = Math.max(this.acknowledged_, position as number);
-        return this.acknowledged_;
+        return Number.isSafeInteger(position) ? Math.max(this.acknowledged_, position as number) : this.acknowledged_;
       })
       .catch(() => this.acknowledged_)
       .finally(() => {
