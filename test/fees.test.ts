@@ -133,6 +133,18 @@ describe('fees on net winnings', () => {
     });
   }
 
+  it("enters the fees on the fee account's and the affiliate's statements as fees of their markets", async () => {
+    for (const [address, income] of [[accounts.fee, expected.fee], [accounts.affiliate, expected.affiliate]] as const) {
+      const entries: { kind: string; amount: string; balance: string; marketHash?: string }[] = (await ex.get(`/account/statement?bettor=${address}&sortAsc=true`)).body.data.entries;
+      const byMarket = new Map<string, bigint>();
+      for (const e of entries) byMarket.set(e.marketHash ?? '', (byMarket.get(e.marketHash ?? '') ?? 0n) + BigInt(e.amount));
+      expect(entries.every((e) => e.kind === 'fee')).toBe(true);
+      expect(entries.at(-1)!.balance).toBe(income.toString());
+      const earned = ([fees, shares]: [bigint, bigint]) => (address === accounts.fee ? fees - shares : shares);
+      expect(byMarket).toEqual(new Map([...feesByMarket].map(([market, pair]) => [market, earned(pair)] as const).filter(([, amount]) => amount !== 0n)));
+    }
+  });
+
   it('charges each leg of a quarter line as a market of its own', async () => {
     // Line -0.75, 3-1: both legs win. The taker stakes 10.000001 split 5.000001 / 5.000000 over the legs, which pay
     // 8.333335 and 8.333333: profits 3.333334 and 3.333333, 5% of each rounded down is 166666.

@@ -1,6 +1,7 @@
 // What one command's change records move in each wallet's balance, as the funds statement enters it (GET
 // /account/statement): stakes leave the balance when their trade is confirmed; refunds, cash outs and payouts return
-// to it, each fee entered apart. Shared by the SQLite and PostgreSQL projections of the statement, which add the
+// to it, each fee entered apart (and entered again, as income, on the fee account's and the affiliate's statements).
+// Shared by the SQLite and PostgreSQL projections of the statement, which add the
 // deposit or withdrawal that explains the rest of the balance's change.
 import type { Change, TradeFacts } from '../engine/changes.js';
 import type { StatementKind } from './ports.js';
@@ -28,6 +29,11 @@ export function forEachStatedBalance(changes: readonly Change[], enter: (address
     if (list) list.push(m);
     else moved.set(address, [m]);
   };
+  /** A fee's shares as what the fee account and the affiliate earned in the market (entered as fees, positive). */
+  const feeIncome = (c: { fee: bigint; affiliateFee: bigint; feeAccount: string; affiliate: string; marketHash: string }, at: number) => {
+    if (c.fee - c.affiliateFee !== 0n) add(c.feeAccount, { kind: 'fee', amount: c.fee - c.affiliateFee, marketHash: c.marketHash, at });
+    if (c.affiliateFee !== 0n) add(c.affiliate, { kind: 'fee', amount: c.affiliateFee, marketHash: c.marketHash, at });
+  };
   for (const c of changes) {
     switch (c.type) {
       case 'tradeStatusChanged':
@@ -42,6 +48,10 @@ export function forEachStatedBalance(changes: readonly Change[], enter: (address
         // What the cash out paid at once before its fee, then the fee: their sum is what reached the wallet.
         if (c.amount !== 0n) add(c.bettor, { kind: 'cashout', amount: c.amount, marketHash: c.marketHash, at: c.at });
         if (c.fee !== 0n) add(c.bettor, { kind: 'fee', amount: -c.fee, marketHash: c.marketHash, at: c.at });
+        feeIncome(c, c.at);
+        break;
+      case 'feeCharged':
+        feeIncome(c, c.at);
         break;
       case 'positionSettled':
         // The payout before the commission, then the commission: their sum is what settlement credited.
