@@ -25,7 +25,10 @@ export interface RealtimeConfig {
   expiredCloseDelayMs: number;
   /** Time a new WebSocket has to send its connect command. */
   connectTimeoutMs: number;
-  /** Per-connection command bucket: burst size and refill per second (error 111 when empty). */
+  /**
+   * Per-connection command bucket: burst size and refill per second (error 111 when empty; a command answered 111
+   * still counts, and a connection a whole burst in debt is closed with 3013).
+   */
   commandBurst: number;
   commandsPerSecond: number;
 }

@@ -333,3 +333,30 @@ describe('limits', () => {
     expect(slow.pushes(channel).length).toBeLessThan(count);
   });
 });
+
+describe('a connection flooding commands', () => {
+  it('is answered 111 for a burst past its rate, then closed with 3013; other clients are answered', async () => {
+    const { connect } = await setup({ commandBurst: 3, commandsPerSecond: 1 });
+    const c = await connect();
+    const other = await connect();
+    const ids = c.send(...Array.from({ length: 10 }, () => ({ history: { channel: 'markets:global' } })));
+    const replies = await Promise.all(ids.slice(0, 6).map((id) => c.reply(id)));
+    expect(replies.map((r) => r.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'ok', 111, 111, 111]);
+    expect(await c.closed()).toBe(3013);
+    expect(c.closeReason).toBe('too many requests');
+    expect((await other.call({ history: { channel: 'markets:global' } })).error).toBeUndefined();
+  });
+
+  it('frames of thousands of commands: cut off after a burst of 111s instead of answering every one (default limits)', async () => {
+    const { ex, connect } = await setup();
+    const c = await connect();
+    let id = 1000;
+    const frame = () => Array.from({ length: 10_000 }, () => JSON.stringify({ id: ++id, subscribe: { channel: 'x' } })).join('\n');
+    for (let i = 0; i < 10; i++) c.ws.send(frame());
+    expect(await c.closed(10_000)).toBe(3013);
+    // At most the burst answered and a burst of 111s: not the 100,000 replies the frames asked for.
+    expect(c.messages.length).toBeLessThan(5000);
+    const res = await ex.get('/health/live');
+    expect(res.status).toBe(200);
+  });
+});

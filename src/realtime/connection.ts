@@ -153,7 +153,9 @@ export class ClientConnection {
       if (!this.connectFailed) this.disconnect(CloseCode.badRequest, 'connect first');
       return;
     }
-    if (!this.takeToken()) return this.replyError(id, err(ErrorCode.tooManyRequests, 'too many requests', true));
+    const admitted = this.takeToken();
+    if (admitted === 'abusive') return this.disconnect(CloseCode.tooManyRequests, 'too many requests');
+    if (admitted === 'limited') return this.replyError(id, err(ErrorCode.tooManyRequests, 'too many requests', true));
     switch (method) {
       case 'subscribe':
         return this.subscribe(id, cmd.subscribe!);
@@ -170,14 +172,21 @@ export class ClientConnection {
     }
   }
 
-  private takeToken(): boolean {
+  /**
+   * One command from the connection's bucket. A command that finds it empty is answered 111 and still counted: the
+   * bucket goes into debt, which the rate pays back. A client that runs up a whole burst of debt (it goes on sending
+   * after being told to slow down, e.g. a frame of thousands of commands, frame after frame) is cut off with 3013:
+   * answering every excess command kept the event loop busy for seconds, stalling every other client.
+   */
+  private takeToken(): 'ok' | 'limited' | 'abusive' {
     const { commandBurst, commandsPerSecond } = this.deps.config;
     const now = this.deps.now();
     this.bucket = Math.min(commandBurst, this.bucket + ((now - this.bucketAt) * commandsPerSecond) / 1000);
     this.bucketAt = now;
-    if (this.bucket < 1) return false;
+    const admitted = this.bucket >= 1;
     this.bucket -= 1;
-    return true;
+    if (admitted) return 'ok';
+    return this.bucket < -commandBurst ? 'abusive' : 'limited';
   }
 
   // ---- connect / refresh -------------------------------------------------------------------

@@ -23,6 +23,8 @@ export const CloseCode = {
   /** This node missed publications of a subscribed channel: reconnect and recover them from history. */
   insufficientState: 3010,
   noPong: 3012,
+  /** The client went on sending commands well past its command rate after being answered 111 (Centrifuge's code). */
+  tooManyRequests: 3013,
   invalidToken: 3500,
   badRequest: 3501,
 } as const;
