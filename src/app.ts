@@ -19,6 +19,7 @@ import { registerWebPage } from './api/web-page.js';
 import { installQueryLimit, replyToClientError, slowClientLimits } from './api/rate-limit/request-limits.js';
 import { exampleTransform, signedExamples } from './api/schemas/examples.js';
 import { withDecimalNumbers } from './api/strict-numbers.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './api/json-depth.js';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +74,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON bodies only: a text/plain body would reach the schema as a string ("body must be object"), where every
   // other type is told the one it must be (415 UNSUPPORTED_MEDIA_TYPE).
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parser (prototype poisoning refused), behind a check of the nesting depth: a deeply nested body
+  // would block the event loop while it parses (json-depth.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(new ExchangeError('MALFORMED_JSON', `request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   installEnvelope(app);
   installRateLimit(app, {
     limits: config.rateLimits,

@@ -338,3 +338,44 @@ describe('request limits', () => {
     );
   });
 });
+
+describe('deeply nested JSON bodies', () => {
+  let ex: TestExchange;
+  beforeAll(async () => {
+    ex = await startTestExchange({ rateLimits: { ...defaultConfig().rateLimits, enabled: false } });
+  });
+  afterAll(async () => ex.destroy());
+
+  const nested = (depth: number, inner = '') => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+  it('refuses a 1 MB body of nested arrays with 400 MALFORMED_JSON before parsing it, without stalling others', async () => {
+    // 499,990 levels inside {"orders": ...}: parsing it alone took 0.5-0.9 s of the event loop.
+    const body = `{"orders":${nested(499_990)}}`;
+    expect(body.length).toBeLessThan(1_048_576);
+    const started = Date.now();
+    const [deep, live] = await Promise.all([ex.post('/orders/new', body), ex.get('/health/live')]);
+    expect(deep.status).toBe(400);
+    expect(deep.body).toEqual({
+      status: 'failure',
+      errorCode: 'MALFORMED_JSON',
+      message: 'request body nests objects and arrays deeper than 32 levels',
+    });
+    expect(live.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(400);
+  });
+
+  it('parses bodies nested up to 32 levels (schema errors as before), and brackets inside strings do not count', async () => {
+    const at = await ex.post('/orders/new', `{"orders":${nested(31)}}`);
+    expect(at.status).toBe(400);
+    expect(at.body.errorCode).toBe('INVALID_PARAMETER');
+    const over = await ex.post('/orders/new', `{"orders":${nested(32)}}`);
+    expect(over.body.errorCode).toBe('MALFORMED_JSON');
+    const quoted = await ex.post('/orders/new', JSON.stringify({ orders: [{ marketHash: '['.repeat(100) + '\\"[' }] }));
+    expect(quoted.status).toBe(400);
+    expect(quoted.body.errorCode).toBe('INVALID_PARAMETER');
+    // Prototype poisoning is still refused by the parser behind the check.
+    expect((await ex.post('/orders/new', '{"__proto__":{"x":1},"orders":[]}')).body.errorCode).toBe('MALFORMED_JSON');
+    expect((await ex.post('/orders/new', '{"orders":')).body.errorCode).toBe('MALFORMED_JSON');
+    expect((await ex.post('/orders/new', '')).body.errorCode).toBe('MALFORMED_JSON');
+  });
+});
