@@ -289,6 +289,23 @@ describe('MemoryBroker', () => {
     expect((await b.history('h:x', { limit: -1, since: { offset: 0, epoch: second.epoch } })).complete).toBe(true);
   });
 
+  it('keeps at most maxQuietStreams streams that never published and have no subscriber, the longest idle going first', async () => {
+    let now = 0;
+    const b = new MemoryBroker({ ...policy, ttlMs: 60_000, maxQuietStreams: 2 }, () => now);
+    const sub = () => {};
+    for (const channel of ['h:a', 'h:b', 'h:c', 'h:d']) {
+      now += 100;
+      await b.subscribe(channel, sub);
+      await b.unsubscribe(channel, sub);
+    }
+    await b.subscribe('h:e', sub); // subscribed: not quiet
+    await b.subscribe('h:p', sub);
+    await b.publish('h:p', 'x'); // published: kept for its retention whatever the count
+    await b.unsubscribe('h:p', sub);
+    b.sweep();
+    expect(['h:a', 'h:b', 'h:c', 'h:d', 'h:e', 'h:p'].filter((c) => b.interested(c))).toEqual(['h:c', 'h:d', 'h:e', 'h:p']);
+  });
+
   it('counts a published stream idle from its last subscriber leaving, and keeps it at least one history retention', async () => {
     let now = 0;
     const b = new MemoryBroker({ ...policy, ttlMs: 20_000, idleStreamTtlMs: 10_000 }, () => now);

@@ -39,7 +39,16 @@ export interface HistoryPolicy {
    * Past it the stream is dropped: positions in it no longer recover, since its next stream has another epoch.
    */
   idleStreamTtlMs?: number;
+  /**
+   * Most streams kept that never published and have no subscriber (MemoryBroker; default 10,000): past it the longest
+   * idle go at the next sweep. Each holds only the promise that a position in it recovers, and subscribing costs a
+   * client nothing, so without a bound clients subscribing to made-up channels from connection after connection grow
+   * memory for a whole history retention.
+   */
+  maxQuietStreams?: number;
 }
+
+const DEFAULT_MAX_QUIET_STREAMS = 10_000;
 
 /** Room in a frame for the push wrapper, the channel name, the offset and the WebSocket header. */
 const FRAME_OVERHEAD = 96;
@@ -344,10 +353,17 @@ export class MemoryBroker implements Broker {
    */
   sweep(): void {
     const now = this.now();
+    const quiet: [string, ChannelStream][] = [];
     for (const [channel, stream] of this.streams) {
       stream.expire(now);
-      if (!this.hub.has(channel) && now - stream.lastActiveAt >= this.idleTtl(stream)) this.streams.delete(channel);
+      if (this.hub.has(channel)) continue;
+      if (now - stream.lastActiveAt >= this.idleTtl(stream)) this.streams.delete(channel);
+      else if (stream.top === 0) quiet.push([channel, stream]);
     }
+    const excess = quiet.length - (this.policy.maxQuietStreams ?? DEFAULT_MAX_QUIET_STREAMS);
+    if (excess <= 0) return;
+    quiet.sort(([, a], [, b]) => a.lastActiveAt - b.lastActiveAt);
+    for (const [channel] of quiet.slice(0, excess)) this.streams.delete(channel);
   }
 
   /**
