@@ -27,6 +27,9 @@ import { exchangeRoutes } from './exchange-routes.js';
 import { resolveAdminToken, resolveExecutorAddress } from './server.js';
 import { configFromDeployment } from './chain/evm/deployment-config.js';
 
+/** How long a readiness check waits for a sequencer's answer (a load balancer's check times out after a few seconds). */
+const READINESS_SEQUENCER_MS = 1000;
+
 export interface Gateway {
   app: FastifyInstance;
   url: string;
@@ -109,7 +112,12 @@ export async function startGateway(baseConfig: Config, opts: { now?: () => numbe
         return 0;
       },
       isReady: () => ready,
-      probe: () => readSide.probe(),
+      // Ready means it can take reads and writes: the read side answers, and a sequencer answers over NATS (NATS down
+      // or no sequencer: every write would end in 503 SEQUENCER_UNAVAILABLE, while reads are still served).
+      probe: async () => {
+        await readSide.probe();
+        await trading.assertSequencerAnswers(Math.min(config.sequencerRequest.attemptTimeoutMs, READINESS_SEQUENCER_MS));
+      },
       evm: undefined,
     });
     const app = await buildApp({

@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { suiteChildren } from './helpers/process.js';
 import { noPostgres, postgresForSuite, postgresSuite } from './helpers/postgres.js';
 import { natsForSuite, startNats } from './helpers/nats.js';
-import { COMMAND_SUBJECT } from '../src/sequencer/nats/wire.js';
+import { COMMAND_SUBJECT, POSITION_SUBJECT } from '../src/sequencer/nats/wire.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
 import { call } from './helpers/positioned-call.js';
 
@@ -348,6 +348,49 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
       sub.unsubscribe();
     } finally {
       await nc.close();
+      await own.stop();
+    }
+  }, 60_000);
+
+  it('says on /health/ready that it cannot take writes while no sequencer answers or NATS is down, and serves reads meanwhile', async () => {
+    // A NATS server of its own, with no sequencer on it at first.
+    const own = await startNats();
+    const nc = await connect({ servers: own.url });
+    try {
+      const gw = await spawn({ ...gatewayEnv, ODDEX_NATS_URL: own.url, ODDEX_DATA_DIR: tempDir() });
+      const ready = async () => {
+        const res = await fetch(gw + '/health/ready');
+        return { status: res.status, body: (await res.json()) as { errorCode?: string; message?: string } };
+      };
+      const read = () => call(gw, 'GET', `/balances/${takers[0]!.address}`);
+      // No sequencer subscribed: every write would end in 503 SEQUENCER_UNAVAILABLE, and readiness says so.
+      let none = await ready();
+      // (until its NATS connection is up, it says that instead)
+      for (let i = 0; i < 30 && /not connected to NATS/.test(none.body.message ?? ''); i++) none = (await sleep(100), await ready());
+      expect([none.status, none.body.errorCode]).toEqual([503, 'SEQUENCER_UNAVAILABLE']);
+      expect(none.body.message).toMatch(/no sequencer answered/);
+      expect((await call(gw, 'GET', '/health')).status).toBe(200);
+      expect((await read()).status).toBe(200);
+      // A sequencer answers (here one that only tells its position): ready.
+      const sub = nc.subscribe(POSITION_SUBJECT, {
+        queue: POSITION_SUBJECT,
+        callback: (_err, msg) => {
+          msg.respond(JSON.stringify({ position: 1 }));
+        },
+      });
+      await nc.flush();
+      expect((await ready()).status).toBe(200);
+      sub.unsubscribe();
+      // NATS down: not ready, naming NATS; reads are still served.
+      await nc.close();
+      await own.halt();
+      await sleep(300);
+      const down = await ready();
+      expect([down.status, down.body.errorCode]).toEqual([503, 'SEQUENCER_UNAVAILABLE']);
+      expect(down.body.message).toMatch(/not connected to NATS/);
+      expect((await read()).status).toBe(200);
+    } finally {
+      await nc.close().catch(() => {});
       await own.stop();
     }
   }, 60_000);

@@ -73,6 +73,24 @@ export class RemoteSequencer implements SequencerPort, RouteForwarder {
     return asked;
   }
 
+  /**
+   * Readiness: resolves once a sequencer answered a position request within `withinMs`; otherwise throws
+   * SEQUENCER_UNAVAILABLE saying why (NATS not connected, or no sequencer answered), as every write would end then.
+   */
+  async assertSequencerAnswers(withinMs: number): Promise<void> {
+    if (!this.requester.connected) {
+      throw new ExchangeError('SEQUENCER_UNAVAILABLE', `not connected to NATS (${this.opts.url}): commands cannot reach the sequencer; reads are served`);
+    }
+    let text: string;
+    try {
+      text = await this.requester.request(POSITION_SUBJECT, '', 'readiness check', true, { attemptTimeoutMs: withinMs, retryForMs: withinMs });
+    } catch {
+      throw new ExchangeError('SEQUENCER_UNAVAILABLE', `no sequencer answered over NATS within ${withinMs} ms: commands cannot be taken; reads are served`);
+    }
+    const position = (JSON.parse(text) as { position?: unknown }).position;
+    if (Number.isSafeInteger(position)) this.acknowledged_ = Math.max(this.acknowledged_, position as number);
+  }
+
   async submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
     const reply = decodeReply(await this.request(COMMAND_SUBJECT, encodeRequest({ id: randomUUID(), command: cmd }), 'command', true));
     if (reply.ok) this.acknowledged_ = Math.max(this.acknowledged_, reply.position);

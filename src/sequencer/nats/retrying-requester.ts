@@ -22,14 +22,22 @@ export class RetryingRequester {
   /** Undefined until NATS first answers: requests meanwhile are retried within their bound like any other. */
   private nc: NatsConnection | undefined;
   private closed = false;
+  /** Whether the connection to NATS is up now (false before it first is, and between a disconnect and a reconnect). */
+  private up = false;
 
   constructor(url: string, name: string, log: { warn(obj: object, msg: string): void }) {
     connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true }).then(
       (nc) => {
         if (this.closed) return void nc.close();
         this.nc = nc;
+        this.up = true;
         void (async () => {
-          for await (const s of nc.status()) if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ nats: s.type }, `NATS ${s.type}`);
+          for await (const s of nc.status()) {
+            if (s.type === 'disconnect' || s.type === 'reconnect') {
+              this.up = s.type === 'reconnect';
+              log.warn({ nats: s.type }, `NATS ${s.type}`);
+            }
+          }
         })();
       },
       (err: unknown) => log.warn({ err }, 'NATS connection failed'),
@@ -67,6 +75,11 @@ export class RetryingRequester {
       await new Promise((r) => setTimeout(r, Math.min(backoff, left)));
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     }
+  }
+
+  /** Whether NATS is connected now: without it no request can reach a sequencer. */
+  get connected(): boolean {
+    return this.up && !this.closed;
   }
 
   async close(): Promise<void> {
