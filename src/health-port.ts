@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 
-export function healthPort(opts: { registry: Registry; ready: () => boolean; notReady: string }): (req: IncomingMessage, res: ServerResponse) => void {
+export function healthPort(opts: { registry: Registry; ready: () => boolean; notReady: string | (() => string) }): (req: IncomingMessage, res: ServerResponse) => void {
   const { registry } = opts;
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -22,6 +22,6 @@ export function healthPort(opts: { registry: Registry; ready: () => boolean; not
     }
     const healthy = path === '/health' || path === '/health/live' || (path === '/health/ready' && opts.ready());
     res.writeHead(healthy ? 200 : path?.startsWith('/health') ? 503 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: path === '/health/ready' ? opts.notReady : 'error' }));
+    res.end(JSON.stringify(healthy ? { status: 'ok' } : { status: path === '/health/ready' ? (typeof opts.notReady === 'string' ? opts.notReady : opts.notReady()) : 'error' }));
   };
 }

@@ -38,7 +38,10 @@ export async function startRealtimeNode(baseConfig: Config, opts: { now?: () => 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oddex_process_' });
   registerRealtimeGauges(registry, realtime);
-  const server = createServer(healthPort({ registry, ready: () => ready, notReady: 'error' }));
+  // Not ready while Redis does not answer: publications can neither reach its clients nor be recovered.
+  const server = createServer(
+    healthPort({ registry, ready: () => ready && realtime.brokerReachable, notReady: () => (ready ? 'redis unreachable: publications cannot be delivered' : 'error') }),
+  );
   realtime.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

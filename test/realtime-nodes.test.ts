@@ -168,6 +168,24 @@ describe('realtime nodes on Redis', () => {
     expect(await connections()).toBe(before + 1);
   }, 30_000);
 
+  it('a realtime node is not ready while Redis is down (it can deliver nothing), and ready again once Redis is back', async () => {
+    const ready = async () => {
+      const res = await fetch(`${nodeB.url}/health/ready`);
+      return [res.status, ((await res.json()) as { status: string }).status];
+    };
+    expect(await ready()).toEqual([200, 'ok']);
+    await redis.halt();
+    try {
+      await waitFor(async () => (await ready())[0] === 503, 5000);
+      expect(await ready()).toEqual([503, expect.stringMatching(/redis unreachable/)]);
+      // Alive all the while: a supervisor must not restart it.
+      expect((await fetch(`${nodeB.url}/health`)).status).toBe(200);
+    } finally {
+      await redis.start();
+    }
+    await waitFor(async () => (await ready())[0] === 200, 10_000);
+  }, 30_000);
+
   it('a clean stop publishes what it acknowledged before it closes: a subscriber on another node receives it', async () => {
     // The projector lags, so the order below is acknowledged but not yet published when the stop begins.
     await ex.destroy();

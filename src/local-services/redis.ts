@@ -15,6 +15,10 @@ export interface LocalRedis {
   client(): Redis;
   /** Stops the server and starts it again on the same port, empty. */
   restartEmpty(): Promise<void>;
+  /** Kills the server (SIGKILL): its clients lose the connection. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port (empty) after `halt`. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +63,8 @@ export async function startRedis(): Promise<LocalRedis> {
       await halt();
       await launch();
     },
+    halt,
+    start: launch,
     async stop() {
       for (const c of clients) c.disconnect();
       await halt();

@@ -89,6 +89,11 @@ export interface Broker {
    * (its subscribers reconnect, and resubscribe with `recovered: false`).
    */
   restartStreams(channels: readonly string[] | 'all'): Promise<void>;
+  /**
+   * Whether the broker's server answers now (its connections are up), where it has one: a node whose Redis is down can
+   * neither deliver nor recover publications. Absent: always (the process's own memory).
+   */
+  reachable?(): boolean;
   /** Streams this process holds and the bytes of publications they retain (metrics; synchronous for scrapes). */
   retained(): { streams: number; bytes: number };
   /** Stops delivering. Publications already handed to `publish` are still recorded where streams outlive the process. */

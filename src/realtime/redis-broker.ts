@@ -134,6 +134,11 @@ export class RedisBroker implements Broker {
     return idle === undefined || !Number.isFinite(idle) ? 0 : Math.max(idle, this.opts.policy.ttlMs);
   }
 
+  /** Both connections are up: commands and scripts, and the subscriptions publications arrive on. */
+  reachable(): boolean {
+    return this.opts.redis.status === 'ready' && this.opts.subscriber.status === 'ready';
+  }
+
   /** Any node may have subscribers or clients holding positions: every publication is recorded. */
   interested(): boolean {
     return true;

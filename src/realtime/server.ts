@@ -137,6 +137,11 @@ export class RealtimeServer {
     return this.broker.streamsOutliveProcess;
   }
 
+  /** Whether publications can reach this node's clients: its broker's server (Redis) answers. */
+  get brokerReachable(): boolean {
+    return this.broker.reachable?.() ?? true;
+  }
+
   /** Channel streams held in memory and the bytes of history they retain. */
   get history(): { streams: number; bytes: number } {
     return this.broker.retained();
