@@ -329,7 +329,7 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
       await db.end();
     }
     await next.line(/took over as the writer at position \d+/);
-    await next.line(/listening on http/);
+    const nextUrl = /listening on (http:\/\/[\d.]+:\d+)/.exec(await next.line(/listening on http/))![1]!;
     const post = async () => {
       const o = await signedOrder(makers[1]!, config, { marketHash: markets[1]!, totalBetSize: ORDER_STAKE, percentageOdds: 55n * E18, isMakerBettingOutcomeOne: true });
       return call(gateway, 'POST', '/orders/new', { orders: [o.body] });
@@ -345,5 +345,11 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     expect(await ready.json()).toMatchObject({ errorCode: 'NOT_READY', message: expect.stringMatching(/another writer took the journal over.*restart/) });
     const after = await Promise.all(Array.from({ length: 8 }, post));
     expect(after.map((r) => r.status)).toEqual(Array(8).fill(200));
+    // Its writer figures are no longer the exchange's: NaN, not the journal position where it stopped (8 commands
+    // behind now) and a projector lag below zero.
+    const metrics = await (await fetch(oldUrl + '/metrics')).text();
+    const figure = (name: string) => new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1];
+    expect([figure('oddex_journal_position'), figure('oddex_projector_lag_positions'), figure('oddex_projector_lag_seconds')]).toEqual(['Nan', 'Nan', 'Nan']);
+    expect(Number(/^oddex_journal_position (\d+)$/m.exec(await (await fetch(nextUrl + '/metrics')).text())?.[1])).toBeGreaterThanOrEqual(Math.max(...after.map((r) => r.position)));
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import type { RealtimeServer } from '../realtime/server.js';
 
 export interface MetricsDeps {
   /** Absent on a gateway process, which runs no engine, journal or projector. */
-  trading?: Pick<Sequencer, 'engine' | 'chain' | 'runner' | 'projection'>;
+  trading?: Pick<Sequencer, 'engine' | 'chain' | 'runner' | 'projection' | 'superseded'>;
   /** Absent where the process holds no realtime connections. */
   publisher?: Pick<Publisher, 'rendered'>;
   realtime?: Pick<RealtimeServer, 'connectionCount' | 'history'>;
@@ -78,12 +78,17 @@ export function registerMetrics(app: FastifyInstance, { trading, publisher, real
 /** The engine's, the journal's, the projector's and the chain's figures, where the sequencer runs. */
 function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['trading']>): void {
   const engine = () => trading.engine;
+  /**
+   * The figure, or NaN once another writer took the journal over: this process's engine and journal stopped where it
+   * lost the lock (its journal position would stay behind, and the projector's lag behind it go negative).
+   */
+  const writers = (figure: () => number) => (trading.superseded ? NaN : figure());
   new Gauge({
     name: 'oddex_open_orders',
     help: 'Orders on the books (ACTIVE or INACTIVE)',
     registers: [registry],
     collect() {
-      this.set(engine().openOrderCount());
+      this.set(writers(() => engine().openOrderCount()));
     },
   });
   new Gauge({
@@ -92,7 +97,7 @@ function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['
     registers: [registry],
     // The engine's counter: counting the read side's rows cost 25 ms of the event loop per scrape at 660k trades.
     collect() {
-      this.set(engine().stats().trades);
+      this.set(writers(() => engine().stats().trades));
     },
   });
   new Gauge({
@@ -100,7 +105,7 @@ function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['
     help: 'Fills waiting for chain confirmation',
     registers: [registry],
     collect() {
-      this.set(engine().stats().pendingFills);
+      this.set(writers(() => engine().stats().pendingFills));
     },
   });
   new Counter({
@@ -117,7 +122,7 @@ function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['
     help: 'Journal position of the last acknowledged command',
     registers: [registry],
     collect() {
-      this.set(trading.runner.durableSeq);
+      this.set(writers(() => trading.runner.durableSeq));
     },
   });
   new Gauge({
@@ -133,7 +138,7 @@ function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['
     help: 'Acknowledged commands the projector has not written to the read models yet',
     registers: [registry],
     collect() {
-      this.set(trading.projection.stats().lagPositions);
+      this.set(writers(() => trading.projection.stats().lagPositions));
     },
   });
   new Gauge({
@@ -141,7 +146,7 @@ function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['
     help: 'How long ago the oldest command the projector has not written yet was acknowledged (0: none waits)',
     registers: [registry],
     collect() {
-      this.set(trading.projection.stats().lagMs / 1000);
+      this.set(writers(() => trading.projection.stats().lagMs / 1000));
     },
   });
   const batches = new Histogram({
@@ -166,7 +171,7 @@ function sequencerMetrics(registry: Registry, trading: NonNullable<MetricsDeps['
     help: 'Fills the settlement chain has not settled yet (waiting to be taken, retrying, or in flight)',
     registers: [registry],
     collect() {
-      this.set(chain().backlog);
+      this.set(writers(() => chain().backlog));
     },
   });
 }

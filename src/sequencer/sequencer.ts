@@ -120,6 +120,7 @@ export class Sequencer implements SequencerPort {
   private archiveTimer: NodeJS.Timeout | undefined;
   /** The archive of the journal under way, if any. */
   private archiving: Promise<unknown> = Promise.resolve();
+  private superseded_ = false;
 
   constructor(private readonly deps: SequencerDeps) {
     const c = deps.config;
@@ -144,6 +145,7 @@ export class Sequencer implements SequencerPort {
       // The chain's one signer and nonce follow the writer: a superseded one stops settling (the new writer hands the
       // pending fills to its own chain adapter).
       onSuperseded: () => {
+        this.superseded_ = true;
         this.chain.stop();
         this.chainReports.stop();
         deps.log.warn('settlement stopped: the writer that took the journal over settles from here on');
@@ -169,6 +171,14 @@ export class Sequencer implements SequencerPort {
     this.chainReports = new ChainReportQueue({ submit: (cmd) => this.submit(cmd), log: deps.log });
     const reports = this.chainReports;
     return deps.createChain(chainReports((cmd, what) => reports.run(cmd, what), deps.now), () => this.engine);
+  }
+
+  /**
+   * Whether another writer took the journal over: this process's engine and journal position stop where it lost the
+   * lock, and are no longer the exchange's.
+   */
+  get superseded(): boolean {
+    return this.superseded_;
   }
 
   /** The live engine: read its state through its accessors only. */
