@@ -351,5 +351,39 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     const figure = (name: string) => new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1];
     expect([figure('oddex_journal_position'), figure('oddex_projector_lag_positions'), figure('oddex_projector_lag_seconds')]).toEqual(['Nan', 'Nan', 'Nan']);
     expect(Number(/^oddex_journal_position (\d+)$/m.exec(await (await fetch(nextUrl + '/metrics')).text())?.[1])).toBeGreaterThanOrEqual(Math.max(...after.map((r) => r.position)));
+    latest = next;
   }, 60_000);
+  it('a superseded leader without the settlement role does not log that it stopped settling (a settlement process settles)', async () => {
+    const endWriterSession = async () => {
+      const db = new pg.Client({ connectionString: common.ODDEX_DATABASE_URL });
+      await db.connect();
+      try {
+        await db.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
+      } finally {
+        await db.end();
+      }
+    };
+    const post = async () => {
+      const o = await signedOrder(makers[2]!, config, { marketHash: markets[2] ?? markets[0]!, totalBetSize: ORDER_STAKE, percentageOdds: 55n * E18, isMakerBettingOutcomeOne: true });
+      return call(gateway, 'POST', '/orders/new', { orders: [o.body] });
+    };
+    /** Ends the leader's writer session; `standby` takes over, and the old leader learns it at its next append. */
+    const takeOver = async (old: WatchedExchange, standby: WatchedExchange) => {
+      await standby.line(/standing by: following the journal/);
+      await endWriterSession();
+      await standby.line(/took over as the writer at position \d+/);
+      await standby.line(/listening on http/);
+      for (let i = 0; i < 60 && old.lines(/stops answering gateways/).length === 0; i++) await post();
+      expect(old.lines(/stops answering gateways/)).toHaveLength(1);
+    };
+    // A leader without the settlement role, as in `npm run cluster`, superseded in turn by a full one.
+    const lean = spawnWatched({ ...sequencerEnv(), ODDEX_ROLES: 'sequencer,projector,realtime', ODDEX_STANDBY: 'true' });
+    processes.push(lean);
+    await takeOver(latest, lean);
+    const full = spawnWatched({ ...sequencerEnv(), ODDEX_STANDBY: 'true' });
+    processes.push(full);
+    await takeOver(lean, full);
+    expect(lean.lines(/settlement stopped/)).toEqual([]);
+    expect((await post()).status).toBe(200);
+  }, 90_000);
 });

@@ -42,6 +42,7 @@ export interface SequencerDeps {
     | 'chain'
     | 'chainSubmit'
     | 'fees'
+    | 'roles'
   >;
   store: TradingStore;
   /** Where durable journal entries go: the read models' projection (and through it the realtime publisher). */
@@ -148,7 +149,8 @@ export class Sequencer implements SequencerPort {
         this.superseded_ = true;
         this.chain.stop();
         this.chainReports.stop();
-        deps.log.warn('settlement stopped: the writer that took the journal over settles from here on');
+        // Only where this process settled (the settlement role): otherwise a settlement process settles, as before.
+        if (c.roles.includes('settlement')) deps.log.warn('settlement stopped: the writer that took the journal over settles from here on');
         deps.superseded?.();
       },
       onStorageFailure: (err, rebuilt) => {
