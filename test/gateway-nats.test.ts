@@ -371,6 +371,8 @@ describe.skipIf(noPostgres)(postgresSuite('a gateway process sending commands ov
       expect(none.body.message).toMatch(/no sequencer answered/);
       expect((await call(gw, 'GET', '/health')).status).toBe(200);
       expect((await read()).status).toBe(200);
+      // (Its /metrics names no writer thread: a gateway has none.)
+      expect(await (await fetch(gw + '/metrics')).text()).toMatch(/^# HELP oddex_writer_thread_busy_ratio .*main thread \(HTTP; this process runs no engine or journal\)/m);
       // A sequencer answers (here one that only tells its position): ready.
       const sub = nc.subscribe(POSITION_SUBJECT, {
         queue: POSITION_SUBJECT,

@@ -47,12 +47,15 @@ export function registerMetrics(app: FastifyInstance, { trading, publisher, real
     labelNames: ['route', 'status'] as const,
     registers: [registry],
   });
-  // The share of time the writer's thread (the main thread: engine, journal appends, HTTP) was busy since the last
-  // scrape, from the event loop's own utilisation counters.
+  // The share of time the writer's thread (the main thread: engine, journal appends, HTTP; on a gateway, HTTP only)
+  // was busy since the last scrape, from the event loop's own utilisation counters.
   let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
   new Gauge({
     name: 'oddex_writer_thread_busy_ratio',
-    help: 'Share of wall time the writer thread (engine, journal, HTTP) was busy since the previous scrape',
+    // A gateway has no writer: the same figure is its HTTP thread's.
+    help: trading
+      ? 'Share of wall time the writer thread (engine, journal, HTTP) was busy since the previous scrape'
+      : 'Share of wall time the main thread (HTTP; this process runs no engine or journal) was busy since the previous scrape',
     registers: [registry],
     collect() {
       const now = performance.eventLoopUtilization();
