@@ -59,12 +59,8 @@ export class RemoteSequencer implements SequencerPort, RouteForwarder {
 
   private askPosition(): Promise<number> {
     const bounds = { attemptTimeoutMs: this.opts.readWaitMs, retryForMs: this.opts.readWaitMs / 2 };
-    const asked = this.requester
-      .request(POSITION_SUBJECT, '', 'position request', true, bounds)
-      .then((text) => {
-        const position = (JSON.parse(text) as { position?: unknown }).position;
-        return Number.isSafeInteger(position) ? Math.max(this.acknowledged_, position as number) : this.acknowledged_;
-      })
+    const asked = this.askSequencer('position request', bounds)
+      .then((position) => Math.max(this.acknowledged_, position))
       .catch(() => this.acknowledged_)
       .finally(() => {
         if (this.asking === asked) this.asking = undefined;
@@ -81,14 +77,18 @@ export class RemoteSequencer implements SequencerPort, RouteForwarder {
     if (!this.requester.connected) {
       throw new ExchangeError('SEQUENCER_UNAVAILABLE', `not connected to NATS (${this.opts.url}): commands cannot reach the sequencer; reads are served`);
     }
-    let text: string;
     try {
-      text = await this.requester.request(POSITION_SUBJECT, '', 'readiness check', true, { attemptTimeoutMs: withinMs, retryForMs: withinMs });
+      await this.askSequencer('readiness check', { attemptTimeoutMs: withinMs, retryForMs: withinMs });
     } catch {
       throw new ExchangeError('SEQUENCER_UNAVAILABLE', `no sequencer answered over NATS within ${withinMs} ms: commands cannot be taken; reads are served`);
     }
-    const position = (JSON.parse(text) as { position?: unknown }).position;
-    if (Number.isSafeInteger(position)) this.acknowledged_ = Math.max(this.acknowledged_, position as number);
+  }
+
+  /** The position the sequencer has acknowledged writes through (wire.ts POSITION_SUBJECT). */
+  private async askSequencer(what: string, bounds: { attemptTimeoutMs: number; retryForMs: number }): Promise<number> {
+    const position = (JSON.parse(await this.requester.request(POSITION_SUBJECT, '', what, true, bounds)) as { position?: unknown }).position;
+    if (!Number.isSafeInteger(position)) throw new Error(`the sequencer answered a position request with ${String(position)}`);
+    return position as number;
   }
 
   async submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
