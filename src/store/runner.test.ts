@@ -14,7 +14,7 @@ import { MIGRATIONS } from './sqlite/migrations.js';
 import { SqliteTradingStore } from './sqlite/trading-store.js';
 import type { WalSync } from './sqlite/wal-sync.js';
 import { EngineRunner, type RunnerOptions } from './runner.js';
-import { StoreBusyError, type JournalEntry, type JournaledCommand } from './ports.js';
+import { StoreBusyError, type JournalEntry, type JournaledChanges, type JournaledCommand } from './ports.js';
 
 const TOKEN = '0x00000000000000000000000000000000000000B1';
 const A = '0x00000000000000000000000000000000000000A1';
@@ -55,6 +55,10 @@ class FaultyStore extends SqliteTradingStore {
   override async *replay(afterSeq = 0): AsyncGenerator<JournaledCommand[]> {
     if (this.gate) await this.gate;
     yield* super.replay(afterSeq);
+  }
+  override async changesAfter(afterSeq: number, limit?: number): Promise<JournaledChanges[]> {
+    if (this.gate) await this.gate;
+    return super.changesAfter(afterSeq, limit);
   }
 }
 

@@ -155,6 +155,7 @@ export class EngineRunner {
    * behind the journal (an upgraded data dir) are brought up to date on the way.
    */
   async replay(): Promise<ReplayReport> {
+    await this.catchUpFromJournal();
     const covered = this.opts.projection.position;
     for await (const snap of this.store.snapshots.valid()) {
       // Read models behind a snapshot need the change records of commands the snapshot already covers.
@@ -199,6 +200,28 @@ export class EngineRunner {
     const { replayed, lastSeq } = await this.replayOnto(warm.engine, warm.seq, this.opts.projection.position);
     this.install(warm.engine, lastSeq, warm.snapshotSeq);
     return { replayed, ...(warm.snapshotSeq > 0 ? { snapshotSeq: warm.snapshotSeq } : {}) };
+  }
+
+  /**
+   * Brings the read models up to the journal's end from the change records it holds, before a snapshot is chosen: a
+   * projector that lagged (or could not write) while snapshots were taken leaves every kept snapshot ahead of the read
+   * models, and none of them could be used; with the journal's head archived, the exchange could not start at all.
+   * Stops at a row without change records (journaled before they were kept: replay projects those) and does nothing
+   * for read models behind the archived rows (the rows between are not in the journal).
+   */
+  private async catchUpFromJournal(): Promise<void> {
+    if (this.opts.projection.position < this.store.snapshots.archivedThrough()) return;
+    for (let at = this.opts.projection.position; ; ) {
+      const rows = await this.store.changesAfter(at, REPLAY_CATCH_UP_BATCH);
+      const entries: ProjectedEntry[] = [];
+      for (const r of rows) {
+        if (!r.changes) break;
+        entries.push({ seq: r.seq, at: r.at, changes: r.changes });
+      }
+      if (entries.length > 0) await this.catchUp(entries);
+      if (entries.length < rows.length || rows.length < REPLAY_CATCH_UP_BATCH) return;
+      at = entries[entries.length - 1]!.seq;
+    }
   }
 
   private async replayOnto(engine: Engine, afterSeq: number, covered: number): Promise<{ replayed: number; lastSeq: number }> {
