@@ -180,7 +180,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
         // Set only when asked for, so an ordinary fill journals as it always did.
         ...(b.fillOrKill === true ? { fillOrKill: true as const } : {}),
         ...(minStakeWei !== undefined ? { minStakeWei } : {}),
-        ...(cashOut ? { cashOut: { feeBps: chargedFees(c.fees).cashoutBps, feeAccount: c.fees.account, affiliateShareBps: c.fees.affiliateShareBps } } : {}),
+        ...(cashOut ? { cashOut: { feeBps: chargedFees(c.fees).cashoutBps, feeAccount: checksumAddress(c.fees.account), affiliateShareBps: c.fees.affiliateShareBps } } : {}),
         // An on-chain executor must present the taker's signature over exactly these strings.
         ...(c.chain === 'evm'
           ? { signed: { market: b.market, baseToken: b.baseToken, stakeWei, desiredOdds, oddsSlippage: b.oddsSlippage, takerSig: canonicalSignature(b.takerSig) } }
