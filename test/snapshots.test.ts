@@ -3,7 +3,8 @@
 // needed while a snapshot covers them, and without any usable snapshot an archived journal refuses to start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
@@ -154,6 +155,32 @@ describe('the journal archived whole (its newest snapshot covers every row)', ()
       expect(await hashes()).toEqual([first, second].sort());
       ex = await ex.restart();
       expect(await hashes()).toEqual([first, second].sort());
+    } finally {
+      await ex.destroy();
+    }
+  });
+});
+
+describe('an archive run again after a crash interrupted one', () => {
+  it('leaves one file per archived range: no partial file, and no older file holding the same rows', async () => {
+    const ex = await startTestExchange(betTestConfig());
+    try {
+      const maker = newWallet();
+      for (let i = 0; i < 3; i++) await fund(ex, maker, 100n * USDC);
+      await ex.admin('POST', '/admin/journal/snapshot');
+      await fund(ex, maker, 1n * USDC);
+      await ex.admin('POST', '/admin/journal/snapshot');
+      // What a kill -9 mid-archive leaves: a file being written, or one renamed into place whose rows the journal
+      // still holds (the crash came before their delete committed), covering fewer rows than the next archive will.
+      const dir = join(ex.dataDir, 'journal-archive');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'journal-1-2.ndjson.gz.partial'), 'torn');
+      writeFileSync(join(dir, 'journal-1-2.ndjson.gz'), gzipSync('{"seq":1}\n{"seq":2}\n'));
+      const archived = await ex.admin('POST', '/admin/journal/archive');
+      expect(archived.status).toBe(200);
+      expect(archived.body.data).toMatchObject({ from: 1 });
+      expect(archived.body.data.to).toBeGreaterThan(2);
+      expect(readdirSync(dir)).toEqual([`journal-1-${archived.body.data.to}.ndjson.gz`]);
     } finally {
       await ex.destroy();
     }

@@ -1,9 +1,11 @@
 // The file archived journal rows move to, the same for every store: gzip'd NDJSON, one row a line as the journal
 // holds it ({seq, at_ms, command, changes}: the command's and the change records' encodings as stored). It is
 // written under a temporary name, synced and renamed before the store deletes the rows, so a crash at any point
-// leaves the rows in the journal, in a complete file, or both (an archive run again rewrites the file).
+// leaves the rows in the journal, in a complete file, or both. An archive run again after such a crash starts at the
+// same position, maybe with a later end: the files that crash left (a partial one, or a complete one whose rows were
+// never deleted) are removed once the new file is in place, so no row is ever in two files.
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -46,12 +48,26 @@ export async function writeArchiveFile(dir: string, from: number, to: number, pa
     await pipeline(Readable.from(lines()), createGzip(), createWriteStream(partial, { mode: 0o600 }));
     await syncPath(partial);
     await rename(partial, file);
+    await removeLeftovers(dir, from, file);
     await syncPath(dir);
   } catch (err) {
     await rm(partial, { force: true });
     throw err;
   }
   return { file, rows };
+}
+
+/**
+ * Removes what an archive interrupted by a crash left in `dir`: any partial file, and complete files starting at
+ * `from` other than `kept`. Their rows were never deleted from the journal (an archive starts after the last one
+ * deleted), so `kept` holds them all.
+ */
+async function removeLeftovers(dir: string, from: number, kept: string): Promise<void> {
+  const stale = (name: string) => name.endsWith('.partial') || (name.startsWith(`journal-${from}-`) && name.endsWith('.ndjson.gz'));
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    if (path !== kept && stale(name)) await rm(path, { force: true });
+  }
 }
 
 /** fsync of a file, or of a directory (the rename's entry). */
