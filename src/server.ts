@@ -1,7 +1,7 @@
 // Starts one exchange process: storage, services, HTTP. Used by main.ts and by black-box tests.
 // The one place objects are built: every module below receives only what it uses, here.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type pino from 'pino';
 import { createLoggers, resolveLogFormat } from './log.js';
@@ -44,6 +44,7 @@ import { settleReportedMarkets } from './catalogue/reporting.js';
 import { SignatureVerifier } from './verify/verifier.js';
 import { VerifyPool } from './verify/pool.js';
 import { DemoLiquidity } from './demo/liquidity.js';
+import { readPrivateFile, writePrivateFile } from './private-file.js';
 
 /**
  * The objects one exchange process is made of, handed to whoever started it (main.ts, tests) to observe or stop
@@ -92,11 +93,12 @@ export interface StartOptions {
 export function resolveAdminToken(config: Config, log: pino.Logger): string {
   if (config.adminToken) return config.adminToken;
   const file = join(config.dataDir, 'admin-token');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const stored = readPrivateFile(file);
+  if (stored !== undefined) return stored.trim();
   const token = randomBytes(24).toString('hex');
   // On PostgreSQL nothing else creates the data dir first (SQLite's store does): owner only, as there.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  writeFileSync(file, token + '\n', { mode: 0o600 });
+  writePrivateFile(file, token + '\n');
   // Logs are shipped and kept: they name the file (owner-only), never the token.
   log.warn({ adminTokenFile: file }, `generated an admin token; it is in ${file}`);
   return token;

@@ -2,7 +2,7 @@
 // a torn WAL tail reported, an unwritable dir detected at start, the deployment's own executor address.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendFileSync, chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -91,6 +91,18 @@ describe('secrets in the data dir', () => {
     expect(log.lines.find((l) => l.adminTokenFile === join(dataDir, 'admin-token'))?.msg).toBe(
       `generated an admin token; it is in ${join(dataDir, 'admin-token')}`,
     );
+  });
+
+  it('replaces an admin-token file a crash left empty with a new token, and leaves no temporary file', async () => {
+    const dataDir = join(tempDir(), 'crashed');
+    mkdirSync(dataDir, { mode: 0o700 });
+    writeFileSync(join(dataDir, 'admin-token'), '', { mode: 0o600 });
+    const ex = await startExchange(testConfig(dataDir, { adminToken: undefined }), { logDestination: logSink().stream });
+    cleanup.push(() => ex.close());
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    expect(token).toMatch(/^[0-9a-f]{48}$/);
+    expect((await fetch(ex.url + '/admin/accounts/0x' + 'ab'.repeat(20), { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(readdirSync(dataDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('tightens a data dir and files an older version left readable', async () => {

@@ -2,7 +2,7 @@
 // wallets (kept in the data dir, funded once) each run the reference market maker on a share of the active
 // markets, and a demo taker bets now and then. Everything goes through the public HTTP and realtime API of the
 // exchange's own URL, exactly as an outside bot would.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pino from 'pino';
 import { WebSocket } from 'ws';
@@ -148,7 +148,9 @@ export class DemoLiquidity {
   /** Wallets and API keys from the data dir, created (and their keys issued) on the first start. */
   private async wallets(admin: OddexAdmin): Promise<DemoWallets> {
     const file = join(this.o.dataDir, 'demo-wallets.json');
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoWallets;
+    // Empty only if a crash came between creating and writing it, before this wrote it whole (below).
+    const stored = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (stored.trim() !== '') return JSON.parse(stored) as DemoWallets;
     const makers = await Promise.all(
       Array.from({ length: this.o.makers ?? 3 }, async () => {
         const privateKey = generatePrivateKey();
@@ -157,7 +159,9 @@ export class DemoLiquidity {
       }),
     );
     const wallets: DemoWallets = { makers, taker: { privateKey: generatePrivateKey() } };
-    writeFileSync(file, JSON.stringify(wallets, null, 2) + '\n', { mode: 0o600 });
+    // Whole or not at all: a crash while writing must not leave a file the next start takes for the wallets.
+    writeFileSync(`${file}.tmp`, JSON.stringify(wallets, null, 2) + '\n', { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
     return wallets;
   }
 }
