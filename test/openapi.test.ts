@@ -22,8 +22,8 @@ let ex: TestExchange;
 let doc: Doc;
 
 beforeAll(async () => {
-  // Demo mode: POST /user/demo-funds answers 200; a fee on singles: settled trades and GET /admin/fees list fees.
-  ex = await startTestExchange({ ...betTestConfig(), demo: true, fees: { ...defaultConfig().fees, singlesBps: 100 } });
+  // Demo mode: POST /user/demo-funds answers 200; a fee on singles (paid to a fee account: none is charged without one): settled trades and GET /admin/fees list fees.
+  ex = await startTestExchange({ ...betTestConfig(), demo: true, fees: { ...defaultConfig().fees, singlesBps: 100, account: '0x00000000000000000000000000000000000000fe' } });
   doc = (await ex.get('/openapi.json')).body;
 });
 afterAll(() => ex?.destroy());

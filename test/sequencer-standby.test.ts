@@ -314,13 +314,8 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     const filled = await call(gateway, 'POST', '/orders/fill/v2', f);
     expect([filled.status, filled.body.data?.totalFilled]).toEqual([200, FILL_STAKE.toString()]);
   }, 60_000);
-  it('steps a leader that lost its lock to a standby out of the gateways: not ready, commands go to the new writer', async () => {
-    const old = latest;
-    const oldUrl = /listening on (http:\/\/[\d.]+:\d+)/.exec(await old.line(/listening on http/))![1]!;
-    const next = spawnWatched({ ...sequencerEnv(), ODDEX_STANDBY: 'true' });
-    processes.push(next);
-    await next.line(/standing by: following the journal/);
-    // The leader's lock session ends while the process lives on (a network cut to the database, an operator's kill).
+  /** Ends the leading writer's lock session (its connection to the database is terminated; the process lives on). */
+  const endWriterSession = async () => {
     const db = new pg.Client({ connectionString: common.ODDEX_DATABASE_URL });
     await db.connect();
     try {
@@ -328,6 +323,15 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     } finally {
       await db.end();
     }
+  };
+  it('steps a leader that lost its lock to a standby out of the gateways: not ready, commands go to the new writer', async () => {
+    const old = latest;
+    const oldUrl = /listening on (http:\/\/[\d.]+:\d+)/.exec(await old.line(/listening on http/))![1]!;
+    const next = spawnWatched({ ...sequencerEnv(), ODDEX_STANDBY: 'true' });
+    processes.push(next);
+    await next.line(/standing by: following the journal/);
+    // The leader's lock session ends while the process lives on (a network cut to the database, an operator's kill).
+    await endWriterSession();
     await next.line(/took over as the writer at position \d+/);
     const nextUrl = /listening on (http:\/\/[\d.]+:\d+)/.exec(await next.line(/listening on http/))![1]!;
     const post = async () => {
@@ -354,15 +358,6 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     latest = next;
   }, 60_000);
   it('a superseded leader without the settlement role does not log that it stopped settling (a settlement process settles)', async () => {
-    const endWriterSession = async () => {
-      const db = new pg.Client({ connectionString: common.ODDEX_DATABASE_URL });
-      await db.connect();
-      try {
-        await db.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
-      } finally {
-        await db.end();
-      }
-    };
     const post = async () => {
       const o = await signedOrder(makers[2]!, config, { marketHash: markets[2] ?? markets[0]!, totalBetSize: ORDER_STAKE, percentageOdds: 55n * E18, isMakerBettingOutcomeOne: true });
       return call(gateway, 'POST', '/orders/new', { orders: [o.body] });
