@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, DESKTOP, PHONE, type WatchedPage } from './helpers/browser.js';
-import { TEST_ADMIN_TOKEN } from './helpers/server.js';
+import { publicationsOut, TEST_ADMIN_TOKEN } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 
 const FUNDS = 100n * USDC;
@@ -42,7 +42,9 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await ticket.locator('.status.SUCCESS').waitFor({ timeout: 30_000 });
 
   // Nothing on the book to hedge with: no value, and the page does not keep asking for one (each refused quote is a
-  // failed request in the console) until the book changes.
+  // failed request in the console) until the book changes. The fill's book publications go out first: one arriving
+  // after the page subscribed would be a change of the book, rightly asked about again.
+  await publicationsOut(ex);
   await page.goto(`${ex.url}/#/account`);
   const cashOut = page.locator(`[data-position="${market}"] [data-cash-out]`);
   await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('not enough on offer');
