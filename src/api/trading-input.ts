@@ -1,6 +1,7 @@
 // Checks shared by the trading routes: wire strings to bigint, market lookup, signatures. All failures are ExchangeErrors.
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
+import { closedLeg } from '../catalogue/market-ref.js';
 import { ExchangeError, type ErrorCode } from '../protocol/errors.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { sameAddress } from '../protocol/address.js';
@@ -57,20 +58,14 @@ export function requireSigner(recovered: string | undefined, expected: string, e
   }
 }
 
-/**
- * A parlay's book takes fills only while every leg would still be taken as a leg (checkParlayLegs): ACTIVE, and not
- * closed in play. Once a leg is reported the parlay's result is partly known, and once a leg not enabled in play is
- * live its pre-game prices are stale; the makers' offers were priced before either, so a fill would pick them off.
- * A leg memory no longer holds is settled (open markets are always held).
- */
+/** A parlay's book takes fills only while every leg is open (market-ref.ts closedLeg), with the leg's own refusal. */
 export function requireParlayLegsOpen(catalogue: Pick<Catalogue, 'getMarket' | 'isClosedInPlay'>, market: MarketRecord): void {
-  for (const leg of market.parlay?.legs ?? []) {
-    const m = catalogue.getMarket(leg.marketHash.toLowerCase());
-    if (!m || m.status !== 'ACTIVE') {
-      throw new ExchangeError('MARKET_NOT_TRADEABLE', `leg ${leg.marketHash} of this parlay is ${m?.status ?? 'SETTLED'}: the parlay takes no more fills`);
-    }
-    requireNotClosedInPlay(catalogue, m);
+  const closed = closedLeg(catalogue, market);
+  if (!closed) return;
+  if (!closed.market || closed.market.status !== 'ACTIVE') {
+    throw new ExchangeError('MARKET_NOT_TRADEABLE', `leg ${closed.marketHash} of this parlay is ${closed.market?.status ?? 'SETTLED'}: the parlay takes no more fills`);
   }
+  requireNotClosedInPlay(catalogue, closed.market);
 }
 
 /** A parlay's book takes fills only between the end of its quote window and its fill deadline. */

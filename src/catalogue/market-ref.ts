@@ -10,19 +10,21 @@ const isOpen = (catalogue: MarketFacts, market: MarketRecord): boolean => market
 /**
  * A parlay trades only while every leg would still be taken as a leg: once one is reported its result is partly
  * known, and once one not enabled in play is live its pre-game prices are stale (a leg memory no longer holds is
- * settled: open markets are always held).
+ * settled: open markets are always held). The first leg that is not open, or undefined when all are.
  */
-const legsOpen = (catalogue: MarketFacts, market: MarketRecord): boolean =>
-  (market.parlay?.legs ?? []).every((leg) => {
+export function closedLeg(catalogue: MarketFacts, market: MarketRecord): { marketHash: string; market: MarketRecord | undefined } | undefined {
+  for (const leg of market.parlay?.legs ?? []) {
     const m = catalogue.getMarket(leg.marketHash.toLowerCase());
-    return m !== undefined && isOpen(catalogue, m);
-  });
+    if (m === undefined || !isOpen(catalogue, m)) return { marketHash: leg.marketHash, market: m };
+  }
+  return undefined;
+}
 
 export function marketRefOf(catalogue: MarketFacts, market: MarketRecord): MarketRef {
   return {
     marketHash: market.marketHash,
     exchangeEventId: market.exchangeEventId,
-    tradeable: isOpen(catalogue, market) && legsOpen(catalogue, market),
+    tradeable: isOpen(catalogue, market) && closedLeg(catalogue, market) === undefined,
     liveEnabled: market.liveEnabled,
     ...(market.isQuarterLineMarket && market.legMarketHashes ? { legs: market.legMarketHashes } : {}),
   };
