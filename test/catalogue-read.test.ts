@@ -169,9 +169,9 @@ describe('catalogue read API (demo catalogue)', () => {
     await bad('/markets/active?type=1,a', 'INVALID_PARAMETER', 'type');
     await bad('/markets/active?betGroup=props', 'INVALID_PARAMETER', 'betGroup');
     await bad('/markets/active?betGroup=1X2&type=1', 'INVALID_PARAMETER', 'betGroup and type');
-    await bad('/markets/active?paginationKey=garbage', 'INVALID_PARAMETER', 'paginationKey');
+    await bad('/markets/active?paginationKey=garbage', 'INVALID_PAGINATION_KEY', 'paginationKey');
     const forged = Buffer.from(JSON.stringify([1, 'nope'])).toString('base64url');
-    await bad(`/markets/active?paginationKey=${forged}`, 'INVALID_PARAMETER', 'paginationKey');
+    await bad(`/markets/active?paginationKey=${forged}`, 'INVALID_PAGINATION_KEY', 'paginationKey');
   });
 
   it('/markets/find returns known markets in request order, skips unknown ones, and checks its hashes', async () => {

@@ -126,6 +126,9 @@ describe('betting delay and trade paging', () => {
     expect(new Set(seen).size).toBe(4);
     const bad = await ex.get(`/trades?bettor=${taker.address}&paginationKey=nonsense`);
     expect([bad.status, bad.body.errorCode]).toEqual([400, 'INVALID_PAGINATION_KEY']);
+    // A forged key longer than any this server hands out is the same error, as on /markets/active.
+    const forged = await ex.get(`/trades?bettor=${taker.address}&paginationKey=${'A'.repeat(60)}`);
+    expect([forged.status, forged.body.errorCode]).toEqual([400, 'INVALID_PAGINATION_KEY']);
     const unscoped = await ex.get('/trades');
     expect([unscoped.status, unscoped.body.errorCode]).toEqual([400, 'MISSING_SCOPE_FILTER']);
     const tooBig = await ex.get(`/trades?bettor=${taker.address}&pageSize=301`);

@@ -59,7 +59,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
   app.get('/markets/active', { schema: { tags: ['markets'], querystring: ActiveQuery, response: responses(MarketPage) } }, async (request) => {
     const q = request.query;
     const after = q.paginationKey ? decodeCursor(q.paginationKey) : undefined;
-    if (q.paginationKey && !after) throw invalidField('paginationKey', 'format', 'paginationKey is not a nextKey this server returned');
+    if (q.paginationKey && !after) throw invalidField('paginationKey', 'format', 'paginationKey is not a nextKey this server returned', 'INVALID_PAGINATION_KEY');
     const page = pageOfMarkets(
       catalogue.activeMarkets(),
       {

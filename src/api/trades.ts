@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { ReadModels } from '../store/ports.js';
 import { ok, type Success } from './envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { Address, MAX_HASHES, hashListLength, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
 import type { RenderContexts } from '../render/contexts.js';
@@ -23,7 +23,7 @@ const TradesQuery = Type.Object({
   maker: Type.Optional(Type.Boolean()),
   affiliate: Type.Optional(Address),
   pageSize: Type.Integer({ minimum: 1, maximum: 300, default: 100 }),
-  paginationKey: Type.Optional(Type.String({ maxLength: 40 })),
+  paginationKey: Type.Optional(Type.String({ maxLength: 200 })),
   tradeStatus: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCESS'), Type.Literal('FAILED')])),
   exchangeEventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
@@ -32,7 +32,7 @@ const TradesQuery = Type.Object({
 const encodeKey = (id: number) => Buffer.from(`t:${id}`).toString('base64url');
 function decodeKey(key: string): number {
   const m = /^t:(\d{1,15})$/.exec(Buffer.from(key, 'base64url').toString());
-  if (!m) throw new ExchangeError('INVALID_PAGINATION_KEY');
+  if (!m) throw invalidField('paginationKey', 'format', 'paginationKey is not a nextKey this server returned', 'INVALID_PAGINATION_KEY');
   return Number(m[1]);
 }
 
