@@ -191,17 +191,68 @@ describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
     expect(Number(rows[0]!.n)).toBe(journal.length + second.acknowledged.length);
   });
 
+  /** Ends the writer's lock session from outside, as a server restart or a network cut does. */
+  const endLockSession = (url: string) =>
+    pool(url).query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
+  /** Resolves once a session waits for the writer's lock (a standby blocked in pg_advisory_lock). */
+  const lockWaited = async (url: string) => {
+    const waiting = `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND NOT granted`;
+    for (let i = 0; (await pool(url).query(waiting)).rowCount === 0; i++) {
+      if (i === 200) throw new Error('nobody waits for the writer lock');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const until = async (done: () => boolean) => {
+    for (let waited = 0; !done(); waited += 20) {
+      if (waited > 10_000) throw new Error('gave up waiting');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('takes its lock back by itself when the lock session ends with nothing to append', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store);
+    await runner.replay();
+    await runner.submit(flowCommand(0, at(0)));
+    await endLockSession(url);
+    // Healed with no command sent: the lock is this writer's again, so a second writer is refused.
+    await until(() => failures.length > 0);
+    expect(failures.map((f) => f.rebuilt)).toEqual([true]);
+    await expect(PostgresTradingStore.open({ connectionString: url, holder: 'second' })).rejects.toThrow(/another writer holds this database/);
+    await runner.submit(flowCommand(1, at(1)));
+    expect((await journalOf(store)).map((r) => r.seq)).toEqual([1, 2]);
+  });
+
+  it('steps out, with nothing to append, when a standby takes the lock its session lost', async () => {
+    const url = await server().createDatabase();
+    const store = await open(url);
+    const { runner, failures } = runnerOn(store);
+    await runner.replay();
+    await runner.submit(flowCommand(0, at(0)));
+    const standby = PostgresTradingStore.open({ connectionString: url, holder: 'standby', waitForLock: {} });
+    await lockWaited(url); // blocked in pg_advisory_lock, granted when the session ends
+    await endLockSession(url);
+    stores.push(await standby);
+    // Told it was superseded without being sent a command (it stepped out of the gateways' queue group at once).
+    await until(() => failures.length >= 2);
+    expect(failures.map((f) => f.rebuilt)).toEqual(['superseded', false]);
+    await expect(runner.submit(flowCommand(1, at(1)))).rejects.toMatchObject({ errorCode: 'STORAGE_FAILED' });
+  });
+
   it('stops for good when another writer took the database while it had lost its lock', async () => {
     const url = await server().createDatabase();
     const store = await open(url);
     const { runner, failures } = runnerOn(store);
     await runner.replay();
     await runner.submit(flowCommand(0, at(0)));
-    // The writer's lock session ends (a network cut, an operator's kill), and a standby that believed it dead takes
-    // the lock and a new epoch.
-    const admin = pool(url);
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
-    const usurper = await open(url);
+    // The writer's lock session ends (a network cut, an operator's kill), and a standby waiting for it takes the lock
+    // and a new epoch.
+    const standby = PostgresTradingStore.open({ connectionString: url, holder: 'standby', waitForLock: {} });
+    await lockWaited(url);
+    await endLockSession(url);
+    const usurper = await standby;
+    stores.push(usurper);
     await expect(runner.submit(flowCommand(1, at(1)))).rejects.toMatchObject({ errorCode: 'STORAGE_UNAVAILABLE' });
     while (failures.length === 0) await new Promise((r) => setTimeout(r, 20));
     while (failures.length < 2) await new Promise((r) => setTimeout(r, 20));

@@ -314,11 +314,20 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
     const filled = await call(gateway, 'POST', '/orders/fill/v2', f);
     expect([filled.status, filled.body.data?.totalFilled]).toEqual([200, FILL_STAKE.toString()]);
   }, 60_000);
-  /** Ends the leading writer's lock session (its connection to the database is terminated; the process lives on). */
+  /**
+   * Ends the leading writer's lock session (its connection to the database is terminated; the process lives on) once
+   * a standby waits for the lock, which the server then grants it at once: a leader that lost its session takes the
+   * lock back when nobody waits for it.
+   */
   const endWriterSession = async () => {
     const db = new pg.Client({ connectionString: common.ODDEX_DATABASE_URL });
     await db.connect();
     try {
+      const waiting = `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND NOT granted`;
+      for (let i = 0; (await db.query(waiting)).rowCount === 0; i++) {
+        if (i === 100) throw new Error('no standby waits for the writer lock');
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await db.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = ${0x0dde_0002} AND granted`);
     } finally {
       await db.end();
@@ -338,8 +347,8 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
       const o = await signedOrder(makers[1]!, config, { marketHash: markets[1]!, totalBetSize: ORDER_STAKE, percentageOdds: 55n * E18, isMakerBettingOutcomeOne: true });
       return call(gateway, 'POST', '/orders/new', { orders: [o.body] });
     };
-    // The old leader learns it was superseded at its next append (a gateway's command it took meanwhile is refused).
-    for (let i = 0; i < 60 && old.lines(/stops answering gateways/).length === 0; i++) await post();
+    // The old leader learns it was superseded when its lock connection ends, before any command comes its way.
+    await old.line(/stops answering gateways/);
     expect(old.lines(/stops answering gateways/)).toHaveLength(1);
     // Its settlement (the chain's one signer) stops with it.
     expect(old.lines(/settlement stopped: the writer that took the journal over settles/)).toHaveLength(1);
@@ -362,13 +371,13 @@ describe.skipIf(noPostgres)(postgresSuite('a hot standby sequencer taking over f
       const o = await signedOrder(makers[2]!, config, { marketHash: markets[2] ?? markets[0]!, totalBetSize: ORDER_STAKE, percentageOdds: 55n * E18, isMakerBettingOutcomeOne: true });
       return call(gateway, 'POST', '/orders/new', { orders: [o.body] });
     };
-    /** Ends the leader's writer session; `standby` takes over, and the old leader learns it at its next append. */
+    /** Ends the leader's writer session; `standby` takes over, and the old leader steps out. */
     const takeOver = async (old: WatchedExchange, standby: WatchedExchange) => {
       await standby.line(/standing by: following the journal/);
       await endWriterSession();
       await standby.line(/took over as the writer at position \d+/);
       await standby.line(/listening on http/);
-      for (let i = 0; i < 60 && old.lines(/stops answering gateways/).length === 0; i++) await post();
+      await old.line(/stops answering gateways/);
       expect(old.lines(/stops answering gateways/)).toHaveLength(1);
     };
     // A leader without the settlement role, as in `npm run cluster`, superseded in turn by a full one.

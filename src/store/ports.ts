@@ -81,6 +81,12 @@ export interface TradingStore {
    * later). A store without it stops taking commits after a failed sync, until a restart.
    */
   heal?(): Promise<'healed' | 'lost'>;
+  /**
+   * Calls `lost` when the store learns, between syncs, that it no longer holds the journal (a writer's lock goes with
+   * its connection): the caller heals it as after a failed sync, so a writer with nothing to append takes its lock
+   * back, or steps out to the writer that took it, at once rather than at its next append.
+   */
+  watchHold?(lost: (err: Error) => void): void;
 }
 
 /**

@@ -108,6 +108,8 @@ export class EngineRunner {
   private rebuilding = false;
   /** Set from a failed sync until the store has healed and the engine is rebuilt from it. */
   private healing = false;
+  /** The store lost its hold while a group was syncing: healed once that sync ends. */
+  private lostDuringSync: Error | undefined;
   private stopped = false;
   private current: Engine;
   /** The journal position the written state covers. */
@@ -128,6 +130,7 @@ export class EngineRunner {
   ) {
     this.current = opts.createEngine();
     this.snapshotAt = opts.now();
+    store.watchHold?.((err) => this.holdLost(err));
   }
 
   /** Writes of a group the database was too busy to take, each followed by a wait and a new attempt (since start). */
@@ -417,6 +420,8 @@ export class EngineRunner {
     if (this.syncing !== group) return; // already completed by a blocking drain
     this.syncing = undefined;
     this.complete(group);
+    const lost = this.lostDuringSync;
+    if (lost) return this.syncFailed(undefined, lost);
     // Replies go out in the microtasks after this callback; the next group is written on this turn's check phase,
     // and the projection runs after it, while that group's sync is under way.
     if (this.queue.length > 0) this.scheduleFlush();
@@ -436,6 +441,7 @@ export class EngineRunner {
    */
   private syncFailed(group: Group | undefined, err: unknown): void {
     this.syncing = undefined;
+    this.lostDuringSync = undefined;
     const heals = this.store.heal !== undefined && !this.stopped;
     if (heals) this.healing = true;
     else this.broken = true;
@@ -445,6 +451,13 @@ export class EngineRunner {
     if (heals) void this.heal(err);
     else this.opts.onStorageFailure(err, false);
     this.notifyIfIdle();
+  }
+
+  /** The store lost its hold on the journal with no sync failing: heal it now, as after a failed sync. */
+  private holdLost(err: Error): void {
+    if (this.stopped || this.healing || this.broken) return;
+    if (this.syncing) this.lostDuringSync = err;
+    else this.syncFailed(undefined, err);
   }
 
   /**

@@ -108,6 +108,7 @@ export class PostgresTradingStore implements TradingStore {
   /** Syncs run one after the other, each writing what was held when it was called. */
   private tail: Promise<void> = Promise.resolve();
   private failed: unknown;
+  private holdLost: ((err: Error) => void) | undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -149,6 +150,12 @@ export class PostgresTradingStore implements TradingStore {
       await pool.end().catch(() => {});
       throw err;
     }
+  }
+
+  /** Tells `lost` when the writer's lock goes with its connection (a server restart, a killed session). */
+  watchHold(lost: (err: Error) => void): void {
+    this.holdLost = lost;
+    this.fence.onLost(lost);
   }
 
   /** The epoch this writer appends under. */
@@ -243,10 +250,11 @@ export class PostgresTradingStore implements TradingStore {
   }
 
   async heal(): Promise<'healed' | 'lost'> {
-    if (this.failed === undefined) return 'healed';
+    if (this.failed === undefined && !this.fence.lost) return 'healed';
     await this.tail;
     const fence = await this.fence.regain(this.config);
     if (fence === 'lost') return 'lost';
+    if (fence !== this.fence && this.holdLost) fence.onLost(this.holdLost);
     this.fence = fence;
     // Healed only once the database takes this writer's writes again (a server answering read-only, a role whose
     // privileges were revoked, refuses them): the fence's own check, a write that changes nothing else. Until then

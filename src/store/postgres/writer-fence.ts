@@ -30,6 +30,7 @@ export class WriterFencedError extends Error {
 
 export class WriterFence {
   private lostLock: Error | undefined;
+  private lostListener: ((err: Error) => void) | undefined;
 
   private constructor(
     private readonly lockClient: pg.Client,
@@ -37,8 +38,29 @@ export class WriterFence {
     readonly epoch: string,
   ) {
     // The session's lock ends with its connection; appends are refused from then on.
-    lockClient.on('error', (err) => (this.lostLock ??= err));
-    lockClient.on('end', () => (this.lostLock ??= new Error('the lock connection ended')));
+    lockClient.on('error', (err) => this.lose(err));
+    lockClient.on('end', () => this.lose(new Error('the lock connection ended')));
+  }
+
+  private lose(err: Error): void {
+    if (this.lostLock) return; // released, or already lost
+    this.lostLock = err;
+    this.lostListener?.(err);
+  }
+
+  /** The lock connection failed (or the lock was released): appends are refused. */
+  get lost(): boolean {
+    return this.lostLock !== undefined;
+  }
+
+  /**
+   * Calls `listener` once if the lock connection fails (the lock went with it), not on release(): a writer with
+   * nothing to append would otherwise learn it only from its next append, holding no lock meanwhile.
+   */
+  onLost(listener: (err: Error) => void): void {
+    this.lostListener = listener;
+    const lost = this.lostLock;
+    if (lost) queueMicrotask(() => listener(lost));
   }
 
   /** Takes the writer's lock and a new epoch, or throws WriterLockedError. */
