@@ -197,7 +197,9 @@ describe('operator catalogue API', () => {
       [-1, true],
       [-0.75, false],
     ]);
-    expect(events.mainLine).toEqual([[moved]]);
+    // The market that lost the flag is announced with it, after the new main line.
+    const [demoted] = await find([hashOf('L1', 3, '-0.5')]);
+    expect(events.mainLine).toEqual([[moved, demoted]]);
     const main = await ok('GET', `/markets/active?eventId=L1&onlyMainLine=true&type=3`);
     expect(main.markets.map((m: Record<string, unknown>) => m.line)).toEqual([-1]);
   });

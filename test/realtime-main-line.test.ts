@@ -42,6 +42,9 @@ it('moves the main line of a totals group to the line whose outcome-one odds are
   expect(catalogue.getMarket(main.marketHash)!.mainLine).toBe(false);
   const push = await waitFor(() => client!.pushes('main_line:global')[0]);
   expect(push.push.pub.offset).toBe(1);
-  expect(push.push.pub.data).toEqual([catalogue.toRestMarket(catalogue.getMarket(other.marketHash)!)]);
-  expect(push.push.pub.data[0]).toMatchObject({ marketHash: other.marketHash, mainLine: true });
+  expect(push.push.pub.data).toEqual([catalogue.getMarket(other.marketHash)!, catalogue.getMarket(main.marketHash)!].map((m) => catalogue.toRestMarket(m)));
+  expect(push.push.pub.data).toMatchObject([
+    { marketHash: other.marketHash, mainLine: true },
+    { marketHash: main.marketHash, mainLine: false },
+  ]);
 });

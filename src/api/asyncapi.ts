@@ -40,7 +40,7 @@ const OWNER = (who: string): ChannelParameter => ({
 /** Every channel the exchange publishes on (test/asyncapi.test.ts holds the server to this list). */
 export const CHANNEL_DOCS: readonly ChannelDoc[] = [
   { id: 'markets', namespace: 'markets', address: 'markets:global', description: 'Markets created, suspended, reopened or settled.', payload: Type.Array(Market), payloadName: 'Markets' },
-  { id: 'mainLine', namespace: 'main_line', address: 'main_line:global', description: 'The new main line of a spread or total group when it moves.', payload: Type.Array(Market), payloadName: 'Markets' },
+  { id: 'mainLine', namespace: 'main_line', address: 'main_line:global', description: 'When the main line of a spread or total group moves: the new main line first (mainLine true), then the market that lost it (mainLine false).', payload: Type.Array(Market), payloadName: 'Markets' },
   { id: 'fixtures', namespace: 'fixtures', address: 'fixtures:global', description: 'Fixtures created or changed (status, start).', payload: Type.Array(Fixture), payloadName: 'Fixtures' },
   {
     id: 'liveScores',

@@ -569,7 +569,9 @@ export class Catalogue {
       if (current) this.cacheMarket({ ...current, mainLine: f.mainLine });
     }
     const main = this.getMarket(market.marketHash)!;
-    this.bus.emit('mainLine', [this.toRestMarket(main)]);
+    // The markets that lost the flag too, so a client keeping markets from the channel holds one main line per group.
+    const demoted = flags.filter((f) => !f.mainLine).map((f) => this.getMarket(f.marketHash));
+    this.bus.emit('mainLine', [main, ...demoted].filter((m) => m !== undefined).map((m) => this.toRestMarket(m)));
     return main;
   }
 
