@@ -40,7 +40,14 @@ describe('chooseMainLine', () => {
     expect(chooseMainLine([a, b, c], (h) => odds.get(h))).toBe(b); // 45 vs 55: tie, current stays
     odds.set(a.marketHash, P(45));
     expect(chooseMainLine([c, a], (h) => odds.get(h))).toBe(a); // tie without the current: lower line
-    expect(chooseMainLine([a, b], () => undefined)).toBeUndefined();
+    expect(chooseMainLine([a, c], () => undefined)).toBeUndefined();
+  });
+
+  it('keeps the current main line while its book is empty (a maker replacing its quotes)', () => {
+    const a = market(1, 1.5);
+    const b = market(2, 2.5, { mainLine: true });
+    expect(chooseMainLine([a, b], (h) => (h === a.marketHash ? P(50) : undefined))).toBe(b);
+    expect(chooseMainLine([a, b], () => undefined)).toBe(b);
   });
 });
 

@@ -46,12 +46,15 @@ const distance = (p: bigint) => (p > HALF ? p - HALF : HALF - p);
 
 /**
  * The market of the group whose outcome-one odds are closest to 50%. On a tie the current main line
- * stays (no flapping), else the lower line wins. Undefined when no market of the group has odds.
+ * stays (no flapping), else the lower line wins. The current main line also stays while its book is empty: a maker
+ * replacing its quotes (cancel, then post) empties it for a moment, which says nothing of where the line is. Undefined
+ * when no market of the group has odds and none is the main line.
  */
 export function chooseMainLine(group: readonly LineMarket[], odds: (marketHash: string) => bigint | undefined): LineMarket | undefined {
   let best: { market: LineMarket; d: bigint } | undefined;
   for (const market of group) {
     const p = odds(market.marketHash);
+    if (p === undefined && market.mainLine) return market;
     if (p === undefined) continue;
     const d = distance(p);
     const better =
