@@ -31,6 +31,8 @@ export interface RealtimeConfig {
    */
   commandBurst: number;
   commandsPerSecond: number;
+  /** Open WebSocket connections one remote address may hold on a node; past it, upgrades are refused with 429. */
+  maxConnectionsPerIp: number;
 }
 
 /** The parts of the exchange a process runs (ODDEX_ROLES). */
@@ -465,6 +467,7 @@ export function defaultConfig(): Config {
       connectTimeoutMs: 10_000,
       commandBurst: 2000,
       commandsPerSecond: 200,
+      maxConnectionsPerIp: 200,
     },
     roles: ROLES,
     redisUrl: undefined,
@@ -570,6 +573,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_REALTIME_PING_MS', int(100, 3_600_000), (c, v) => (c.realtime.pingIntervalMs = v)),
   setting('ODDEX_REALTIME_PONG_TIMEOUT_MS', int(100, 3_600_000), (c, v) => (c.realtime.pongTimeoutMs = v)),
   setting('ODDEX_REALTIME_MAX_CHANNELS', int(1, 100_000), (c, v) => (c.realtime.maxChannelsPerConnection = v)),
+  setting('ODDEX_REALTIME_MAX_CONNECTIONS_PER_IP', int(1, 1_000_000), (c, v) => (c.realtime.maxConnectionsPerIp = v)),
   setting('ODDEX_REALTIME_MAX_BUFFERED_BYTES', int(1024, 1 << 30), (c, v) => (c.realtime.maxBufferedBytes = v)),
   setting('ODDEX_REALTIME_HISTORY_TTL_MS', int(1000, 86_400_000), (c, v) => (c.realtime.historyTtlMs = v)),
   setting('ODDEX_REALTIME_IDLE_STREAM_TTL_MS', int(1000, 2_592_000_000), (c, v) => (c.realtime.idleStreamTtlMs = v)),

@@ -2,6 +2,8 @@
 // that each fit, and a channel's history (what a recovery replays), which may hold more than a queue, is delivered
 // whole to a client recovering it. History is also bounded in time: what outlived its retention leaves memory
 // although nobody reads the channel again.
+import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.js';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
@@ -136,5 +138,44 @@ describe('realtime history and streams leave memory once retention ends', () => 
     const again = await client.call({ subscribe: { channel, recover: true, offset: 1, epoch: sub.subscribe.epoch } });
     expect(again.subscribe).toMatchObject({ recoverable: true, was_recovering: true, recovered: false, offset: 0 });
     expect(again.subscribe.epoch).not.toBe(sub.subscribe.epoch);
+  });
+});
+
+describe('realtime connections per remote address', () => {
+  let ex: TestExchange;
+  beforeAll(async () => {
+    ex = await startTestExchange({ demo: false, realtime: { ...defaultConfig().realtime, maxConnectionsPerIp: 3 } });
+  });
+  afterAll(async () => {
+    await ex.destroy();
+  });
+
+  /** The handshake's answer: 101 once upgraded (the socket kept open until `close`), else the refusal's status. */
+  const handshake = (): Promise<{ status: number; retryAfter?: string; close: () => void }> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(ex.url);
+      const req = request({ hostname, port, path: '/connection/websocket', headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': randomBytes(16).toString('base64') } });
+      req.on('upgrade', (res, socket) => resolve({ status: res.statusCode!, close: () => socket.destroy() }));
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], close: () => {} });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('refuses an upgrade past the limit with 429 and Retry-After, and takes one again once a connection closed', async () => {
+    const open = [await handshake(), await handshake(), await handshake()];
+    expect(open.map((h) => h.status)).toEqual([101, 101, 101]);
+    const refused = await handshake();
+    expect([refused.status, refused.retryAfter]).toEqual([429, '10']);
+    open[0]!.close();
+    await waitFor(async () => {
+      const again = await handshake();
+      if (again.status !== 101) return undefined;
+      open.push(again);
+      return true;
+    }, 5000, 'an upgrade taken after a close');
+    for (const h of open) h.close();
   });
 });

@@ -71,6 +71,8 @@ export class RealtimeServer {
     handleProtocols: (offered: Set<string>) => (offered.has(JSON_SUBPROTOCOL) ? JSON_SUBPROTOCOL : false),
   });
   private readonly connections = new Set<ClientConnection>();
+  /** Open connections (and upgrades under way) per remote address. */
+  private readonly perAddress = new Map<string, number>();
   private readonly detachFeeds: () => void;
   private readonly brokerAudience: FeedAudience;
   private readonly restarts: StreamRestarts;
@@ -211,6 +213,19 @@ export class RealtimeServer {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
+    // One address cannot hold the node's memory with connections; counted from the upgrade to the socket's close.
+    const address = req.socket.remoteAddress ?? '';
+    const open = this.perAddress.get(address) ?? 0;
+    if (open >= this.deps.config.realtime.maxConnectionsPerIp) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 10\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.perAddress.set(address, open + 1);
+    socket.once('close', () => {
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new ClientConnection(ws, socket, {
         broker: this.broker,
