@@ -490,7 +490,9 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_READ_WAIT_MS', int(0, 60_000), (c, v) => (c.readWaitMs = v)),
   setting('ODDEX_TEST_PROJECTOR_DELAY_MS', int(0, 60_000), (c, v) => (c.projectorDelayMs = v)),
   setting('ODDEX_PROJECTOR_THREAD', bool, (c, v) => (c.projectorThread = v)),
-  setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v || undefined)),
+  // Read as the CLI reads it and as the stored file is read: trimmed (an HTTP header's value is, so a token kept with
+  // its whitespace could never be sent), and blank is none (generated and stored in the data dir).
+  setting('ODDEX_ADMIN_TOKEN', str, (c, v) => (c.adminToken = v.trim() || undefined)),
   setting('ODDEX_DEMO', bool, (c, v) => (c.demo = v)),
   setting('ODDEX_DEMO_LIQUIDITY', bool, (c, v) => (c.demoLiquidity = v)),
   setting('ODDEX_DEMO_FUNDS_AMOUNT', positiveWei, (c, v) => (c.demoFunds.amount = v)),

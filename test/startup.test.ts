@@ -183,6 +183,32 @@ describe('start-up and shutdown', () => {
     db.close();
   });
 
+  it('reads ODDEX_ADMIN_TOKEN as the CLI does: trimmed, so a token set with a trailing newline or space still authenticates; blank is none', async () => {
+    expect(loadConfig({ ODDEX_ADMIN_TOKEN: ' op-token \n' }).adminToken).toBe('op-token');
+    expect(loadConfig({ ODDEX_ADMIN_TOKEN: ' \t' }).adminToken).toBeUndefined();
+    const dataDir = tempDir();
+    const ex = await spawnExchange({ ODDEX_DATA_DIR: dataDir, ODDEX_ADMIN_TOKEN: 'op-token \n', ODDEX_DEMO: 'false' });
+    try {
+      // An HTTP header's value loses its surrounding whitespace on the way: the operator sends the token itself.
+      const res = await fetch(ex.url + '/admin/accounts/0x1111111111111111111111111111111111111111', { headers: { authorization: 'Bearer op-token' } });
+      expect(res.status).toBe(200);
+    } finally {
+      ex.child.kill('SIGTERM');
+      await ex.exited;
+    }
+    // Whitespace alone is no token: one is generated and stored, as for an empty value.
+    const blankDir = tempDir();
+    const blank = await spawnExchange({ ODDEX_DATA_DIR: blankDir, ODDEX_ADMIN_TOKEN: ' ', ODDEX_DEMO: 'false' });
+    try {
+      const token = readFileSync(join(blankDir, 'admin-token'), 'utf8').trim();
+      const res = await fetch(blank.url + '/admin/accounts/0x1111111111111111111111111111111111111111', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      blank.child.kill('SIGTERM');
+      await blank.exited;
+    }
+  });
+
   /** `npm start` in a process group of its own, as a terminal runs it; resolves with the server's pid once it listens. */
   function npmStart(dataDir: string) {
     const npm = spawn('npm', ['start'], {
