@@ -334,6 +334,24 @@ const numberMap: Parser<Record<string, number>> = (raw, setting) => {
   }
   return out;
 };
+/** The bridge fee figures by the names /metadata reports: a name it has not (a typo) would be reported nowhere. */
+const bridgeFeeMap: Parser<Record<string, number>> = (raw, setting) => {
+  const out = numberMap(raw, setting);
+  for (const name of Object.keys(out)) {
+    if (!(BRIDGE_FEE_NAMES as readonly string[]).includes(name)) {
+      throw new ConfigError(setting, `unknown bridge fee "${name}"; the names are ${BRIDGE_FEE_NAMES.join(', ')}`);
+    }
+  }
+  return out;
+};
+/** Cross-chain fees by chain id (a positive integer, as /metadata's chain ids are). */
+const chainFeeMap: Parser<Record<string, number>> = (raw, setting) => {
+  const out = numberMap(raw, setting);
+  for (const id of Object.keys(out)) {
+    if (!/^[1-9]\d*$/.test(id)) throw new ConfigError(setting, `expected <chain id>=<fee> pairs, got chain id "${id}"`);
+  }
+  return out;
+};
 export { BRIDGE_FEE_NAMES };
 
 /**
@@ -526,8 +544,8 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_CASHOUT_FEE_BPS', int(0, 10_000), (c, v) => (c.fees.cashoutBps = v)),
   setting('ODDEX_AFFILIATE_ADDRESS', address, (c, v) => (c.exchangeAffiliate = v)),
   setting('ODDEX_AFFILIATE_AMOUNT', wei, (c, v) => (c.exchangeAffiliateAmount = v)),
-  setting('ODDEX_BRIDGE_FEES', numberMap, (c, v) => Object.assign(c.bridgeFees, v)),
-  setting('ODDEX_CROSSCHAIN_FEES', numberMap, (c, v) => (c.crosschainFees = v)),
+  setting('ODDEX_BRIDGE_FEES', bridgeFeeMap, (c, v) => Object.assign(c.bridgeFees, v)),
+  setting('ODDEX_CROSSCHAIN_FEES', chainFeeMap, (c, v) => (c.crosschainFees = v)),
   setting('ODDEX_DELAY_PREGAME_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.preGameMs = v)),
   setting('ODDEX_DELAY_INPLAY_MS', int(0, 3_600_000), (c, v) => (c.bettingDelay.inPlayMs = v)),
   setting('ODDEX_DELAY_INPLAY_BY_SPORT', msMap, (c, v) => (c.bettingDelay.inPlayBySportMs = v)),

@@ -88,6 +88,14 @@ describe('start-up and shutdown', () => {
     expect(loadConfig({ ODDEX_ODDS_LADDER_STEP: '125' }).oddsLadderStepSize).toBe(125);
   });
 
+  it('refuses a bridge fee /metadata does not report and a cross-chain fee without a chain id, naming the setting', () => {
+    // A misspelt name was taken and reported nowhere: /metadata said 0 for the fee the operator meant to set.
+    expect(() => loadConfig({ ODDEX_BRIDGE_FEES: 'bridgefee=0.5' })).toThrow(/ODDEX_BRIDGE_FEES: unknown bridge fee "bridgefee"; the names are bridgeFee, /);
+    expect(loadConfig({ ODDEX_BRIDGE_FEES: 'bridgeFee=0.5, depositBridgeFee=1' }).bridgeFees).toMatchObject({ bridgeFee: 0.5, depositBridgeFee: 1, withdrawalBridgeFee: 0 });
+    expect(() => loadConfig({ ODDEX_CROSSCHAIN_FEES: 'arbitrum=2' })).toThrow(/ODDEX_CROSSCHAIN_FEES: expected <chain id>=<fee> pairs, got chain id "arbitrum"/);
+    expect(loadConfig({ ODDEX_CROSSCHAIN_FEES: '42161=2,1=0.5' }).crosschainFees).toEqual({ '42161': 2, '1': 0.5 });
+  });
+
   it('refuses pairs of settings in the wrong order, naming the setting', () => {
     expect(() => loadConfig({ ODDEX_CHAIN_RETRY_MIN_MS: '60000', ODDEX_CHAIN_RETRY_MAX_MS: '10' })).toThrow(/ODDEX_CHAIN_RETRY_MIN_MS: 60000 is above ODDEX_CHAIN_RETRY_MAX_MS \(10\)/);
     expect(() => loadConfig({ ODDEX_DEMO_FUNDS_AMOUNT: '2000000000', ODDEX_DEMO_FUNDS_MAX_BALANCE: '1000000000' })).toThrow(
