@@ -6,6 +6,8 @@ import { SetupError } from './setup-error.js';
 
 interface SystemError {
   code?: string;
+  /** Set on an error PostgreSQL sent (pg's DatabaseError), whose code is then its SQLSTATE. */
+  severity?: string;
   syscall?: string;
   path?: string;
   port?: number;
@@ -46,6 +48,12 @@ export function startupProblem(err: unknown, config: StartupConfig | undefined):
   if (config && e.code === 'ECONNREFUSED' && e.port !== undefined) {
     const service = serviceUrls(config).find((u) => u.port === String(e.port));
     if (service) return `nothing accepts connections at ${e.address ?? service.host}:${e.port} (ECONNREFUSED): is the service running, and is ${service.setting} right?`;
+  }
+  // PostgreSQL answered and refused: the login (class 28: a wrong password or user, no pg_hba.conf entry) or the database.
+  if (config?.databaseUrl && e.severity !== undefined && typeof e.code === 'string') {
+    const said = (err as Error).message;
+    if (e.code.startsWith('28')) return `PostgreSQL refused the login (${said}): check the user and password in ODDEX_DATABASE_URL`;
+    if (e.code === '3D000') return `${said}: create it (createdb) or name another in ODDEX_DATABASE_URL`;
   }
   if (e.syscall === 'listen') {
     const where = `${e.address ?? config?.host ?? ''}:${e.port ?? config?.port ?? ''}`;

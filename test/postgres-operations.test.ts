@@ -3,7 +3,8 @@
 // database (pg_restore) that starts and equals the original, archiving the journal a snapshot covers, and settled
 // markets kept in the database rather than in memory.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -79,6 +80,35 @@ describe.skipIf(noPostgres)(postgresSuite('operating the exchange on PostgreSQL'
     expect(metrics).toMatch(/^oddex_database_pool_connections\{state="waiting"\} 0$/m);
     // A snapshot on request is written through the journal's asynchronous sync.
     expect((await ex.admin('POST', '/admin/journal/snapshot')).status).toBe(200);
+  });
+
+  it('a start PostgreSQL refuses (an unknown user, a missing database, another writer) says so in one line naming ODDEX_DATABASE_URL, without a stack trace', async () => {
+    const url = await server().createDatabase();
+    const main = (databaseUrl: string) =>
+      run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, ODDEX_DATABASE_URL: databaseUrl, ODDEX_PORT: '0', ODDEX_DATA_DIR: mkdtempSync(join(tmpdir(), 'oddex-pg-start-')), ODDEX_DEMO: 'false' },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+      );
+    const nobody = new URL(url);
+    nobody.username = 'nobody';
+    nobody.password = 'secret-pw';
+    const missing = new URL(url);
+    missing.pathname = '/no_such_db';
+    const ex = await start(url);
+    const [login, database, second] = await Promise.all([main(nobody.href), main(missing.href), main(url)]);
+    expect([login.code, login.stderr.trim()]).toEqual([
+      1,
+      'oddex: failed to start: PostgreSQL refused the login (role "nobody" does not exist): check the user and password in ODDEX_DATABASE_URL',
+    ]);
+    expect([database.code, database.stderr.trim()]).toEqual([1, 'oddex: failed to start: database "no_such_db" does not exist: create it (createdb) or name another in ODDEX_DATABASE_URL']);
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim()).toMatch(/^oddex: failed to start: another writer holds this database \(.*\): only one exchange writes a database; stop it first$/);
+    for (const r of [login, database, second]) expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(login.stderr).not.toContain('secret-pw');
+    expect((await ex.get('/health/ready')).status).toBe(200);
   });
 
   it('a pg_dump of a running exchange, restored into another database, starts and equals the original', async () => {

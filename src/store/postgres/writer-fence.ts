@@ -5,12 +5,13 @@
 // more, even if it never noticed. The lock keeps writers from starting together; the epoch keeps a stale one out.
 import pg from 'pg';
 import { lockConnection, waitForAdvisoryLock, type LockWait } from './advisory-lock.js';
+import { SetupError } from '../../setup-error.js';
 
 /** The advisory lock key of the writer (migrations use another: migrate.ts). */
 const WRITER_LOCK = 0x0dde_0002;
 
 /** Another writer holds the database: this one must not start. */
-export class WriterLockedError extends Error {
+export class WriterLockedError extends SetupError {
   constructor(holder: string, since: Date | undefined) {
     super(
       `another writer holds this database (${holder || 'unknown'}${since ? `, since ${since.toISOString()}` : ''}): ` +
