@@ -3,7 +3,7 @@
 // database (pg_restore) that starts and equals the original, archiving the journal a snapshot covers, and settled
 // markets kept in the database rather than in memory.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -192,10 +192,12 @@ describe.skipIf(noPostgres)(postgresSuite('operating the exchange on PostgreSQL'
     await fillAndConfirm(ex, taker, { market, isTakerBettingOutcomeOne: false, stakeWei: 3n * USDC, desiredOdds: 60n * E18 });
     expect((await readSide(ex)).trades.trades).toHaveLength(2);
 
-    // Read models behind the archived rows (restored from an older backup, say) cannot be caught up: start-up
-    // refuses, naming the archive, rather than project on without those rows.
+    // Read models behind the archived rows (restored from an older backup, say) are caught up from the archive's
+    // files; without those files they cannot be: start-up refuses, naming the archive, rather than project on
+    // without those rows.
     await ex.close();
     await query(url, 'UPDATE rm_position SET journal_seq = 0');
+    rmSync(join(ex.dataDir, 'journal-archive'), { recursive: true });
     await expect(startTestExchange(betTestConfig(), { databaseUrl: url, dataDir: ex.dataDir })).rejects.toThrow(/archived/);
   });
 

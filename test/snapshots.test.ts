@@ -3,7 +3,8 @@
 // needed while a snapshot covers them, and without any usable snapshot an archived journal refuses to start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
@@ -97,6 +98,48 @@ describe('engine snapshots', () => {
     await ex.close();
     withDb((db) => db.prepare('UPDATE snapshots SET sha256 = ?').run('0'.repeat(64)));
     await expect(startTestExchange({ ...betTestConfig(), snapshotEveryCommands: 4 }, { dataDir: ex.dataDir })).rejects.toThrow(/archived/);
+  });
+});
+
+describe('a backup taken as the README says, after the journal was archived', () => {
+  it("starts from the journal's online backup, admin-token and journal-archive/: the read models are projected again from the archive's files and the journal", async () => {
+    const ex = await startTestExchange(betTestConfig());
+    const backup = mkdtempSync(join(tmpdir(), 'oddex-backup-'));
+    let restored: TestExchange | undefined;
+    try {
+      const maker = newWallet();
+      const cat = await createSoccerLeague(ex);
+      const market = (await createFixtureMarket(ex, cat, { type: 52 })).markets[0]!.marketHash;
+      await fund(ex, maker, 500n * USDC);
+      await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 30n * E18, isMakerBettingOutcomeOne: true });
+      expect((await ex.admin('POST', '/admin/journal/snapshot')).status).toBe(200);
+      const archived = await ex.admin('POST', '/admin/journal/archive');
+      expect(archived.status).toBe(200);
+      // Rows after the archive stay in the journal.
+      await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 31n * E18, isMakerBettingOutcomeOne: true });
+      const orders = (await ex.get(`/orders?maker=${maker.address}`)).body.data;
+      const balance = (await ex.get(`/balances/${maker.address}`)).body.data;
+      expect(orders).toHaveLength(2);
+
+      // The README: the sqlite3 shell's online backup of the running exchange's journal, then admin-token and
+      // journal-archive/ copied beside it (better-sqlite3's backup is SQLite's same online backup API).
+      const db = new Database(join(ex.dataDir, 'oddex.sqlite'), { readonly: true });
+      try {
+        await db.backup(join(backup, 'oddex.sqlite'));
+      } finally {
+        db.close();
+      }
+      // (The test exchange takes its admin token from its configuration: there is no admin-token file to copy.)
+      cpSync(join(ex.dataDir, 'journal-archive'), join(backup, 'journal-archive'), { recursive: true });
+
+      restored = await startTestExchange(betTestConfig(), { dataDir: backup });
+      expect((await restored.get(`/orders?maker=${maker.address}`)).body.data).toEqual(orders);
+      expect((await restored.get(`/balances/${maker.address}`)).body.data).toEqual(balance);
+    } finally {
+      await restored?.destroy();
+      await ex.destroy();
+      rmSync(backup, { recursive: true, force: true });
+    }
   });
 });
 

@@ -143,6 +143,7 @@ export class Sequencer implements SequencerPort {
         this.handToChain(changes);
       },
       projection: this.projection,
+      archiveDir: deps.archiveDir,
       // The chain's one signer and nonce follow the writer: a superseded one stops settling (the new writer hands the
       // pending fills to its own chain adapter).
       onSuperseded: () => {

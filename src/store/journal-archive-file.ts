@@ -4,12 +4,13 @@
 // leaves the rows in the journal, in a complete file, or both. An archive run again after such a crash starts at the
 // same position, maybe with a later end: the files that crash left (a partial one, or a complete one whose rows were
 // never deleted) are removed once the new file is in place, so no row is ever in two files.
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { createGunzip, createGzip } from 'node:zlib';
+import { createInterface } from 'node:readline';
 
 export interface ArchivedRow {
   seq: number;
@@ -77,5 +78,49 @@ async function syncPath(path: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** The archive files in `dir` by the range each holds, in journal order (none if the dir is missing). */
+export async function archiveFiles(dir: string): Promise<{ from: number; to: number; file: string }[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names
+    .flatMap((name) => {
+      const m = /^journal-(\d+)-(\d+)\.ndjson\.gz$/.exec(name);
+      return m ? [{ from: Number(m[1]), to: Number(m[2]), file: join(dir, name) }] : [];
+    })
+    .sort((a, b) => a.from - b.from);
+}
+
+/**
+ * The archived rows after `afterSeq`, read back from the files in `dir` in journal order, `pageSize` at a time; ends
+ * where the files stop following on (a file missing, or none left).
+ */
+export async function* readArchivedRows(dir: string, afterSeq: number, pageSize: number): AsyncGenerator<ArchivedRow[]> {
+  let at = afterSeq;
+  for (const { from, to, file } of await archiveFiles(dir)) {
+    if (to <= at) continue;
+    if (from > at + 1) return;
+    let page: ArchivedRow[] = [];
+    const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (line === '') continue;
+      const row = JSON.parse(line) as ArchivedRow;
+      const seq = Number(row.seq);
+      if (seq <= at) continue;
+      page.push({ ...row, seq, at_ms: Number(row.at_ms) });
+      at = seq;
+      if (page.length >= pageSize) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
   }
 }

@@ -21,6 +21,8 @@ import { DomainError } from '../engine/errors.js';
 import type { Command, CommandResult, ResultOf } from '../engine/types.js';
 
 import { StoreBusyError, type TradingStore, type ProjectedEntry } from './ports.js';
+import { readArchivedRows } from './journal-archive-file.js';
+import { decodeJson } from './json-codec.js';
 
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */
@@ -58,6 +60,11 @@ export interface RunnerOptions {
    * for `forMs` (on the monotonic clock), and refused after that.
    */
   busyRetry: { forMs: number; delayMs: number };
+  /**
+   * Where archived journal rows are kept (journal-archive-file.ts): read models behind the archived rows (deleted, or
+   * restored without them) are projected from these files before the journal's own rows.
+   */
+  archiveDir?: string;
 }
 
 /** An engine kept in the state the journal gives through `seq`, built on the snapshot at `snapshotSeq` (0: none). */
@@ -175,7 +182,13 @@ export class EngineRunner {
       return { replayed, snapshotSeq: snap.seq };
     }
     const archived = this.store.snapshots.archivedThrough();
-    if (archived > 0) throw new Error(`no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild`);
+    if (archived > 0) {
+      const where = this.opts.archiveDir ? ` (the files of ${this.opts.archiveDir})` : '';
+      throw new Error(
+        `no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild` +
+          `${where}; the read models cover ${this.opts.projection.position}`,
+      );
+    }
     const engine = this.opts.createEngine();
     const { replayed, lastSeq } = await this.replayOnto(engine, 0, covered);
     this.install(engine, lastSeq, 0);
@@ -213,6 +226,7 @@ export class EngineRunner {
    * for read models behind the archived rows (the rows between are not in the journal).
    */
   private async catchUpFromJournal(): Promise<void> {
+    if (this.opts.projection.position < this.store.snapshots.archivedThrough()) await this.catchUpFromArchive();
     if (this.opts.projection.position < this.store.snapshots.archivedThrough()) return;
     for (let at = this.opts.projection.position; ; ) {
       const rows = await this.store.changesAfter(at, REPLAY_CATCH_UP_BATCH);
@@ -224,6 +238,22 @@ export class EngineRunner {
       if (entries.length > 0) await this.catchUp(entries);
       if (entries.length < rows.length || rows.length < REPLAY_CATCH_UP_BATCH) return;
       at = entries[entries.length - 1]!.seq;
+    }
+  }
+
+  /** Projects archived rows the read models lack from the archive's files, as far as they follow on. */
+  private async catchUpFromArchive(): Promise<void> {
+    if (!this.opts.archiveDir) return;
+    const through = this.store.snapshots.archivedThrough();
+    for await (const rows of readArchivedRows(this.opts.archiveDir, this.opts.projection.position, REPLAY_CATCH_UP_BATCH)) {
+      const entries: ProjectedEntry[] = [];
+      for (const r of rows) {
+        if (r.seq > through) break;
+        if (r.changes === null) break;
+        entries.push({ seq: r.seq, at: r.at_ms, changes: decodeJson<Change[]>(r.changes) });
+      }
+      if (entries.length > 0) await this.catchUp(entries);
+      if (entries.length < rows.length) return;
     }
   }
 
