@@ -3,7 +3,7 @@
 // orders when it stops without saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { OddexAdmin, OddexClient, type Market } from '@oddex/sdk';
+import { OddexAdmin, OddexApiError, OddexClient, type Market } from '@oddex/sdk';
 import { MarketMaker, quoteOdds } from '../src/demo/market-maker.js';
 import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, waitFor } from './helpers/bets.js';
@@ -98,4 +98,42 @@ describe('MarketMaker', () => {
     expect(after).toEqual([]);
     expect(maker.stats.quotesPosted).toBeGreaterThanOrEqual(8);
   }, 60_000);
+
+  it('takes an exchange that cannot write now (503) as no fault of its quotes: one request, no market backed off, posted again next round', async () => {
+    const wallet = newWallet();
+    await admin.faucet(wallet.address, 1000n * USDC);
+    const { apiKey } = await admin.createApiKey(wallet.address);
+    const client = new OddexClient({ url: ex.url, signer: wallet, apiKey, WebSocket });
+    // The exchange's journal refuses writes for a while (a full disk): every post answers 503 STORAGE_FAILED.
+    let failing = true;
+    let refusedPosts = 0;
+    const postOrders = client.postOrders.bind(client);
+    client.postOrders = (async (...args: Parameters<typeof postOrders>) => {
+      if (!failing) return postOrders(...args);
+      refusedPosts++;
+      throw new OddexApiError('STORAGE_FAILED', 503, 'the exchange cannot write to its journal');
+    }) as typeof client.postOrders;
+    const maker = new MarketMaker({
+      client,
+      markets: async () => markets,
+      fairProbability: () => 0.5,
+      spread: 0.04,
+      orderSize: 20n * USDC,
+      heartbeatSeconds: 30,
+      requoteIntervalMs: 300,
+      marketRefreshMs: 60_000,
+      log: () => {},
+    });
+    try {
+      await maker.start();
+      // Splitting the batch to find a culprit market sent 4 more requests and backed every market off for a minute.
+      expect(refusedPosts).toBe(1);
+      failing = false;
+      const open = await waitFor(() => client.allOrders({ maker: wallet.address }), (os) => os.length === 6, 5000);
+      expect(open).toHaveLength(6);
+    } finally {
+      await maker.stop({ cancelOrders: true });
+      client.close();
+    }
+  }, 30_000);
 });

@@ -223,6 +223,13 @@ export class MarketMaker {
       // The whole request was refused (e.g. one market closed meanwhile): halve it to find the culprit,
       // keeping each market's two quotes together, then back that market off.
       if (!(err instanceof OddexApiError)) throw err;
+      // The exchange could not take any request now (503: its storage, the chain's backlog; 429), or this maker is
+      // stopping: no quote of the batch is to blame. Searching for a culprit would send a request per pair (each
+      // retried by the client), keep a stop waiting for them and back every market off; the next round posts them.
+      if (err.status >= 500 || err.status === 429 || this.stopped) {
+        this.o.log('quotes not posted', { errorCode: err.errorCode, orders: batch.length });
+        return;
+      }
       if (batch.length > 2) {
         const mid = Math.ceil(batch.length / 4) * 2;
         await this.post(batch.slice(0, mid));
