@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
@@ -137,6 +138,40 @@ describe('a backup taken as the README says, after the journal was archived', ()
       expect((await restored.get(`/balances/${maker.address}`)).body.data).toEqual(balance);
     } finally {
       await restored?.destroy();
+      await ex.destroy();
+      rmSync(backup, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a backup that lacks the archived journal rows', () => {
+  it('refuses to start in one line, saying what to restore, without a stack trace', async () => {
+    const ex = await startTestExchange(betTestConfig());
+    const backup = mkdtempSync(join(tmpdir(), 'oddex-backup-'));
+    try {
+      await fund(ex, newWallet(), 5n * USDC);
+      expect((await ex.admin('POST', '/admin/journal/snapshot')).status).toBe(200);
+      expect((await ex.admin('POST', '/admin/journal/archive')).status).toBe(200);
+      // The journal's online backup alone: neither the read models nor journal-archive/.
+      const db = new Database(join(ex.dataDir, 'oddex.sqlite'), { readonly: true });
+      try {
+        await db.backup(join(backup, 'oddex.sqlite'));
+      } finally {
+        db.close();
+      }
+      const res = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          cwd: join(import.meta.dirname, '..'),
+          env: { ...process.env, ODDEX_DATA_DIR: backup, ODDEX_PORT: '0', ODDEX_DEMO: 'false', ODDEX_ADMIN_TOKEN: 'x' },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim()).toMatch(/^oddex: failed to start: no valid snapshot, and journal rows through \d+ are archived: restore them to rebuild \(the files of .*journal-archive\); the read models cover 0$/);
+    } finally {
       await ex.destroy();
       rmSync(backup, { recursive: true, force: true });
     }

@@ -6,6 +6,7 @@
 import type { Engine, EngineSnapshot } from '../engine/engine.js';
 import type { Change } from '../engine/changes.js';
 import { DomainError } from '../engine/errors.js';
+import { SetupError } from '../setup-error.js';
 import type { Command, CommandResult } from '../engine/types.js';
 import type { JournaledCommand, StoredSnapshot } from '../store/ports.js';
 import type { WarmEngine } from '../store/runner.js';
@@ -120,7 +121,7 @@ export class JournalFollower {
       return this.readPending();
     }
     const archived = this.deps.journal.archivedThrough();
-    if (archived > 0) throw new Error(`no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild`);
+    if (archived > 0) throw new SetupError(`no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild`);
     this.install(this.deps.createEngine(), 0);
     return this.readPending();
   }

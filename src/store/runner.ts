@@ -23,6 +23,7 @@ import type { Command, CommandResult, ResultOf } from '../engine/types.js';
 import { StoreBusyError, type TradingStore, type ProjectedEntry } from './ports.js';
 import { readArchivedRows } from './journal-archive-file.js';
 import { decodeJson } from './json-codec.js';
+import { SetupError } from '../setup-error.js';
 
 export interface RunnerOptions {
   /** Builds an engine: empty, or in the state a snapshot recorded. */
@@ -184,7 +185,7 @@ export class EngineRunner {
     const archived = this.store.snapshots.archivedThrough();
     if (archived > 0) {
       const where = this.opts.archiveDir ? ` (the files of ${this.opts.archiveDir})` : '';
-      throw new Error(
+      throw new SetupError(
         `no valid snapshot, and journal rows through ${archived} are archived: restore them to rebuild` +
           `${where}; the read models cover ${this.opts.projection.position}`,
       );
