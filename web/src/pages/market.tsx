@@ -42,9 +42,12 @@ function RecentTrades({ market, trades, format }: { market: Market; trades: Trad
   );
 }
 
+/** The market a trade was placed on: a quarter line's two leg trades name their legs, and the line in quarterLineParentMarketHash. */
+const placedOn = (t: Pick<Trade, 'marketHash' | 'quarterLineParentMarketHash'>) => t.quarterLineParentMarketHash ?? t.marketHash;
+
 /** The wallet's own bets (as a taker) on the market, newest first: a bet placed before a reload is found here. */
 function MyBets({ market, myTrades, format }: { market: Market; myTrades: Trade[] | undefined; format: 'decimal' | 'implied' }) {
-  const bets = (myTrades ?? []).filter((t) => !t.maker && t.marketHash === market.marketHash);
+  const bets = (myTrades ?? []).filter((t) => !t.maker && placedOn(t) === market.marketHash);
   if (bets.length === 0) return null;
   return (
     <section className="card" aria-label="Your bets here">
@@ -68,7 +71,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
   // Suspended, reopened or settled while the page is open: markets:global says so, and the page reads the market again.
   useChannelRefresh<Market[]>(realtime, 'markets:global', (d) => d.some((m) => m.marketHash === marketHash), found.reload);
   const trades = useLoad(() => exchange.tradesOfMarket(marketHash), marketHash);
-  useChannelRefresh<Trade | Trade[]>(realtime, 'recent_trades:global', (d) => [d].flat().some((t) => t.marketHash === marketHash), trades.reload);
+  useChannelRefresh<Trade | Trade[]>(realtime, 'recent_trades:global', (d) => [d].flat().some((t) => placedOn(t) === marketHash), trades.reload);
   const myTrades = useMyTrades(realtime, wallet.address);
   const myOrders = useMyOrders(realtime, wallet.address);
   const eventId = found.data?.[0]?.exchangeEventId;

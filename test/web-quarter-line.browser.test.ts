@@ -1,0 +1,50 @@
+// A bet on a quarter line in a real browser (Debian chromium through playwright-core). The exchange records such a
+// bet as two leg trades on the legs' own markets, each naming the line in quarterLineParentMarketHash: the line's
+// market page must still list the bet among "Your bets here", after a reload too.
+import { expect, it } from 'vitest';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { browserSuite, type WatchedPage } from './helpers/browser.js';
+import { E18, USDC } from './helpers/wallets.js';
+
+const suite = browserSuite({ ...betTestConfig(), demo: false });
+let w: WatchedPage | undefined;
+
+it('lists a bet on a quarter line under "Your bets here" on the line page, before and after a reload', async () => {
+  const ex = suite.ex;
+  w = await suite.open();
+  const { page } = w;
+  await page.goto(`${ex.url}/#/account`);
+  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
+  await fund(ex, { address: wallet } as never, 100n * USDC);
+
+  // Over 2.25: the parent and its legs, Over 2 and Over 2.5.
+  const cat = await createSoccerLeague(ex);
+  const { markets } = await createFixtureMarket(ex, cat, { type: 2, line: 2.25 });
+  const line = markets[0]!.marketHash;
+  const maker = await fundedWallet(ex, 1000n * USDC);
+  await postOrder(ex, maker, { marketHash: line, totalBetSize: 50n * USDC, percentageOdds: 4375n * E18 / 100n, isMakerBettingOutcomeOne: false });
+
+  await page.goto(`${ex.url}/#/market/${line}`);
+  const ticket = page.getByLabel('Bet ticket');
+  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer/);
+  await ticket.getByLabel('Stake').fill('3.333333');
+  await ticket.getByRole('button', { name: /^Bet on / }).click();
+  await ticket.getByText(/Filled: 3\.333333 USDC/).waitFor({ timeout: 30_000 });
+  const fillHash = (await ticket.locator('[data-fill-hash]').getAttribute('data-fill-hash'))!;
+  await ticket.locator('.status.SUCCESS').waitFor({ timeout: 30_000 });
+
+  // The exchange's record: two leg trades of this fill, on markets other than the line's.
+  const { trades } = (await ex.get(`/trades?bettor=${wallet}`)).body.data as { trades: { fillHash: string; marketHash: string; stake: string; quarterLineParentMarketHash?: string }[] };
+  const legs = trades.filter((t) => t.fillHash === fillHash);
+  expect(legs.map((t) => t.quarterLineParentMarketHash)).toEqual([line, line]);
+  expect(legs.every((t) => t.marketHash !== line)).toBe(true);
+  const stakes = legs.map((t) => `${(BigInt(t.stake) / USDC).toString()}.${(BigInt(t.stake) % USDC).toString().padStart(6, '0')} USDC`).sort();
+
+  const mine = page.getByLabel('Your bets here');
+  const listed = async () => (await mine.locator(`[data-my-bet="${fillHash}"]`).allInnerTexts()).map((s) => s.split(' on ')[0]).sort();
+  await expect.poll(listed, { timeout: 20_000 }).toEqual(stakes);
+  await page.reload();
+  await expect.poll(listed, { timeout: 20_000 }).toEqual(stakes);
+  expect(await mine.innerText()).toMatch(/on Over 2\.25 at/);
+  expect(w.errors).toEqual([]);
+});
