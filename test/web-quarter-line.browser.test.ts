@@ -1,6 +1,7 @@
 // A bet on a quarter line in a real browser (Debian chromium through playwright-core). The exchange records such a
 // bet as two leg trades on the legs' own markets, each naming the line in quarterLineParentMarketHash: the line's
-// market page must still list the bet among "Your bets here", after a reload too.
+// market page must still list the bet among "Your bets here", after a reload too. Once the operator reports the
+// fixture, the account's trades show each leg's result as the exchange paid it, to the wei.
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
@@ -8,6 +9,7 @@ import { E18, USDC } from './helpers/wallets.js';
 
 const suite = browserSuite({ ...betTestConfig(), demo: false });
 let w: WatchedPage | undefined;
+let placed: { wallet: string; fillHash: string; exchangeEventId: string } | undefined;
 
 it('lists a bet on a quarter line under "Your bets here" on the line page, before and after a reload', async () => {
   const ex = suite.ex;
@@ -19,7 +21,7 @@ it('lists a bet on a quarter line under "Your bets here" on the line page, befor
 
   // Over 2.25: the parent and its legs, Over 2 and Over 2.5.
   const cat = await createSoccerLeague(ex);
-  const { markets } = await createFixtureMarket(ex, cat, { type: 2, line: 2.25 });
+  const { markets, exchangeEventId } = await createFixtureMarket(ex, cat, { type: 2, line: 2.25 });
   const line = markets[0]!.marketHash;
   const maker = await fundedWallet(ex, 1000n * USDC);
   await postOrder(ex, maker, { marketHash: line, totalBetSize: 50n * USDC, percentageOdds: 4375n * E18 / 100n, isMakerBettingOutcomeOne: false });
@@ -47,4 +49,24 @@ it('lists a bet on a quarter line under "Your bets here" on the line page, befor
   await expect.poll(listed, { timeout: 20_000 }).toEqual(stakes);
   expect(await mine.innerText()).toMatch(/on Over 2\.25 at/);
   expect(w.errors).toEqual([]);
+  placed = { wallet, fillHash, exchangeEventId };
+});
+
+it("shows each settled leg's result as the exchange paid it, to the wei", async () => {
+  const ex = suite.ex;
+  const { page } = w!;
+  const { wallet, fillHash, exchangeEventId } = placed!;
+  // 3-0: both legs (Over 2 and Over 2.5) win. The bet's maker stake, 3.333333 x 43.75 / 56.25 = 2.592592, is split
+  // 1.296296 to each leg, so the leg staking 1.666666 is paid 2.962962, where 1.666666 / 56.25% rounds to 2.962961.
+  const res = await ex.admin('POST', `/admin/fixtures/${exchangeEventId}/result`, { teamOneScore: 3, teamTwoScore: 0 });
+  expect(res.status).toBe(200);
+  const settled = async () => ((await ex.get(`/trades?bettor=${wallet}`)).body.data.trades as { fillHash: string; settled: boolean; netReturn: string }[]).filter((t) => t.fillHash === fillHash);
+  await expect.poll(async () => (await settled()).every((t) => t.settled), { timeout: 20_000 }).toBe(true);
+  const paid = (await settled()).map((t) => `settled +${t.netReturn} USDC`).sort();
+  expect(paid).toEqual(['settled +1.296296 USDC', 'settled +1.296296 USDC']);
+
+  await page.goto(`${ex.url}/#/account`);
+  const shown = async () => (await page.getByLabel('Trades', { exact: true }).locator(`tr[data-fill-hash="${fillHash}"] .status.settled`).allInnerTexts()).sort();
+  await expect.poll(shown, { timeout: 20_000 }).toEqual(paid);
+  expect(w!.errors.filter((e) => !e.includes('/cashout/quote'))).toEqual([]);
 });

@@ -8,20 +8,18 @@ import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
 import { CashOutCell } from '../components/cash-out-cell';
 import { DemoFunds } from '../components/demo-funds';
 import { OpenOrderCells, OpenOrderHead } from '../components/open-order-cells';
-import { betDate, money, ODDS_SCALE, showOdds, shortHash } from '../format';
+import { parseUnits } from 'viem';
+import { betDate, money, showOdds, shortHash, TOKEN_DECIMALS } from '../format';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { linkTo } from '../route';
 import { useSession } from '../session';
 
-/** What a trade pays its bettor back in total if its side wins (its stake plus the other side's). */
-const potOf = (t: Trade) => (t.stake * ODDS_SCALE) / t.odds;
-
-/** Profit or loss of one trade once settled, after the fee on its winnings: outcome 0 is void (stake back). */
-function settledProfit(t: Trade): bigint {
-  if (t.outcome === 0) return 0n;
-  const won = (t.outcome === 1) === t.bettingOutcomeOne;
-  return won ? potOf(t) - t.stake - (t.fee ?? 0n) : -t.stake;
-}
+/**
+ * Profit or loss of one trade once settled, after the fee on its winnings, as the exchange paid it: its netReturn
+ * (payout less fee less stake). Not recomputed from stake and odds: a quarter line's leg trades share the bet's
+ * rounding, so a leg's stake / odds can be a wei away from what the leg paid.
+ */
+const settledProfit = (t: Trade): bigint => parseUnits(t.netReturn, TOKEN_DECIMALS);
 
 /** An open position's profit or loss if each outcome wins: what it would pay less its stakes. */
 const ifWins = (p: Position) => {
