@@ -7,10 +7,15 @@ import type { Wallet } from '../wallet/wallet';
 const reader = new OddexClient({ url: location.origin });
 const signers = new WeakMap<Wallet, OddexClient>();
 
-/** The client that signs with `wallet` (a viem-shaped account: signMessage raw bytes, signTypedData). */
+/**
+ * The client that signs with `wallet` (a viem-shaped account: signMessage raw bytes, signTypedData). It makes one
+ * attempt per request: a bet refused for the rate limit (429) or a busy exchange (503) is shown to the bettor at
+ * once, never sent again behind the page's back seconds later, while the ticket says the betting delay is running,
+ * to be matched at whatever the odds are by then.
+ */
 export function clientFor(wallet: Wallet): OddexClient {
   let client = signers.get(wallet);
-  if (!client) signers.set(wallet, (client = new OddexClient({ url: location.origin, signer: wallet })));
+  if (!client) signers.set(wallet, (client = new OddexClient({ url: location.origin, signer: wallet, retry: { attempts: 1 } })));
   return client;
 }
 
