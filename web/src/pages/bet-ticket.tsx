@@ -9,6 +9,7 @@ import { OutcomeToggle } from '../components/outcome-toggle';
 import { money, parseAmount, payoutFor, showOdds, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
 import { offersFor, takerSpace } from '../offers';
+import type { FeedState } from '../realtime/local-book';
 
 type TicketState =
   | { step: 'editing' }
@@ -32,11 +33,13 @@ interface TicketProps {
   /** The fixture is in progress: the in-play betting delay applies. */
   inPlay: boolean;
   orders: Map<string, Order>;
+  /** The book's feed: its offers are only known to be current while it is live. */
+  feed: FeedState;
   format: OddsFormat;
   myTrades: Trade[] | undefined;
 }
 
-export function BetTicket({ market, inPlay, orders, format, myTrades }: TicketProps) {
+export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: TicketProps) {
   const { wallet } = useSession();
   const [outcomeOne, setOutcomeOne] = useState(true);
   const [stakeText, setStakeText] = useState('');
@@ -89,10 +92,24 @@ export function BetTicket({ market, inPlay, orders, format, myTrades }: TicketPr
       </label>
       <dl className="facts">
         <dt>Expected odds</dt>
-        <dd>{odds === undefined ? <span className="muted">no offer on {outcomeName}</span> : showOdds(odds, format)}</dd>
+        <dd>
+          {odds !== undefined ? (
+            showOdds(odds, format)
+          ) : feed === 'loading' ? (
+            <span className="muted">reading the order book…</span>
+          ) : (
+            <span className="muted">no offer on {outcomeName}</span>
+          )}
+        </dd>
         <dt>Payout if it wins</dt>
         <dd>{stake !== undefined && odds !== undefined ? money(payoutFor(stake, odds)) : '-'}</dd>
       </dl>
+      {feed === 'reconnecting' && (
+        <p className="notice" role="status" data-stale-prices>
+          The live prices are reconnecting: the offers and expected odds shown may be out of date. A bet is matched at the
+          book as it is when the bet arrives.
+        </p>
+      )}
       {stake !== undefined && odds !== undefined && stake > onOffer && (
         <p className="notice">Only {money(onOffer)} is on offer on {outcomeName} now: a bet fills that much at most.</p>
       )}

@@ -114,7 +114,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
             <p className="notice card">This market is settled ({resultText(market)}): it takes no more bets or orders.</p>
           ) : (
             <>
-              <BetTicket market={market} inPlay={status === IN_PLAY} orders={book.orders} format={oddsFormat} myTrades={myTrades.data} />
+              <BetTicket market={market} inPlay={status === IN_PLAY} orders={book.orders} feed={book.state} format={oddsFormat} myTrades={myTrades.data} />
               <MakerPanel market={market} myOrders={myOrders.data} myTrades={myTrades.data} reloadOrders={myOrders.reload} format={oddsFormat} />
             </>
           )}
