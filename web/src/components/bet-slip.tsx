@@ -7,7 +7,7 @@ import type { FillResult, Market, Order } from '../api/types';
 import { useBetSlip } from '../bet-slip-state';
 import { money, parseAmount, payoutFor, showOdds, takerOdds } from '../format';
 import { linkTo } from '../route';
-import { offersFor } from '../offers';
+import { offersFor, takerSpace } from '../offers';
 import { useSession } from '../session';
 import { ErrorBox } from './status';
 
@@ -16,7 +16,7 @@ type SlipState =
   | { step: 'quoting'; parlay: Market }
   | { step: 'offers'; parlay: Market; offers: Order[] }
   | { step: 'filling'; parlay: Market; offers: Order[] }
-  | { step: 'done'; parlay: Market; result: FillResult }
+  | { step: 'done'; parlay: Market; result: FillResult; stake: bigint }
   | { step: 'refused'; error: unknown; parlay?: Market; offers?: Order[] };
 
 /** Whole seconds left until `at` (UNIX ms), ticking every 250 ms; undefined until the first tick. */
@@ -66,7 +66,7 @@ export function BetSlipPanel() {
     setState({ step: 'filling', parlay: market, offers });
     try {
       const result = await client.fill({ marketHash: market.marketHash, isTakerBettingOutcomeOne: true, stakeWei: stake, desiredOdds: takerOdds(offer.percentageOdds), oddsSlippage: 0 });
-      setState({ step: 'done', parlay: market, result });
+      setState({ step: 'done', parlay: market, result, stake });
       slip.clear();
     } catch (error) {
       setState({ step: 'refused', error, parlay: market, offers });
@@ -137,13 +137,21 @@ export function BetSlipPanel() {
                   <tbody>
                     {shownOffers.map((o, i) => {
                       const odds = takerOdds(o.percentageOdds);
+                      // An offer pays for no more of the stake than its maker's size covers.
+                      const space = takerSpace(o);
+                      const takes = stake !== undefined && stake > space ? space : stake;
                       return (
                         <tr key={o.orderHash} data-offer={o.orderHash}>
                           <td className="num">
                             {showOdds(odds, oddsFormat)}
                             {i === 0 && shownOffers.length > 1 && <span className="muted"> (filled first)</span>}
                           </td>
-                          <td className="num">{stake !== undefined ? money(payoutFor(stake, odds)) : ''}</td>
+                          <td className="num" data-pays>
+                            {takes !== undefined ? money(payoutFor(takes, odds)) : ''}
+                            {takes !== undefined && stake !== undefined && takes < stake && (
+                              <span className="muted small"> for {money(takes)} of your {money(stake)}</span>
+                            )}
+                          </td>
                         </tr>
                       );
                     })}
@@ -160,7 +168,8 @@ export function BetSlipPanel() {
         {state.step === 'done' && (
           <div className="notice" role="status" data-fill-hash={state.result.fillHash}>
             <p>
-              <strong>Parlay filled</strong>: {money(state.result.totalFilled)} at {showOdds(state.result.averageOdds, oddsFormat)}.
+              <strong>{state.result.isPartialFill ? 'Parlay partly filled' : 'Parlay filled'}</strong>: {money(state.result.totalFilled)}
+              {state.result.isPartialFill && ` of ${money(state.stake)}`} at {showOdds(state.result.averageOdds, oddsFormat)}.
             </p>
             <p>
               <a href={linkTo.market(state.parlay.marketHash)}>The parlay market</a> settles once every leg is reported.
