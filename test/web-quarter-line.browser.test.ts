@@ -3,13 +3,15 @@
 // market page must still list the bet among "Your bets here", after a reload too. Once the operator reports the
 // fixture, the account's trades show each leg's result as the exchange paid it, to the wei.
 import { expect, it } from 'vitest';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
 import { E18, USDC } from './helpers/wallets.js';
 
 const suite = browserSuite({ ...betTestConfig(), demo: false });
 let w: WatchedPage | undefined;
 let placed: { wallet: string; fillHash: string; exchangeEventId: string } | undefined;
+let catalogue: Awaited<ReturnType<typeof createSoccerLeague>> | undefined;
+const league = async () => (catalogue ??= await createSoccerLeague(suite.ex));
 
 it('lists a bet on a quarter line under "Your bets here" on the line page, before and after a reload', async () => {
   const ex = suite.ex;
@@ -20,8 +22,7 @@ it('lists a bet on a quarter line under "Your bets here" on the line page, befor
   await fund(ex, { address: wallet } as never, 100n * USDC);
 
   // Over 2.25: the parent and its legs, Over 2 and Over 2.5.
-  const cat = await createSoccerLeague(ex);
-  const { markets, exchangeEventId } = await createFixtureMarket(ex, cat, { type: 2, line: 2.25 });
+  const { markets, exchangeEventId } = await createFixtureMarket(ex, await league(), { type: 2, line: 2.25 });
   const line = markets[0]!.marketHash;
   const maker = await fundedWallet(ex, 1000n * USDC);
   await postOrder(ex, maker, { marketHash: line, totalBetSize: 50n * USDC, percentageOdds: 4375n * E18 / 100n, isMakerBettingOutcomeOne: false });
@@ -69,4 +70,31 @@ it("shows each settled leg's result as the exchange paid it, to the wei", async 
   const shown = async () => (await page.getByLabel('Trades', { exact: true }).locator(`tr[data-fill-hash="${fillHash}"] .status.settled`).allInnerTexts()).sort();
   await expect.poll(shown, { timeout: 20_000 }).toEqual(paid);
   expect(w!.errors.filter((e) => !e.includes('/cashout/quote'))).toEqual([]);
+});
+
+it('lists the fills of a maker order on a quarter line under "Your fills as maker" on the line page', async () => {
+  const ex = suite.ex;
+  const w2 = await suite.open();
+  const { page } = w2;
+  await page.goto(`${ex.url}/#/account`);
+  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
+  await fund(ex, { address: wallet } as never, 100n * USDC);
+  const { markets } = await createFixtureMarket(ex, await league(), { type: 2, line: 2.75 });
+  const line = markets[0]!.marketHash;
+
+  // The page's wallet posts 20 on Under 2.75 at 50%; a bettor takes 10 of it on Over 2.75.
+  await page.goto(`${ex.url}/#/market/${line}`);
+  const maker = page.getByLabel('Maker', { exact: true });
+  await maker.getByRole('group', { name: 'Maker outcome' }).getByRole('button', { name: 'Under 2.75' }).click();
+  await maker.getByLabel('Maker size').fill('20');
+  await maker.getByRole('button', { name: 'Post order' }).click();
+  await maker.getByText(/Order posted/).waitFor();
+  const bettor = await fundedWallet(ex, 100n * USDC);
+  const fillHash = await fillAndConfirm(ex, bettor, { market: line, stakeWei: 10n * USDC, desiredOdds: 50n * E18, oddsSlippage: 0, isTakerBettingOutcomeOne: true });
+
+  const fills = async () => (await maker.locator(`[data-my-fill="${fillHash}"]`).allInnerTexts()).map((s) => s.split(' on ')[0]);
+  await expect.poll(fills, { timeout: 20_000 }).toEqual(['5.00 USDC', '5.00 USDC']);
+  await page.reload();
+  await expect.poll(fills, { timeout: 20_000 }).toEqual(['5.00 USDC', '5.00 USDC']);
+  expect(w2.errors).toEqual([]);
 });

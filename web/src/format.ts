@@ -78,3 +78,6 @@ export const marketTypeName = (type: number) => MARKET_TYPE_NAMES[type] ?? `Type
 
 /** A trade's bet time: UNIX seconds on GET /trades, ISO 8601 elsewhere. */
 export const betDate = (betTime: number | string) => new Date(typeof betTime === 'number' ? betTime * 1000 : betTime);
+
+/** The market a trade was placed on: a quarter line's two leg trades name their legs, and the line in quarterLineParentMarketHash. */
+export const placedOn = (t: { marketHash: string; quarterLineParentMarketHash?: string | undefined }) => t.quarterLineParentMarketHash ?? t.marketHash;

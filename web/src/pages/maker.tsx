@@ -5,7 +5,7 @@ import type { Market, Order, Trade } from '../api/types';
 import { Empty, ErrorBox } from '../components/status';
 import { OpenOrderCells, OpenOrderHead } from '../components/open-order-cells';
 import { OutcomeToggle } from '../components/outcome-toggle';
-import { decimalOdds, impliedPercent, money, parseAmount, percentToLadder, showOdds, shortHash, takerOdds, units, type OddsFormat } from '../format';
+import { decimalOdds, impliedPercent, money, parseAmount, percentToLadder, placedOn, showOdds, shortHash, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
 import { useLoad } from '../components/status';
 
@@ -32,7 +32,7 @@ export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }:
   const size = parseAmount(sizeText);
   const minimum = meta.data ? Object.values(meta.data.makerOrderMinimums)[0] : undefined;
   const mine = (myOrders ?? []).filter((o) => o.marketHash === market.marketHash && o.orderStatus === 'ACTIVE');
-  const fills = (myTrades ?? []).filter((t) => t.maker && t.marketHash === market.marketHash);
+  const fills = (myTrades ?? []).filter((t) => t.maker && placedOn(t) === market.marketHash);
 
   async function run(action: () => Promise<string>) {
     setBusy(true);
@@ -110,7 +110,7 @@ export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }:
       ) : (
         <ul className="list">
           {fills.map((t) => (
-            <li key={t._id}>
+            <li key={t._id} data-my-fill={t.fillHash}>
               {money(t.stake)} on {t.bettingOutcomeOne ? market.outcomeOneName : market.outcomeTwoName} at {showOdds(t.odds, format)} · <span className={`status ${t.tradeStatus}`}>{t.tradeStatus}</span>
             </li>
           ))}

@@ -5,7 +5,7 @@ import { OddsToggle } from '../components/odds-toggle';
 import { LiveState } from '../components/live-state';
 import { PriceChart } from '../components/price-chart';
 import { Empty, ErrorBox, Loading, useLoad } from '../components/status';
-import { betDate, gameTimeText, marketTypeName, money, showOdds } from '../format';
+import { betDate, gameTimeText, marketTypeName, money, placedOn, showOdds } from '../format';
 import { IN_PLAY, useLeagueFixtures, useLiveScores } from '../realtime/fixture-live';
 import { useChannelRefresh, useMyOrders, useMyTrades } from '../realtime/live-data';
 import { useLocalBook } from '../realtime/local-book';
@@ -41,9 +41,6 @@ function RecentTrades({ market, trades, format }: { market: Market; trades: Trad
     </section>
   );
 }
-
-/** The market a trade was placed on: a quarter line's two leg trades name their legs, and the line in quarterLineParentMarketHash. */
-const placedOn = (t: Pick<Trade, 'marketHash' | 'quarterLineParentMarketHash'>) => t.quarterLineParentMarketHash ?? t.marketHash;
 
 /** The wallet's own bets (as a taker) on the market, newest first: a bet placed before a reload is found here. */
 function MyBets({ market, myTrades, format }: { market: Market; myTrades: Trade[] | undefined; format: 'decimal' | 'implied' }) {
