@@ -46,5 +46,19 @@ it('shows a rate-limited bet as refused at once, with the wait, and sends it onl
   expect(fills.length).toBe(2);
   const { trades } = (await ex.get(`/trades?bettor=${wallet}`)).body.data as { trades: { stake: string }[] };
   expect(trades.map((t) => t.stake)).toEqual([(2n * USDC).toString()]);
+
+  // A long wait reads in minutes (the demo funds' limit answers Retry-After up to an hour).
+  w.expectFailedRequest('/orders/fill/v2', 429);
+  await page.route(
+    (url) => url.pathname === '/orders/fill/v2',
+    (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '3599', 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'failure', errorCode: 'RATE_LIMITED', message: 'retry after 3599 s' }),
+      }),
+  );
+  await ticket.getByRole('button', { name: /^Bet on / }).click();
+  await expect.poll(() => ticket.getByRole('alert').innerText()).toBe('Too many requests for now: try again in 60 min. RATE_LIMITED');
   expect(w.errors).toEqual([]);
 });

@@ -16,7 +16,9 @@ const IN_WORDS: Record<string, string> = {
 
 export function errorText(err: unknown): { code: string; message: string } {
   if (err instanceof OddexApiError && err.errorCode === 'RATE_LIMITED' && err.retryAfterMs !== undefined) {
-    return { code: err.errorCode, message: `Too many requests for now: try again in ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s.` };
+    const seconds = Math.max(1, Math.ceil(err.retryAfterMs / 1000));
+    const wait = seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
+    return { code: err.errorCode, message: `Too many requests for now: try again in ${wait}.` };
   }
   if (err instanceof OddexApiError) return { code: err.errorCode, message: IN_WORDS[err.errorCode] ?? err.reason };
   if (err instanceof OddexNetworkError) return { code: 'NETWORK_ERROR', message: 'The exchange cannot be reached: check the connection, or try again shortly.' };
