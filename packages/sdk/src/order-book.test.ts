@@ -1,7 +1,7 @@
 // The local order book when the connection is lost again while a snapshot loads: the later snapshot wins whatever
 // order the two loads end in, and no publication that came meanwhile is lost.
 import type { SubscribedContext } from 'centrifuge';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LocalOrderBook } from './order-book.js';
 import { parseOrder } from './parse.js';
 import type { ChannelHandlers, OddexRealtime } from './realtime.js';
@@ -68,5 +68,42 @@ describe('LocalOrderBook', () => {
       [wireOrder(1, 0, 0).orderHash, 30n],
       [wireOrder(2, 0, 0).orderHash, 0n],
     ]);
+  });
+
+  it('reads a failed snapshot again, keeping the publications meanwhile out of the book until it is in', async () => {
+    vi.useFakeTimers();
+    try {
+      let handlers!: ChannelHandlers;
+      const realtime = { subscribe: (_: string, h: ChannelHandlers) => (handlers = h), unsubscribe: () => {} } as unknown as OddexRealtime;
+      let attempts = 0;
+      const book = new LocalOrderBook(MARKET, realtime, async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('snapshot refused');
+        return [parseOrder(wireOrder(1, 0, 2_000))];
+      });
+      const errors: unknown[] = [];
+      const rebuilt: string[] = [];
+      book.on('error', (err) => errors.push(err));
+      book.on('rebuilt', ({ reason }) => rebuilt.push(reason));
+      const started = book.start().catch((err: unknown) => err);
+      handlers.onSubscribed!({ wasRecovering: false, recovered: false } as SubscribedContext);
+      expect(await started).toEqual(new Error('snapshot refused'));
+      // An order posted while the book is unknown: an empty book with it alone would pass for the whole book.
+      handlers.onPublication!([wireOrder(2, 0, 3_000)], {} as never);
+      expect(book.orders()).toEqual([]);
+
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(attempts).toBe(2);
+      expect(errors).toHaveLength(1);
+      expect(rebuilt).toEqual(['the snapshot could not be read']);
+      expect(book.orders().map((o) => o.orderHash)).toEqual([wireOrder(1, 0, 0).orderHash, wireOrder(2, 0, 0).orderHash]);
+
+      // Stopped, a book reads nothing more.
+      book.stop();
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(attempts).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

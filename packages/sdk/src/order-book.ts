@@ -10,12 +10,17 @@ import type { Order } from './types.js';
 export interface OrderBookEvents {
   /** Orders that changed (added, filled, removed) after the book was first loaded. */
   update: (changed: Order[]) => void;
-  /** Continuity was lost (reconnect past the history, server restart): the book was reloaded from a snapshot. */
+  /**
+   * Continuity was lost (reconnect past the history, server restart), or a snapshot that failed was read again:
+   * the book was reloaded from a snapshot.
+   */
   rebuilt: (info: { reason: string }) => void;
   error: (err: unknown) => void;
 }
 
 const OPEN = new Set(['ACTIVE', 'INACTIVE']);
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 10_000;
 
 /** Whether `next` is a later state of the same order than `current` (publications may overlap the snapshot). */
 function isNewer(current: Order, next: Order): boolean {
@@ -34,6 +39,9 @@ export class LocalOrderBook extends Emitter<OrderBookEvents> {
   /** Snapshot loads started so far: only the latest one's snapshot is kept (a resubscribe may start another). */
   private loads = 0;
   private firstLoad: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+  /** A failed snapshot is read again after this long (doubling up to RETRY_MAX_MS); set while one is waiting. */
+  private retry: { timer: ReturnType<typeof setTimeout> | undefined; delayMs: number } = { timer: undefined, delayMs: RETRY_MIN_MS };
+  private stopped = false;
 
   constructor(
     readonly marketHash: string,
@@ -56,6 +64,8 @@ export class LocalOrderBook extends Emitter<OrderBookEvents> {
   }
 
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry.timer);
     this.realtime.unsubscribe(this.channel);
   }
 
@@ -82,23 +92,30 @@ export class LocalOrderBook extends Emitter<OrderBookEvents> {
 
   private async reload(lostReason: string | undefined): Promise<void> {
     const load = ++this.loads;
+    clearTimeout(this.retry.timer);
+    this.retry.timer = undefined;
     // Publications buffered for an earlier load still in flight are kept: they may be newer than its snapshot.
     this.buffered ??= [];
     try {
       const snapshot = await this.loadSnapshot(this.marketHash);
-      if (load !== this.loads) return; // a later load's snapshot is newer
+      if (load !== this.loads || this.stopped) return; // a later load's snapshot is newer
       this.book.clear();
       for (const o of snapshot) if (OPEN.has(o.orderStatus)) this.book.set(o.orderHash, o);
       const pending = this.buffered;
       this.buffered = undefined;
       for (const o of pending) this.apply(o);
+      this.retry.delayMs = RETRY_MIN_MS;
       if (lostReason) this.emit('rebuilt', { reason: lostReason });
       this.firstLoad?.resolve();
     } catch (err) {
-      if (load !== this.loads) return;
-      this.buffered = undefined;
+      if (load !== this.loads || this.stopped) return;
+      // Without a snapshot the book is not known: publications stay buffered (applied to an empty book they would
+      // pass for the whole of it) and the snapshot is read again, until it is in or the book is stopped.
       this.emit('error', err);
       this.firstLoad?.reject(err);
+      const delayMs = this.retry.delayMs;
+      this.retry.delayMs = Math.min(delayMs * 2, RETRY_MAX_MS);
+      this.retry.timer = setTimeout(() => void this.reload(lostReason ?? 'the snapshot could not be read'), delayMs);
     }
     this.firstLoad = undefined;
   }

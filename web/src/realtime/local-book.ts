@@ -33,6 +33,8 @@ export function useLocalBook(realtime: OddexRealtime, marketHash: string): BookV
     book.on('update', () => publish());
     book.on('rebuilt', () => {
       rebuilds += 1;
+      // A book whose first snapshot failed is known once one is read again (the client retries it).
+      if (state === 'loading') state = 'live';
       publish();
     });
     book.on('error', (err) => publish(errorText(err).message));
