@@ -98,8 +98,10 @@ export class HttpTransport {
       }
       const wait = retryAfterMs(res.headers.get('retry-after'));
       const error = apiError(res.status, body, text, wait);
-      if ((res.status === 429 || res.status === 503) && attempt < attempts) {
-        await sleep(Math.min(wait ?? this.backoff(attempt), this.retry.maxDelayMs));
+      // Retried after the server's Retry-After, never sooner (a retry sent early is refused again, and counts): a
+      // wait longer than maxDelayMs is the caller's to decide on, with the error's retryAfterMs.
+      if ((res.status === 429 || res.status === 503) && attempt < attempts && (wait === undefined || wait <= this.retry.maxDelayMs)) {
+        await sleep(wait ?? this.backoff(attempt));
         continue;
       }
       throw error;
