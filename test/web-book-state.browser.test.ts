@@ -12,13 +12,18 @@ import { E18, USDC } from './helpers/wallets.js';
 const suite = browserSuite({ ...betTestConfig(), demo: false });
 let catalogue: Awaited<ReturnType<typeof createSoccerLeague>> | undefined;
 const league = async () => (catalogue ??= await createSoccerLeague(suite.ex));
+/** A new moneyline market with one maker's offer on outcome one (the maker backs outcome two at 50%). */
+async function marketWithAnOffer() {
+  const { markets } = await createFixtureMarket(suite.ex, await league(), { type: 52 });
+  const market = markets[0]!.marketHash;
+  const maker = await fundedWallet(suite.ex, 1000n * USDC);
+  await postOrder(suite.ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+  return { market, maker };
+}
 
 it('shows the book as loading until its snapshot arrives, and warns of stale prices while the realtime feed reconnects', async () => {
   const ex = suite.ex;
-  const { markets } = await createFixtureMarket(ex, await league(), { type: 52 });
-  const market = markets[0]!.marketHash;
-  const maker = await fundedWallet(ex, 1000n * USDC);
-  await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+  const { market } = await marketWithAnOffer();
 
   const w = await suite.open();
   const { page, context } = { page: w.page, context: w.page.context() };
@@ -56,10 +61,7 @@ it('shows the book as loading until its snapshot arrives, and warns of stale pri
 
 it('reads the book again when its first snapshot is refused, instead of staying on "loading" or showing a partial book', async () => {
   const ex = suite.ex;
-  const { markets } = await createFixtureMarket(ex, await league(), { type: 52 });
-  const market = markets[0]!.marketHash;
-  const maker = await fundedWallet(ex, 1000n * USDC);
-  await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: false });
+  const { market, maker } = await marketWithAnOffer();
 
   const w = await suite.open();
   const { page } = w;

@@ -4,7 +4,7 @@
 // position is owed in every result, a void's 40 staked included) less 0.40. After the report the settled trade shows
 // the fee on its winnings, and the operator console shows the market's fee revenue, the cash-out fee included.
 import { expect, it } from 'vitest';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, DESKTOP, PHONE, type WatchedPage } from './helpers/browser.js';
 import { publicationsOut, TEST_ADMIN_TOKEN } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
@@ -19,12 +19,9 @@ let w: WatchedPage | undefined;
 
 it('shows a live cash-out value with a button that hedges the position, the fee on the settled bet, and fee revenue in the console', async () => {
   const ex = suite.ex;
-  w = await suite.open();
-  const { page } = w;
-  await page.goto(`${ex.url}/#/account`);
-  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
-  const bettor = { address: wallet as `0x${string}` };
-  await fund(ex, bettor as never, FUNDS);
+  const opened = await suite.openFunded(FUNDS);
+  w = opened;
+  const { page, wallet } = opened;
 
   const cat = await createSoccerLeague(ex);
   const { markets } = await createFixtureMarket(ex, cat, { type: 52 });

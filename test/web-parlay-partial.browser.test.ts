@@ -3,7 +3,7 @@
 // partly filled, of how much. (It used to show the payout of the whole stake, which the offer could not pay, and
 // "Parlay filled" with the smaller amount and no word of the rest.)
 import { expect, it } from 'vitest';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite } from './helpers/browser.js';
 import { E18, USDC } from './helpers/wallets.js';
 
@@ -11,11 +11,8 @@ const suite = browserSuite({ ...betTestConfig(), demo: false });
 
 it('shows a parlay offer covering part of the stake for what it pays, and the fill as partial', async () => {
   const ex = suite.ex;
-  const w = await suite.open();
-  const { page } = w;
-  await page.goto(`${ex.url}/#/account`);
-  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
-  await fund(ex, { address: wallet } as never, 100n * USDC);
+  const w = await suite.openFunded(100n * USDC);
+  const { page, wallet } = w;
   const cat = await createSoccerLeague(ex);
   const first = await createFixtureMarket(ex, cat, { type: 52 });
   const second = await createFixtureMarket(ex, cat, { type: 52 });

@@ -3,7 +3,7 @@
 // market page must still list the bet among "Your bets here", after a reload too. Once the operator reports the
 // fixture, the account's trades show each leg's result as the exchange paid it, to the wei.
 import { expect, it } from 'vitest';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
 import { E18, USDC } from './helpers/wallets.js';
 
@@ -15,11 +15,9 @@ const league = async () => (catalogue ??= await createSoccerLeague(suite.ex));
 
 it('lists a bet on a quarter line under "Your bets here" on the line page, before and after a reload', async () => {
   const ex = suite.ex;
-  w = await suite.open();
-  const { page } = w;
-  await page.goto(`${ex.url}/#/account`);
-  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
-  await fund(ex, { address: wallet } as never, 100n * USDC);
+  const opened = await suite.openFunded(100n * USDC);
+  w = opened;
+  const { page, wallet } = opened;
 
   // Over 2.25: the parent and its legs, Over 2 and Over 2.5.
   const { markets, exchangeEventId } = await createFixtureMarket(ex, await league(), { type: 2, line: 2.25 });
@@ -74,11 +72,8 @@ it("shows each settled leg's result as the exchange paid it, to the wei", async 
 
 it('lists the fills of a maker order on a quarter line under "Your fills as maker" on the line page', async () => {
   const ex = suite.ex;
-  const w2 = await suite.open();
+  const w2 = await suite.openFunded(100n * USDC);
   const { page } = w2;
-  await page.goto(`${ex.url}/#/account`);
-  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
-  await fund(ex, { address: wallet } as never, 100n * USDC);
   const { markets } = await createFixtureMarket(ex, await league(), { type: 2, line: 2.75 });
   const line = markets[0]!.marketHash;
 

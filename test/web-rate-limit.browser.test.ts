@@ -4,7 +4,7 @@
 // odds of that later moment.)
 import { expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.js';
-import { betTestConfig, createFixtureMarket, createSoccerLeague, fund, fundedWallet, postOrder } from './helpers/bets.js';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite } from './helpers/browser.js';
 import { E18, USDC } from './helpers/wallets.js';
 
@@ -13,11 +13,8 @@ const suite = browserSuite({ ...betTestConfig(), demo: false, rateLimits: { ...d
 
 it('shows a rate-limited bet as refused at once, with the wait, and sends it only once', async () => {
   const ex = suite.ex;
-  const w = await suite.open();
-  const { page } = w;
-  await page.goto(`${ex.url}/#/account`);
-  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
-  await fund(ex, { address: wallet } as never, 100n * USDC);
+  const w = await suite.openFunded(100n * USDC);
+  const { page, wallet } = w;
   const cat = await createSoccerLeague(ex);
   const { markets } = await createFixtureMarket(ex, cat, { type: 52 });
   const market = markets[0]!.marketHash;

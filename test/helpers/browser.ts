@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { WEB_BUILD_DIR } from '../../src/api/web-page.js';
 import type { Config } from '../../src/config.js';
 import { startTestExchange, type TestExchange } from './server.js';
+import { fund } from './bets.js';
 
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-output');
 export const PHONE = { width: 390, height: 844 };
@@ -106,6 +107,8 @@ export interface BrowserSuite {
   readonly ex: TestExchange;
   /** A fresh page (a new development wallet) on the suite's browser. */
   open(viewport?: typeof DESKTOP): Promise<WatchedPage>;
+  /** A fresh page on the account page, its development wallet (`wallet`) funded with `amount`. */
+  openFunded(amount: bigint): Promise<WatchedPage & { wallet: `0x${string}` }>;
 }
 
 /**
@@ -129,5 +132,12 @@ export function browserSuite(config: Partial<Config>): BrowserSuite {
       return ex!;
     },
     open: (viewport) => openPage(browser!, viewport),
+    async openFunded(amount) {
+      const w = await openPage(browser!);
+      await w.page.goto(`${ex!.url}/#/account`);
+      const wallet = (await w.page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address')) as `0x${string}`;
+      await fund(ex!, { address: wallet } as never, amount);
+      return { ...w, wallet };
+    },
   };
 }
