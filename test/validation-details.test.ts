@@ -23,7 +23,6 @@ describe('validation details', () => {
     ['/markets/active?type=abc', 'type', 'pattern', 'type has an invalid item "abc"'],
     ['/markets/active?type=2&betGroup=1X2', 'betGroup', 'not', 'betGroup and type are mutually exclusive: send one of them'],
     ['/markets/active?betGroup=nope', 'betGroup', 'enum', 'betGroup must be one of 1X2, game-lines'],
-    ['/markets/active?paginationKey=zzz', 'paginationKey', 'format', 'paginationKey is not a nextKey this server returned'],
     ['/markets/active?sportIds=a,b', 'sportIds', 'pattern', 'sportIds has an invalid item "a"'],
     [`/live-scores?exchangeEventIds=${list(51, (i) => `e${i}`)}`, 'exchangeEventIds', 'maxItems', 'exchangeEventIds takes at most 50 items'],
     [`/trades/orders?orderHashes=${hashes(101)}`, 'orderHashes', 'maxItems', 'orderHashes takes at most 100 items'],
@@ -36,6 +35,15 @@ describe('validation details', () => {
   ])('case %#: the refusal names the field and the rule it broke', async (path, field, rule, message) => {
     const res = await ex.get(path.replace('BASE', await baseToken()));
     expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode: 'INVALID_PARAMETER', message: expect.stringContaining(message), details: [{ field, rule, message }] }]);
+  });
+
+  it.each(['/markets/active?paginationKey=zzz', `/trades?bettor=${BETTOR}&paginationKey=zzz`])('refuses a paginationKey it did not hand out with its own code, naming the field: %s', async (path) => {
+    const message = 'paginationKey is not a nextKey this server returned';
+    const res = await ex.get(path);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { status: 'failure', errorCode: 'INVALID_PAGINATION_KEY', message, details: [{ field: 'paginationKey', rule: 'format', message }] },
+    ]);
   });
 
   it.each(['/orders/odds/best?baseToken=BASE&marketHashes=', '/orders?marketHashes=', '/trades?marketHashes=', '/trades/orders?orderHashes='])('GET %s takes 100 hashes', async (path) => {

@@ -118,6 +118,8 @@ export class EngineRunner {
   private healing = false;
   /** The store lost its hold while a group was syncing: healed once that sync ends. */
   private lostDuringSync: Error | undefined;
+  /** Ends the pause between attempts to heal the store at once (set during a pause). */
+  private wakeHeal: (() => void) | undefined;
   private stopped = false;
   private current: Engine;
   /** The journal position the written state covers. */
@@ -326,7 +328,10 @@ export class EngineRunner {
 
   /** Applies a command now; resolves after it is durable, rejects with DomainError if refused. */
   submit<C extends Command>(cmd: C): Promise<ResultOf<C>> {
-    if (this.healing) return Promise.reject(new DomainError('STORAGE_UNAVAILABLE'));
+    if (this.healing) {
+      this.wakeHeal?.();
+      return Promise.reject(new DomainError('STORAGE_UNAVAILABLE'));
+    }
     if (this.broken || this.rebuilding) return Promise.reject(new DomainError('STORAGE_FAILED'));
     let applied: Applied<ResultOf<C>>;
     try {
@@ -509,12 +514,30 @@ export class EngineRunner {
         return;
       } catch (attemptErr) {
         this.opts.onHealAttempt?.(attemptErr, pause);
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        await this.healPause(first, pause);
       }
     }
     this.healing = false;
     this.broken = true;
     this.opts.onStorageFailure(err, false);
+  }
+
+  /**
+   * Waits `pause` before the next attempt to heal, or less once a command comes (at least `min` after the last
+   * attempt): the pauses grow while nobody trades, and a database back after a long outage is found by the first
+   * command that wants it, not at the end of a pause of seconds.
+   */
+  private async healPause(min: number, pause: number): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(min, pause)));
+    if (pause <= min || this.stopped) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pause - min);
+      this.wakeHeal = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeHeal = undefined;
   }
 
   /** Blocking: completes the group being synced, then writes and syncs what the queue holds. */
