@@ -38,21 +38,31 @@ async function main(): Promise<void> {
     stopOnSignals(() => void node.close().then(() => process.exit(0)));
     return;
   }
-  const exchange = await startExchange(config);
-  // Printed whatever the log level, so people and scripts always learn the port (ODDEX_PORT=0 picks one).
-  if (exchange.ctx.config.logFormat === 'pretty') console.log(startupBanner(exchange.url, exchange.ctx.config).join('\n'));
-  else console.log(`Oddex listening on ${exchange.url}`);
+  // The signals are watched before the server listens: one that comes once it says it listens (a supervisor may act
+  // on that line at once) stops it gracefully when its start is done; one before that ends the process, as it did.
+  const run: { exchange?: Awaited<ReturnType<typeof startExchange>>; listening: boolean; stopAsked?: string } = { listening: false };
   const stop = (reason: string) => {
-    exchange.ctx.log.info({ reason }, 'shutting down');
-    exchange.close().then(
+    const started = run.exchange;
+    if (!started) {
+      if (!run.listening) process.exit(reason === 'SIGINT' ? 130 : reason === 'SIGTERM' ? 143 : 1);
+      run.stopAsked = reason;
+      return;
+    }
+    started.ctx.log.info({ reason }, 'shutting down');
+    started.close().then(
       () => process.exit(0),
       (err) => {
-        exchange.ctx.log.error({ err }, 'shutdown failed');
+        started.ctx.log.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  stopOnSignals(stop, { log: exchange.ctx.log, watchParent: process.env.npm_lifecycle_event === 'start' });
+  stopOnSignals(stop, { log: { info: (obj, msg) => run.exchange?.ctx.log.info(obj, msg) }, watchParent: process.env.npm_lifecycle_event === 'start' });
+  const exchange = (run.exchange = await startExchange(config, { listening: () => (run.listening = true) }));
+  // Printed whatever the log level, so people and scripts always learn the port (ODDEX_PORT=0 picks one).
+  if (exchange.ctx.config.logFormat === 'pretty') console.log(startupBanner(exchange.url, exchange.ctx.config).join('\n'));
+  else console.log(`Oddex listening on ${exchange.url}`);
+  if (run.stopAsked !== undefined) stop(run.stopAsked);
 }
 
 main().catch((err) => {

@@ -87,6 +87,8 @@ export interface StartOptions {
   logDestination?: pino.DestinationStream;
   /** Replace the settlement chain (tests of chain faults). */
   createChain?: SequencerDeps['createChain'];
+  /** Called once the HTTP server listens, just before that is logged (a stop asked from then on must be graceful). */
+  listening?: () => void;
 }
 
 /** The admin token: from config, else the one stored in the data dir, else a new one. */
@@ -137,7 +139,7 @@ export async function startExchange(baseConfig: Config, opts: StartOptions = {})
   }
   try {
     const evmChain = config.chain === 'evm' ? (evm?.chain ?? (() => undefined)) : undefined;
-    return await startOnStorage(storage, config, { log, httpLog }, now, opts.createChain ?? evm?.createChain, evmChain, standby);
+    return await startOnStorage(storage, config, { log, httpLog, listening: opts.listening }, now, opts.createChain ?? evm?.createChain, evmChain, standby);
   } catch (err) {
     await storage.close(); // a failed start gives the data dir (or the database's writer lock) back
     throw err;
@@ -182,7 +184,7 @@ export async function resolveExecutorAddress(storage: Pick<StorageBackend, 'sett
 async function startOnStorage(
   storage: StorageBackend,
   config: Config,
-  { log, httpLog }: { log: pino.Logger; httpLog: pino.Logger },
+  { log, httpLog, listening }: { log: pino.Logger; httpLog: pino.Logger; listening?: () => void },
   now: () => number,
   createChain: SequencerDeps['createChain'] | undefined,
   evmChain: ExchangeParts['evm'],
@@ -385,6 +387,7 @@ async function startOnStorage(
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Ready once the data dir takes writes: now, or when a dir found unwritable at start heals.
   const stopProbe = storage.whenWritable(() => (ready = true));
+  listening?.();
   httpLog.info({ port, host: config.host }, `Oddex listening on http://${config.host}:${port}`);
 
   // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.

@@ -4,9 +4,7 @@
 //   are ignored, so the graceful stop the first one started finishes instead of the default action cutting it short.
 // - With `watchParent` (under `npm start`), its parent going away: npm's shell neither passes npm's SIGTERM on nor
 //   outlives npm, and the process, handed to init, would go on serving. Checked once a second.
-import type { Logger } from 'pino';
-
-export function stopOnSignals(stop: (reason: string) => void, opts: { log?: Pick<Logger, 'info'>; watchParent?: boolean } = {}): void {
+export function stopOnSignals(stop: (reason: string) => void, opts: { log?: { info(obj: object, msg: string): void }; watchParent?: boolean } = {}): void {
   let stopping = false;
   const once = (reason: string) => {
     if (stopping) {
