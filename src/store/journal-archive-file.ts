@@ -29,6 +29,11 @@ export interface ArchivedRange {
 }
 
 export const archiveFileName = (from: number, to: number) => `journal-${from}-${to}.ndjson.gz`;
+/** The rows an archive file holds, read back from its name (archiveFileName's); undefined for any other file. */
+function archivedRange(name: string): { from: number; to: number } | undefined {
+  const m = /^journal-(\d+)-(\d+)\.ndjson\.gz$/.exec(name);
+  return m ? { from: Number(m[1]), to: Number(m[2]) } : undefined;
+}
 
 /**
  * Writes the rows of `pages` (in journal order, read a page at a time) into `dir`, durably; resolves to the file's
@@ -92,8 +97,8 @@ export async function archiveFiles(dir: string): Promise<{ from: number; to: num
   }
   return names
     .flatMap((name) => {
-      const m = /^journal-(\d+)-(\d+)\.ndjson\.gz$/.exec(name);
-      return m ? [{ from: Number(m[1]), to: Number(m[2]), file: join(dir, name) }] : [];
+      const range = archivedRange(name);
+      return range ? [{ ...range, file: join(dir, name) }] : [];
     })
     .sort((a, b) => a.from - b.from);
 }
