@@ -591,3 +591,51 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 26,
+  name: 'consolidated entries in a rowid table',
+  sql: `
+    -- An entry's row was kept in its key's order (fill hash first: random), about 500 bytes each, and the two listing
+    -- indexes carried that key (about 190 bytes) to find it: listing a fill's entries split pages across all three.
+    -- Rows now append in rowid order; the key is a unique index, and the listing indexes carry the 8-byte rowid.
+    CREATE TABLE rm_consolidated_rows (
+      fill_hash TEXT NOT NULL,
+      bettor TEXT NOT NULL COLLATE NOCASE,
+      market_hash TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      quarter_market_hash TEXT,
+      exchange_event_id TEXT NOT NULL,
+      maker INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      settled INTEGER NOT NULL,
+      ord INTEGER NOT NULL,
+      bet_time INTEGER NOT NULL,
+      settle_date INTEGER,
+      outcome INTEGER,
+      betting_outcome INTEGER NOT NULL,
+      total_stake TEXT NOT NULL,
+      weighted_odds TEXT NOT NULL,
+      net_return TEXT NOT NULL,
+      settle_net_return TEXT NOT NULL,
+      total_return TEXT NOT NULL
+    );
+    INSERT INTO rm_consolidated_rows SELECT * FROM rm_consolidated ORDER BY bet_time, ord;
+    DROP TABLE rm_consolidated;
+    ALTER TABLE rm_consolidated_rows RENAME TO rm_consolidated;
+    CREATE UNIQUE INDEX rm_consolidated_key ON rm_consolidated (fill_hash, bettor, market_hash, kind);
+    CREATE INDEX rm_consolidated_by_bettor ON rm_consolidated (bettor, settled, bet_time, ord);
+    CREATE INDEX rm_consolidated_by_time ON rm_consolidated (settled, bet_time, ord);
+    CREATE TRIGGER rm_consolidated_counts_update AFTER UPDATE OF settled, status, maker ON rm_consolidated
+      WHEN OLD.settled IS NOT NEW.settled OR OLD.status IS NOT NEW.status OR OLD.maker IS NOT NEW.maker BEGIN
+      INSERT INTO rm_consolidated_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.kind, -1)
+        ON CONFLICT DO UPDATE SET n = n - 1;
+      INSERT INTO rm_consolidated_counts VALUES (NEW.bettor, NEW.settled, NEW.status, NEW.maker, NEW.kind, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER rm_consolidated_counts_delete AFTER DELETE ON rm_consolidated BEGIN
+      INSERT INTO rm_consolidated_counts VALUES (OLD.bettor, OLD.settled, OLD.status, OLD.maker, OLD.kind, -1)
+        ON CONFLICT DO UPDATE SET n = n - 1;
+    END;
+  `,
+});
