@@ -23,7 +23,9 @@ export function startRole(
   opts: { name: string; root: string; env: Record<string, string>; logFile: string; readyLine?: RegExp },
   onLine: (p: RoleProcess, line: string) => void = () => {},
 ): Promise<RoleProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // Node flags for every role (e.g. --cpu-prof), as the benches give their servers theirs.
+  const nodeArgs = process.env.ODDEX_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: opts.root,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
