@@ -239,13 +239,18 @@ describe('operator catalogue API', () => {
     expect((await ok('POST', `/admin/markets/${hash}/status`, { status: 'ACTIVE' })).status).toBe('ACTIVE');
   });
 
-  it('reports one market by hand: engine first, then settled; twice is a 409; a quarter parent goes through its legs', async () => {
+  it('reports one market by hand: engine first, then settled; the same report again is answered as reported, another is a 409; a quarter parent goes through its legs', async () => {
     const hash = hashOf('L1', 1, '', 'draw');
     reportedCalls.length = 0;
     const [settled] = await ok('POST', `/admin/markets/${hash}/report`, { outcome: 2, teamOneScore: 1, teamTwoScore: 0 });
     expect(reportedCalls).toEqual([{ reports: [{ marketHash: hash, outcome: 2, teamOneScore: 1, teamTwoScore: 0 }], statusesAtCall: ['ACTIVE'] }]);
     expect(settled).toMatchObject({ status: 'SETTLED', outcome: 2, reportedDate: new Date(NOW).toISOString(), teamOneScore: 1, teamTwoScore: 0 });
+    reportedCalls.length = 0;
+    expect(await ok('POST', `/admin/markets/${hash}/report`, { outcome: 2, teamOneScore: 1, teamTwoScore: 0 })).toEqual([settled]);
+    expect(await ok('POST', `/admin/markets/${hash}/report`, { outcome: 2 })).toEqual([settled]);
+    expect(reportedCalls).toEqual([]);
     await fail(`/admin/markets/${hash}/report`, { outcome: 1 }, 409, 'MARKET_ALREADY_REPORTED');
+    await fail(`/admin/markets/${hash}/report`, { outcome: 2, teamOneScore: 2, teamTwoScore: 0 }, 409, 'MARKET_ALREADY_REPORTED');
     await fail(`/admin/markets/${hash}/status`, { status: 'SUSPENDED' }, 409, 'MARKET_ALREADY_REPORTED');
     await fail(`/admin/markets/${hashOf('L1', 3, '-0.75')}/report`, { outcome: 1 }, 400, 'QUARTER_LINE_PARENT');
     await fail(`/admin/markets/${hashOf('L1', 52)}/report`, { outcome: 3 }, 400, 'INVALID_PARAMETER', 'outcome');
@@ -281,7 +286,12 @@ describe('operator catalogue API', () => {
     expect(active).toEqual({ markets: [], nextKey: '' });
     // The fixture is finished: it leaves /fixture/active.
     expect(await ok('GET', '/fixture/active?leagueId=1')).toEqual([]);
-    await fail('/admin/fixtures/L1/result', { teamOneScore: 1, teamTwoScore: 0 }, 409, 'MARKET_ALREADY_REPORTED');
+    // The same result again is answered with the fixture's markets as reported, and reports nothing.
+    reportedCalls.length = 0;
+    const again = await ok('POST', '/admin/fixtures/L1/result', { teamOneScore: 1, teamTwoScore: 0 });
+    expect(Object.fromEntries(again.map((m: Record<string, unknown>) => [m.marketHash, m.outcome]))).toEqual({ ...outcomes, [hashOf('L1', 1, '', 'draw')]: 2 });
+    expect(reportedCalls).toEqual([]);
+    await fail('/admin/fixtures/L1/result', { teamOneScore: 2, teamTwoScore: 0 }, 409, 'MARKET_ALREADY_REPORTED');
     await fail('/admin/fixtures/L404/result', { teamOneScore: 1, teamTwoScore: 0 }, 404, 'FIXTURE_NOT_FOUND');
   });
 

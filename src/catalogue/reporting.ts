@@ -153,8 +153,16 @@ export async function reportMarket(
   if (market.isQuarterLineMarket) {
     throw new ExchangeError('QUARTER_LINE_PARENT', 'a quarter-line market settles through its legs: report the leg markets or the fixture result');
   }
+  // The same report again (an operator retrying after a timeout) is answered with the market as reported; another
+  // outcome or score contradicts it (409).
+  if (market.status === 'SETTLED' && market.outcome === outcome && sameScores(market, scores)) return [market];
   return reportMarkets(deps, [{ marketHash: market.marketHash, outcome, ...scoresOf(scores) }]);
 }
+
+/** Scores given with a repeated report match those reported (none given matches any). */
+const sameScores = (reported: MarketRecord, given: { teamOneScore?: number; teamTwoScore?: number }) =>
+  (given.teamOneScore === undefined || given.teamOneScore === reported.teamOneScore) &&
+  (given.teamTwoScore === undefined || given.teamTwoScore === reported.teamTwoScore);
 
 /**
  * POST /admin/fixtures/:id/result: every unsettled market of the fixture by its type's rule (quarter lines through
@@ -170,9 +178,6 @@ export async function reportFixtureResult(
   const fixture = catalogue.requireFixture(exchangeEventId);
   const markets = await catalogue.marketsOfEvent(exchangeEventId);
   const open = markets.filter((m) => m.status !== 'SETTLED');
-  if (markets.length > 0 && open.length === 0) {
-    throw new ExchangeError('MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);
-  }
   // A fixture has one final score: markets added after it was reported settle on that score, never on another.
   const reported = markets.find((m) => m.status === 'SETTLED' && m.teamOneScore !== undefined && m.teamTwoScore !== undefined);
   if (reported && (reported.teamOneScore !== teamOneScore || reported.teamTwoScore !== teamTwoScore)) {
@@ -181,10 +186,16 @@ export async function reportFixtureResult(
       `${exchangeEventId} was reported ${reported.teamOneScore}-${reported.teamTwoScore}: a result of ${teamOneScore}-${teamTwoScore} contradicts it`,
     );
   }
+  const finished = ACTIVE_FIXTURE_STATUSES.has(fixture.status) ? exchangeEventId : undefined;
+  if (markets.length > 0 && open.length === 0) {
+    if (!reported) throw new ExchangeError('MARKET_ALREADY_REPORTED', `every market of ${exchangeEventId} is already reported`);
+    // The same result again (an operator retrying after a timeout): answered with the markets as reported.
+    if (finished) await setFixtureStatus(deps, finished, FixtureStatus.FINISHED);
+    return markets;
+  }
   const batch = open
     .filter((m) => !m.isQuarterLineMarket)
     .map((m) => ({ marketHash: m.marketHash, outcome: outcomeFor(m, teamOneScore, teamTwoScore), teamOneScore, teamTwoScore }));
-  const finished = ACTIVE_FIXTURE_STATUSES.has(fixture.status) ? exchangeEventId : undefined;
   if (batch.length > 0) return reportMarkets(deps, batch, finished);
   if (finished) await setFixtureStatus(deps, finished, FixtureStatus.FINISHED);
   return [];
