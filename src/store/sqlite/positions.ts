@@ -1,44 +1,9 @@
-// A bettor's positions per market (GET /positions), read from the trades and refunds the read side recorded: the
-// confirmed stakes on each outcome, what each outcome (or a void) would pay, the escrow still held, the refunds paid
-// and, once settled, what the position paid and its profit. Amounts are summed as bigints, exact for any token.
+// A bettor's positions per market (GET /positions): one page of markets, then their trades, refunds and cash outs,
+// summed as the PostgreSQL reader sums them (store/position-sums.ts).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Position } from '../ports.js';
-import type { Outcome } from '../../engine/types.js';
-
-
-interface TradeRow {
-  market_hash: string;
-  exchange_event_id: string;
-  base_token: string;
-  outcome_one: number;
-  stake: string;
-  counter_stake: string;
-  status: string;
-  settled: number;
-  outcome: number | null;
-  payout: string | null;
-  fee: string | null;
-  bet_time: number;
-}
-
-const emptyPosition = (t: TradeRow): Position => ({
-  marketHash: t.market_hash,
-  exchangeEventId: t.exchange_event_id,
-  baseToken: t.base_token,
-  stakeOutcomeOne: 0n,
-  stakeOutcomeTwo: 0n,
-  pendingStake: 0n,
-  payoutIfOutcomeOne: 0n,
-  payoutIfOutcomeTwo: 0n,
-  payoutIfVoid: 0n,
-  escrow: 0n,
-  refunds: 0n,
-  cashedOut: 0n,
-  cashOutFees: 0n,
-  settled: false,
-  lastTradeTime: t.bet_time,
-});
+import { sumPositions, type PositionCashOutRow, type PositionRefundRow, type PositionTradeRow } from '../position-sums.js';
 
 export class PositionsReader {
   private readonly s: Record<'markets' | 'count' | 'trades' | 'refunds' | 'cashOuts', Statement>;
@@ -61,57 +26,13 @@ export class PositionsReader {
     const markets = this.s.markets.all(bettor, page.perPage, page.page * page.perPage) as string[];
     const count = this.s.count.get(bettor) as number;
     if (markets.length === 0) return { positions: [], count };
-    const byMarket = new Map<string, Position>();
-    const unsettled = new Set<string>();
     const list = JSON.stringify(markets);
-    for (const t of this.s.trades.all(bettor, list) as TradeRow[]) {
-      let p = byMarket.get(t.market_hash);
-      if (!p) byMarket.set(t.market_hash, (p = emptyPosition(t)));
-      if (t.bet_time > p.lastTradeTime) p.lastTradeTime = t.bet_time;
-      const stake = BigInt(t.stake);
-      if (t.status !== 'SUCCESS') {
-        p.pendingStake += stake;
-        continue;
-      }
-      const wins = stake + BigInt(t.counter_stake);
-      if (t.outcome_one === 1) {
-        p.stakeOutcomeOne += stake;
-        p.payoutIfOutcomeOne += wins;
-      } else {
-        p.stakeOutcomeTwo += stake;
-        p.payoutIfOutcomeTwo += wins;
-      }
-      p.payoutIfVoid += stake;
-      if (t.settled === 1) {
-        p.outcome = t.outcome as Outcome;
-        p.payout = (p.payout ?? 0n) + BigInt(t.payout ?? '0');
-        p.fees = (p.fees ?? 0n) + BigInt(t.fee ?? '0');
-      } else {
-        unsettled.add(t.market_hash);
-      }
-    }
-    for (const r of this.s.refunds.all(bettor, list) as { market_hash: string; amount: string }[]) {
-      const p = byMarket.get(r.market_hash);
-      if (p) p.refunds += BigInt(r.amount);
-    }
-    for (const r of this.s.cashOuts.all(bettor, list) as { market_hash: string; amount: string; fee: string }[]) {
-      const p = byMarket.get(r.market_hash);
-      if (!p) continue;
-      p.cashedOut += BigInt(r.amount);
-      p.cashOutFees += BigInt(r.fee);
-    }
-    for (const p of byMarket.values()) {
-      const stakes = p.stakeOutcomeOne + p.stakeOutcomeTwo;
-      p.settled = p.payout !== undefined && !unsettled.has(p.marketHash);
-      if (p.settled) {
-        p.settledProfit = p.payout! - p.fees! - p.cashOutFees - stakes;
-      } else {
-        p.escrow = stakes - p.refunds - p.cashedOut;
-        delete p.outcome;
-        delete p.payout;
-        delete p.fees;
-      }
-    }
-    return { positions: markets.flatMap((m) => byMarket.get(m) ?? []), count };
+    const positions = sumPositions(
+      markets,
+      this.s.trades.all(bettor, list) as PositionTradeRow[],
+      this.s.refunds.all(bettor, list) as PositionRefundRow[],
+      this.s.cashOuts.all(bettor, list) as PositionCashOutRow[],
+    );
+    return { positions, count };
   }
 }
