@@ -3,46 +3,10 @@
 // settled markets are read when asked for (SettledMarketReads).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/sqlite/db.js';
-import { settledQueriesOf, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type SettledMarketQueries, type SettledMarketReads, type StoredMarket } from '../store/catalogue-records.js';
-import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type MarketStatus, type Outcome, type ParlayTerms, type Selection, type Sport, type Team } from './model.js';
+import { marketFromRow, settledQueriesOf, type MarketRow, type CatalogueContents, type CatalogueRecords, type CatalogueSeed, type SettledMarketQueries, type SettledMarketReads, type StoredMarket } from '../store/catalogue-records.js';
+import { PARLAY_MARKET_TYPE, type Fixture, type League, type LiveScore, type ParlayTerms, type Sport, type Team } from './model.js';
 
 export type { StoredMarket } from '../store/catalogue-records.js';
-
-interface MarketRow {
-  market_hash: string;
-  exchange_event_id: string;
-  type: number;
-  line: number | null;
-  selection: string | null;
-  status: string;
-  live_enabled: number;
-  main_line: number | null;
-  leg_lower: string | null;
-  leg_higher: string | null;
-  outcome: number | null;
-  reported_date: string | null;
-  team_one_score: number | null;
-  team_two_score: number | null;
-}
-
-function marketFromRow(r: MarketRow): StoredMarket {
-  const m: StoredMarket = {
-    marketHash: r.market_hash,
-    exchangeEventId: r.exchange_event_id,
-    type: r.type,
-    status: r.status as MarketStatus,
-    liveEnabled: r.live_enabled === 1,
-  };
-  if (r.line !== null) m.line = r.line;
-  if (r.selection !== null) m.selection = r.selection as Selection;
-  if (r.main_line !== null) m.mainLine = r.main_line === 1;
-  if (r.leg_lower !== null && r.leg_higher !== null) m.legMarketHashes = [r.leg_lower, r.leg_higher];
-  if (r.outcome !== null) m.outcome = r.outcome as Outcome;
-  if (r.reported_date !== null) m.reportedDate = r.reported_date;
-  if (r.team_one_score !== null) m.teamOneScore = r.team_one_score;
-  if (r.team_two_score !== null) m.teamTwoScore = r.team_two_score;
-  return m;
-}
 
 interface ParlayRow {
   market_hash: string;

@@ -96,6 +96,43 @@ export interface StoredMarket {
   teamTwoScore?: number;
 }
 
+/** A market as either store's markets table gives it: SQLite's flags are 0/1, PostgreSQL's booleans. */
+export interface MarketRow {
+  market_hash: string;
+  exchange_event_id: string;
+  type: number;
+  line: number | null;
+  selection: string | null;
+  status: string;
+  live_enabled: boolean | number;
+  main_line: boolean | number | null;
+  leg_lower: string | null;
+  leg_higher: string | null;
+  outcome: number | null;
+  reported_date: string | null;
+  team_one_score: number | null;
+  team_two_score: number | null;
+}
+
+export function marketFromRow(r: MarketRow): StoredMarket {
+  const m: StoredMarket = {
+    marketHash: r.market_hash,
+    exchangeEventId: r.exchange_event_id,
+    type: r.type,
+    status: r.status as MarketStatus,
+    liveEnabled: Boolean(r.live_enabled),
+  };
+  if (r.line !== null) m.line = r.line;
+  if (r.selection !== null) m.selection = r.selection as Selection;
+  if (r.main_line !== null) m.mainLine = Boolean(r.main_line);
+  if (r.leg_lower !== null && r.leg_higher !== null) m.legMarketHashes = [r.leg_lower, r.leg_higher];
+  if (r.outcome !== null) m.outcome = r.outcome as Outcome;
+  if (r.reported_date !== null) m.reportedDate = r.reported_date;
+  if (r.team_one_score !== null) m.teamOneScore = r.team_one_score;
+  if (r.team_two_score !== null) m.teamTwoScore = r.team_two_score;
+  return m;
+}
+
 /** What the catalogue holds in memory, read once when it opens. */
 export interface CatalogueContents {
   sports: Sport[];

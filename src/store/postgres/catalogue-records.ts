@@ -3,6 +3,7 @@
 // asked for (`settledAsync`: a server answers only asynchronously, so there are no synchronous `settled` reads).
 // Each write is one transaction, resolved once committed (synchronous_commit=on: on the server's disk).
 import type pg from 'pg';
+import { marketFromRow } from '../catalogue-records.js';
 import type {
   CatalogueContents,
   CatalogueRecords,
@@ -12,56 +13,18 @@ import type {
   FixtureStatusCode,
   League,
   LiveScore,
-  MarketStatus,
+  MarketRow,
   ParlayTerms,
-  Selection,
   SettledMarketQueries,
   Sport,
   StoredMarket,
   Team,
 } from '../catalogue-records.js';
-import type { Outcome } from '../../engine/types.js';
 import { migrate } from './migrate.js';
 import { inTransaction } from './pool.js';
 
 /** What the queries of this module are given: the pool or one transaction's connection. */
 type Queryable = Pick<pg.Pool, 'query'>;
-
-interface MarketRow {
-  market_hash: string;
-  exchange_event_id: string;
-  type: number;
-  line: number | null;
-  selection: string | null;
-  status: string;
-  live_enabled: boolean;
-  main_line: boolean | null;
-  leg_lower: string | null;
-  leg_higher: string | null;
-  outcome: number | null;
-  reported_date: string | null;
-  team_one_score: number | null;
-  team_two_score: number | null;
-}
-
-function marketFromRow(r: MarketRow): StoredMarket {
-  const m: StoredMarket = {
-    marketHash: r.market_hash,
-    exchangeEventId: r.exchange_event_id,
-    type: r.type,
-    status: r.status as MarketStatus,
-    liveEnabled: r.live_enabled,
-  };
-  if (r.line !== null) m.line = r.line;
-  if (r.selection !== null) m.selection = r.selection as Selection;
-  if (r.main_line !== null) m.mainLine = r.main_line;
-  if (r.leg_lower !== null && r.leg_higher !== null) m.legMarketHashes = [r.leg_lower, r.leg_higher];
-  if (r.outcome !== null) m.outcome = r.outcome as Outcome;
-  if (r.reported_date !== null) m.reportedDate = r.reported_date;
-  if (r.team_one_score !== null) m.teamOneScore = r.team_one_score;
-  if (r.team_two_score !== null) m.teamTwoScore = r.team_two_score;
-  return m;
-}
 
 /** bigint columns arrive as decimal strings (node-postgres keeps every int8 exact). */
 interface ParlayRow {

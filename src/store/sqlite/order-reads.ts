@@ -4,55 +4,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { OrderQueries } from '../ports.js';
-import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView } from '../../engine/types.js';
-
-interface OrderRow {
-  order_hash: string;
-  market_hash: string;
-  exchange_event_id: string;
-  maker: string;
-  base_token: string;
-  executor: string;
-  total_bet_size: string;
-  percentage_odds: string;
-  fill_amount: string;
-  pending_fill_amount: string;
-  expiry: number;
-  api_expiry: number;
-  salt: string;
-  maker_outcome_one: number;
-  signature: string;
-  status: string;
-  seq: number;
-  created_at: number;
-  updated_at: number;
-  persistence: string;
-  cancel_reason: string | null;
-}
-
-const orderOf = (r: OrderRow): OrderView => ({
-  orderHash: r.order_hash,
-  marketHash: r.market_hash,
-  exchangeEventId: r.exchange_event_id,
-  maker: r.maker,
-  baseToken: r.base_token,
-  executor: r.executor,
-  totalBetSize: BigInt(r.total_bet_size),
-  percentageOdds: BigInt(r.percentage_odds),
-  fillAmount: BigInt(r.fill_amount),
-  pendingFillAmount: BigInt(r.pending_fill_amount),
-  expiry: r.expiry,
-  apiExpiry: r.api_expiry,
-  salt: r.salt,
-  isMakerBettingOutcomeOne: r.maker_outcome_one === 1,
-  signature: r.signature,
-  persistence: r.persistence as OrderPersistence,
-  status: r.status as OrderStatus,
-  ...(r.cancel_reason !== null ? { cancelReason: r.cancel_reason as OrderCancelReason } : {}),
-  seq: r.seq,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import type { OrderView } from '../../engine/types.js';
+import { orderOf, type OrderRow } from '../order-row.js';
 
 export class OrderReads implements OrderQueries {
   private readonly s: Record<string, Statement>;

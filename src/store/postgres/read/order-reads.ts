@@ -1,57 +1,10 @@
 // The read side's orders (rm_orders): one by hash, the open ones of a maker or a market (through partial indexes of
 // the open rows only), and which of some hashes were ever posted.
 import type { OrderQueries, AsyncQueries } from '../../ports.js';
-import type { OrderCancelReason, OrderPersistence, OrderStatus, OrderView } from '../../../engine/types.js';
+import type { OrderView } from '../../../engine/types.js';
+import { orderOf, type OrderRow } from '../../order-row.js';
 import { CoalescedLookup } from '../coalesced-lookup.js';
-import { int, type Queryable } from '../trade-state.js';
-
-interface OrderRow {
-  order_hash: string;
-  market_hash: string;
-  exchange_event_id: string;
-  maker: string;
-  base_token: string;
-  executor: string;
-  total_bet_size: string;
-  percentage_odds: string;
-  fill_amount: string;
-  pending_fill_amount: string;
-  expiry: string;
-  api_expiry: string;
-  salt: string;
-  maker_outcome_one: boolean;
-  signature: string;
-  status: string;
-  seq: string;
-  created_at: string;
-  updated_at: string;
-  persistence: string;
-  cancel_reason: string | null;
-}
-
-const orderOf = (r: OrderRow): OrderView => ({
-  orderHash: r.order_hash,
-  marketHash: r.market_hash,
-  exchangeEventId: r.exchange_event_id,
-  maker: r.maker,
-  baseToken: r.base_token,
-  executor: r.executor,
-  totalBetSize: BigInt(r.total_bet_size),
-  percentageOdds: BigInt(r.percentage_odds),
-  fillAmount: BigInt(r.fill_amount),
-  pendingFillAmount: BigInt(r.pending_fill_amount),
-  expiry: int(r.expiry),
-  apiExpiry: int(r.api_expiry),
-  salt: r.salt,
-  isMakerBettingOutcomeOne: r.maker_outcome_one,
-  signature: r.signature,
-  persistence: r.persistence as OrderPersistence,
-  status: r.status as OrderStatus,
-  ...(r.cancel_reason !== null ? { cancelReason: r.cancel_reason as OrderCancelReason } : {}),
-  seq: int(r.seq),
-  createdAt: int(r.created_at),
-  updatedAt: int(r.updated_at),
-});
+import type { Queryable } from '../trade-state.js';
 
 export class PostgresOrderReads implements AsyncQueries<OrderQueries> {
   constructor(private readonly db: Queryable) {}
