@@ -48,21 +48,57 @@ describe('the web page at /', () => {
     expect((await ex.get('/connection/websocket')).status).toBe(404);
   });
 
-  it('serves only the files of the build: a route per file, nothing for other paths', async () => {
+  it("serves only the page's paths: /, /index.html and the files under assets/, nothing else and nothing outside", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'oddex-web-'));
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
     writeFileSync(join(dir, 'assets', 'a.js'), 'export {}');
+    writeFileSync(join(dir, 'other.txt'), 'not the page');
     const app = Fastify();
     installEnvelope(app);
     try {
       await registerWebPage(app, dir);
       await app.ready();
       expect((await app.inject('/')).body).toBe('<!doctype html><title>t</title>');
+      expect((await app.inject('/index.html')).body).toBe('<!doctype html><title>t</title>');
       expect((await app.inject('/assets/a.js')).statusCode).toBe(200);
       expect((await app.inject('/assets/b.js')).statusCode).toBe(404);
+      expect((await app.inject('/assets/')).statusCode).toBe(404);
+      expect((await app.inject('/other.txt')).statusCode).toBe(404);
       expect((await app.inject('/../package.json')).statusCode).toBe(404);
       expect((await app.inject('/index.html/..%2f..%2fetc%2fpasswd')).statusCode).toBe(404);
+      // Out of assets/ by an encoded or literal dot-dot: refused, never the file.
+      for (const escape of ['/assets/..%2findex.html', '/assets/..%2fother.txt', '/assets/%2e%2e/other.txt', '/assets/..%2f..%2f..%2fetc%2fpasswd']) {
+        const res = await app.inject(escape);
+        expect([escape, res.statusCode >= 400, res.body]).toEqual([escape, true, expect.not.stringMatching(/not the page|<title>t<|root:/)]);
+      }
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves a rebuild made while it runs: the new page and its newly named assets, the old assets no more', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oddex-web-'));
+    const build = (name: string, body: string) => {
+      rmSync(join(dir, 'assets'), { recursive: true, force: true });
+      mkdirSync(join(dir, 'assets'));
+      writeFileSync(join(dir, 'assets', name), body);
+      writeFileSync(join(dir, 'index.html'), `<script src="/assets/${name}"></script>`);
+    };
+    build('index-old.js', 'old');
+    const app = Fastify();
+    installEnvelope(app);
+    try {
+      await registerWebPage(app, dir);
+      await app.ready();
+      expect((await app.inject('/assets/index-old.js')).body).toBe('old');
+      build('index-new.js', 'new');
+      const page = await app.inject('/');
+      expect([page.body, page.headers['cache-control']]).toEqual(['<script src="/assets/index-new.js"></script>', 'no-cache']);
+      const asset = await app.inject('/assets/index-new.js');
+      expect([asset.statusCode, asset.body, asset.headers['cache-control']]).toEqual([200, 'new', 'public, max-age=31536000, immutable']);
+      expect((await app.inject('/assets/index-old.js')).statusCode).toBe(404);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
@@ -70,7 +106,7 @@ describe('the web page at /', () => {
   });
 });
 
-it('serves the API alone, with a warning, when the page was not built', async () => {
+it('warns when the page is not built, answers 404 at / meanwhile, and serves a build made later without a restart', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-web-'));
   const warnings: unknown[] = [];
   const app = Fastify();
@@ -80,6 +116,12 @@ it('serves the API alone, with a warning, when the page was not built', async ()
     await registerWebPage(app, dir);
     expect(warnings).toEqual([{ dir }]);
     expect((await app.inject('/')).json()).toEqual({ status: 'failure', errorCode: 'NOT_FOUND', message: 'no route GET /' });
+    expect((await app.inject('/assets/a.js')).json()).toEqual({ status: 'failure', errorCode: 'NOT_FOUND', message: 'no route GET /assets/a.js' });
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>later</title>');
+    writeFileSync(join(dir, 'assets', 'a.js'), 'export {}');
+    expect((await app.inject('/')).body).toBe('<!doctype html><title>later</title>');
+    expect((await app.inject('/assets/a.js')).body).toBe('export {}');
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

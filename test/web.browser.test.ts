@@ -16,7 +16,7 @@ let browser: Browser;
 const pages: WatchedPage[] = [];
 
 beforeAll(async () => {
-  ensureWebBuild(); // before the server starts: it gives each file of the build its own route at start-up
+  ensureWebBuild(); // before the server starts, which warns when there is no build
   ex = await startTestExchange({
     demo: true, // the demo catalogue, without its market-making bots: the books hold only this test's orders
     demoLiquidity: false,

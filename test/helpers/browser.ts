@@ -112,8 +112,8 @@ export interface BrowserSuite {
 }
 
 /**
- * One exchange and one browser for a test file: the page is built first (the server gives each file of the build
- * its own route at start-up), and both are closed after the file.
+ * One exchange and one browser for a test file: the page is built first (the server serves whatever build is there
+ * when asked; one missing at start-up only earns a warning), and both are closed after the file.
  */
 export function browserSuite(config: Partial<Config>): BrowserSuite {
   let ex: TestExchange | undefined;
