@@ -11,6 +11,17 @@ import { useSession } from '../session';
 import { offersFor, takerSpace } from '../offers';
 import type { FeedState } from '../realtime/local-book';
 
+/**
+ * The slippage a fill may name: `oddsSlippage` is an integer percent from 0 to 100 (spec, POST /orders/fill/v2), so a
+ * whole number in that range, as typed; undefined for anything else (decimals included), never rounded.
+ */
+function parseSlippage(text: string): number | undefined {
+  const t = text.trim();
+  if (!/^\d{1,3}$/.test(t)) return undefined;
+  const n = Number(t);
+  return n <= 100 ? n : undefined;
+}
+
 type TicketState =
   | { step: 'editing' }
   | { step: 'waiting'; since: number }
@@ -43,7 +54,7 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
   const { wallet } = useSession();
   const [outcomeOne, setOutcomeOne] = useState(true);
   const [stakeText, setStakeText] = useState('');
-  const [slippage, setSlippage] = useState(1);
+  const [slippageText, setSlippageText] = useState('1');
   const [state, setState] = useState<TicketState>({ step: 'editing' });
   // A new bet being written: the last one's result or refusal no longer describes what the ticket shows.
   const edited = <T,>(set: (value: T) => void) => (value: T) => {
@@ -62,12 +73,13 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
   const odds = best ? takerOdds(best.percentageOdds) : undefined;
   const onOffer = offers.reduce((sum, o) => sum + takerSpace(o), 0n);
   const stake = parseAmount(stakeText);
+  const slippage = parseSlippage(slippageText);
   const outcomeName = outcomeOne ? market.outcomeOneName : market.outcomeTwoName;
   const trade = state.step === 'done' ? myTrades?.find((t) => t.fillHash === state.result.fillHash) : undefined;
 
   /** `since` is the click's event time (performance.now() scale). */
   const place = async (since: number) => {
-    if (stake === undefined || odds === undefined) return;
+    if (stake === undefined || odds === undefined || slippage === undefined) return;
     setState({ step: 'waiting', since });
     try {
       const result = await exchange.fill(wallet, { marketHash: market.marketHash, isTakerBettingOutcomeOne: outcomeOne, stakeWei: stake, desiredOdds: odds, oddsSlippage: slippage });
@@ -88,8 +100,13 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
       {stakeText !== '' && stake === undefined && <p className="error">Enter a positive amount with at most 6 decimals.</p>}
       <label>
         Slippage tolerance (%)
-        <input type="number" min={0} max={100} value={slippage} onChange={(e) => edited(setSlippage)(Math.min(100, Math.max(0, Math.trunc(Number(e.target.value) || 0))))} aria-label="Slippage" />
+        <input inputMode="numeric" value={slippageText} onChange={(e) => edited(setSlippageText)(e.target.value)} aria-label="Slippage" />
       </label>
+      {slippage === undefined && (
+        <p className="error" data-slippage-error>
+          Enter the slippage as a whole percent from 0 to 100: the exchange takes no decimals.
+        </p>
+      )}
       <dl className="facts">
         <dt>Expected odds</dt>
         <dd>
@@ -113,7 +130,7 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
       {stake !== undefined && odds !== undefined && stake > onOffer && (
         <p className="notice">Only {money(onOffer)} is on offer on {outcomeName} now: a bet fills that much at most.</p>
       )}
-      <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined} onClick={(e) => void place(e.timeStamp)}>
+      <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined || slippage === undefined} onClick={(e) => void place(e.timeStamp)}>
         Bet on {outcomeName}
       </button>
       {delayMs !== undefined && delayMs > 0 && state.step === 'editing' && (
