@@ -6,9 +6,9 @@ import { OddexApiError, OddexNetworkError, bettingDelayFor } from '@oddex/sdk';
 import { DemoFunds } from '../components/demo-funds';
 import { ErrorBox, useLoad } from '../components/status';
 import { OutcomeToggle } from '../components/outcome-toggle';
-import { money, parseAmount, payoutFor, showOdds, takerOdds, units, type OddsFormat } from '../format';
+import { money, parseAmount, showOdds, takerOdds, units, type OddsFormat } from '../format';
 import { useSession } from '../session';
-import { offersFor, takerSpace } from '../offers';
+import { estimateFill, offersFor, takerSpace } from '../offers';
 import type { FeedState } from '../realtime/local-book';
 
 /**
@@ -74,6 +74,9 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
   const onOffer = offers.reduce((sum, o) => sum + takerSpace(o), 0n);
   const stake = parseAmount(stakeText);
   const slippage = parseSlippage(slippageText);
+  // The bet's payout as the book in sight would fill it: level by level, within the slippage from the best odds.
+  const estimate =
+    stake !== undefined && odds !== undefined ? estimateFill(offers, stake, (odds * BigInt(100 - (slippage ?? 0))) / 100n) : undefined;
   const outcomeName = outcomeOne ? market.outcomeOneName : market.outcomeTwoName;
   const trade = state.step === 'done' ? myTrades?.find((t) => t.fillHash === state.result.fillHash) : undefined;
 
@@ -111,7 +114,15 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
         <dt>Expected odds</dt>
         <dd>
           {odds !== undefined ? (
-            showOdds(odds, format)
+            <>
+              {showOdds(odds, format)}
+              {estimate && estimate.covered > 0n && estimate.averageOdds !== odds && (
+                <span className="muted" data-average-odds={estimate.averageOdds.toString()}>
+                  {' '}
+                  (best; {showOdds(estimate.averageOdds, format)} on average for your stake)
+                </span>
+              )}
+            </>
           ) : feed === 'loading' ? (
             <span className="muted">reading the order book…</span>
           ) : (
@@ -119,7 +130,10 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
           )}
         </dd>
         <dt>Payout if it wins</dt>
-        <dd>{stake !== undefined && odds !== undefined ? money(payoutFor(stake, odds)) : '-'}</dd>
+        <dd data-payout={estimate?.payout.toString() ?? ''}>
+          {estimate && estimate.covered > 0n ? money(estimate.payout) : '-'}
+          {estimate && estimate.covered > 0n && estimate.covered < (stake ?? 0n) && <span className="muted small"> for {money(estimate.covered)} of your stake</span>}
+        </dd>
       </dl>
       {feed === 'reconnecting' && (
         <p className="notice" role="status" data-stale-prices>
@@ -127,8 +141,12 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
           book as it is when the bet arrives.
         </p>
       )}
-      {stake !== undefined && odds !== undefined && stake > onOffer && (
-        <p className="notice">Only {money(onOffer)} is on offer on {outcomeName} now: a bet fills that much at most.</p>
+      {estimate && stake !== undefined && estimate.covered < stake && (
+        <p className="notice" data-uncovered={(stake - estimate.covered).toString()}>
+          {estimate.limitedBySlippage
+            ? `Within your ${slippage ?? 0}% slippage the book in sight covers only ${money(estimate.covered)} of your stake on ${outcomeName} (${money(onOffer)} on offer): a bet fills that much at most.`
+            : `Only ${money(estimate.covered)} is on offer on ${outcomeName} now: a bet fills that much at most.`}
+        </p>
       )}
       <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined || slippage === undefined} onClick={(e) => void place(e.timeStamp)}>
         Bet on {outcomeName}
