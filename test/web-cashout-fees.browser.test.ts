@@ -1,6 +1,6 @@
 // Cash out and fees in a real browser (Debian chromium through playwright-core): the page's wallet bets 30 on
 // outcome one against a maker's 20 on two; once a maker offers outcome one at 80%, the account view shows the
-// position worth 39.60 (40 less the 1% cash-out fee) and its button cashes it out: 40 paid at once (what the hedged
+// position worth 39.60 (40 less the 1% cash-out fee, both named in the offer) and its button cashes it out: 40 paid at once (what the hedged
 // position is owed in every result, a void's 40 staked included) less 0.40. After the report the settled trade shows
 // the fee on its winnings, and the operator console shows the market's fee revenue, the cash-out fee included.
 import { expect, it } from 'vitest';
@@ -56,6 +56,11 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   const hedger = await fundedWallet(ex, 1000n * USDC);
   await postOrder(ex, hedger, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
   await expect.poll(() => cashOut.getAttribute('data-cash-out'), { timeout: 20_000 }).toBe('39600000');
+  // The offer itself names the fee and what the bettor gets, not a tooltip: 39.60 after a 0.40 fee, all paid at once.
+  expect(await cashOut.getAttribute('data-cash-out-fee')).toBe('400000');
+  expect(await cashOut.getAttribute('data-paid-now')).toBe('39600000');
+  expect(await cashOut.innerText()).toMatch(/^39\.60 USDC Cash out\s+after a 0\.40 USDC fee: you receive 39\.60 USDC when it confirms$/);
+  expect(await cashOut.locator('[data-cash-out-terms]').isVisible()).toBe(true);
   await w.screenshot('cash-out-value');
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
   // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee.

@@ -56,13 +56,21 @@ export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: 
 
   if (quote.error !== undefined && !quote.loading) return <td className="num muted" data-label="Cash out now" data-cash-out="">{reasonOf(quote.error)}</td>;
   if (!quote.data) return <td className="num muted" data-label="Cash out now">…</td>;
+  const { amount, fee, paidNow, stakeWei } = quote.data;
+  // The offer names its fee and what the bettor gets: the value after the fee, and what is paid when the hedge
+  // confirms (a result paying more pays the rest at settlement).
   return (
-    <td className="num" data-label="Cash out now" data-cash-out={quote.data.amount.toString()}>
-      {money(quote.data.amount)}{' '}
-      <button disabled={busy} onClick={() => void take()} title={`Fee ${money(quote.data.fee)}; hedge stake ${money(quote.data.stakeWei)}`}>
-        Cash out
-      </button>
-      {failed && <span className="muted small"> {failed}</span>}
+    <td className="num" data-label="Cash out now" data-cash-out={amount.toString()} data-cash-out-fee={fee.toString()} data-paid-now={paidNow.toString()}>
+      <div>
+        {money(amount)}{' '}
+        <button disabled={busy} onClick={() => void take()} title={`Hedge stake ${money(stakeWei)}`}>
+          Cash out
+        </button>
+        <span className="muted small cash-out-terms" data-cash-out-terms>
+          {fee > 0n ? `after a ${money(fee)} fee` : 'no fee'}: you receive {money(paidNow)} when it confirms
+        </span>
+        {failed && <span className="muted small"> {failed}</span>}
+      </div>
     </td>
   );
 }
