@@ -1,7 +1,8 @@
 // A bet on a quarter line in a real browser (Debian chromium through playwright-core). The exchange records such a
 // bet as two leg trades on the legs' own markets, each naming the line in quarterLineParentMarketHash: the line's
 // market page must still list the bet among "Your bets here", after a reload too. Once the operator reports the
-// fixture, the account's trades show each leg's result as the exchange paid it, to the wei.
+// fixture, the account's trades show each leg's result as the exchange paid it, to the wei, and My account names the
+// quarter line beside each leg's market.
 import { expect, it } from 'vitest';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder } from './helpers/bets.js';
 import { browserSuite, type WatchedPage } from './helpers/browser.js';
@@ -51,7 +52,7 @@ it('lists a bet on a quarter line under "Your bets here" on the line page, befor
   placed = { wallet, fillHash, exchangeEventId };
 });
 
-it("shows each settled leg's result as the exchange paid it, to the wei", async () => {
+it("shows each settled leg's result as the exchange paid it, to the wei, and the quarter line beside each leg's market", async () => {
   const ex = suite.ex;
   const { page } = w!;
   const { wallet, fillHash, exchangeEventId } = placed!;
@@ -67,6 +68,21 @@ it("shows each settled leg's result as the exchange paid it, to the wei", async 
   await page.goto(`${ex.url}/#/account`);
   const shown = async () => (await page.getByLabel('Trades', { exact: true }).locator(`tr[data-fill-hash="${fillHash}"] .status.settled`).allInnerTexts()).sort();
   await expect.poll(shown, { timeout: 20_000 }).toEqual(paid);
+
+  // Beside each leg's market, the quarter line the bet was placed on, linked to its page: on the trades (the side
+  // bet on), the positions and the statement (the line's two outcomes).
+  const line = ((await ex.get(`/trades?bettor=${wallet}`)).body.data.trades as { fillHash: string; marketHash: string; quarterLineParentMarketHash: string }[]).filter((t) => t.fillHash === fillHash);
+  const parent = line[0]!.quarterLineParentMarketHash;
+  const bets = async () => (await page.getByLabel('Trades', { exact: true }).locator(`tr[data-fill-hash="${fillHash}"] [data-label="Bet"]`).allInnerTexts()).sort();
+  await expect.poll(bets, { timeout: 20_000 }).toEqual(['bet on Over 2 · leg of quarter line Over 2.25', 'bet on Over 2.5 · leg of quarter line Over 2.25']);
+  for (const leg of line.map((t) => t.marketHash)) {
+    const beside = page.getByLabel('Positions', { exact: true }).locator(`[data-position="${leg}"] [data-quarter-line="${parent}"]`);
+    await expect.poll(async () => (await beside.innerText()).trim(), { timeout: 20_000 }).toBe('· leg of quarter line Over 2.25 / Under 2.25');
+    expect(await beside.getByRole('link').getAttribute('href')).toBe(`#/market/${parent}`);
+  }
+  const statementLines = page.getByLabel('Statement', { exact: true }).locator(`[data-quarter-line="${parent}"]`);
+  await expect.poll(() => statementLines.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  await w!.screenshot('account-quarter-line');
   expect(w!.errors.filter((e) => !e.includes('/cashout/quote'))).toEqual([]);
 });
 

@@ -49,7 +49,23 @@ export function AccountPage() {
   const positions = useLoad(() => exchange.positions(wallet.address), wallet.address);
   const statement = useLoad(() => exchange.statement(wallet.address), wallet.address);
   useChannelRefresh(realtime, `ce_refunds:${wallet.address}`, () => true, refunds.reload);
-  const hashes = [...new Set((trades.data ?? []).map((t) => t.marketHash).concat((orders.data ?? []).map((o) => o.marketHash)))].slice(0, 30);
+  // A quarter-line bet is recorded as two leg trades on the legs' own markets, each naming its line: the leg's
+  // positions, statement entries and trades say which quarter line they came from (a whole line such as 0 can be a
+  // leg of two: -0.25 and +0.25).
+  const quarterLinesOf = new Map<string, Set<string>>();
+  for (const t of trades.data ?? []) {
+    if (!t.quarterLineParentMarketHash) continue;
+    const parents = quarterLinesOf.get(t.marketHash) ?? new Set<string>();
+    quarterLinesOf.set(t.marketHash, parents.add(t.quarterLineParentMarketHash));
+  }
+  const hashes = [
+    ...new Set(
+      (trades.data ?? [])
+        .map((t) => t.marketHash)
+        .concat((orders.data ?? []).map((o) => o.marketHash))
+        .concat([...quarterLinesOf.values()].flatMap((parents) => [...parents])),
+    ),
+  ].slice(0, 30);
   const markets = useLoad(async () => new Map((hashes.length ? await exchange.findMarkets(hashes) : []).map((m) => [m.marketHash, m])), hashes.join(','));
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string>();
@@ -72,6 +88,22 @@ export function AccountPage() {
     const m = markets.data?.get(hash);
     return m ? `${m.teamOneName} v ${m.teamTwoName}: ${m.outcomeOneName} / ${m.outcomeTwoName}` : shortHash(hash);
   };
+
+  /**
+   * Beside a leg market: the quarter line(s) it is a leg of, by the line's name ("Alpha FC -0.25 / Beta FC +0.25", or
+   * the side bet on, "Alpha FC -0.25"), linked to the line's page.
+   */
+  const quarterLine = (parents: Iterable<string> | undefined, side?: boolean) =>
+    [...(parents ?? [])].map((parent) => {
+      const m = markets.data?.get(parent);
+      const lineName = !m ? shortHash(parent) : side === undefined ? `${m.outcomeOneName} / ${m.outcomeTwoName}` : name(m, side);
+      return (
+        <span key={parent} className="muted small" data-quarter-line={parent}>
+          {' '}
+          · leg of quarter line <a href={linkTo.market(parent)}>{lineName}</a>
+        </span>
+      );
+    });
 
   async function cancel(hashes?: string[]) {
     setBusy(true);
@@ -172,7 +204,10 @@ export function AccountPage() {
               {positions.data.map((p) => (
                 <tr key={p.marketHash} data-position={p.marketHash}>
                   <td data-label="Market">
-                    <a href={linkTo.market(p.marketHash)}>{marketTitle(p.marketHash)}</a>
+                    <span>
+                      <a href={linkTo.market(p.marketHash)}>{marketTitle(p.marketHash)}</a>
+                      {quarterLine(quarterLinesOf.get(p.marketHash))}
+                    </span>
                   </td>
                   <td className="num" data-label="Staked">{money(p.stakeOutcomeOne + p.stakeOutcomeTwo)}</td>
                   <td className="num" data-label="In escrow" data-escrow={p.escrow.toString()}>{money(p.escrow)}</td>
@@ -219,7 +254,16 @@ export function AccountPage() {
                 <tr key={e.id} data-statement-entry={e.kind} data-balance-after={e.balance.toString()}>
                   <td data-label="Time">{new Date(e.time).toLocaleString()}</td>
                   <td data-label="Movement">{KIND_LABELS[e.kind]}</td>
-                  <td data-label="Market">{e.marketHash ? <a href={linkTo.market(e.marketHash)}>{marketTitle(e.marketHash)}</a> : ''}</td>
+                  <td data-label="Market">
+                    {e.marketHash ? (
+                      <span>
+                        <a href={linkTo.market(e.marketHash)}>{marketTitle(e.marketHash)}</a>
+                        {quarterLine(quarterLinesOf.get(e.marketHash))}
+                      </span>
+                    ) : (
+                      ''
+                    )}
+                  </td>
                   <td className="num" data-label="Amount">{signed(e.amount)}</td>
                   <td className="num" data-label="Balance">{money(e.balance)}</td>
                 </tr>
@@ -251,6 +295,7 @@ export function AccountPage() {
                   <td data-label="Time">{betDate(t.betTime).toLocaleString()}</td>
                   <td data-label="Bet">
                     {t.maker ? 'maker' : 'bet'} on {name(markets.data?.get(t.marketHash), t.bettingOutcomeOne)}
+                    {t.quarterLineParentMarketHash && quarterLine([t.quarterLineParentMarketHash], t.bettingOutcomeOne)}
                   </td>
                   <td className="num" data-label="Stake">{money(t.stake)}</td>
                   <td className="num" data-label="Odds">{showOdds(t.odds, oddsFormat)}</td>
