@@ -306,7 +306,7 @@ async function startOnStorage(
   const tokens = config.realtimeTokenSecret
     ? new RealtimeTokens(Buffer.from(config.realtimeTokenSecret), config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId))
     : RealtimeTokens.ofSettings(storage.settings, config.realtimeTokenTtlSeconds, now, (keyId) => apiKeys.isLive(keyId));
-  const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue, progress: projection }, tokens, isReady, now, log });
+  const realtime = new RealtimeServer({ config, makeBroker: brokerFactory(config, now, log), feeds: { bus, catalogue, progress: projection, bestOdds: (marketHash) => publisher.bestOddsItems(marketHash) }, tokens, isReady, now, log });
   publisher.audience = () => realtime.audience;
   restartAllStreams = () => realtime.restartAllStreams();
   // Streams kept in Redis outlive the writer that published on them. The one before this process may have stopped

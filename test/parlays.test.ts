@@ -206,6 +206,35 @@ describe('the quote window and the fill deadline', () => {
     expect((await best()).length).toBe(1);
   });
 
+  it('publishes the parlay\'s best odds on best_odds:global when the window closes, with no fill or new order needed', async () => {
+    const legs = (await moneylines(ex, cat, 2)).map((marketHash) => ({ marketHash, bettingOutcomeOne: false }));
+    const bettor = await fundedWallet(ex);
+    const makers = [await fundedWallet(ex), await fundedWallet(ex)];
+    const parlay = (await requestParlay(ex, bettor, signing, legs)).body.data;
+    // Nobody follows the parlay's book or its makers: best odds alone.
+    const w = await watch(ex, 'best_odds:global');
+    const ofParlay = () => w.items('best_odds:global').filter((e) => e.marketHash === parlay.marketHash);
+    await postOrder(ex, makers[0]!, { marketHash: parlay.marketHash, totalBetSize: 80n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: false });
+    await postOrder(ex, makers[1]!, { marketHash: parlay.marketHash, totalBetSize: 50n * USDC, percentageOdds: 75n * E18, isMakerBettingOutcomeOne: false });
+    await sleep(300);
+    expect(Date.now()).toBeLessThan(parlay.parlay.quoteWindowEndsAt);
+    expect(ofParlay()).toEqual([]);
+
+    await waitFor(() => ofParlay().length > 0, parlay.parlay.quoteWindowEndsAt - Date.now() + 3000, 'the parlay on best_odds:global');
+    const rest = (await ex.get(`/orders/odds/best?marketHashes=${parlay.marketHash}&baseToken=${signing.baseToken}`)).body.data.bestOdds[0];
+    expect(ofParlay()).toEqual([
+      {
+        marketHash: parlay.marketHash,
+        baseToken: signing.baseToken,
+        isMakerBettingOutcomeOne: false,
+        percentageOdds: String(75n * E18),
+        updatedAt: rest.outcomeTwo.updatedAt,
+        sportId: parlay.sportId,
+        leagueId: parlay.leagueId,
+      },
+    ]);
+  });
+
   it('refuses fills after the fill deadline; makers still cancel', async () => {
     const legs = (await moneylines(ex, cat, 2)).map((marketHash) => ({ marketHash, bettingOutcomeOne: false }));
     const bettor = await fundedWallet(ex);

@@ -1,7 +1,7 @@
 // Bus events -> channel publications. Publication data is the array of REST objects as emitted, except on the
 // trade channels, where each publication is one trade object (what clients of those channels read).
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventBus, ExchangeEvents } from '../events.js';
+import type { BestOddsItem, EventBus, ExchangeEvents } from '../events.js';
 import { EncodedArray, type Broker, type StreamRestarts } from './broker.js';
 import { QuoteWindowHold, type PublicationProgress, type QuoteWindows } from './quote-window-hold.js';
 import { activeOrdersChannel, orderBookEventChannel, orderBookMarketChannel, refundsChannel } from './channels.js';
@@ -49,12 +49,15 @@ export interface ParlayFeeds {
   windows: QuoteWindows;
   progress: PublicationProgress;
   now: () => number;
+  /** A market's best odds now, one item per side with orders (published when its quote window closes). */
+  bestOdds: (marketHash: string) => BestOddsItem[];
 }
 
 const NO_PARLAYS: ParlayFeeds = {
   windows: { quoteWindowEndsAt: () => undefined },
   progress: { publishedJournaled: () => Promise.resolve() },
   now: Date.now,
+  bestOdds: () => [],
 };
 
 /** Subscribes the broker to the bus; returns the function that detaches it. */
@@ -75,14 +78,18 @@ export function connectFeeds(
     publish(orderBookMarketChannel(marketHash), encoded);
     publish(orderBookEventChannel(exchangeEventId), encoded);
   };
-  const hold = new QuoteWindowHold(parlays.windows, parlays.progress, parlays.now, (marketHash, exchangeEventId, orders) =>
-    publishBook(marketHash, exchangeEventId, EncodedArray.of(orders)),
-  );
   const global =
     (channel: string) =>
     (items: readonly object[]): void => {
       if (items.length > 0) publish(channel, items);
     };
+  const hold = new QuoteWindowHold(
+    parlays.windows,
+    parlays.progress,
+    parlays.now,
+    (marketHash, exchangeEventId, orders) => publishBook(marketHash, exchangeEventId, EncodedArray.of(orders)),
+    (marketHash) => global('best_odds:global')(parlays.bestOdds(marketHash)),
+  );
   const oneByOne =
     (channel: string) =>
     (items: readonly object[]): void => {
@@ -94,7 +101,7 @@ export function connectFeeds(
     mainLine: global('main_line:global'),
     fixtures: global('fixtures:global'),
     liveScores: global('fixtures:live_scores'),
-    bestOdds: (entries) => global('best_odds:global')(entries.filter((e) => !hold.quoting(e.marketHash))),
+    bestOdds: (entries) => global('best_odds:global')(entries.filter((e) => !hold.holdBestOdds(e.marketHash))),
     trades: oneByOne(RECENT_TRADES),
     consolidatedTrades: oneByOne(RECENT_CONSOLIDATED),
     // DECISIONS: the publication is the request object itself, one per request.

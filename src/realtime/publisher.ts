@@ -83,18 +83,33 @@ export class Publisher {
       if (!previous && odds === null) continue;
       this.bestOdds.set(key, { percentageOdds: odds, updatedAt: at });
       if (odds === null) continue;
-      const market = this.deps.catalogue.getMarket(marketHash);
-      moved.push({
-        marketHash,
-        baseToken: this.deps.baseToken,
-        isMakerBettingOutcomeOne: one,
-        percentageOdds: odds,
-        updatedAt: at,
-        sportId: market?.sportId ?? 0,
-        leagueId: market?.leagueId ?? 0,
-      });
+      moved.push(this.bestOddsItem(marketHash, one, odds, at));
     }
     return moved;
+  }
+  /**
+   * The best_odds:global items of a market's sides as they stand (a side without orders left out): what a parlay's
+   * quote window kept quiet, published when it closes.
+   */
+  bestOddsItems(marketHash: string): BestOddsItem[] {
+    const items: BestOddsItem[] = [];
+    for (const one of [true, false]) {
+      const best = this.bestOdds.get(`${marketHash}:${one}`);
+      if (best?.percentageOdds) items.push(this.bestOddsItem(marketHash, one, best.percentageOdds, best.updatedAt));
+    }
+    return items;
+  }
+  private bestOddsItem(marketHash: string, one: boolean, percentageOdds: string, updatedAt: number): BestOddsItem {
+    const market = this.deps.catalogue.getMarket(marketHash);
+    return {
+      marketHash,
+      baseToken: this.deps.baseToken,
+      isMakerBettingOutcomeOne: one,
+      percentageOdds,
+      updatedAt,
+      sportId: market?.sportId ?? 0,
+      leagueId: market?.leagueId ?? 0,
+    };
   }
   /**
    * Once a group is projected (the read models as it left them or later; the engine perhaps further on): renders

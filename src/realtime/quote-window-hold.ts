@@ -3,7 +3,9 @@
 // active_orders). An order belongs to the window by its journal time, not by when its publication comes: that
 // follows projection, a few ms later or, under load, much more. So the release at the close first waits until
 // publication has covered everything journaled by then, and orders journaled after the close that are published
-// meanwhile wait behind it.
+// meanwhile wait behind it. Best odds that moved in the window are kept quiet too; the market's best odds as they
+// stand at the close are published once, right after that release (so best_odds:global learns the offers the book
+// channels and GET /orders/odds/best show from then on, without waiting for a later move).
 import type { OrderItem } from '../events.js';
 
 export interface QuoteWindows {
@@ -18,6 +20,7 @@ export interface PublicationProgress {
 }
 
 type Release = (marketHash: string, exchangeEventId: string, orders: OrderItem[]) => void;
+type ReleaseBestOdds = (marketHash: string) => void;
 
 interface Held {
   endsAt: number;
@@ -31,12 +34,15 @@ interface Held {
 
 export class QuoteWindowHold {
   private readonly held = new Map<string, Held>();
+  /** Markets whose best odds moved in their quote window: the timer that publishes them at the close. */
+  private readonly quietBestOdds = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly windows: QuoteWindows,
     private readonly progress: PublicationProgress,
     private readonly now: () => number,
     private readonly release: Release,
+    private readonly releaseBestOdds: ReleaseBestOdds = () => {},
   ) {}
 
   /**
@@ -62,10 +68,25 @@ export class QuoteWindowHold {
     return true;
   }
 
-  /** Whether best odds of this market are still to be kept quiet. */
-  quoting(marketHash: string): boolean {
+  /**
+   * Best odds of this market moved: true when they are kept quiet (its quote window is open), and then the market's
+   * best odds at the close are released once the window closes and publication covers what was journaled by then
+   * (after the book's release, whose timer was set first or at the same time).
+   */
+  holdBestOdds(marketHash: string): boolean {
     const endsAt = this.windows.quoteWindowEndsAt(marketHash);
-    return endsAt !== undefined && this.now() < endsAt;
+    if (endsAt === undefined || this.now() >= endsAt) return false;
+    if (!this.quietBestOdds.has(marketHash)) {
+      const timer = setTimeout(() => {
+        const flush = () => {
+          if (this.quietBestOdds.delete(marketHash)) this.releaseBestOdds(marketHash);
+        };
+        this.progress.publishedJournaled().then(flush, flush);
+      }, endsAt - this.now());
+      timer.unref();
+      this.quietBestOdds.set(marketHash, timer);
+    }
+    return true;
   }
 
   /**
@@ -89,5 +110,7 @@ export class QuoteWindowHold {
   clear(): void {
     for (const { timer } of this.held.values()) clearTimeout(timer);
     this.held.clear();
+    for (const timer of this.quietBestOdds.values()) clearTimeout(timer);
+    this.quietBestOdds.clear();
   }
 }

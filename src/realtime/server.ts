@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { EventBus } from '../events.js';
+import type { BestOddsItem, EventBus } from '../events.js';
 import { MemoryBroker, StreamRestarts, type Broker, type HistoryPolicy } from './broker.js';
 import { historySizeOf } from './channels.js';
 import { ClientConnection } from './connection.js';
@@ -45,7 +45,7 @@ export interface RealtimeDeps {
    * once `progress` has published what was journaled by its close). A realtime node alone has none: it serves what
    * others publish.
    */
-  feeds?: { bus: EventBus; catalogue: MainLineCatalogue & QuoteWindows; progress: PublicationProgress };
+  feeds?: { bus: EventBus; catalogue: MainLineCatalogue & QuoteWindows; progress: PublicationProgress; bestOdds: (marketHash: string) => BestOddsItem[] };
   tokens: RealtimeTokens;
   /** False until start-up finished and while shutting down: upgrades are refused with 503. */
   isReady: () => boolean;
@@ -110,7 +110,7 @@ export class RealtimeServer {
     this.brokerAudience = audienceOf(this.broker);
     this.restarts = new StreamRestarts(this.broker, log);
     const feeds = deps.feeds;
-    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, this.restarts, { windows: feeds.catalogue, progress: feeds.progress, now: deps.now }) : () => {};
+    this.detachFeeds = feeds ? connectFeeds(feeds.bus, this.broker, log, this.restarts, { windows: feeds.catalogue, progress: feeds.progress, now: deps.now, bestOdds: feeds.bestOdds }) : () => {};
     this.stopMainLines = feeds ? trackMainLines(feeds.bus, feeds.catalogue, log) : () => {};
   }
 
