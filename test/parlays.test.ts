@@ -106,6 +106,10 @@ describe('POST /parlays/request', () => {
     const sameEvent = (await ex.admin('POST', '/admin/markets', { exchangeEventId: aEvent, type: 2, line: 2.5 })).body.data[0].marketHash;
     const [settled] = await moneylines(ex, cat, 1);
     expect((await ex.admin('POST', `/admin/markets/${settled}/report`, { outcome: 1 })).status).toBe(200);
+    // A market enabled for in-play betting whose game has started: a parlay closes when its first game starts, so
+    // one of this leg would be closed from birth (every offer INVALID_MARKET, every fill MARKET_NOT_LIVE_ENABLED).
+    const inPlay = await createFixtureMarket(ex, cat, { type: 52, liveEnabled: true });
+    expect((await ex.admin('POST', `/admin/fixtures/${inPlay.exchangeEventId}/status`, { status: 2 })).status).toBe(200);
     const w = await watch(ex, 'parlay_markets:global');
     // A bettor per request (requests count against the bettor's limit), but one for the replays.
     const replayer = newWallet();
@@ -122,6 +126,7 @@ describe('POST /parlays/request', () => {
       ['a duplicated market', await sign({ legs: [leg(a!), leg(b!), leg(a!, false)] }), 400, 'PARLAY_DUPLICATE_MARKET'],
       ['two legs of one event', await sign({ legs: [leg(a!), leg(sameEvent)] }), 400, 'PARLAY_SAME_EVENT'],
       ['a settled leg', await sign({ legs: [leg(a!), leg(settled!)] }), 400, 'PARLAY_LEG_NOT_TRADEABLE'],
+      ['a leg in play', await sign({ legs: [leg(a!), leg(inPlay.markets[0]!.marketHash)] }), 400, 'PARLAY_LEG_NOT_TRADEABLE'],
       ['an unknown leg', await sign({ legs: [leg(a!), leg(randomHex32())] }), 404, 'MARKET_NOT_FOUND'],
       ['a replayed salt', replayed, 409, 'PARLAY_REQUEST_ALREADY_PROCESSED'],
       ['the replayed salt on other legs', await sign({ salt: replayed.salt }, replayer), 409, 'PARLAY_REQUEST_ALREADY_PROCESSED'],

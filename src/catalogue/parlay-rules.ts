@@ -18,13 +18,15 @@ export function parlayHashOf(bettor: string, salt: string, legs: readonly Parlay
 
 export interface LegLookup {
   getMarket(marketHash: string): MarketRecord | undefined;
-  isClosedInPlay(market: MarketRecord): boolean;
+  isInPlay(market: MarketRecord): boolean;
 }
 
 /**
  * The leg markets of a request, in its order, or the first rule it breaks: 2 to 10 legs, each an ACTIVE market
- * open for trading now, neither a parlay nor a quarter-line parent (its money settles on two lines), no two on one
- * market, and no two of one event (their results are correlated; makers price a parlay as a product of its legs).
+ * whose game has not started (a parlay is not enabled for in-play betting and is filed under its earliest leg's
+ * fixture, so it closes when its first game starts: with a leg in play it would be closed from birth), neither a
+ * parlay nor a quarter-line parent (its money settles on two lines), no two on one market, and no two of one event
+ * (their results are correlated; makers price a parlay as a product of its legs).
  */
 export function checkParlayLegs(legs: readonly ParlayLeg[], lookup: LegLookup): MarketRecord[] {
   if (legs.length < PARLAY_MIN_LEGS || legs.length > PARLAY_MAX_LEGS) {
@@ -41,8 +43,8 @@ export function checkParlayLegs(legs: readonly ParlayLeg[], lookup: LegLookup): 
     if (market.type === PARLAY_MARKET_TYPE || market.isQuarterLineMarket) {
       throw new ExchangeError('PARLAY_LEG_NOT_ALLOWED', `legs[${i}]: a ${market.type === PARLAY_MARKET_TYPE ? 'parlay' : 'quarter-line market'} cannot be a leg`);
     }
-    if (market.status !== 'ACTIVE' || lookup.isClosedInPlay(market)) {
-      throw new ExchangeError('PARLAY_LEG_NOT_TRADEABLE', `legs[${i}]: market ${hash} is ${market.status === 'ACTIVE' ? 'closed in play' : market.status}`);
+    if (market.status !== 'ACTIVE' || lookup.isInPlay(market)) {
+      throw new ExchangeError('PARLAY_LEG_NOT_TRADEABLE', `legs[${i}]: market ${hash} is ${market.status === 'ACTIVE' ? 'in play: a parlay closes when its first game starts' : market.status}`);
     }
     if (events.has(market.exchangeEventId)) {
       throw new ExchangeError('PARLAY_SAME_EVENT', `legs[${i}]: another leg is of event ${market.exchangeEventId}`);

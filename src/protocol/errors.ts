@@ -121,7 +121,7 @@ export const ERRORS = {
   PARLAY_DUPLICATE_MARKET: { kind: 'invalid', message: 'two legs name the same market' },
   PARLAY_SAME_EVENT: { kind: 'invalid', message: 'two legs are markets of the same event' },
   PARLAY_LEG_NOT_ALLOWED: { kind: 'invalid', message: 'a parlay or a quarter-line market cannot be a leg' },
-  PARLAY_LEG_NOT_TRADEABLE: { kind: 'invalid', message: 'a leg market is not ACTIVE and open for trading' },
+  PARLAY_LEG_NOT_TRADEABLE: { kind: 'invalid', message: 'a leg market is not ACTIVE, or its game has started' },
   PARLAY_REQUEST_TOO_SMALL: { kind: 'invalid', message: 'requestSize is below the taker minimum' },
   PARLAY_REQUEST_ALREADY_PROCESSED: { kind: 'conflict', message: 'this parlay request salt was already used' },
   PARLAY_QUOTE_WINDOW_OPEN: { kind: 'invalid', message: 'makers are still quoting this parlay: fill once its quote window closed' },
