@@ -270,6 +270,26 @@ describe('cash out (local ledger)', () => {
     ]);
   });
 
+  it('a full cash out leaving a wei of rounding is flat: NOTHING_TO_CASH_OUT, not INSUFFICIENT_SPACE, with makers on the book', async () => {
+    const { markets } = await createFixtureMarket(ex, cat, { type: 52 });
+    const market = markets[0]!.marketHash;
+    const [M, T, H] = [newWallet(), newWallet(), newWallet()];
+    for (const w of [M, T, H]) await fund(ex, w, FUNDS);
+    // 7 at 32.875% returns 21.292775 on outcome one (the maker's 14.292775, rounded down).
+    await postOrder(ex, M, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 67_125n * 10n ** 15n, isMakerBettingOutcomeOne: false });
+    await fillAndConfirm(ex, T, { market, isTakerBettingOutcomeOne: true, stakeWei: 7n * USDC, desiredOdds: 32_875n * 10n ** 15n });
+    // The hedge at 71.25%: 15.171102 returns 21.292774, a wei short of the position's 21.292775 (the stake rounds down).
+    await postOrder(ex, H, { marketHash: market, totalBetSize: 50n * USDC, percentageOdds: 28_750n * 10n ** 15n, isMakerBettingOutcomeOne: true });
+    const quote = (await ex.get(`/cashout/quote?bettor=${T.address}&marketHash=${market}`)).body.data;
+    expect([quote.stakeWei, quote.desiredOdds]).toEqual(['15171102', String(71_250n * 10n ** 15n)]);
+    await fillAndConfirm(ex, T, { market, isTakerBettingOutcomeOne: false, stakeWei: 15_171_102n, desiredOdds: 71_250n * 10n ** 15n, cashOutTarget: market });
+    const position = (await ex.get(`/positions?bettor=${T.address}`)).body.data.positions[0];
+    expect([position.payoutIfOutcomeOne, position.payoutIfOutcomeTwo]).toEqual(['21292775', '21292774']);
+    // H still offers plenty: the wei left is rounding that no stake can hedge (one wei at 71.25% buys no maker wei).
+    const again = await ex.get(`/cashout/quote?bettor=${T.address}&marketHash=${market}`);
+    expect([again.status, again.body.errorCode]).toEqual([409, 'NOTHING_TO_CASH_OUT']);
+  });
+
   it('generates no refund after a cash out: a later ordinary hedge is paid at settlement, to the wei', async () => {
     const { market, M, T, H } = await opening(80n);
     // Half the hedge as a cash out (25 at once, less 0.2), then the other half as an ordinary fill.

@@ -68,6 +68,11 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
       break;
     }
   }
+  // Orders were there to take, yet the whole need bought no maker wei at the best of them (a wei or so left by a full
+  // cash out, against maker odds under 50%): rounding as above, not a book short of liquidity.
+  if (walk.matches.length === 0 && walk.sawLiquidity) {
+    throw new DomainError('NOTHING_TO_CASH_OUT', `the position pays the same either way to within ${hedge.need} wei`);
+  }
   // A level taken in part rounds its stake down (the hedge never returns more than the position needs), which leaves
   // up to 1 / (taker odds) wei and another wei of the return unhedged; a level taken whole, a wei (the fill's own
   // rounding). Past those, the book is short of what the hedge needs.
