@@ -79,4 +79,51 @@ describe('validation details', () => {
     const message = 'oddex-min-position must be a journal position (a non-negative integer)';
     expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode: 'INVALID_PARAMETER', message, details: [{ field: 'oddex-min-position', rule: 'pattern', message }] }]);
   });
+
+  // Refusals with a code of their own (not INVALID_PARAMETER) name the field and the rule too.
+  it.each([
+    ['/markets/find', 'BAD_MARKET_HASHES', 'marketHashes', 'required', 'marketHashes is required: a comma-separated list of market hashes'],
+    ['/trades', 'MISSING_SCOPE_FILTER', 'bettor', 'anyOf', 'one of bettor, marketHashes, exchangeEventId or startDate is required'],
+    ['/orders', 'MISSING_FILTER', 'marketHashes', 'anyOf', 'one of marketHashes, maker or orderHashes is required'],
+    [`/orders?marketHashes=${hashes(1)}&exchangeEventId=e1`, 'CONFLICTING_FILTERS', 'exchangeEventId', 'not', 'marketHashes and exchangeEventId cannot be combined'],
+    ['/orders/odds/best?baseToken=BASE', 'EXACTLY_ONE_OF', 'marketHashes', 'oneOf', 'send exactly one of marketHashes and leagueIds'],
+    [`/orders/odds/best?baseToken=${BETTOR}&marketHashes=${hashes(1)}`, 'INVALID_BASE_TOKEN', 'baseToken', 'const', 'baseToken must be the base token BASE'],
+    [
+      `/trades/consolidated?bettor=${BETTOR}&settled=false&page=0&perPage=10&sortAsc=true&hideQuarterLineParents=true&hideQuarterLineLegs=true`,
+      'CONFLICTING_FILTERS',
+      'hideQuarterLineLegs',
+      'not',
+      'hideQuarterLineParents and hideQuarterLineLegs cannot both be true',
+    ],
+  ])('GET %s: %s names the field and the rule', async (path, errorCode, field, rule, text) => {
+    const token = await baseToken();
+    const message = text.replace('BASE', token);
+    const res = await ex.get(path.replace('BASE', token));
+    expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode, message, details: [{ field, rule, message }] }]);
+  });
+
+  it('an order off the odds ladder is refused naming the order and field', async () => {
+    const order = {
+      marketHash: hashes(1),
+      maker: BETTOR,
+      totalBetSize: '10000000',
+      percentageOdds: '50000000000000000001',
+      baseToken: await baseToken(),
+      apiExpiry: 2_000_000_000,
+      expiry: 2_209_006_800,
+      executor: BETTOR,
+      salt: '1',
+      isMakerBettingOutcomeOne: true,
+      signature: '0x' + '11'.repeat(65),
+    };
+    const res = await ex.post('/orders/new', { orders: [order] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_ODDS', details: [{ field: 'orders[0].percentageOdds', rule: 'multipleOf' }] });
+  });
+
+  it('the operator\'s fee report names the bad date', async () => {
+    const res = await ex.admin('GET', '/admin/fees?from=2026-02-30&to=2026-03-10');
+    const message = 'from and to are UTC days, YYYY-MM-DD';
+    expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode: 'INVALID_DATE_RANGE', message, details: [{ field: 'from', rule: 'format', message }] }]);
+  });
 });

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { ok } from '../api/envelope.js';
 import { responses } from '../api/schemas/envelope.js';
 import { FeeRevenuePage } from '../api/schemas/admin.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { invalidField } from '../protocol/errors.js';
 import type { ReadModels } from '../store/ports.js';
 import { checksumAddress } from '../protocol/address.js';
 
@@ -41,9 +41,9 @@ export const feeAdminRoutes: FastifyPluginAsyncTypebox<FeeAdminDeps> = async (ap
     const toDay = request.query.to ?? today;
     const end = dayStart(toDay) + DAY_MS;
     const start = request.query.from !== undefined ? dayStart(request.query.from) : end - 30 * DAY_MS;
-    if (Number.isNaN(start) || Number.isNaN(end)) throw new ExchangeError('INVALID_DATE_RANGE', 'from and to are UTC days, YYYY-MM-DD');
-    if (start >= end) throw new ExchangeError('INVALID_DATE_RANGE', 'from must not be after to');
-    if (end - start > MAX_DAYS * DAY_MS) throw new ExchangeError('INVALID_DATE_RANGE', `a range spans at most ${MAX_DAYS} days`);
+    if (Number.isNaN(start) || Number.isNaN(end)) throw invalidField(Number.isNaN(end) ? 'to' : 'from', 'format', 'from and to are UTC days, YYYY-MM-DD', 'INVALID_DATE_RANGE');
+    if (start >= end) throw invalidField('from', 'maximum', 'from must not be after to', 'INVALID_DATE_RANGE');
+    if (end - start > MAX_DAYS * DAY_MS) throw invalidField('from', 'minimum', `a range spans at most ${MAX_DAYS} days`, 'INVALID_DATE_RANGE');
     const rows = await deps.readModels.fees.feeRevenue(start, end);
     const sum = (pick: (r: (typeof rows)[number]) => bigint) => rows.reduce((s, r) => s + pick(r), 0n).toString();
     return ok({

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { invalidField } from '../protocol/errors.js';
 import { Address, HASH_PATTERN } from './params.js';
 import { CONSOLIDATED_SORT_FIELDS, listConsolidated, type ConsolidatedContext } from '../render/consolidated.js';
 import { recordResponses } from './schemas/envelope.js';
@@ -45,7 +45,7 @@ export const consolidatedRoutes: FastifyPluginAsyncTypebox<ConsolidatedRouteDeps
   app.get('/trades/consolidated', { schema: { tags: ['trades'], description, querystring: ConsolidatedQuery, response: recordResponses(ConsolidatedPage) } }, async (request) => {
     const q = request.query;
     if (q.hideQuarterLineParents && q.hideQuarterLineLegs) {
-      throw new ExchangeError('CONFLICTING_FILTERS', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true');
+      throw invalidField('hideQuarterLineLegs', 'not', 'hideQuarterLineParents and hideQuarterLineLegs cannot both be true', 'CONFLICTING_FILTERS');
     }
     return ok(
       await listConsolidated(

@@ -8,7 +8,7 @@ import type { SequencerPort } from '../sequencer/port.js';
 import { marketRefOf } from '../catalogue/market-ref.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import { ok } from './envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { bettingDelayFor } from '../protocol/betting-delay.js';
 import { Address, Hash, HASH_PATTERN } from './params.js';
 import { ZERO_BYTES32 } from '../protocol/eip712.js';
@@ -107,15 +107,15 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     const b = request.body;
     const stakeWei = parseWei(b.stakeWei, 'stakeWei', 'INVALID_AMOUNT', { positive: true });
     if (stakeWei < c.takerMinimum) {
-      throw new ExchangeError('TAKER_AMOUNT_TOO_LOW', `stakeWei is below the taker minimum ${c.takerMinimum}`);
+      throw invalidField('stakeWei', 'minimum', `stakeWei is below the taker minimum ${c.takerMinimum}`, 'TAKER_AMOUNT_TOO_LOW');
     }
     const minStakeWei = b.minStakeWei === undefined ? undefined : parseWei(b.minStakeWei, 'minStakeWei', 'INVALID_MIN_STAKE', { positive: true });
     if (minStakeWei !== undefined && minStakeWei > stakeWei) {
-      throw new ExchangeError('INVALID_MIN_STAKE', 'minStakeWei must not exceed stakeWei: no fill could meet it');
+      throw invalidField('minStakeWei', 'maximum', 'minStakeWei must not exceed stakeWei: no fill could meet it', 'INVALID_MIN_STAKE');
     }
     const desiredOdds = parseOdds(b.desiredOdds, 'desiredOdds');
     if (b.oddsSlippage < 0 || b.oddsSlippage > 100) {
-      throw new ExchangeError('INVALID_ODDS_SLIPPAGE', 'oddsSlippage must be an integer from 0 to 100');
+      throw invalidField('oddsSlippage', b.oddsSlippage < 0 ? 'minimum' : 'maximum', 'oddsSlippage must be an integer from 0 to 100', 'INVALID_ODDS_SLIPPAGE');
     }
     const fillSalt = parseSalt(b.fillSalt, 'fillSalt');
     requireBaseToken(c, b.baseToken);
@@ -127,7 +127,7 @@ export const fillRoutes: FastifyPluginAsyncTypebox<FillRouteDeps> = async (app, 
     // The zero hash is an ordinary fill (signed as when absent); the fill's own market hash is a cash out of it.
     const cashOut = b.cashOutTarget !== undefined && b.cashOutTarget.toLowerCase() !== ZERO_BYTES32;
     if (cashOut && b.cashOutTarget!.toLowerCase() !== market.marketHash.toLowerCase()) {
-      throw new ExchangeError('INVALID_CASHOUT_TARGET', 'cashOutTarget must be the zero hash or the market hash of this fill');
+      throw invalidField('cashOutTarget', 'enum', 'cashOutTarget must be the zero hash or the market hash of this fill', 'INVALID_CASHOUT_TARGET');
     }
 
     const job: VerifyJob = {

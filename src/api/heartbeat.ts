@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import { ok } from './envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { Address } from './params.js';
 import { authenticateApiKey, type ApiKeys } from '../admin/api-keys.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
@@ -46,7 +46,7 @@ export const heartbeatRoutes: FastifyPluginAsyncTypebox<HeartbeatDeps> = async (
       }
       const max = config.heartbeatMaxSeconds;
       if (b.timeoutSeconds < 0 || b.timeoutSeconds > max) {
-        throw new ExchangeError('INVALID_TIMEOUT', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`);
+        throw invalidField('timeoutSeconds', b.timeoutSeconds < 0 ? 'minimum' : 'maximum', `timeoutSeconds must be 0 (deactivate) or 1 to ${max}`, 'INVALID_TIMEOUT');
       }
       const at = now();
       const result = await trading.submit({

@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ReadModels } from '../store/ports.js';
 import { ok } from './envelope.js';
-import { ExchangeError, invalidField } from '../protocol/errors.js';
+import { invalidField } from '../protocol/errors.js';
 import { isHash, isIntString, parseCommaList } from './params.js';
 import { BET_GROUPS, type MarketRecord } from '../catalogue/model.js';
 import { decodeCursor, encodeCursor, pageOfMarkets } from '../catalogue/market-query.js';
@@ -78,7 +78,7 @@ export const marketRoutes: FastifyPluginAsyncTypebox<MarketRouteDeps> = async (a
 
   app.get('/markets/find', { schema: { tags: ['markets'], querystring: FindQuery, response: responses(MarketList) } }, async (request) => {
     const { marketHashes } = request.query;
-    if (!marketHashes) throw new ExchangeError('BAD_MARKET_HASHES');
+    if (!marketHashes) throw invalidField('marketHashes', 'required', 'marketHashes is required: a comma-separated list of market hashes', 'BAD_MARKET_HASHES');
     const hashes = parseCommaList(marketHashes, 'marketHashes', {
       max: MAX_FIND_HASHES,
       errorCode: 'BAD_MARKET_HASHES',

@@ -10,7 +10,7 @@ import type { Publisher } from '../realtime/publisher.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import type { MarketRef, NewOrder, OrderView } from '../engine/types.js';
 import { ok } from './envelope.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { Address, Hash, MAX_HASHES, UintString, hashListLength, isHash, parseCommaList } from './params.js';
 import { parseOdds, parseSalt, parseWei, requireBaseToken, requireNotClosedInPlay, requireSigner, SIGNATURE_PATTERN } from './trading-input.js';
 import { checksumAddress, sameAddress } from '../protocol/address.js';
@@ -104,14 +104,14 @@ function checkOrder(config: OrderRouteDeps['config'], o: SignedOrder, i: number,
   const totalBetSize = parseWei(o.totalBetSize, field('totalBetSize'), 'INVALID_AMOUNT', { positive: true });
   const percentageOdds = parseOdds(o.percentageOdds, field('percentageOdds'));
   if (!isValidMakerOdds(percentageOdds, config.oddsLadderStepSize)) {
-    throw new ExchangeError('INVALID_ODDS', `${field('percentageOdds')} is not on the odds ladder (step ${config.oddsLadderStepSize})`);
+    throw invalidField(field('percentageOdds'), 'multipleOf', `${field('percentageOdds')} is not on the odds ladder (step ${config.oddsLadderStepSize})`, 'INVALID_ODDS');
   }
   if (totalBetSize < config.makerMinimum) {
-    throw new ExchangeError('MAKER_AMOUNT_TOO_LOW', `${field('totalBetSize')} is below the maker minimum ${config.makerMinimum}`);
+    throw invalidField(field('totalBetSize'), 'minimum', `${field('totalBetSize')} is below the maker minimum ${config.makerMinimum}`, 'MAKER_AMOUNT_TOO_LOW');
   }
   requireBaseToken(config, o.baseToken, field('baseToken'));
   if (!sameAddress(o.executor, config.executorAddress)) {
-    throw new ExchangeError('INVALID_EXECUTOR', `${field('executor')} must be ${config.executorAddress}`);
+    throw invalidField(field('executor'), 'const', `${field('executor')} must be ${config.executorAddress}`, 'INVALID_EXECUTOR');
   }
   if (o.apiExpiry <= nowSeconds || o.expiry <= nowSeconds) {
     throw new ExchangeError('ORDER_EXPIRED', `${field(o.apiExpiry <= nowSeconds ? 'apiExpiry' : 'expiry')} is in the past`);
@@ -250,10 +250,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
   app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
     const q = request.query;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
-      throw new ExchangeError('MISSING_FILTER');
+      throw invalidField('marketHashes', 'anyOf', 'one of marketHashes, maker or orderHashes is required', 'MISSING_FILTER');
     }
     if (q.marketHashes && q.exchangeEventId) {
-      throw new ExchangeError('CONFLICTING_FILTERS', 'marketHashes and exchangeEventId cannot be combined');
+      throw invalidField('exchangeEventId', 'not', 'marketHashes and exchangeEventId cannot be combined', 'CONFLICTING_FILTERS');
     }
     const marketHashes = q.marketHashes
       ? new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase()))
@@ -299,7 +299,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
   app.get('/orders/odds/best', { schema: { tags: ['orders'], description: bestOddsDescription, querystring: BestOddsQuery, response: recordResponses(BestOdds) } }, async (request) => {
     const q = request.query;
     if (Boolean(q.marketHashes) === Boolean(q.leagueIds)) {
-      throw new ExchangeError('EXACTLY_ONE_OF');
+      throw invalidField('marketHashes', 'oneOf', 'send exactly one of marketHashes and leagueIds', 'EXACTLY_ONE_OF');
     }
     requireBaseToken(config, q.baseToken);
     let hashes: string[];

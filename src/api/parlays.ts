@@ -7,7 +7,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import type { VerifyJob } from '../verify/jobs.js';
 import { checksumAddress } from '../protocol/address.js';
-import { ExchangeError } from '../protocol/errors.js';
+import { ExchangeError, invalidField } from '../protocol/errors.js';
 import { ok } from './envelope.js';
 import { ApiError } from './errors.js';
 import { Address, HASH_PATTERN } from './params.js';
@@ -56,7 +56,7 @@ export const parlayRoutes: FastifyPluginAsyncTypebox<ParlayRouteDeps> = async (a
     const requestSize = parseWei(b.requestSize, 'requestSize', 'INVALID_AMOUNT', { positive: true });
     requireBaseToken(config, b.baseToken);
     if (requestSize < config.takerMinimum) {
-      throw new ExchangeError('PARLAY_REQUEST_TOO_SMALL', `requestSize is below the taker minimum ${config.takerMinimum}`);
+      throw invalidField('requestSize', 'minimum', `requestSize is below the taker minimum ${config.takerMinimum}`, 'PARLAY_REQUEST_TOO_SMALL');
     }
     const job: VerifyJob = {
       kind: 'parlayRequest',

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { ReadModels } from '../store/ports.js';
 import { ok, type Success } from './envelope.js';
-import { ExchangeError, invalidField } from '../protocol/errors.js';
+import { invalidField } from '../protocol/errors.js';
 import { Address, MAX_HASHES, hashListLength, isHash, parseCommaList } from './params.js';
 import { betTypeOf, tradeToOrderTradeRest, tradeToRest, type TradeRenderContext } from '../render/orders-and-trades.js';
 import type { RenderContexts } from '../render/contexts.js';
@@ -92,7 +92,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox<TradeRouteDeps> = async (app
   app.get('/trades', { schema: { tags: ['trades'], description, querystring: TradesQuery, response: responses(TradesPage) } }, async (request, reply) => {
     const q = request.query;
     if (!q.bettor && !q.marketHashes && !q.exchangeEventId && q.startDate === undefined) {
-      throw new ExchangeError('MISSING_SCOPE_FILTER');
+      throw invalidField('bettor', 'anyOf', 'one of bettor, marketHashes, exchangeEventId or startDate is required', 'MISSING_SCOPE_FILTER');
     }
     const marketHashes = q.marketHashes
       ? [...new Set(parseCommaList(q.marketHashes, 'marketHashes', { max: MAX_HASHES, valid: isHash }).map((h) => h.toLowerCase()))]

@@ -2,7 +2,7 @@
 import type { Config } from '../config.js';
 import type { Catalogue, MarketRecord } from '../catalogue/catalogue.js';
 import { closedLeg } from '../catalogue/market-ref.js';
-import { ExchangeError, type ErrorCode } from '../protocol/errors.js';
+import { ExchangeError, invalidField, type ErrorCode } from '../protocol/errors.js';
 import { ODDS_SCALE } from '../protocol/odds.js';
 import { sameAddress } from '../protocol/address.js';
 
@@ -11,29 +11,31 @@ const UINT256_MAX = (1n << 256n) - 1n;
 
 /** A decimal string (already schema-checked) as bigint, rejecting zero when asked and anything past uint256. */
 export function parseWei(raw: string, field: string, errorCode: ErrorCode = 'INVALID_AMOUNT', opts: { positive?: boolean } = {}): bigint {
-  if (!/^\d+$/.test(raw)) throw new ExchangeError(errorCode, `${field} must be a decimal string of an unsigned integer`);
+  if (!/^\d+$/.test(raw)) throw invalidField(field, 'pattern', `${field} must be a decimal string of an unsigned integer`, errorCode);
   const value = BigInt(raw);
-  if (value > UINT256_MAX) throw new ExchangeError(errorCode, `${field} does not fit in uint256`);
-  if (opts.positive && value === 0n) throw new ExchangeError(errorCode, `${field} must be greater than 0`);
+  if (value > UINT256_MAX) throw invalidField(field, 'maximum', `${field} does not fit in uint256`, errorCode);
+  if (opts.positive && value === 0n) throw invalidField(field, 'exclusiveMinimum', `${field} must be greater than 0`, errorCode);
   return value;
 }
 
 /** A 256-bit salt given as a decimal string or 0x hex. */
 export function parseSalt(raw: string, field: string): bigint {
   const ok = /^\d{1,78}$/.test(raw) || /^0x[0-9a-fA-F]{1,64}$/.test(raw);
-  if (!ok || BigInt(raw) > UINT256_MAX) throw new ExchangeError('INVALID_SALT', `${field} must be a 256-bit number (decimal or 0x hex)`);
+  if (!ok || BigInt(raw) > UINT256_MAX) throw invalidField(field, 'pattern', `${field} must be a 256-bit number (decimal or 0x hex)`, 'INVALID_SALT');
   return BigInt(raw);
 }
 
 export function parseOdds(raw: string, field: string): bigint {
   const p = parseWei(raw, field, 'INVALID_ODDS');
-  if (p <= 0n || p >= ODDS_SCALE) throw new ExchangeError('INVALID_ODDS', `${field} must be strictly between 0 and 10^20`);
+  if (p <= 0n || p >= ODDS_SCALE) {
+    throw invalidField(field, p <= 0n ? 'exclusiveMinimum' : 'exclusiveMaximum', `${field} must be strictly between 0 and 10^20`, 'INVALID_ODDS');
+  }
   return p;
 }
 
 export function requireBaseToken(config: Pick<Config, 'baseTokenAddress'>, baseToken: string, field = 'baseToken'): void {
   if (!sameAddress(baseToken, config.baseTokenAddress)) {
-    throw new ExchangeError('INVALID_BASE_TOKEN', `${field} must be the base token ${config.baseTokenAddress}`);
+    throw invalidField(field, 'const', `${field} must be the base token ${config.baseTokenAddress}`, 'INVALID_BASE_TOKEN');
   }
 }
 
