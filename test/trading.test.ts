@@ -6,7 +6,9 @@ import type { PrivateKeyAccount } from 'viem';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet, randomHex32, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
 
-const CONFIRM_MS = 150;
+// Long enough that the reads right after a fill still see it pending on a loaded machine: at 150 ms they raced the
+// confirmation (the test failed once in a run beside other work, and passed on every rerun).
+const CONFIRM_MS = 1000;
 
 async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
   const end = Date.now() + timeoutMs;

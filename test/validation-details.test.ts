@@ -126,4 +126,17 @@ describe('validation details', () => {
     const message = 'from and to are UTC days, YYYY-MM-DD';
     expect([res.status, res.body]).toEqual([400, { status: 'failure', errorCode: 'INVALID_DATE_RANGE', message, details: [{ field: 'from', rule: 'format', message }] }]);
   });
+
+  it('a body that is not an object, or lacks a field, is named once, in plain words', async () => {
+    const notObject = await ex.post('/orders/new', [1]);
+    expect([notObject.status, notObject.body]).toEqual([
+      400,
+      { status: 'failure', errorCode: 'INVALID_PARAMETER', message: 'body must be object', details: [{ field: 'body', rule: 'type', message: 'body must be object' }] },
+    ]);
+    const missing = await ex.post('/orders/new', {});
+    expect([missing.status, missing.body]).toEqual([
+      400,
+      { status: 'failure', errorCode: 'INVALID_PARAMETER', message: 'body orders is required', details: [{ field: 'orders', rule: 'required', message: 'orders is required' }] },
+    ]);
+  });
 });

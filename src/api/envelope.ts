@@ -33,7 +33,9 @@ function fromFastifyError(err: FastifyError): ExchangeError | undefined {
     const context = err.validationContext ?? 'request';
     const details = validationDetails(err.validation, context);
     const first = details[0];
-    return new ExchangeError('INVALID_PARAMETER', first ? `${context} ${first.message}` : err.message, details);
+    // The message says where the field is ("querystring pageSize must be integer"), unless the field is that place.
+    const where = first && first.field !== context ? `${context} ` : '';
+    return new ExchangeError('INVALID_PARAMETER', first ? `${where}${first.message}` : err.message, details);
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -130,7 +132,9 @@ function validationDetails(validation: NonNullable<FastifyError['validation']>, 
       allowed.push((v.params as { allowedValue?: unknown }).allowedValue);
       continue;
     }
-    details.push({ field, rule: v.keyword, message: `${field} ${v.message ?? 'is invalid'}` });
+    // Ajv words a missing property from its parent's side ("must have required property 'orders'"): said of the field.
+    const says = v.keyword === 'required' ? 'is required' : (v.message ?? 'is invalid');
+    details.push({ field, rule: v.keyword, message: `${field} ${says}` });
   }
   const enums = [...choices].map(([field, allowed]) => ({ field, rule: 'enum', message: `${field} must be one of ${allowed.join(', ')}` }));
   return [...enums, ...details.filter((d) => !(d.rule === 'anyOf' && choices.has(d.field)))];
