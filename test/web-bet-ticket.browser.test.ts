@@ -24,14 +24,18 @@ async function offeredMarket(levels: [percent: bigint, size: bigint][]): Promise
   return market;
 }
 
-it('refuses a slippage with decimals or above 100 and says why, and signs a whole percent as typed', async () => {
-  const ex = suite.ex;
-  const market = await offeredMarket([[40n, 20n]]);
+/** A funded page on the bet ticket of a market with these offers, once the ticket shows them. */
+async function ticketOn(levels: [percent: bigint, size: bigint][]) {
+  const market = await offeredMarket(levels);
   const w = await suite.openFunded(100n * USDC);
-  const { page } = w;
-  await page.goto(`${ex.url}/#/market/${market}`);
-  const ticket = page.getByLabel('Bet ticket');
+  await w.page.goto(`${suite.ex.url}/#/market/${market}`);
+  const ticket = w.page.getByLabel('Bet ticket');
   await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer|reading/);
+  return { market, w, wallet: w.wallet, ticket };
+}
+
+it('refuses a slippage with decimals or above 100 and says why, and signs a whole percent as typed', async () => {
+  const { w, ticket } = await ticketOn([[40n, 20n]]);
   await ticket.getByLabel('Stake').fill('5');
   const bet = ticket.getByRole('button', { name: /^Bet on / });
   const refusal = ticket.locator('[data-slippage-error]');
@@ -47,7 +51,7 @@ it('refuses a slippage with decimals or above 100 and says why, and signs a whol
 
   // A whole percent is taken as it is and signed as oddsSlippage.
   const fills: Request[] = [];
-  page.on('request', (r) => {
+  w.page.on('request', (r) => {
     if (r.method() === 'POST' && new URL(r.url()).pathname === '/orders/fill/v2') fills.push(r);
   });
   await ticket.getByLabel('Slippage').fill('7');
@@ -71,13 +75,7 @@ const LEVELS: [bigint, bigint][] = [
 ];
 
 it('prices a stake deeper than the best offer level by level, as the exchange then fills and owes it', async () => {
-  const ex = suite.ex;
-  const market = await offeredMarket(LEVELS);
-  const w = await suite.openFunded(100n * USDC);
-  const { page, wallet } = w;
-  await page.goto(`${ex.url}/#/market/${market}`);
-  const ticket = page.getByLabel('Bet ticket');
-  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer|reading/);
+  const { market, w, wallet, ticket } = await ticketOn(LEVELS);
   const payout = ticket.locator('[data-payout]');
 
   // 60 with 10% slippage: both levels, 30 + 24.444444, are all the book holds; the estimate says so and pays for
@@ -104,13 +102,7 @@ it('prices a stake deeper than the best offer level by level, as the exchange th
 });
 
 it('says when the slippage, not the book, leaves part of the stake uncovered, and prices only what it covers', async () => {
-  const ex = suite.ex;
-  const market = await offeredMarket(LEVELS);
-  const w = await suite.openFunded(100n * USDC);
-  const { page, wallet } = w;
-  await page.goto(`${ex.url}/#/market/${market}`);
-  const ticket = page.getByLabel('Bet ticket');
-  await expect.poll(() => ticket.locator('.facts').innerText(), { timeout: 20_000 }).not.toMatch(/no offer|reading/);
+  const { market, w, wallet, ticket } = await ticketOn(LEVELS);
 
   // 40 within 1% of 60% (59.4% on average at worst): the first level's 30 is 0.6% better, which lets 4.090909 be
   // taken 4.4% worse, at 55%: 34.090909 covered, paying 50 + 4.090909 + 3.347107.
