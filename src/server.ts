@@ -19,7 +19,7 @@ import { EventBus } from './events.js';
 import { RealtimeServer } from './realtime/server.js';
 import { brokerFactory, sharedRateLimiter, sharedRevocations } from './redis-shared.js';
 import { RealtimeTokens } from './realtime/tokens.js';
-import { Sequencer, engineParams } from './sequencer/sequencer.js';
+import { SHUTDOWN_PROJECTION_WAIT_MS, Sequencer, engineParams } from './sequencer/sequencer.js';
 import { REMEMBERED_REPLIES, serveCommands, type CommandServer } from './sequencer/nats/command-server.js';
 import { standBy, type TakenOver } from './sequencer/standby.js';
 import { JournalReader } from './store/postgres/journal-reader.js';
@@ -404,7 +404,10 @@ async function startOnStorage(
   const close = () =>
     (closing ??= (async () => {
       ready = false;
-      await demo?.stop();
+      // A demo bot's round in progress retries refused requests (a full disk answers 503s): not waited for long.
+      if (demo && !(await within(demo.stop(), SHUTDOWN_PROJECTION_WAIT_MS))) {
+        log.warn(`stopping without waiting longer for demo liquidity: a round of its requests was still under way after ${SHUTDOWN_PROJECTION_WAIT_MS} ms`);
+      }
       stopProbe();
       await realtime.closeConnections(); // clients get 3001 and reconnect elsewhere or later
       revocations?.close();
@@ -413,9 +416,9 @@ async function startOnStorage(
       rateLimiter?.close();
       await commandServer?.close();
       await forwardedRoutes?.close();
-      await trading.stop();
-      await projection.stop();
-      await projectorThread?.stop();
+      await trading.stop(); // waits for the read models a few seconds at most, then says what is left
+      await projection.stop(SHUTDOWN_PROJECTION_WAIT_MS);
+      await projectorThread?.stop(SHUTDOWN_PROJECTION_WAIT_MS);
       // Only now: the groups of requests answered during the stop are published (kept in Redis for other nodes).
       await realtime.close();
       await verifier.close();
@@ -423,6 +426,20 @@ async function startOnStorage(
     })());
   const ctx: ExchangeParts = { config, db, log, now, adminToken, apiKeys, bus, verifier, trading, publisher, rendering, catalogue, realtime, ...(evmChain ? { evm: evmChain } : {}) };
   return { ctx, app, url: `http://${config.host}:${port}`, port, close };
+}
+
+/** Whether `work` ended within `ms` (it goes on regardless; its failure is not reported). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return ended;
 }
 
 /**

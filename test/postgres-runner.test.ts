@@ -25,7 +25,7 @@ const withoutSnapshots = (s: TradingStore): TradingStore => ({
 });
 
 function runnerOn(store: TradingStore, snapshotEveryCommands = 1_000_000) {
-  const failures: { err: unknown; rebuilt: boolean | 'superseded' }[] = [];
+  const failures: { err: unknown; rebuilt: boolean | 'retried' | 'superseded' }[] = [];
   const runner = new EngineRunner(store, {
     onSuperseded: () => failures.push({ err: undefined, rebuilt: 'superseded' }),
     createEngine: (snapshot) => (snapshot ? Engine.restore(defaultEngineParams(TOKEN), snapshot) : new Engine(defaultEngineParams(TOKEN))),

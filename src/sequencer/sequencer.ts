@@ -76,6 +76,9 @@ const BUSY_RETRY_MS = 1;
  */
 const REPLAY_WINDOW_LAG = 2000;
 
+/** How long a stop waits for the read models to cover the journal (the next start projects what is left). */
+export const SHUTDOWN_PROJECTION_WAIT_MS = 3_000;
+
 /** How long an archive waits for the read models to cover the journal; rows they have not projected stay. */
 const ARCHIVE_PROJECTION_WAIT_MS = 5_000;
 
@@ -155,10 +158,12 @@ export class Sequencer implements SequencerPort {
         deps.superseded?.();
       },
       onStorageFailure: (err, rebuilt) => {
-        if (rebuilt) {
+        if (rebuilt === true) {
           deps.log.error({ err }, 'journal commit failed: batch refused, engine rebuilt from disk; trading continues');
           // (What the chain reported while the store refused commands is kept and tried again: chain-report-queue.ts.)
           deps.rebuilt();
+        } else if (rebuilt === 'retried') {
+          deps.log.error({ err }, 'journal commit failed and the engine could not be rebuilt from disk yet; commands are refused and the next one rebuilds it again');
         } else deps.log.fatal({ err }, 'journal commit failed and the engine could not be rebuilt from disk; refusing trading until restart');
       },
     });
@@ -227,7 +232,18 @@ export class Sequencer implements SequencerPort {
     clearInterval(this.archiveTimer);
     this.chain.stop();
     this.chainReports.stop();
-    await this.runner.close();
+    try {
+      await this.runner.close(SHUTDOWN_PROJECTION_WAIT_MS);
+    } catch (err) {
+      // A projector that cannot write (a full disk) must not hold the stop up: the journal holds every command.
+      const journaled = this.runner.durableSeq;
+      const projected = this.projection.position;
+      this.deps.log.warn(
+        { err, journaled, projected, left: journaled - projected },
+        `stopping without waiting longer for the read models: they cover journal position ${projected} of ${journaled}; ` +
+          `the next start projects the ${journaled - projected} commands left from the journal`,
+      );
+    }
     // A clean stop leaves a snapshot of the final state, so the next start replays nothing.
     await this.runner.snapshot();
   }
@@ -261,6 +277,9 @@ export class Sequencer implements SequencerPort {
 
   /** Why commands are refused now (the store is being healed, or broken), for readiness; undefined while it takes them. */
   storageProblem(): 'STORAGE_UNAVAILABLE' | 'STORAGE_FAILED' | undefined {
+    // A store whose last commit was refused is unready until a write succeeds: asked here, so that an exchange no
+    // command reaches while it is unready finds out without one.
+    this.runner.probeWrites();
     return this.runner.storageProblem;
   }
 

@@ -87,6 +87,11 @@ export interface TradingStore {
    * back, or steps out to the writer that took it, at once rather than at its next append.
    */
   watchHold?(lost: (err: Error) => void): void;
+  /**
+   * Writes something that is not a command and throws if the store refuses it (a full disk): after a refused commit,
+   * whether it takes writes again without waiting for the next command (readiness).
+   */
+  probeWrite?(): void;
 }
 
 /**
@@ -132,8 +137,8 @@ export interface RemoteProjector {
   advance(through: number): void;
   /** Blocks until it has applied `seq`, at most `timeoutMs`; false if it has not. */
   waitUntil(seq: number, timeoutMs: number): boolean;
-  /** Projects what it was told is durable, then ends. */
-  stop(): Promise<void>;
+  /** Projects what it was told is durable, then ends; ended where it is after `timeoutMs`, if given. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 // ---- the read side: what read routes, the publisher and the chain adapter ask ---------------------------

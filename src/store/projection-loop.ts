@@ -168,13 +168,16 @@ export class ProjectionLoop {
     await this.published;
   }
 
-  /** Ends the projector's thread, which first projects what is acknowledged. */
-  async stop(): Promise<void> {
+  /**
+   * Ends the projector's thread, which first projects what is acknowledged, for at most `timeoutMs` (then it is
+   * ended where it is: the next start projects the rest).
+   */
+  async stop(timeoutMs?: number): Promise<void> {
     this.closed = true;
     const thread = this.thread;
     if (!thread) return;
     this.thread = undefined;
-    await thread.stop();
+    await thread.stop(timeoutMs);
     this.projectedBy(thread.position, 0);
     await this.published;
   }
@@ -216,8 +219,11 @@ export class ProjectionLoop {
     }
   }
 
-  /** Projects everything queued now, whichever projector (start-up catch-up, shutdown); rejects if its database refuses. */
-  async flush(): Promise<void> {
+  /**
+   * Projects everything queued now, whichever projector (start-up catch-up, shutdown); rejects if its database
+   * refuses, or if the projector's thread has not caught up within `timeoutMs`.
+   */
+  async flush(timeoutMs = FLUSH_WAIT_MS): Promise<void> {
     const thread = this.thread;
     if (thread) {
       if (thread.apart) return;
@@ -225,7 +231,7 @@ export class ProjectionLoop {
       // writes (a heal's rebuild catches up here), and meanwhile this process must go on answering (503s, health).
       const target = this.queuedThrough;
       thread.advance(target);
-      if (!(await this.waitFor(target, FLUSH_WAIT_MS))) throw new Error(`the projector thread did not reach ${target} in time`);
+      if (!(await this.waitFor(target, timeoutMs))) throw new Error(`the projector thread did not reach ${target} within ${timeoutMs} ms (at ${this.position})`);
       return;
     }
     for (;;) {

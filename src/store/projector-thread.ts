@@ -125,15 +125,26 @@ export class ProjectorThread {
     await this.worker?.terminate();
   }
 
-  /** Projects what is acknowledged, then ends the thread. */
-  async stop(): Promise<void> {
+  /**
+   * Projects what is acknowledged, then ends the thread; one still projecting after `timeoutMs` (its database refuses
+   * or is slow) is ended where it is, its transaction rolled back: the read models' checkpoint says where the next
+   * start goes on.
+   */
+  async stop(timeoutMs?: number): Promise<void> {
     this.stopping = true;
     await this.started;
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage({ type: 'stop' } satisfies ToProjector);
-    await exited;
+    if (timeoutMs === undefined) return exited;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+    clearTimeout(timer);
+    if (!ended) {
+      await worker.terminate();
+      await exited;
+    }
   }
 
   private post(m: ToProjector): void {

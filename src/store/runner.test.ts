@@ -69,7 +69,7 @@ async function setUp(opts: { db?: Db; busyRetry?: RunnerOptions['busyRetry'] } =
   const wal = new HeldSync();
   const store = new FaultyStore(db, wal);
   const log: string[] = [];
-  const failures: { err: unknown; rebuilt: boolean }[] = [];
+  const failures: { err: unknown; rebuilt: boolean | 'retried' }[] = [];
   const balance = (address: string) => runner.engine.balances(address).balance / USDC;
   const describeChanges = (changes: readonly Change[]) => changes.length;
   const runner: EngineRunner = new EngineRunner(store, {
@@ -323,5 +323,92 @@ describe('resume from a warm engine', () => {
     expect(runner.engine).toBe(warm);
     expect([runner.engine.balances(A).balance, runner.engine.balances(B).balance]).toEqual([3n * USDC, 7n * USDC]);
     expect(runner.durableSeq).toBe(4);
+  });
+});
+
+describe('a full disk', () => {
+  it('rebuilds from the journal without waiting for a projection that cannot write, and reports the store failing until a write succeeds', async () => {
+    const { runner, store, wal, log, failures, balance, track } = await setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    wal.waiting[0]!.resolve();
+    await first;
+    expect(runner.storageProblem).toBeUndefined();
+
+    // The read models' database refuses writes too: from now on the projection never catches up.
+    const projection = (runner as unknown as { opts: RunnerOptions }).opts.projection;
+    projection.flush = () => new Promise(() => {});
+    const full = new Error('SQLITE_FULL: database or disk is full');
+    store.failNextCommit = full;
+    let probes = 0;
+    store.probeWrite = () => {
+      probes++;
+      throw full;
+    };
+    await track(runner.submit(faucet(B, 7n)), 'b1');
+    expect(runner.storageProblem).toBe('STORAGE_FAILED');
+    await until(() => failures.length > 0);
+    expect(failures).toEqual([{ err: full, rebuilt: true }]);
+    expect([balance(A), balance(B)]).toEqual([10n, 0n]);
+    // Rebuilt, but the disk still refuses: not ready, whatever the probe finds.
+    runner.probeWrites();
+    expect([probes, runner.storageProblem]).toEqual([1, 'STORAGE_FAILED']);
+
+    // Space is freed: the probe's write succeeds, and so readiness comes back without a command.
+    store.probeWrite = () => probes++;
+    runner.probeWrites();
+    expect([probes, runner.storageProblem]).toEqual([2, undefined]);
+    // A refused commit makes it fail again; the next commit that succeeds clears it.
+    store.failNextCommit = full;
+    await track(runner.submit(faucet(B, 1n)), 'b2');
+    await until(() => failures.length > 1);
+    expect(runner.storageProblem).toBe('STORAGE_FAILED');
+    const next = track(runner.submit(faucet(B, 2n)), 'b3');
+    await turn();
+    expect(runner.storageProblem).toBeUndefined();
+    wal.waiting[1]!.resolve();
+    await next;
+    expect(log.filter((l) => l.startsWith('answered') || l.startsWith('refused'))).toEqual([
+      'answered a1',
+      'refused b1 STORAGE_FAILED',
+      'refused b2 STORAGE_FAILED',
+      'answered b3',
+    ]);
+    expect(balance(B)).toBe(2n);
+  });
+
+  it('tries a rebuild that failed again at the next command, instead of refusing trading until a restart', async () => {
+    const { runner, store, wal, failures, balance, track } = await setUp();
+    const first = track(runner.submit(faucet(A, 10n)), 'a1');
+    await turn();
+    wal.waiting[0]!.resolve();
+    await first;
+
+    const readError = new Error('SQLITE_IOERR: disk I/O error');
+    let failReads = true;
+    const replay = store.replay.bind(store);
+    store.replay = (afterSeq?: number) => {
+      if (failReads) throw readError;
+      return replay(afterSeq);
+    };
+    store.failNextCommit = new Error('SQLITE_FULL: database or disk is full');
+    await track(runner.submit(faucet(B, 7n)), 'b1');
+    await until(() => failures.length > 0);
+    expect(failures).toEqual([{ err: readError, rebuilt: 'retried' }]);
+    expect(runner.storageProblem).toBe('STORAGE_FAILED');
+
+    // The disk reads again: the next command starts a rebuild (and is refused); the one after it trades.
+    failReads = false;
+    await expect(runner.submit(faucet(B, 1n))).rejects.toMatchObject({ errorCode: 'STORAGE_FAILED' });
+    await until(() => failures.length > 1);
+    expect(failures[1]!.rebuilt).toBe(true);
+    // Rebuilt; failing for readiness until a write succeeds.
+    expect(runner.storageProblem).toBe('STORAGE_FAILED');
+    const next = runner.submit(faucet(B, 2n));
+    await turn();
+    expect(runner.storageProblem).toBeUndefined();
+    wal.waiting[1]!.resolve();
+    await next;
+    expect([balance(A), balance(B)]).toEqual([10n, 2n]);
   });
 });

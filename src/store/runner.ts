@@ -8,7 +8,10 @@
 // busy for `busyRetry.forMs` (counted from the first attempt, including any wait for the lock inside one). Any
 // other failed write never leaves memory ahead of disk: the group is refused with STORAGE_FAILED, the engine is
 // rebuilt from what the disk holds (reading it is asynchronous: meanwhile every command is refused with
-// STORAGE_FAILED rather than applied to the engine being replaced), and the next command tries the disk again. A failed sync leaves it unknown what
+// STORAGE_FAILED rather than applied to the engine being replaced), and the next command tries the disk again. That
+// rebuild reads the journal only: it never waits for the read models, whose database may refuse writes for the same
+// reason (a full disk); a rebuild that fails is tried again at the next command. From a failed write until a write
+// succeeds again the store is reported failing (readiness). A failed sync leaves it unknown what
 // the disk holds: that group and every later one are refused. A store that heals (a database server that restarted
 // or dropped a connection) is asked to, again and again with a growing pause, while commands are refused with
 // STORAGE_UNAVAILABLE; once it has, the engine is rebuilt from what it holds and trading resumes by itself. Any other
@@ -37,11 +40,14 @@ export interface RunnerOptions {
     enqueue(entries: readonly ProjectedEntry[]): void;
     /** Projects what is queued now, blocking (an embedded store's shutdown). */
     flushNow(): void;
-    /** Projects what is queued now. */
-    flush(): Promise<void>;
+    /** Projects what is queued now; rejects if that takes longer than `timeoutMs` (default: the loop's own bound). */
+    flush(timeoutMs?: number): Promise<void>;
   };
-  /** A commit failed; the engine was rebuilt from disk (or could not be, if `rebuilt` is false). */
-  onStorageFailure: (err: unknown, rebuilt: boolean) => void;
+  /**
+   * A commit failed; the engine was rebuilt from disk (`rebuilt` true), could not be and is rebuilt again at the next
+   * command ('retried': `err` is the rebuild's failure), or trading is refused until a restart (false).
+   */
+  onStorageFailure: (err: unknown, rebuilt: boolean | 'retried') => void;
   /**
    * Another writer holds the journal now (its lock and a newer epoch: a standby took over while this one had lost
    * its lock): this process must stop taking commands. Called once, before onStorageFailure.
@@ -114,6 +120,10 @@ export class EngineRunner {
   private broken = false;
   /** Set while the engine is rebuilt after a failed write: commands are refused until it is live again. */
   private rebuilding = false;
+  /** Set when that rebuild failed: the next command starts another one (and is refused). */
+  private rebuildFailed: unknown;
+  /** Set from a write the store refused until one succeeds (a commit, or the store's write probe). */
+  private writeRefused = false;
   /** Set from a failed sync until the store has healed and the engine is rebuilt from it. */
   private healing = false;
   /** The store lost its hold while a group was syncing: healed once that sync ends. */
@@ -150,7 +160,24 @@ export class EngineRunner {
 
   /** Why commands are refused now (a store being healed, or broken until a restart); undefined while it takes them. */
   get storageProblem(): 'STORAGE_UNAVAILABLE' | 'STORAGE_FAILED' | undefined {
-    return this.broken ? 'STORAGE_FAILED' : this.healing ? 'STORAGE_UNAVAILABLE' : undefined;
+    if (this.broken) return 'STORAGE_FAILED';
+    if (this.healing) return 'STORAGE_UNAVAILABLE';
+    return this.rebuilding || this.rebuildFailed !== undefined || this.writeRefused ? 'STORAGE_FAILED' : undefined;
+  }
+
+  /**
+   * While the last write was refused and nothing waits to be written, asks the store whether it takes a write now
+   * (readiness): an exchange nobody sends commands to while it is unready (a load balancer's) becomes ready again
+   * once its disk does, without a command.
+   */
+  probeWrites(): void {
+    if (!this.writeRefused || this.rebuilding || this.broken || this.healing || this.syncing || this.queue.length > 0 || !this.store.probeWrite) return;
+    try {
+      this.store.probeWrite();
+      this.writeRefused = false;
+    } catch {
+      // Still refused: the next check asks again.
+    }
   }
 
   /** The journal position of the last acknowledged command: what a read arriving now must see. */
@@ -169,7 +196,15 @@ export class EngineRunner {
    */
   async replay(): Promise<ReplayReport> {
     await this.catchUpFromJournal();
-    const covered = this.opts.projection.position;
+    return this.rebuildEngine(this.opts.projection.position, true);
+  }
+
+  /**
+   * Builds the engine from the newest snapshot the read models can follow (at or before `covered`, the position
+   * whose change records they hold or have been handed) and the journal after it; change records after `covered`
+   * are handed to the projection, and waited for if `awaitProjection`.
+   */
+  private async rebuildEngine(covered: number, awaitProjection: boolean): Promise<ReplayReport> {
     for await (const snap of this.store.snapshots.valid()) {
       // Read models behind a snapshot need the change records of commands the snapshot already covers.
       if (snap.seq > covered) continue;
@@ -180,7 +215,7 @@ export class EngineRunner {
         this.opts.onSnapshotProblem?.(err, `snapshot at ${snap.seq} cannot be restored`);
         continue;
       }
-      const { replayed, lastSeq } = await this.replayOnto(engine, snap.seq, covered);
+      const { replayed, lastSeq } = await this.replayOnto(engine, snap.seq, covered, awaitProjection);
       this.install(engine, lastSeq, snap.seq);
       return { replayed, snapshotSeq: snap.seq };
     }
@@ -193,7 +228,7 @@ export class EngineRunner {
       );
     }
     const engine = this.opts.createEngine();
-    const { replayed, lastSeq } = await this.replayOnto(engine, 0, covered);
+    const { replayed, lastSeq } = await this.replayOnto(engine, 0, covered, awaitProjection);
     this.install(engine, lastSeq, 0);
     return { replayed };
   }
@@ -216,7 +251,7 @@ export class EngineRunner {
       await this.catchUp(entries);
       at = entries[entries.length - 1]!.seq;
     }
-    const { replayed, lastSeq } = await this.replayOnto(warm.engine, warm.seq, this.opts.projection.position);
+    const { replayed, lastSeq } = await this.replayOnto(warm.engine, warm.seq, this.opts.projection.position, true);
     this.install(warm.engine, lastSeq, warm.snapshotSeq);
     return { replayed, ...(warm.snapshotSeq > 0 ? { snapshotSeq: warm.snapshotSeq } : {}) };
   }
@@ -260,7 +295,8 @@ export class EngineRunner {
     }
   }
 
-  private async replayOnto(engine: Engine, afterSeq: number, covered: number): Promise<{ replayed: number; lastSeq: number }> {
+  private async replayOnto(engine: Engine, afterSeq: number, covered: number, awaitProjection: boolean): Promise<{ replayed: number; lastSeq: number }> {
+    const catchUp = (entries: readonly ProjectedEntry[]) => (awaitProjection ? this.catchUp(entries) : this.opts.projection.enqueue(entries));
     let behind: ProjectedEntry[] = [];
     let n = 0;
     let lastSeq = afterSeq;
@@ -276,7 +312,7 @@ export class EngineRunner {
         if (seq > covered) {
           behind.push({ seq, at: cmd.at, changes: applied?.changes ?? [] });
           if (behind.length >= REPLAY_CATCH_UP_BATCH) {
-            await this.catchUp(behind);
+            await catchUp(behind);
             behind = [];
           }
         }
@@ -284,7 +320,7 @@ export class EngineRunner {
         n++;
       }
     }
-    if (behind.length > 0) await this.catchUp(behind);
+    if (behind.length > 0) await catchUp(behind);
     return { replayed: n, lastSeq };
   }
 
@@ -308,10 +344,15 @@ export class EngineRunner {
    * syncs alone, then projects it: the shutdown of a store that cannot sync blocking the thread (PostgreSQL).
    */
   async drain(): Promise<void> {
+    await this.drainWrites();
+    await this.opts.projection.flush();
+  }
+
+  /** Waits until everything applied so far is durable and answered (or refused). */
+  private async drainWrites(): Promise<void> {
     while (this.syncing || this.flushScheduled || this.queue.length > 0) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
-    await this.opts.projection.flush();
   }
 
   private notifyIfIdle(): void {
@@ -332,6 +373,7 @@ export class EngineRunner {
       this.wakeHeal?.();
       return Promise.reject(new DomainError('STORAGE_UNAVAILABLE'));
     }
+    if (this.rebuildFailed !== undefined && !this.rebuilding && !this.broken) this.recover(this.rebuildFailed);
     if (this.broken || this.rebuilding) return Promise.reject(new DomainError('STORAGE_FAILED'));
     let applied: Applied<ResultOf<C>>;
     try {
@@ -346,12 +388,15 @@ export class EngineRunner {
   }
 
   /**
-   * Ends: everything applied is made durable, answered and projected, through the store's asynchronous syncs (a
-   * database server's shutdown as well as an embedded one's); a store being healed is no longer waited for.
+   * Ends: everything applied is made durable and answered, through the store's asynchronous syncs (a database
+   * server's shutdown as well as an embedded one's); a store being healed is no longer waited for. Then the
+   * projection is waited for, at most `projectionWaitMs`: rejects if it did not catch up by then (a projector whose
+   * database refuses writes); the next start projects the rest from the journal.
    */
-  async close(): Promise<void> {
+  async close(projectionWaitMs?: number): Promise<void> {
     this.stopped = true;
-    await this.drain();
+    await this.drainWrites();
+    await this.opts.projection.flush(projectionWaitMs);
   }
 
   /**
@@ -359,7 +404,10 @@ export class EngineRunner {
    * resolves to the position it covers.
    */
   async snapshot(): Promise<number> {
-    await this.drain();
+    // Once closed, the projection was waited for (close): the next start brings the read models up to the journal
+    // before it chooses a snapshot, so a stop does not wait for them again.
+    if (this.stopped) await this.drainWrites();
+    else await this.drain();
     if (this.broken || this.rebuilding || this.healing) return this.snapshotSeq;
     this.writeSnapshot();
     await this.store.sync();
@@ -433,11 +481,13 @@ export class EngineRunner {
         }
       }
       this.busySince = undefined;
+      this.writeRefused = true;
       for (const p of batch) p.reject(new DomainError('STORAGE_FAILED'));
       this.recover(err);
       return undefined;
     }
     this.busySince = undefined;
+    this.writeRefused = false;
     const changes: Change[] = [];
     for (const p of batch) for (const c of p.applied.changes) changes.push(c);
     // A group's rows take consecutive positions, the last one returned.
@@ -590,15 +640,20 @@ export class EngineRunner {
    */
   private recover(err: unknown): void {
     this.rebuilding = true;
-    this.replay().then(
+    this.rebuildFailed = undefined;
+    // Everything acknowledged was handed to the projection already (complete()): the rebuild needs the journal alone,
+    // and a projector that cannot write (the read models on the same full disk) must not hold trading up.
+    this.rebuildEngine(this.durable_, false).then(
       () => {
         this.rebuilding = false;
         this.opts.onStorageFailure(err, true);
       },
-      (replayErr: unknown) => {
+      (rebuildErr: unknown) => {
         this.rebuilding = false;
-        this.broken = true;
-        this.opts.onStorageFailure(replayErr, false);
+        // Not broken for good: what the disk holds is known (the failed write rolled back), and the next command
+        // tries the rebuild again.
+        this.rebuildFailed = err;
+        this.opts.onStorageFailure(rebuildErr, 'retried');
       },
     );
   }

@@ -35,6 +35,8 @@ function open() {
 let target = 0;
 let running = false;
 let stopped = false;
+/** The wait before the next batch (a retry's, or a slowed projector's): cleared by a stop, so the thread ends at once. */
+let timer: NodeJS.Timeout | undefined;
 
 /** Projects batches until the read models reach the acknowledged position; waits `delayMs` before each (tests). */
 function run(): void {
@@ -65,13 +67,13 @@ function run(): void {
       post({ type: 'projected', position, commands: entries.length, ms: performance.now() - started });
     } catch (err) {
       post({ type: 'problem', message: err instanceof Error ? err.message : String(err) });
-      setTimeout(step, data.retryMs);
+      timer = setTimeout(step, data.retryMs);
       return;
     }
-    if (data.delayMs > 0) setTimeout(step, data.delayMs);
+    if (data.delayMs > 0) timer = setTimeout(step, data.delayMs);
     else setImmediate(step);
   };
-  if (data.delayMs > 0) setTimeout(step, data.delayMs);
+  if (data.delayMs > 0) timer = setTimeout(step, data.delayMs);
   else setImmediate(step);
 }
 
@@ -81,6 +83,7 @@ port.on('message', (m: ToProjector) => {
     run();
   } else {
     stopped = true;
+    clearTimeout(timer);
     const { projector, journal, journalDb, readModels } = open();
     // Projects what was acknowledged before stopping, so a clean stop leaves the read models current.
     const page = () => journal.changesAfter(projector.position(), data.maxBatch, target);

@@ -5,7 +5,7 @@
 // commit durable without holding that thread, so the runner can apply the next commands meanwhile.
 // Domain code sees only the TradingStore port (../ports.ts); another database implements it the same way.
 import Database from 'better-sqlite3';
-import type { Db } from './db.js';
+import { putSetting, type Db } from './db.js';
 import { Journal } from './journal.js';
 import { StoreBusyError, type JournalEntry, type JournaledChanges, type JournaledCommand, type TradingStore } from '../ports.js';
 import { SnapshotStore } from './snapshots.js';
@@ -59,6 +59,16 @@ export class SqliteTradingStore implements TradingStore {
 
   sync(): Promise<void> {
     return this.durability.sync();
+  }
+
+  /** A setting written in the journal's database, as a commit writes it (readiness after a refused commit). */
+  probeWrite(): void {
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      putSetting(this.db, 'storage.lastWriteProbe', String(Date.now()));
+    } finally {
+      this.db.exec(this.restoreBusyTimeout);
+    }
   }
 
   syncNow(): void {
