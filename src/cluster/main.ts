@@ -1,7 +1,8 @@
 // `npm run cluster`: Oddex on several processes of this machine, as it runs on several machines. PostgreSQL, Redis
 // and NATS at the URLs given (ODDEX_DATABASE_URL, ODDEX_REDIS_URL, ODDEX_NATS_URL), else started from their Debian
 // binaries in a temp dir; then a sequencer and its hot standby, a projector and its standby, a settlement process and
-// its standby, two gateways and two realtime nodes on loopback ports.
+// its standby, two gateways and two realtime nodes on loopback ports: free ones, or consecutive ones from ODDEX_PORT
+// (`--port`) in the order of settings.ts.
 // Prints where each listens (`--json`: one JSON line, for scripts); Ctrl-C stops everything it started and removes
 // the data dirs, but keeps the processes' logs (what happened is what an operator looks at after a stop).
 import { randomBytes } from 'node:crypto';
@@ -12,12 +13,21 @@ import { fileURLToPath } from 'node:url';
 import { clusterServices } from './services.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { startRole, type RoleProcess } from './role-process.js';
+import { ClusterSettingError, clusterPorts, maskedUrl, type ClusterProcess } from './settings.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const json = process.argv.includes('--json');
 const say = (line: string) => {
   if (!json) console.log(line);
 };
+let ports: Record<ClusterProcess, number>;
+try {
+  ports = clusterPorts(process.env, process.argv.slice(2));
+} catch (err) {
+  if (!(err instanceof ClusterSettingError)) throw err;
+  console.error(`oddex cluster: ${err.message}`);
+  process.exit(2);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'oddex-cluster-'));
 const logs = mkdtempSync(join(tmpdir(), 'oddex-cluster-logs-'));
@@ -29,7 +39,6 @@ const shared = {
   ODDEX_ADMIN_TOKEN: process.env.ODDEX_ADMIN_TOKEN || randomBytes(24).toString('hex'),
   ODDEX_REALTIME_TOKEN_SECRET: process.env.ODDEX_REALTIME_TOKEN_SECRET || randomBytes(32).toString('hex'),
   ODDEX_HOST: '127.0.0.1',
-  ODDEX_PORT: '0',
   ODDEX_LOG_FORMAT: 'json',
 };
 /** The sequencer's process (and its standby's): the read models are written by the projector processes, fills settled by the settlement processes. */
@@ -48,10 +57,10 @@ function watch(p: RoleProcess, line: string): void {
 }
 let announced = false;
 
-const start = async (name: string, env: Record<string, string>, readyLine?: RegExp) => {
+const start = async (name: ClusterProcess, env: Record<string, string>, readyLine?: RegExp) => {
   const dataDir = join(dir, name.replace(/ /g, '-'));
   mkdirSync(dataDir);
-  const p = await startRole({ name, root: ROOT, env: { ...shared, ODDEX_DATA_DIR: dataDir, ...env }, logFile: join(logs, `${name.replace(/ /g, '-')}.log`), ...(readyLine ? { readyLine } : {}) }, watch);
+  const p = await startRole({ name, root: ROOT, env: { ...shared, ODDEX_PORT: String(ports[name]), ODDEX_DATA_DIR: dataDir, ...env }, logFile: join(logs, `${name.replace(/ /g, '-')}.log`), ...(readyLine ? { readyLine } : {}) }, watch);
   roles.push(p);
   void p.exited.then((code) => {
     if (!stopping) say(`${name} exited (code ${code}); its log: ${p.logFile}`);
@@ -105,9 +114,10 @@ try {
         settlement: [settlement, settlementStandby!].map((p) => ({ url: p.url, pid: p.child.pid })),
         gateways: [gateway1!, gateway2!].map((g) => ({ url: g.url, pid: g.child.pid })),
         realtime: [realtime1!, realtime2!].map((r) => ({ url: ws(r), pid: r.child.pid })),
-        databaseUrl: services.databaseUrl,
-        redisUrl: services.redisUrl,
-        natsUrl: services.natsUrl,
+        // Printed without their passwords: this output ends up in terminals and CI logs.
+        databaseUrl: maskedUrl(services.databaseUrl),
+        redisUrl: maskedUrl(services.redisUrl),
+        natsUrl: maskedUrl(services.natsUrl),
         adminToken: shared.ODDEX_ADMIN_TOKEN,
         realtimeTokenSecret: shared.ODDEX_REALTIME_TOKEN_SECRET,
         logs,
@@ -125,9 +135,9 @@ try {
       ['gateway 2', `${gateway2!.url}  (the trading API; pid ${gateway2!.child.pid})`],
       ['realtime 1', `${ws(realtime1!)}  (pid ${realtime1!.child.pid})`],
       ['realtime 2', `${ws(realtime2!)}  (pid ${realtime2!.child.pid})`],
-      ['postgresql', services.databaseUrl + (services.started.includes('postgres') ? '  (started here)' : '')],
-      ['redis', services.redisUrl + (services.started.includes('redis') ? '  (started here)' : '')],
-      ['nats', services.natsUrl + (services.started.includes('nats') ? '  (started here)' : '')],
+      ['postgresql', maskedUrl(services.databaseUrl) + (services.started.includes('postgres') ? '  (started here)' : '')],
+      ['redis', maskedUrl(services.redisUrl) + (services.started.includes('redis') ? '  (started here)' : '')],
+      ['nats', maskedUrl(services.natsUrl) + (services.started.includes('nats') ? '  (started here)' : '')],
       ['admin token', shared.ODDEX_ADMIN_TOKEN],
       // Every process shares it: a process an operator adds (a new standby after a takeover) needs it too.
       ['token secret', `ODDEX_REALTIME_TOKEN_SECRET=${shared.ODDEX_REALTIME_TOKEN_SECRET}`],

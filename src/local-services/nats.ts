@@ -39,9 +39,10 @@ async function waitForInfo(port: number, exited: () => boolean): Promise<void> {
   }
 }
 
-export async function startNats(): Promise<LocalNats> {
+/** `port`: this one rather than a free one. */
+export async function startNats(opts: { port?: number } = {}): Promise<LocalNats> {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-nats-'));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const server = daemon(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-P', join(dir, 'nats.pid'), '-l', join(dir, 'nats.log')], (exited) =>
     waitForInfo(port, exited),
   );

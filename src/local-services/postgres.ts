@@ -46,7 +46,8 @@ export interface LocalPostgres {
   stop(): Promise<void>;
 }
 
-export async function startPostgres(opts: { maxConnections?: number } = {}): Promise<LocalPostgres> {
+/** `port`: this one rather than a free one. */
+export async function startPostgres(opts: { maxConnections?: number; port?: number } = {}): Promise<LocalPostgres> {
   if (!postgresBinDir) throw new Error(noPostgres);
   const bin = (name: string) => join(postgresBinDir!, name);
   const exec = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', bin(name), ...args]) : run(bin(name), args));
@@ -60,7 +61,7 @@ export async function startPostgres(opts: { maxConnections?: number } = {}): Pro
   const data = join(dir, 'data');
   // --no-sync: only initdb's own files; the server itself runs with fsync on.
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const options = [
     `-p ${port}`,
     '-c listen_addresses=127.0.0.1',

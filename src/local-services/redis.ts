@@ -40,9 +40,10 @@ async function waitForPing(port: number, exited: () => boolean): Promise<void> {
   }
 }
 
-export async function startRedis(): Promise<LocalRedis> {
+/** `port`: this one rather than a free one. */
+export async function startRedis(opts: { port?: number } = {}): Promise<LocalRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'oddex-redis-'));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const clients: Redis[] = [];
   const server = daemon('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], (exited) =>
     waitForPing(port, exited),
