@@ -20,6 +20,7 @@ import { installQueryLimit, replyToClientError, slowClientLimits } from './api/r
 import { exampleTransform, signedExamples } from './api/schemas/examples.js';
 import { withDecimalNumbers } from './api/strict-numbers.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './api/json-depth.js';
+import { trackConnections } from './api/http-drain.js';
 
 export interface AppDeps {
   config: Config;
@@ -50,11 +51,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // From the start of close(): a request on a connection still open (keep-alive) is shed with 503 NOT_READY, its
-  // connection closed, so a load balancer or client takes it elsewhere; requests already running finish.
+  // connection closed, so a load balancer or client takes it elsewhere; requests already running finish. A connection
+  // is closed by the stop only once it has been idle for a moment, so that a request already sent on it is answered
+  // rather than cut (http-drain.ts).
   let closing = false;
-  app.addHook('preClose', (done) => {
+  const connections = trackConnections(app.server);
+  app.addHook('preClose', async () => {
     closing = true;
-    done();
+    await connections.drain();
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
