@@ -204,4 +204,31 @@ describe('ProjectionLoop with an awaited projector', () => {
     loop.enqueue([entry(1)]);
     expect(() => loop.flushNow()).toThrow('flush()');
   });
+
+  it('hands over to the projector thread when the embedded projector cannot write at that moment (a full disk)', async () => {
+    const full = new Error('SQLITE_FULL: database or disk is full');
+    const refusing: BatchProjector = {
+      project: () => {
+        throw full;
+      },
+    };
+    const problems: unknown[] = [];
+    const published: number[] = [];
+    const loop = new ProjectionLoop(refusing, 0, {
+      prepareFanOut: async (entries) => () => published.push(...entries.map((e) => e.seq)),
+      onProblem: (err) => problems.push(err),
+      publicationsLost: (err) => problems.push(err),
+      retryMs: 5,
+    });
+    loop.enqueue([entry(1), entry(2)]);
+    const told: number[] = [];
+    const thread = { position: 0, advance: (through: number) => told.push(through), waitUntil: () => false, stop: () => Promise.resolve() };
+    expect(() => loop.useThread(thread)).not.toThrow();
+    expect(problems).toEqual([full]);
+    expect([loop.projectorThread, told]).toEqual([thread, [2]]);
+    // The thread projects from the read models' checkpoint and reports: the groups are published.
+    loop.projectedBy(2, 2);
+    await loop.publishedAll();
+    expect([loop.position, published]).toEqual([2, [1, 2]]);
+  });
 });

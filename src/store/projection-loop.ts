@@ -125,8 +125,15 @@ export class ProjectionLoop {
       return;
     }
     // An embedded projector catches up here at once; a database server's is caught up by the thread itself, which
-    // reads the journal from the read models' checkpoint.
-    if (!this.opts.awaitedProjector) this.flushNow();
+    // reads the journal from the read models' checkpoint. So is an embedded one whose database refuses the write now
+    // (a full disk): the failure is reported, not thrown into the thread's message handler (it ended the process).
+    if (!this.opts.awaitedProjector) {
+      try {
+        this.flushNow();
+      } catch (err) {
+        this.opts.onProblem(err);
+      }
+    }
     this.thread = thread;
     if (this.queuedThrough > this.projected) thread.advance(this.queuedThrough);
   }
