@@ -28,7 +28,7 @@ interface Connection {
 
 /** Follows the server's connections and the requests each carries, from now on (before it listens). */
 export function trackConnections(server: Server): HttpDrain {
-  /** Open HTTP connections (an upgraded one, a WebSocket, is no longer followed). */
+  /** Open connections, from accept to close. */
   const open = new Map<Socket, Connection>();
   let grace: number | undefined;
   let drained: (() => void) | undefined;
@@ -50,7 +50,9 @@ export function trackConnections(server: Server): HttpDrain {
     socket.once('close', () => ended(socket));
     closeWhenIdle(socket, conn);
   });
-  server.on('upgrade', (req: IncomingMessage) => ended(req.socket));
+  // No 'upgrade' listener: with one, Node hands every upgrade request to the listeners, and a process without the
+  // realtime role would leave a WebSocket handshake unanswered instead of answering it 404. An upgraded socket (the
+  // realtime role's) stays in `open` until it closes; the realtime server closes its connections before the drain.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const conn = open.get(socket);
