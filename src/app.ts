@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const connections = trackConnections(app.server);
   app.addHook('preClose', async () => {
     closing = true;
-    await connections.drain();
+    await connections.drain(deps.config.shutdownIdleGraceMs);
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;

@@ -133,6 +133,8 @@ export interface Config {
   snapshotEveryCommands: number;
   /** ...or this long after the last one, whichever comes first (if anything was journaled since). */
   snapshotEveryMs: number;
+  /** A stop closes a keep-alive connection once it has carried no request for this long (a request on its way is answered). */
+  shutdownIdleGraceMs: number;
   /**
    * The sequencer archives the journal rows its oldest kept snapshot covers this often (0: only when an operator asks,
    * POST /admin/journal/archive). Archived rows leave the database for files under the data dir.
@@ -447,6 +449,7 @@ export function defaultConfig(): Config {
     settlementReadSideWarnMs: 10_000,
     snapshotEveryCommands: 50_000,
     snapshotEveryMs: 300_000,
+    shutdownIdleGraceMs: 300,
     journalArchiveEveryMs: 0,
     killAfterCommitOf: undefined,
     realtimeTokenTtlSeconds: 3600,
@@ -567,6 +570,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_SETTLEMENT_READ_SIDE_WARN_MS', int(1, 3_600_000), (c, v) => (c.settlementReadSideWarnMs = v)),
   setting('ODDEX_SNAPSHOT_EVERY_COMMANDS', int(1, 100_000_000), (c, v) => (c.snapshotEveryCommands = v)),
   setting('ODDEX_SNAPSHOT_EVERY_MS', int(1000, 86_400_000), (c, v) => (c.snapshotEveryMs = v)),
+  setting('ODDEX_SHUTDOWN_IDLE_GRACE_MS', int(0, 10_000), (c, v) => (c.shutdownIdleGraceMs = v)),
   setting('ODDEX_JOURNAL_ARCHIVE_EVERY_MS', int(0, 604_800_000), (c, v) => (c.journalArchiveEveryMs = v)),
   setting('ODDEX_TEST_KILL_AFTER_COMMIT_OF', oneOf(['marketReported', 'marketStatusChanged', 'fixtureStatusChanged'] as const), (c, v) => (c.killAfterCommitOf = v)),
   setting('ODDEX_REALTIME_TOKEN_TTL', int(1, 86_400 * 30), (c, v) => (c.realtimeTokenTtlSeconds = v)),

@@ -39,6 +39,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     demoLiquidity: false,
     logLevel: 'silent',
     adminToken: TEST_ADMIN_TOKEN,
+    // The test client keeps its connections alive: each stop would wait out the grace on them (as the old close did,
+    // they are closed at once; test/graceful-stop.test.ts stops a real process with the default grace).
+    shutdownIdleGraceMs: 0,
     ...overrides,
   });
 }
