@@ -141,7 +141,15 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
 
   app.post(
     '/admin/fixtures/:exchangeEventId/result',
-    { schema: schema({ params: FixtureParams, body: ResultBody, response: responses(MarketList) }) },
+    {
+      schema: schema({
+        description:
+          'Settles every unsettled market of the fixture on its final score. The same score again answers its markets as reported; another score is 409 MARKET_ALREADY_REPORTED.',
+        params: FixtureParams,
+        body: ResultBody,
+        response: responses(MarketList),
+      }),
+    },
     async (request) => {
       const { exchangeEventId } = request.params;
       const { teamOneScore, teamTwoScore } = request.body;
@@ -170,7 +178,15 @@ export const catalogueAdminRoutes: FastifyPluginAsyncTypebox<CatalogueAdminDeps>
 
   app.post(
     '/admin/markets/:marketHash/report',
-    { schema: schema({ params: MarketParams, body: ReportBody, response: responses(MarketList) }) },
+    {
+      schema: schema({
+        description:
+          'Reports a market\'s outcome. The same outcome again (with no scores or the same ones) answers the market as reported and changes nothing; another is 409 MARKET_ALREADY_REPORTED.',
+        params: MarketParams,
+        body: ReportBody,
+        response: responses(MarketList),
+      }),
+    },
     async (request) => {
       const { marketHash } = request.params;
       const { outcome, teamOneScore, teamTwoScore } = request.body;

@@ -54,7 +54,8 @@ export const CHANNEL_DOCS: readonly ChannelDoc[] = [
     id: 'bestOdds',
     namespace: 'best_odds',
     address: 'best_odds:global',
-    description: 'Book sides whose best maker odds moved to a price. A side that lost its last order is not published.',
+    description:
+      'Book sides whose best maker odds moved to a price. A side that lost its last order is not published. A parlay market\'s moves during its quote window are held; its best odds as they stand at the close are published then.',
     payload: Type.Array(BestOddsMove),
     payloadName: 'BestOddsMoves',
   },
