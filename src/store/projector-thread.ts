@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerSource, type WorkerSource } from './worker-source.js';
 import { HighestPerTurn } from './highest-per-turn.js';
+import { within } from '../within.js';
 
 /** The store whose journal the thread follows and whose read models it writes. */
 export type ProjectedStore = { kind: 'sqlite'; dataDir: string; busyTimeoutMs: number } | { kind: 'postgres'; databaseUrl: string };
@@ -138,10 +139,7 @@ export class ProjectorThread {
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage({ type: 'stop' } satisfies ToProjector);
     if (timeoutMs === undefined) return exited;
-    let timer: NodeJS.Timeout | undefined;
-    const ended = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
-    clearTimeout(timer);
-    if (!ended) {
+    if (!(await within(exited, timeoutMs))) {
       await worker.terminate();
       await exited;
     }
