@@ -1,11 +1,12 @@
 // A full disk under the embedded SQLite store (the data dir on a small tmpfs, filled by a file): readiness says so as
-// soon as a commit is refused and comes back once a write succeeds; the engine's rebuild reads the journal only, so
+// soon as a commit is refused and comes back once the disk has room for a commit again (not for a one-row write
+// alone); the engine's rebuild reads the journal only, so
 // trading resumes once space is freed, without a restart; the failures repeated meanwhile (projector, checkpoint
 // thread, refused commits) are logged once each, then counted; and a stop does not wait long for a projector that
 // cannot write. Mounting needs root (CI runs as root): elsewhere the full-disk part is skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
@@ -101,6 +102,15 @@ describe.skipIf(onPostgres || process.getuid?.() !== 0)('a full disk (SQLite on 
     expect(added.length).toBe(distinct.size);
     expect(log.lines.filter((l) => l.msg.startsWith('journal commit failed: batch refused, engine rebuilt'))).toHaveLength(1);
     expect(log.lines.some((l) => /could not be rebuilt/.test(l.msg))).toBe(false);
+
+    // A few pages are freed (another program's cleanup): a one-row write fits in them, a commit of the refused size
+    // may not. Readiness waits for room for one, rather than send clients writes that the disk refuses.
+    truncateSync(filler, statSync(filler).size - 16 * 1024);
+    for (let i = 0; i < 5; i++) {
+      expect(await ready()).toEqual([503, 'STORAGE_FAILED']);
+      await sleep(100);
+    }
+    expect(existsSync(join(mount, 'data', 'oddex.write-probe'))).toBe(false);
 
     // Space is freed: ready again without a command (readiness tries a write), and the next command trades.
     rmSync(filler);

@@ -77,23 +77,32 @@ export function lockDataDir(dataDir: string): DataDirLock {
 }
 
 /**
- * Writes, syncs and removes a probe file in the dir, then commits a row to the database: the reason the data dir
- * cannot be written (disk full, read-only, the database locked by another program), or undefined when it can.
+ * Writes, syncs and removes a probe file of `bytes` (at least a few) in the dir, then commits a row to the database:
+ * the reason the data dir cannot be written (disk full, read-only, the database locked by another program), or
+ * undefined when it can. The file is removed whether or not it could be written whole, so a probe leaves the disk as
+ * it found it.
  */
-export function probeWritable(dataDir: string, writeDb: () => void): string | undefined {
+export function probeWritable(dataDir: string, writeDb: () => void, bytes = 0): string | undefined {
   const probe = join(dataDir, 'oddex.write-probe');
   try {
-    const fd = openSync(probe, 'w', FILE_MODE);
     try {
-      writeSync(fd, 'probe');
-      fsyncSync(fd);
+      const fd = openSync(probe, 'w', FILE_MODE);
+      try {
+        writeSync(fd, 'probe');
+        const chunk = Buffer.alloc(Math.min(bytes, PROBE_CHUNK_BYTES));
+        for (let written = 5; written < bytes; ) written += writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - written));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } finally {
-      closeSync(fd);
+      rmSync(probe, { force: true });
     }
-    rmSync(probe, { force: true });
     writeDb();
     return undefined;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
 }
+
+const PROBE_CHUNK_BYTES = 256 * 1024;
