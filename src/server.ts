@@ -396,7 +396,10 @@ async function startOnStorage(
   if (config.demo && config.demoLiquidity) {
     demo = new DemoLiquidity({ url: `http://${loopbackHost(config.host)}:${port}`, adminToken, dataDir: config.dataDir, log: log.child({ module: 'demo' }) });
     demo.start().then(
-      () => log.info('demo liquidity running'),
+      // Resolved by a stop too, after attempts the exchange refused (a full disk): then it never ran.
+      () => {
+        if (!closing) log.info('demo liquidity running');
+      },
       (err: unknown) => log.error({ err }, 'demo liquidity failed to start'),
     );
   }

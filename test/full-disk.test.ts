@@ -2,14 +2,18 @@
 // soon as a commit is refused and comes back once the disk has room for a commit again (not for a one-row write
 // alone); the engine's rebuild reads the journal only, so
 // trading resumes once space is freed, without a restart; the failures repeated meanwhile (projector, checkpoint
-// thread, refused commits) are logged once each, then counted; and a stop does not wait long for a projector that
+// thread, refused commits) are logged once each, then counted; demo liquidity whose start the disk refuses tries
+// again until space is freed; and a stop does not wait long for a projector that
 // cannot write. Mounting needs root (CI runs as root): elsewhere the full-disk part is skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestExchange, type TestExchange } from './helpers/server.js';
+import pino from 'pino';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DemoLiquidity } from '../src/demo/liquidity.js';
+import { startTestExchange, TEST_ADMIN_TOKEN, type TestExchange } from './helpers/server.js';
 import { onPostgres } from './helpers/server.js';
 
 const ADDRESS = '0x1111111111111111111111111111111111111111';
@@ -122,6 +126,42 @@ describe.skipIf(onPostgres || process.getuid?.() !== 0)('a full disk (SQLite on 
     const balance = BigInt(ok.body.data.balance);
     expect((await faucet()).body.data.balance).toBe((balance + 1_000_000n).toString());
   }, 60_000);
+
+  it('demo liquidity whose start a full disk refuses tries again, and quotes once space is freed', async (ctx) => {
+    if (!mount) return ctx.skip();
+    // The read models current first: demo liquidity waits for account reads to answer before it writes anything.
+    const { projection, runner } = ex.ctx.trading;
+    for (let i = 0; i < 100 && projection.position < runner.durableSeq; i++) await sleep(50);
+    expect(projection.position).toBe(runner.durableSeq);
+    fillDisk(filler);
+    // A maker on an exchange with no markets: it has started once funded, its heartbeat on and its order channel open.
+    const demoLog = logSink();
+    const demo = new DemoLiquidity({
+      url: ex.url,
+      adminToken: TEST_ADMIN_TOKEN,
+      dataDir: ex.dataDir,
+      log: pino({ level: 'warn' }, demoLog.stream),
+      makers: 1,
+      retryMs: { first: 100, max: 400 },
+    });
+    let started = false;
+    const starting = demo.start().then(() => (started = true));
+    try {
+      const refused = () => demoLog.lines.filter((l) => l.msg === 'demo liquidity could not start; trying again');
+      for (let i = 0; i < 200 && refused().length === 0; i++) await sleep(50);
+      expect(refused().length).toBeGreaterThan(0);
+      expect(started).toBe(false);
+      rmSync(filler);
+      for (let i = 0; i < 200 && !started; i++) await sleep(50);
+      expect(started).toBe(true);
+      const wallets = JSON.parse(readFileSync(join(ex.dataDir, 'demo-wallets.json'), 'utf8')) as { makers: { privateKey: `0x${string}` }[] };
+      const maker = privateKeyToAccount(wallets.makers[0]!.privateKey).address;
+      expect(BigInt((await ex.get(`/balances/${maker}`)).body.data.balance)).toBeGreaterThan(0n);
+    } finally {
+      await demo.stop();
+      await starting;
+    }
+  }, 30_000);
 
   it('stops within seconds while the projector cannot write, saying how many commands it left', async (ctx) => {
     if (!mount) return ctx.skip();

@@ -24,6 +24,8 @@ export interface DemoLiquidityOptions {
   takerFunds?: bigint;
   orderSize?: bigint;
   spread?: number;
+  /** Pauses between attempts to start (a full disk refuses its writes): the first, doubled each time up to the last. */
+  retryMs?: { first: number; max: number };
 }
 
 interface DemoWallets {
@@ -44,13 +46,50 @@ export class DemoLiquidity {
   private readonly clients: OddexClient[] = [];
   private stopped = false;
   private starting: Promise<void> | undefined;
+  /** Ends the pause before the next attempt to start at once (set during a pause). */
+  private wake: (() => void) | undefined;
 
   constructor(private readonly o: DemoLiquidityOptions) {}
 
-  /** Funds the wallets and starts the bots; resolves once every maker has posted its first quotes. */
+  /**
+   * Funds the wallets and starts the bots; resolves once every maker has posted its first quotes, or once stopped.
+   * An attempt the exchange refuses (a full disk answers its writes 503) is undone and made again, after a pause
+   * doubling from 1 s to 30 s, until one succeeds or the demo is stopped: liquidity comes once space is freed.
+   */
   start(): Promise<void> {
-    this.starting ??= this.run();
+    this.starting ??= this.runUntilStarted();
     return this.starting;
+  }
+
+  private async runUntilStarted(): Promise<void> {
+    const { first, max } = this.o.retryMs ?? { first: 1000, max: 30_000 };
+    for (let pauseMs = first; !this.stopped; pauseMs = Math.min(2 * pauseMs, max)) {
+      try {
+        await this.run();
+        return;
+      } catch (err) {
+        await this.undo();
+        if (this.stopped) return;
+        this.o.log.warn({ err, retryInMs: pauseMs }, 'demo liquidity could not start; trying again');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pauseMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      }
+    }
+  }
+
+  /** Stops and forgets the bots a failed attempt started, so the next attempt starts each of them once. */
+  private async undo(): Promise<void> {
+    for (const q of this.parlayQuoters.splice(0)) q.stop();
+    await Promise.all(this.makers.splice(0).map((m) => m.stop().catch(() => {})));
+    await this.taker?.stop().catch(() => {});
+    this.taker = undefined;
+    for (const c of this.clients.splice(0)) c.close();
   }
 
   private async run(): Promise<void> {
@@ -73,7 +112,8 @@ export class DemoLiquidity {
     };
 
     const count = wallets.makers.length;
-    await Promise.all(
+    // Settled, not raced: a failed attempt is undone only once none of its makers is still starting.
+    const makersStarted = await Promise.allSettled(
       wallets.makers.map(async (w, i) => {
         const client = new OddexClient({ url, signer: w.privateKey, apiKey: w.apiKey, WebSocket });
         this.clients.push(client);
@@ -104,6 +144,8 @@ export class DemoLiquidity {
         log.info({ maker: client.address, stats: maker.stats }, 'demo market maker quoting');
       }),
     );
+    const failed = makersStarted.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     if (this.stopped) return;
 
     const takerClient = new OddexClient({ url, signer: wallets.taker.privateKey });
@@ -121,6 +163,7 @@ export class DemoLiquidity {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wake?.();
     for (const q of this.parlayQuoters) q.stop();
     // The makers stop first: a first round of quotes still posting ends after its current request.
     // Their orders stay in the book; the heartbeat cancels them if the exchange stays down.
