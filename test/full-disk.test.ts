@@ -176,6 +176,9 @@ describe.skipIf(onPostgres || process.getuid?.() !== 0)('a full disk (SQLite on 
     if (journaled > 0 && ex.ctx.trading.projection.position < ex.ctx.trading.runner.durableSeq) {
       expect(log.lines.some((l) => /^stopping without waiting longer for the read models/.test(l.msg))).toBe(true);
     }
+    // The projector thread's problems (its stop's batch refused too) say what the database said.
+    const problems = log.lines.filter((l) => l.msg.startsWith('read models not projected')).map((l) => l.message);
+    expect(problems.filter((m) => typeof m !== 'string' || /undefined/.test(m))).toEqual([]);
   }, 30_000);
 });
 

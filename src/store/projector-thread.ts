@@ -37,6 +37,28 @@ export interface ProjectorThreadEvents {
   problem(message: string): void;
 }
 
+/**
+ * What a worker's 'error' event carries, as a message: the Error a thread threw crosses to this thread by structured
+ * clone, which keeps an Error's message but turns an error object of another kind (better-sqlite3's SqliteError) into
+ * a plain object of its enumerable properties (`{ code: 'SQLITE_FULL' }`, no message), and a thrown non-Error value
+ * stays what it was.
+ */
+export function threadErrorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  if (typeof err === 'object' && err !== null) {
+    const { message } = err as { message?: unknown };
+    if (typeof message === 'string' && message !== '') return message;
+    try {
+      const json = JSON.stringify(err);
+      if (json !== undefined && json !== '{}') return json;
+    } catch {
+      // cyclic or holding a bigint: named by its tag below
+    }
+    return Object.prototype.toString.call(err);
+  }
+  return `${typeof err === 'string' ? 'a thrown string' : 'a thrown value'}: ${String(err)}`;
+}
+
 /** How long after an unexpected end the thread is started again (it resumes from the read models' checkpoint). */
 const RESTART_AFTER_MS = 200;
 
@@ -81,7 +103,7 @@ export class ProjectorThread {
         } else if (this.advanced.highest > 0) worker.postMessage({ type: 'advance', through: this.advanced.highest } satisfies ToProjector);
       }
     });
-    worker.on('error', (err) => this.events.problem(`the projector thread failed: ${err.message}`));
+    worker.on('error', (err: unknown) => this.events.problem(`the projector thread failed: ${threadErrorMessage(err)}`));
     worker.on('exit', (code) => {
       if (this.worker === worker) this.worker = undefined;
       if (this.stopping) return;

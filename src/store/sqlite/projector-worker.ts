@@ -85,11 +85,17 @@ port.on('message', (m: ToProjector) => {
     stopped = true;
     clearTimeout(timer);
     const { projector, journal, journalDb, readModels } = open();
-    // Projects what was acknowledged before stopping, so a clean stop leaves the read models current.
-    const page = () => journal.changesAfter(projector.position(), data.maxBatch, target);
-    for (let rows = page(); rows.length > 0; rows = page()) {
-      projector.project([rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes ?? [] }))]);
-      Atomics.store(shared, 0, BigInt(projector.position()));
+    // Projects what was acknowledged before stopping, so a clean stop leaves the read models current. A database that
+    // refuses the write (a full disk) is reported as any batch's problem, with its message: thrown out of the thread,
+    // a SqliteError reaches the writer's thread as `{ code }` alone. The next start projects the rest.
+    try {
+      const page = () => journal.changesAfter(projector.position(), data.maxBatch, target);
+      for (let rows = page(); rows.length > 0; rows = page()) {
+        projector.project([rows.map((r) => ({ seq: r.seq, at: r.at, changes: r.changes ?? [] }))]);
+        Atomics.store(shared, 0, BigInt(projector.position()));
+      }
+    } catch (err) {
+      post({ type: 'problem', message: `not projected at the stop: ${err instanceof Error ? err.message : String(err)}` });
     }
     Atomics.notify(shared, 0);
     journalDb.close();
