@@ -1,13 +1,17 @@
-// `npm run cluster` as an operator starts it: PostgreSQL, Redis and NATS from their Debian binaries, a sequencer and
-// its hot standby, a projector and its standby, a settlement process and its standby, two gateways and two realtime
-// nodes, each its own process. Trading
+// `npm run cluster` as an operator starts it: with the settings an operator gives it, a first port (ODDEX_PORT), from
+// which its processes listen on consecutive ports, and a database URL with a password (PostgreSQL is started here and
+// given to it), which it prints masked; Redis and NATS it starts itself from their Debian binaries. Then a sequencer
+// and its hot standby, a projector and its standby, a settlement process and its standby, two gateways and two
+// realtime nodes, each its own process. Trading
 // flows go through gateway 1 with reads on gateway 2 (fills, capital-efficiency refunds, settlement and a quarter-line
 // bet to the wei, a cancel, a heartbeat); the read models are written by the projector process alone, and its
 // standby takes over after kill -9; publications reach subscribers on both realtime nodes; after kill -9 of the
 // sequencer the standby answers within 5 s, every acknowledged order is there, funds are exact and publications go
-// on without a gap.
+// on without a gap. One cluster serves every test here (test/cluster-settings.test.ts keeps the settings' checks that
+// need none).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +19,8 @@ import type { PublicationContext, SubscribedContext } from 'centrifuge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
 import { loadConfig, type Config } from '../src/config.js';
-import { noPostgres, postgresSuite } from './helpers/postgres.js';
+import { noPostgres, postgresSuite, startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { CLUSTER_PROCESSES } from '../src/cluster/settings.js';
 import { centrifugeClient, waitFor } from './helpers/realtime.js';
 import { E18, USDC, newWallet, signedCancel, signedFill, signedOrder } from './helpers/wallets.js';
 import { call } from './helpers/positioned-call.js';
@@ -23,6 +28,50 @@ import { call } from './helpers/positioned-call.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = 'cluster-test-admin';
 const FUNDS = 1000n * USDC;
+const PASSWORD = 'cluster-db-secret-4711';
+
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+
+/** The first of `n` consecutive loopback ports free now, searched from 19500 up. */
+async function freeBlock(n: number): Promise<number> {
+  for (let base = 19500; base + n < 65535; base += n) {
+    let free = true;
+    for (let p = base; free && p < base + n; p++) free = await portFree(p);
+    if (free) return base;
+  }
+  throw new Error(`no ${n} consecutive free ports`);
+}
+
+/**
+ * What the processes' table the cluster prints says: `  <name, 12 wide> <where>  (... pid N)`. Read from the table
+ * an operator reads, so that every row it is given to read is checked.
+ */
+function clusterFromTable(printed: string): Cluster {
+  const rows = new Map<string, string>();
+  for (const line of printed.split('\n')) {
+    const m = /^ {2}(\S.{11}) (.*)$/.exec(line);
+    if (m) rows.set(m[1]!.trim(), m[2]!);
+  }
+  const row = (name: string) => {
+    const text = rows.get(name);
+    if (text === undefined) throw new Error(`the cluster printed no ${name} row: ${printed}`);
+    const pid = /pid (\d+)\)$/.exec(text)?.[1];
+    return { url: text.split(/\s+/)[0]!.replace(/\/metrics$/, ''), pid: pid === undefined ? NaN : Number(pid) };
+  };
+  return {
+    sequencer: row('sequencer'),
+    standby: { pid: row('standby').pid },
+    projectors: [row('projector'), row('projector 2')],
+    gateways: [row('gateway 1'), row('gateway 2')],
+    realtime: [row('realtime 1'), row('realtime 2')],
+    logs: row('logs').url,
+  };
+}
 
 interface Cluster {
   sequencer: { url: string; pid: number };
@@ -36,6 +85,11 @@ interface Cluster {
 describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequencer and its standby, realtime nodes'), () => {
   let child: ChildProcess;
   let cluster: Cluster;
+  /** The first of the cluster's ports (ODDEX_PORT); PostgreSQL listens on the one after its ten. */
+  let base = 0;
+  let postgres: TestPostgres | undefined;
+  /** What the cluster printed (stdout and stderr) until it was running. */
+  const output: string[] = [];
   let config: Config;
   let g1 = '';
   let g2 = '';
@@ -104,10 +158,17 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
   let league: { leagueId: number; teamOneId: number; teamTwoId: number };
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cluster/main.ts', '--json'], {
+    // Ten for the cluster's processes, then PostgreSQL.
+    base = await freeBlock(CLUSTER_PROCESSES.length + 1);
+    postgres = await startPostgres({ maxConnections: 150, port: base + 10 });
+    await postgres.createDatabase('oddex');
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/cluster/main.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,
+        // The local server trusts loopback connections: the password is not checked, only carried as given.
+        ODDEX_DATABASE_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:${postgres.port}/oddex`,
+        ODDEX_PORT: String(base),
         ODDEX_ADMIN_TOKEN: ADMIN,
         ODDEX_DEMO: 'true',
         ODDEX_DEMO_LIQUIDITY: 'false',
@@ -117,13 +178,18 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
         ODDEX_LOG_LEVEL: 'info',
         ODDEX_SEQUENCER_RETRY_MS: '20000',
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr!.on('data', (d) => {
+      output.push(String(d));
+      process.stderr.write(d);
     });
     cluster = await new Promise<Cluster>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (line.startsWith('{')) resolve(JSON.parse(line) as Cluster);
+        output.push(line);
+        if (line.startsWith('Ctrl-C stops')) resolve(clusterFromTable(output.join('\n')));
       });
-      child.once('exit', (code) => reject(new Error(`the cluster exited (${code}) before it was running`)));
+      child.once('exit', (code) => reject(new Error(`the cluster exited (${code}) before it was running: ${output.join('\n')}`)));
     });
     [g1, g2] = cluster.gateways.map((g) => g.url) as [string, string];
     writer = cluster.sequencer.url;
@@ -137,14 +203,34 @@ describe.skipIf(noPostgres)(postgresSuite('npm run cluster: gateways, a sequence
   }, 180_000);
 
   afterAll(async () => {
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-    // The processes' logs outlive the stop (the data dirs do not).
-    expect(readdirSync(cluster.logs)).toContain('gateway-1.log');
-    rmSync(cluster.logs, { recursive: true, force: true });
+    try {
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      // The processes' logs outlive the stop (the data dirs do not).
+      expect(readdirSync(cluster.logs)).toContain('gateway-1.log');
+      rmSync(cluster.logs, { recursive: true, force: true });
+    } finally {
+      await postgres?.stop();
+    }
   }, 60_000);
+
+  it('listens on consecutive ports from ODDEX_PORT, and prints the database URL with its password masked', async () => {
+    const printed = output.join('\n');
+    expect(printed).not.toContain(PASSWORD);
+    expect(printed).toContain(`postgres://postgres:***@127.0.0.1:${base + 10}/oddex`);
+    const at = (what: string) => new RegExp(`^\\s+${what}\\s+(\\S+)`, 'm').exec(printed)?.[1];
+    expect([at('sequencer'), at('gateway 1'), at('gateway 2'), at('realtime 2')]).toEqual([
+      `http://127.0.0.1:${base}`,
+      `http://127.0.0.1:${base + 6}`,
+      `http://127.0.0.1:${base + 7}`,
+      `ws://127.0.0.1:${base + 9}/connection/websocket`,
+    ]);
+    for (const port of [base, base + 2, base + 4, base + 6, base + 7, base + 8]) {
+      expect([port, (await fetch(`http://127.0.0.1:${port}/health`)).status]).toEqual([port, 200]);
+    }
+  });
 
   it('fills, refunds and settles through gateway 1 with reads on gateway 2, to the wei; cancels and heartbeats too', async () => {
     const [maker, taker] = [await funded(), await funded()];
