@@ -11,7 +11,8 @@ import type { Command, MarketRef } from '../engine/types.js';
 import { migrate } from '../store/sqlite/db.js';
 import { MIGRATIONS } from '../store/sqlite/migrations.js';
 import { inlineProjected } from '../../test/helpers/inline-projection.js';
-import { SQL_SORT_COLUMNS, sortableAmount } from '../store/sqlite/consolidated-entries.js';
+import { sortableAmount } from '../store/sqlite/consolidated-entries.js';
+import { ENTRY_SORT_COLUMNS } from '../store/consolidated-figures.js';
 import { listConsolidated, listConsolidatedInMemory, type ConsolidatedContext, type ConsolidatedFilter } from './consolidated.js';
 import { asyncQueries } from '../store/async-queries.js';
 import type { StoredSortField } from '../store/ports.js';
@@ -119,7 +120,7 @@ describe('consolidated entries paged in SQL', () => {
     let refunded = 0;
     for (const f of filters) {
       // Every sort field on the plain listings; a few on the filtered ones (the filters do not depend on the sort).
-      const sorts = Object.keys(f).length === 1 ? (Object.keys(SQL_SORT_COLUMNS) as StoredSortField[]) : (['betTime', 'netReturn'] as const);
+      const sorts = Object.keys(f).length === 1 ? (Object.keys(ENTRY_SORT_COLUMNS) as StoredSortField[]) : (['betTime', 'netReturn'] as const);
       for (const sortBy of sorts) {
         for (const ascending of [true, false]) {
           for (const page of [{ page: 0, perPage: 100 }, { page: 3, perPage: 13 }]) {

@@ -4,6 +4,25 @@ import { quarterLineOutcome } from '../engine/quarter-line.js';
 import type { Outcome, Trade, TradeStatus } from '../engine/types.js';
 import { netReturnWei, settleNetReturnWei } from '../engine/trade-returns.js';
 import type { ConsolidatedGroup } from './trade-index.js';
+import type { StoredSortField } from './ports.js';
+
+/**
+ * The column of rm_consolidated (in either store) each stored sort field orders by exactly; the other sort fields come
+ * from the catalogue (see render/consolidated.ts).
+ */
+export const ENTRY_SORT_COLUMNS = {
+  totalStake: 'total_stake',
+  totalBetTimeValue: 'total_stake',
+  weightedAverageOdds: 'weighted_odds',
+  netReturn: 'net_return',
+  netReturnBetTimeValue: 'net_return',
+  settleNetReturnValue: 'settle_net_return',
+  totalReturn: 'total_return',
+  outcome: 'outcome',
+  bettingOutcome: 'betting_outcome',
+  betTime: 'bet_time',
+  settleDate: 'settle_date',
+} as const satisfies Record<StoredSortField, string>;
 
 export interface EntryFigures {
   trades: Trade[];

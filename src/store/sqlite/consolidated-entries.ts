@@ -7,26 +7,12 @@ import type { Change } from '../../engine/changes.js';
 import type { Trade } from '../../engine/types.js';
 import { TradeIndex } from '../trade-index.js';
 import { ChangedTrades } from '../changed-trades.js';
-import { entryFigures, entryOrder } from '../consolidated-figures.js';
+import { ENTRY_SORT_COLUMNS, entryFigures, entryOrder } from '../consolidated-figures.js';
 import { StatementCache } from './statement-cache.js';
 import { CountDeltas } from './count-deltas.js';
 import type { EntryQuery, PageEntry, StoredSortField } from '../ports.js';
 import { T_BETTOR_REFUNDED, T_TRADE_COLUMNS, TRADE_ROW_LENGTH, tradeOf, type TradeRow } from './trade-rows.js';
 
-/** Sort fields the table orders by exactly; the others come from the catalogue (see render/consolidated.ts). */
-export const SQL_SORT_COLUMNS = {
-  totalStake: 'total_stake',
-  totalBetTimeValue: 'total_stake',
-  weightedAverageOdds: 'weighted_odds',
-  netReturn: 'net_return',
-  netReturnBetTimeValue: 'net_return',
-  settleNetReturnValue: 'settle_net_return',
-  totalReturn: 'total_return',
-  outcome: 'outcome',
-  bettingOutcome: 'betting_outcome',
-  betTime: 'bet_time',
-  settleDate: 'settle_date',
-} as const satisfies Record<StoredSortField, string>;
 
 
 
@@ -184,7 +170,7 @@ export class ConsolidatedEntries {
     // The outer ORDER BY repeats the page's: (sort value, ord) is unique, since ord is unique per entry.
     const rows = this.filtered
       .get(
-        `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${SQL_SORT_COLUMNS[sortBy]} AS sort_value, ord
+        `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${ENTRY_SORT_COLUMNS[sortBy]} AS sort_value, ord
            FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${dir} LIMIT ? OFFSET ?)
          SELECT ${T_TRADE_COLUMNS}, page.ord, page.kind, page.market_hash, ${T_BETTOR_REFUNDED}
          FROM page JOIN rm_trades t ON t.fill_hash = page.fill_hash AND t.bettor = page.bettor

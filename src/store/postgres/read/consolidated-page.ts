@@ -2,22 +2,8 @@
 // counted, sorted and paged in SQL through the bettor or time index, each entry read with its trades.
 import type { AsyncQueries, ConsolidatedQueries, EntryQuery, PageEntry, StoredSortField } from '../../ports.js';
 import { T_TRADE_COLUMNS, tradeOf, type Queryable, type TradeRow } from '../trade-state.js';
+import { ENTRY_SORT_COLUMNS } from '../../consolidated-figures.js';
 import { sqlBoolean, sqlTradeStatus, type StatementRunner } from '../prepared-listings.js';
-
-/** Columns the table orders each stored sort field by exactly. */
-const SORT_COLUMNS = {
-  totalStake: 'total_stake',
-  totalBetTimeValue: 'total_stake',
-  weightedAverageOdds: 'weighted_odds',
-  netReturn: 'net_return',
-  netReturnBetTimeValue: 'net_return',
-  settleNetReturnValue: 'settle_net_return',
-  totalReturn: 'total_return',
-  outcome: 'outcome',
-  bettingOutcome: 'betting_outcome',
-  betTime: 'bet_time',
-  settleDate: 'settle_date',
-} as const satisfies Record<StoredSortField, string>;
 
 /** The sort columns of rm_consolidated that may be NULL (unsettled entries have no settle date or outcome). */
 const NULLABLE_SORT_COLUMNS: ReadonlySet<string> = new Set(['settle_date', 'outcome']);
@@ -72,7 +58,7 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
     const clause = where.join(' AND ');
     // NULLS only where a column can hold one: the planner does not see that NOT NULL makes it moot, and an ORDER BY
     // with it cannot walk the (bettor, settled, bet_time, ord) index backwards (it sorted every entry of the bettor).
-    const dir = (ascending ? 'ASC' : 'DESC') + (NULLABLE_SORT_COLUMNS.has(SORT_COLUMNS[sortBy]) ? (ascending ? ' NULLS FIRST' : ' NULLS LAST') : '');
+    const dir = (ascending ? 'ASC' : 'DESC') + (NULLABLE_SORT_COLUMNS.has(ENTRY_SORT_COLUMNS[sortBy]) ? (ascending ? ' NULLS FIRST' : ' NULLS LAST') : '');
     const ordDir = ascending ? 'ASC' : 'DESC';
     // Under the filters rm_consolidated_counts keeps, the total is a sum of its rows.
     const counted = q.exchangeEventId === undefined && q.marketHash === undefined;
@@ -83,7 +69,7 @@ export class PostgresConsolidatedPages implements AsyncQueries<ConsolidatedQueri
     // on every row; one row of NULLs for an empty page): each statement costs this process a write and a read of the
     // socket and the server a parse and a plan, which at 1M trades weighed more than the statements' own work. Refund
     // flags are read once per bettor and market of the page's trades, not per trade.
-    const pageSql = `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${SORT_COLUMNS[sortBy]} AS sort_value, ord
+    const pageSql = `WITH page AS (SELECT fill_hash, bettor, market_hash, kind, ${ENTRY_SORT_COLUMNS[sortBy]} AS sort_value, ord
         FROM rm_consolidated WHERE ${clause} ORDER BY sort_value ${dir}, ord ${ordDir} LIMIT ${arg(limit)} OFFSET ${arg(offset)}),
       counted AS (${countSql}),
       listed AS (SELECT ${T_TRADE_COLUMNS}, page.sort_value AS page_sort, page.ord AS page_ord, page.kind AS page_kind, page.market_hash AS page_market
