@@ -61,6 +61,17 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   expect(await cashOut.getAttribute('data-paid-now')).toBe('39600000');
   expect(await cashOut.innerText()).toMatch(/^39\.60 USDC Cash out\s+after a 0\.40 USDC fee: you receive 39\.60 USDC when it confirms$/);
   expect(await cashOut.locator('[data-cash-out-terms]').isVisible()).toBe(true);
+  // The offer and its button are in sight on a desktop screen and on a phone: the terms wrap in their cell instead of
+  // widening the positions table past its card, where the button would only be found by scrolling the card sideways.
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const positions = page.getByLabel('Positions', { exact: true });
+    await expect.poll(() => positions.evaluate((card) => card.scrollWidth - card.clientWidth), { timeout: 5_000 }).toBe(0);
+    const card = (await positions.boundingBox())!;
+    const button = (await cashOut.getByRole('button', { name: 'Cash out' }).boundingBox())!;
+    expect([viewport.width, button.x + button.width <= card.x + card.width]).toEqual([viewport.width, true]);
+  }
+  await page.setViewportSize(DESKTOP);
   await w.screenshot('cash-out-value');
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
   // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee.

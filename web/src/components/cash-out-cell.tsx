@@ -60,9 +60,9 @@ export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: 
   // The offer names its fee and what the bettor gets: the value after the fee, and what is paid when the hedge
   // confirms (a result paying more pays the rest at settlement).
   return (
-    <td className="num" data-label="Cash out now" data-cash-out={amount.toString()} data-cash-out-fee={fee.toString()} data-paid-now={paidNow.toString()}>
+    <td className="num cash-out" data-label="Cash out now" data-cash-out={amount.toString()} data-cash-out-fee={fee.toString()} data-paid-now={paidNow.toString()}>
       <div>
-        {money(amount)}{' '}
+        <span className="amount">{money(amount)}</span>{' '}
         <button disabled={busy} onClick={() => void take()} title={`Hedge stake ${money(stakeWei)}`}>
           Cash out
         </button>
