@@ -111,6 +111,11 @@ it('a market that does not trade in play says so while its fixture is in progres
   expect((await suite.ex.admin('POST', `/admin/fixtures/${fixture.eventId}/status`, { status: 2 })).status).toBe(200);
   await w.page.getByText('This market does not trade in play').waitFor();
   expect(await liveState(w.page).getAttribute('data-in-play')).toBe('true');
+  // The bet ticket says no bet can be placed, not that a bet is matched after the in-play delay.
+  const ticket = w.page.getByLabel('Bet ticket');
+  expect(await ticket.locator('[data-ticket-closed]').innerText()).toBe('No bet can be placed now: the market does not trade in play.');
+  expect(await ticket.locator('[data-betting-delay]').count()).toBe(0);
+  expect(await ticket.getByRole('button', { name: /^Bet on / }).isDisabled()).toBe(true);
   // On the fixture's page it is marked, and offers no bet slip button (a parlay leg on it would be refused).
   await w.page.goto(`${suite.ex.url}/#/fixture/${fixture.eventId}`);
   const row = w.page.locator(`tr:has(a[data-market-hash="${closed.marketHash}"])`);

@@ -237,15 +237,33 @@ describe('web page', () => {
     const w = await newPage();
     const { page } = w;
     const market = await moneylineOf('L1012');
+    const offer = await postOrderThroughApi(await fundedMaker(), market.marketHash, 40n, 50n * USDC);
     await page.goto(`${ex.url}/#/market/${market.marketHash}`);
-    await page.locator('[aria-label="Order book"][data-feed="live"]').waitFor();
+    await page.locator(`[data-order-hash="${offer}"]`).waitFor();
     const suspended = page.getByText('This market is suspended');
     expect(await suspended.count()).toBe(0);
+    // A bet and an order written out, ready to go.
+    const ticket = page.getByLabel('Bet ticket');
+    await ticket.getByLabel('Stake').fill('5');
+    const bet = ticket.getByRole('button', { name: /^Bet on / });
+    const panel = page.getByLabel('Maker', { exact: true });
+    await panel.getByLabel('Maker size').fill('25');
+    const post = panel.getByRole('button', { name: 'Post order' });
+    expect([await bet.isEnabled(), await post.isEnabled()]).toEqual([true, true]);
+    expect(await ticket.locator('[data-betting-delay]').count()).toBe(1);
 
     expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/status`, { status: 'SUSPENDED' })).status).toBe(200);
     await suspended.waitFor({ timeout: 5_000 });
+    // Suspended, the market takes neither: the ticket and the maker panel say so instead of offering what the exchange
+    // can only refuse, and the ticket no longer says when a bet would be matched.
+    expect([await bet.isDisabled(), await post.isDisabled()]).toEqual([true, true]);
+    expect(await ticket.locator('[data-ticket-closed]').innerText()).toBe('No bet can be placed now: the market is suspended.');
+    expect(await panel.locator('[data-maker-closed]').innerText()).toBe('No order can be posted now: the market is suspended.');
+    expect(await ticket.locator('[data-betting-delay]').count()).toBe(0);
     expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/status`, { status: 'ACTIVE' })).status).toBe(200);
     await suspended.waitFor({ state: 'detached', timeout: 5_000 });
+    expect([await bet.isEnabled(), await post.isEnabled()]).toEqual([true, true]);
+    expect(await ticket.locator('[data-ticket-closed]').count()).toBe(0);
 
     expect((await ex.admin('POST', `/admin/markets/${market.marketHash}/report`, { outcome: 1 })).status).toBe(200);
     await page.getByText(`settled: ${market.outcomeOneName} won`).waitFor({ timeout: 5_000 });

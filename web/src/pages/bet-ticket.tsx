@@ -43,6 +43,8 @@ interface TicketProps {
   market: Market;
   /** The fixture is in progress: the in-play betting delay applies. */
   inPlay: boolean;
+  /** Why the market takes no bet now ("the market is suspended", …); undefined while it does. */
+  closed?: string | undefined;
   orders: Map<string, Order>;
   /** The book's feed: its offers are only known to be current while it is live. */
   feed: FeedState;
@@ -50,7 +52,7 @@ interface TicketProps {
   myTrades: Trade[] | undefined;
 }
 
-export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: TicketProps) {
+export function BetTicket({ market, inPlay, closed, orders, feed, format, myTrades }: TicketProps) {
   const { wallet } = useSession();
   const [outcomeOne, setOutcomeOne] = useState(true);
   const [stakeText, setStakeText] = useState('');
@@ -82,7 +84,7 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
 
   /** `since` is the click's event time (performance.now() scale). */
   const place = async (since: number) => {
-    if (stake === undefined || odds === undefined || slippage === undefined) return;
+    if (stake === undefined || odds === undefined || slippage === undefined || closed) return;
     setState({ step: 'waiting', since });
     try {
       const result = await exchange.fill(wallet, { marketHash: market.marketHash, isTakerBettingOutcomeOne: outcomeOne, stakeWei: stake, desiredOdds: odds, oddsSlippage: slippage });
@@ -148,10 +150,20 @@ export function BetTicket({ market, inPlay, orders, feed, format, myTrades }: Ti
             : `Only ${money(estimate.covered)} is on offer on ${outcomeName} now: a bet fills that much at most.`}
         </p>
       )}
-      <button className="primary" disabled={state.step === 'waiting' || stake === undefined || odds === undefined || slippage === undefined} onClick={(e) => void place(e.timeStamp)}>
+      <button
+        className="primary"
+        disabled={state.step === 'waiting' || stake === undefined || odds === undefined || slippage === undefined || closed !== undefined}
+        onClick={(e) => void place(e.timeStamp)}
+      >
         Bet on {outcomeName}
       </button>
-      {delayMs !== undefined && delayMs > 0 && state.step === 'editing' && (
+      {/* A bet here now could only be refused (MARKET_NOT_TRADEABLE): the ticket says so instead of when it would match. */}
+      {closed !== undefined && (
+        <p className="muted small" data-ticket-closed>
+          No bet can be placed now: {closed}.
+        </p>
+      )}
+      {closed === undefined && delayMs !== undefined && delayMs > 0 && state.step === 'editing' && (
         <p className="muted small" data-betting-delay={delayMs}>
           {inPlay ? 'In play' : 'Before kick-off'}, a bet is matched {(delayMs / 1000).toFixed(1)} s after you place it, at the best odds then
           within your slippage.

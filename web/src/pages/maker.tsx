@@ -17,7 +17,22 @@ const STATUS_WORDS: Record<string, string> = {
   ORDER_WOULD_CROSS: 'Refused: these odds would cross the best order on the other side.',
 };
 
-export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }: { market: Market; myOrders: Order[] | undefined; myTrades: Trade[] | undefined; reloadOrders(): void; format: OddsFormat }) {
+export function MakerPanel({
+  market,
+  closed,
+  myOrders,
+  myTrades,
+  reloadOrders,
+  format,
+}: {
+  market: Market;
+  /** Why the market takes no order now; its open orders can still be cancelled. */
+  closed?: string | undefined;
+  myOrders: Order[] | undefined;
+  myTrades: Trade[] | undefined;
+  reloadOrders(): void;
+  format: OddsFormat;
+}) {
   const { wallet } = useSession();
   const meta = useLoad(() => exchange.metadata(), 'once');
   const [outcomeOne, setOutcomeOne] = useState(true);
@@ -80,9 +95,14 @@ export function MakerPanel({ market, myOrders, myTrades, reloadOrders, format }:
         Size you risk (USDC){minimum && <span className="muted"> · minimum {units(minimum)}</span>}
         <input inputMode="decimal" value={sizeText} onChange={(e) => setSizeText(e.target.value)} placeholder="e.g. 25" aria-label="Maker size" />
       </label>
-      <button className="primary" disabled={busy || odds === undefined || size === undefined} onClick={() => void post()}>
+      <button className="primary" disabled={busy || odds === undefined || size === undefined || closed !== undefined} onClick={() => void post()}>
         Post order
       </button>
+      {closed !== undefined && (
+        <p className="muted small" data-maker-closed>
+          No order can be posted now: {closed}.
+        </p>
+      )}
       {message && (
         <p className="notice" role="status">
           {message}

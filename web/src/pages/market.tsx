@@ -81,6 +81,9 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
   if (!market) return <Empty>No market {marketHash}.</Empty>;
   const settled = market.outcome !== undefined && market.reportedDate !== undefined;
   const status = fixtures.records?.get(market.exchangeEventId)?.status;
+  const closedInPlay = status === IN_PLAY && !market.liveEnabled;
+  // Why the exchange takes no bet or order here now (the notices above say so too); undefined while it does.
+  const closed = market.status === 'SUSPENDED' ? 'the market is suspended' : closedInPlay ? 'the market does not trade in play' : undefined;
 
   return (
     <>
@@ -95,7 +98,7 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
         <p className="muted">
           {market.leagueLabel} · {gameTimeText(market.gameTime)} · {settled ? `settled: ${resultText(market)}` : market.status}
         </p>
-        {status === IN_PLAY && !market.liveEnabled && !settled && <p className="notice">This market does not trade in play: it takes no bets or orders while its fixture is in progress.</p>}
+        {closedInPlay && !settled && <p className="notice">This market does not trade in play: it takes no bets or orders while its fixture is in progress.</p>}
         {market.status === 'SUSPENDED' && !settled && <p className="notice">This market is suspended: it takes no bets or orders until the exchange reopens it.</p>}
         <OddsToggle />
       </section>
@@ -111,8 +114,8 @@ export function MarketPage({ marketHash }: { marketHash: string }) {
             <p className="notice card">This market is settled ({resultText(market)}): it takes no more bets or orders.</p>
           ) : (
             <>
-              <BetTicket market={market} inPlay={status === IN_PLAY} orders={book.orders} feed={book.state} format={oddsFormat} myTrades={myTrades.data} />
-              <MakerPanel market={market} myOrders={myOrders.data} myTrades={myTrades.data} reloadOrders={myOrders.reload} format={oddsFormat} />
+              <BetTicket market={market} inPlay={status === IN_PLAY} closed={closed} orders={book.orders} feed={book.state} format={oddsFormat} myTrades={myTrades.data} />
+              <MakerPanel market={market} closed={closed} myOrders={myOrders.data} myTrades={myTrades.data} reloadOrders={myOrders.reload} format={oddsFormat} />
             </>
           )}
         </div>
