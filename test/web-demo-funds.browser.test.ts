@@ -92,3 +92,22 @@ it('a bet refused for want of funds offers demo funds in the ticket, and the nex
   await fresh.screenshot('demo-funds-ticket');
   expect(fresh.errors).toEqual([]);
 }, 120_000);
+
+it('a grant refused after earlier ones says so alone: the last grant is no longer reported as just received', async () => {
+  const opened = await suite.open();
+  const { page } = opened;
+  await page.goto(`${suite.ex.url}/#/account`);
+  const button = page.getByRole('button', { name: 'Get demo funds' });
+  const received = page.getByText(/^Received 100\.00 USDC\./);
+  // Three grants an hour per address (the default): each click's line says what that click got.
+  for (const balance of ['100.00', '200.00', '300.00']) {
+    await button.click();
+    await page.getByText(`Received 100.00 USDC. Your balance is now ${balance} USDC.`).waitFor();
+  }
+  opened.expectFailedRequest('/user/demo-funds', 429);
+  await button.click();
+  await page.getByRole('alert').getByText('RATE_LIMITED').waitFor();
+  expect(await received.count()).toBe(0);
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance')).toBe('300000000');
+  expect(opened.errors).toEqual([]);
+}, 60_000);

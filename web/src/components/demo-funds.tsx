@@ -13,6 +13,8 @@ export function DemoFunds({ address, offer, empty, onGranted }: { address: strin
   async function request() {
     setBusy(true);
     setError(undefined);
+    // The line below the button answers this click: an earlier grant is no longer news once another is asked for.
+    setGranted(undefined);
     try {
       setGranted(await exchange.requestDemoFunds(address));
       onGranted();
