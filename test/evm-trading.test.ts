@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEventLogs, type Address, type PrivateKeyAccount, type PublicClient } from 'viem';
 import { spawnSync } from 'node:child_process';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { defaultConfig } from '../src/config.js';
 import { checkFunds } from '../src/chain/evm/funds.js';
 import { oddexSettlementAbi, oddexTokenAbi, tokenTransferProxyAbi } from '../src/chain/evm/contracts.js';
@@ -109,6 +110,26 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
       const token = `0x${'11'.repeat(20)}`;
       await expect(startTestExchange({ ...overrides, baseTokenAddress: token }, { dataDir: elsewhere })).rejects.toThrow(
         `ODDEX_BASE_TOKEN_ADDRESS is ${token} but the deployment in ${join(dataDir, 'evm-deployment.json')} has ${view.token.toLowerCase()}`,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start with an operator key that is not the deployment\'s operator, which alone mints and reports', async () => {
+    // Started anyway, such a server took reports it could never put on chain (OwnableUnauthorizedAccount, retried
+    // for ever, nobody paid) and answered every faucet call 500.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'oddex-evm-'));
+    try {
+      const key = generatePrivateKey();
+      const operator = await node.pub.readContract({ address: view.token, abi: oddexTokenAbi, functionName: 'owner' });
+      const evm = { ...defaultConfig().evm, ...overrides?.evm, operatorKey: key };
+      const started = startTestExchange({ ...overrides, evm }, { dataDir: elsewhere }).then(async (other) => {
+        await other.destroy();
+        return 'started';
+      });
+      await expect(started).rejects.toThrow(
+        `ODDEX_OPERATOR_KEY is the key of ${privateKeyToAccount(key).address} but the deployment in ${join(dataDir, 'evm-deployment.json')} has the operator ${operator}`,
       );
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });

@@ -9,7 +9,8 @@ import type { ChainSink } from '../settlement-chain.js';
 import type { Deployment } from './deploy.js';
 import { DEV_EXECUTOR_KEY, DEV_OPERATOR_KEY } from './dev-accounts.js';
 import { EvmChain } from './evm-chain.js';
-import { configFromDeployment } from './deployment-config.js';
+import { configFromDeployment, deploymentFileOf } from './deployment-config.js';
+import { SetupError } from '../../setup-error.js';
 
 export interface EvmSetup {
   /** The configuration pointed at the deployment (pointAtDeployment): the only one the server reads. */
@@ -27,6 +28,15 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
   const executor = privateKeyToAccount(executorKey).address;
   if (executor.toLowerCase() !== deployment.executor.toLowerCase()) {
     throw new Error(`the executor key is for ${executor} but the settlement contract's executor is ${deployment.executor}`);
+  }
+  // The operator alone mints (the faucet) and reports outcomes and payouts: with another key, reports would be taken
+  // and never reach the chain, every one of its transactions reverting.
+  const operator = privateKeyToAccount(operatorKey).address;
+  if (operator.toLowerCase() !== deployment.operator.toLowerCase()) {
+    throw new SetupError(
+      `ODDEX_OPERATOR_KEY is the key of ${operator} but the deployment in ${deploymentFileOf(config)} has the operator ${deployment.operator}: ` +
+        'give the key of the account that deployed the contracts',
+    );
   }
   const rpcUrl = config.evm.rpcUrl ?? deployment.rpcUrl;
   let chain: EvmChain | undefined;
