@@ -136,6 +136,24 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     }
   });
 
+  it('refuses to start with an executor key that is not the deployment\'s executor, naming the setting, without a stack trace', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'oddex-evm-'));
+    try {
+      const key = generatePrivateKey();
+      const started = startTestExchange({ ...overrides, evm: { ...defaultConfig().evm, ...overrides?.evm, executorKey: key } }, { dataDir: elsewhere }).then(async (other) => {
+        await other.destroy();
+        return 'started';
+      });
+      // A SetupError is printed as its message alone (src/main.ts).
+      await expect(started).rejects.toMatchObject({
+        name: 'SetupError',
+        message: `ODDEX_EXECUTOR_KEY is the key of ${privateKeyToAccount(key).address} but the deployment in ${join(dataDir, 'evm-deployment.json')} has the executor ${view.executor}: give the key of the executor the settlement contract was deployed with`,
+      });
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('trades as a bot: approves what /metadata names, fills PENDING then SUCCESS in a mined transaction, is paid at settlement, to the wei', async () => {
     const maker = await wallet(100n * USDC);
     const taker = await wallet(100n * USDC);

@@ -27,7 +27,10 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
   const operatorKey = (config.evm.operatorKey ?? DEV_OPERATOR_KEY) as Hex;
   const executor = privateKeyToAccount(executorKey).address;
   if (executor.toLowerCase() !== deployment.executor.toLowerCase()) {
-    throw new Error(`the executor key is for ${executor} but the settlement contract's executor is ${deployment.executor}`);
+    throw new SetupError(
+      `ODDEX_EXECUTOR_KEY is the key of ${executor} but the deployment in ${deploymentFileOf(config)} has the executor ${deployment.executor}: ` +
+        'give the key of the executor the settlement contract was deployed with',
+    );
   }
   // The operator alone mints (the faucet) and reports outcomes and payouts: with another key, reports would be taken
   // and never reach the chain, every one of its transactions reverting.
