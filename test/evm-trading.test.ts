@@ -506,4 +506,11 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     const second = await ex.post('/orders/fill/v2', await signedFill(taker, view.signing, { market: markets[3]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 }));
     expect([second.status, second.body.errorCode]).toEqual([503, 'CHAIN_BACKLOG']);
   });
+
+  it('answers the faucet 503 CHAIN_UNAVAILABLE, naming why, while the node is down (it answered 500 INTERNAL_ERROR)', async () => {
+    await node.stop();
+    const res = await ex.admin('POST', '/admin/faucet', { address: newWallet().address, amount: USDC.toString() });
+    expect([res.status, res.body.errorCode]).toEqual([503, 'CHAIN_UNAVAILABLE']);
+    expect(res.body.message).toMatch(/^the settlement chain did not confirm the mint: HTTP request failed/);
+  });
 });

@@ -134,6 +134,7 @@ export const ERRORS = {
     kind: 'unavailable',
     message: 'the settlement chain is no longer the chain the journal followed (reset, or another chain at ODDEX_RPC_URL): nothing is sent to it; restore it or restart on the right chain',
   },
+  CHAIN_UNAVAILABLE: { kind: 'unavailable', message: 'the settlement chain did not take the operator\'s transaction (node unreachable, or the transaction failed); retry later' },
   NOT_ON_LOCAL_LEDGER: { kind: 'invalid', message: 'only the local ledger moves funds this way' },
   DEMO_MODE_OFF: { kind: 'forbidden', message: 'demo funds are given only in demo mode (ODDEX_DEMO): ask the operator for funds' },
   DEMO_FUNDS_CAP_REACHED: { kind: 'conflict', message: 'a grant would lift the balance plus escrow above the demo ceiling' },

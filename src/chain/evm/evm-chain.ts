@@ -483,21 +483,31 @@ export class EvmChain implements SettlementChain {
 
   // ---- operator ------------------------------------------------------------------------------------
 
-  /** Mints test tokens (the faucet) and returns once the engine has seen them. */
+  /**
+   * Mints test tokens (the faucet) and returns once the engine has seen them. A node that cannot be reached or a mint
+   * that fails is CHAIN_UNAVAILABLE with viem's short account of it, not an internal error.
+   */
   mint(to: Address, amount: bigint): Promise<Hex> {
     return this.asOperator(async () => {
       this.assertSameChain();
-      const hash = await this.operator.writeContract({
-        address: this.o.deployment.token,
-        abi: oddexTokenAbi,
-        functionName: 'mint',
-        args: [to, amount],
-        account: this.operator.account!,
-        chain: this.chain,
-      });
-      const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
-      await this.syncTo(receipt.blockNumber);
-      return hash;
+      try {
+        const hash = await this.operator.writeContract({
+          address: this.o.deployment.token,
+          abi: oddexTokenAbi,
+          functionName: 'mint',
+          args: [to, amount],
+          account: this.operator.account!,
+          chain: this.chain,
+        });
+        const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
+        await this.syncTo(receipt.blockNumber);
+        return hash;
+      } catch (err) {
+        if (err instanceof ExchangeError) throw err;
+        const e = err as { shortMessage?: unknown; details?: unknown; message?: unknown };
+        const why = [e.shortMessage ?? e.message, e.details].filter((x) => typeof x === 'string' && x !== '').join(' ');
+        throw new ExchangeError('CHAIN_UNAVAILABLE', `the settlement chain did not confirm the mint: ${why}`);
+      }
     });
   }
 }
