@@ -394,7 +394,22 @@ async function startOnStorage(
   // Demo liquidity talks HTTP to this very server, like any outside bot; it never runs outside demo mode.
   let demo: DemoLiquidity | undefined;
   if (config.demo && config.demoLiquidity) {
-    demo = new DemoLiquidity({ url: `http://${loopbackHost(config.host)}:${port}`, adminToken, dataDir: config.dataDir, log: log.child({ module: 'demo' }) });
+    // On a chain the faucet mints, but a wallet's orders are backed only once it approved the transfer proxy.
+    const onChain = evmChain;
+    const prepareWallet = onChain
+      ? async (privateKey: `0x${string}`) => {
+          const chain = onChain();
+          if (!chain) throw new ExchangeError('NOT_ON_LOCAL_LEDGER', 'demo wallets on a chain are readied by the process that holds its keys');
+          await chain.prepareDemoWallet(privateKey);
+        }
+      : undefined;
+    demo = new DemoLiquidity({
+      url: `http://${loopbackHost(config.host)}:${port}`,
+      adminToken,
+      dataDir: config.dataDir,
+      log: log.child({ module: 'demo' }),
+      ...(prepareWallet ? { prepareWallet } : {}),
+    });
     demo.start().then(
       // Resolved by a stop too, after attempts the exchange refused (a full disk): then it never ran.
       () => {

@@ -24,6 +24,11 @@ export interface DemoLiquidityOptions {
   takerFunds?: bigint;
   orderSize?: bigint;
   spread?: number;
+  /**
+   * On a chain (ODDEX_CHAIN=evm): readies a demo wallet to trade, which the faucet alone does not (gas, and the
+   * approval of the transfer proxy that backs its orders). Absent on the local ledger.
+   */
+  prepareWallet?: (privateKey: `0x${string}`) => Promise<void>;
   /** Pauses between attempts to start (a full disk refuses its writes): the first, doubled each time up to the last. */
   retryMs?: { first: number; max: number };
 }
@@ -99,7 +104,8 @@ export class DemoLiquidity {
     const admin = new OddexAdmin({ url, adminToken: this.o.adminToken });
     const wallets = await this.wallets(admin);
     const makerFunds = this.o.makerFunds ?? 1_000_000n * USDC;
-    const fund = async (client: OddexClient, amount: bigint) => {
+    const fund = async (client: OddexClient, privateKey: string, amount: bigint) => {
+      await this.o.prepareWallet?.(privateKey as `0x${string}`);
       if ((await client.balance()).balance < amount / 2n) await admin.faucet(client.address, amount);
     };
 
@@ -117,7 +123,7 @@ export class DemoLiquidity {
       wallets.makers.map(async (w, i) => {
         const client = new OddexClient({ url, signer: w.privateKey, apiKey: w.apiKey, WebSocket });
         this.clients.push(client);
-        await fund(client, makerFunds);
+        await fund(client, w.privateKey, makerFunds);
         if (this.stopped) return;
         const maker = new MarketMaker({
           client,
@@ -150,7 +156,7 @@ export class DemoLiquidity {
 
     const takerClient = new OddexClient({ url, signer: wallets.taker.privateKey });
     this.clients.push(takerClient);
-    await fund(takerClient, this.o.takerFunds ?? 10_000n * USDC);
+    await fund(takerClient, wallets.taker.privateKey, this.o.takerFunds ?? 10_000n * USDC);
     this.taker = new DemoTaker({
       client: takerClient,
       marketHashes: async () => (await activeMarkets()).map((m) => m.marketHash),

@@ -10,6 +10,7 @@ import {
   encodePacked,
   http,
   keccak256,
+  maxUint256,
   parseEventLogs,
   type Address,
   type Hex,
@@ -484,6 +485,26 @@ export class EvmChain implements SettlementChain {
   // ---- operator ------------------------------------------------------------------------------------
 
   /**
+   * Demo mode on a chain: a demo wallet's orders are backed only once it approved the transfer proxy, which takes a
+   * transaction of its own. Gives the wallet gas from the operator if it has too little, has it approve the proxy for
+   * everything, and returns once the engine has seen the approval. Nothing to do for a wallet that approved already.
+   */
+  async prepareDemoWallet(privateKey: Hex): Promise<void> {
+    this.assertSameChain();
+    const wallet = createWalletClient({ account: privateKeyToAccount(privateKey), chain: this.chain, transport: http(this.o.rpcUrl, { retryCount: 0, timeout: 15_000 }) });
+    const account = wallet.account;
+    const token = { address: this.o.deployment.token, abi: oddexTokenAbi } as const;
+    const allowance = await this.pub.readContract({ ...token, functionName: 'allowance', args: [account.address, this.o.deployment.proxy] });
+    if (allowance >= DEMO_ALLOWANCE_FLOOR) return;
+    if ((await this.pub.getBalance({ address: account.address })) < DEMO_WALLET_GAS) {
+      await this.asOperator(async () =>
+        this.mined(await this.operator.sendTransaction({ account: this.operator.account!, chain: this.chain, to: account.address, value: DEMO_WALLET_GAS })),
+      );
+    }
+    await this.mined(await wallet.writeContract({ ...token, functionName: 'approve', args: [this.o.deployment.proxy, maxUint256], account, chain: this.chain }));
+  }
+
+  /**
    * Mints test tokens (the faucet) and returns once the engine has seen them. A node that cannot be reached or a mint
    * that fails is CHAIN_UNAVAILABLE with viem's short account of it, not an internal error.
    */
@@ -511,6 +532,10 @@ export class EvmChain implements SettlementChain {
     });
   }
 }
+
+/** Gas a demo wallet is given for its approval (and left with), and the allowance below which it approves again. */
+const DEMO_WALLET_GAS = 10n ** 17n;
+const DEMO_ALLOWANCE_FLOOR = maxUint256 / 2n;
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
