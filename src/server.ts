@@ -399,7 +399,7 @@ async function startOnStorage(
     const prepareWallet = onChain
       ? async (privateKey: `0x${string}`) => {
           const chain = onChain();
-          if (!chain) throw new ExchangeError('NOT_ON_LOCAL_LEDGER', 'demo wallets on a chain are readied by the process that holds its keys');
+          if (!chain) throw new Error('demo wallets on a chain are readied by the process with the settlement role, which holds its keys');
           await chain.prepareDemoWallet(privateKey);
         }
       : undefined;
