@@ -218,6 +218,11 @@ export interface EvmConfig {
   batchWaitMs: number;
   /** How often the chain is polled for new blocks. */
   pollMs: number;
+  /**
+   * How long a transaction the exchange sent may go without a receipt before it counts as lost (a node restarted
+   * without its mempool) and its fills are sent again.
+   */
+  receiptTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -444,7 +449,7 @@ export function defaultConfig(): Config {
     },
     chainConfirmationDelayMs: 1000,
     chain: 'local',
-    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchGas: 25_000_000, batchWaitMs: 20, pollMs: 100 },
+    evm: { rpcUrl: undefined, deploymentFile: undefined, executorKey: undefined, operatorKey: undefined, batchSize: 80, batchGas: 25_000_000, batchWaitMs: 20, pollMs: 100, receiptTimeoutMs: 120_000 },
     chainSubmit: { timeoutMs: 10_000, minBackoffMs: 250, maxBackoffMs: 30_000, maxBacklog: 10_000 },
     settlementReadSideWarnMs: 10_000,
     snapshotEveryCommands: 50_000,
@@ -563,6 +568,7 @@ const SETTINGS: Setting<unknown>[] = [
   setting('ODDEX_EVM_BATCH_GAS', int(1_000_000, 2_000_000_000), (c, v) => (c.evm.batchGas = v)),
   setting('ODDEX_EVM_BATCH_WAIT_MS', int(0, 60_000), (c, v) => (c.evm.batchWaitMs = v)),
   setting('ODDEX_EVM_POLL_MS', int(10, 60_000), (c, v) => (c.evm.pollMs = v)),
+  setting('ODDEX_EVM_RECEIPT_TIMEOUT_MS', int(1000, 3_600_000), (c, v) => (c.evm.receiptTimeoutMs = v)),
   setting('ODDEX_CHAIN_MAX_BACKLOG', int(1, 10_000_000), (c, v) => (c.chainSubmit.maxBacklog = v)),
   setting('ODDEX_CHAIN_SUBMIT_TIMEOUT_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.timeoutMs = v)),
   setting('ODDEX_CHAIN_RETRY_MIN_MS', int(1, 3_600_000), (c, v) => (c.chainSubmit.minBackoffMs = v)),

@@ -487,6 +487,29 @@ describe('trading with ODDEX_CHAIN=evm on anvil', () => {
     }
   }
 
+  it('sends again, after ODDEX_EVM_RECEIPT_TIMEOUT_MS, a settlement transaction the node lost from its pool, and settles its fill once', async () => {
+    const maker = await wallet(100n * USDC);
+    const taker = await wallet(100n * USDC);
+    await ex.close();
+    ex = await startTestExchange({ ...overrides, evm: { ...overrides!.evm!, receiptTimeoutMs: 1500 } }, { dataDir });
+    const order = await signedOrder(maker, view.signing, { marketHash: markets[11]!, totalBetSize: 50n * USDC, percentageOdds: 50n * E18, isMakerBettingOutcomeOne: true });
+    expect((await ex.post('/orders/new', { orders: [order.body] })).status).toBe(200);
+    // The fill's transaction is sent, then lost (a node restarted without its pool), before any block is mined.
+    await node.testClient.setAutomine(false);
+    try {
+      const fill = await signedFill(taker, view.signing, { market: markets[11]!, isTakerBettingOutcomeOne: false, stakeWei: 10n * USDC, desiredOdds: 50n * E18 });
+      expect((await ex.post('/orders/fill/v2', fill)).body.status).toBe('success');
+      const pool = await waitFor(() => node.testClient.getTxpoolContent(), (p) => Object.keys(p.pending).length > 0);
+      for (const byNonce of Object.values(pool.pending)) for (const tx of Object.values(byNonce)) await node.testClient.dropTransaction({ hash: tx.hash });
+    } finally {
+      await node.testClient.setAutomine(true);
+    }
+    // Within the 15 s wait, not the 120 s default: the transaction is sent again once its receipt is overdue.
+    const done = await settledTrades(order.hash);
+    expect(done.map((t) => t.tradeStatus)).toEqual(['SUCCESS', 'SUCCESS']);
+    expect([await balanceOf(maker.address), await balanceOf(taker.address)]).toEqual([90n * USDC, 90n * USDC]);
+  });
+
   // Last: it stops the node.
   it('keeps a fill PENDING while the node is down, keeps answering, and refuses fills past the configured backlog', async () => {
     const maker = await wallet(100n * USDC);

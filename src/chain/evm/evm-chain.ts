@@ -41,6 +41,8 @@ export interface EvmChainOptions {
   batchGas: bigint;
   batchWaitMs: number;
   pollMs: number;
+  /** How long a sent transaction may go without a receipt before its fills are sent again (ODDEX_EVM_RECEIPT_TIMEOUT_MS). */
+  receiptTimeoutMs: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -51,7 +53,6 @@ interface Waiter {
 
 /** Logs older than this many blocks per getLogs call, to stay under node limits. */
 const MAX_LOG_RANGE = 5000n;
-const RECEIPT_TIMEOUT_MS = 120_000;
 /**
  * Gas bounds of a settleFills transaction, from what its fills write (unused gas is not paid; eth_estimateGas
  * would run the whole batch many times over per transaction). Measured on a fresh deployment, where every slot is
@@ -243,7 +244,7 @@ export class EvmChain implements SettlementChain {
   private async watch(txHash: Hex, fillHashes: string[]): Promise<void> {
     let mined = false;
     try {
-      const receipt = await this.pub.waitForTransactionReceipt({ hash: txHash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
+      const receipt = await this.pub.waitForTransactionReceipt({ hash: txHash, timeout: this.o.receiptTimeoutMs, pollingInterval: this.o.pollMs });
       mined = receipt.status === 'success';
       if (mined) await this.syncTo(receipt.blockNumber);
       if (!mined) this.o.log.warn({ txHash }, 'a settlement transaction reverted; its fills are sent again');
@@ -425,7 +426,7 @@ export class EvmChain implements SettlementChain {
     try {
       const hash = await this.executor.writeContract({ ...read, functionName: 'refund', args: [marketHash, bettor, amount, key], account, chain: this.chain, nonce: this.nonce, gas: 200_000n });
       this.nonce++;
-      const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
+      const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: this.o.receiptTimeoutMs, pollingInterval: this.o.pollMs });
       if (receipt.status !== 'success') throw new Error(`refund ${key} reverted in ${hash}`);
     } catch (err) {
       this.nonce = undefined;
@@ -457,7 +458,7 @@ export class EvmChain implements SettlementChain {
   }
 
   private async mined(hash: Hex): Promise<void> {
-    const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
+    const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: this.o.receiptTimeoutMs, pollingInterval: this.o.pollMs });
     if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
     await this.syncTo(receipt.blockNumber);
   }
@@ -520,7 +521,7 @@ export class EvmChain implements SettlementChain {
           account: this.operator.account!,
           chain: this.chain,
         });
-        const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS, pollingInterval: this.o.pollMs });
+        const receipt = await this.pub.waitForTransactionReceipt({ hash, timeout: this.o.receiptTimeoutMs, pollingInterval: this.o.pollMs });
         await this.syncTo(receipt.blockNumber);
         return hash;
       } catch (err) {

@@ -60,6 +60,7 @@ export function setUpEvm(config: Config, log: EvmChainLog): EvmSetup {
         batchGas: BigInt(config.evm.batchGas),
         batchWaitMs: config.evm.batchWaitMs,
         pollMs: config.evm.pollMs,
+        receiptTimeoutMs: config.evm.receiptTimeoutMs,
         log,
       })),
   };
