@@ -40,6 +40,7 @@ const SQLITE_USERS = [
   ['src/storage-backends.ts', 'opens the store the configuration names'],
   ['src/migrate.ts', 'brings a data dir up to date'],
   ['src/main.ts', 'tells a data dir in use apart'],
+  ['src/chain/evm/dev-chain.ts', 'tells a data dir whose journal followed a chain apart'],
   ['src/catalogue/store.ts', 'the SQLite implementation of the CatalogueRecords port (store/catalogue-records.ts)'],
   ['src/admin/api-keys.ts', 'the SQLite implementation of the ApiKeyRecords port (store/api-key-records.ts)'],
   ['src/realtime/tokens.ts', 'the SQLite implementation of the Settings port (store/settings.ts)'],
