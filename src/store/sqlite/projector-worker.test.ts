@@ -18,15 +18,21 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A data dir whose journal holds five faucet commands, none projected. */
+function dataDirWithFiveCommands(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'oddex-projector-worker-'));
+  dirs.push(dataDir);
+  const db = openDatabase(dataDir);
+  const journal = new Journal(db);
+  const at = 1_700_000_000_000;
+  for (let i = 1; i <= 5; i++) journal.append({ kind: 'faucet', at: at + i, address: '0x' + 'a'.repeat(40), amount: BigInt(i) }, []);
+  db.close();
+  return dataDir;
+}
+
 describe('the SQLite projector thread', () => {
   it('stops at the acknowledged position, whatever the journal holds beyond it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'oddex-projector-worker-'));
-    dirs.push(dataDir);
-    const db = openDatabase(dataDir);
-    const journal = new Journal(db);
-    const at = 1_700_000_000_000;
-    for (let i = 1; i <= 5; i++) journal.append({ kind: 'faucet', at: at + i, address: '0x' + 'a'.repeat(40), amount: BigInt(i) }, []);
-    db.close();
+    const dataDir = dataDirWithFiveCommands();
 
     const reports: number[] = [];
     const problems: string[] = [];
@@ -52,13 +58,7 @@ describe('the SQLite projector thread', () => {
   });
 
   it('reports with its message a batch the read models refuse at the stop, rather than `undefined`', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'oddex-projector-worker-'));
-    dirs.push(dataDir);
-    const db = openDatabase(dataDir);
-    const journal = new Journal(db);
-    const at = 1_700_000_000_000;
-    for (let i = 1; i <= 5; i++) journal.append({ kind: 'faucet', at: at + i, address: '0x' + 'a'.repeat(40), amount: BigInt(i) }, []);
-    db.close();
+    const dataDir = dataDirWithFiveCommands();
 
     const problems: string[] = [];
     let loaded!: () => void;
