@@ -23,8 +23,9 @@ export interface AnvilOptions {
   /** Block gas limit; default anvil's. */
   gasLimit?: bigint;
   /**
-   * The chain's state is loaded from this file if it exists, and written to it every second and at the stop, so a
-   * chain stopped and started again is the same chain (its blocks, hashes and contracts).
+   * The chain's state is loaded from this file if it exists and written to it at the stop, so a chain stopped and
+   * started again is the same chain (its blocks, hashes and contracts). Not on an interval: the file holds every
+   * block, so each write would cost more as the chain grows.
    */
   stateFile?: string;
 }
@@ -50,7 +51,7 @@ export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   const args = ['--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--chain-id', String(chainId)];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
   if (opts.gasLimit !== undefined) args.push('--gas-limit', String(opts.gasLimit));
-  if (opts.stateFile !== undefined) args.push('--state', opts.stateFile, '--state-interval', '1');
+  if (opts.stateFile !== undefined) args.push('--state', opts.stateFile);
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

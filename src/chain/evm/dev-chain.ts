@@ -1,7 +1,7 @@
 // `npm run chain`: a local chain for development. Starts anvil from the npm package on 127.0.0.1, deploys the
 // contracts, funds the demo wallets (tokens minted and the transfer proxy approved) and writes the deployment
 // file that `ODDEX_CHAIN=evm npm start` reads. Runs until interrupted; anvil stops with it. The chain's state is kept in
-// the data dir (anvil-state.json, written every second and at the stop): run again, it restores that chain, which the
+// the data dir (anvil-state.json, written at the stop): run again, it restores that chain, which the
 // data dir's journal followed, instead of deploying on a fresh one the journal would find diverged.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
