@@ -111,17 +111,3 @@ it('a grant refused after earlier ones says so alone: the last grant is no longe
   await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance')).toBe('300000000');
   expect(opened.errors).toEqual([]);
 }, 60_000);
-
-it('a deposit no channel announces (the operator faucet) shows on My account without a reload', async () => {
-  const opened = await suite.open();
-  const { page } = opened;
-  await page.goto(`${suite.ex.url}/#/account`);
-  await page.getByRole('button', { name: 'Get demo funds' }).click();
-  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance')).toBe('100000000');
-  const wallet = (await page.locator('[data-wallet-kind="development"]').getAttribute('data-wallet-address'))!;
-  expect((await suite.ex.admin('POST', '/admin/faucet', { address: wallet, amount: '1000001' })).status).toBe(200);
-  // Read again within one poll (5 s) and the statement with it.
-  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 8000 }).toBe('101000001');
-  await page.getByText('1.000001', { exact: false }).first().waitFor();
-  expect(opened.errors).toEqual([]);
-}, 60_000);

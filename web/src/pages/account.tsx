@@ -37,9 +37,6 @@ const KIND_LABELS: Record<StatementEntry['kind'], string> = {
   fee: 'Commission',
 };
 
-/** How often the balance is read again while the page is in view (deposits come on no channel). */
-const BALANCE_POLL_MS = 5000;
-
 const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${money(-wei)}` : money(0n));
 
 export function AccountPage() {
@@ -78,23 +75,13 @@ export function AccountPage() {
   const tradesKey = (trades.data ?? []).map((t) => `${t._id}:${t.tradeStatus}:${t.settled}`).join();
   const reloadBalance = balance.reload;
   useEffect(() => reloadBalance(), [reloadBalance, tradesKey, orders.data, refunds.data]);
-  // A deposit (the operator's faucet, the chain) has no channel: the balance is read again every few seconds while the
-  // page is in view, so it shows without a reload.
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') reloadBalance();
-    }, BALANCE_POLL_MS);
-    return () => clearInterval(timer);
-  }, [reloadBalance]);
-  const b = balance.data;
-  const balanceKey = b ? `${b.balance}:${b.escrowed}:${b.openExposure}` : '';
   // Positions and the statement follow trades, settlements and refunds the same way.
   const reloadPositions = positions.reload;
   const reloadStatement = statement.reload;
   useEffect(() => {
     reloadPositions();
     reloadStatement();
-  }, [reloadPositions, reloadStatement, tradesKey, refunds.data, balanceKey]);
+  }, [reloadPositions, reloadStatement, tradesKey, refunds.data, balance.data]);
 
   const name = (m: Market | undefined, one: boolean) => (m ? (one ? m.outcomeOneName : m.outcomeTwoName) : one ? 'outcome one' : 'outcome two');
   const marketTitle = (hash: string) => {
