@@ -110,7 +110,7 @@ export const exchangeRoutes =
     await api.register(balanceRoutes, balanceDeps);
     await api.register(cashOutRoutes, { trading, config, now });
     await api.register(demoFundsRoutes, { ...balanceDeps, now });
-    await api.register(orderRoutes, { config, catalogue, trading, readModels, publisher, verifier, now });
+    await api.register(orderRoutes, { config, catalogue, trading, readModels, publisher, verifier, apiKeys, now });
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
     // A parlay request creates a market in the catalogue, which the sequencer's process holds (a gateway forwards it).

@@ -193,9 +193,13 @@ describe('the quote window and the fill deadline', () => {
     expect(Date.now()).toBeLessThan(parlay.parlay.quoteWindowEndsAt);
     expect(await listed()).toEqual([]);
     expect(await best()).toEqual([]);
-    // A maker sees its own orders.
-    const own = (await ex.get(`/orders?maker=${makers[0]!.address}`)).body.data as Rest[];
-    expect(own.map((o) => o.orderHash)).toEqual([hashes[0]]);
+    // A maker sees its own orders with its API key; anyone else naming the maker sees none of them.
+    const makerOrders = async (headers?: Record<string, string>) =>
+      ((await ex.get(`/orders?maker=${makers[0]!.address}`, headers)).body.data as Rest[]).map((o) => o.orderHash);
+    expect(await makerOrders({ 'x-api-key': await createApiKey(ex, makers[0]!.address) })).toEqual([hashes[0]]);
+    expect(await makerOrders()).toEqual([]);
+    expect(await makerOrders({ 'x-api-key': await createApiKey(ex, makers[1]!.address) })).toEqual([]);
+    expect(await makerOrders({ 'x-api-key': 'not-a-key' })).toEqual([]);
     // The bettor cannot fill blind.
     const early = await ex.post('/orders/fill/v2', await signedFill(bettor, ex.ctx.config, { market: parlay.marketHash, isTakerBettingOutcomeOne: true, stakeWei: 10n * USDC, desiredOdds: 20n * E18 }));
     expect([early.status, early.body.errorCode]).toEqual([400, 'PARLAY_QUOTE_WINDOW_OPEN']);
@@ -209,6 +213,7 @@ describe('the quote window and the fill deadline', () => {
     expect(w.items(book).map((o) => o.orderHash).sort()).toEqual([...hashes].sort());
     expect(await listed()).toEqual([...hashes].sort());
     expect((await best()).length).toBe(1);
+    expect(await makerOrders()).toEqual([hashes[0]]);
   });
 
   it('publishes the parlay\'s best odds on best_odds:global when the window closes, with no fill or new order needed', async () => {

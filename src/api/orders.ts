@@ -17,6 +17,7 @@ import { checksumAddress, sameAddress } from '../protocol/address.js';
 import { isValidMakerOdds } from '../protocol/odds.js';
 import { canonicalSignature } from '../protocol/signatures.js';
 import type { Verified, VerifyJob } from '../verify/jobs.js';
+import type { ApiKeys } from '../admin/api-keys.js';
 import { orderToRest } from '../render/orders-and-trades.js';
 import { recordResponses, responses } from './schemas/envelope.js';
 import { BestOdds, OrderList, PostOrdersResult } from './schemas/trading.js';
@@ -89,6 +90,8 @@ export interface OrderRouteDeps {
   /** The best odds as published (GET /orders/odds/best answers what best_odds:global last carried). */
   publisher: Pick<Publisher, 'bestOddsEntry'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
+  /** Who asks: a parlay quote in its quote window is shown on `maker=` only to a request with its maker's API key. */
+  apiKeys: Pick<ApiKeys, 'keyOf'>;
   now: () => number;
 }
 
@@ -205,7 +208,7 @@ export function postOrdersReply(statuses: readonly { orderHash: string; status: 
   return { orders: statuses.map((s) => s.orderHash), statuses: byHash, inserted: statuses.filter((s) => s.status === 'OK').length };
 }
 
-export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, readModels, publisher, verifier, now }) => {
+export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app, { config, catalogue, trading, readModels, publisher, verifier, apiKeys, now }) => {
   app.post(
     '/orders/new',
     {
@@ -246,7 +249,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
   const ordersDescription =
     'Orders by market, maker or hash. order_book:* and active_orders:* publish arrays of changed orders in this shape ' +
     'plus status (ACTIVE while the order is on the book, INACTIVE once it left: filled, cancelled or expired; ' +
-    'orderStatus has the detail) and updateTime (milliseconds of the last change).';
+    'orderStatus has the detail) and updateTime (milliseconds of the last change). Orders on a parlay in its quote ' +
+    'window are left out, except on maker= with that maker\'s X-Api-Key (or by their hashes).';
   app.get('/orders', { schema: { tags: ['orders'], description: ordersDescription, querystring: OrdersQuery, response: responses(OrderList) } }, async (request) => {
     const q = request.query;
     if (!q.marketHashes && !q.maker && !q.orderHashes) {
@@ -269,12 +273,17 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRouteDeps> = async (app
     else candidates = (await Promise.all([...marketHashes!].map((h) => readModels.orders.openOrdersIn(h)))).flat();
 
     // Explicit order hashes return those orders in any state; other queries list open orders. A parlay's book shows
-    // nobody but their makers the orders posted while its quote window is open.
+    // nobody but their makers the orders posted while its quote window is open: `maker=` lists them only when the
+    // request carries an API key of that maker (anyone can name a maker), and an order hash names one order that
+    // nobody else has been told yet.
     const at = now();
+    const apiKey = request.headers['x-api-key'];
+    const keyAddress = typeof apiKey === 'string' && apiKey !== '' ? apiKeys.keyOf(apiKey)?.address : undefined;
+    const makerAsks = q.maker !== undefined && keyAddress !== undefined && sameAddress(keyAddress, q.maker);
     const selected = candidates.filter(
       (o) =>
         (orderHashes !== undefined || o.status === 'ACTIVE' || o.status === 'INACTIVE') &&
-        (q.maker !== undefined || orderHashes !== undefined || !catalogue.inQuoteWindow(o.marketHash, at)) &&
+        (makerAsks || orderHashes !== undefined || !catalogue.inQuoteWindow(o.marketHash, at)) &&
         (!marketHashes || marketHashes.has(o.marketHash)) &&
         (!q.maker || sameAddress(o.maker, q.maker)) &&
         (!q.baseToken || sameAddress(o.baseToken, q.baseToken)) &&

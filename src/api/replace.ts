@@ -13,7 +13,7 @@ import { responses } from './schemas/envelope.js';
 import { ReplaceResult } from './schemas/trading.js';
 import type { Config } from '../config.js';
 
-export interface ReplaceRouteDeps extends Omit<OrderRouteDeps, 'config'> {
+export interface ReplaceRouteDeps extends Omit<OrderRouteDeps, 'config' | 'apiKeys'> {
   config: OrderRouteDeps['config'] & Pick<Config, 'chainId' | 'domainNames'>;
 }
 

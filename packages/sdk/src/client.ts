@@ -335,8 +335,9 @@ export class OddexClient {
 
   // ---- orders and odds -----------------------------------------------------------------------------
 
+  /** Orders by market, maker or hash. With an `apiKey`, `maker` set to its address also lists that maker's quotes on parlays still in their quote window. */
   async orders(q: OrdersQuery): Promise<Order[]> {
-    const wire = await this.http.request<unknown[]>('GET', '/orders', { query: { ...q } });
+    const wire = await this.http.request<unknown[]>('GET', '/orders', { query: { ...q }, ...(this.apiKey ? { headers: { 'x-api-key': this.apiKey } } : {}) });
     return wire.map(parseOrder);
   }
 
