@@ -114,7 +114,7 @@ export const exchangeRoutes =
     await api.register(fillRoutes, { config, catalogue, trading, verifier, now });
     await api.register(cancelRoutes, { config, trading, verifier, now });
     // A parlay request creates a market in the catalogue, which the sequencer's process holds (a gateway forwards it).
-    if (sequencer) await api.register(parlayRoutes, { config, catalogue, verifier, now });
+    if (sequencer) await api.register(parlayRoutes, { config, catalogue, trading, verifier, now });
     else {
       api.post('/parlays/request', { schema: { hide: true } }, async () => {
         throw new ExchangeError('NOT_ON_GATEWAY', 'POST /parlays/request creates a market: call it on a process with the sequencer role');

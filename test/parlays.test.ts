@@ -63,7 +63,7 @@ describe('POST /parlays/request', () => {
   it('creates a parlay market with its legs and broadcasts exactly {marketHash, baseToken, requestSize, legs}', async () => {
     const [a, b] = await moneylines(ex, cat, 2);
     const w = await watch(ex, 'parlay_markets:global', 'markets:global');
-    const bettor = newWallet();
+    const bettor = await fundedWallet(ex, 25_000_001n);
     const legs = [
       { marketHash: a!, bettingOutcomeOne: true },
       { marketHash: b!, bettingOutcomeOne: false },
@@ -111,8 +111,9 @@ describe('POST /parlays/request', () => {
     const inPlay = await createFixtureMarket(ex, cat, { type: 52, liveEnabled: true });
     expect((await ex.admin('POST', `/admin/fixtures/${inPlay.exchangeEventId}/status`, { status: 2 })).status).toBe(200);
     const w = await watch(ex, 'parlay_markets:global');
-    // A bettor per request (requests count against the bettor's limit), but one for the replays.
-    const replayer = newWallet();
+    // A bettor per request (requests count against the bettor's limit), but one for the replays; it alone holds funds.
+    const replayer = await fundedWallet(ex, 20n * USDC);
+    const short = await fundedWallet(ex, 20n * USDC - 1n);
     const leg = (marketHash: string, bettingOutcomeOne = true) => ({ marketHash, bettingOutcomeOne });
     const sign = (r: Partial<Parameters<typeof signedParlayRequest>[2]>, bettor = newWallet()) =>
       signedParlayRequest(bettor, signing, { legs: [leg(a!), leg(b!)], requestSize: 20n * USDC, ...r });
@@ -135,6 +136,8 @@ describe('POST /parlays/request', () => {
       ['a forged signature', { ...(await sign({})), bettor: newWallet().address }, 403, 'BETTOR_SIGNATURE_MISMATCH'],
       ['a changed leg after signing', { ...(await sign({})), legs: [leg(a!), leg(c!)] }, 403, 'BETTOR_SIGNATURE_MISMATCH'],
       ['a size below the taker minimum', await sign({ requestSize: 999_999n }), 400, 'PARLAY_REQUEST_TOO_SMALL'],
+      ['a bettor without funds', await sign({}), 400, 'INSUFFICIENT_BALANCE'],
+      ['a bettor holding less than requestSize', await sign({}, short), 400, 'INSUFFICIENT_BALANCE'],
       ['another token', await sign({ baseToken: '0x' + '12'.repeat(20) }), 400, 'INVALID_BASE_TOKEN'],
     ];
     for (const [what, body, status, errorCode] of cases) {
@@ -152,12 +155,12 @@ describe('POST /parlays/request', () => {
       { marketHash: a!, bettingOutcomeOne: true },
       { marketHash: b!, bettingOutcomeOne: true },
     ];
-    const bettor = newWallet();
+    const bettor = await fundedWallet(ex);
     for (let i = 0; i < 3; i++) expect((await requestParlay(ex, bettor, signing, legs)).status).toBe(200);
     const refused = await requestParlay(ex, bettor, signing, legs);
     expect([refused.status, refused.body.errorCode]).toEqual([429, 'RATE_LIMITED']);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await requestParlay(ex, newWallet(), signing, legs)).status).toBe(200);
+    expect((await requestParlay(ex, await fundedWallet(ex), signing, legs)).status).toBe(200);
   });
 });
 

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
+import type { SequencerPort } from '../sequencer/port.js';
 import type { SignatureVerifier } from '../verify/verifier.js';
 import type { VerifyJob } from '../verify/jobs.js';
 import { checksumAddress } from '../protocol/address.js';
@@ -36,6 +37,8 @@ const ParlayRequest = Type.Object(
 export interface ParlayRouteDeps {
   config: Pick<Config, 'chainId' | 'domainNames' | 'baseTokenAddress' | 'takerMinimum' | 'cancelMaxSkewSeconds' | 'parlays'>;
   catalogue: Pick<Catalogue, 'createParlay' | 'toRestMarket'>;
+  /** The sequencer's live engine (a parlay request is answered where it runs): what the bettor can stake. */
+  trading: Pick<SequencerPort, 'liveEngine'>;
   verifier: Pick<SignatureVerifier, 'inClientOrder'>;
   now: () => number;
 }
@@ -45,10 +48,11 @@ const description =
   '"1.0", chainId, salt}, primary type Details {legs: Leg[], baseToken: address, requestSize: uint256, timestamp: ' +
   'uint256}, Leg {marketHash: bytes32, bettingOutcomeOne: bool}. Answers the new parlay market (type 999, with legs; ' +
   'outcome one: every leg wins as picked) and publishes {marketHash, baseToken, requestSize, legs} on ' +
-  'parlay_markets:global. Orders posted on it before parlay.quoteWindowEndsAt are shown together when it passes; ' +
+  'parlay_markets:global. The bettor must be able to stake requestSize (its balance less pending taker stakes), ' +
+  'else 400 INSUFFICIENT_BALANCE. Orders posted on it before parlay.quoteWindowEndsAt are shown together when it passes; ' +
   'from parlay.fillDeadline on, fills answer PARLAY_FILL_WINDOW_CLOSED. Limited per bettor (429 RATE_LIMITED).';
 
-export const parlayRoutes: FastifyPluginAsyncTypebox<ParlayRouteDeps> = async (app, { config, catalogue, verifier, now }) => {
+export const parlayRoutes: FastifyPluginAsyncTypebox<ParlayRouteDeps> = async (app, { config, catalogue, trading, verifier, now }) => {
   const perBettor = quota(config.parlays.requestsPerMinute, 60_000);
 
   app.post('/parlays/request', { schema: { tags: ['parlays'], description, body: ParlayRequest, response: responses(Market) } }, async (request) => {
@@ -88,6 +92,13 @@ export const parlayRoutes: FastifyPluginAsyncTypebox<ParlayRouteDeps> = async (a
         requestedAt: at,
         quoteWindowMs: config.parlays.quoteWindowMs,
         fillWindowMs: config.parlays.fillWindowMs,
+        // Makers set capital aside to quote a request: only a bettor who could stake it now may ask (the fill's check).
+        requireFunds: () => {
+          const funds = trading.liveEngine().takerFunds(bettor);
+          if (funds < requestSize) {
+            throw new ExchangeError('INSUFFICIENT_BALANCE', `${bettor} can stake ${funds}, less than requestSize ${requestSize}`);
+          }
+        },
       });
     });
     return ok(catalogue.toRestMarket(market));

@@ -51,6 +51,8 @@ export interface NewParlay {
   requestedAt: number;
   quoteWindowMs: number;
   fillWindowMs: number;
+  /** Throws when the bettor cannot stake `requestSize`: run once the request is otherwise valid, before the market is created. */
+  requireFunds?: () => void;
 }
 
 /** A live score as the operator posts it: the catalogue fills in sport, league and times. */
@@ -412,6 +414,7 @@ export class Catalogue {
       if (await this.store.hasParlaySalt(input.bettor, input.salt)) {
         throw new ExchangeError('PARLAY_REQUEST_ALREADY_PROCESSED', `salt ${input.salt} was already used by ${input.bettor}`);
       }
+      input.requireFunds?.();
       const earliest = [...legMarkets].sort(byGameTimeThenHash)[0]!;
       const marketHash = parlayHashOf(input.bettor, input.salt, legs);
       const quoteWindowEndsAt = input.requestedAt + input.quoteWindowMs;
