@@ -92,6 +92,22 @@ describe('oddex basics', () => {
     expect([down.code, down.json.errorCode]).toEqual([3, 'UNREACHABLE']);
   });
 
+  it('never runs a bundle of the CLI made of files that have changed since (bin/oddex.js keeps one in node_modules/.cache)', async () => {
+    const cache = join(import.meta.dirname, '..', 'node_modules', '.cache', 'oddex', 'cli.mjs');
+    const main = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
+    expect((await oddex(['--help'])).code).toBe(0);
+    const fresh = readFileSync(cache, 'utf8');
+    // Its first line lists the files it was made of, each with its size and modification time.
+    const listed = JSON.parse(fresh.slice(fresh.indexOf('['), fresh.indexOf('\n')));
+    expect(listed).toContainEqual([main, statSync(main).size, statSync(main).mtimeMs]);
+    // A bundle made when main.ts was another file: not run, made again.
+    writeFileSync(cache, `// oddex CLI bundle of ${JSON.stringify([[main, 1, 1]])}\nconsole.log('stale bundle');\n`);
+    const help = await oddex(['--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Usage: oddex')]);
+    expect(help.stdout).not.toContain('stale bundle');
+    expect(readFileSync(cache, 'utf8')).toBe(fresh);
+  });
+
   it('creates a wallet key file readable only by its owner and uses it', async () => {
     const file = join(dir, 'w.key');
     const r = await oddex(['--json', 'wallet', file]);
