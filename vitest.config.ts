@@ -49,10 +49,18 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', plainSummary],
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'postgres', include: ON_BOTH_STORES, env: { ODDEX_TEST_STORE: 'postgres' }, globalSetup: ['test/helpers/postgres-global.ts'] },
+        test: { name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'], globalSetup: ['test/helpers/postgres-template-global.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ON_BOTH_STORES,
+          env: { ODDEX_TEST_STORE: 'postgres' },
+          globalSetup: ['test/helpers/postgres-template-global.ts', 'test/helpers/postgres-global.ts'],
+        },
       },
     ],
   },
