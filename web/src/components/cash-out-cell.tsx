@@ -1,5 +1,5 @@
-// A position's cash-out value, priced against the book now and asked again whenever the market's book changes (a
-// subscription, not polling: a quote the book cannot give is a 400 each time it is asked), with a button that cashes it
+// A position's cash-out value, priced against the book now and asked again whenever the market's book or the position
+// changes (a subscription, not polling: a quote the book cannot give is a 400 each time it is asked), with a button that cashes it
 // out: the quoted hedge (its side, stake and odds) signed as a fill whose cashOutTarget is the market. When it
 // confirms, the position is paid at once what it is owed in every result, less the cash-out fee; the rest (if a result
 // pays more) at settlement.
@@ -10,6 +10,7 @@ import { money } from '../format';
 import { useChannelRefresh } from '../realtime/live-data';
 import { useSession } from '../session';
 import { useLoad } from './status';
+import type { Position } from '../api/types';
 import type { Wallet } from '../wallet/wallet';
 
 /** Refusals that no change of the book undoes. */
@@ -21,9 +22,17 @@ const reasonOf = (error: unknown) =>
     ? ({ CASHOUT_AFTER_REFUND: 'hedged', NOTHING_TO_CASH_OUT: 'hedged', INSUFFICIENT_SPACE: 'not enough on offer', TAKER_AMOUNT_TOO_LOW: 'too small', NO_POSITION: '—' } as Record<string, string>)[error.errorCode] ?? error.errorCode
     : 'unavailable';
 
-export function CashOutCell({ wallet, marketHash, version, onTaken }: { wallet: Wallet; marketHash: string; version: string; onTaken: () => void }) {
+/**
+ * The figures of a position that its quote depends on (with the book): the quote is asked again when one of them
+ * changes, never because the page read its other data again (a new list of trades, a balance) with the same position.
+ */
+export const positionKey = (p: Position) =>
+  [p.marketHash, p.stakeOutcomeOne, p.stakeOutcomeTwo, p.payoutIfOutcomeOne, p.payoutIfOutcomeTwo, p.pendingStake, p.refunds, p.cashedOut].join(':');
+
+export function CashOutCell({ wallet, position, onTaken }: { wallet: Wallet; position: Position; onTaken: () => void }) {
   const { realtime } = useSession();
-  const quote = useLoad(() => exchange.cashoutQuote(marketHash, wallet.address), `${marketHash}:${version}`);
+  const { marketHash } = position;
+  const quote = useLoad(() => exchange.cashoutQuote(marketHash, wallet.address), positionKey(position));
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string>();
   const reload = quote.reload;

@@ -219,7 +219,7 @@ export function AccountPage() {
                   </td>
                   {/* Only confirmed stakes make a position the exchange can price a cash out of. */}
                   {!p.settled && p.stakeOutcomeOne + p.stakeOutcomeTwo > 0n ? (
-                    <CashOutCell wallet={wallet} marketHash={p.marketHash} version={tradesKey} onTaken={trades.reload} />
+                    <CashOutCell wallet={wallet} position={p} onTaken={trades.reload} />
                   ) : (
                     <td />
                   )}

@@ -1,0 +1,63 @@
+// My account kept live in a real browser (Debian chromium through playwright-core): the cash-out cell of a position
+// asks the exchange for a quote when the position or its book changes, not when the page reads its other data again
+// (its trades arriving after its positions, a new balance).
+import { expect, it } from 'vitest';
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fundedWallet, postOrder } from './helpers/bets.js';
+import { browserSuite, type WatchedPage } from './helpers/browser.js';
+import { publicationsOut } from './helpers/server.js';
+import { E18, USDC } from './helpers/wallets.js';
+
+const suite = browserSuite({ ...betTestConfig(), demo: false });
+let w: WatchedPage | undefined;
+let market = '';
+let wallet: Hex = '0x';
+/** GET /cashout/quote requests the page sent. */
+let quotes = 0;
+
+/** The quote the exchange gives now, as a third party reads it. */
+const apiQuote = async () => (await suite.ex.get(`/cashout/quote?bettor=${wallet}&marketHash=${market}`)).body.data as { amount: string; stakeWei: string };
+
+it('asks for a position\'s cash-out quote on loading and once subscribed to its book, however late the trades land', async () => {
+  const ex = suite.ex;
+  const opened = await suite.openFunded(100n * USDC);
+  w = opened;
+  wallet = opened.wallet;
+  const { page } = opened;
+
+  const cat = await createSoccerLeague(ex);
+  const { markets } = await createFixtureMarket(ex, cat, { type: 52 });
+  market = markets[0]!.marketHash;
+  const maker = await fundedWallet(ex, 1000n * USDC);
+  await postOrder(ex, maker, { marketHash: market, totalBetSize: 20n * USDC, percentageOdds: 40n * E18, isMakerBettingOutcomeOne: false });
+  // The page's development wallet backs outcome one with 30 at 60% (its key is the page's, in localStorage).
+  const key = (await page.evaluate('localStorage.getItem("oddex.developmentWallet.privateKey")')) as Hex;
+  const bettor = privateKeyToAccount(key);
+  expect(bettor.address).toBe(wallet);
+  await fillAndConfirm(ex, bettor, { market, isTakerBettingOutcomeOne: true, stakeWei: 30n * USDC, desiredOdds: 60n * E18 });
+  // Outcome two is offered at 20%: the whole position can be hedged (10 returns 50), worth 40.
+  const hedger = await fundedWallet(ex, 1000n * USDC);
+  await postOrder(ex, hedger, { marketHash: market, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+  await publicationsOut(ex);
+
+  // The wallet's trades land well after its positions: the cell is there before them.
+  await page.route((url) => url.pathname === '/trades', async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/cashout/quote') quotes += 1;
+  });
+  await page.reload();
+  const cashOut = page.locator(`[data-position="${market}"] [data-cash-out]`);
+  await expect.poll(() => cashOut.getAttribute('data-cash-out'), { timeout: 20_000 }).toBe((await apiQuote()).amount);
+  expect((await apiQuote()).amount).toBe((40n * USDC).toString());
+  await page.locator('[data-fill-hash]').first().waitFor();
+  await new Promise((r) => setTimeout(r, 2_000));
+  // Asked on loading, and again once subscribed to the book (a change in between would otherwise be missed): the
+  // trades arriving change nothing the quote depends on.
+  expect(quotes).toBe(2);
+  await page.unroute((url) => url.pathname === '/trades');
+  expect(w.errors).toEqual([]);
+}, 60_000);
