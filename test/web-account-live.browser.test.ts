@@ -61,3 +61,24 @@ it('asks for a position\'s cash-out quote on loading and once subscribed to its 
   await page.unroute((url) => url.pathname === '/trades');
   expect(w.errors).toEqual([]);
 }, 60_000);
+
+it('shows a deposit no channel announces (the operator\'s faucet) without a reload, and the cash-out cell asks nothing for it', async () => {
+  const ex = suite.ex;
+  const { page } = w!;
+  const before = BigInt((await ex.get(`/balances/${wallet}`)).body.data.balance as string);
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance')).toBe(before.toString());
+  const asked = quotes;
+  const deposits = await page.locator('[data-statement-entry="deposit"]').count();
+  expect((await ex.admin('POST', '/admin/faucet', { address: wallet, amount: '7000001' })).status).toBe(200);
+  // Within the page's 5 s balance read, with no reload; the statement enters the deposit with the balance after it.
+  const after = BigInt((await ex.get(`/balances/${wallet}`)).body.data.balance as string);
+  expect(after).toBe(before + 7_000_001n);
+  await expect.poll(() => page.locator('[data-balance]').getAttribute('data-balance'), { timeout: 8_000 }).toBe(after.toString());
+  await expect.poll(() => page.locator('[data-statement-entry="deposit"]').count(), { timeout: 5_000 }).toBe(deposits + 1);
+  expect(await page.locator('[data-statement-entry="deposit"]').first().getAttribute('data-balance-after')).toBe(after.toString());
+  // Several reads of the balance later, the position and its book unchanged: no quote asked again.
+  await new Promise((r) => setTimeout(r, 6_000));
+  expect(quotes).toBe(asked);
+  expect(await page.locator(`[data-position="${market}"] [data-cash-out]`).getAttribute('data-cash-out')).toBe((await apiQuote()).amount);
+  expect(w!.errors).toEqual([]);
+}, 60_000);

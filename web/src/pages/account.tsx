@@ -37,6 +37,12 @@ const KIND_LABELS: Record<StatementEntry['kind'], string> = {
   fee: 'Commission',
 };
 
+/**
+ * How often the balance alone is read again while the page is in view: a deposit (the operator's faucet, a token
+ * transfer on a chain) is published on no channel the page follows.
+ */
+const BALANCE_POLL_MS = 5000;
+
 const signed = (wei: bigint) => (wei > 0n ? `+${money(wei)}` : wei < 0n ? `-${money(-wei)}` : money(0n));
 
 export function AccountPage() {
@@ -75,13 +81,31 @@ export function AccountPage() {
   const tradesKey = (trades.data ?? []).map((t) => `${t._id}:${t.tradeStatus}:${t.settled}`).join();
   const reloadBalance = balance.reload;
   useEffect(() => reloadBalance(), [reloadBalance, tradesKey, orders.data, refunds.data]);
-  // Positions and the statement follow trades, settlements and refunds the same way.
+  // A deposit comes on no channel: the balance is read every few seconds while the page is in view, and at once when
+  // it comes back into view. Only the balance: the rest follows when its figures change.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') reloadBalance();
+    }, BALANCE_POLL_MS);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') reloadBalance();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [reloadBalance]);
+  const b = balance.data;
+  const balanceKey = b ? `${b.balance}:${b.escrowed}:${b.openExposure}:${b.pendingTakerStake}` : '';
+  // Positions and the statement follow trades, settlements, refunds and balance changes the same way (a read of the
+  // balance that finds the same figures changes nothing).
   const reloadPositions = positions.reload;
   const reloadStatement = statement.reload;
   useEffect(() => {
     reloadPositions();
     reloadStatement();
-  }, [reloadPositions, reloadStatement, tradesKey, refunds.data, balance.data]);
+  }, [reloadPositions, reloadStatement, tradesKey, refunds.data, balanceKey]);
 
   const name = (m: Market | undefined, one: boolean) => (m ? (one ? m.outcomeOneName : m.outcomeTwoName) : one ? 'outcome one' : 'outcome two');
   const marketTitle = (hash: string) => {
