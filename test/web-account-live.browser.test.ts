@@ -82,3 +82,18 @@ it('shows a deposit no channel announces (the operator\'s faucet) without a relo
   expect(await page.locator(`[data-position="${market}"] [data-cash-out]`).getAttribute('data-cash-out')).toBe((await apiQuote()).amount);
   expect(w!.errors).toEqual([]);
 }, 60_000);
+
+it('asks nothing for a position whose market is reported: the cell stops at the report, the position shows settled', async () => {
+  const ex = suite.ex;
+  const { page } = w!;
+  const asked = quotes;
+  const cashOut = page.locator(`[data-position="${market}"] [data-cash-out]`);
+  expect(await cashOut.getAttribute('data-cash-out')).toBe((await apiQuote()).amount);
+  // The report cancels the market's orders (a book publication) and settles the position: the exchange has no
+  // position to quote any more (404 NO_POSITION), so the page does not ask.
+  expect((await ex.admin('POST', `/admin/markets/${market}/report`, { outcome: 1 })).status).toBe(200);
+  await expect.poll(() => page.locator(`[data-position="${market}"] [data-settled-pnl]`).getAttribute('data-settled-pnl'), { timeout: 20_000 }).toBe((20n * USDC).toString());
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(quotes).toBe(asked);
+  expect(w!.errors).toEqual([]);
+}, 60_000);

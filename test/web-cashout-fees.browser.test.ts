@@ -74,8 +74,13 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await page.setViewportSize(DESKTOP);
   await w.screenshot('cash-out-value');
   await cashOut.getByRole('button', { name: 'Cash out' }).click();
-  // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee.
+  // Cashed out: the position pays 50 either way and 40 on a void: 40 came back at once, less the 0.40 fee. The page
+  // asks for no quote meanwhile (the exchange would refuse one while the cash out confirms, 409 CASHOUT_PENDING) nor
+  // once the position pays the same either way (409 NOTHING_TO_CASH_OUT): the position says so.
   await expect.poll(() => cashOut.innerText(), { timeout: 20_000 }).toBe('hedged');
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(quoteErrors()).toBe(2);
+  expect(await cashOut.getAttribute('data-cash-out-refusal')).toBe('NOTHING_TO_CASH_OUT');
   // On a phone the page is no wider than the screen, and the positions, statement and trades tables fit their cards:
   // each row a block of labelled lines, a position's cash out and profit in sight without scrolling sideways.
   await page.setViewportSize(PHONE);
@@ -105,6 +110,7 @@ it('shows a live cash-out value with a button that hedges the position, the fee 
   await expect.poll(() => row.getAttribute('data-fees'), { timeout: 20_000 }).toBe('2400000');
   expect(await row.getAttribute('data-fee-day')).toBe(new Date().toISOString().slice(0, 10));
   await w.screenshot('console-fees');
-  // Refused quotes (before the offer, once hedged, once settled) are the only failed requests.
+  // The two refused quotes before the offer are the only failed requests: none once hedged, none once settled.
+  expect(quoteErrors()).toBe(2);
   expect(w.errors.filter((e) => !e.includes('/cashout/quote'))).toEqual([]);
 }, 120_000);

@@ -13,14 +13,20 @@ import { useLoad } from './status';
 import type { Position } from '../api/types';
 import type { Wallet } from '../wallet/wallet';
 
-/** Refusals that no change of the book undoes. */
-const FINAL = new Set(['CASHOUT_AFTER_REFUND', 'NOTHING_TO_CASH_OUT', 'NO_POSITION']);
+/** Refusals that no change of the book undoes: the position has to change first (or the market settles). */
+const FINAL = new Set(['CASHOUT_AFTER_REFUND', 'NOTHING_TO_CASH_OUT', 'NO_POSITION', 'CASHOUT_PENDING', 'MARKET_REPORTED']);
 
-/** Why there is no value to show, in a few words, by the exchange's refusal. */
-const reasonOf = (error: unknown) =>
-  error instanceof OddexApiError
-    ? ({ CASHOUT_AFTER_REFUND: 'hedged', NOTHING_TO_CASH_OUT: 'hedged', INSUFFICIENT_SPACE: 'not enough on offer', TAKER_AMOUNT_TOO_LOW: 'too small', NO_POSITION: '—' } as Record<string, string>)[error.errorCode] ?? error.errorCode
-    : 'unavailable';
+/** Why there is no value to show, in a few words, by the exchange's refusal (or what the page knows of it). */
+const REASONS: Record<string, string> = {
+  CASHOUT_AFTER_REFUND: 'none after a refund',
+  NOTHING_TO_CASH_OUT: 'hedged',
+  CASHOUT_PENDING: 'cash out confirming',
+  NO_POSITION: 'settling',
+  MARKET_REPORTED: 'settling',
+  INSUFFICIENT_SPACE: 'not enough on offer',
+  TAKER_AMOUNT_TOO_LOW: 'too small',
+};
+const codeOf = (error: unknown) => (error instanceof OddexApiError ? error.errorCode : 'CLIENT_ERROR');
 
 /**
  * The figures of a position that its quote depends on (with the book): the quote is asked again when one of them
@@ -28,25 +34,67 @@ const reasonOf = (error: unknown) =>
  */
 export const positionKey = (p: Position) =>
   [p.marketHash, p.stakeOutcomeOne, p.stakeOutcomeTwo, p.payoutIfOutcomeOne, p.payoutIfOutcomeTwo, p.pendingStake, p.refunds, p.cashedOut].join(':');
+/** The same without the stakes still waiting for the chain: what a cash out changes once it confirms. */
+const confirmedKey = (p: Position) => [p.marketHash, p.stakeOutcomeOne, p.stakeOutcomeTwo, p.payoutIfOutcomeOne, p.payoutIfOutcomeTwo, p.refunds, p.cashedOut].join(':');
 
-export function CashOutCell({ wallet, position, onTaken }: { wallet: Wallet; position: Position; onTaken: () => void }) {
+/**
+ * What the exchange would refuse, read from the position itself, so the page does not ask (each refused request is
+ * an error in the browser's console): a position paid capital-efficiency refunds cannot be cashed out, and one paying
+ * the same on either outcome is hedged already. (A position a wei or so from flat is left for the exchange to judge.)
+ */
+function refusalOf(p: Position): string | undefined {
+  if (p.refunds > 0n) return 'CASHOUT_AFTER_REFUND';
+  if (p.payoutIfOutcomeOne === p.payoutIfOutcomeTwo) return 'NOTHING_TO_CASH_OUT';
+  return undefined;
+}
+
+/** A book publication of the market's report: its orders cancelled because it settles (no position is left to price). */
+const isReport = (data: unknown) =>
+  Array.isArray(data) && data.length > 0 && data.every((o: { status?: string; cancelReason?: string }) => o.status === 'INACTIVE' && o.cancelReason === 'market_reported');
+
+export function CashOutCell({
+  wallet,
+  position,
+  fillStatus,
+  onTaken,
+}: {
+  wallet: Wallet;
+  position: Position;
+  /** The chain status of one of the wallet's fills, as the page's live trades show it (undefined until listed). */
+  fillStatus: (fillHash: string) => string | undefined;
+  onTaken: () => void;
+}) {
   const { realtime } = useSession();
   const { marketHash } = position;
-  const quote = useLoad(() => exchange.cashoutQuote(marketHash, wallet.address), positionKey(position));
+  // The cash out this cell sent, until it changes the position (confirmed) or fails on the chain: meanwhile the
+  // exchange would refuse a quote (CASHOUT_PENDING), so none is asked.
+  const [sent, setSent] = useState<{ fillHash: string; confirmed: string }>();
+  const [reported, setReported] = useState(false);
+  const waiting = sent !== undefined && sent.confirmed === confirmedKey(position) && fillStatus(sent.fillHash) !== 'FAILED';
+  const known = refusalOf(position) ?? (reported ? 'MARKET_REPORTED' : waiting ? 'CASHOUT_PENDING' : undefined);
+  const quote = useLoad(async () => (known === undefined ? exchange.cashoutQuote(marketHash, wallet.address) : undefined), `${positionKey(position)}:${known ?? ''}`);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string>();
   const reload = quote.reload;
-  // A hedged position stays hedged: following the book stops once the exchange says so.
-  const final = quote.error instanceof OddexApiError && FINAL.has(quote.error.errorCode);
-  useChannelRefresh<unknown>(realtime, final ? undefined : `order_book:market_${marketHash}`, () => true, reload);
+  // Following the book stops once the exchange (or the position) says no change of it would give a quote.
+  const final = (known !== undefined && known !== 'CASHOUT_PENDING') || (quote.error !== undefined && FINAL.has(codeOf(quote.error)));
+  const relevant = (data: unknown) => {
+    if (isReport(data)) {
+      setReported(true);
+      return false;
+    }
+    return known === undefined;
+  };
+  useChannelRefresh<unknown>(realtime, final ? undefined : `order_book:market_${marketHash}`, relevant, reload);
 
   async function take() {
     const q = quote.data;
     if (!q) return;
+    const confirmed = confirmedKey(position);
     setBusy(true);
     setFailed(undefined);
     try {
-      await exchange.fill(wallet, {
+      const fill = await exchange.fill(wallet, {
         marketHash,
         isTakerBettingOutcomeOne: q.isTakerBettingOutcomeOne,
         stakeWei: q.stakeWei,
@@ -54,16 +102,24 @@ export function CashOutCell({ wallet, position, onTaken }: { wallet: Wallet; pos
         oddsSlippage: 0,
         cashOutTarget: marketHash,
       });
+      setSent({ fillHash: fill.fillHash, confirmed });
       onTaken();
     } catch (err) {
-      setFailed(err instanceof OddexApiError ? err.errorCode : String(err));
+      setFailed(codeOf(err) === 'CLIENT_ERROR' ? String(err) : codeOf(err));
+      reload();
     } finally {
       setBusy(false);
-      reload();
     }
   }
 
-  if (quote.error !== undefined && !quote.loading) return <td className="num muted" data-label="Cash out now" data-cash-out="">{reasonOf(quote.error)}</td>;
+  const refused = known ?? (quote.error !== undefined && !quote.loading ? codeOf(quote.error) : undefined);
+  if (refused !== undefined) {
+    return (
+      <td className="num muted" data-label="Cash out now" data-cash-out="" data-cash-out-refusal={refused}>
+        {REASONS[refused] ?? (refused === 'CLIENT_ERROR' ? 'unavailable' : refused)}
+      </td>
+    );
+  }
   if (!quote.data) return <td className="num muted" data-label="Cash out now">…</td>;
   const { amount, fee, paidNow, stakeWei } = quote.data;
   // The offer names its fee and what the bettor gets: the value after the fee, and what is paid when the hedge

@@ -107,6 +107,7 @@ export function AccountPage() {
     reloadStatement();
   }, [reloadPositions, reloadStatement, tradesKey, refunds.data, balanceKey]);
 
+  const fillStatus = (fillHash: string) => trades.data?.find((t) => t.fillHash === fillHash)?.tradeStatus;
   const name = (m: Market | undefined, one: boolean) => (m ? (one ? m.outcomeOneName : m.outcomeTwoName) : one ? 'outcome one' : 'outcome two');
   const marketTitle = (hash: string) => {
     const m = markets.data?.get(hash);
@@ -243,7 +244,7 @@ export function AccountPage() {
                   </td>
                   {/* Only confirmed stakes make a position the exchange can price a cash out of. */}
                   {!p.settled && p.stakeOutcomeOne + p.stakeOutcomeTwo > 0n ? (
-                    <CashOutCell wallet={wallet} position={p} onTaken={trades.reload} />
+                    <CashOutCell wallet={wallet} position={p} fillStatus={fillStatus} onTaken={trades.reload} />
                   ) : (
                     <td />
                   )}
