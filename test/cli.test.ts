@@ -1,6 +1,6 @@
 // The `oddex` command line as a child process against the real server: every command, exit codes, --json output,
 // and the wallet key never printed.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,16 @@ describe('oddex basics', () => {
     expect([badAmount.code, badAmount.json.errorCode]).toEqual([2, 'USAGE']);
     const down = await oddex(['--json', 'markets', 'list'], { ODDEX_URL: 'http://127.0.0.1:1' });
     expect([down.code, down.json.errorCode]).toEqual([3, 'UNREACHABLE']);
+  });
+
+  it('ends quietly (exit 0, nothing on stderr) when the reader of its output closes the pipe first', async () => {
+    const child = spawn(process.execPath, [BIN, '--help'], { env: { PATH: process.env.PATH ?? '' }, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the command writes: its first write meets a closed pipe, as under `oddex ... | head -1`.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect([code, stderr]).toEqual([0, '']);
   });
 
   it('never runs a bundle of the CLI made of files that have changed since (bin/oddex.js keeps one in node_modules/.cache)', async () => {

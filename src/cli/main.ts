@@ -70,4 +70,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`oddex trades | head`) closes the pipe: the command ends there, quietly, as other
+// command-line tools do, rather than with an unhandled EPIPE and its stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(EXIT.ok);
+});
 process.exitCode = await run(process.argv.slice(2));
