@@ -42,6 +42,7 @@ const NOT_ERROR_CODES: [RegExp, string][] = [
   [/^EAI_/, "getaddrinfo's error codes (a host that does not resolve at start-up)"],
   [/^INVALID_MARKET$/, 'a per-order status of POST /orders/new (OrderStatusCode)'],
   [/^(NO_CONTEST|NO_GAME_OR_EVEN)$/, 'settlement outcomes'],
+  [/^PG_VERSION$/, "the file naming a PostgreSQL cluster's version (a template cluster is complete once it holds one)"],
 ];
 
 const catalogued = (code: string) => code in ERRORS || code in CLIENT_ERRORS;
