@@ -248,12 +248,18 @@ describe.skipIf(noPostgres)(postgresSuite('the runner on PostgreSQL'), () => {
     expect((await journalOf(usurper)).map((r) => r.seq)).toEqual([1]);
   });
 
-  it('refuses a command that comes while it learns another writer took the database', async () => {
+  it('refuses a command that comes as it learns another writer took the database', async () => {
     const { url, runner, failures } = await leaderWithOneCommand();
     // The writer's lock session ends (a network cut, an operator's kill), a standby waiting for it takes the lock
-    // and a new epoch, and a command comes before or while the writer notices: refused, never journaled.
+    // and a new epoch, and a command comes: refused, never journaled. Which refusal depends on the race with the
+    // writer's own notice: STORAGE_UNAVAILABLE while it finds out, STORAGE_FAILED once it has stepped out (the test
+    // above). On a busy machine either comes first.
     const usurper = await takenOverByStandby(url);
-    await expect(runner.submit(flowCommand(1, at(1)))).rejects.toMatchObject({ errorCode: 'STORAGE_UNAVAILABLE' });
+    const refused = await runner.submit(flowCommand(1, at(1))).then(
+      () => 'accepted',
+      (err: { errorCode?: string }) => err.errorCode,
+    );
+    expect(['STORAGE_UNAVAILABLE', 'STORAGE_FAILED']).toContain(refused);
     await until(() => failures.length >= 2);
     expect(failures.map((f) => f.rebuilt)).toEqual(['superseded', false]);
     expect((await journalOf(usurper)).map((r) => r.seq)).toEqual([1]);

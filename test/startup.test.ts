@@ -145,6 +145,7 @@ describe('start-up and shutdown', () => {
     expect(runs[1]!.stderr).not.toContain('secret');
   });
 
+  // This and the next start the exchange twice each: about 10 s in CI beside another test file, so more than the default.
   it('generates an admin token once, stores it in the data dir, and finishes in-flight requests on SIGTERM', async () => {
     const dataDir = tempDir();
     const env = { ODDEX_DATA_DIR: dataDir, ODDEX_ADMIN_TOKEN: '', ODDEX_DEMO: 'true', ODDEX_DELAY_PREGAME_MS: '800', ODDEX_RATE_LIMITS: 'false' };
@@ -191,7 +192,7 @@ describe('start-up and shutdown', () => {
     const db = new Database(join(dataDir, 'oddex.sqlite'), { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBeGreaterThan(0);
     db.close();
-  });
+  }, 60_000);
 
   it('reads ODDEX_ADMIN_TOKEN as the CLI does: trimmed, so a token set with a trailing newline or space still authenticates; blank is none', async () => {
     expect(loadConfig({ ODDEX_ADMIN_TOKEN: ' op-token \n' }).adminToken).toBe('op-token');
@@ -217,7 +218,7 @@ describe('start-up and shutdown', () => {
       blank.child.kill('SIGTERM');
       await blank.exited;
     }
-  });
+  }, 60_000);
 
   /** `npm start` in a process group of its own, as a terminal runs it; resolves with the server's pid once it listens. */
   function npmStart(dataDir: string) {

@@ -84,8 +84,9 @@ describe('npm start’s output', () => {
     // Demo liquidity made hundreds of requests meanwhile; none of them is a line here.
     expect(lines.filter((l) => /request completed|incoming request|"level"/.test(l))).toEqual([]);
     expect(lines.length).toBeLessThan(30);
-  });
+  }, 60_000);
 
+  // Two starts of the exchange, each until its demo liquidity runs: 18 s in CI beside another test file.
   it('not on a terminal, or with ODDEX_LOG_FORMAT=json: JSON lines, requests at info', async () => {
     for (const run of [{ terminal: false }, { terminal: true, env: { ODDEX_LOG_FORMAT: 'json' } }]) {
       const lines = await runExchange({ ...run, until: /demo liquidity running/, afterMs: 500 });
@@ -94,5 +95,5 @@ describe('npm start’s output', () => {
       expect(records.filter((r) => r.msg === 'request completed').length).toBeGreaterThan(10);
       expect(records.find((r) => r.msg === 'request completed')!.level).toBe(30);
     }
-  });
+  }, 90_000);
 });
