@@ -32,8 +32,7 @@ const codeOf = (error: unknown) => (error instanceof OddexApiError ? error.error
  * The figures of a position that its quote depends on (with the book): the quote is asked again when one of them
  * changes, never because the page read its other data again (a new list of trades, a balance) with the same position.
  */
-export const positionKey = (p: Position) =>
-  [p.marketHash, p.stakeOutcomeOne, p.stakeOutcomeTwo, p.payoutIfOutcomeOne, p.payoutIfOutcomeTwo, p.pendingStake, p.refunds, p.cashedOut].join(':');
+const positionKey = (p: Position) => `${confirmedKey(p)}:${p.pendingStake}`;
 /** The same without the stakes still waiting for the chain: what a cash out changes once it confirms. */
 const confirmedKey = (p: Position) => [p.marketHash, p.stakeOutcomeOne, p.stakeOutcomeTwo, p.payoutIfOutcomeOne, p.payoutIfOutcomeTwo, p.refunds, p.cashedOut].join(':');
 

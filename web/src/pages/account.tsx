@@ -84,16 +84,14 @@ export function AccountPage() {
   // A deposit comes on no channel: the balance is read every few seconds while the page is in view, and at once when
   // it comes back into view. Only the balance: the rest follows when its figures change.
   useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') reloadBalance();
-    }, BALANCE_POLL_MS);
-    const onVisible = () => {
+    const readIfVisible = () => {
       if (document.visibilityState === 'visible') reloadBalance();
     };
-    document.addEventListener('visibilitychange', onVisible);
+    const timer = setInterval(readIfVisible, BALANCE_POLL_MS);
+    document.addEventListener('visibilitychange', readIfVisible);
     return () => {
       clearInterval(timer);
-      document.removeEventListener('visibilitychange', onVisible);
+      document.removeEventListener('visibilitychange', readIfVisible);
     };
   }, [reloadBalance]);
   const b = balance.data;
