@@ -32,6 +32,7 @@ const ON_BOTH_STORES = [
   'test/positions.test.ts',
   'test/price-history.test.ts',
   'test/cashout.test.ts',
+  'test/cashout-partial.test.ts',
   'test/fill-or-kill.test.ts',
   'test/parlays.test.ts',
   'test/realtime-trading.test.ts',

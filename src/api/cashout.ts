@@ -30,21 +30,31 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
     'market hash (POST /orders/fill/v2). Wei strings. 404 NO_POSITION without a position, 409 CASHOUT_AFTER_REFUND once capital-efficiency ' +
     'refunds were paid on it, 409 NOTHING_TO_CASH_OUT when it is already flat, 409 CASHOUT_PENDING while a cash out of ' +
     'it waits for the chain, 400 INSUFFICIENT_SPACE when the book ' +
-    'cannot hedge it, 400 TAKER_AMOUNT_TOO_LOW when the hedge stake is below the taker minimum (a fill that small is ' +
-    'refused: the position waits for settlement).';
+    'cannot hedge it all (with partial=true: none of it), 400 TAKER_AMOUNT_TOO_LOW when the hedge stake is below the taker minimum (a fill that small is ' +
+    'refused: the position waits for settlement). partial=true (additive; default false): when the book covers only ' +
+    'part of the hedge, the quote for that part instead of INSUFFICIENT_SPACE, with partial: true and uncoveredWei, ' +
+    'the return the hedge still lacks (what the position pays more on one outcome than on the other once the part is ' +
+    'cashed out; a later quote prices it). Its figures are those of a cash out filling exactly its stakeWei at its ' +
+    'desiredOdds, as for a whole quote; a book covering the whole hedge answers the whole quote, without those fields.';
   app.get(
     '/cashout/quote',
     {
       schema: {
         tags: ['trading'],
         description,
-        querystring: Type.Object({ bettor: Address, marketHash: Hash }),
+        querystring: Type.Object({
+          bettor: Address,
+          marketHash: Hash,
+          partial: Type.Optional(
+            Type.Boolean({ default: false, description: 'true: quote the part of the hedge the book covers when it cannot cover it all (true or false)' }),
+          ),
+        }),
         response: responses(CashOutQuote),
       },
     },
     async (request) => {
       const marketHash = request.query.marketHash.toLowerCase();
-      const quote = deps.trading.liveEngine().cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now());
+      const quote = deps.trading.liveEngine().cashOutQuote(marketHash, checksumAddress(request.query.bettor), deps.now(), request.query.partial === true);
       if (quote.stakeWei < deps.config.takerMinimum) {
         throw new ExchangeError('TAKER_AMOUNT_TOO_LOW', `the hedge stake ${quote.stakeWei} is below the taker minimum ${deps.config.takerMinimum}`);
       }
@@ -57,6 +67,7 @@ export const cashOutRoutes: FastifyPluginAsyncTypebox<CashOutDeps> = async (app,
         amount: (quote.value - fee).toString(),
         fee: fee.toString(),
         paidNow: (quote.paidNow - fee).toString(),
+        ...(quote.uncovered !== undefined ? { partial: true as const, uncoveredWei: quote.uncovered.toString() } : {}),
       });
     },
   );

@@ -37,4 +37,23 @@ describe('quoteHedge', () => {
     const side = sideAt(60_875n, 9_000_000n, 10n ** 15n);
     expect(refusalOf(() => quoteHedge({ stakeOne: 10_000_000n, counterOne: 5_384_615n, stakeTwo: 0n, counterTwo: 0n }, side, BETTOR, 5000))).toBe('INSUFFICIENT_SPACE');
   });
+
+  it('quotes, when asked for a partial quote, the part of the hedge a short book covers, and what it leaves uncovered', () => {
+    const side = sideAt(60_875n, 9_000_000n, 10n ** 15n);
+    const position = { stakeOne: 10_000_000n, counterOne: 5_384_615n, stakeTwo: 0n, counterTwo: 0n };
+    // The whole 9 USDC order: 5,784,394 at taker odds 39.125% returns 14,784,393 (its maker's 8,999,999) of the
+    // 15,384,615 the hedge needs; owed 14,784,393 whatever the result (15,784,394 staked on a void), 8,999,999 above
+    // the stake; 600,222 of the return is left to hedge.
+    expect(quoteHedge(position, side, BETTOR, 5000, 0n, true)).toEqual({
+      isTakerBettingOutcomeOne: false,
+      stakeWei: 5_784_394n,
+      desiredOdds: 39_125n * 10n ** 15n,
+      value: 8_999_999n,
+      paidNow: 14_784_393n,
+      uncovered: 600_222n,
+    });
+    // A book covering it all gives the whole quote, nothing partial about it; an empty one, the refusal.
+    expect(quoteHedge(position, sideAt(60_875n, 20_000_000n, 10n ** 15n), BETTOR, 5000, 0n, true).uncovered).toBeUndefined();
+    expect(refusalOf(() => quoteHedge(position, undefined, BETTOR, 5000, 0n, true))).toBe('INSUFFICIENT_SPACE');
+  });
 });

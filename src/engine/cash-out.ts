@@ -21,6 +21,11 @@ export interface HedgeQuote {
   value: bigint;
   /** What a cash out taking this hedge pays at once, before its fee: what the position is then owed in every result. */
   paidNow: bigint;
+  /**
+   * Only on a partial quote (asked for, and the book covers part of the hedge): the return the hedge still lacks, what
+   * the position pays more on one outcome than on the other once this part is cashed out (wei).
+   */
+  uncovered?: bigint;
 }
 
 /** Which side hedges a position, and the return it needs, or undefined when it pays the same either way. */
@@ -33,9 +38,18 @@ export function hedgeNeed(p: PositionTotals): { isTakerBettingOutcomeOne: boolea
 
 /**
  * The hedge of `position` against `side` (the makers opposite the hedge's outcome), best prices first as a fill would
- * take them, skipping the bettor's own orders. Refuses when the book cannot return what the hedge needs.
+ * take them, skipping the bettor's own orders. Refuses when the book cannot return what the hedge needs, unless
+ * `partial`: then, when the book returns part of it, the hedge of that part (every level the walk reached, taken
+ * whole), with what it leaves `uncovered`. Nothing returned at all is refused either way.
  */
-export function quoteHedge(position: PositionTotals, side: BookSide | undefined, bettor: string, at: number, cashedOut = 0n): HedgeQuote {
+export function quoteHedge(
+  position: PositionTotals,
+  side: BookSide | undefined,
+  bettor: string,
+  at: number,
+  cashedOut = 0n,
+  partial = false,
+): HedgeQuote {
   const hedge = hedgeNeed(position);
   if (!hedge) throw new DomainError('NOTHING_TO_CASH_OUT');
   // Every wei staked returns at least itself, so a stake of `need` is more than the hedge can take.
@@ -76,7 +90,8 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
   // A level taken in part rounds its stake down (the hedge never returns more than the position needs), which leaves
   // up to 1 / (taker odds) wei and another wei of the return unhedged; a level taken whole, a wei (the fill's own
   // rounding). Past those, the book is short of what the hedge needs.
-  if (stake === 0n || (!covered && need > BigInt(walk.matches.length))) {
+  const short = !covered && need > BigInt(walk.matches.length);
+  if (stake === 0n || (short && !partial)) {
     throw new DomainError('INSUFFICIENT_SPACE', `the book returns ${returned} of the ${hedge.need} the hedge needs`);
   }
   const owedOne = position.stakeOne + position.counterOne + (hedge.isTakerBettingOutcomeOne ? returned : 0n);
@@ -91,5 +106,6 @@ export function quoteHedge(position: PositionTotals, side: BookSide | undefined,
     desiredOdds: ODDS_SCALE - worstMakerOdds,
     value: owed - stake,
     paidNow: paidNow > 0n ? paidNow : 0n,
+    ...(short ? { uncovered: need } : {}),
   };
 }

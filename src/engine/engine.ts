@@ -317,12 +317,13 @@ export class Engine {
   /**
    * What cashing out the bettor's position in a market would take from the book now: the hedge fill and the value it
    * leaves. Refused when there is no position, when refunds were paid on it (no cash out after a refund), when it
-   * is already flat, while a cash out of it waits for the chain, or when the book cannot hedge it. Reads only.
+   * is already flat, while a cash out of it waits for the chain, or when the book cannot hedge it (with `partial`:
+   * when it hedges none of it; part of it is then quoted as such). Reads only.
    */
-  cashOutQuote(marketHash: string, bettor: string, at: number): HedgeQuote {
+  cashOutQuote(marketHash: string, bettor: string, at: number, partial = false): HedgeQuote {
     const { held, hedge } = cashOutPosition(this.settlement, marketHash, bettor);
     refuseWhileCashOutPending(this.fills, marketHash, bettor);
-    return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at, held.cashedOut);
+    return quoteHedge(held.totals, this.orders.sideOf(marketHash, !hedge.isTakerBettingOutcomeOne), bettor, at, held.cashedOut, partial);
   }
 
   /** Bettors holding confirmed, unsettled trades in a market. */

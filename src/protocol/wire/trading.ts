@@ -127,4 +127,14 @@ export const CashOutQuote = Type.Object({
       'additive: what a cash out taking this hedge pays at once when it confirms, after fee (wei): what the hedged position ' +
       'is owed in every result, a void included; the rest, when a result pays more, comes at settlement',
   }),
+  partial: Type.Optional(
+    Type.Literal(true, { description: 'additive, asked with partial=true: present (true) when the quote hedges only the part of the position the book covers' }),
+  ),
+  uncoveredWei: Type.Optional(
+    Type.String({
+      description:
+        'additive, with partial: the return the hedge still lacks (wei): what the position pays more on one outcome than on the ' +
+        'other once this part is cashed out; a later quote prices it',
+    }),
+  ),
 });
