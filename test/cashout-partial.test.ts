@@ -7,6 +7,7 @@
 // quotes the whole of it, as a quote without partial=true does; the market then settles. Balances and the position are checked to the wei after each step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem';
+import { OddexClient, type CashOutQuote } from '@oddex/sdk';
 import { startTestExchange, type TestExchange } from './helpers/server.js';
 import { E18, USDC, newWallet } from './helpers/wallets.js';
 import { betTestConfig, createFixtureMarket, createSoccerLeague, fillAndConfirm, fund, postOrder, type TestCatalogue } from './helpers/bets.js';
@@ -84,6 +85,11 @@ describe('GET /cashout/quote?partial=true', () => {
         uncoveredWei: u('19').toString(),
       },
     ]);
+    // The typed client asks the same with { partial: true }, amounts as bigint; without it, the refusal.
+    const client = new OddexClient({ url: ex.url });
+    const typed: CashOutQuote = await client.cashoutQuote(market, T.address, { partial: true });
+    expect(typed).toEqual({ ...first.body.data, stakeWei: u('7'), desiredOdds: 20n * E18, amount: u('23.76'), fee: u('0.24'), paidNow: u('30.76'), uncoveredWei: u('19') });
+    await expect(client.cashoutQuote(market, T.address)).rejects.toMatchObject({ errorCode: 'INSUFFICIENT_SPACE', status: 400 });
     // The fill with exactly the quote's stake and odds, signed as a cash out, takes both orders whole.
     const q1 = first.body.data;
     await fillAndConfirm(ex, T, { market, isTakerBettingOutcomeOne: false, stakeWei: BigInt(q1.stakeWei), desiredOdds: BigInt(q1.desiredOdds), cashOutTarget: market });

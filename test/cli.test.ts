@@ -315,6 +315,44 @@ describe('trader commands', () => {
     await waitFor(balance, (b) => b === start);
   });
 
+  it('cashout --partial quotes and cashes out the part of the hedge the book covers; the rest stays a position', async () => {
+    const m = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
+    const hedger = privateKeyToAccount(generatePrivateKey());
+    for (const a of [maker.address, taker.address, hedger.address]) await ex.admin('POST', '/admin/faucet', { address: a, amount: (100n * USDC).toString() });
+    const start = BigInt((await ex.get(`/balances/${taker.address}`)).body.data.balance);
+    // Owed 50 if outcome one wins; the hedger's 20 on one at 80% (5 at 20% returning 25) covers half the hedge.
+    await asMaker(['post', '--market', m, '--outcome', 'two', '--odds', '40', '--size', '20']);
+    expect((await asTaker(['fill', '--market', m, '--outcome', 'one', '--stake', '30', '--odds', '60'])).code).toBe(0);
+    await waitFor(() => asTaker(['cashout', m]), (r) => r.json?.errorCode === 'INSUFFICIENT_SPACE');
+    await postOrder(ex, hedger, { marketHash: m, totalBetSize: 20n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
+    const whole = await asTaker(['cashout', m]);
+    expect([whole.code, whole.json.errorCode]).toEqual([1, 'INSUFFICIENT_SPACE']);
+    // Owed 25 on two, 35 staked: worth 20, all 25 at once; 25 of the return left uncovered.
+    const part = await asTaker(['cashout', m, '--partial']);
+    expect(part.json).toEqual({
+      marketHash: m,
+      isTakerBettingOutcomeOne: false,
+      stakeWei: (5n * USDC).toString(),
+      desiredOdds: (20n * E18).toString(),
+      amount: (20n * USDC).toString(),
+      fee: '0',
+      paidNow: (25n * USDC).toString(),
+      partial: true,
+      uncoveredWei: (25n * USDC).toString(),
+    });
+    expect((await oddex(['cashout', m, '--partial'], { ODDEX_PRIVATE_KEY: takerKey })).stdout).toMatch(
+      /back two with 5 at 20% or better \(the part the book covers\)[\s\S]*uncovered\s+25 of the hedge's return/,
+    );
+    const taken = await oddex(['cashout', m, '--take', '--partial'], { ODDEX_PRIVATE_KEY: takerKey });
+    expect([taken.code, taken.stdout]).toEqual([0, expect.stringMatching(/hedged\s+5 of 5 on two[\s\S]*paidOnConfirm\s+25[\s\S]*uncovered\s+25/)]);
+    const balance = () => ex.get(`/balances/${taker.address}`).then((r) => BigInt(r.body.data.balance));
+    await waitFor(balance, (b) => b === start - 30n * USDC - 5n * USDC + 25n * USDC);
+    // The rest is still a position, with nothing on the book to hedge it.
+    const after = await waitFor(() => asTaker(['cashout', m, '--partial']), (r) => r.json?.errorCode === 'INSUFFICIENT_SPACE');
+    expect([after.code, after.json.errorCode]).toEqual([1, 'INSUFFICIENT_SPACE']);
+    expect((await oddex(['cashout', '--help'])).stdout).toMatch(/--partial\s+when the book covers only part of the hedge/);
+  });
+
   it('watch prints a channel\'s publications and stops after --count', async () => {
     // The wallet's own key: no operator involved.
     const key = (await asMaker(['keys', 'create'], { ODDEX_ADMIN_TOKEN: '' })).json.apiKey as string;

@@ -639,10 +639,12 @@ export class OddexClient {
 
   /**
    * What the bettor's (default: the signer's) confirmed position in a market is worth now, and the hedge fill that
-   * takes it: fill with its isTakerBettingOutcomeOne, stakeWei and desiredOdds.
+   * takes it: fill with its isTakerBettingOutcomeOne, stakeWei and desiredOdds. With `partial: true`, a book covering
+   * only part of the hedge answers the quote of that part (`partial: true`, and `uncoveredWei` the return the hedge
+   * still lacks) rather than INSUFFICIENT_SPACE.
    */
-  async cashoutQuote(marketHash: string, bettor?: string): Promise<CashOutQuote> {
-    const query = { bettor: checksumAddress(bettor ?? this.address), marketHash };
+  async cashoutQuote(marketHash: string, bettor?: string, opts: { partial?: boolean } = {}): Promise<CashOutQuote> {
+    const query = { bettor: checksumAddress(bettor ?? this.address), marketHash, ...(opts.partial ? { partial: true } : {}) };
     return parseCashOutQuote(await this.http.request<unknown>('GET', '/cashout/quote', { query }));
   }
 
@@ -651,9 +653,10 @@ export class OddexClient {
    * cashOutTarget is the market hash. `stakeWei` (at most the quoted stake) cashes out that part of the position; the
    * fill takes the quoted odds, `oddsSlippage` percent below them at worst. When the hedge confirms, the position's
    * guaranteed amount (what it is owed in every result, a void included) less the cash-out fee is paid at once.
+   * `partial: true` quotes with that option: a book covering part of the hedge cashes out that part.
    */
-  async cashOut(marketHash: string, opts: { stakeWei?: bigint; oddsSlippage?: number } = {}): Promise<FillResult & { quote: CashOutQuote }> {
-    const quote = await this.cashoutQuote(marketHash, this.requireAccount().address);
+  async cashOut(marketHash: string, opts: { stakeWei?: bigint; oddsSlippage?: number; partial?: boolean } = {}): Promise<FillResult & { quote: CashOutQuote }> {
+    const quote = await this.cashoutQuote(marketHash, this.requireAccount().address, { partial: opts.partial === true });
     const stakeWei = opts.stakeWei ?? quote.stakeWei;
     if (stakeWei <= 0n || stakeWei > quote.stakeWei) throw new RangeError(`stakeWei must be from 1 to the quoted hedge stake ${quote.stakeWei}`);
     const fill = await this.fill({

@@ -59,6 +59,7 @@ export const parseCashOutQuote = (q: Wire): CashOutQuote => ({
   amount: big(q.amount),
   fee: big(q.fee),
   paidNow: big(q.paidNow),
+  ...(q.uncoveredWei !== undefined ? { uncoveredWei: big(q.uncoveredWei) } : {}),
 });
 
 export const parseConsolidatedTrade = (t: Wire): ConsolidatedTrade => ({ ...t, weightedAverageOdds: big(t.weightedAverageOdds) });

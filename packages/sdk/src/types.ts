@@ -226,4 +226,4 @@ export type ApiKeyInfo = Static<typeof OwnedApiKey>;
  * GET /cashout/quote: the hedge fill that makes a position pay the same whichever outcome wins (its side, stake and
  * worst taker odds), what the hedged position is worth now after the cash-out fee (`amount`), and that fee; wei.
  */
-export type CashOutQuote = Bigints<Static<typeof CashOutQuoteSchema>, 'stakeWei' | 'desiredOdds' | 'amount' | 'fee' | 'paidNow'>;
+export type CashOutQuote = Bigints<Static<typeof CashOutQuoteSchema>, 'stakeWei' | 'desiredOdds' | 'amount' | 'fee' | 'paidNow' | 'uncoveredWei'>;

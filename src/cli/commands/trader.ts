@@ -196,29 +196,38 @@ export function registerTraderCommands(program: Command, cli: CliContext): void 
     .option('--bettor <address>', 'whose position (default: the wallet)')
     .option('--take', 'cash out: sign and post the quoted hedge as a fill whose cashOutTarget is the market')
     .option('--stake <amount>', 'with --take: this much of the quoted hedge stake (a partial cash out), in base-token units')
+    .option(
+      '--partial',
+      'when the book covers only part of the hedge: quote (with --take, cash out) that part rather than fail with INSUFFICIENT_SPACE; the rest stays a position to cash out later',
+    )
     .description('what your position in a market is worth now: the hedge against the book, its value and the cash-out fee; --take cashes it out')
-    .action(async (market: string, o: { bettor?: string; take?: boolean; stake?: string }) => {
+    .action(async (market: string, o: { bettor?: string; take?: boolean; stake?: string; partial?: boolean }) => {
       if (o.stake !== undefined && !o.take) throw new UsageError('--stake goes with --take');
+      const partial = o.partial === true;
+      /** A partial quote's remainder: the hedge return it leaves uncovered. */
+      const rest = (q: { partial?: true; uncoveredWei?: bigint }) => (q.partial ? { uncovered: `${units(q.uncoveredWei ?? 0n)} of the hedge's return (cash it out later)` } : {});
       if (o.take) {
         if (o.bettor) throw new UsageError('--take cashes out the wallet\'s own position: leave out --bettor');
-        const r = await cli.client(true).cashOut(market, o.stake === undefined ? {} : { stakeWei: amount(o.stake) });
+        const r = await cli.client(true).cashOut(market, { partial, ...(o.stake === undefined ? {} : { stakeWei: amount(o.stake) }) });
         cli.print(r, () =>
           record({
             fillHash: r.fillHash,
             hedged: `${units(r.totalFilled)} of ${units(r.quote.stakeWei)} on ${side(r.quote.isTakerBettingOutcomeOne)}`,
             paidOnConfirm: r.totalFilled === r.quote.stakeWei ? units(r.quote.paidNow) : 'a share of the position (see positions)',
+            ...rest(r.quote),
           }),
         );
         return;
       }
-      const q = await (o.bettor ? cli.client() : cli.client(true)).cashoutQuote(market, o.bettor);
+      const q = await (o.bettor ? cli.client() : cli.client(true)).cashoutQuote(market, o.bettor, { partial });
       cli.print(q, () =>
         record({
           marketHash: q.marketHash,
-          hedge: `back ${side(q.isTakerBettingOutcomeOne)} with ${units(q.stakeWei)} at ${pct(q.desiredOdds)} or better`,
+          hedge: `back ${side(q.isTakerBettingOutcomeOne)} with ${units(q.stakeWei)} at ${pct(q.desiredOdds)} or better${q.partial ? ' (the part the book covers)' : ''}`,
           worth: units(q.amount),
           fee: units(q.fee),
           paidNow: units(q.paidNow),
+          ...rest(q),
         }),
       );
     });
