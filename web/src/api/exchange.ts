@@ -56,7 +56,8 @@ export const exchange = {
   priceHistory: (marketHash: string, interval: CandleInterval): Promise<Candle[]> => reader.priceHistory(marketHash, { interval }),
   tradesOfBettor: async (bettor: string): Promise<Trade[]> => (await reader.trades({ bettor, pageSize: 100 })).trades,
   balance: (address: string) => reader.balance(address),
-  cashoutQuote: (marketHash: string, bettor: string) => reader.cashoutQuote(marketHash, bettor),
+  /** Partial: a book covering only part of the hedge quotes that part (`partial`, `uncoveredWei`), not INSUFFICIENT_SPACE. */
+  cashoutQuote: (marketHash: string, bettor: string) => reader.cashoutQuote(marketHash, bettor, { partial: true }),
   /** Demo mode on the local ledger: what one grant gives, or null where the exchange gives nothing. */
   demoFundsOffer: async () => (await reader.metadata()).demoFunds ?? null,
   requestDemoFunds: (address: string) => reader.requestDemoFunds(address),

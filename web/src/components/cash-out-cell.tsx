@@ -2,9 +2,10 @@
 // changes (a subscription, not polling: a quote the book cannot give is a 400 each time it is asked), with a button that cashes it
 // out: the quoted hedge (its side, stake and odds) signed as a fill whose cashOutTarget is the market. When it
 // confirms, the position is paid at once what it is owed in every result, less the cash-out fee; the rest (if a result
-// pays more) at settlement.
+// pays more) at settlement. A book that covers only part of the hedge is asked for that part (a partial quote): the
+// cell offers it as such, and what it leaves stays a position, quoted again once the book offers more.
 import { useState } from 'react';
-import { OddexApiError } from '@oddex/sdk';
+import { makerSpaceForTakerStake, OddexApiError, remainingTakerSpace } from '@oddex/sdk';
 import { exchange } from '../api/exchange';
 import { money } from '../format';
 import { useChannelRefresh } from '../realtime/live-data';
@@ -47,6 +48,32 @@ function refusalOf(p: Position): string | undefined {
   return undefined;
 }
 
+interface BookOrder {
+  status?: string;
+  maker?: string;
+  isMakerBettingOutcomeOne?: boolean;
+  percentageOdds?: string;
+  totalBetSize?: string;
+  fillAmount?: string;
+  pendingFillAmount?: string;
+}
+/** Whether an order's free space still matches a taker wei (more than the dust a fill taking it whole may leave). */
+function takeable(o: BookOrder): boolean {
+  const odds = BigInt(o.percentageOdds ?? '0');
+  const free = BigInt(o.totalBetSize ?? '0') - BigInt(o.fillAmount ?? '0') - BigInt(o.pendingFillAmount ?? '0');
+  return odds > 0n && free > 0n && makerSpaceForTakerStake(remainingTakerSpace(free, odds), odds) > 0n;
+}
+/**
+ * Whether a book publication offers more to a hedge that took all the book had (a partial cash out): an order of
+ * another maker on the hedge's side (makers backing the outcome the hedge does not) with space left to take.
+ */
+const offersMore = (data: unknown, makerBacksOne: boolean, wallet: string) =>
+  Array.isArray(data) &&
+  data.some(
+    (o: BookOrder) =>
+      o.status === 'ACTIVE' && o.isMakerBettingOutcomeOne === makerBacksOne && o.maker?.toLowerCase() !== wallet.toLowerCase() && takeable(o),
+  );
+
 /** A book publication of the market's report: its orders cancelled because it settles (no position is left to price). */
 const isReport = (data: unknown) =>
   Array.isArray(data) && data.length > 0 && data.every((o: { status?: string; cancelReason?: string }) => o.status === 'INACTIVE' && o.cancelReason === 'market_reported');
@@ -69,18 +96,28 @@ export function CashOutCell({
   // exchange would refuse a quote (CASHOUT_PENDING), so none is asked.
   const [sent, setSent] = useState<{ fillHash: string; confirmed: string }>();
   const [reported, setReported] = useState(false);
+  // A partial cash out this cell sent took everything the book offered the hedge: once it changed the position, a quote
+  // would be refused (INSUFFICIENT_SPACE) until another maker offers more on the hedge's side, so none is asked till then.
+  const [drained, setDrained] = useState<{ confirmed: string; makerBacksOne: boolean }>();
   const waiting = sent !== undefined && sent.confirmed === confirmedKey(position) && fillStatus(sent.fillHash) !== 'FAILED';
-  const known = refusalOf(position) ?? (reported ? 'MARKET_REPORTED' : waiting ? 'CASHOUT_PENDING' : undefined);
+  const short = drained !== undefined && drained.confirmed !== confirmedKey(position);
+  const known = refusalOf(position) ?? (reported ? 'MARKET_REPORTED' : waiting ? 'CASHOUT_PENDING' : short ? 'INSUFFICIENT_SPACE' : undefined);
   const quote = useLoad(async () => (known === undefined ? exchange.cashoutQuote(marketHash, wallet.address) : undefined), `${positionKey(position)}:${known ?? ''}`);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string>();
   const reload = quote.reload;
   // Following the book stops once the exchange (or the position) says no change of it would give a quote.
-  const final = (known !== undefined && known !== 'CASHOUT_PENDING') || (quote.error !== undefined && FINAL.has(codeOf(quote.error)));
+  const final = (known !== undefined && known !== 'CASHOUT_PENDING' && !short) || (quote.error !== undefined && FINAL.has(codeOf(quote.error)));
   const relevant = (data: unknown) => {
     if (isReport(data)) {
       setReported(true);
       return false;
+    }
+    if (drained !== undefined && offersMore(data, drained.makerBacksOne, wallet.address)) {
+      // More on offer: the rest can be quoted. Once the cash out confirmed, that changes the cell's key, which asks;
+      // while it waits, its confirmation will.
+      setDrained(undefined);
+      if (short) return false;
     }
     return known === undefined;
   };
@@ -102,6 +139,7 @@ export function CashOutCell({
         cashOutTarget: marketHash,
       });
       setSent({ fillHash: fill.fillHash, confirmed });
+      setDrained(q.partial ? { confirmed, makerBacksOne: !q.isTakerBettingOutcomeOne } : undefined);
       onTaken();
     } catch (err) {
       setFailed(codeOf(err) === 'CLIENT_ERROR' ? String(err) : codeOf(err));
@@ -120,18 +158,26 @@ export function CashOutCell({
     );
   }
   if (!quote.data) return <td className="num muted" data-label="Cash out now">…</td>;
-  const { amount, fee, paidNow, stakeWei } = quote.data;
+  const { amount, fee, paidNow, stakeWei, partial, uncoveredWei } = quote.data;
   // The offer names its fee and what the bettor gets: the value after the fee, and what is paid when the hedge
-  // confirms (a result paying more pays the rest at settlement).
+  // confirms (a result paying more pays the rest at settlement). A partial one says so, and what it leaves unhedged.
   return (
-    <td className="num cash-out" data-label="Cash out now" data-cash-out={amount.toString()} data-cash-out-fee={fee.toString()} data-paid-now={paidNow.toString()}>
+    <td
+      className="num cash-out"
+      data-label="Cash out now"
+      data-cash-out={amount.toString()}
+      data-cash-out-fee={fee.toString()}
+      data-paid-now={paidNow.toString()}
+      {...(partial ? { 'data-cash-out-partial': (uncoveredWei ?? 0n).toString() } : {})}
+    >
       <div>
         <span className="amount">{money(amount)}</span>{' '}
         <button disabled={busy} onClick={() => void take()} title={`Hedge stake ${money(stakeWei)}`}>
-          Cash out
+          {partial ? 'Cash out part' : 'Cash out'}
         </button>
         <span className="muted small cash-out-terms" data-cash-out-terms>
           {fee > 0n ? `after a ${money(fee)} fee` : 'no fee'}: you receive {money(paidNow)} when it confirms
+          {partial && `; the book covers part of the position: ${money(uncoveredWei ?? 0n)} of its payout stays unhedged, to cash out when more is on offer`}
         </span>
         {failed && <span className="muted small"> {failed}</span>}
       </div>
