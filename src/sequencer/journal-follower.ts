@@ -79,6 +79,8 @@ export class JournalFollower {
   private engine: Engine | undefined;
   position = 0;
   private snapshotSeq = 0;
+  /** When the oldest command applied after that snapshot was journaled (undefined: none yet). */
+  private uncoveredSince: number | undefined;
   /** The engine may not be what the journal gives (a command failed unexpectedly): rebuilt at the next read. */
   private broken = false;
   /** Journaled gateway requests' replies by request id, oldest first. */
@@ -130,6 +132,7 @@ export class JournalFollower {
     this.engine = engine;
     this.position = seq;
     this.snapshotSeq = seq;
+    this.uncoveredSince = undefined;
     this.broken = false;
   }
 
@@ -153,6 +156,7 @@ export class JournalFollower {
       this.broken = true;
       throw new Error(`the journal went from ${this.position} to ${seq}: rebuilding the follower's engine`);
     }
+    this.uncoveredSince ??= cmd.at;
     let result: CommandResult | undefined;
     const watched = this.rebuilding ? undefined : this.deps.watch?.(cmd, this.engine!);
     try {
@@ -183,7 +187,7 @@ export class JournalFollower {
   }
 
   warm(): WarmEngine {
-    return { engine: this.engine!, seq: this.position, snapshotSeq: this.snapshotSeq };
+    return { engine: this.engine!, seq: this.position, snapshotSeq: this.snapshotSeq, ...(this.uncoveredSince !== undefined ? { uncoveredSince: this.uncoveredSince } : {}) };
   }
 
   /** The replies still within the window. */

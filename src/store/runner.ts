@@ -79,6 +79,8 @@ export interface WarmEngine {
   engine: Engine;
   seq: number;
   snapshotSeq: number;
+  /** When the oldest command after the snapshot was journaled (undefined: none was). */
+  uncoveredSince?: number;
 }
 
 export interface ReplayReport {
@@ -215,8 +217,8 @@ export class EngineRunner {
         this.opts.onSnapshotProblem?.(err, `snapshot at ${snap.seq} cannot be restored`);
         continue;
       }
-      const { replayed, lastSeq } = await this.replayOnto(engine, snap.seq, covered, awaitProjection);
-      this.install(engine, lastSeq, snap.seq);
+      const { replayed, lastSeq, firstAt } = await this.replayOnto(engine, snap.seq, covered, awaitProjection);
+      this.install(engine, lastSeq, snap.seq, firstAt);
       return { replayed, snapshotSeq: snap.seq };
     }
     const archived = this.store.snapshots.archivedThrough();
@@ -228,8 +230,8 @@ export class EngineRunner {
       );
     }
     const engine = this.opts.createEngine();
-    const { replayed, lastSeq } = await this.replayOnto(engine, 0, covered, awaitProjection);
-    this.install(engine, lastSeq, 0);
+    const { replayed, lastSeq, firstAt } = await this.replayOnto(engine, 0, covered, awaitProjection);
+    this.install(engine, lastSeq, 0, firstAt);
     return { replayed };
   }
 
@@ -251,8 +253,8 @@ export class EngineRunner {
       await this.catchUp(entries);
       at = entries[entries.length - 1]!.seq;
     }
-    const { replayed, lastSeq } = await this.replayOnto(warm.engine, warm.seq, this.opts.projection.position, true);
-    this.install(warm.engine, lastSeq, warm.snapshotSeq);
+    const { replayed, lastSeq, firstAt } = await this.replayOnto(warm.engine, warm.seq, this.opts.projection.position, true);
+    this.install(warm.engine, lastSeq, warm.snapshotSeq, warm.uncoveredSince ?? firstAt);
     return { replayed, ...(warm.snapshotSeq > 0 ? { snapshotSeq: warm.snapshotSeq } : {}) };
   }
 
@@ -295,13 +297,21 @@ export class EngineRunner {
     }
   }
 
-  private async replayOnto(engine: Engine, afterSeq: number, covered: number, awaitProjection: boolean): Promise<{ replayed: number; lastSeq: number }> {
+  /** Applies the journal after `afterSeq`; `firstAt` is the time of the first command applied (undefined: none). */
+  private async replayOnto(
+    engine: Engine,
+    afterSeq: number,
+    covered: number,
+    awaitProjection: boolean,
+  ): Promise<{ replayed: number; lastSeq: number; firstAt: number | undefined }> {
     const catchUp = (entries: readonly ProjectedEntry[]) => (awaitProjection ? this.catchUp(entries) : this.opts.projection.enqueue(entries));
     let behind: ProjectedEntry[] = [];
     let n = 0;
     let lastSeq = afterSeq;
+    let firstAt: number | undefined;
     for await (const page of this.store.replay(afterSeq)) {
       for (const { seq, cmd } of page) {
+        firstAt ??= cmd.at;
         let applied: Applied | undefined;
         try {
           applied = engine.apply(cmd);
@@ -321,7 +331,7 @@ export class EngineRunner {
       }
     }
     if (behind.length > 0) await catchUp(behind);
-    return { replayed: n, lastSeq };
+    return { replayed: n, lastSeq, firstAt };
   }
 
   /** Projects change records of commands already journaled (the read models were behind the journal). */
@@ -330,13 +340,18 @@ export class EngineRunner {
     await this.opts.projection.flush();
   }
 
-  /** The engine becomes live only once fully rebuilt, with the position it covers. */
-  private install(engine: Engine, lastSeq: number, snapshotSeq: number): void {
+  /**
+   * The engine becomes live only once fully rebuilt, with the position it covers. The time rule of snapshots counts
+   * from `uncoveredSince`, when the oldest command no snapshot covers was journaled (by whichever process), not from
+   * this start: an exchange killed more often than ODDEX_SNAPSHOT_EVERY_MS would otherwise never take one by time,
+   * and each start would replay a longer tail than the one before.
+   */
+  private install(engine: Engine, lastSeq: number, snapshotSeq: number, uncoveredSince: number | undefined): void {
     this.current = engine;
     this.lastSeq = lastSeq;
     this.durable_ = lastSeq;
     this.snapshotSeq = snapshotSeq;
-    this.snapshotAt = this.opts.now();
+    this.snapshotAt = Math.min(uncoveredSince ?? Infinity, this.opts.now());
   }
 
   /**
