@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 import { TradingReadModels } from './read-models.js';
+import { refundGroupsSql } from './refund-reads.js';
 import type { Change, RefundPaid, TradeFacts } from '../../engine/changes.js';
 import { refundGroups } from '../../render/refund-groups.js';
 
@@ -84,6 +85,18 @@ describe('refund group pages', () => {
           }
         }
       }
+    }
+  });
+
+  it('reads a page of refund groups with the page computed once, each group then found through the bettor index', () => {
+    // Joined with the bettor's refunds as the outer loop, SQLite ran the page (a window and a sort over all of the
+    // bettor's refunds) again for each of them: a heavy bettor's refunds page took seconds, blocking the server.
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS);
+    for (const dir of ['ASC', 'DESC'] as const) {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${refundGroupsSql(dir)}`).all({ bettor: BETTOR, market: null, token: null, fill: null, maker: null, limit: 10, offset: 0 }) as { parent: number; detail: string }[];
+      const outer = plan.filter((r) => r.parent === 0).map((r) => r.detail);
+      expect(outer.slice(0, 3)).toEqual(['MATERIALIZE page', 'SCAN page', 'SEARCH r USING INDEX rm_refunds_by_bettor (bettor=? AND market_hash=?)']);
     }
   });
 });

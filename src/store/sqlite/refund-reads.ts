@@ -32,12 +32,19 @@ const MATCHING_REFUNDS = `WITH matching AS (SELECT * FROM rm_refunds WHERE betto
   AND (@market IS NULL OR market_hash = @market) AND (@token IS NULL OR base_token = @token COLLATE NOCASE)
   AND (@fill IS NULL OR fill_hash = @fill) AND (@maker IS NULL OR maker = @maker))`;
 
-/** The events of one page of refund groups (per market and token), groups ordered by their latest event. */
-const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
+/**
+ * The events of one page of refund groups (per market and token), groups ordered by their latest event. The page of
+ * groups is computed once (MATERIALIZED) and drives the join (CROSS JOIN keeps it the outer loop): each group's
+ * events are then found through the (bettor, market_hash) index. Joined the other way round, SQLite ran the page's
+ * window and sort again for every one of the bettor's refunds, a cost that grew with the square of their number.
+ */
+export const refundGroupsSql = (dir: 'ASC' | 'DESC') => `${MATCHING_REFUNDS},
   latest AS (SELECT market_hash, lower(base_token) AS token, created_at, id,
     ROW_NUMBER() OVER (PARTITION BY market_hash, lower(base_token) ORDER BY created_at DESC, id DESC) AS rn FROM matching),
-  page AS (SELECT market_hash, token FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
-  SELECT matching.* FROM matching JOIN page ON matching.market_hash = page.market_hash AND lower(matching.base_token) = page.token`;
+  page AS MATERIALIZED (SELECT market_hash, token, created_at, id FROM latest WHERE rn = 1 ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset)
+  SELECT r.* FROM page CROSS JOIN rm_refunds r ON r.bettor = @bettor AND r.market_hash = page.market_hash AND lower(r.base_token) = page.token
+    AND (@fill IS NULL OR r.fill_hash = @fill) AND (@maker IS NULL OR r.maker = @maker)
+  ORDER BY page.created_at ${dir}, page.id ${dir}, r.id`;
 
 export class RefundReads implements RefundQueries {
   private readonly s: Record<string, Statement>;
