@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
+import { TradingReadModels } from './read-models.js';
 
 const before = (version: number) => MIGRATIONS.filter((m) => m.version < version);
 const entry = (fill: string, bettor: string, settled: number, ord: number) => ({
@@ -40,7 +41,7 @@ describe('migration 26: consolidated entries in a rowid table', () => {
       db.exec("INSERT INTO rm_consolidated_counts VALUES ('0xb1', 0, 'SUCCESS', 0, 'market', 1), ('0xb1', 1, 'SUCCESS', 0, 'market', 1)");
       migrate(db, MIGRATIONS);
 
-      expect(db.pragma('user_version', { simple: true })).toBe(26);
+      expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1]!.version);
       const rows = db.prepare('SELECT rowid, fill_hash, bettor, settled, ord FROM rm_consolidated ORDER BY rowid').all();
       // Copied in listing order (bet time, then creation), so rowids follow it.
       expect(rows).toEqual([
@@ -62,6 +63,38 @@ describe('migration 26: consolidated entries in a rowid table', () => {
         { bettor: '0xb1', settled: 0, n: 0 },
         { bettor: '0xb1', settled: 1, n: 1 },
       ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 27: consolidated entries by market and by event', () => {
+  it('lists and counts the entries of a market (or of its quarter-line legs) and of an event through their indexes', () => {
+    const db = new Database(':memory:');
+    try {
+      migrate(db, MIGRATIONS);
+      const rm = new TradingReadModels(db);
+      // The statements GET /trades/consolidated?marketHash= and ?exchangeEventId= (no bettor) run, as SQLite plans them.
+      const prepared: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => (prepared.push(sql), prepare(sql))) as typeof db.prepare;
+      const plans = (query: Parameters<typeof rm.entries.page>[0]) => {
+        prepared.length = 0;
+        rm.entries.page(query, 'betTime', false, 0, 100);
+        return prepared.map((sql) => {
+          const params = Array.from(sql.matchAll(/\?/g), () => null);
+          return (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail).join('\n');
+        });
+      };
+      const byMarket = plans({ settled: true, marketHash: '0x' + 'ab'.repeat(32) });
+      const byEvent = plans({ settled: false, exchangeEventId: 'e1' });
+      expect(byMarket).toHaveLength(2);
+      expect(byEvent).toHaveLength(2);
+      // Before: both walked the (settled, bet_time, ord) index over every entry of the exchange.
+      for (const plan of [...byMarket, ...byEvent]) expect(plan).not.toMatch(/rm_consolidated_by_time|SCAN rm_consolidated/);
+      for (const plan of byMarket) expect(plan).toMatch(/MULTI-INDEX OR[\s\S]*rm_consolidated_by_market[\s\S]*rm_consolidated_by_quarter_market/);
+      for (const plan of byEvent) expect(plan).toMatch(/rm_consolidated_by_event/);
     } finally {
       db.close();
     }
