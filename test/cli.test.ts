@@ -293,14 +293,20 @@ describe('trader commands', () => {
     ]);
   });
 
-  it('cashout --take cashes out the wallet\'s position, in part (--stake) then the rest', async () => {
+  /** A new market where the taker backs outcome one with 30 against the maker's 20 (owed 50 if it wins), and a funded hedger. */
+  async function takerPosition() {
     const m = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
     const hedger = privateKeyToAccount(generatePrivateKey());
     for (const a of [maker.address, taker.address, hedger.address]) await ex.admin('POST', '/admin/faucet', { address: a, amount: (100n * USDC).toString() });
     const start = BigInt((await ex.get(`/balances/${taker.address}`)).body.data.balance);
-    // The taker backs outcome one with 30 against the maker's 20 (owed 50 if it wins); the hedger offers one at 80%.
     await asMaker(['post', '--market', m, '--outcome', 'two', '--odds', '40', '--size', '20']);
     expect((await asTaker(['fill', '--market', m, '--outcome', 'one', '--stake', '30', '--odds', '60'])).code).toBe(0);
+    return { m, hedger, start };
+  }
+
+  it('cashout --take cashes out the wallet\'s position, in part (--stake) then the rest', async () => {
+    // The hedger offers one at 80%.
+    const { m, hedger, start } = await takerPosition();
     await postOrder(ex, hedger, { marketHash: m, totalBetSize: 100n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
     await waitFor(() => asTaker(['cashout', m]), (r) => r.code === 0);
     expect((await asTaker(['cashout', m, '--stake', '5'])).code).toBe(2);
@@ -316,13 +322,8 @@ describe('trader commands', () => {
   });
 
   it('cashout --partial quotes and cashes out the part of the hedge the book covers; the rest stays a position', async () => {
-    const m = (await createFixtureMarket(ex, catalogue, { type: 52 })).markets[0]!.marketHash;
-    const hedger = privateKeyToAccount(generatePrivateKey());
-    for (const a of [maker.address, taker.address, hedger.address]) await ex.admin('POST', '/admin/faucet', { address: a, amount: (100n * USDC).toString() });
-    const start = BigInt((await ex.get(`/balances/${taker.address}`)).body.data.balance);
     // Owed 50 if outcome one wins; the hedger's 20 on one at 80% (5 at 20% returning 25) covers half the hedge.
-    await asMaker(['post', '--market', m, '--outcome', 'two', '--odds', '40', '--size', '20']);
-    expect((await asTaker(['fill', '--market', m, '--outcome', 'one', '--stake', '30', '--odds', '60'])).code).toBe(0);
+    const { m, hedger, start } = await takerPosition();
     await waitFor(() => asTaker(['cashout', m]), (r) => r.json?.errorCode === 'INSUFFICIENT_SPACE');
     await postOrder(ex, hedger, { marketHash: m, totalBetSize: 20n * USDC, percentageOdds: 80n * E18, isMakerBettingOutcomeOne: true });
     const whole = await asTaker(['cashout', m]);
