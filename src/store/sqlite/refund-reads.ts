@@ -1,6 +1,7 @@
 // The read side's capital-efficiency refunds (rm_refunds and rm_refund_totals, projected by read-models.ts): whether
 // a bettor was refunded in a market, running totals, a bettor's refunds, and pages of refund groups grouped and paged
-// in SQL, so a request reads only its page whatever the bettor's history.
+// in SQL: a request answers only its page, though ordering the groups reads every refund of the bettor (no index keeps
+// groups by their latest refund).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { RefundQueries, RefundQuery } from '../ports.js';
@@ -105,7 +106,7 @@ export class RefundReads implements RefundQueries {
   }
   /**
    * The refunds of one page of a bettor's refund groups (groups ordered by their latest refund) and the number of
-   * groups: SQL groups and pages them, so a request reads only its page whatever the bettor's history.
+   * groups: SQL groups and pages them (reading every refund of the bettor to order the groups).
    */
   refundGroupsPage(q: RefundQuery, ascending: boolean, page: { page: number; perPage: number }): { refunds: RefundPaid[]; groups: number } {
     const params = {

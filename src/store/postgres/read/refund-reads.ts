@@ -1,6 +1,6 @@
 // The read side's capital-efficiency refunds (rm_refunds and rm_refund_totals): whether a bettor was refunded in a
-// market, running totals, a bettor's refunds, and pages of refund groups grouped and paged in SQL, so a request reads
-// only its page whatever the bettor's history.
+// market, running totals, a bettor's refunds, and pages of refund groups grouped and paged in SQL: a request answers
+// only its page, though ordering the groups reads every refund of the bettor (no index keeps groups by latest refund).
 import type { AsyncQueries, RefundQueries, RefundQuery } from '../../ports.js';
 import type { RefundPaid } from '../../../engine/changes.js';
 import { bound, int, type Queryable } from '../trade-state.js';
