@@ -62,10 +62,10 @@ export function quoteHedge(
   let covered = false;
   for (const m of walk.matches) {
     const full = m.takerStake + m.makerStake;
-    const partial = full > need;
+    const takenInPart = full > need;
     // The last level takes only what the return still needs (rounded down: the hedge never overshoots).
-    const takerStake = partial ? (need * (ODDS_SCALE - m.odds)) / ODDS_SCALE : m.takerStake;
-    const makerStake = partial ? makerSpaceForTakerStake(takerStake, m.odds) : m.makerStake;
+    const takerStake = takenInPart ? (need * (ODDS_SCALE - m.odds)) / ODDS_SCALE : m.takerStake;
+    const makerStake = takenInPart ? makerSpaceForTakerStake(takerStake, m.odds) : m.makerStake;
     if (takerStake === 0n || makerStake === 0n) {
       // Less than one wei of stake returns at the best price: what is left is rounding (a full cash out leaves up to
       // a wei per level it took), not a position to hedge.
@@ -77,7 +77,7 @@ export function quoteHedge(
     returned += takerStake + makerStake;
     need -= takerStake + makerStake;
     worstMakerOdds = m.odds;
-    if (partial || need === 0n) {
+    if (takenInPart || need === 0n) {
       covered = true;
       break;
     }
